@@ -1,0 +1,147 @@
+/*
+ * coll.h - collectives and block I/O as micro-ops.
+ *
+ * A collective instruction is expanded, for the algorithm the device config
+ * selects, into a sequence of micro-ops; executing those micro-ops produces
+ * the values the kernel sees, and each micro-op is handed to a sink so the
+ * timing model can charge it.  collectives/ knows lanes/ and isa/ only: the
+ * engine passes memory access and configuration in the structs below.
+ */
+#ifndef SGEMU_COLL_H
+#define SGEMU_COLL_H
+
+#include "isa.h"
+#include "lanes.h"
+
+#include <stdint.h>
+
+typedef enum coll_uop_kind {
+#define COLL_UOP(E, name, pipe) COLL_UOP_##E,
+#include "uops.def"
+#undef COLL_UOP
+    COLL_UOP_COUNT
+} coll_uop_kind;
+
+extern const char *const coll_uop_names[COLL_UOP_COUNT];
+extern const isa_pipe coll_uop_pipes[COLL_UOP_COUNT];
+
+/* One micro-op as the timing model sees it. */
+typedef struct coll_uop {
+    uint8_t kind;          /* coll_uop_kind */
+    uint8_t type;          /* element type (isa_type) */
+    uint8_t binop;         /* ALU / HW_REDUCE: isa_binop */
+    uint8_t space;         /* memory micro-ops: isa_space */
+    uint16_t lanes;        /* execution width (lanes it operates on) */
+    uint16_t sg;           /* index of the issuing subgroup in the group */
+    uint32_t bytes;        /* memory micro-ops: bytes moved */
+    uint32_t rows;         /* MEDIA_*: rows; else 1 */
+    uint64_t addr;         /* memory micro-ops: first byte (local offset,
+                              global address, or image byte x | y << 32) */
+    uint32_t pitch;        /* MEDIA_*: image row pitch in bytes */
+    uint32_t image;        /* MEDIA_*: image argument index */
+    lanes_mask mask;       /* lanes enabled */
+} coll_uop;
+
+/* Where micro-ops go (the engine records them for timing; tests count). */
+typedef struct coll_sink {
+    void *user;
+    void (*emit)(void *user, const coll_uop *u);
+} coll_sink;
+
+/* Algorithms per collective family, chosen by the device config. */
+#define COLL_REDUCE_ALGOS(X) X(TREE, "tree") X(HW, "hw") X(SERIAL, "serial")
+#define COLL_SCAN_ALGOS(X)   X(BLOCKED, "blocked") X(LOGSTEP, "logstep") X(SERIAL, "serial")
+#define COLL_SHUFFLE_ALGOS(X) X(INDIRECT, "indirect") X(CROSSBAR, "crossbar")
+#define COLL_WG_ALGOS(X)     X(SLM, "slm")
+
+typedef struct coll_options {
+    uint8_t reduce_algo;       /* COLL_REDUCE_ALGOS index */
+    uint8_t scan_algo;         /* COLL_SCAN_ALGOS index */
+    uint8_t shuffle_algo;      /* COLL_SHUFFLE_ALGOS index */
+    uint8_t wg_algo;
+    uint16_t indirect_lanes;   /* lanes per register-indirect move (16 on Intel) */
+    uint16_t hw_reduce_width;  /* lanes a HW_REDUCE covers (32 on NVIDIA) */
+    uint32_t block_msg_bytes;  /* max bytes per buffer block message (128) */
+    uint32_t media_block_width;/* bytes per row of a 2D message (32) */
+    bool check;                /* --check: compare with the reference */
+} coll_options;
+
+void coll_options_default(coll_options *o);
+
+/* Memory access for block I/O and work-group exchanges (provided by emu/).
+ * Return 0, or non-zero on a fault (out of bounds); `addr` is an address in
+ * `space` (images: see coll_image). */
+typedef struct coll_memory {
+    void *user;
+    int (*read)(void *user, isa_space space, uint64_t addr, void *dst, uint32_t n);
+    int (*write)(void *user, isa_space space, uint64_t addr, const void *src, uint32_t n);
+    /* images: geometry of kernel argument `arg` */
+    int (*image_info)(void *user, uint32_t arg, uint32_t *width, uint32_t *height,
+                      uint32_t *elem_bytes, uint32_t *pitch);
+} coll_memory;
+
+/* The work-items a collective runs over: one subgroup (SG/NU/CL scope) or
+ * every subgroup of a work-group (WG scope). */
+typedef struct coll_group {
+    uint32_t nsg;
+    lanes_sg **sg;             /* register state of each subgroup */
+    const lanes_mask *active;  /* lanes executing the instruction, per subgroup */
+    uint32_t local_size[3];    /* work-group shape (WG broadcast ids) */
+    uint32_t wg_items;         /* work-items in the work-group */
+    uint32_t first_sg;         /* sub-group id of sg[0] within its work-group */
+} coll_group;
+
+/* Problems found while executing a collective.  The engine turns them into
+ * messages naming the kernel, source line and work-items. */
+#define COLL_STATUSES(X) \
+    X(OK, "ok") \
+    X(DIVERGENT, "collective reached by only some work-items") \
+    X(NONUNIFORM_ID, "broadcast id differs between work-items") \
+    X(ID_RANGE, "broadcast id out of range") \
+    X(SHUFFLE_RANGE, "shuffle index out of range") \
+    X(INACTIVE_SRC, "shuffle reads an inactive or missing work-item") \
+    X(NONUNIFORM_PTR, "block I/O pointer differs between work-items") \
+    X(MISALIGNED, "misaligned block I/O address") \
+    X(PARTIAL_SG, "block I/O in a partial sub-group") \
+    X(OUT_OF_BOUNDS, "out-of-bounds access") \
+    X(CHECK_MISMATCH, "micro-op result differs from the reference") \
+    X(NO_MEMORY, "out of memory") \
+    X(UNSUPPORTED, "unsupported type or form")
+
+typedef enum coll_status {
+#define X(E, msg) COLL_##E,
+    COLL_STATUSES(X)
+#undef X
+    COLL_STATUS_COUNT
+} coll_status;
+
+extern const char *const coll_status_text[COLL_STATUS_COUNT];
+
+typedef struct coll_report {
+    coll_status status;
+    uint32_t sg;               /* subgroup index in the group */
+    uint32_t lane;             /* lane of the first work-item involved */
+    int64_t value;             /* the index / id / address involved */
+    bool fatal;                /* errors stop the run; undefined-result
+                                  notes (check mode) do not */
+} coll_report;
+
+/* Execute collective or block-I/O instruction `in` over group `g`.
+ * Results are written to the destination registers of the active lanes.
+ * Returns COLL_OK or the first fatal status; notes (undefined results in
+ * check mode) go to `notes` through `note` when non-NULL. */
+typedef struct coll_env {
+    const lanes_env *lanes;
+    const coll_options *opt;
+    const coll_memory *mem;
+    const coll_sink *sink;
+    uint8_t *scratch_slm;      /* work-group exchange area (>= 8 * nsg * 16 bytes) */
+    uint32_t scratch_slm_bytes;
+    void (*note)(void *user, const coll_report *r);
+    void *note_user;
+} coll_env;
+
+coll_status coll_execute(const coll_env *env, const isa_inst *in,
+                         coll_group *g, coll_report *report);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * config.h - the device description, loaded from YAML (configs/*.yaml)
+ * through one table of keys (emu/config_keys.def).  Every key is documented
+ * in docs/config.md.
+ */
+#ifndef SGEMU_CONFIG_H
+#define SGEMU_CONFIG_H
+
+#include "coll.h"
+#include "isa.h"
+
+#include <stdint.h>
+
+#define EMU_MAX_WIDTHS 8
+
+typedef struct emu_config {
+    /* device */
+    char name[64];
+    uint32_t widths[EMU_MAX_WIDTHS];   /* supported subgroup widths */
+    uint32_t nwidths;
+    uint32_t default_width;
+    uint32_t compute_units;
+    uint32_t threads_per_cu;           /* hardware thread slots per compute unit */
+    uint32_t grf_regs_per_thread;      /* GRF registers per hardware thread */
+    uint32_t grf_bytes_per_reg;        /* bytes per GRF register */
+    uint32_t large_grf_regs;           /* large-GRF mode: registers (0: none) */
+    uint32_t large_grf_threads;        /* large-GRF mode: threads per compute unit */
+    uint32_t local_mem_per_cu;         /* bytes of local memory per compute unit */
+    uint32_t max_wg_size;
+    double clock_mhz;
+    /* collectives: algorithm per family (collectives/coll.h) */
+    coll_options coll;
+    /* timing keys are added by the timing model (emu/timing.h) */
+} emu_config;
+
+/* Load a config from a file; `extends:` is resolved relative to the file's
+ * folder, then against the bundled configs.  Returns the number of errors
+ * (0 on success), each recorded as file:line:col in *diags. */
+int emu_config_load_file(const char *path, emu_config *cfg, isa_diags *diags);
+/* Load from text (name used in messages). */
+int emu_config_load_text(const char *name, const char *text, size_t len,
+                         emu_config *cfg, isa_diags *diags);
+/* The bundled configs/default.yaml, compiled into the library. */
+int emu_config_load_default(emu_config *cfg, isa_diags *diags);
+/* Text of a bundled config by base name ("default", "test-simple"), or NULL. */
+const char *emu_config_bundled(const char *name);
+bool emu_config_supports_width(const emu_config *cfg, uint32_t width);
+
+#endif

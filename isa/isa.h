@@ -1,0 +1,341 @@
+/*
+ * isa.h - the program form of sgemu: types, opcodes, operands, decoded
+ * instructions and kernels.  Everything here is expanded from the tables in
+ * types.def, opcodes.def and specials.def.  isa/ knows nothing of devices or
+ * time.
+ */
+#ifndef SGEMU_ISA_H
+#define SGEMU_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum isa_type {
+#define ISA_TYPE(E, asm_name, cl_name, bytes, is_float, is_signed) ISA_T_##E,
+#include "types.def"
+#undef ISA_TYPE
+    ISA_T_COUNT,
+    ISA_T_NONE = 0xff
+} isa_type;
+
+/* Type masks for the TYPES column of opcodes.def. */
+#define ISA_TM(E) (1u << ISA_T_##E)
+#define ISA_TM_NONE   0u
+#define ISA_TM_INT    (ISA_TM(I8) | ISA_TM(U8) | ISA_TM(I16) | ISA_TM(U16) | \
+                       ISA_TM(I32) | ISA_TM(U32) | ISA_TM(I64) | ISA_TM(U64))
+#define ISA_TM_FLOAT  (ISA_TM(F16) | ISA_TM(F32) | ISA_TM(F64))
+#define ISA_TM_ALL    (ISA_TM_INT | ISA_TM_FLOAT)
+#define ISA_TM_INT32  (ISA_TM(I32) | ISA_TM(U32))
+#define ISA_TM_INT32_F32 (ISA_TM_INT32 | ISA_TM(F32) | ISA_TM(I64) | ISA_TM(U64))
+#define ISA_TM_VEC    (1u << 16)   /* vector forms allowed */
+#define ISA_TM_ALL_V  (ISA_TM_ALL | ISA_TM_VEC)
+#define ISA_TM_BALLOT (ISA_TM_INT32 | ISA_TM_VEC)
+
+typedef struct isa_type_info {
+    const char *asm_name;   /* "f32" */
+    const char *cl_name;    /* "float" */
+    uint8_t bytes;
+    bool is_float;
+    bool is_signed;
+} isa_type_info;
+
+extern const isa_type_info isa_types[ISA_T_COUNT];
+
+/* Parse "f32" or "float" (either spelling); returns ISA_T_NONE if unknown. */
+isa_type isa_type_from_name(const char *name, size_t len);
+
+/* -------------------------------------------------------------- opcodes */
+
+typedef enum isa_opcode {
+#define ISA_OP(E, mn, shape, pipe, fam, binop, scope, tm) ISA_OP_##E,
+#include "opcodes.def"
+#undef ISA_OP
+    ISA_OP_COUNT
+} isa_opcode;
+
+/* Operand shapes: what follows the mnemonic.  D = register destination,
+ * S = source (register, immediate, argument or special), P = predicate,
+ * ID = 1 to 3 sources (work-group broadcast local ids). */
+#define ISA_SHAPES(X) \
+    X(NONE)  X(D) X(D_S) X(D_S_S) X(D_S_S_S) X(D_S_ID) X(P_S_S) X(D_P_S_S) \
+    X(P_P_P) X(P_P) X(LD) X(ST) X(ATOM) X(ATOM2) X(BRA) \
+    X(BLK_LD) X(BLK_ST) X(IMG_LD) X(IMG_ST) X(IMG_Q)
+
+typedef enum isa_shape {
+#define X(s) ISA_SHAPE_##s,
+    ISA_SHAPES(X)
+#undef X
+    ISA_SHAPE_COUNT
+} isa_shape;
+
+/* Pipe / unit classes that the timing model charges. */
+#define ISA_PIPES(X) \
+    X(ALU) X(TRANS) X(MOV) X(CVT) X(MEM) X(ATOMIC) X(BRANCH) X(SYNC) \
+    X(COLL) X(BLOCK)
+
+typedef enum isa_pipe {
+#define X(p) ISA_PIPE_##p,
+    ISA_PIPES(X)
+#undef X
+    ISA_PIPE_COUNT
+} isa_pipe;
+
+/* What an opcode computes.  ALU rows name their operation; collective rows
+ * name their family. */
+#define ISA_FAMILIES(X) \
+    X(ADD) X(SUB) X(MUL) X(MUL_HI) X(MAD) X(FMA) X(DIV) X(REM) X(MIN) X(MAX) \
+    X(ABS) X(NEG) X(AND) X(OR) X(XOR) X(NOT) X(SHL) X(SHR) X(CLZ) X(POPCOUNT) \
+    X(SQRT) X(RSQRT) X(RCP) X(EXP2) X(LOG2) X(SIN) X(COS) \
+    X(MOV) X(CMP) X(SEL) X(CVT) X(PAND) X(POR) X(PXOR) X(PNOT) \
+    X(LD) X(ST) X(ATOM) X(BRA) X(RET) X(NOP) X(BARRIER) \
+    X(ALL) X(ANY) X(ALL_EQUAL) X(ELECT) X(BCAST) X(BCAST_FIRST) \
+    X(REDUCE) X(SCAN_INC) X(SCAN_EXC) \
+    X(SHUFFLE) X(SHUFFLE_XOR) X(SHUFFLE_UP) X(SHUFFLE_DOWN) \
+    X(SHUFFLE_UP2) X(SHUFFLE_DOWN2) X(ROTATE) \
+    X(BALLOT) X(INVERSE_BALLOT) X(BALLOT_BIT_EXTRACT) X(BALLOT_BIT_COUNT) \
+    X(BALLOT_INC_SCAN) X(BALLOT_EXC_SCAN) X(BALLOT_FIND_LSB) X(BALLOT_FIND_MSB) \
+    X(LANE_MASK) \
+    X(BLOCK_READ) X(BLOCK_WRITE) X(IMG_READ) X(IMG_WRITE) X(IMG_QUERY)
+
+typedef enum isa_family {
+#define X(f) ISA_FAM_##f,
+    ISA_FAMILIES(X)
+#undef X
+    ISA_FAM_COUNT
+} isa_family;
+
+/* Combining operators (reduce/scan/atomics) and compare conditions. */
+#define ISA_BINOPS(X) \
+    X(NONE) X(ADD) X(SUB) X(MUL) X(MIN) X(MAX) X(AND) X(OR) X(XOR) \
+    X(LAND) X(LOR) X(LXOR) X(XCHG) X(CMPXCHG) \
+    X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
+
+typedef enum isa_binop {
+#define X(b) ISA_BINOP_##b,
+    ISA_BINOPS(X)
+#undef X
+    ISA_BINOP_COUNT
+} isa_binop;
+
+#define ISA_SCOPES(X) X(NONE) X(SG) X(WG) X(NU) X(CL)
+typedef enum isa_scope {
+#define X(s) ISA_SCOPE_##s,
+    ISA_SCOPES(X)
+#undef X
+    ISA_SCOPE_COUNT
+} isa_scope;
+
+typedef struct isa_op_info {
+    const char *mnemonic;
+    isa_shape shape;
+    isa_pipe pipe;
+    isa_family family;
+    isa_binop binop;
+    isa_scope scope;
+    uint32_t types;        /* ISA_TM_* mask */
+} isa_op_info;
+
+extern const isa_op_info isa_ops[ISA_OP_COUNT];
+extern const char *const isa_shape_names[ISA_SHAPE_COUNT];
+extern const char *const isa_pipe_names[ISA_PIPE_COUNT];
+extern const char *const isa_family_names[ISA_FAM_COUNT];
+extern const char *const isa_binop_names[ISA_BINOP_COUNT];
+extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
+
+/* Look up a mnemonic (exact, case-sensitive); ISA_OP_COUNT if unknown. */
+isa_opcode isa_opcode_from_name(const char *name, size_t len);
+
+/* ------------------------------------------------------------- specials */
+
+typedef enum isa_special {
+#define ISA_SPECIAL(E, name, dim) ISA_SP_##E,
+#include "specials.def"
+#undef ISA_SPECIAL
+    ISA_SP_COUNT
+} isa_special;
+
+typedef struct isa_special_info {
+    const char *name;
+    bool takes_dim;
+} isa_special_info;
+
+extern const isa_special_info isa_specials[ISA_SP_COUNT];
+
+/* -------------------------------------------------------- address spaces */
+
+#define ISA_SPACES(X) X(GLOBAL, "global") X(CONSTANT, "constant") \
+                      X(LOCAL, "local") X(PRIVATE, "private") X(IMAGE, "image")
+typedef enum isa_space {
+#define X(E, n) ISA_SPACE_##E,
+    ISA_SPACES(X)
+#undef X
+    ISA_SPACE_COUNT
+} isa_space;
+extern const char *const isa_space_names[ISA_SPACE_COUNT];
+
+/* ------------------------------------------------------------- operands */
+
+typedef enum isa_opnd_kind {
+    ISA_OPND_NONE = 0,
+    ISA_OPND_REG,      /* rN: per-lane register (vector: N..N+vec-1)      */
+    ISA_OPND_PRED,     /* pN: per-lane predicate (one bit per lane)       */
+    ISA_OPND_IMM,      /* immediate, bits already in the operand's type    */
+    ISA_OPND_ARG,      /* %name: kernel argument (value or base address)  */
+    ISA_OPND_SPECIAL,  /* %global_id.x etc.                               */
+    ISA_OPND_ADDR,     /* [base + index*scale + disp]                     */
+    ISA_OPND_LABEL     /* branch target (instruction index in .target)    */
+} isa_opnd_kind;
+
+/* Address operand: base is a register (holding a 64-bit address) or an
+ * argument; optional index register scaled by a constant; byte offset. */
+typedef struct isa_addr {
+    uint8_t base_kind;     /* ISA_OPND_REG or ISA_OPND_ARG */
+    uint8_t has_index;
+    uint16_t base;         /* register number or argument index */
+    uint16_t index;        /* index register number */
+    uint16_t index_type;   /* type the index register is read as (i32/u32/i64/u64) */
+    int32_t scale;         /* bytes per index step */
+    int64_t disp;          /* byte displacement */
+} isa_addr;
+
+typedef struct isa_operand {
+    uint8_t kind;          /* isa_opnd_kind */
+    uint8_t negate;        /* predicate operand written !pN */
+    uint8_t dim;           /* special: 0..2 */
+    uint8_t pad;
+    uint16_t reg;          /* REG / PRED number, ARG index, SPECIAL id */
+    uint16_t pad2;
+    uint64_t imm;          /* IMM: value bits in the operand type, zero-extended */
+    isa_addr addr;         /* ADDR */
+} isa_operand;
+
+#define ISA_MAX_OPNDS 5
+
+/* Modifier flags of an instruction (isa_inst.flags). */
+enum {
+    ISA_F_SAT        = 1u << 0,   /* cvt: saturate */
+    ISA_F_RND_SHIFT  = 1,         /* bits 1-3: rounding mode (isa_round) */
+    ISA_F_RND_MASK   = 7u << 1,
+    ISA_F_FENCE_LOCAL  = 1u << 4, /* barrier fence flags */
+    ISA_F_FENCE_GLOBAL = 1u << 5,
+    ISA_F_FENCE_IMAGE  = 1u << 6,
+    ISA_F_UNIFORM    = 1u << 7,   /* bra.uni: asserted uniform branch */
+    ISA_F_CLAMP      = 1u << 8    /* image reads: clamp-to-edge sampler */
+};
+
+#define ISA_ROUNDS(X) X(DEFAULT, "") X(RTE, "rte") X(RTZ, "rtz") X(RTP, "rtp") X(RTN, "rtn")
+typedef enum isa_round {
+#define X(E, n) ISA_RND_##E,
+    ISA_ROUNDS(X)
+#undef X
+    ISA_RND_COUNT
+} isa_round;
+extern const char *const isa_round_names[ISA_RND_COUNT];
+
+/* A decoded instruction: fixed size, everything resolved. */
+typedef struct isa_inst {
+    uint16_t op;           /* isa_opcode */
+    uint8_t type;          /* element type (isa_type), ISA_T_NONE if none */
+    uint8_t vec;           /* vector components, 1 for scalars */
+    uint8_t src_type;      /* cvt: source type; otherwise = type */
+    uint8_t space;         /* memory ops: isa_space */
+    uint8_t cond;          /* cmp: isa_binop EQ..GE */
+    uint8_t nopnd;
+    uint16_t flags;        /* ISA_F_* */
+    uint16_t pad;
+    uint32_t target;       /* BRA: target instruction index */
+    uint32_t reconv;       /* BRA: reconvergence point (immediate post-dominator);
+                              ISA_PC_EXIT if the paths only meet at exit */
+    uint32_t line, col;    /* source position of the mnemonic (1-based) */
+    isa_operand o[ISA_MAX_OPNDS];
+} isa_inst;
+
+#define ISA_PC_EXIT 0xffffffffu
+
+/* --------------------------------------------------------- kernel args */
+
+typedef enum isa_arg_kind {
+    ISA_ARG_SCALAR,        /* by-value scalar of .type */
+    ISA_ARG_GLOBAL,        /* __global pointer to .type */
+    ISA_ARG_CONSTANT,      /* __constant pointer to .type */
+    ISA_ARG_LOCAL,         /* __local pointer; size given at launch */
+    ISA_ARG_IMAGE2D        /* image2d_t */
+} isa_arg_kind;
+
+typedef struct isa_arg {
+    char name[64];
+    uint8_t kind;          /* isa_arg_kind */
+    uint8_t type;          /* element type (scalars and pointees) */
+    uint8_t access;        /* images: 0 read_write, 1 read_only, 2 write_only */
+    uint32_t line;
+} isa_arg;
+
+#define ISA_MAX_ARGS 64
+#define ISA_MAX_REGS 4096
+#define ISA_MAX_PREDS 64
+
+/* A kernel: the output of the assembler (or the SPIR-V front end). */
+typedef struct isa_kernel {
+    char name[64];
+    char file[256];        /* source file, for diagnostics */
+    uint32_t reqd_sg_size; /* 0 if not required */
+    uint32_t local_mem;    /* static local memory bytes */
+    uint32_t private_mem;  /* private memory bytes per work-item */
+    uint32_t narg;
+    isa_arg args[ISA_MAX_ARGS];
+    uint32_t ninst;
+    isa_inst *inst;        /* owned */
+    uint32_t nreg;         /* registers r0..nreg-1 used */
+    uint32_t npred;        /* predicates p0..npred-1 used */
+    uint8_t *reg_bytes;    /* per register: widest type written or read (bytes) */
+    uint32_t grf_bytes_per_lane; /* sum of reg_bytes + predicates: GRF demand */
+} isa_kernel;
+
+void isa_kernel_free(isa_kernel *k);
+
+/* ------------------------------------------------------- diagnostics */
+
+/* Every assembler/validator message: file:line:col: error: text */
+typedef struct isa_diag {
+    uint32_t line, col;
+    char msg[240];
+} isa_diag;
+
+typedef struct isa_diags {
+    char file[256];
+    uint32_t count;
+    uint32_t cap;
+    isa_diag *items;
+} isa_diags;
+
+void isa_diags_add(isa_diags *d, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void isa_diags_print(const isa_diags *d, void *stdio_file);
+void isa_diags_free(isa_diags *d);
+
+/* --------------------------------------------------------- entry points */
+
+/* Assemble source text.  Returns 0 and fills *k on success; otherwise returns
+ * the number of errors, all recorded in *diags (never stops at the first). */
+int isa_assemble(const char *file, const char *src, size_t len,
+                 isa_kernel *k, isa_diags *diags);
+
+/* Validate a kernel built by any front end (operand shapes, types, register
+ * ranges, branch targets) and compute reconvergence points and register
+ * counts.  Returns the number of errors. */
+int isa_validate(isa_kernel *k, isa_diags *diags);
+
+/* Compute .reconv of every BRA from the CFG (immediate post-dominators). */
+void isa_compute_reconvergence(isa_kernel *k);
+
+/* Print a kernel as .sgasm text that reassembles to the identical kernel.
+ * Returns a malloc'd string. */
+char *isa_disassemble(const isa_kernel *k);
+
+/* Print one instruction (no newline) into buf. */
+int isa_format_inst(const isa_kernel *k, const isa_inst *in, char *buf, size_t n);
+
+#endif
