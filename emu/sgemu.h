@@ -1,0 +1,117 @@
+/*
+ * sgemu.h - the public API of libsgemu: load a kernel and a device config,
+ * bind arguments, run an NDRange, read back buffers, statistics and faults.
+ * tools/ and programs linking sgemu.pc use only this header (and the ISA and
+ * config headers it includes).
+ */
+#ifndef SGEMU_H
+#define SGEMU_H
+
+#include "config.h"
+#include "isa.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes of the sgemu command (docs/cli.md). */
+enum {
+    SGEMU_EXIT_OK = 0,
+    SGEMU_EXIT_USER = 1,      /* bad input: kernel, config, arguments, options */
+    SGEMU_EXIT_FAULT = 2,     /* the kernel faulted (bounds, divergence, limits) */
+    SGEMU_EXIT_INTERNAL = 3   /* a bug in sgemu or out of host memory */
+};
+
+/* OpenCL image channel orders and types (image2d_t arguments). */
+#define SGEMU_CHANNEL_ORDERS(X) X(R, "CL_R", 1) X(RG, "CL_RG", 2) X(RGBA, "CL_RGBA", 4)
+#define SGEMU_CHANNEL_TYPES(X) \
+    X(UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1) X(UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2) \
+    X(UNSIGNED_INT32, "CL_UNSIGNED_INT32", 4) X(SIGNED_INT8, "CL_SIGNED_INT8", 1) \
+    X(SIGNED_INT16, "CL_SIGNED_INT16", 2) X(SIGNED_INT32, "CL_SIGNED_INT32", 4) \
+    X(UNORM_INT8, "CL_UNORM_INT8", 1) X(UNORM_INT16, "CL_UNORM_INT16", 2) \
+    X(HALF_FLOAT, "CL_HALF_FLOAT", 2) X(FLOAT, "CL_FLOAT", 4)
+
+typedef enum sgemu_channel_order {
+#define X(E, n, c) SGEMU_ORDER_##E,
+    SGEMU_CHANNEL_ORDERS(X)
+#undef X
+    SGEMU_ORDER_COUNT
+} sgemu_channel_order;
+
+typedef enum sgemu_channel_type {
+#define X(E, n, b) SGEMU_CHTYPE_##E,
+    SGEMU_CHANNEL_TYPES(X)
+#undef X
+    SGEMU_CHTYPE_COUNT
+} sgemu_channel_type;
+
+typedef struct sgemu_image {
+    uint32_t width, height;   /* in elements */
+    uint32_t pitch;           /* bytes per row (>= width * elem_bytes) */
+    uint8_t order;            /* sgemu_channel_order */
+    uint8_t chtype;           /* sgemu_channel_type */
+    uint32_t elem_bytes;      /* derived: channels x channel bytes */
+    uint8_t *data;            /* height * pitch bytes, caller-owned */
+} sgemu_image;
+
+uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t);
+
+typedef enum sgemu_val_kind {
+    SGEMU_VAL_UNSET = 0,
+    SGEMU_VAL_SCALAR,
+    SGEMU_VAL_BUFFER,
+    SGEMU_VAL_LOCAL,
+    SGEMU_VAL_IMAGE
+} sgemu_val_kind;
+
+/* The value bound to one kernel argument. */
+typedef struct sgemu_argval {
+    uint8_t kind;             /* sgemu_val_kind */
+    uint64_t scalar;          /* SCALAR: bits in the argument's type */
+    uint8_t *data;            /* BUFFER: bytes, caller-owned, updated in place */
+    size_t bytes;             /* BUFFER: size; LOCAL: bytes of local memory */
+    sgemu_image image;        /* IMAGE */
+} sgemu_argval;
+
+typedef struct sgemu_launch {
+    uint32_t dims;                         /* 1..3 */
+    uint64_t global[3], local[3], offset[3];
+    bool local_given;                      /* false: sgemu picks a local size */
+    uint32_t sg_width;                     /* 0: kernel's required or config default */
+    uint64_t max_instructions;             /* runaway limit, subgroup instructions */
+    bool check;                            /* --check: compare collectives to the reference */
+    bool timing;                           /* run the cycle-level timing model */
+    uint32_t threads;                      /* host threads (0: all cores) */
+} sgemu_launch;
+
+typedef struct sgemu_stats {
+    uint32_t sg_width;
+    uint64_t global[3], local[3];
+    uint32_t dims;
+    uint64_t work_groups;
+    uint64_t subgroups;
+    uint64_t work_items;
+    uint64_t instructions;     /* subgroup instructions executed */
+    uint64_t lane_ops;         /* sum of active lanes over executed instructions */
+    uint64_t lane_slots;       /* sum of subgroup width over executed instructions */
+    uint64_t uops;             /* collective and block-I/O micro-ops */
+    uint64_t notes;            /* undefined-result notes reported in check mode */
+} sgemu_stats;
+
+typedef struct sgemu_fault {
+    int code;                  /* SGEMU_EXIT_* */
+    char msg[1024];
+} sgemu_fault;
+
+/* Run `k` over the NDRange in `launch` on device `cfg` with `args`
+ * (one per kernel argument, in order).  Buffers are updated in place.
+ * Returns SGEMU_EXIT_OK or the code stored in fault->code. */
+int sgemu_run(const isa_kernel *k, const emu_config *cfg,
+              const sgemu_launch *launch, sgemu_argval *args,
+              sgemu_stats *stats, sgemu_fault *fault);
+
+/* Notes printer for check mode: where undefined-result notes go
+ * (default stderr). */
+void sgemu_set_note_stream(void *stdio_file);
+
+#endif
