@@ -72,6 +72,7 @@ typedef struct lanes_sg {
     uint64_t *regs;        /* nreg * width */
     lanes_mask *preds;     /* npred */
     lanes_simt simt;
+    uint32_t fault_lane;   /* lane of the last fault lanes_exec_alu reported */
 } lanes_sg;
 
 /* Allocate zeroed registers; returns 0 or -1 on allocation failure. */
@@ -123,5 +124,14 @@ uint64_t lanes_identity(isa_binop op, isa_type t);
  * OpenCL: the result is documented in docs/isa.md). */
 int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
                    lanes_mask mask);
+
+/* Codes lanes_exec_alu returns.  A fault still writes deterministic
+ * results (integer x/0 = all ones, x%0 = x); the engine decides whether to
+ * stop, and sg->fault_lane names the lowest offending active lane. */
+enum {
+    LANES_OK = 0,
+    LANES_FAULT_DIV_ZERO = 1,   /* integer div/rem by zero in an active lane */
+    LANES_FAULT_BAD_INST = 2    /* opcode/type/operand form lanes/ cannot run */
+};
 
 #endif

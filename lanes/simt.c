@@ -1,2 +1,120 @@
-/* placeholder: being written */
-#include <stddef.h>
+/*
+ * simt.c - the reconvergence stack (immediate post-dominator rule).
+ *
+ * Invariant after every call: the top entry has live lanes and has not
+ * reached its reconvergence point, or the stack is empty (all lanes done).
+ */
+#include "lanes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SIMT_INITIAL_CAP 64
+
+static void simt_reserve(lanes_simt *s, uint32_t need)
+{
+    if (need <= s->cap)
+        return;
+    uint32_t cap = s->cap ? s->cap : SIMT_INITIAL_CAP;
+    while (cap < need)
+        cap *= 2;
+    lanes_simt_entry *e = realloc(s->e, (size_t)cap * sizeof *e);
+    if (!e) {
+        /* the contract has no error path; a stack we cannot grow would
+         * silently drop lanes, which is worse than stopping */
+        fprintf(stderr, "sgemu: %s:%d: out of memory growing the SIMT stack "
+                "to %u entries\n", __FILE__, __LINE__, cap);
+        abort();
+    }
+    s->e = e;
+    s->cap = cap;
+}
+
+/* Pop entries that reached their reconvergence point or whose lanes have
+ * all returned; the entry below waits at exactly that point. */
+static void simt_settle(lanes_simt *s)
+{
+    while (s->depth > 0) {
+        const lanes_simt_entry *t = &s->e[s->depth - 1];
+        if ((t->mask & ~s->exited) != 0 && t->pc != t->rpc)
+            break;
+        s->depth--;
+    }
+}
+
+void lanes_simt_init(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc)
+{
+    s->e = NULL;
+    s->depth = 0;
+    s->cap = 0;
+    s->exited = 0;
+    simt_reserve(s, SIMT_INITIAL_CAP);
+    s->e[0] = (lanes_simt_entry){ .pc = entry_pc, .rpc = ISA_PC_EXIT,
+                                  .mask = lanes };
+    s->depth = 1;
+    simt_settle(s);
+}
+
+void lanes_simt_free(lanes_simt *s)
+{
+    free(s->e);
+    s->e = NULL;
+    s->depth = 0;
+    s->cap = 0;
+}
+
+bool lanes_simt_done(const lanes_simt *s)
+{
+    return s->depth == 0;
+}
+
+uint32_t lanes_simt_pc(const lanes_simt *s)
+{
+    return s->depth ? s->e[s->depth - 1].pc : ISA_PC_EXIT;
+}
+
+lanes_mask lanes_simt_active(const lanes_simt *s)
+{
+    return s->depth ? s->e[s->depth - 1].mask & ~s->exited : 0;
+}
+
+void lanes_simt_goto(lanes_simt *s, uint32_t next_pc)
+{
+    if (s->depth == 0)
+        return;
+    s->e[s->depth - 1].pc = next_pc;
+    simt_settle(s);
+}
+
+void lanes_simt_branch(lanes_simt *s, lanes_mask taken, uint32_t target,
+                       uint32_t fallthrough, uint32_t reconv)
+{
+    const lanes_mask act = lanes_simt_active(s);
+    const lanes_mask t = taken & act, nt = act & ~taken;
+
+    if (s->depth == 0)
+        return;
+    if (nt == 0) {
+        lanes_simt_goto(s, target);
+        return;
+    }
+    if (t == 0) {
+        lanes_simt_goto(s, fallthrough);
+        return;
+    }
+    simt_reserve(s, s->depth + 2);
+    /* the current entry waits at the reconvergence point with its mask;
+     * with reconv == ISA_PC_EXIT it only pops once its lanes returned */
+    s->e[s->depth - 1].pc = reconv;
+    s->e[s->depth++] = (lanes_simt_entry){ fallthrough, reconv, nt };
+    s->e[s->depth++] = (lanes_simt_entry){ target, reconv, t };
+    /* a path that starts at the reconvergence point (an if without else)
+     * has nothing to run */
+    simt_settle(s);
+}
+
+void lanes_simt_ret(lanes_simt *s)
+{
+    s->exited |= lanes_simt_active(s);
+    simt_settle(s);
+}
