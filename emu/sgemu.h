@@ -110,6 +110,11 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault);
 
+/* IEEE binary16 conversions (round to nearest even). */
+float sgemu_half_to_float(uint16_t h);
+uint16_t sgemu_float_to_half(float f);
+uint16_t sgemu_double_to_half(double d);
+
 /* Notes printer for check mode: where undefined-result notes go
  * (default stderr). */
 void sgemu_set_note_stream(void *stdio_file);

@@ -1,0 +1,112 @@
+/*
+ * emu_private.h - the functional engine's internal state, shared by the
+ * files of emu/ (launch, work-group scheduling, the interpreter, memory).
+ */
+#ifndef SGEMU_EMU_PRIVATE_H
+#define SGEMU_EMU_PRIVATE_H
+
+#include "coll.h"
+#include "config.h"
+#include "isa.h"
+#include "lanes.h"
+#include "record.h"
+#include "sgemu.h"
+
+#include <stdarg.h>
+
+/* Global and constant buffers live at (argument index + 1) << 40 so that a
+ * pointer identifies its buffer and no overflow walks into another one. */
+#define EMU_BUF_SHIFT 40
+#define EMU_BUF_OFFSET_MASK ((UINT64_C(1) << EMU_BUF_SHIFT) - 1)
+
+static inline uint64_t emu_buffer_base(uint32_t arg)
+{
+    return (uint64_t)(arg + 1) << EMU_BUF_SHIFT;
+}
+
+typedef enum emu_sg_state {
+    EMU_SG_RUNNING,
+    EMU_SG_BLOCKED,        /* waiting at a barrier or work-group collective */
+    EMU_SG_DONE
+} emu_sg_state;
+
+typedef struct emu_sg {
+    lanes_sg l;            /* first: lanes callbacks cast back to emu_sg */
+    uint32_t id;           /* sub-group id in the work-group */
+    emu_sg_state state;
+    uint32_t block_pc;     /* pc of the barrier / collective it waits at */
+    uint32_t block_rec;    /* index of that instruction's record, if recording */
+} emu_sg;
+
+/* One work-group in flight. */
+typedef struct emu_wg {
+    uint64_t group_id[3];
+    uint64_t local_size[3];     /* actual size (smaller in a trailing group) */
+    uint32_t items;             /* work-items */
+    uint32_t nsg;
+    emu_sg *sg;
+    uint8_t *local_mem;         /* static local + local arguments */
+    uint32_t local_bytes;
+    uint8_t *private_mem;       /* items * kernel private bytes */
+    emu_wg_trace *trace;        /* records for the timing model, or NULL */
+} emu_wg;
+
+/* One run of sgemu_run. */
+typedef struct emu_run {
+    const isa_kernel *k;
+    const emu_config *cfg;
+    const sgemu_launch *launch;
+    sgemu_argval *args;
+    uint32_t width;             /* S */
+    uint32_t dims;
+    uint64_t global[3], local[3], offset[3], num_groups[3];
+    uint64_t wg_total;
+    uint32_t local_arg_offset[ISA_MAX_ARGS];  /* local arguments in local memory */
+    uint32_t local_total;
+    uint64_t arg_values[ISA_MAX_ARGS];
+    lanes_env lenv;
+    coll_options copt;
+    coll_memory cmem;
+    emu_wg *wg;                 /* the work-group being executed */
+    sgemu_stats *stats;
+    sgemu_fault *fault;
+    uint64_t instructions;
+    emu_sg *sg_pool;            /* subgroups, reused across work-groups */
+    uint32_t sg_pool_n;
+    uint8_t *local_pool;
+    uint8_t *private_pool;
+    uint8_t *coll_scratch;
+    uint32_t coll_scratch_bytes;
+} emu_run;
+
+/* fault.c: fill run->fault and return its code.  `sg`/`lane` name the
+ * work-item (lane UINT32_MAX: the whole subgroup). */
+int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
+              uint32_t pc, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void emu_workitem_ids(const emu_run *run, const emu_sg *sg, uint32_t lane,
+                      uint64_t gid[3], uint64_t lid[3]);
+
+/* memory.c */
+int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                 uint32_t pc, emu_rec *rec);
+/* Translate (space, addr, n) into a host pointer, or NULL when out of
+ * bounds; *why explains.  `store` rejects constant memory. */
+uint8_t *emu_mem_ptr(emu_run *run, isa_space space, uint64_t addr, uint32_t n,
+                     bool store, uint32_t lane, const char **why);
+void emu_mem_describe(const emu_run *run, isa_space space, uint64_t addr,
+                      char *buf, size_t n);
+
+/* exec.c: run one subgroup until it blocks, finishes or faults. */
+int emu_exec_subgroup(emu_run *run, emu_sg *sg);
+
+/* exec.c: a collective or block-I/O instruction over group g. */
+int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_t pc);
+
+/* image.c: image element reads/writes and queries. */
+int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                   uint32_t pc);
+
+/* workgroup.c */
+int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace);
+
+#endif

@@ -1,0 +1,191 @@
+/* exec.c - the interpreter: runs one subgroup's instruction stream until it
+ * blocks at a work-group barrier or collective, finishes, or faults.  One
+ * dispatch per instruction; lane loops live in lanes/ and collectives/. */
+#include "emu_private.h"
+
+#include <stdio.h>
+
+static void emit_uop(void *user, const coll_uop *u)
+{
+    emu_run *run = user;
+    run->stats->uops++;
+    if (run->wg->trace && emu_trace_uop(run->wg->trace, u) != 0)
+        emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                  "out of host memory recording micro-ops");
+}
+
+static void *note_stream;
+
+void sgemu_set_note_stream(void *stdio_file)
+{
+    note_stream = stdio_file;
+}
+
+typedef struct note_ctx {
+    emu_run *run;
+    coll_group *g;
+    uint32_t pc;
+} note_ctx;
+
+static void print_note(void *user, const coll_report *r)
+{
+    note_ctx *nc = user;
+    emu_run *run = nc->run;
+    FILE *f = note_stream ? note_stream : stderr;
+    run->stats->notes++;
+    const emu_sg *sg = (const emu_sg *)nc->g->sg[r->sg < nc->g->nsg ? r->sg : 0];
+    uint64_t gid[3], lid[3];
+    emu_workitem_ids(run, sg, r->lane, gid, lid);
+    const isa_inst *in = &run->k->inst[nc->pc];
+    fprintf(f, "%s:%u: note: kernel '%s': %s (value %lld): undefined result, "
+            "work-item global (%llu,%llu,%llu) sub-group %u lane %u\n",
+            run->k->file, in->line, run->k->name, coll_status_text[r->status],
+            (long long)r->value, (unsigned long long)gid[0],
+            (unsigned long long)gid[1], (unsigned long long)gid[2], sg->id, r->lane);
+}
+
+/* Run a collective or block-I/O instruction over group g. */
+int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_t pc)
+{
+    coll_sink sink = { run, emit_uop };
+    note_ctx nc = { run, g, pc };
+    coll_env env = {
+        .lanes = &run->lenv, .opt = &run->copt, .mem = &run->cmem, .sink = &sink,
+        .scratch_slm = run->coll_scratch, .scratch_slm_bytes = run->coll_scratch_bytes,
+        .note = print_note, .note_user = &nc,
+    };
+    coll_report rep = { 0 };
+    coll_status st = coll_execute(&env, in, g, &rep);
+    if (run->fault->code)
+        return run->fault->code;
+    if (st == COLL_OK)
+        return 0;
+    const emu_sg *sg = (const emu_sg *)g->sg[rep.sg < g->nsg ? rep.sg : 0];
+    int code = st == COLL_NO_MEMORY ? SGEMU_EXIT_INTERNAL : SGEMU_EXIT_FAULT;
+    if (st == COLL_OUT_OF_BOUNDS || st == COLL_MISALIGNED || st == COLL_NONUNIFORM_PTR) {
+        char desc[256];
+        emu_mem_describe(run, (isa_space)in->space, (uint64_t)rep.value, desc, sizeof desc);
+        return emu_fault(run, code, sg, rep.lane, pc, "%s: %s",
+                         coll_status_text[st], desc);
+    }
+    return emu_fault(run, code, sg, rep.lane, pc, "%s (value %lld)",
+                     coll_status_text[st], (long long)rep.value);
+}
+
+static bool whole_subgroup(const emu_sg *sg, lanes_mask mask)
+{
+    return mask == sg->l.exists && !(sg->l.simt.exited & sg->l.exists);
+}
+
+static int first_missing_lane(const emu_sg *sg, lanes_mask mask)
+{
+    lanes_mask miss = sg->l.exists & ~mask;
+    return miss ? __builtin_ctzll(miss) : 0;
+}
+
+int emu_exec_subgroup(emu_run *run, emu_sg *sg)
+{
+    const isa_kernel *k = run->k;
+    lanes_simt *s = &sg->l.simt;
+    emu_wg_trace *tr = run->wg->trace;
+    uint64_t limit = run->launch->max_instructions;
+    sgemu_stats *st = run->stats;
+    uint32_t w = sg->l.width;
+
+    while (!lanes_simt_done(s)) {
+        uint32_t pc = lanes_simt_pc(s);
+        if (pc >= k->ninst) {          /* falling off the end returns */
+            lanes_simt_ret(s);
+            continue;
+        }
+        lanes_mask mask = lanes_simt_active(s);
+        const isa_inst *in = &k->inst[pc];
+        const isa_op_info *oi = &isa_ops[in->op];
+        if (limit && run->instructions >= limit)
+            return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                             "instruction limit of %llu subgroup instructions reached "
+                             "(runaway kernel? raise --max-instructions)",
+                             (unsigned long long)limit);
+        run->instructions++;
+        st->instructions++;
+        st->lane_ops += (uint64_t)__builtin_popcountll(mask);
+        st->lane_slots += w;
+        emu_rec *rec = NULL;
+        if (tr) {
+            rec = emu_trace_push(tr, sg->id);
+            if (!rec)
+                return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
+                                 "out of host memory recording the run");
+            rec->pc = pc;
+            rec->mask = mask;
+            rec->uop_first = tr->nuops;
+        }
+
+        switch (oi->family) {
+        case ISA_FAM_LD:
+        case ISA_FAM_ST:
+        case ISA_FAM_ATOM:
+            if (emu_mem_exec(run, sg, in, mask, pc, rec))
+                return run->fault->code;
+            lanes_simt_goto(s, pc + 1);
+            break;
+        case ISA_FAM_BRA:
+            if (in->o[0].kind == ISA_OPND_PRED) {
+                lanes_mask p = sg->l.preds[in->o[0].reg];
+                if (in->o[0].negate)
+                    p = ~p;
+                lanes_simt_branch(s, p & mask, in->target, pc + 1, in->reconv);
+            } else {
+                lanes_simt_goto(s, in->target);
+            }
+            break;
+        case ISA_FAM_RET:
+            lanes_simt_ret(s);
+            break;
+        case ISA_FAM_BARRIER:
+            if (!whole_subgroup(sg, mask))
+                return emu_fault(run, SGEMU_EXIT_FAULT, sg, (uint32_t)first_missing_lane(sg, mask), pc,
+                                 "divergent barrier: %s reached by only some work-items "
+                                 "(the work-item below did not reach it)", oi->mnemonic);
+            if (oi->scope == ISA_SCOPE_WG) {
+                sg->state = EMU_SG_BLOCKED;
+                sg->block_pc = pc;
+                return 0;
+            }
+            lanes_simt_goto(s, pc + 1);
+            break;
+        case ISA_FAM_IMG_READ:
+        case ISA_FAM_IMG_WRITE:
+        case ISA_FAM_IMG_QUERY:
+            if (emu_image_exec(run, sg, in, mask, pc))
+                return run->fault->code;
+            lanes_simt_goto(s, pc + 1);
+            break;
+        default:
+            if (oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK) {
+                if (oi->scope == ISA_SCOPE_WG) {
+                    sg->state = EMU_SG_BLOCKED;
+                    sg->block_pc = pc;
+                    return 0;
+                }
+                lanes_sg *one = &sg->l;
+                coll_group g = { .nsg = 1, .sg = &one, .active = &mask,
+                                 .wg_items = run->wg->items, .first_sg = sg->id };
+                for (int d = 0; d < 3; d++)
+                    g.local_size[d] = (uint32_t)run->wg->local_size[d];
+                if (emu_exec_collective(run, &g, in, pc))
+                    return run->fault->code;
+            } else {
+                if (lanes_exec_alu(&run->lenv, &sg->l, in, mask) != 0)
+                    return emu_fault(run, SGEMU_EXIT_FAULT, sg, sg->l.fault_lane, pc,
+                                     "integer division by zero");
+            }
+            if (rec)
+                rec->nuops = tr->nuops - rec->uop_first;
+            lanes_simt_goto(s, pc + 1);
+            break;
+        }
+    }
+    sg->state = EMU_SG_DONE;
+    return 0;
+}

@@ -1,0 +1,315 @@
+/* launch.c - sgemu_run: checks the launch against the kernel and device,
+ * binds arguments, lays out local memory and walks the NDRange work-group
+ * by work-group. */
+#include "emu_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int user_error(sgemu_fault *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int user_error(sgemu_fault *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+    f->code = SGEMU_EXIT_USER;
+    return f->code;
+}
+
+uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t)
+{
+    static const uint8_t channels[] = {
+#define X(E, n, c) c,
+        SGEMU_CHANNEL_ORDERS(X)
+#undef X
+    };
+    static const uint8_t bytes[] = {
+#define X(E, n, b) b,
+        SGEMU_CHANNEL_TYPES(X)
+#undef X
+    };
+    if (o >= SGEMU_ORDER_COUNT || t >= SGEMU_CHTYPE_COUNT)
+        return 0;
+    return channels[o] * bytes[t];
+}
+
+float sgemu_half_to_float(uint16_t h) { return lanes_f16_to_f32(h); }
+uint16_t sgemu_float_to_half(float f) { return lanes_f32_to_f16(f); }
+uint16_t sgemu_double_to_half(double d) { return lanes_f64_to_f16(d); }
+
+/* Work-item query values for every lane of a subgroup. */
+static void special_values(void *user, const lanes_sg *lsg, isa_special sp,
+                           uint32_t dim, uint64_t *out)
+{
+    emu_run *run = user;
+    const emu_sg *sg = (const emu_sg *)lsg;
+    const emu_wg *wg = run->wg;
+    uint32_t w = lsg->width, d = dim < 3 ? dim : 0;
+    uint64_t enq_items = run->local[0] * run->local[1] * run->local[2];
+    for (uint32_t l = 0; l < w; l++) {
+        uint64_t gid[3], lid[3], v = 0;
+        emu_workitem_ids(run, sg, l, gid, lid);
+        switch (sp) {
+        case ISA_SP_GLOBAL_ID: v = gid[d]; break;
+        case ISA_SP_GLOBAL_SIZE: v = run->global[d]; break;
+        case ISA_SP_GLOBAL_OFFSET: v = run->offset[d]; break;
+        case ISA_SP_LOCAL_ID: v = lid[d]; break;
+        case ISA_SP_LOCAL_SIZE: v = wg->local_size[d]; break;
+        case ISA_SP_ENQUEUED_LOCAL_SIZE: v = run->local[d]; break;
+        case ISA_SP_GROUP_ID: v = wg->group_id[d]; break;
+        case ISA_SP_NUM_GROUPS: v = run->num_groups[d]; break;
+        case ISA_SP_WORK_DIM: v = run->dims; break;
+        case ISA_SP_GLOBAL_LINEAR_ID:
+            v = (gid[2] - run->offset[2]) * run->global[1] * run->global[0] +
+                (gid[1] - run->offset[1]) * run->global[0] + (gid[0] - run->offset[0]);
+            break;
+        case ISA_SP_LOCAL_LINEAR_ID: v = (uint64_t)sg->id * w + l; break;
+        case ISA_SP_SUB_GROUP_SIZE: v = lsg->size; break;
+        case ISA_SP_MAX_SUB_GROUP_SIZE: v = w; break;
+        case ISA_SP_NUM_SUB_GROUPS: v = wg->nsg; break;
+        case ISA_SP_ENQUEUED_NUM_SUB_GROUPS: v = (enq_items + w - 1) / w; break;
+        case ISA_SP_SUB_GROUP_ID: v = sg->id; break;
+        case ISA_SP_SUB_GROUP_LOCAL_ID: v = l; break;
+        default: v = 0; break;
+        }
+        out[l] = v;
+    }
+}
+
+/* coll_memory callbacks for block I/O and work-group exchanges */
+static int coll_read(void *user, isa_space space, uint64_t addr, void *dst, uint32_t n)
+{
+    emu_run *run = user;
+    const char *why;
+    uint8_t *p = emu_mem_ptr(run, space, addr, n, false, 0, &why);
+    if (!p)
+        return -1;
+    memcpy(dst, p, n);
+    return 0;
+}
+
+static int coll_write(void *user, isa_space space, uint64_t addr, const void *src, uint32_t n)
+{
+    emu_run *run = user;
+    const char *why;
+    uint8_t *p = emu_mem_ptr(run, space, addr, n, true, 0, &why);
+    if (!p)
+        return -1;
+    memcpy(p, src, n);
+    return 0;
+}
+
+static int coll_image_info(void *user, uint32_t arg, uint32_t *width, uint32_t *height,
+                           uint32_t *elem_bytes, uint32_t *pitch)
+{
+    emu_run *run = user;
+    if (arg >= run->k->narg || run->args[arg].kind != SGEMU_VAL_IMAGE)
+        return -1;
+    const sgemu_image *im = &run->args[arg].image;
+    *width = im->width;
+    *height = im->height;
+    *elem_bytes = im->elem_bytes;
+    *pitch = im->pitch;
+    return 0;
+}
+
+static int bind_args(emu_run *run)
+{
+    const isa_kernel *k = run->k;
+    uint32_t local = (k->local_mem + 15) & ~15u;
+    for (uint32_t i = 0; i < k->narg; i++) {
+        const isa_arg *a = &k->args[i];
+        sgemu_argval *v = &run->args[i];
+        static const uint8_t want[] = {
+            [ISA_ARG_SCALAR] = SGEMU_VAL_SCALAR, [ISA_ARG_GLOBAL] = SGEMU_VAL_BUFFER,
+            [ISA_ARG_CONSTANT] = SGEMU_VAL_BUFFER, [ISA_ARG_LOCAL] = SGEMU_VAL_LOCAL,
+            [ISA_ARG_IMAGE2D] = SGEMU_VAL_IMAGE,
+        };
+        static const char *const what[] = {
+            [ISA_ARG_SCALAR] = "a scalar value", [ISA_ARG_GLOBAL] = "a buffer",
+            [ISA_ARG_CONSTANT] = "a buffer", [ISA_ARG_LOCAL] = "a local size (local:BYTES)",
+            [ISA_ARG_IMAGE2D] = "an image (image2d:...)",
+        };
+        if (v->kind == SGEMU_VAL_UNSET)
+            return user_error(run->fault, "argument '%s' of kernel '%s' has no value "
+                              "(give --arg %s=...)", a->name, k->name, a->name);
+        if (v->kind != want[a->kind])
+            return user_error(run->fault, "argument '%s' of kernel '%s' needs %s",
+                              a->name, k->name, what[a->kind]);
+        switch (a->kind) {
+        case ISA_ARG_SCALAR: run->arg_values[i] = v->scalar; break;
+        case ISA_ARG_GLOBAL:
+        case ISA_ARG_CONSTANT: run->arg_values[i] = emu_buffer_base(i); break;
+        case ISA_ARG_LOCAL:
+            if (v->bytes > UINT32_MAX - local - 16)
+                return user_error(run->fault, "local argument '%s' is too large", a->name);
+            run->local_arg_offset[i] = local;
+            run->arg_values[i] = local;
+            local = (uint32_t)((local + v->bytes + 15) & ~(size_t)15);
+            break;
+        case ISA_ARG_IMAGE2D: run->arg_values[i] = i; break;
+        }
+    }
+    run->local_total = local;
+    if (local > run->cfg->local_mem_per_cu)
+        return user_error(run->fault, "kernel '%s' needs %u bytes of local memory but "
+                          "device '%s' has %u per compute unit", k->name, local,
+                          run->cfg->name, run->cfg->local_mem_per_cu);
+    return 0;
+}
+
+/* A local size sgemu picks when none is given: the largest divisor of the
+ * global size along x that is a multiple-friendly value <= the device limit. */
+static void pick_local(emu_run *run)
+{
+    uint64_t limit = run->cfg->max_wg_size < 256 ? run->cfg->max_wg_size : 256;
+    for (int d = 0; d < 3; d++)
+        run->local[d] = 1;
+    for (uint64_t l = limit; l >= 1; l--) {
+        if (run->global[0] % l == 0) {
+            run->local[0] = l;
+            break;
+        }
+    }
+}
+
+static int check_launch(emu_run *run)
+{
+    const sgemu_launch *L = run->launch;
+    const emu_config *cfg = run->cfg;
+    sgemu_fault *f = run->fault;
+    if (L->dims < 1 || L->dims > 3)
+        return user_error(f, "work dimension must be 1, 2 or 3 (got %u)", L->dims);
+    run->dims = L->dims;
+    for (uint32_t d = 0; d < 3; d++) {
+        run->global[d] = d < L->dims ? L->global[d] : 1;
+        run->offset[d] = d < L->dims ? L->offset[d] : 0;
+        if (run->global[d] == 0)
+            return user_error(f, "global size in dimension %u is 0", d);
+    }
+    if (L->local_given) {
+        uint64_t items = 1;
+        for (uint32_t d = 0; d < 3; d++) {
+            run->local[d] = d < L->dims ? L->local[d] : 1;
+            if (run->local[d] == 0)
+                return user_error(f, "local size in dimension %u is 0", d);
+            items *= run->local[d];
+            if (items > cfg->max_wg_size)
+                break;
+        }
+        if (items > cfg->max_wg_size)
+            return user_error(f, "work-group of %llu work-items exceeds the device "
+                              "limit of %u (max_work_group_size)",
+                              (unsigned long long)items, cfg->max_wg_size);
+    } else {
+        pick_local(run);
+    }
+    run->wg_total = 1;
+    for (int d = 0; d < 3; d++) {
+        run->num_groups[d] = (run->global[d] + run->local[d] - 1) / run->local[d];
+        if (run->num_groups[d] > UINT64_MAX / run->wg_total)
+            return user_error(f, "NDRange too large");
+        run->wg_total *= run->num_groups[d];
+    }
+
+    uint32_t w = L->sg_width;
+    if (!w)
+        w = run->k->reqd_sg_size ? run->k->reqd_sg_size : cfg->default_width;
+    if (run->k->reqd_sg_size && w != run->k->reqd_sg_size)
+        return user_error(f, "kernel '%s' requires sub-group size %u "
+                          "(.reqd_sub_group_size) but %u was asked for",
+                          run->k->name, run->k->reqd_sg_size, w);
+    if (w < 1 || w > LANES_MAX)
+        return user_error(f, "sub-group width %u is outside 1..%d", w, LANES_MAX);
+    if (!emu_config_supports_width(cfg, w)) {
+        char list[128] = "";
+        size_t n = 0;
+        for (uint32_t i = 0; i < cfg->nwidths && n < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%u", i ? ", " : "",
+                                  cfg->widths[i]);
+        return user_error(f, "device '%s' does not support sub-group width %u "
+                          "(supported: %s)", cfg->name, w, list);
+    }
+    run->width = w;
+    return 0;
+}
+
+static int alloc_pools(emu_run *run)
+{
+    uint64_t items = run->local[0] * run->local[1] * run->local[2];
+    uint32_t nsg = (uint32_t)((items + run->width - 1) / run->width);
+    run->sg_pool = calloc(nsg, sizeof *run->sg_pool);
+    run->local_pool = calloc(1, run->local_total ? run->local_total : 1);
+    run->private_pool = calloc(1, items * run->k->private_mem + 1);
+    run->coll_scratch_bytes = nsg * 16 * 8 * 4 + 4096;
+    run->coll_scratch = calloc(1, run->coll_scratch_bytes);
+    if (!run->sg_pool || !run->local_pool || !run->private_pool || !run->coll_scratch)
+        return -1;
+    run->sg_pool_n = nsg;
+    for (uint32_t i = 0; i < nsg; i++) {
+        if (lanes_sg_init(&run->sg_pool[i].l, run->width, run->width,
+                          run->k->nreg, run->k->npred) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void free_pools(emu_run *run)
+{
+    for (uint32_t i = 0; i < run->sg_pool_n; i++)
+        lanes_sg_free(&run->sg_pool[i].l);
+    free(run->sg_pool);
+    free(run->local_pool);
+    free(run->private_pool);
+    free(run->coll_scratch);
+}
+
+int sgemu_run(const isa_kernel *k, const emu_config *cfg,
+              const sgemu_launch *launch, sgemu_argval *args,
+              sgemu_stats *stats, sgemu_fault *fault)
+{
+    memset(stats, 0, sizeof *stats);
+    memset(fault, 0, sizeof *fault);
+    emu_run run;
+    memset(&run, 0, sizeof run);
+    run.k = k;
+    run.cfg = cfg;
+    run.launch = launch;
+    run.args = args;
+    run.stats = stats;
+    run.fault = fault;
+    if (check_launch(&run) || bind_args(&run))
+        return fault->code;
+
+    run.lenv.user = &run;
+    run.lenv.arg_values = run.arg_values;
+    run.lenv.special = special_values;
+    run.copt = cfg->coll;
+    run.copt.check = launch->check;
+    run.cmem = (coll_memory){ &run, coll_read, coll_write, coll_image_info };
+
+    stats->sg_width = run.width;
+    stats->dims = run.dims;
+    for (int d = 0; d < 3; d++) {
+        stats->global[d] = run.global[d];
+        stats->local[d] = run.local[d];
+    }
+    stats->work_groups = run.wg_total;
+    stats->work_items = run.global[0] * run.global[1] * run.global[2];
+
+    int rc = 0;
+    if (alloc_pools(&run) != 0) {
+        rc = user_error(fault, "out of host memory setting up the run");
+        fault->code = rc = SGEMU_EXIT_INTERNAL;
+    }
+    for (uint64_t wg = 0; !rc && wg < run.wg_total; wg++) {
+        rc = emu_run_workgroup(&run, wg, NULL);
+        if (!rc)
+            stats->subgroups += run.wg->nsg;
+    }
+    free_pools(&run);
+    return rc;
+}

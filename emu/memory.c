@@ -1,0 +1,200 @@
+/* memory.c - the address spaces and the ordinary loads, stores and atomics.
+ * Every access is bounds-checked against the buffer it belongs to; host
+ * memory outside the emulated buffers is never touched. */
+#include "emu_private.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *arg_name_of_buffer(const emu_run *run, uint64_t addr)
+{
+    uint64_t idx = (addr >> EMU_BUF_SHIFT) - 1;
+    if ((addr >> EMU_BUF_SHIFT) == 0 || idx >= run->k->narg)
+        return NULL;
+    return run->k->args[idx].name;
+}
+
+void emu_mem_describe(const emu_run *run, isa_space space, uint64_t addr,
+                      char *buf, size_t n)
+{
+    const char *name = NULL;
+    if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONSTANT)
+        name = arg_name_of_buffer(run, addr);
+    if (name) {
+        const sgemu_argval *v = &run->args[(addr >> EMU_BUF_SHIFT) - 1];
+        snprintf(buf, n, "address 0x%" PRIx64 " (buffer '%s', offset %" PRIu64
+                 ", size %zu bytes)", addr, name, addr & EMU_BUF_OFFSET_MASK,
+                 v->kind == SGEMU_VAL_BUFFER ? v->bytes : (size_t)0);
+    } else if (space == ISA_SPACE_LOCAL) {
+        snprintf(buf, n, "local address 0x%" PRIx64 " (local memory is %u bytes)",
+                 addr, run->local_total);
+    } else if (space == ISA_SPACE_PRIVATE) {
+        snprintf(buf, n, "private address 0x%" PRIx64 " (private memory is %u bytes)",
+                 addr, run->k->private_mem);
+    } else {
+        snprintf(buf, n, "address 0x%" PRIx64 " (not in any buffer)", addr);
+    }
+}
+
+uint8_t *emu_mem_ptr(emu_run *run, isa_space space, uint64_t addr, uint32_t n,
+                     bool store, uint32_t item, const char **why)
+{
+    *why = "out-of-bounds";
+    switch (space) {
+    case ISA_SPACE_GLOBAL:
+    case ISA_SPACE_CONSTANT: {
+        uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
+        if (hi == 0 || hi > run->k->narg)
+            return NULL;
+        const isa_arg *a = &run->k->args[hi - 1];
+        const sgemu_argval *v = &run->args[hi - 1];
+        if ((a->kind != ISA_ARG_GLOBAL && a->kind != ISA_ARG_CONSTANT) ||
+            v->kind != SGEMU_VAL_BUFFER)
+            return NULL;
+        if (store && a->kind == ISA_ARG_CONSTANT) {
+            *why = "store to constant memory";
+            return NULL;
+        }
+        if (off > v->bytes || n > v->bytes - off)
+            return NULL;
+        return v->data + off;
+    }
+    case ISA_SPACE_LOCAL:
+        if (addr > run->wg->local_bytes || n > run->wg->local_bytes - addr)
+            return NULL;
+        return run->wg->local_mem + addr;
+    case ISA_SPACE_PRIVATE: {
+        uint32_t size = run->k->private_mem;
+        if (addr > size || n > size - addr || item >= run->wg->items)
+            return NULL;
+        return run->wg->private_mem + (size_t)item * size + addr;
+    }
+    default:
+        *why = "invalid address space";
+        return NULL;
+    }
+}
+
+/* Address of `o` (an ISA_OPND_ADDR) for every lane. */
+static void lane_addresses(emu_run *run, emu_sg *sg, const isa_operand *o,
+                           uint64_t *out)
+{
+    const isa_addr *a = &o->addr;
+    uint32_t w = sg->l.width;
+    const uint64_t *base = a->base_kind == ISA_OPND_REG ? lanes_reg(&sg->l, a->base) : NULL;
+    const uint64_t *idx = a->has_index ? lanes_reg(&sg->l, a->index) : NULL;
+    uint64_t argbase = a->base_kind == ISA_OPND_ARG ? run->arg_values[a->base] : 0;
+    for (uint32_t l = 0; l < w; l++) {
+        uint64_t v = base ? base[l] : argbase;
+        if (idx) {
+            int64_t i;
+            switch (a->index_type) {
+            case ISA_T_U32: i = (int64_t)(uint32_t)idx[l]; break;
+            case ISA_T_I64: case ISA_T_U64: i = (int64_t)idx[l]; break;
+            default: i = (int64_t)(int32_t)(uint32_t)idx[l]; break;
+            }
+            v += (uint64_t)(i * (int64_t)a->scale);
+        }
+        out[l] = v + (uint64_t)a->disp;
+    }
+}
+
+static int access_fault(emu_run *run, emu_sg *sg, uint32_t lane, uint32_t pc,
+                        const char *kind, isa_space space, uint64_t addr,
+                        uint32_t n, const char *why)
+{
+    char desc[256];
+    emu_mem_describe(run, space, addr, desc, sizeof desc);
+    return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc, "%s %s %s of %u bytes at %s",
+                     why, isa_space_names[space], kind, n, desc);
+}
+
+int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                 uint32_t pc, emu_rec *rec)
+{
+    isa_type t = (isa_type)in->type;
+    uint32_t esize = isa_types[t].bytes, vec = in->vec ? in->vec : 1;
+    uint32_t n = esize * vec;
+    isa_space space = (isa_space)in->space;
+    isa_family fam = isa_ops[in->op].family;
+    const isa_operand *ao = fam == ISA_FAM_ST ? &in->o[0] : &in->o[1];
+    uint64_t addr[LANES_MAX];
+    uint32_t w = sg->l.width;
+    lane_addresses(run, sg, ao, addr);
+
+    if (rec && run->wg->trace) {
+        uint32_t na = (uint32_t)__builtin_popcountll(mask);
+        uint64_t first = emu_trace_addrs(run->wg->trace, na);
+        if (first == UINT64_MAX)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
+        uint64_t *dst = run->wg->trace->addrs + first;
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1)
+                *dst++ = addr[l];
+        rec->addr_first = first;
+        rec->naddr = na;
+    }
+
+    const char *kind = fam == ISA_FAM_LD ? "load" : fam == ISA_FAM_ST ? "store" : "atomic";
+    bool store = fam != ISA_FAM_LD;
+    uint8_t *ptr[LANES_MAX];
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        const char *why;
+        uint32_t item = sg->id * w + l;
+        ptr[l] = emu_mem_ptr(run, space, addr[l], n, store, item, &why);
+        if (!ptr[l])
+            return access_fault(run, sg, l, pc, kind, space, addr[l], n, why);
+        if (addr[l] % esize)
+            return access_fault(run, sg, l, pc, kind, space, addr[l], n, "misaligned");
+    }
+
+    if (fam == ISA_FAM_LD) {
+        for (uint32_t c = 0; c < vec; c++) {
+            uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
+            for (uint32_t l = 0; l < w; l++) {
+                if (!(mask >> l & 1))
+                    continue;
+                uint64_t v = 0;
+                memcpy(&v, ptr[l] + c * esize, esize);   /* little-endian host */
+                d[l] = v;
+            }
+        }
+        return 0;
+    }
+    if (fam == ISA_FAM_ST) {
+        uint64_t scratch[LANES_MAX];
+        for (uint32_t c = 0; c < vec; c++) {
+            const uint64_t *s = lanes_src(&run->lenv, &sg->l, &in->o[1], c, t, scratch);
+            for (uint32_t l = 0; l < w; l++)
+                if (mask >> l & 1)
+                    memcpy(ptr[l] + c * esize, &s[l], esize);
+        }
+        return 0;
+    }
+
+    /* atomics: lanes in increasing order, each a read-modify-write */
+    uint64_t s1[LANES_MAX], s2[LANES_MAX];
+    const uint64_t *val = lanes_src(&run->lenv, &sg->l, &in->o[2], 0, t, s1);
+    const uint64_t *cmpv = isa_ops[in->op].binop == ISA_BINOP_CMPXCHG
+        ? val : NULL;
+    const uint64_t *newv = cmpv ? lanes_src(&run->lenv, &sg->l, &in->o[3], 0, t, s2) : NULL;
+    uint64_t *d = lanes_reg(&sg->l, in->o[0].reg);
+    isa_binop op = isa_ops[in->op].binop;
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        uint64_t old = 0, nv;
+        memcpy(&old, ptr[l], esize);
+        switch (op) {
+        case ISA_BINOP_XCHG: nv = val[l]; break;
+        case ISA_BINOP_CMPXCHG: nv = old == cmpv[l] ? newv[l] : old; break;
+        default: nv = lanes_binop(op, t, old, val[l]); break;
+        }
+        memcpy(ptr[l], &nv, esize);
+        d[l] = old;
+    }
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* record.c - growable per-work-group record streams for the timing model. */
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int emu_trace_init(emu_wg_trace *t, uint32_t nsg)
+{
+    memset(t, 0, sizeof *t);
+    t->sg = calloc(nsg ? nsg : 1, sizeof *t->sg);
+    if (!t->sg)
+        return -1;
+    t->nsg = nsg;
+    t->sg_cap = nsg ? nsg : 1;
+    return 0;
+}
+
+void emu_trace_reset(emu_wg_trace *t, uint32_t nsg)
+{
+    if (nsg > t->sg_cap) {
+        emu_sg_stream *s = realloc(t->sg, nsg * sizeof *s);
+        if (s) {
+            memset(s + t->sg_cap, 0, (nsg - t->sg_cap) * sizeof *s);
+            t->sg = s;
+            t->sg_cap = nsg;
+        }
+    }
+    t->nsg = nsg <= t->sg_cap ? nsg : t->sg_cap;
+    for (uint32_t i = 0; i < t->sg_cap; i++)
+        t->sg[i].n = 0;
+    t->naddrs = 0;
+    t->nuops = 0;
+}
+
+void emu_trace_free(emu_wg_trace *t)
+{
+    if (!t->sg)
+        return;
+    for (uint32_t i = 0; i < t->sg_cap; i++)
+        free(t->sg[i].recs);
+    free(t->sg);
+    free(t->addrs);
+    free(t->uops);
+    memset(t, 0, sizeof *t);
+}
+
+emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg)
+{
+    emu_sg_stream *s = &t->sg[sg];
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 256;
+        emu_rec *r = realloc(s->recs, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        s->recs = r;
+        s->cap = cap;
+    }
+    emu_rec *r = &s->recs[s->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n)
+{
+    if (t->naddrs + n > t->addrs_cap) {
+        uint64_t cap = t->addrs_cap ? t->addrs_cap * 2 : 4096;
+        while (cap < t->naddrs + n)
+            cap *= 2;
+        uint64_t *a = realloc(t->addrs, cap * sizeof *a);
+        if (!a)
+            return UINT64_MAX;
+        t->addrs = a;
+        t->addrs_cap = cap;
+    }
+    uint64_t first = t->naddrs;
+    t->naddrs += n;
+    return first;
+}
+
+int emu_trace_uop(emu_wg_trace *t, const coll_uop *u)
+{
+    if (t->nuops == t->uops_cap) {
+        uint32_t cap = t->uops_cap ? t->uops_cap * 2 : 256;
+        coll_uop *p = realloc(t->uops, cap * sizeof *p);
+        if (!p)
+            return -1;
+        t->uops = p;
+        t->uops_cap = cap;
+    }
+    t->uops[t->nuops++] = *u;
+    return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * record.h - what the functional engine tells the timing model.
+ *
+ * For every subgroup instruction executed the engine appends one emu_rec to
+ * its subgroup's stream in the work-group trace: which instruction, which
+ * lanes, the addresses it touched and the micro-ops of a collective or block
+ * operation.  The timing model reads these and never sees a value.
+ */
+#ifndef SGEMU_RECORD_H
+#define SGEMU_RECORD_H
+
+#include "coll.h"
+#include "lanes.h"
+
+#include <stdint.h>
+
+typedef struct emu_rec {
+    uint32_t pc;               /* instruction index in the kernel */
+    uint32_t naddr;            /* memory ops: one address per active lane */
+    uint64_t addr_first;       /* index into emu_wg_trace.addrs */
+    uint32_t uop_first;        /* index into emu_wg_trace.uops */
+    uint32_t nuops;
+    lanes_mask mask;           /* active lanes */
+} emu_rec;
+
+typedef struct emu_sg_stream {
+    emu_rec *recs;
+    uint32_t n, cap;
+} emu_sg_stream;
+
+/* All records of one work-group. */
+typedef struct emu_wg_trace {
+    uint64_t wg_linear;        /* work-group index in dispatch order */
+    uint32_t nsg;
+    uint32_t sg_cap;           /* streams allocated (>= nsg) */
+    uint32_t sg_size[64];      /* real lanes per subgroup (first 64 kept) */
+    emu_sg_stream *sg;         /* nsg streams */
+    uint64_t *addrs;           /* access addresses (space per instruction) */
+    uint64_t naddrs, addrs_cap;
+    coll_uop *uops;
+    uint32_t nuops, uops_cap;
+} emu_wg_trace;
+
+int emu_trace_init(emu_wg_trace *t, uint32_t nsg);
+void emu_trace_reset(emu_wg_trace *t, uint32_t nsg);
+void emu_trace_free(emu_wg_trace *t);
+/* Append a record to subgroup sg's stream; returns it (NULL: out of memory). */
+emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg);
+/* Reserve n address slots; returns the first index or UINT64_MAX. */
+uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n);
+int emu_trace_uop(emu_wg_trace *t, const coll_uop *u);
+
+#endif

@@ -1,0 +1,62 @@
+/* cli.h - pieces shared by the sgemu subcommands. */
+#ifndef SGEMU_CLI_H
+#define SGEMU_CLI_H
+
+#include "sgemu.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Subcommands: one row each (name, function, one-line summary). */
+#define CLI_COMMANDS(X) \
+    X(run,        "run a kernel over an NDRange and print outputs and statistics") \
+    X(asm,        "assemble a kernel and report errors") \
+    X(disasm,     "print a kernel as canonical .sgasm") \
+    X(collective, "run one collective on one work-group and list its micro-ops")
+
+#define X(name, summary) int cli_cmd_##name(int argc, char **argv);
+CLI_COMMANDS(X)
+#undef X
+
+/* Report a usage/user error on stderr ("sgemu: error: ...") and return 1. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Read a whole file (NUL-terminated); NULL with a message on failure. */
+char *cli_read_file(const char *path, size_t *len);
+
+/* Assemble a kernel file; prints diagnostics; returns 0 or an exit code. */
+int cli_load_kernel(const char *path, isa_kernel *k);
+
+/* Load --config FILE, or the bundled default when path is NULL. */
+int cli_load_config(const char *path, emu_config *cfg);
+
+/* Parse "X[,Y[,Z]]" into v[0..2]; returns the count (1..3) or 0. */
+int cli_parse_dims(const char *s, uint64_t v[3]);
+
+/* One --arg NAME=VALUE as given (materialised once per run). */
+typedef struct cli_argspec {
+    char name[64];
+    const char *value;       /* text after '=' */
+    char file[1024];         /* @FILE input, for the no-overwrite check */
+} cli_argspec;
+
+/* Build the value of kernel argument `a` from `spec` (NULL: unset).
+ * Allocates buffer/image storage into *v.  Returns 0 or prints an error and
+ * returns 1. */
+int cli_make_value(const isa_arg *a, const char *spec, sgemu_argval *v);
+void cli_free_value(sgemu_argval *v);
+/* images.c: image2d:WxH:ORDER:TYPE:(zeros|iota|random:SEED|@FILE) */
+int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v);
+/* images.c: print an image row by row */
+void cli_print_image(FILE *f, const isa_arg *a, const sgemu_argval *v);
+
+/* Format one element of type t at p as text. */
+void cli_format_value(isa_type t, const void *p, char *buf, size_t n);
+
+/* Write `n` bytes to path through a temporary file and rename. */
+int cli_write_atomic(const char *path, const void *data, size_t n);
+
+/* Minimal JSON string escaping to a stream. */
+void cli_json_string(FILE *f, const char *s);
+
+#endif

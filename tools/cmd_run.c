@@ -1,0 +1,393 @@
+/* cmd_run.c - `sgemu run`: run a kernel over an NDRange at one or more
+ * sub-group widths, print outputs and statistics. */
+#include "cli.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WIDTHS 16
+#define MAX_OUTS 64
+
+static const char run_help[] =
+    "usage: sgemu run KERNEL.sgasm --global X[,Y[,Z]] [options]\n"
+    "\n"
+    "Runs KERNEL over the NDRange and prints the requested outputs; a summary goes\n"
+    "to stderr (or to stdout as JSON with --json).\n"
+    "\n"
+    "options:\n"
+    "  --config FILE           device config (default: the bundled default.yaml)\n"
+    "  --sg N[,N...]           sub-group width(s); several widths run one after another\n"
+    "                          on fresh inputs (default: kernel's required or config's)\n"
+    "  --global X[,Y[,Z]]      global size (its count of values sets the work dimension)\n"
+    "  --local X[,Y[,Z]]       work-group size (default: sgemu picks one)\n"
+    "  --offset X[,Y[,Z]]      global offset\n"
+    "  --arg NAME=VALUE        bind an argument; VALUE is\n"
+    "                            a number for scalars:  7  -3  0x10  1.5\n"
+    "                            TYPE:[v0,v1,...] | TYPE:zeros:N | TYPE:iota:N |\n"
+    "                            TYPE:random:N:SEED | TYPE:@FILE   for buffers\n"
+    "                            local:BYTES           for __local pointers\n"
+    "                            image2d:WxH:ORDER:TYPE:(zeros|iota|random:SEED|@FILE)\n"
+    "  --out NAME[=FILE]       print buffer NAME after the run (one value per line), or\n"
+    "                          write it raw to FILE (through a temporary file + rename)\n"
+    "  --json                  print the summary and outputs as JSON on stdout\n"
+    "  --check                 compare every collective with the reference model\n"
+    "  --max-instructions N    stop a runaway kernel after N subgroup instructions\n"
+    "                          (default 100000000000)\n"
+    "  --quiet                 no summary on stderr\n"
+    "  --help                  this text\n"
+    "\n"
+    "exit status: 0 ok, 1 bad input or usage, 2 kernel fault, 3 internal error\n";
+
+typedef struct run_opts {
+    const char *kernel_path, *config_path;
+    uint32_t widths[MAX_WIDTHS];
+    uint32_t nwidths;
+    sgemu_launch launch;
+    bool have_global;
+    cli_argspec *argspecs;
+    uint32_t nargspecs;
+    struct { char name[64]; const char *file; } outs[MAX_OUTS];
+    uint32_t nouts;
+    bool json, quiet;
+} run_opts;
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc) {
+        cli_error("option %s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool is_opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(arg, name, n) && (arg[n] == 0 || arg[n] == '=');
+}
+
+static int parse_widths(const char *s, run_opts *o)
+{
+    const char *p = s;
+    o->nwidths = 0;
+    while (*p) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > 64 || o->nwidths == MAX_WIDTHS)
+            return cli_error("--sg: expected widths 1..64 separated by commas, got '%s'", s);
+        o->widths[o->nwidths++] = (uint32_t)v;
+        if (*end == ',')
+            end++;
+        else if (*end)
+            return cli_error("--sg: expected widths 1..64 separated by commas, got '%s'", s);
+        p = end;
+    }
+    return o->nwidths ? 0 : cli_error("--sg needs a width");
+}
+
+static int parse_args(int argc, char **argv, run_opts *o)
+{
+    o->launch.max_instructions = 100000000000ULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(run_help, stdout);
+            exit(SGEMU_EXIT_OK);
+        } else if (is_opt(a, "--config")) {
+            if (!(o->config_path = opt_value(argc, argv, &i, "--config"))) return 1;
+        } else if (is_opt(a, "--sg")) {
+            if (!(v = opt_value(argc, argv, &i, "--sg")) || parse_widths(v, o)) return 1;
+        } else if (is_opt(a, "--global")) {
+            if (!(v = opt_value(argc, argv, &i, "--global"))) return 1;
+            o->launch.dims = (uint32_t)cli_parse_dims(v, o->launch.global);
+            if (!o->launch.dims)
+                return cli_error("--global: expected X[,Y[,Z]], got '%s'", v);
+            o->have_global = true;
+        } else if (is_opt(a, "--local")) {
+            if (!(v = opt_value(argc, argv, &i, "--local"))) return 1;
+            if (!cli_parse_dims(v, o->launch.local))
+                return cli_error("--local: expected X[,Y[,Z]], got '%s'", v);
+            o->launch.local_given = true;
+        } else if (is_opt(a, "--offset")) {
+            if (!(v = opt_value(argc, argv, &i, "--offset"))) return 1;
+            if (!cli_parse_dims(v, o->launch.offset))
+                return cli_error("--offset: expected X[,Y[,Z]], got '%s'", v);
+        } else if (is_opt(a, "--arg")) {
+            if (!(v = opt_value(argc, argv, &i, "--arg"))) return 1;
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->argspecs[0].name)
+                return cli_error("--arg: expected NAME=VALUE, got '%s'", v);
+            cli_argspec *sp = &o->argspecs[o->nargspecs++];
+            memset(sp, 0, sizeof *sp);
+            memcpy(sp->name, v, (size_t)(eq - v));
+            sp->value = eq + 1;
+            const char *at = strchr(sp->value, '@');
+            if (at)
+                snprintf(sp->file, sizeof sp->file, "%s", at + 1);
+        } else if (is_opt(a, "--out")) {
+            if (!(v = opt_value(argc, argv, &i, "--out"))) return 1;
+            if (o->nouts == MAX_OUTS)
+                return cli_error("too many --out options");
+            const char *eq = strchr(v, '=');
+            size_t n = eq ? (size_t)(eq - v) : strlen(v);
+            if (n == 0 || n >= sizeof o->outs[0].name || (eq && !eq[1]))
+                return cli_error("--out: expected NAME or NAME=FILE, got '%s'", v);
+            memcpy(o->outs[o->nouts].name, v, n);
+            o->outs[o->nouts].name[n] = 0;
+            o->outs[o->nouts].file = eq ? eq + 1 : NULL;
+            o->nouts++;
+        } else if (is_opt(a, "--max-instructions")) {
+            if (!(v = opt_value(argc, argv, &i, "--max-instructions"))) return 1;
+            char *end;
+            o->launch.max_instructions = strtoull(v, &end, 0);
+            if (*end || end == v || v[0] == '-')
+                return cli_error("--max-instructions: expected a count, got '%s'", v);
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "--check")) {
+            o->launch.check = true;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o->quiet = true;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_error("run: unknown option '%s' (see 'sgemu run --help')", a);
+        } else if (!o->kernel_path) {
+            o->kernel_path = a;
+        } else {
+            return cli_error("run: unexpected argument '%s'", a);
+        }
+    }
+    if (!o->kernel_path)
+        return cli_error("run: no kernel file given (see 'sgemu run --help')");
+    if (!o->have_global)
+        return cli_error("run: --global is required");
+    return 0;
+}
+
+static int find_arg(const isa_kernel *k, const char *name)
+{
+    for (uint32_t i = 0; i < k->narg; i++)
+        if (!strcmp(k->args[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    if (!realpath(a, ra) || !realpath(b, rb))
+        return false;
+    return !strcmp(ra, rb);
+}
+
+/* Names must exist; an output file must not be one of the inputs. */
+static int check_names(const run_opts *o, const isa_kernel *k)
+{
+    for (uint32_t i = 0; i < o->nargspecs; i++) {
+        if (find_arg(k, o->argspecs[i].name) < 0)
+            return cli_error("--arg: kernel '%s' has no argument '%s'", k->name,
+                             o->argspecs[i].name);
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(o->argspecs[i].name, o->argspecs[j].name))
+                return cli_error("--arg: argument '%s' given twice", o->argspecs[i].name);
+    }
+    for (uint32_t i = 0; i < o->nouts; i++) {
+        int ai = find_arg(k, o->outs[i].name);
+        if (ai < 0)
+            return cli_error("--out: kernel '%s' has no argument '%s'", k->name, o->outs[i].name);
+        uint8_t kind = k->args[ai].kind;
+        if (kind != ISA_ARG_GLOBAL && kind != ISA_ARG_CONSTANT && kind != ISA_ARG_IMAGE2D)
+            return cli_error("--out: argument '%s' is not a buffer or image", o->outs[i].name);
+        const char *f = o->outs[i].file;
+        if (!f)
+            continue;
+        bool clash = same_file(f, o->kernel_path) ||
+                     (o->config_path && same_file(f, o->config_path));
+        for (uint32_t j = 0; j < o->nargspecs && !clash; j++)
+            clash = o->argspecs[j].file[0] && same_file(f, o->argspecs[j].file);
+        if (clash)
+            return cli_error("--out: refusing to overwrite input file '%s'", f);
+    }
+    return 0;
+}
+
+static void print_summary(FILE *f, const isa_kernel *k, const emu_config *cfg,
+                          const sgemu_stats *s)
+{
+    double util = s->lane_slots ? 100.0 * (double)s->lane_ops / (double)s->lane_slots : 0;
+    fprintf(f, "sgemu: kernel %s on %s, SIMD%u\n", k->name, cfg->name, s->sg_width);
+    fprintf(f, "  NDRange      global %llux%llux%llu, local %llux%llux%llu, "
+               "%llu work-groups, %llu sub-groups\n",
+            (unsigned long long)s->global[0], (unsigned long long)s->global[1],
+            (unsigned long long)s->global[2], (unsigned long long)s->local[0],
+            (unsigned long long)s->local[1], (unsigned long long)s->local[2],
+            (unsigned long long)s->work_groups, (unsigned long long)s->subgroups);
+    fprintf(f, "  executed     %llu subgroup instructions, %llu lane operations, "
+               "%llu micro-ops\n",
+            (unsigned long long)s->instructions, (unsigned long long)s->lane_ops,
+            (unsigned long long)s->uops);
+    fprintf(f, "  lane util.   %.1f%% (active lanes / (instructions x width))\n", util);
+    if (s->notes)
+        fprintf(f, "  notes        %llu undefined-result notes (check mode)\n",
+                (unsigned long long)s->notes);
+}
+
+static void json_stats(FILE *f, const sgemu_stats *s)
+{
+    double util = s->lane_slots ? (double)s->lane_ops / (double)s->lane_slots : 0;
+    fprintf(f, "\"sg_width\": %u, \"dims\": %u, "
+               "\"global\": [%llu, %llu, %llu], \"local\": [%llu, %llu, %llu], "
+               "\"work_groups\": %llu, \"subgroups\": %llu, \"work_items\": %llu, "
+               "\"instructions\": %llu, \"lane_ops\": %llu, \"lane_slots\": %llu, "
+               "\"simd_efficiency\": %.6f, \"uops\": %llu, \"notes\": %llu",
+            s->sg_width, s->dims, (unsigned long long)s->global[0],
+            (unsigned long long)s->global[1], (unsigned long long)s->global[2],
+            (unsigned long long)s->local[0], (unsigned long long)s->local[1],
+            (unsigned long long)s->local[2], (unsigned long long)s->work_groups,
+            (unsigned long long)s->subgroups, (unsigned long long)s->work_items,
+            (unsigned long long)s->instructions, (unsigned long long)s->lane_ops,
+            (unsigned long long)s->lane_slots, util, (unsigned long long)s->uops,
+            (unsigned long long)s->notes);
+}
+
+/* Element type and bytes of an output argument's storage. */
+static const uint8_t *out_bytes(const isa_arg *a, const sgemu_argval *v, size_t *n, isa_type *t)
+{
+    if (v->kind == SGEMU_VAL_IMAGE) {
+        *n = (size_t)v->image.pitch * v->image.height;
+        *t = ISA_T_U8;
+        return v->image.data;
+    }
+    *n = v->bytes;
+    *t = (isa_type)a->type;
+    return v->data;
+}
+
+static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *vals,
+                        uint32_t width, FILE *json)
+{
+    bool headers = o->nwidths > 1 || o->nouts > 1;
+    int first = 1;
+    for (uint32_t i = 0; i < o->nouts; i++) {
+        int ai = find_arg(k, o->outs[i].name);
+        const isa_arg *a = &k->args[ai];
+        size_t n;
+        isa_type t;
+        const uint8_t *p = out_bytes(a, &vals[ai], &n, &t);
+        if (o->outs[i].file) {
+            char path[1200];
+            if (o->nwidths > 1)
+                snprintf(path, sizeof path, "%s.sg%u", o->outs[i].file, width);
+            else
+                snprintf(path, sizeof path, "%s", o->outs[i].file);
+            if (cli_write_atomic(path, p, n))
+                return SGEMU_EXIT_USER;
+            continue;
+        }
+        size_t es = isa_types[t].bytes;
+        char buf[64];
+        if (json) {
+            fprintf(json, "%s", first ? "" : ", ");
+            cli_json_string(json, a->name);
+            fputs(": [", json);
+            for (size_t e = 0; e + es <= n; e += es) {
+                cli_format_value(t, p + e, buf, sizeof buf);
+                bool num = strcmp(buf, "nan") && strcmp(buf, "-nan") && strcmp(buf, "inf") &&
+                           strcmp(buf, "-inf");
+                fprintf(json, "%s%s%s%s", e ? ", " : "", num ? "" : "\"", buf, num ? "" : "\"");
+            }
+            fputc(']', json);
+            first = 0;
+            continue;
+        }
+        if (headers)
+            printf("# %s sg=%u\n", a->name, width);
+        if (vals[ai].kind == SGEMU_VAL_IMAGE) {
+            cli_print_image(stdout, a, &vals[ai]);
+            continue;
+        }
+        for (size_t e = 0; e + es <= n; e += es) {
+            cli_format_value(t, p + e, buf, sizeof buf);
+            puts(buf);
+        }
+    }
+    return 0;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    memset(&o, 0, sizeof o);
+    o.argspecs = calloc((size_t)argc + 1, sizeof *o.argspecs);
+    if (!o.argspecs)
+        return SGEMU_EXIT_INTERNAL;
+    int rc = parse_args(argc, argv, &o);
+    isa_kernel k;
+    memset(&k, 0, sizeof k);
+    emu_config cfg;
+    if (rc || (rc = cli_load_kernel(o.kernel_path, &k)) ||
+        (rc = cli_load_config(o.config_path, &cfg)) || (rc = check_names(&o, &k))) {
+        isa_kernel_free(&k);
+        free(o.argspecs);
+        return rc;
+    }
+    if (o.nwidths == 0) {
+        o.widths[0] = 0;      /* kernel's required width or the config default */
+        o.nwidths = 1;
+    }
+
+    sgemu_argval *vals = calloc(k.narg + 1, sizeof *vals);
+    if (!vals) {
+        isa_kernel_free(&k);
+        free(o.argspecs);
+        return SGEMU_EXIT_INTERNAL;
+    }
+    if (o.json) {
+        printf("{\"kernel\": ");
+        cli_json_string(stdout, k.name);
+        printf(", \"config\": ");
+        cli_json_string(stdout, cfg.name);
+        printf(", \"runs\": [");
+    }
+    for (uint32_t wi = 0; wi < o.nwidths && !rc; wi++) {
+        for (uint32_t i = 0; i < k.narg && !rc; i++) {
+            const char *spec = NULL;
+            for (uint32_t j = 0; j < o.nargspecs; j++)
+                if (!strcmp(o.argspecs[j].name, k.args[i].name))
+                    spec = o.argspecs[j].value;
+            rc = cli_make_value(&k.args[i], spec, &vals[i]);
+        }
+        if (rc)
+            break;
+        o.launch.sg_width = o.widths[wi];
+        sgemu_stats st;
+        sgemu_fault fault;
+        rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
+        if (rc) {
+            fprintf(stderr, "sgemu: %s: %s\n",
+                    rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
+        } else {
+            if (!o.quiet && !o.json)
+                print_summary(stderr, &k, &cfg, &st);
+            if (o.json) {
+                printf("%s{", wi ? ", " : "");
+                json_stats(stdout, &st);
+                printf(", \"outputs\": {");
+            }
+            rc = emit_outputs(&o, &k, vals, st.sg_width, o.json ? stdout : NULL);
+            if (o.json)
+                printf("}}");
+        }
+        for (uint32_t i = 0; i < k.narg; i++)
+            cli_free_value(&vals[i]);
+    }
+    if (o.json)
+        printf("]}\n");
+    free(vals);
+    isa_kernel_free(&k);
+    free(o.argspecs);
+    return rc;
+}

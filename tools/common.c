@@ -1,0 +1,195 @@
+/* common.c - file, kernel and config loading and output helpers shared by
+ * the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                cli_error("cannot read '%s': %s", path, strerror(errno));
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        if (cap > ((size_t)1 << 34)) {
+            cli_error("'%s' is too large", path);
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!buf)
+        return NULL;
+    buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int cli_load_kernel(const char *path, isa_kernel *k)
+{
+    size_t len;
+    char *src = cli_read_file(path, &len);
+    if (!src)
+        return SGEMU_EXIT_USER;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    memset(k, 0, sizeof *k);
+    int errs = isa_assemble(path, src, len, k, &d);
+    free(src);
+    if (errs) {
+        isa_diags_print(&d, stderr);
+        isa_diags_free(&d);
+        return SGEMU_EXIT_USER;
+    }
+    isa_diags_free(&d);
+    return 0;
+}
+
+int cli_load_config(const char *path, emu_config *cfg)
+{
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = path ? emu_config_load_file(path, cfg, &d) : emu_config_load_default(cfg, &d);
+    if (errs) {
+        isa_diags_print(&d, stderr);
+        isa_diags_free(&d);
+        return SGEMU_EXIT_USER;
+    }
+    isa_diags_free(&d);
+    return 0;
+}
+
+int cli_parse_dims(const char *s, uint64_t v[3])
+{
+    int n = 0;
+    const char *p = s;
+    while (n < 3) {
+        char *end;
+        errno = 0;
+        if (*p < '0' || *p > '9')
+            return 0;
+        unsigned long long x = strtoull(p, &end, 0);
+        if (errno || end == p)
+            return 0;
+        v[n++] = x;
+        if (*end == 0)
+            return n;
+        if (*end != ',')
+            return 0;
+        p = end + 1;
+    }
+    return 0;
+}
+
+void cli_format_value(isa_type t, const void *p, char *buf, size_t n)
+{
+    uint64_t bits = 0;
+    memcpy(&bits, p, isa_types[t].bytes);
+    switch (t) {
+    case ISA_T_I8: snprintf(buf, n, "%d", (int8_t)bits); break;
+    case ISA_T_U8: snprintf(buf, n, "%u", (uint8_t)bits); break;
+    case ISA_T_I16: snprintf(buf, n, "%d", (int16_t)bits); break;
+    case ISA_T_U16: snprintf(buf, n, "%u", (uint16_t)bits); break;
+    case ISA_T_I32: snprintf(buf, n, "%" PRId32, (int32_t)bits); break;
+    case ISA_T_U32: snprintf(buf, n, "%" PRIu32, (uint32_t)bits); break;
+    case ISA_T_I64: snprintf(buf, n, "%" PRId64, (int64_t)bits); break;
+    case ISA_T_U64: snprintf(buf, n, "%" PRIu64, bits); break;
+    case ISA_T_F16: snprintf(buf, n, "%.5g", (double)sgemu_half_to_float((uint16_t)bits)); break;
+    case ISA_T_F32: {
+        float f;
+        memcpy(&f, &bits, 4);
+        snprintf(buf, n, "%.9g", (double)f);
+        break;
+    }
+    case ISA_T_F64: {
+        double d;
+        memcpy(&d, &bits, 8);
+        snprintf(buf, n, "%.17g", d);
+        break;
+    }
+    default: snprintf(buf, n, "?"); break;
+    }
+}
+
+int cli_write_atomic(const char *path, const void *data, size_t n)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp)
+        return cli_error("out of memory");
+    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return cli_error("cannot create a temporary file beside '%s': %s", path, strerror(e));
+    }
+    const uint8_t *p = data;
+    size_t left = n;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return cli_error("cannot write '%s': %s", path, strerror(e));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return cli_error("cannot write '%s': %s", path, strerror(e));
+    }
+    free(tmp);
+    return 0;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
