@@ -1,2 +1,160 @@
-/* placeholder: being written */
-#include <stddef.h>
+/* coll.c - entry point of collectives/: options, names, dispatch by family
+ * and the helpers every family shares. */
+#include "coll_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const coll_uop_names[COLL_UOP_COUNT] = {
+#define COLL_UOP(E, name, pipe) [COLL_UOP_##E] = name,
+#include "uops.def"
+#undef COLL_UOP
+};
+
+const isa_pipe coll_uop_pipes[COLL_UOP_COUNT] = {
+#define COLL_UOP(E, name, pipe) [COLL_UOP_##E] = ISA_PIPE_##pipe,
+#include "uops.def"
+#undef COLL_UOP
+};
+
+const char *const coll_status_text[COLL_STATUS_COUNT] = {
+#define X(E, msg) [COLL_##E] = msg,
+    COLL_STATUSES(X)
+#undef X
+};
+
+void coll_options_default(coll_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->reduce_algo = COLL_RED_TREE;
+    o->scan_algo = COLL_SCAN_BLOCKED;
+    o->shuffle_algo = COLL_SHUF_INDIRECT;
+    o->wg_algo = 0;            /* slm */
+    o->indirect_lanes = 16;
+    o->hw_reduce_width = 32;
+    o->block_msg_bytes = 128;
+    o->media_block_width = 32;
+    o->check = false;
+}
+
+/* Which file handles each collective family.  Block I/O adds its rows
+ * here (BLOCK_READ, BLOCK_WRITE, IMG_READ, IMG_WRITE). */
+#define COLL_FAMILY_TABLE(X) \
+    X(ALL, vote) X(ANY, vote) X(ALL_EQUAL, vote) X(ELECT, vote) \
+    X(BCAST, bcast) X(BCAST_FIRST, bcast) \
+    X(REDUCE, reduce) X(SCAN_INC, scan) X(SCAN_EXC, scan) \
+    X(SHUFFLE, shuffle) X(SHUFFLE_XOR, shuffle) X(SHUFFLE_UP, shuffle) \
+    X(SHUFFLE_DOWN, shuffle) X(SHUFFLE_UP2, shuffle) X(SHUFFLE_DOWN2, shuffle) \
+    X(ROTATE, shuffle) \
+    X(BALLOT, ballot) X(INVERSE_BALLOT, ballot) X(BALLOT_BIT_EXTRACT, ballot) \
+    X(BALLOT_BIT_COUNT, ballot) X(BALLOT_INC_SCAN, ballot) \
+    X(BALLOT_EXC_SCAN, ballot) X(BALLOT_FIND_LSB, ballot) \
+    X(BALLOT_FIND_MSB, ballot) X(LANE_MASK, ballot)
+
+static const coll_family_fn family_fns[ISA_FAM_COUNT] = {
+#define X(F, file) [ISA_FAM_##F] = coll_do_##file,
+    COLL_FAMILY_TABLE(X)
+#undef X
+};
+
+coll_status coll_fail(coll_report *rep, coll_status s, uint32_t sg,
+                      uint32_t lane, int64_t value)
+{
+    if (rep) {
+        rep->status = s;
+        rep->sg = sg;
+        rep->lane = lane;
+        rep->value = value;
+        rep->fatal = true;
+    }
+    return s;
+}
+
+void coll_note(const coll_env *env, coll_status s, uint32_t sg, uint32_t lane,
+               int64_t value)
+{
+    if (!env->opt || !env->opt->check || !env->note)
+        return;
+    coll_report r = { s, sg, lane, value, false };
+    env->note(env->note_user, &r);
+}
+
+coll_status coll_check_converged(const coll_group *g, coll_report *rep)
+{
+    for (uint32_t j = 0; j < g->nsg; j++) {
+        lanes_mask missing = g->sg[j]->exists & ~g->active[j];
+        if (missing)
+            return coll_fail(rep, COLL_DIVERGENT, j,
+                             (uint32_t)__builtin_ctzll(missing), 0);
+    }
+    return COLL_OK;
+}
+
+void coll_write(lanes_sg *sg, uint32_t reg, lanes_mask active, const uint64_t *v)
+{
+    uint64_t *r = lanes_reg(sg, reg);
+    for (uint32_t l = 0; l < sg->width; l++)
+        if (active >> l & 1)
+            r[l] = v[l];
+}
+
+/* Check mode: source values of o[1..3] (component 0) captured before the
+ * micro-ops run, since the destination may be one of the sources. */
+static coll_status run_checked(const coll_env *env, const isa_inst *in,
+                               coll_group *g, coll_report *rep, coll_family_fn fn)
+{
+    uint32_t n = g->nsg, w = g->sg[0]->width;
+    uint64_t *buf = calloc((size_t)n * 4 * w, sizeof *buf);
+    const uint64_t **rows = calloc((size_t)n * 4, sizeof *rows);
+    uint32_t *size = calloc(n, sizeof *size);
+    if (!buf || !rows || !size) {
+        free(buf);
+        free(rows);
+        free(size);
+        return coll_fail(rep, COLL_NO_MEMORY, 0, 0, 0);
+    }
+    uint64_t scratch[LANES_MAX];
+    for (uint32_t j = 0; j < n; j++) {
+        size[j] = g->sg[j]->size;
+        for (uint32_t k = 0; k < 4; k++) {
+            uint64_t *row = buf + ((size_t)j * 4 + k) * w;
+            rows[k * n + j] = row;
+            if (k + 1 >= in->nopnd)
+                continue;
+            bool idx = !(k == 0 || (k == 1 && isa_ops[in->op].family == ISA_FAM_SHUFFLE_DOWN2)
+                         || (k == 1 && isa_ops[in->op].family == ISA_FAM_SHUFFLE_UP2));
+            isa_type t = idx ? ISA_T_U32 : (isa_type)in->type;
+            const uint64_t *s = lanes_src(env->lanes, g->sg[j], &in->o[k + 1], 0, t, scratch);
+            memcpy(row, s, w * sizeof *row);
+        }
+    }
+    coll_status st = fn(env, in, g, rep);
+    if (st == COLL_OK) {
+        coll_ref_in r = { n, w, g->active, size, rows, rows + n, rows + 2 * n, rows + 3 * n };
+        st = coll_ref_check(env, in, &r, g, rep);
+    }
+    free(buf);
+    free(rows);
+    free(size);
+    return st;
+}
+
+coll_status coll_execute(const coll_env *env, const isa_inst *in,
+                         coll_group *g, coll_report *report)
+{
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (in->op >= ISA_OP_COUNT || !g || g->nsg == 0)
+        return coll_fail(report, COLL_UNSUPPORTED, 0, 0, in->op);
+    const isa_op_info *oi = &isa_ops[in->op];
+    coll_family_fn fn = family_fns[oi->family];
+    if (oi->scope == ISA_SCOPE_WG && oi->family != ISA_FAM_BCAST)
+        fn = coll_do_wg;
+    if (!fn)
+        return coll_fail(report, COLL_UNSUPPORTED, 0, 0, in->op);
+    if (in->type != ISA_T_NONE && in->type >= ISA_T_COUNT)
+        return coll_fail(report, COLL_UNSUPPORTED, 0, 0, in->type);
+    if (env->opt && env->opt->check)
+        return run_checked(env, in, g, report, fn);
+    return fn(env, in, g, report);
+}

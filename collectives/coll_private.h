@@ -1,0 +1,199 @@
+/*
+ * coll_private.h - the micro-op executor shared by the collective families.
+ *
+ * A collective is lowered into micro-ops that run on lane vectors: the
+ * subgroup's registers or temporaries of up to 2 x LANES_MAX slots (the
+ * second half holds the `next`/`current` half of a joined two-source
+ * shuffle).  Every coll_u_* call both computes on real data and emits one
+ * coll_uop record, so the values a kernel sees and the operations the
+ * timing model charges cannot drift apart.
+ */
+#ifndef SGEMU_COLL_PRIVATE_H
+#define SGEMU_COLL_PRIVATE_H
+
+#include "coll.h"
+
+#define COLL_TMP_LANES (2 * LANES_MAX)
+
+/* An Intel-style register region <vstride; width, hstride> starting at
+ * `first`: element i lives at first + (i / width) * vstride
+ * + (i % width) * hstride. */
+typedef struct coll_rgn {
+    uint16_t first, vstride, width, hstride;
+} coll_rgn;
+
+static inline coll_rgn coll_rgn_stride(uint32_t first, uint32_t stride)
+{
+    return (coll_rgn){ (uint16_t)first, (uint16_t)stride, 1, 0 };
+}
+
+static inline coll_rgn coll_rgn_scalar(uint32_t lane)
+{
+    return (coll_rgn){ (uint16_t)lane, 0, 1, 0 };
+}
+
+static inline uint32_t coll_rgn_at(coll_rgn r, uint32_t i)
+{
+    return r.first + (i / r.width) * r.vstride + (i % r.width) * r.hstride;
+}
+
+/* Algorithm indices of coll_options (rows of the tables in coll.h). */
+#define COLL_ALGO_ENUM(E, name) COLL_RED_##E,
+enum { COLL_REDUCE_ALGOS(COLL_ALGO_ENUM) };
+#undef COLL_ALGO_ENUM
+#define COLL_ALGO_ENUM(E, name) COLL_SCAN_##E,
+enum { COLL_SCAN_ALGOS(COLL_ALGO_ENUM) };
+#undef COLL_ALGO_ENUM
+#define COLL_ALGO_ENUM(E, name) COLL_SHUF_##E,
+enum { COLL_SHUFFLE_ALGOS(COLL_ALGO_ENUM) };
+#undef COLL_ALGO_ENUM
+
+/* The issuing context of a run of micro-ops. */
+typedef struct coll_x {
+    const coll_env *env;
+    isa_type type;             /* element type of data micro-ops */
+    uint16_t sg;               /* issuing subgroup index in the group */
+} coll_x;
+
+/* Index arithmetic for shuffles (u32, wrapping). */
+typedef enum coll_ix {
+    COLL_IX_COPY, COLL_IX_ADD, COLL_IX_SUB, COLL_IX_XOR, COLL_IX_AND, COLL_IX_REM
+} coll_ix;
+
+/* Per-lane ballot micro-op forms (see uop.c). */
+typedef enum coll_bform {
+    COLL_B_BIT,        /* bit idx[l] of the 128-bit value of lane l */
+    COLL_B_COUNT_LE,   /* popcount of bits 0..l (bits < limit) */
+    COLL_B_COUNT_LT,   /* popcount of bits 0..l-1 */
+    COLL_B_COUNT,      /* popcount of bits < limit */
+    COLL_B_LSB,        /* lowest set bit < limit, ~0 if none */
+    COLL_B_MSB         /* highest set bit < limit, ~0 if none */
+} coll_bform;
+
+/* ---- micro-ops (uop.c) ---- */
+
+/* ALU: d[rd(i)] = op(a[ra(i)], b[rb(i)]) for i < n; sources are read
+ * before any destination is written, as one SIMD instruction does. */
+void coll_u_alu(coll_x *x, isa_binop op, uint64_t *d, coll_rgn rd,
+                const uint64_t *a, coll_rgn ra, const uint64_t *b, coll_rgn rb,
+                uint32_t n);
+/* Compare: d[i] = (a[i] cond b[i]) ? 1 : 0 for i < n where en has bit i
+ * (floats compare as numbers), 0 elsewhere; emitted as an ALU micro-op. */
+void coll_u_cmp(coll_x *x, isa_binop cond, uint64_t *d, const uint64_t *a,
+                const uint64_t *b, uint32_t n, lanes_mask en);
+/* MOV: d[rd(i)] = s[rs(i)] for i < n where en has bit i (all if en = ~0). */
+void coll_u_mov(coll_x *x, uint64_t *d, coll_rgn rd, const uint64_t *s,
+                coll_rgn rs, uint32_t n, lanes_mask en);
+/* MOV of an immediate: d[rd(i)] = v for i < n. */
+void coll_u_fill(coll_x *x, uint64_t *d, coll_rgn rd, uint64_t v, uint32_t n);
+/* BCAST: d[i] = s[lane] for i < n. */
+void coll_u_bcast(coll_x *x, uint64_t *d, const uint64_t *s, uint32_t lane,
+                  uint32_t n);
+/* MOV_INDIRECT: for lanes l in [first, first+n) with en: 32-bit half
+ * `part` (0 low, 1 high; part < 0: the whole element) of d[l] =
+ * s[idx[l]], or 0 when idx[l] >= slen or slot idx[l] is not in `sexist`
+ * (bit j of word j/64). */
+void coll_u_mov_indirect(coll_x *x, uint64_t *d, const uint64_t *s,
+                         uint32_t slen, const uint64_t *sexist,
+                         const uint64_t *idx, uint32_t first, uint32_t n,
+                         lanes_mask en, int part);
+/* Index ALU: d[i] = a[i] op b[i] in u32 for i < n. */
+void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
+                  const uint64_t *b, uint32_t n);
+/* HW_REDUCE: d[0..n) = fold of s[l] over lanes l < n in en, lane order. */
+void coll_u_hw_reduce(coll_x *x, isa_binop op, uint64_t *d, const uint64_t *s,
+                      uint32_t n, lanes_mask en);
+/* BALLOT (lanes to mask): words[0..3] = bits of lanes l < n in en whose
+ * s[l] != 0; then d[c][l] = words[c] for c < ncomp, all l < n. */
+void coll_u_ballot(coll_x *x, uint64_t *const *d, uint32_t ncomp,
+                   const uint64_t *s, uint32_t n, lanes_mask en);
+/* BALLOT (mask to lanes): d[l] = form(v[0..3][l], idx[l], l) for l < n in en. */
+void coll_u_ballot_bits(coll_x *x, coll_bform form, uint64_t *d,
+                        const uint64_t *const *v, const uint64_t *idx,
+                        uint32_t limit, uint32_t n, lanes_mask en);
+/* BALLOT (lane masks): d[c][l] = word c of the mask of bit indices b
+ * with (b cond l) and b < limit, for l < n in en (cond EQ/GE/GT/LE/LT). */
+void coll_u_lane_mask(coll_x *x, isa_binop cond, uint64_t *const *d,
+                      uint32_t ncomp, uint32_t limit, uint32_t n, lanes_mask en);
+/* SLM_STORE of element s[lane] at byte `addr` of the exchange area. */
+coll_status coll_u_slm_store(coll_x *x, uint32_t addr, const uint64_t *s,
+                             uint32_t lane);
+/* SLM_LOAD of n elements at `addr` into d[0..n). */
+coll_status coll_u_slm_load(coll_x *x, uint64_t *d, uint32_t addr, uint32_t n);
+void coll_u_barrier(coll_x *x);
+
+/* ---- shared building blocks ---- */
+
+static inline uint32_t coll_pow2_ceil(uint32_t n)
+{
+    uint32_t p = 1;
+    while (p < n)
+        p <<= 1;
+    return p;
+}
+
+static inline uint32_t coll_log2(uint32_t p)
+{
+    uint32_t k = 0;
+    while ((1u << k) < p)
+        k++;
+    return k;
+}
+
+/* Sub-group reduce of v[0..w) over the lanes in `en` with the configured
+ * algorithm; the result is broadcast into out[0..w). */
+void coll_reduce_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
+                     lanes_mask en, uint64_t *out);
+/* Clustered reduce: out[l] = reduce over the cluster of l. */
+void coll_reduce_clustered(coll_x *x, isa_binop op, const uint64_t *v,
+                           uint32_t w, lanes_mask en, uint32_t cluster,
+                           uint64_t *out);
+/* Sub-group scan of v[0..w) over the lanes in `en`. */
+void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
+                   lanes_mask en, bool exclusive, uint64_t *out);
+
+/* ---- family entry points (one file each) ---- */
+
+typedef coll_status (*coll_family_fn)(const coll_env *env, const isa_inst *in,
+                                      coll_group *g, coll_report *rep);
+
+coll_status coll_do_reduce(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+coll_status coll_do_scan(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+coll_status coll_do_vote(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+coll_status coll_do_bcast(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+coll_status coll_do_ballot(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+coll_status coll_do_shuffle(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+coll_status coll_do_wg(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+
+/* ---- helpers (coll.c) ---- */
+
+/* Fill *rep and return s (fatal). */
+coll_status coll_fail(coll_report *rep, coll_status s, uint32_t sg,
+                      uint32_t lane, int64_t value);
+/* A non-fatal undefined-result note (only in check mode). */
+void coll_note(const coll_env *env, coll_status s, uint32_t sg, uint32_t lane,
+               int64_t value);
+/* COLL_DIVERGENT when an existing lane of some subgroup is not active. */
+coll_status coll_check_converged(const coll_group *g, coll_report *rep);
+/* Write v[l] to register `reg` for the active lanes. */
+void coll_write(lanes_sg *sg, uint32_t reg, lanes_mask active, const uint64_t *v);
+
+/* ---- check mode (ref.c) ---- */
+
+/* Recompute the destination of `in` directly from the spec, given the
+ * source values captured before execution (src[k][comp] rows of width
+ * slots per subgroup), and compare with what was written.  Returns
+ * COLL_OK or COLL_CHECK_MISMATCH with *rep set. */
+typedef struct coll_ref_in {
+    uint32_t nsg, width;
+    const lanes_mask *active;
+    const uint32_t *size;      /* per subgroup */
+    const uint64_t *const *src0;  /* per subgroup: component-0 value of o[1] */
+    const uint64_t *const *src1;  /* per subgroup: o[2] (index/delta/second source) */
+    const uint64_t *const *src2;  /* per subgroup: o[3] */
+    const uint64_t *const *src3;  /* per subgroup: o[4] */
+} coll_ref_in;
+coll_status coll_ref_check(const coll_env *env, const isa_inst *in,
+                           const coll_ref_in *r, coll_group *g, coll_report *rep);
+
+#endif

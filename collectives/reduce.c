@@ -1,0 +1,99 @@
+/* reduce.c - sub-group reductions (uniform, non-uniform, clustered) and
+ * the reduce building block that work-group collectives reuse. */
+#include "coll_private.h"
+
+#include <string.h>
+
+/* Identity fill then a masked copy: lanes that are inactive, missing or
+ * padding (up to n) hold the identity so they cannot change the result. */
+static void prepare(coll_x *x, isa_binop op, uint64_t *t, const uint64_t *v,
+                    uint32_t w, uint32_t n, lanes_mask en)
+{
+    coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type), n);
+    coll_u_mov(x, t, coll_rgn_stride(0, 1), v, coll_rgn_stride(0, 1), w, en);
+}
+
+static bool hw_reduce_fits(const coll_x *x, uint32_t w)
+{
+    const coll_options *o = x->env->opt;
+    return o->reduce_algo == COLL_RED_HW &&
+           (x->type == ISA_T_I32 || x->type == ISA_T_U32) && w <= o->hw_reduce_width;
+}
+
+void coll_reduce_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
+                     lanes_mask en, uint64_t *out)
+{
+    if (hw_reduce_fits(x, w)) {
+        coll_u_hw_reduce(x, op, out, v, w, en);
+        return;
+    }
+    uint64_t t[COLL_TMP_LANES];
+    if (x->env->opt->reduce_algo == COLL_RED_SERIAL) {
+        prepare(x, op, t, v, w, w, en);
+        for (uint32_t i = 1; i < w; i++)
+            coll_u_alu(x, op, t, coll_rgn_scalar(0), t, coll_rgn_scalar(0),
+                       t, coll_rgn_scalar(i), 1);
+    } else {
+        uint32_t p = coll_pow2_ceil(w);
+        prepare(x, op, t, v, w, p, en);
+        for (uint32_t s = p / 2; s >= 1; s /= 2)
+            coll_u_alu(x, op, t, coll_rgn_stride(0, 1), t, coll_rgn_stride(0, 1),
+                       t, coll_rgn_stride(s, 1), s);
+    }
+    coll_u_bcast(x, out, t, 0, w);
+}
+
+void coll_reduce_clustered(coll_x *x, isa_binop op, const uint64_t *v,
+                           uint32_t w, lanes_mask en, uint32_t c, uint64_t *out)
+{
+    uint64_t t[COLL_TMP_LANES];
+    uint32_t p = coll_pow2_ceil(w);
+    if (p < c)
+        p = c;
+    prepare(x, op, t, v, w, p, en);
+    /* halving tree inside every cluster: region <c; s, 1> */
+    for (uint32_t s = c / 2; s >= 1; s /= 2) {
+        coll_rgn lo = { 0, (uint16_t)c, (uint16_t)s, 1 };
+        coll_rgn hi = { (uint16_t)s, (uint16_t)c, (uint16_t)s, 1 };
+        coll_u_alu(x, op, t, lo, t, lo, t, hi, (p / c) * s);
+    }
+    /* each lane takes its cluster's first lane: region <c; c, 0> */
+    coll_rgn first = { 0, (uint16_t)c, (uint16_t)c, 0 };
+    coll_u_mov(x, out, coll_rgn_stride(0, 1), t, first, w, ~(lanes_mask)0);
+}
+
+coll_status coll_do_reduce(const coll_env *env, const isa_inst *in,
+                           coll_group *g, coll_report *rep)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    lanes_sg *sg = g->sg[0];
+    uint32_t w = sg->width;
+    lanes_mask act = g->active[0] & sg->exists;
+    if (oi->scope == ISA_SCOPE_SG) {
+        coll_status st = coll_check_converged(g, rep);
+        if (st)
+            return st;
+    }
+    uint32_t c = 0;
+    if (oi->scope == ISA_SCOPE_CL) {
+        /* the cluster size must be a constant power of two <= max size */
+        if (in->o[2].kind != ISA_OPND_IMM)
+            return coll_fail(rep, COLL_UNSUPPORTED, 0, 0, 0);
+        uint64_t cs = in->o[2].imm;
+        if (cs == 0 || cs > w || (cs & (cs - 1)))
+            return coll_fail(rep, COLL_ID_RANGE, 0, 0, (int64_t)cs);
+        c = (uint32_t)cs;
+    }
+    coll_x x = { env, (isa_type)in->type, 0 };
+    uint64_t scratch[LANES_MAX], v[LANES_MAX], out[COLL_TMP_LANES];
+    for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
+        memcpy(v, lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch),
+               w * sizeof *v);
+        if (c)
+            coll_reduce_clustered(&x, oi->binop, v, w, act, c, out);
+        else
+            coll_reduce_vec(&x, oi->binop, v, w, act, out);
+        coll_write(sg, in->o[0].reg + comp, g->active[0], out);
+    }
+    return COLL_OK;
+}

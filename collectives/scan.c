@@ -1,0 +1,67 @@
+/* scan.c - sub-group inclusive and exclusive scans (uniform and
+ * non-uniform) and the scan building block of work-group scans. */
+#include "coll_private.h"
+
+#include <string.h>
+
+void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
+                   lanes_mask en, bool exclusive, uint64_t *out)
+{
+    const coll_options *o = x->env->opt;
+    bool serial = o->scan_algo == COLL_SCAN_SERIAL;
+    uint32_t p = coll_pow2_ceil(w), n = serial ? w : p;
+    uint64_t t[COLL_TMP_LANES];
+    /* identity fill, then the masked copy; an exclusive scan copies lane i
+     * to lane i + 1 (the shift), so lane 0 keeps the identity */
+    coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type), n);
+    if (exclusive)
+        coll_u_mov(x, t, coll_rgn_stride(1, 1), v, coll_rgn_stride(0, 1),
+                   w - 1, en);
+    else
+        coll_u_mov(x, t, coll_rgn_stride(0, 1), v, coll_rgn_stride(0, 1), w, en);
+
+    if (serial) {
+        for (uint32_t i = 1; i < w; i++)
+            coll_u_alu(x, op, t, coll_rgn_scalar(i), t, coll_rgn_scalar(i - 1),
+                       t, coll_rgn_scalar(i), 1);
+    } else if (o->scan_algo == COLL_SCAN_LOGSTEP) {
+        /* Hillis-Steele: x[i] = x[i - s] op x[i] for i >= s */
+        for (uint32_t s = 1; s < p; s *= 2)
+            coll_u_alu(x, op, t, coll_rgn_stride(s, 1), t, coll_rgn_stride(0, 1),
+                       t, coll_rgn_stride(s, 1), p - s);
+    } else {
+        /* blocked (Sklansky): for blocks of b = 2, 4, ..., p the upper half
+         * of each block adds the last lane of its lower half:
+         * dst <b; b/2, 1> at b/2, src0 <b; b/2, 0> at b/2 - 1 */
+        for (uint32_t b = 2; b <= p; b *= 2) {
+            uint16_t h = (uint16_t)(b / 2);
+            coll_rgn up = { h, (uint16_t)b, h, 1 };
+            coll_rgn last = { (uint16_t)(h - 1), (uint16_t)b, h, 0 };
+            coll_u_alu(x, op, t, up, t, last, t, up, p / 2);
+        }
+    }
+    memcpy(out, t, w * sizeof *out);
+}
+
+coll_status coll_do_scan(const coll_env *env, const isa_inst *in,
+                         coll_group *g, coll_report *rep)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    lanes_sg *sg = g->sg[0];
+    uint32_t w = sg->width;
+    if (oi->scope == ISA_SCOPE_SG) {
+        coll_status st = coll_check_converged(g, rep);
+        if (st)
+            return st;
+    }
+    coll_x x = { env, (isa_type)in->type, 0 };
+    uint64_t scratch[LANES_MAX], v[LANES_MAX], out[COLL_TMP_LANES];
+    for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
+        memcpy(v, lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch),
+               w * sizeof *v);
+        coll_scan_vec(&x, oi->binop, v, w, g->active[0] & sg->exists,
+                      oi->family == ISA_FAM_SCAN_EXC, out);
+        coll_write(sg, in->o[0].reg + comp, g->active[0], out);
+    }
+    return COLL_OK;
+}

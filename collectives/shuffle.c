@@ -1,0 +1,144 @@
+/* shuffle.c - Intel and Khronos shuffles and rotates: index arithmetic
+ * (ALU micro-ops on u32 lane indices) followed by register-indirect moves
+ * from the source (for two-source forms, a 2W-lane join of both). */
+#include "coll_private.h"
+
+#include <string.h>
+
+/* Index computation; returns the number of source slots (w or 2w) and the
+ * exclusive upper bound of valid indices. */
+static void compute_index(coll_x *x, isa_family fam, bool khr, lanes_sg *sg,
+                          const uint64_t *arg, uint32_t cluster, uint64_t *idx,
+                          uint32_t *bound)
+{
+    uint32_t w = sg->width;
+    uint64_t lid[LANES_MAX], k[LANES_MAX];
+    for (uint32_t l = 0; l < w; l++)
+        lid[l] = l;
+    *bound = khr ? sg->size : w;
+    switch (fam) {
+    case ISA_FAM_SHUFFLE:
+        coll_u_index(x, COLL_IX_COPY, idx, arg, arg, w);
+        break;
+    case ISA_FAM_SHUFFLE_XOR:
+        coll_u_index(x, COLL_IX_XOR, idx, lid, arg, w);
+        break;
+    case ISA_FAM_SHUFFLE_UP:
+        coll_u_index(x, COLL_IX_SUB, idx, lid, arg, w);
+        break;
+    case ISA_FAM_SHUFFLE_DOWN:
+        coll_u_index(x, COLL_IX_ADD, idx, lid, arg, w);
+        break;
+    case ISA_FAM_SHUFFLE_DOWN2:
+        /* index into current|next */
+        coll_u_index(x, COLL_IX_ADD, idx, lid, arg, w);
+        *bound = 2 * w;
+        break;
+    case ISA_FAM_SHUFFLE_UP2:
+        /* index into previous|current: w + id - delta */
+        for (uint32_t l = 0; l < w; l++)
+            k[l] = w + l;
+        coll_u_index(x, COLL_IX_SUB, idx, k, arg, w);
+        *bound = 2 * w;
+        break;
+    case ISA_FAM_ROTATE:
+        if (!cluster) {
+            /* (id + delta) % sub_group_size */
+            for (uint32_t l = 0; l < w; l++)
+                k[l] = sg->size;
+            coll_u_index(x, COLL_IX_ADD, idx, lid, arg, w);
+            coll_u_index(x, COLL_IX_REM, idx, idx, k, w);
+        } else {
+            /* cluster base + (id + delta) % cluster */
+            uint64_t base[LANES_MAX];
+            for (uint32_t l = 0; l < w; l++) {
+                k[l] = cluster - 1;
+                base[l] = l & ~(cluster - 1);
+            }
+            coll_u_index(x, COLL_IX_ADD, idx, lid, arg, w);
+            coll_u_index(x, COLL_IX_AND, idx, idx, k, w);
+            coll_u_index(x, COLL_IX_ADD, idx, idx, base, w);
+        }
+        *bound = w;
+        break;
+    default:
+        break;
+    }
+}
+
+coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
+                            coll_group *g, coll_report *rep)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    isa_family fam = oi->family;
+    lanes_sg *sg = g->sg[0];
+    uint32_t w = sg->width;
+    lanes_mask act = g->active[0] & sg->exists;
+    bool two = fam == ISA_FAM_SHUFFLE_DOWN2 || fam == ISA_FAM_SHUFFLE_UP2;
+    /* Intel rows are SG scope; Khronos shuffles are NU, rotate SG/CL */
+    bool khr = oi->scope != ISA_SCOPE_SG || fam == ISA_FAM_ROTATE;
+    uint32_t cluster = 0;
+    if (oi->scope == ISA_SCOPE_CL) {
+        if (in->o[3].kind != ISA_OPND_IMM)
+            return coll_fail(rep, COLL_UNSUPPORTED, 0, 0, 0);
+        uint64_t c = in->o[3].imm;
+        if (c == 0 || c > w || (c & (c - 1)))
+            return coll_fail(rep, COLL_ID_RANGE, 0, 0, (int64_t)c);
+        cluster = (uint32_t)c;
+    }
+    coll_x x = { env, ISA_T_U32, 0 };
+    uint64_t scratch[LANES_MAX], arg[LANES_MAX], idx[LANES_MAX];
+    memcpy(arg, lanes_src(env->lanes, sg, &in->o[two ? 3 : 2], 0, ISA_T_U32, scratch),
+           w * sizeof *arg);
+    uint32_t bound;
+    compute_index(&x, fam, khr, sg, arg, cluster, idx, &bound);
+
+    /* source slots that exist / are active: lane j % w of the register(s) */
+    uint32_t slen = two ? 2 * w : w;
+    uint64_t exist[2] = { 0, 0 }, live[2] = { 0, 0 };
+    for (uint32_t j = 0; j < slen; j++) {
+        uint32_t l = j % w;
+        if (l < sg->size && j < bound)
+            exist[j / 64] |= 1ull << (j % 64);
+        if (act >> l & 1)
+            live[j / 64] |= 1ull << (j % 64);
+    }
+    /* undefined results: note them (check mode); they read 0, or the
+     * register's current content for an existing inactive lane */
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(act >> l & 1))
+            continue;
+        uint64_t j = idx[l];
+        if (j >= bound)
+            coll_note(env, COLL_SHUFFLE_RANGE, 0, l, (int64_t)(uint32_t)arg[l]);
+        else if (!(exist[j / 64] >> (j % 64) & 1) || !(live[j / 64] >> (j % 64) & 1))
+            coll_note(env, COLL_INACTIVE_SRC, 0, l, (int64_t)j);
+    }
+
+    x.type = (isa_type)in->type;
+    bool wide = isa_types[x.type].bytes == 8;
+    uint32_t per = env->opt->shuffle_algo == COLL_SHUF_CROSSBAR ? w : env->opt->indirect_lanes;
+    if (per == 0)
+        per = w;
+    uint64_t src[COLL_TMP_LANES], out[LANES_MAX];
+    for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
+        const uint64_t *a = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
+        if (two) {
+            /* join the two sources into one 2w-lane temporary */
+            coll_u_mov(&x, src, coll_rgn_stride(0, 1), a, coll_rgn_stride(0, 1), w,
+                       ~(lanes_mask)0);
+            const uint64_t *b = lanes_src(env->lanes, sg, &in->o[2], comp, x.type, scratch);
+            coll_u_mov(&x, src, coll_rgn_stride(w, 1), b, coll_rgn_stride(0, 1), w,
+                       ~(lanes_mask)0);
+        } else {
+            memcpy(src, a, w * sizeof *src);
+        }
+        memset(out, 0, sizeof out);
+        for (int part = wide ? 0 : -1; part < (wide ? 2 : 0); part++)
+            for (uint32_t f = 0; f < w; f += per)
+                coll_u_mov_indirect(&x, out, src, slen, exist, idx, f,
+                                    w - f < per ? w - f : per, act, part);
+        coll_write(sg, in->o[0].reg + comp, g->active[0], out);
+    }
+    return COLL_OK;
+}
