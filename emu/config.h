@@ -1,5 +1,5 @@
 /*
- * config.h - the device description, loaded from YAML (configs/*.yaml)
+ * config.h - the device description, loaded from YAML (configs/NAME.yaml)
  * through one table of keys (emu/config_keys.def).  Every key is documented
  * in docs/config.md.
  */
@@ -45,5 +45,23 @@ int emu_config_load_default(emu_config *cfg, isa_diags *diags);
 /* Text of a bundled config by base name ("default", "test-simple"), or NULL. */
 const char *emu_config_bundled(const char *name);
 bool emu_config_supports_width(const emu_config *cfg, uint32_t width);
+
+/* --- added by the config loader (append-only) --- */
+#include <stdio.h>
+
+/* Fill every key with its default (emu/config_keys.def); name stays empty. */
+void emu_config_init(emu_config *cfg);
+/* Load a bundled config by base name ("intel-xe-hpc"). */
+int emu_config_load_bundled(const char *name, emu_config *cfg, isa_diags *diags);
+/* Print the effective config as YAML that loads back to the same values. */
+void emu_config_dump(const emu_config *cfg, FILE *f);
+
+/* the YAML files of configs/, compiled in by tools/embed.py; ends with {NULL, NULL, 0}. */
+typedef struct emu_bundled_config {
+    const char *name;
+    const char *text;
+    size_t len;
+} emu_bundled_config;
+extern const emu_bundled_config emu_bundled_configs[];
 
 #endif
