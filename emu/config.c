@@ -311,6 +311,7 @@ typedef struct cfg_load {
     cfg_pos where[CFG_NKEYS];     /* value position in the top file */
     cfg_pos extends;              /* the top file's extends value */
     char chain[CFG_MAX_DEPTH][300]; /* identities of the layers being loaded */
+    char shown[CFG_MAX_DEPTH][300]; /* ... and their names in messages */
     int depth;
     bool broken;                  /* some layer is not YAML: skip the merged checks */
 } cfg_load;
@@ -540,18 +541,21 @@ static char *cfg_read_file(const char *path, size_t *len)
     return buf;
 }
 
-static void cfg_layer(cfg_load *L, const char *ident, const char *text, size_t len,
-                      const char *dir, isa_diags *d);
+static void cfg_layer(cfg_load *L, const char *ident, const char *shown, const char *text,
+                      size_t len, const char *dir, isa_diags *d);
 
 /* Load base `name` of a layer whose extends value is `v`; its problems are
- * reported at `v`, naming the base's own position. */
+ * reported at `v`, naming the base's own position.  A base that cannot be
+ * loaded at all marks the load broken (the merged checks would be noise). */
 static void cfg_extends(cfg_load *L, yaml_node_t *v, const char *dir, isa_diags *d)
 {
-    char name[128], ident[300], bdir[300], msg[CFG_MSG];
-    const char *text = NULL, *shown;
+    char name[128], ident[300], shown[300], bdir[300], msg[CFG_MSG];
+    const char *text = NULL;
     char *owned = NULL;
     size_t len = 0;
     cfg_pos at = cfg_mark(v->start_mark);
+    bool was_broken = L->broken;
+    L->broken = true;                          /* until the base is found */
     if (v->type != YAML_SCALAR_NODE || v->data.scalar.length == 0 ||
         v->data.scalar.length >= sizeof name) {
         isa_diags_add(d, at.line, at.col, "extends: expected the name of a config");
@@ -560,14 +564,14 @@ static void cfg_extends(cfg_load *L, yaml_node_t *v, const char *dir, isa_diags 
     memcpy(name, v->data.scalar.value, v->data.scalar.length);
     name[v->data.scalar.length] = 0;
     if (dir) {
-        snprintf(bdir, sizeof bdir, "%s/%s.yaml", dir, name);
+        snprintf(bdir, sizeof bdir, "%s/%.*s.yaml", dir, 120, name);
         if ((owned = cfg_read_file(bdir, &len))) {
             char *rp = realpath(bdir, NULL);
             cfg_copy(ident, sizeof ident, rp ? rp : bdir);
+            cfg_copy(shown, sizeof shown, bdir);
             free(rp);
             text = owned;
-            char *slash = strrchr(bdir, '/');
-            *slash = 0;                        /* bdir: the base's folder */
+            *strrchr(bdir, '/') = 0;           /* bdir: the base's folder */
         }
     }
     if (!text) {
@@ -582,21 +586,21 @@ static void cfg_extends(cfg_load *L, yaml_node_t *v, const char *dir, isa_diags 
             return;
         }
         snprintf(ident, sizeof ident, "bundled/%s.yaml", name);
+        cfg_copy(shown, sizeof shown, ident);
         text = b->text;
         len = b->len;
     }
-    shown = ident;
     for (int i = 0; i <= L->depth; i++) {
         if (strcmp(L->chain[i], ident) != 0)
             continue;
         cfg_copy(msg, sizeof msg, "extends cycle:");
         for (int j = i; j <= L->depth; j++) {
             cfg_append(msg, sizeof msg, " ");
-            cfg_append(msg, sizeof msg, L->chain[j]);
+            cfg_append(msg, sizeof msg, L->shown[j]);
             cfg_append(msg, sizeof msg, " ->");
         }
         cfg_append(msg, sizeof msg, " ");
-        cfg_append(msg, sizeof msg, ident);
+        cfg_append(msg, sizeof msg, shown);
         isa_diags_add(d, at.line, at.col, "%s", msg);
         free(owned);
         return;
@@ -606,11 +610,12 @@ static void cfg_extends(cfg_load *L, yaml_node_t *v, const char *dir, isa_diags 
         free(owned);
         return;
     }
+    L->broken = was_broken;
     isa_diags sub;
     memset(&sub, 0, sizeof sub);
-    cfg_copy(sub.file, sizeof sub.file, ident);
+    cfg_copy(sub.file, sizeof sub.file, shown);
     L->depth++;
-    cfg_layer(L, ident, text, len, owned ? bdir : NULL, &sub);
+    cfg_layer(L, ident, shown, text, len, owned ? bdir : NULL, &sub);
     L->depth--;
     for (uint32_t i = 0; i < sub.count; i++)
         isa_diags_add(d, at.line, at.col, "in base config %s:%u:%u: %s", shown,
@@ -619,13 +624,14 @@ static void cfg_extends(cfg_load *L, yaml_node_t *v, const char *dir, isa_diags 
     free(owned);
 }
 
-static void cfg_layer(cfg_load *L, const char *ident, const char *text, size_t len,
-                      const char *dir, isa_diags *d)
+static void cfg_layer(cfg_load *L, const char *ident, const char *shown, const char *text,
+                      size_t len, const char *dir, isa_diags *d)
 {
     yaml_parser_t ps;
     yaml_document_t doc, extra;
     bool top = L->depth == 0;
     cfg_copy(L->chain[L->depth], sizeof L->chain[0], ident);
+    cfg_copy(L->shown[L->depth], sizeof L->shown[0], shown);
     if (!yaml_parser_initialize(&ps)) {
         isa_diags_add(d, 1, 1, "out of memory while reading YAML");
         return;
@@ -713,7 +719,8 @@ static void cfg_check(const cfg_load *L, isa_diags *d)
     }
 }
 
-static int cfg_load_top(const char *ident, const char *text, size_t len, const char *dir,
+static int cfg_load_top(const char *ident, const char *shown, const char *text, size_t len,
+                        const char *dir,
                         emu_config *cfg, isa_diags *diags)
 {
     cfg_load *L = calloc(1, sizeof *L);
@@ -724,7 +731,7 @@ static int cfg_load_top(const char *ident, const char *text, size_t len, const c
     }
     emu_config_init(cfg);
     L->cfg = cfg;
-    cfg_layer(L, ident, text, len, dir, diags);
+    cfg_layer(L, ident, shown, text, len, dir, diags);
     if (!L->broken)
         cfg_check(L, diags);
     free(L);
@@ -735,7 +742,7 @@ int emu_config_load_text(const char *name, const char *text, size_t len, emu_con
                          isa_diags *diags)
 {
     cfg_copy(diags->file, sizeof diags->file, name);
-    return cfg_load_top(name, text, len, NULL, cfg, diags);
+    return cfg_load_top(name, name, text, len, NULL, cfg, diags);
 }
 
 int emu_config_load_file(const char *path, emu_config *cfg, isa_diags *diags)
@@ -755,7 +762,7 @@ int emu_config_load_file(const char *path, emu_config *cfg, isa_diags *diags)
     else
         snprintf(dir, sizeof dir, ".");
     ident = realpath(path, NULL);
-    int n = cfg_load_top(ident ? ident : path, text, len, dir, cfg, diags);
+    int n = cfg_load_top(ident ? ident : path, path, text, len, dir, cfg, diags);
     free(ident);
     free(text);
     return n;
@@ -768,7 +775,7 @@ int emu_config_load_bundled(const char *name, emu_config *cfg, isa_diags *diags)
     cfg_copy(diags->file, sizeof diags->file, ident);
     for (const emu_bundled_config *c = emu_bundled_configs; c->name; c++)
         if (strcmp(c->name, name) == 0)
-            return cfg_load_top(ident, c->text, c->len, NULL, cfg, diags);
+            return cfg_load_top(ident, ident, c->text, c->len, NULL, cfg, diags);
     emu_config_init(cfg);
     isa_diags_add(diags, 1, 1, "no bundled config named '%s'", name);
     return 1;
@@ -811,12 +818,14 @@ static void cfg_dump_string(const char *s, FILE *f)
     fputc('"', f);
 }
 
-/* Shortest %g that reads back to the same double. */
+/* Shortest text that reads back to the same double, without exponents for
+ * ordinary magnitudes (1980, not 1.98e+03). */
 static void cfg_dump_f64(double v, FILE *f)
 {
-    char buf[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
+    char buf[64];
+    bool plain = fabs(v) >= 1e-4 && fabs(v) < 1e15;
+    for (int prec = plain ? 0 : 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, plain ? "%.*f" : "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
             break;
     }
