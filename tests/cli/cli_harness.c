@@ -1,0 +1,80 @@
+/* cli_harness.c - see cli_harness.h */
+#include "cli_harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *cli_src(void)
+{
+    const char *s = getenv("SGEMU_SRC");
+    return s ? s : ".";
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return calloc(1, 1);
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap);
+    size_t got;
+    while ((got = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap)
+            b = realloc(b, cap *= 2);
+    }
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+cli_result cli_run(const char *fmt, ...)
+{
+    char args[8192], cmd[16384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    char out[] = "/tmp/sgemu-test-out-XXXXXX", err[] = "/tmp/sgemu-test-err-XXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err);
+    close(fo);
+    close(fe);
+    const char *bin = getenv("SGEMU");
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >%s 2>%s </dev/null", cli_src(),
+             bin ? bin : "sgemu", args, out, err);
+    int st = system(cmd);
+    cli_result r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    unlink(out);
+    unlink(err);
+    return r;
+}
+
+void cli_result_free(cli_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+size_t cli_numbers(const char *text, double *v, size_t n)
+{
+    size_t k = 0;
+    const char *p = text;
+    while (*p && k < n) {
+        char *end;
+        double d = strtod(p, &end);
+        if (end == p) {
+            p++;
+            continue;
+        }
+        v[k++] = d;
+        p = end;
+    }
+    return k;
+}

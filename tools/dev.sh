@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# dev.sh - set up, build and run sgemu on a fresh Debian 12 machine.
+#   bash tools/dev.sh demo   build, then run the main job on the bundled default config
+#   bash tools/dev.sh test   build with -Werror, run the whole test suite, then again
+#                            under AddressSanitizer + UndefinedBehaviorSanitizer
+# Missing Debian packages are installed first (as root, or through sudo).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "dev.sh: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+build() {   # build DIR [meson options...]
+    local dir=$1; shift
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" >/dev/null
+    else
+        meson configure "$dir" "$@" >/dev/null
+    fi
+    ninja -C "$dir" -j "$(nproc)"
+}
+
+demo() {
+    build build-release -Dbuildtype=release -Dtests=false
+    local sgemu=build-release/tools/sgemu
+    echo "== local_reduce: per-work-group sums of 4096 ints, SIMD8 / SIMD16 / SIMD32 =="
+    "$sgemu" run examples/local_reduce.sgasm --sg 8,16,32 --global 4096 --local 256 \
+        --arg in=int:iota:4096 --arg out=int:zeros:16 --arg scratch=local:1024 --out out
+    echo "== stream_compaction: sub-group scans, SIMD8 / SIMD16 / SIMD32 =="
+    "$sgemu" run examples/stream_compaction.sgasm --sg 8,16,32 --global 1024 --local 128 \
+        --arg in=int:random:1024:5 --arg out=int:zeros:1024 --arg count=uint:zeros:1 --out count
+}
+
+test_all() {
+    build build -Dwerror=true -Dbuildtype=debugoptimized
+    meson test -C build --print-errorlogs --num-processes "$(nproc)"
+    build build-asan -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        meson test -C build-asan --print-errorlogs --num-processes "$(nproc)" --timeout-multiplier 4
+}
+
+case "${1:-}" in
+    demo) install_missing; demo ;;
+    test) install_missing; test_all ;;
+    -h|--help|"") sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
+    *) echo "dev.sh: unknown command '$1' (demo or test)" >&2; exit 1 ;;
+esac
