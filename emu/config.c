@@ -34,8 +34,17 @@ typedef struct cfg_key {
 
 #define CFG_NO_NAMES(X)
 #define CFG_NAME(E, n) n,
+/* Compile-time check that a field fits its kind (a negative array size fails). */
+#define CFG_FITS_U32(sz) ((sz) == 1 || (sz) == 2 || (sz) == 4)
+#define CFG_FITS_ENUM(sz) CFG_FITS_U32(sz)
+#define CFG_FITS_F64(sz) ((sz) == sizeof(double))
+#define CFG_FITS_STR(sz) ((sz) > 1)
+#define CFG_FITS_WIDTHS(sz) ((sz) % sizeof(uint32_t) == 0)
+#define CFG_SIZE(kind, field)                                                          \
+    (sizeof(((emu_config *)0)->field) +                                                \
+     0 * sizeof(char[CFG_FITS_##kind(sizeof(((emu_config *)0)->field)) ? 1 : -1]))
 #define CFG_KEY(path, kind, field, min, max, def, names, unit, doc)                  \
-    { path, CFG_##kind, offsetof(emu_config, field), sizeof(((emu_config *)0)->field), \
+    { path, CFG_##kind, offsetof(emu_config, field), CFG_SIZE(kind, field),           \
       min, max, def, (const char *const[]){ names(CFG_NAME) NULL }, unit, doc },
 static const cfg_key cfg_keys[] = {
 #include "config_keys.def"
