@@ -1,2 +1,287 @@
-/* placeholder: being written */
-#include <stddef.h>
+/*
+ * validate.c - checks a kernel from any front end against the opcode table
+ * (operand kinds by shape, types by row mask, register and branch ranges,
+ * argument kinds), then derives the register demand and the reconvergence
+ * points.  Errors point at the instruction's mnemonic.
+ */
+#include "isa_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vctx {
+    isa_kernel *k;
+    isa_diags *d;
+    int errors;
+    const isa_inst *in;
+    uint32_t pc;
+    uint8_t *bytes;        /* per register widest use, ISA_MAX_REGS entries */
+    uint32_t nreg, npred;
+} vctx;
+
+static void verr(vctx *v, unsigned opnd, const char *msg, const char *extra)
+{
+    const char *mn = v->in->op < ISA_OP_COUNT ? isa_ops[v->in->op].mnemonic : "?";
+    if (opnd)
+        isa_diags_add(v->d, v->in->line, v->in->col, "instruction %u ('%s'), operand %u: %s%s",
+                      v->pc, mn, opnd, msg, extra ? extra : "");
+    else
+        isa_diags_add(v->d, v->in->line, v->in->col, "instruction %u ('%s'): %s%s",
+                      v->pc, mn, msg, extra ? extra : "");
+    v->errors++;
+}
+
+static void use_reg(vctx *v, unsigned r, unsigned n, unsigned bytes)
+{
+    for (unsigned i = 0; i < n && r + i < ISA_MAX_REGS; i++) {
+        if (v->bytes[r + i] < bytes)
+            v->bytes[r + i] = (uint8_t)bytes;
+        if (r + i + 1 > v->nreg)
+            v->nreg = r + i + 1;
+    }
+}
+
+static bool check_reg(vctx *v, unsigned i, unsigned r, unsigned n, isa_type t)
+{
+    if (r + n > ISA_MAX_REGS) {
+        verr(v, i + 1, "register out of range", NULL);
+        return false;
+    }
+    use_reg(v, r, n, (unsigned)t < ISA_T_COUNT ? isa_types[t].bytes : 4);
+    return true;
+}
+
+static bool check_pred(vctx *v, unsigned i, const isa_operand *o, bool allow_neg)
+{
+    if (o->kind != ISA_OPND_PRED) {
+        verr(v, i + 1, "expected a predicate", NULL);
+        return false;
+    }
+    if (o->reg >= ISA_MAX_PREDS) {
+        verr(v, i + 1, "predicate out of range", NULL);
+        return false;
+    }
+    if (o->negate && !allow_neg)
+        verr(v, i + 1, "destination predicate cannot be negated", NULL);
+    if (o->reg + 1u > v->npred)
+        v->npred = o->reg + 1u;
+    return true;
+}
+
+static bool arg_is_pointer(const isa_arg *a)
+{
+    return a->kind == ISA_ARG_GLOBAL || a->kind == ISA_ARG_CONSTANT || a->kind == ISA_ARG_LOCAL;
+}
+
+static void check_addr(vctx *v, unsigned i, const isa_operand *o)
+{
+    const isa_addr *a = &o->addr;
+    const isa_op_info *oi = &isa_ops[v->in->op];
+    if (o->kind != ISA_OPND_ADDR) {
+        verr(v, i + 1, "expected an address", NULL);
+        return;
+    }
+    if (a->base_kind == ISA_OPND_REG) {
+        check_reg(v, i, a->base, 1, ISA_T_U64);   /* a 64-bit address */
+    } else if (a->base_kind == ISA_OPND_ARG) {
+        if (a->base >= v->k->narg) {
+            verr(v, i + 1, "address base argument does not exist", NULL);
+            return;
+        }
+        const isa_arg *arg = &v->k->args[a->base];
+        if (!arg_is_pointer(arg)) {
+            verr(v, i + 1, "address base argument is not a pointer: %", arg->name);
+            return;
+        }
+        bool local = arg->kind == ISA_ARG_LOCAL;
+        if (local != (v->in->space == ISA_SPACE_LOCAL) ||
+            v->in->space == ISA_SPACE_PRIVATE)
+            verr(v, i + 1, "address space does not match the pointer argument %", arg->name);
+        if (arg->kind == ISA_ARG_CONSTANT && oi->family != ISA_FAM_LD &&
+            oi->family != ISA_FAM_BLOCK_READ)
+            verr(v, i + 1, "writes through a constant pointer: %", arg->name);
+    } else {
+        verr(v, i + 1, "address base must be a register or an argument", NULL);
+    }
+    if (a->has_index) {
+        isa_type it = (isa_type)a->index_type;
+        if (it != ISA_T_I32 && it != ISA_T_U32 && it != ISA_T_I64 && it != ISA_T_U64) {
+            verr(v, i + 1, "index type must be i32, u32, i64 or u64", NULL);
+            return;
+        }
+        check_reg(v, i, a->index, 1, it);
+    }
+}
+
+static void check_src(vctx *v, unsigned i, const isa_operand *o, isa_type t, unsigned vec)
+{
+    const isa_kernel *k = v->k;
+    switch (o->kind) {
+    case ISA_OPND_REG:
+        check_reg(v, i, o->reg, vec, t);
+        break;
+    case ISA_OPND_IMM:
+        if ((unsigned)t >= ISA_T_COUNT) {
+            verr(v, i + 1, "immediate without a type", NULL);
+        } else if (isa_types[t].bytes < 8 && (o->imm >> (isa_types[t].bytes * 8u))) {
+            verr(v, i + 1, "immediate has bits above its type's width", NULL);
+        }
+        break;
+    case ISA_OPND_ARG:
+        if (o->reg >= k->narg)
+            verr(v, i + 1, "argument does not exist", NULL);
+        else if (k->args[o->reg].kind == ISA_ARG_IMAGE2D)
+            verr(v, i + 1, "image argument used as a value: %", k->args[o->reg].name);
+        break;
+    case ISA_OPND_SPECIAL:
+        if (o->reg >= ISA_SP_COUNT)
+            verr(v, i + 1, "unknown special", NULL);
+        else if (o->dim > 2 || (!isa_specials[o->reg].takes_dim && o->dim))
+            verr(v, i + 1, "bad dimension for %", isa_specials[o->reg].name);
+        break;
+    default:
+        verr(v, i + 1, "expected a register, immediate, argument or special", NULL);
+    }
+}
+
+static void check_types(vctx *v)
+{
+    const isa_inst *in = v->in;
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (oi->types == ISA_TM_NONE) {
+        if (in->type != ISA_T_NONE)
+            verr(v, 0, "this instruction takes no type", NULL);
+        return;
+    }
+    if (in->type >= ISA_T_COUNT || !(oi->types & (1u << in->type))) {
+        verr(v, 0, "type not allowed: ",
+             in->type < ISA_T_COUNT ? isa_types[in->type].asm_name : "none");
+        return;
+    }
+    unsigned n = in->vec;
+    if (n != 1 && n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
+        verr(v, 0, "bad vector width", NULL);
+    else if (n > 1 && !(oi->types & ISA_TM_VEC))
+        verr(v, 0, "vector types not allowed", NULL);
+    if (oi->family == ISA_FAM_CVT) {
+        if (in->src_type >= ISA_T_COUNT || !(oi->types & (1u << in->src_type)))
+            verr(v, 0, "bad source type for cvt", NULL);
+    } else if (in->src_type != in->type) {
+        verr(v, 0, "src_type differs from type", NULL);
+    }
+}
+
+static void check_mods(vctx *v)
+{
+    const isa_inst *in = v->in;
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (oi->family == ISA_FAM_CMP) {
+        if (in->cond < ISA_BINOP_EQ || in->cond > ISA_BINOP_GE)
+            verr(v, 0, "cmp needs a condition eq..ge", NULL);
+    } else if (in->cond != ISA_BINOP_NONE) {
+        verr(v, 0, "condition on a non-compare", NULL);
+    }
+    if (in->space >= ISA_SPACE_COUNT)
+        verr(v, 0, "bad address space", NULL);
+    else if (isa_op_takes_space(oi) && in->space == ISA_SPACE_IMAGE)
+        verr(v, 0, "image space on a buffer access", NULL);
+    unsigned rnd = (in->flags & ISA_F_RND_MASK) >> ISA_F_RND_SHIFT;
+    if (rnd >= ISA_RND_COUNT)
+        verr(v, 0, "bad rounding mode", NULL);
+    else if (rnd && oi->family != ISA_FAM_CVT &&
+             !(isa_family_is_arith(oi->family) && in->type < ISA_T_COUNT &&
+               isa_types[in->type].is_float))
+        verr(v, 0, "rounding mode not allowed", NULL);
+}
+
+static void check_inst(vctx *v)
+{
+    const isa_inst *in = v->in;
+    if (in->op >= ISA_OP_COUNT) {
+        verr(v, 0, "unknown opcode", NULL);
+        return;
+    }
+    const isa_op_info *oi = &isa_ops[in->op];
+    const isa_shape_pat *pat = &isa_shape_pats[oi->shape];
+    size_t maxn = strlen(pat->pat);
+    if (in->nopnd < pat->min || in->nopnd > maxn) {
+        verr(v, 0, "wrong number of operands", NULL);
+        return;
+    }
+    check_types(v);
+    check_mods(v);
+    for (unsigned i = 0; i < in->nopnd; i++) {
+        const isa_operand *o = &in->o[i];
+        unsigned vec;
+        isa_type t = isa_opnd_type(in, i, &vec);
+        switch (isa_shape_letter(oi->shape, in->nopnd, i)) {
+        case 'd':
+            if (o->kind != ISA_OPND_REG)
+                verr(v, i + 1, "expected a destination register", NULL);
+            else
+                check_reg(v, i, o->reg, vec, t);
+            break;
+        case 'P': check_pred(v, i, o, false); break;
+        case 'q': check_pred(v, i, o, true); break;
+        case 's': check_src(v, i, o, t, vec); break;
+        case 'a': check_addr(v, i, o); break;
+        case 'l':
+            if (o->kind != ISA_OPND_LABEL)
+                verr(v, i + 1, "expected a label", NULL);
+            else if (in->target > v->k->ninst)
+                verr(v, i + 1, "branch target out of range", NULL);
+            break;
+        case 'i':
+            if (o->kind != ISA_OPND_ARG || o->reg >= v->k->narg ||
+                v->k->args[o->reg].kind != ISA_ARG_IMAGE2D)
+                verr(v, i + 1, "expected an image argument", NULL);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+int isa_validate(isa_kernel *k, isa_diags *diags)
+{
+    vctx v;
+    memset(&v, 0, sizeof v);
+    v.k = k;
+    v.d = diags;
+    v.bytes = calloc(ISA_MAX_REGS, 1);
+    if (!v.bytes) {
+        isa_diags_add(diags, 1, 1, "out of memory");
+        return 1;
+    }
+    if (k->narg > ISA_MAX_ARGS) {
+        isa_diags_add(diags, 1, 1, "too many arguments");
+        v.errors++;
+        k->narg = ISA_MAX_ARGS;
+    }
+    if (k->ninst && !k->inst) {
+        isa_diags_add(diags, 1, 1, "kernel has no instruction array");
+        free(v.bytes);
+        return v.errors + 1;
+    }
+    for (uint32_t pc = 0; pc < k->ninst; pc++) {
+        v.pc = pc;
+        v.in = &k->inst[pc];
+        check_inst(&v);
+    }
+    free(k->reg_bytes);
+    k->reg_bytes = NULL;
+    k->nreg = v.nreg;
+    k->npred = v.npred;
+    k->grf_bytes_per_lane = 0;
+    if (v.nreg) {
+        k->reg_bytes = malloc(v.nreg);
+        if (k->reg_bytes)
+            memcpy(k->reg_bytes, v.bytes, v.nreg);
+        for (uint32_t r = 0; r < v.nreg; r++)
+            k->grf_bytes_per_lane += v.bytes[r];
+    }
+    free(v.bytes);
+    if (!v.errors)
+        isa_compute_reconvergence(k);
+    return v.errors;
+}

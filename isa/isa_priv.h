@@ -1,0 +1,48 @@
+/*
+ * isa_priv.h - helpers shared by the assembler, validator and disassembler
+ * of isa/.  Not a contract header: other modules use isa.h only.
+ */
+#ifndef SGEMU_ISA_PRIV_H
+#define SGEMU_ISA_PRIV_H
+
+#include "isa.h"
+
+/* Operand pattern of a shape, one letter per operand:
+ *   d register destination      P predicate destination (no '!')
+ *   q predicate source ([!]pN)  s source (reg, imm, %arg, %special)
+ *   a address [..]              l label          i image argument %img
+ * `min` operands are required; the rest of the pattern is optional.  BRA is
+ * the one shape with two alternatives: "l" (1 operand) or "ql" (2). */
+typedef struct isa_shape_pat {
+    const char *pat;
+    uint8_t min;
+} isa_shape_pat;
+
+extern const isa_shape_pat isa_shape_pats[ISA_SHAPE_COUNT];
+
+/* The pattern letter of operand i of an instruction with n operands. */
+char isa_shape_letter(isa_shape s, unsigned n, unsigned i);
+
+/* Element type and component count of operand i of `in` (the type an
+ * immediate is converted to and a register is read or written as). */
+isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec);
+
+/* Is `fam` an arithmetic family that accepts a rounding modifier? */
+bool isa_family_is_arith(isa_family fam);
+
+/* Does the opcode take an address space modifier (ld/st/atom/block)? */
+bool isa_op_takes_space(const isa_op_info *oi);
+
+/* IEEE binary64 -> binary16 bits, round to nearest even. */
+uint16_t isa_f64_to_f16(double x);
+/* binary16 bits -> double (exact). */
+double isa_f16_to_f64(uint16_t h);
+
+/* Parse an immediate literal `s[0..n)` for type t into zero-extended bits.
+ * Returns NULL on success or a static error message. */
+const char *isa_parse_imm(const char *s, size_t n, isa_type t, uint64_t *bits);
+
+/* Print an immediate of type t so that isa_parse_imm gives the same bits. */
+int isa_print_imm(char *buf, size_t n, isa_type t, uint64_t bits);
+
+#endif

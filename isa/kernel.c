@@ -1,0 +1,18 @@
+/* kernel.c - ownership of an isa_kernel's arrays. */
+#include "isa.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void isa_kernel_free(isa_kernel *k)
+{
+    if (!k)
+        return;
+    free(k->inst);
+    free(k->reg_bytes);
+    k->inst = NULL;
+    k->reg_bytes = NULL;
+    k->ninst = 0;
+    k->nreg = k->npred = 0;
+    k->grf_bytes_per_lane = 0;
+}
