@@ -97,7 +97,9 @@ void coll_u_mov_indirect(coll_x *x, uint64_t *d, const uint64_t *s,
                          uint32_t slen, const uint64_t *sexist,
                          const uint64_t *idx, uint32_t first, uint32_t n,
                          lanes_mask en, int part);
-/* Index ALU: d[i] = a[i] op b[i] in u32 for i < n. */
+/* Index ALU: d[i] = a[i] op b[i] for i < n on u32 inputs computed
+ * without wrapping: a sum is exact, a negative difference becomes ~0
+ * (out of range for every source). */
 void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
                   const uint64_t *b, uint32_t n);
 /* HW_REDUCE: d[0..n) = fold of s[l] over lanes l < n in en, lane order. */
@@ -140,6 +142,11 @@ static inline uint32_t coll_log2(uint32_t p)
     return k;
 }
 
+/* Identity fill of t[0..n), then the masked copy of v (lanes in en) to
+ * lanes shift.. (1 for an exclusive scan); logical operators compare
+ * with 0 first (one more ALU micro-op). */
+void coll_prepare(coll_x *x, isa_binop op, uint64_t *t, const uint64_t *v,
+                  uint32_t w, uint32_t n, lanes_mask en, uint32_t shift);
 /* Sub-group reduce of v[0..w) over the lanes in `en` with the configured
  * algorithm; the result is broadcast into out[0..w). */
 void coll_reduce_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,

@@ -4,13 +4,26 @@
 
 #include <string.h>
 
-/* Identity fill then a masked copy: lanes that are inactive, missing or
- * padding (up to n) hold the identity so they cannot change the result. */
+static const uint64_t zeros[COLL_TMP_LANES];
+
+void coll_prepare(coll_x *x, isa_binop op, uint64_t *t, const uint64_t *v,
+                  uint32_t w, uint32_t n, lanes_mask en, uint32_t shift)
+{
+    uint64_t p[COLL_TMP_LANES];
+    coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type), n);
+    if (op == ISA_BINOP_LAND || op == ISA_BINOP_LOR || op == ISA_BINOP_LXOR) {
+        /* predicates become 0/1 first, so one lane alone reads as 1 */
+        coll_u_cmp(x, ISA_BINOP_NE, p, v, zeros, w, en);
+        v = p;
+    }
+    coll_u_mov(x, t, coll_rgn_stride(shift, 1), v, coll_rgn_stride(0, 1),
+               w - shift, en);
+}
+
 static void prepare(coll_x *x, isa_binop op, uint64_t *t, const uint64_t *v,
                     uint32_t w, uint32_t n, lanes_mask en)
 {
-    coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type), n);
-    coll_u_mov(x, t, coll_rgn_stride(0, 1), v, coll_rgn_stride(0, 1), w, en);
+    coll_prepare(x, op, t, v, w, n, en, 0);
 }
 
 static bool hw_reduce_fits(const coll_x *x, uint32_t w)

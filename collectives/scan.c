@@ -13,12 +13,7 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
     uint64_t t[COLL_TMP_LANES];
     /* identity fill, then the masked copy; an exclusive scan copies lane i
      * to lane i + 1 (the shift), so lane 0 keeps the identity */
-    coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type), n);
-    if (exclusive)
-        coll_u_mov(x, t, coll_rgn_stride(1, 1), v, coll_rgn_stride(0, 1),
-                   w - 1, en);
-    else
-        coll_u_mov(x, t, coll_rgn_stride(0, 1), v, coll_rgn_stride(0, 1), w, en);
+    coll_prepare(x, op, t, v, w, n, en, exclusive ? 1 : 0);
 
     if (serial) {
         for (uint32_t i = 1; i < w; i++)

@@ -146,14 +146,14 @@ void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
         [COLL_IX_REM] = ISA_BINOP_NONE,
     };
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = (uint32_t)a[i], q = (uint32_t)b[i], r = 0;
+        uint64_t p = (uint32_t)a[i], q = (uint32_t)b[i], r = 0;
         switch (op) {
         case COLL_IX_COPY: r = p; break;
         case COLL_IX_ADD: r = p + q; break;
-        case COLL_IX_SUB: r = p - q; break;
+        case COLL_IX_SUB: r = p >= q ? p - q : ~0ull; break;
         case COLL_IX_XOR: r = p ^ q; break;
         case COLL_IX_AND: r = p & q; break;
-        case COLL_IX_REM: r = q ? p % q : 0; break;
+        case COLL_IX_REM: r = q ? a[i] % q : 0; break;
         }
         d[i] = r;
     }
