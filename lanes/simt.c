@@ -103,13 +103,23 @@ void lanes_simt_branch(lanes_simt *s, lanes_mask taken, uint32_t target,
         return;
     }
     simt_reserve(s, s->depth + 2);
-    /* the current entry waits at the reconvergence point with its mask;
-     * with reconv == ISA_PC_EXIT it only pops once its lanes returned */
-    s->e[s->depth - 1].pc = reconv;
-    s->e[s->depth++] = (lanes_simt_entry){ fallthrough, reconv, nt };
-    s->e[s->depth++] = (lanes_simt_entry){ target, reconv, t };
-    /* a path that starts at the reconvergence point (an if without else)
-     * has nothing to run */
+    lanes_simt_entry *top = &s->e[s->depth - 1];
+    if (top->rpc == reconv) {
+        /* the entry below already waits at reconv with these lanes (or
+         * reconv is exit): reuse the top instead of stacking a waiter, so
+         * a divergent loop keeps a constant depth */
+        s->depth--;
+    } else {
+        /* the current entry waits at the reconvergence point with its
+         * mask; with reconv == ISA_PC_EXIT it pops once its lanes return */
+        top->pc = reconv;
+    }
+    /* a path that starts at the reconvergence point has nothing to run:
+     * its lanes just wait below */
+    if (fallthrough != reconv)
+        s->e[s->depth++] = (lanes_simt_entry){ fallthrough, reconv, nt };
+    if (target != reconv)
+        s->e[s->depth++] = (lanes_simt_entry){ target, reconv, t };
     simt_settle(s);
 }
 
