@@ -71,6 +71,7 @@ typedef struct emu_run {
     sgemu_stats *stats;
     sgemu_fault *fault;
     uint64_t instructions;
+    uint32_t cur_pc;            /* instruction whose micro-ops are being emitted */
     emu_sg *sg_pool;            /* subgroups, reused across work-groups */
     uint32_t sg_pool_n;
     uint8_t *local_pool;

@@ -9,6 +9,8 @@ static void emit_uop(void *user, const coll_uop *u)
 {
     emu_run *run = user;
     run->stats->uops++;
+    if (run->launch->uop_listener)
+        run->launch->uop_listener(run->launch->uop_user, run->cur_pc, u);
     if (run->wg->trace && emu_trace_uop(run->wg->trace, u) != 0)
         emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
                   "out of host memory recording micro-ops");
@@ -55,6 +57,7 @@ int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_
         .note = print_note, .note_user = &nc,
     };
     coll_report rep = { 0 };
+    run->cur_pc = pc;
     coll_status st = coll_execute(&env, in, g, &rep);
     if (run->fault->code)
         return run->fault->code;

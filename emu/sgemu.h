@@ -82,6 +82,10 @@ typedef struct sgemu_launch {
     bool check;                            /* --check: compare collectives to the reference */
     bool timing;                           /* run the cycle-level timing model */
     uint32_t threads;                      /* host threads (0: all cores) */
+    /* optional: sees every micro-op of collectives and block I/O as it runs
+     * (`sgemu collective` lists them) */
+    void (*uop_listener)(void *user, uint32_t pc, const coll_uop *u);
+    void *uop_user;
 } sgemu_launch;
 
 typedef struct sgemu_stats {
