@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-static const uint64_t zeros[COLL_TMP_LANES];
-
 coll_status coll_do_vote(const coll_env *env, const isa_inst *in,
                          coll_group *g, coll_report *rep)
 {
@@ -44,7 +42,8 @@ coll_status coll_do_vote(const coll_env *env, const isa_inst *in,
         coll_u_bcast(&x, b, v, (uint32_t)__builtin_ctzll(act), w);
         coll_u_cmp(&x, ISA_BINOP_EQ, t, v, b, w, act);
     } else {
-        coll_u_cmp(&x, ISA_BINOP_NE, t, v, zeros, w, act);
+        /* the reduce's masked copy compares with 0 for logical operators */
+        memcpy(t, v, w * sizeof *t);
     }
     x.type = ISA_T_I32;
     coll_reduce_vec(&x, oi->family == ISA_FAM_ANY ? ISA_BINOP_LOR : ISA_BINOP_LAND,

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint64_t zeros[COLL_TMP_LANES];
-
 /* acc[0..w) = reduce of the first `count` totals stored at offset 0. */
 static coll_status second_level(coll_x *x, isa_binop op, uint32_t count,
                                 uint32_t w, uint64_t *acc)
@@ -56,10 +54,6 @@ coll_status coll_do_wg(const coll_env *env, const isa_inst *in,
         x.sg = (uint16_t)j;
         memcpy(v, lanes_src(env->lanes, sg, &in->o[1], 0, (isa_type)in->type, scratch),
                w * sizeof *v);
-        if (vote) {
-            coll_u_cmp(&x, ISA_BINOP_NE, t, v, zeros, w, act);
-            memcpy(v, t, w * sizeof *v);
-        }
         if (scan)
             coll_scan_vec(&x, op, v, w, act, false, p);
         else
