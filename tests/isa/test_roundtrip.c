@@ -116,7 +116,7 @@ static int walk(const char *dir, bool deep)
             if (deep)
                 count += walk(path, deep);
         } else if (ends_with(path, ".sgasm")) {
-            size_t len;
+            size_t len = 0;
             char *src = slurp(path, &len);
             assert_non_null(src);
             roundtrip_text(path, src, len);
