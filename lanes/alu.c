@@ -317,6 +317,7 @@ int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
     const uint64_t m = lp_bits_mask(lp_type_bits(t));
     int rc = LANES_OK;
     bool faulted = false;
+    const bool direct = vec == 1 && mask == lanes_mask_first(w);
 
     for (uint32_t comp = 0; comp < vec; comp++) {
         uint64_t *r = tmp[comp];
@@ -342,12 +343,18 @@ int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
         const unsigned ns = n_sources(oi->shape);
         if (ns == 0)
             return LANES_FAULT_BAD_INST;
+        /* a scalar result for every lane goes straight to the register:
+         * each lane reads its sources before writing its own slot */
+        if (direct)
+            r = lanes_reg(sg, in->o[0].reg);
         alu_args x = { .w = w, .r = r, .mask = mask, .fault_lane = 0 };
         const uint64_t **srcs[3] = { &x.a, &x.b, &x.c };
         for (unsigned i = 0; i < 3; i++)
-            *srcs[i] = i < ns ? lanes_src(env, sg, &in->o[1 + i], comp, t,
-                                          scratch[i])
-                              : NULL;
+            *srcs[i] = i >= ns ? NULL
+                     : in->o[1 + i].kind == ISA_OPND_REG
+                       ? lanes_reg(sg, in->o[1 + i].reg + comp)
+                       : lanes_src(env, sg, &in->o[1 + i], comp, t,
+                                   scratch[i]);
         int e;
         switch (t) {
         case ISA_T_F16: e = f16_row(oi->family, &x); break;
@@ -365,7 +372,8 @@ int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
             sg->fault_lane = x.fault_lane;
         }
     }
-    lanes_blend(sg, in->o[0].reg, vec, (const uint64_t (*)[LANES_MAX])tmp,
-                mask);
+    if (!direct || oi->family == ISA_FAM_MOV || oi->family == ISA_FAM_SEL)
+        lanes_blend(sg, in->o[0].reg, vec,
+                    (const uint64_t (*)[LANES_MAX])tmp, mask);
     return rc;
 }

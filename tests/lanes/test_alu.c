@@ -135,7 +135,10 @@ static uint64_t NAME(isa_family f, uint64_t a, uint64_t b, uint64_t c) \
     case ISA_FAM_ABS: \
         r = (UT)((MINV) != 0 && ((ux >> ((N) - 1)) & 1) ? (UT)0 - ux : ux); \
         break; \
-    case ISA_FAM_MUL_HI: r = (UT)(((i128)x * (i128)y) >> (N)); break; \
+    case ISA_FAM_MUL_HI: \
+        r = (MINV) != 0 ? (UT)(((i128)x * (i128)y) >> (N)) \
+                        : (UT)(((u128)ux * uy) >> (N)); \
+        break; \
     case ISA_FAM_CLZ: { \
         unsigned k = 0; \
         while (k < (N) && !((ux >> ((N) - 1 - k)) & 1)) \
