@@ -55,29 +55,23 @@ static void collect(void *user, uint32_t pc, const coll_uop *u)
     l->u[l->n++] = *u;
 }
 
+/* "float", "float4", "f32", "f32x4" -> base type and component count */
 static int parse_type(const char *s, isa_type *t, uint32_t *vec)
 {
-    size_t n = strlen(s);
+    size_t n = strlen(s), base = n;
     *vec = 1;
-    const char *x = strchr(s, 'x');
-    size_t base = n;
-    if (x && x > s && x[1] >= '0' && x[1] <= '9' && (x[-1] >= '0' && x[-1] <= '9')) {
-        base = (size_t)(x - s);
-        *vec = (uint32_t)atoi(x + 1);
-    } else {
+    *t = isa_type_from_name(s, n);
+    if (*t == ISA_T_NONE) {
         while (base > 0 && s[base - 1] >= '0' && s[base - 1] <= '9')
             base--;
-        if (base < n && isa_type_from_name(s, base) != ISA_T_NONE &&
-            !isa_types[isa_type_from_name(s, base)].is_float == 0 + 0)
-            ;
-        if (base < n && isa_type_from_name(s, n) == ISA_T_NONE)
-            *vec = (uint32_t)atoi(s + base);
-        else
-            base = n;
+        if (base == n || base == 0)
+            return -1;
+        *vec = (uint32_t)atoi(s + base);
+        size_t name_len = s[base - 1] == 'x' ? base - 1 : base;
+        *t = isa_type_from_name(s, name_len);
+        if (*t == ISA_T_NONE)
+            return -1;
     }
-    *t = isa_type_from_name(s, base);
-    if (*t == ISA_T_NONE)
-        return -1;
     return (*vec == 1 || *vec == 2 || *vec == 3 || *vec == 4 || *vec == 8 || *vec == 16) ? 0 : -1;
 }
 
