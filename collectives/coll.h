@@ -144,4 +144,12 @@ typedef struct coll_env {
 coll_status coll_execute(const coll_env *env, const isa_inst *in,
                          coll_group *g, coll_report *report);
 
+/* Image addresses of coll_memory read/write (space ISA_SPACE_IMAGE): one
+ * access stays inside one row; byte x and row y are >= 0 and < 2^24. */
+#define COLL_IMAGE_ADDR(arg, y, xbytes) \
+    (((uint64_t)(arg) << 48) | ((uint64_t)(y) << 24) | (uint64_t)(xbytes))
+#define COLL_IMAGE_ADDR_ARG(a) ((uint32_t)((a) >> 48))
+#define COLL_IMAGE_ADDR_Y(a)   ((uint32_t)(((a) >> 24) & 0xffffffu))
+#define COLL_IMAGE_ADDR_X(a)   ((uint32_t)((a) & 0xffffffu))
+
 #endif

@@ -1,11 +1,329 @@
-/* image.c - image2d_t element access (read_image*, write_image*, queries). */
+/* image.c - image2d_t access: read_image{ui,i,f} / write_image{ui,i,f} with
+ * integer coordinates, get_image_width/height, and the image forms of the
+ * sub-group block reads and writes (run as micro-ops by collectives/).
+ * Every access is checked against the image; no byte outside it is read or
+ * written. */
+#include "block_io.h"
 #include "emu_private.h"
+
+#include <math.h>
+#include <string.h>
+
+static const uint8_t channel_count[SGEMU_ORDER_COUNT] = {
+#define X(E, n, c) [SGEMU_ORDER_##E] = c,
+    SGEMU_CHANNEL_ORDERS(X)
+#undef X
+};
+
+static const uint8_t channel_bytes[SGEMU_CHTYPE_COUNT] = {
+#define X(E, n, b) [SGEMU_CHTYPE_##E] = b,
+    SGEMU_CHANNEL_TYPES(X)
+#undef X
+};
+
+static const char *const chtype_names[SGEMU_CHTYPE_COUNT] = {
+#define X(E, n, b) [SGEMU_CHTYPE_##E] = n,
+    SGEMU_CHANNEL_TYPES(X)
+#undef X
+};
+
+/* What each read/write flavour accepts: OpenCL pairs read_imageui with
+ * unsigned integer channels, read_imagei with signed ones and read_imagef
+ * with normalised / floating ones; other pairings are undefined. */
+typedef enum img_kind { IMG_UI, IMG_I, IMG_F } img_kind;
+
+static img_kind chtype_kind(sgemu_channel_type t)
+{
+    switch (t) {
+    case SGEMU_CHTYPE_UNSIGNED_INT8: case SGEMU_CHTYPE_UNSIGNED_INT16:
+    case SGEMU_CHTYPE_UNSIGNED_INT32:
+        return IMG_UI;
+    case SGEMU_CHTYPE_SIGNED_INT8: case SGEMU_CHTYPE_SIGNED_INT16:
+    case SGEMU_CHTYPE_SIGNED_INT32:
+        return IMG_I;
+    default:
+        return IMG_F;
+    }
+}
+
+static img_kind inst_kind(const isa_inst *in)
+{
+    return in->type == ISA_T_U32 ? IMG_UI : in->type == ISA_T_I32 ? IMG_I : IMG_F;
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* One channel from memory to the 32-bit register value of its kind. */
+static uint32_t channel_load(sgemu_channel_type t, const uint8_t *p)
+{
+    uint8_t b8 = p[0];
+    uint16_t b16 = 0;
+    uint32_t b32 = 0;
+    memcpy(&b16, p, channel_bytes[t] < 2 ? channel_bytes[t] : 2);
+    memcpy(&b32, p, channel_bytes[t] < 4 ? channel_bytes[t] : 4);
+    switch (t) {
+    case SGEMU_CHTYPE_UNSIGNED_INT8: return b8;
+    case SGEMU_CHTYPE_UNSIGNED_INT16: return b16;
+    case SGEMU_CHTYPE_UNSIGNED_INT32: return b32;
+    case SGEMU_CHTYPE_SIGNED_INT8: return (uint32_t)(int32_t)(int8_t)b8;
+    case SGEMU_CHTYPE_SIGNED_INT16: return (uint32_t)(int32_t)(int16_t)b16;
+    case SGEMU_CHTYPE_SIGNED_INT32: return b32;
+    case SGEMU_CHTYPE_UNORM_INT8: return f32_bits((float)b8 / 255.0f);
+    case SGEMU_CHTYPE_UNORM_INT16: return f32_bits((float)b16 / 65535.0f);
+    case SGEMU_CHTYPE_HALF_FLOAT: return f32_bits(lanes_f16_to_f32(b16));
+    case SGEMU_CHTYPE_FLOAT: return b32;
+    default: return 0;
+    }
+}
+
+static uint32_t sat_u(uint32_t v, uint32_t max) { return v > max ? max : v; }
+
+static int32_t sat_i(int32_t v, int32_t lo, int32_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Normalised store: clamp to [0,1], scale, round to nearest even. */
+static uint32_t unorm(float f, float scale)
+{
+    if (!(f > 0.0f))
+        return 0;                    /* also NaN */
+    if (f >= 1.0f)
+        return (uint32_t)scale;
+    return (uint32_t)nearbyintf(f * scale);
+}
+
+/* One channel from its 32-bit register value to memory, saturating as the
+ * OpenCL write_image* conversions do. */
+static void channel_store(sgemu_channel_type t, uint32_t v, uint8_t *p)
+{
+    uint32_t u = 0;
+    switch (t) {
+    case SGEMU_CHTYPE_UNSIGNED_INT8: u = sat_u(v, 0xff); break;
+    case SGEMU_CHTYPE_UNSIGNED_INT16: u = sat_u(v, 0xffff); break;
+    case SGEMU_CHTYPE_UNSIGNED_INT32: u = v; break;
+    case SGEMU_CHTYPE_SIGNED_INT8: u = (uint32_t)sat_i((int32_t)v, -128, 127); break;
+    case SGEMU_CHTYPE_SIGNED_INT16: u = (uint32_t)sat_i((int32_t)v, -32768, 32767); break;
+    case SGEMU_CHTYPE_SIGNED_INT32: u = v; break;
+    case SGEMU_CHTYPE_UNORM_INT8: u = unorm(bits_f32(v), 255.0f); break;
+    case SGEMU_CHTYPE_UNORM_INT16: u = unorm(bits_f32(v), 65535.0f); break;
+    case SGEMU_CHTYPE_HALF_FLOAT: u = lanes_f32_to_f16(bits_f32(v)); break;
+    case SGEMU_CHTYPE_FLOAT: u = v; break;
+    default: break;
+    }
+    memcpy(p, &u, channel_bytes[t]);   /* little-endian host */
+}
+
+static const char *image_name(const emu_run *run, uint32_t arg)
+{
+    return arg < run->k->narg ? run->k->args[arg].name : "?";
+}
+
+/* The per-lane addresses the timing model sees for element accesses. */
+static emu_rec *current_rec(emu_run *run, const emu_sg *sg)
+{
+    emu_wg_trace *tr = run->wg ? run->wg->trace : NULL;
+    if (!tr || sg->id >= tr->nsg || tr->sg[sg->id].n == 0)
+        return NULL;
+    return &tr->sg[sg->id].recs[tr->sg[sg->id].n - 1];
+}
+
+static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
+                          lanes_mask mask, uint32_t pc)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    bool write = oi->family == ISA_FAM_IMG_WRITE;
+    const isa_operand *io = write ? &in->o[0] : &in->o[1];
+    uint32_t arg = io->reg;
+    const sgemu_image *im = &run->args[arg].image;
+    sgemu_channel_type ct = (sgemu_channel_type)im->chtype;
+    uint32_t nch = channel_count[im->order], cb = channel_bytes[ct];
+    if (chtype_kind(ct) != inst_kind(in))
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s on image '%s' with channel type %s: the result is undefined "
+                         "in OpenCL (use read_image%s / write_image%s)", oi->mnemonic,
+                         image_name(run, arg), chtype_names[ct],
+                         chtype_kind(ct) == IMG_UI ? "ui" : chtype_kind(ct) == IMG_I ? "i" : "f",
+                         chtype_kind(ct) == IMG_UI ? "ui" : chtype_kind(ct) == IMG_I ? "i" : "f");
+    uint32_t w = sg->l.width, vec = in->vec ? in->vec : 1;
+    uint64_t sx[LANES_MAX], sy[LANES_MAX];
+    const uint64_t *xs = lanes_src(&run->lenv, &sg->l, io + 1, 0, ISA_T_I32, sx);
+    const uint64_t *ys = lanes_src(&run->lenv, &sg->l, io + 2, 0, ISA_T_I32, sy);
+    int64_t x[LANES_MAX], y[LANES_MAX];
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        x[l] = (int32_t)(uint32_t)xs[l];
+        y[l] = (int32_t)(uint32_t)ys[l];
+        bool out = x[l] < 0 || x[l] >= (int64_t)im->width || y[l] < 0 ||
+                   y[l] >= (int64_t)im->height;
+        if (out && !write && (in->flags & ISA_F_CLAMP)) {
+            x[l] = x[l] < 0 ? 0 : x[l] >= (int64_t)im->width ? (int64_t)im->width - 1 : x[l];
+            y[l] = y[l] < 0 ? 0 : y[l] >= (int64_t)im->height ? (int64_t)im->height - 1 : y[l];
+            out = im->width == 0 || im->height == 0;
+        }
+        if (out)
+            return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
+                             "%s: coordinate (%lld,%lld) is outside image '%s' (%ux%u)%s",
+                             oi->mnemonic, (long long)x[l], (long long)y[l],
+                             image_name(run, arg), im->width, im->height,
+                             write ? "" : " (add .clamp for clamp-to-edge)");
+    }
+    emu_rec *rec = current_rec(run, sg);
+    if (rec) {
+        uint32_t na = (uint32_t)__builtin_popcountll(mask);
+        uint64_t first = emu_trace_addrs(run->wg->trace, na);
+        if (first == UINT64_MAX)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
+        uint64_t *dst = run->wg->trace->addrs + first;
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1)
+                *dst++ = COLL_IMAGE_ADDR(arg, (uint64_t)y[l], (uint64_t)x[l] * im->elem_bytes);
+        rec->addr_first = first;
+        rec->naddr = na;
+    }
+
+    if (write) {
+        uint64_t scratch[4][LANES_MAX];
+        const uint64_t *v[4] = { NULL, NULL, NULL, NULL };
+        for (uint32_t c = 0; c < vec && c < 4; c++)
+            v[c] = lanes_src(&run->lenv, &sg->l, &in->o[3], c, (isa_type)in->type, scratch[c]);
+        for (uint32_t l = 0; l < w; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            uint8_t *p = im->data + (size_t)y[l] * im->pitch + (size_t)x[l] * im->elem_bytes;
+            for (uint32_t c = 0; c < nch; c++)
+                channel_store(ct, v[c] ? (uint32_t)v[c][l] : 0, p + c * cb);
+        }
+        return 0;
+    }
+    /* missing channels read as 0, alpha as 1 (OpenCL's CL_R / CL_RG rule) */
+    uint32_t one = inst_kind(in) == IMG_F ? f32_bits(1.0f) : 1;
+    for (uint32_t c = 0; c < vec && c < 4; c++) {
+        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
+        for (uint32_t l = 0; l < w; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            const uint8_t *p = im->data + (size_t)y[l] * im->pitch +
+                               (size_t)x[l] * im->elem_bytes;
+            d[l] = c < nch ? channel_load(ct, p + c * cb) : c == 3 ? one : 0;
+        }
+    }
+    return 0;
+}
+
+/* ---- image block I/O through collectives/ ---- */
+
+static void emit_uop(void *user, const coll_uop *u)
+{
+    emu_run *run = user;
+    run->stats->uops++;
+    if (run->wg->trace && emu_trace_uop(run->wg->trace, u) != 0)
+        emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                  "out of host memory recording micro-ops");
+}
+
+static int block_fault(emu_run *run, emu_sg *sg, const isa_inst *in, uint32_t pc,
+                       coll_status st, const coll_report *rep)
+{
+    const char *mn = isa_ops[in->op].mnemonic;
+    bool write = isa_ops[in->op].family == ISA_FAM_IMG_WRITE;
+    uint32_t arg = write ? in->o[0].reg : in->o[1].reg;
+    const char *name = image_name(run, arg);
+    int32_t x = coll_image_x(rep->value), y = coll_image_y(rep->value);
+    uint32_t lane = rep->lane < sg->l.width ? rep->lane : UINT32_MAX;
+    const sgemu_image *im = arg < run->k->narg ? &run->args[arg].image : NULL;
+    switch (st) {
+    case COLL_NONUNIFORM_PTR:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: image '%s' byte coordinate (%d,%d) of this work-item differs "
+                         "from the rest of the sub-group (it must be uniform)",
+                         mn, name, x, y);
+    case COLL_MISALIGNED:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: image '%s' byte coordinate (%d,%d): a block write must start "
+                         "at an x that is a multiple of 4 bytes", mn, name, x, y);
+    case COLL_OUT_OF_BOUNDS:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: out-of-bounds block access to image '%s' at byte coordinate "
+                         "(%d,%d); the image is %ux%u elements of %u bytes (rows of %llu "
+                         "bytes) and elements under 4 bytes are not clamped", mn, name, x, y,
+                         im ? im->width : 0, im ? im->height : 0, im ? im->elem_bytes : 0,
+                         im ? (unsigned long long)im->width * im->elem_bytes : 0ULL);
+    case COLL_UNSUPPORTED:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s on image '%s': unsupported (elements of %u bytes; block I/O "
+                         "needs elements of at most 4 bytes and vectors of 1, 2, 4, 8 or "
+                         "16 for 8/16-bit data)", mn, name, im ? im->elem_bytes : 0);
+    case COLL_PARTIAL_SG:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s: block I/O in a partial sub-group (%u of %u work-items)",
+                         mn, sg->l.size, sg->l.width);
+    default:
+        return emu_fault(run, st == COLL_NO_MEMORY ? SGEMU_EXIT_INTERNAL : SGEMU_EXIT_FAULT,
+                         sg, lane, pc, "%s: %s", mn, coll_status_text[st]);
+    }
+}
+
+static int block_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                        uint32_t pc)
+{
+    lanes_sg *one = &sg->l;
+    coll_group g = { .nsg = 1, .sg = &one, .active = &mask,
+                     .wg_items = run->wg->items, .first_sg = sg->id };
+    for (int d = 0; d < 3; d++)
+        g.local_size[d] = (uint32_t)run->wg->local_size[d];
+    coll_sink sink = { run, emit_uop };
+    coll_env env = {
+        .lanes = &run->lenv, .opt = &run->copt, .mem = &run->cmem, .sink = &sink,
+        .scratch_slm = run->coll_scratch, .scratch_slm_bytes = run->coll_scratch_bytes,
+    };
+    emu_rec *rec = current_rec(run, sg);
+    coll_report rep;
+    memset(&rep, 0, sizeof rep);
+    coll_status st = coll_execute(&env, in, &g, &rep);
+    if (rec)
+        rec->nuops = run->wg->trace->nuops - rec->uop_first;
+    if (run->fault->code)
+        return run->fault->code;
+    if (st == COLL_DIVERGENT)
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, rep.lane, pc,
+                         "%s reached by only some work-items of the sub-group (the "
+                         "work-item below did not reach it)", isa_ops[in->op].mnemonic);
+    return st == COLL_OK ? 0 : block_fault(run, sg, in, pc, st, &rep);
+}
 
 int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                    uint32_t pc)
 {
-    (void)mask;
-    (void)in;
-    return emu_fault(run, SGEMU_EXIT_USER, sg, UINT32_MAX, pc,
-                     "image instructions are not supported yet");
+    const isa_op_info *oi = &isa_ops[in->op];
+    const isa_operand *io = oi->family == ISA_FAM_IMG_WRITE ? &in->o[0] : &in->o[1];
+    if (io->kind != ISA_OPND_ARG || io->reg >= run->k->narg ||
+        run->args[io->reg].kind != SGEMU_VAL_IMAGE)
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
+                         "%s: operand is not a bound image", oi->mnemonic);
+    if (oi->pipe == ISA_PIPE_BLOCK)
+        return block_access(run, sg, in, mask, pc);
+    if (oi->family == ISA_FAM_IMG_QUERY) {
+        const sgemu_image *im = &run->args[io->reg].image;
+        uint64_t v = in->op == ISA_OP_GET_IMAGE_WIDTH ? im->width : im->height;
+        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg);
+        for (uint32_t l = 0; l < sg->l.width; l++)
+            if (mask >> l & 1)
+                d[l] = v;
+        return 0;
+    }
+    return element_access(run, sg, in, mask, pc);
 }

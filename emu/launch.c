@@ -79,12 +79,27 @@ static void special_values(void *user, const lanes_sg *lsg, isa_special sp,
     }
 }
 
+/* Image bytes of a COLL_IMAGE_ADDR access: inside one row of the image. */
+static uint8_t *image_ptr(emu_run *run, uint64_t addr, uint32_t n)
+{
+    uint32_t arg = COLL_IMAGE_ADDR_ARG(addr), y = COLL_IMAGE_ADDR_Y(addr);
+    uint64_t x = COLL_IMAGE_ADDR_X(addr);
+    if (arg >= run->k->narg || run->args[arg].kind != SGEMU_VAL_IMAGE)
+        return NULL;
+    const sgemu_image *im = &run->args[arg].image;
+    uint64_t row = (uint64_t)im->width * im->elem_bytes;
+    if (y >= im->height || x > row || n > row - x)
+        return NULL;
+    return im->data + (size_t)y * im->pitch + x;
+}
+
 /* coll_memory callbacks for block I/O and work-group exchanges */
 static int coll_read(void *user, isa_space space, uint64_t addr, void *dst, uint32_t n)
 {
     emu_run *run = user;
     const char *why;
-    uint8_t *p = emu_mem_ptr(run, space, addr, n, false, 0, &why);
+    uint8_t *p = space == ISA_SPACE_IMAGE ? image_ptr(run, addr, n)
+                                          : emu_mem_ptr(run, space, addr, n, false, 0, &why);
     if (!p)
         return -1;
     memcpy(dst, p, n);
@@ -95,7 +110,8 @@ static int coll_write(void *user, isa_space space, uint64_t addr, const void *sr
 {
     emu_run *run = user;
     const char *why;
-    uint8_t *p = emu_mem_ptr(run, space, addr, n, true, 0, &why);
+    uint8_t *p = space == ISA_SPACE_IMAGE ? image_ptr(run, addr, n)
+                                          : emu_mem_ptr(run, space, addr, n, true, 0, &why);
     if (!p)
         return -1;
     memcpy(p, src, n);
@@ -150,7 +166,23 @@ static int bind_args(emu_run *run)
             run->arg_values[i] = local;
             local = (uint32_t)((local + v->bytes + 15) & ~(size_t)15);
             break;
-        case ISA_ARG_IMAGE2D: run->arg_values[i] = i; break;
+        case ISA_ARG_IMAGE2D: {
+            /* elem_bytes is derived here so image code can trust it */
+            sgemu_image *im = &v->image;
+            im->elem_bytes = sgemu_image_elem_bytes((sgemu_channel_order)im->order,
+                                                    (sgemu_channel_type)im->chtype);
+            if (!im->elem_bytes)
+                return user_error(run->fault, "image '%s': unknown channel order or type",
+                                  a->name);
+            if (im->width >= (1u << 24) || im->height >= (1u << 24) ||
+                (uint64_t)im->width * im->elem_bytes > im->pitch ||
+                (!im->data && im->height && im->pitch))
+                return user_error(run->fault, "image '%s': bad geometry %ux%u, pitch %u "
+                                  "(pitch must be >= width x %u bytes; sides < 2^24)",
+                                  a->name, im->width, im->height, im->pitch, im->elem_bytes);
+            run->arg_values[i] = i;
+            break;
+        }
         }
     }
     run->local_total = local;
