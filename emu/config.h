@@ -8,6 +8,7 @@
 
 #include "coll.h"
 #include "isa.h"
+#include "timing_config.h"
 
 #include <stdint.h>
 
@@ -31,6 +32,7 @@ typedef struct emu_config {
     /* collectives: algorithm per family (collectives/coll.h) */
     coll_options coll;
     /* timing keys are added by the timing model (emu/timing.h) */
+    emu_timing_cfg timing;
 } emu_config;
 
 /* Load a config from a file; `extends:` is resolved relative to the file's

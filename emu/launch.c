@@ -2,6 +2,7 @@
  * binds arguments, lays out local memory and walks the NDRange work-group
  * by work-group. */
 #include "emu_private.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,7 +338,9 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
         rc = user_error(fault, "out of host memory setting up the run");
         fault->code = rc = SGEMU_EXIT_INTERNAL;
     }
-    for (uint64_t wg = 0; !rc && wg < run.wg_total; wg++) {
+    if (!rc && launch->timing)
+        rc = emu_timing_run(&run);    /* the timing model owns the loop */
+    for (uint64_t wg = 0; !rc && !launch->timing && wg < run.wg_total; wg++) {
         rc = emu_run_workgroup(&run, wg, NULL);
         if (!rc)
             stats->subgroups += run.wg->nsg;

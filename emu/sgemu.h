@@ -86,6 +86,9 @@ typedef struct sgemu_launch {
      * (`sgemu collective` lists them) */
     void (*uop_listener)(void *user, uint32_t pc, const coll_uop *u);
     void *uop_user;
+    /* --- added by the timing model (append-only) --- */
+    const char *trace_path;                /* timing: Chrome trace JSON, or NULL */
+    uint64_t trace_limit;                  /* timing: trace events (0: 1000000) */
 } sgemu_launch;
 
 typedef struct sgemu_stats {
@@ -100,7 +103,13 @@ typedef struct sgemu_stats {
     uint64_t lane_slots;       /* sum of subgroup width over executed instructions */
     uint64_t uops;             /* collective and block-I/O micro-ops */
     uint64_t notes;            /* undefined-result notes reported in check mode */
+    /* --- added by the timing model (append-only) --- */
+    struct sgemu_timing *timing; /* launch->timing: cycle statistics (emu/timing.h);
+                                    free with sgemu_stats_free */
 } sgemu_stats;
+
+/* Free what sgemu_run allocated into *stats (the timing results). */
+void sgemu_stats_free(sgemu_stats *stats);
 
 typedef struct sgemu_fault {
     int code;                  /* SGEMU_EXIT_* */

@@ -1,6 +1,7 @@
 /* cmd_run.c - `sgemu run`: run a kernel over an NDRange at one or more
  * sub-group widths, print outputs and statistics. */
 #include "cli.h"
+#include "timing.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -34,6 +35,12 @@ static const char run_help[] =
     "  --check                 compare every collective with the reference model\n"
     "  --max-instructions N    stop a runaway kernel after N subgroup instructions\n"
     "                          (default 100000000000)\n"
+    "  --no-timing             skip the cycle-level timing model (it runs by default)\n"
+    "  --timing                run the timing model (the default)\n"
+    "  --per-line              print per-instruction timing (count, lanes, cycles,\n"
+    "                          stalls per source line) in the summary\n"
+    "  --trace FILE.json       write a Chrome/Perfetto trace of the timed run\n"
+    "  --trace-limit N         at most N trace events (default 1000000)\n"
     "  --quiet                 no summary on stderr\n"
     "  --help                  this text\n"
     "\n"
@@ -49,7 +56,7 @@ typedef struct run_opts {
     uint32_t nargspecs;
     struct { char name[64]; const char *file; } outs[MAX_OUTS];
     uint32_t nouts;
-    bool json, quiet;
+    bool json, quiet, per_line, no_timing;
 } run_opts;
 
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
@@ -146,6 +153,21 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->launch.max_instructions = strtoull(v, &end, 0);
             if (*end || end == v || v[0] == '-')
                 return cli_error("--max-instructions: expected a count, got '%s'", v);
+        } else if (!strcmp(a, "--no-timing")) {
+            o->no_timing = true;
+        } else if (!strcmp(a, "--timing")) {
+            o->no_timing = false;
+        } else if (!strcmp(a, "--per-line")) {
+            o->per_line = true;
+        } else if (is_opt(a, "--trace")) {
+            if (!(v = opt_value(argc, argv, &i, "--trace"))) return 1;
+            o->launch.trace_path = v;
+        } else if (is_opt(a, "--trace-limit")) {
+            if (!(v = opt_value(argc, argv, &i, "--trace-limit"))) return 1;
+            char *end;
+            o->launch.trace_limit = strtoull(v, &end, 0);
+            if (*end || end == v || v[0] == '-' || !o->launch.trace_limit)
+                return cli_error("--trace-limit: expected a positive count, got '%s'", v);
         } else if (!strcmp(a, "--json")) {
             o->json = true;
         } else if (!strcmp(a, "--check")) {
@@ -160,6 +182,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
             return cli_error("run: unexpected argument '%s'", a);
         }
     }
+    o->launch.timing = !o->no_timing;
+    if (o->no_timing && o->launch.trace_path)
+        return cli_error("--trace needs the timing model (drop --no-timing)");
     if (!o->kernel_path)
         return cli_error("run: no kernel file given (see 'sgemu run --help')");
     if (!o->have_global)
@@ -370,17 +395,25 @@ int cli_cmd_run(int argc, char **argv)
             fprintf(stderr, "sgemu: %s: %s\n",
                     rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
         } else {
-            if (!o.quiet && !o.json)
+            if (!o.quiet && !o.json) {
                 print_summary(stderr, &k, &cfg, &st);
+                if (st.timing)
+                    tm_print(stderr, st.timing, &k, &cfg, o.per_line);
+            }
             if (o.json) {
                 printf("%s{", wi ? ", " : "");
                 json_stats(stdout, &st);
+                if (st.timing) {
+                    printf(", \"timing\": ");
+                    tm_print_json(stdout, st.timing, &k);
+                }
                 printf(", \"outputs\": {");
             }
             rc = emit_outputs(&o, &k, vals, st.sg_width, o.json ? stdout : NULL);
             if (o.json)
                 printf("}}");
         }
+        sgemu_stats_free(&st);
         for (uint32_t i = 0; i < k.narg; i++)
             cli_free_value(&vals[i]);
     }

@@ -1,0 +1,130 @@
+/*
+ * timing.h - the cycle-level timing model (docs/timing-model.md).
+ *
+ * The model owns the dispatch loop: it starts work-groups on compute units as
+ * slots free up and pulls each one's record trace from the functional engine
+ * through next_wg (executing work-groups in dispatch order is exact because
+ * timing never changes values).  It reads records and micro-ops only.
+ */
+#ifndef SGEMU_TIMING_H
+#define SGEMU_TIMING_H
+
+#include "config.h"
+#include "isa.h"
+#include "record.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Stall reasons: cycles a thread waited before an issue. X(ENUM, name) */
+#define TM_STALLS(X) \
+    X(DEP, "dependency") X(PIPE, "pipe_busy") X(MEM, "memory") \
+    X(BARRIER, "barrier") X(FETCH, "fetch") X(ISSUE, "issue")
+
+typedef enum tm_stall {
+#define X(E, n) TM_STALL_##E,
+    TM_STALLS(X)
+#undef X
+    TM_STALL_COUNT
+} tm_stall;
+extern const char *const tm_stall_names[TM_STALL_COUNT];
+
+/* What limited residency. */
+#define TM_LIMITERS(X) \
+    X(NONE, "none") X(THREADS, "threads") X(GRF, "grf") X(LOCAL, "local_memory") \
+    X(WG_SLOTS, "work_group_slots") X(WORK, "work_groups")
+typedef enum tm_limiter {
+#define X(E, n) TM_LIMIT_##E,
+    TM_LIMITERS(X)
+#undef X
+    TM_LIMIT_COUNT
+} tm_limiter;
+extern const char *const tm_limiter_names[TM_LIMIT_COUNT];
+
+/* Memory levels for traffic statistics. */
+#define TM_LEVELS(X) X(L1, "l1") X(L2, "l2") X(DRAM, "dram") X(LOCAL, "local")
+typedef enum tm_level {
+#define X(E, n) TM_LEVEL_##E,
+    TM_LEVELS(X)
+#undef X
+    TM_LEVEL_COUNT
+} tm_level;
+extern const char *const tm_level_names[TM_LEVEL_COUNT];
+
+typedef struct tm_line_stats {    /* per instruction (pc) */
+    uint64_t count;               /* subgroup instructions issued */
+    uint64_t lanes;               /* active lanes summed */
+    uint64_t cycles;              /* issue-to-completion cycles summed */
+    uint64_t stalls;              /* cycles waited before issue, summed */
+} tm_line_stats;
+
+typedef struct sgemu_timing {
+    uint64_t cycles;              /* first dispatch to last completion */
+    double time_us;               /* cycles at the config clock */
+    double ipc;                   /* subgroup instructions per cycle, device */
+    uint64_t instructions, uops, lane_ops, lane_slots;
+    double simd_efficiency;       /* lane_ops / lane_slots */
+    /* occupancy */
+    uint32_t width;
+    uint32_t threads_per_cu;      /* thread slots in the mode used */
+    uint32_t grf_regs_needed;     /* registers one thread needs */
+    bool large_grf;               /* large-GRF mode selected */
+    bool grf_overflow;            /* kernel does not fit the GRF at this width */
+    uint64_t spill_bytes;         /* per thread when grf_overflow */
+    uint32_t wg_per_cu;           /* resident work-groups per CU (theoretical) */
+    double theoretical_occupancy; /* resident threads / slots */
+    double achieved_occupancy;    /* time-averaged resident threads / slots */
+    tm_limiter limiter;
+    /* stalls, in thread-cycles */
+    uint64_t stall[TM_STALL_COUNT];
+    /* memory */
+    uint64_t hits[TM_LEVEL_COUNT], misses[TM_LEVEL_COUNT];
+    uint64_t bytes[TM_LEVEL_COUNT];
+    uint64_t bank_conflict_cycles;
+    /* per compute unit */
+    uint32_t ncu;
+    uint64_t *cu_busy_cycles;     /* cycles with a resident work-group */
+    uint64_t *cu_issued;          /* instructions issued */
+    /* per pc */
+    uint32_t ninst;
+    tm_line_stats *per_inst;
+    uint64_t trace_events;        /* events written to the trace file */
+} sgemu_timing;
+
+/* Pull work-group wg_linear's records into *out (0 ok, else an exit code). */
+typedef int (*tm_next_wg_fn)(void *user, uint64_t wg_linear, emu_wg_trace *out);
+
+typedef struct tm_launch {
+    const isa_kernel *k;
+    const emu_config *cfg;
+    uint32_t width;
+    uint32_t wg_items;            /* work-items of a full work-group */
+    uint32_t local_bytes;         /* local memory per work-group */
+    uint64_t wg_total;
+    tm_next_wg_fn next_wg;
+    void *user;
+    const char *trace_path;       /* Chrome trace JSON, or NULL */
+    uint64_t trace_limit;         /* events (0: default 1000000) */
+} tm_launch;
+
+/* Run the model; fills *out (free with tm_timing_free).  Returns 0, the
+ * next_wg error, or SGEMU_EXIT_INTERNAL/USER (trace file) with msg set. */
+int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn);
+void tm_timing_free(sgemu_timing *t);
+
+/* Occupancy only (timing_occupancy.c): fills the occupancy fields. */
+void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
+                  uint32_t wg_items, uint32_t local_bytes, uint64_t wg_total,
+                  sgemu_timing *t);
+
+/* timing_launch.c: sgemu_run's loop when launch->timing is set. */
+struct emu_run;
+int emu_timing_run(struct emu_run *run);
+
+/* Reports (timing_report.c). */
+void tm_print(FILE *f, const sgemu_timing *t, const isa_kernel *k,
+              const emu_config *cfg, bool per_line);
+void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k);
+
+#endif

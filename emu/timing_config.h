@@ -1,0 +1,68 @@
+/*
+ * timing_config.h - the device numbers the cycle-level timing model reads.
+ * Embedded in emu_config (field `timing`); every field is a row of
+ * emu/config_keys.def and a line of docs/config.md.  Formulas using them:
+ * docs/timing-model.md.
+ */
+#ifndef SGEMU_TIMING_CONFIG_H
+#define SGEMU_TIMING_CONFIG_H
+
+#include <stdint.h>
+
+/* Execution pipes the model charges (after resolving ALU rows by type and
+ * micro-ops by kind). X(ENUM, yaml name) */
+#define TM_PIPES(X) \
+    X(INT, "int") X(FP32, "fp32") X(FP64, "fp64") X(FP16, "fp16") \
+    X(TRANS, "transcendental") X(MOV, "mov") X(SHUFFLE, "shuffle") \
+    X(REDUCE, "hw_reduce") X(VOTE, "vote") X(SEND, "send") X(BRANCH, "branch") X(SYNC, "sync")
+
+typedef enum tm_pipe {
+#define X(E, n) TM_PIPE_##E,
+    TM_PIPES(X)
+#undef X
+    TM_PIPE_COUNT
+} tm_pipe;
+
+/* Warp / thread scheduler policies (ENUM key scheduler.policy). */
+#define TM_POLICIES(X) X(RR, "round_robin") X(OLDEST, "oldest_first")
+
+typedef struct tm_pipe_cfg {
+    uint32_t latency;   /* cycles from issue to result */
+    uint32_t ii;        /* cycles one pass occupies a unit */
+    uint32_t width;     /* lanes per pass */
+    uint32_t units;     /* parallel units per compute unit */
+} tm_pipe_cfg;
+
+typedef struct tm_cache_cfg {
+    uint32_t size;      /* bytes (0: no such cache) */
+    uint32_t assoc;     /* ways */
+    uint32_t latency;   /* cycles for a hit */
+    uint32_t bw;        /* bytes per cycle */
+} tm_cache_cfg;
+
+typedef struct emu_timing_cfg {
+    tm_pipe_cfg pipe[TM_PIPE_COUNT];
+    /* scheduler */
+    uint8_t policy;             /* TM_POLICIES index */
+    uint32_t schedulers;        /* per compute unit */
+    uint32_t issue_width;       /* instructions per scheduler per cycle */
+    uint32_t barrier_latency;   /* cycles from the last arrival to release */
+    uint32_t sg_barrier_latency;
+    uint32_t dispatch_latency;  /* cycles to launch a work-group on a free CU */
+    uint32_t max_wg_per_cu;     /* resident work-groups per CU (0: no limit) */
+    uint32_t grf_bytes_per_cu;  /* shared register file per CU (0: per thread) */
+    uint32_t allow_spill;       /* 1: a kernel over the GRF spills */
+    /* memory */
+    uint32_t line_bytes;
+    tm_cache_cfg l1, l2;
+    uint32_t dram_latency;
+    uint32_t dram_bw;           /* bytes per cycle, whole device */
+    uint32_t slm_banks;
+    uint32_t slm_bank_bytes;
+    uint32_t slm_latency;
+    uint32_t slm_bw;            /* bytes per cycle per CU */
+    uint32_t atomic_latency;    /* at L2 */
+    uint32_t atomic_ii;         /* per extra lane on one address */
+} emu_timing_cfg;
+
+#endif

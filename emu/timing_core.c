@@ -1,0 +1,630 @@
+/* timing_core.c - the issue loop: work-group dispatch to compute units,
+ * per-CU schedulers picking ready threads, a scoreboard per thread, pipes
+ * as units with a "free at" time, barriers as rendezvous.  Compute units
+ * are stepped in time order (lowest next-issue time, then lowest index), so
+ * shared L2/DRAM ports see requests in time order and the result is
+ * deterministic. */
+#include "timing_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tm_stall_names[TM_STALL_COUNT] = {
+#define X(E, n) n,
+    TM_STALLS(X)
+#undef X
+};
+
+#define TM_MAX_UNITS 64
+
+enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
+
+typedef struct tm_thread {
+    uint8_t state;
+    bool in_uops;          /* blocked inside a micro-op sequence */
+    uint32_t wg;           /* work-group slot on the CU */
+    uint32_t sg;
+    uint32_t cur;          /* next record */
+    uint32_t urec, ucur;   /* record and micro-op to resume after a barrier */
+    uint64_t issue_t;      /* issue time of the record being resumed */
+    uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
+    uint64_t age;
+    uint64_t last_done;
+    uint64_t *ready;       /* scoreboard: slot ready time */
+    uint8_t *rmem;         /* slot written by a memory op */
+} tm_thread;
+
+typedef struct tm_wgslot {
+    bool used;
+    emu_wg_trace tr;
+    uint64_t wg_linear;
+    uint32_t nsg, left, arrived;
+    uint64_t start, max_arrival, done;
+} tm_wgslot;
+
+typedef struct tm_cu {
+    tm_thread *th;
+    tm_wgslot *wg;
+    uint64_t *pfree;       /* TM_PIPE_COUNT x TM_MAX_UNITS */
+    uint32_t *rr;          /* round-robin position per scheduler */
+    uint64_t next_time;
+    uint64_t first_start, last_done;
+    uint32_t resident;
+} tm_cu;
+
+typedef struct tm_model {
+    const tm_launch *L;
+    const emu_timing_cfg *tc;
+    sgemu_timing *st;
+    tm_inst *inst;
+    tm_cu *cu;
+    uint32_t ncu, sgs, wgs_per_cu, slots, nslot_regs;
+    uint64_t wg_next, age, end;
+    double resident_integral;
+    tm_mem mem;
+    tm_trace trace;
+    bool tracing;
+    int err;
+} tm_model;
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static uint32_t pick_unit(tm_model *m, tm_cu *c, tm_pipe p)
+{
+    uint32_t n = m->tc->pipe[p].units;
+    if (n == 0)
+        n = 1;
+    if (n > TM_MAX_UNITS)
+        n = TM_MAX_UNITS;
+    uint64_t *f = c->pfree + p * TM_MAX_UNITS;
+    uint32_t best = 0;
+    for (uint32_t u = 1; u < n; u++)
+        if (f[u] < f[best])
+            best = u;
+    return best;
+}
+
+/* Occupy pipe p from max(t, unit free) for `passes`; returns the start. */
+static uint64_t occupy(tm_model *m, tm_cu *c, tm_pipe p, uint64_t t, uint32_t passes)
+{
+    uint64_t *f = c->pfree + p * TM_MAX_UNITS + pick_unit(m, c, p);
+    uint64_t s = max64(t, *f);
+    *f = s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
+    return s;
+}
+
+static uint64_t pipe_done(const tm_model *m, tm_pipe p, uint64_t start, uint32_t passes)
+{
+    const tm_pipe_cfg *pc = &m->tc->pipe[p];
+    return start + pc->latency + (uint64_t)(passes - 1) * (pc->ii ? pc->ii : 1);
+}
+
+static const emu_rec *cur_rec(const tm_cu *c, const tm_thread *th)
+{
+    const emu_sg_stream *s = &c->wg[th->wg].tr.sg[th->sg];
+    return th->cur < s->n ? &s->recs[th->cur] : NULL;
+}
+
+/* Earliest cycle the thread's next instruction can issue; *dep and *pipe
+ * report the binding constraints for stall classification. */
+static uint64_t earliest(tm_model *m, tm_cu *c, tm_thread *th, uint64_t *dep,
+                         uint64_t *pipe, bool *mem)
+{
+    const emu_rec *r = cur_rec(c, th);
+    const tm_inst *ti = &m->inst[r->pc];
+    uint64_t d = 0, p = 0;
+    bool dm = false;
+    for (uint32_t i = 0; i < ti->nsrc; i++)
+        for (uint32_t j = 0; j < ti->src[i].n; j++) {
+            uint32_t s = ti->src[i].first + j;
+            if (s < m->nslot_regs && th->ready[s] > d) {
+                d = th->ready[s];
+                dm = th->rmem[s];
+            }
+        }
+    if (ti->kind == TM_K_ALU || ti->kind == TM_K_MEM || ti->kind == TM_K_ATOMIC ||
+        ti->kind == TM_K_BRANCH)
+        p = c->pfree[ti->pipe * TM_MAX_UNITS + pick_unit(m, c, (tm_pipe)ti->pipe)];
+    if (dep) {
+        *dep = d;
+        *pipe = p;
+        *mem = dm;
+    }
+    return max64(th->next_issue, max64(d, p));
+}
+
+static void write_dst(tm_model *m, tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
+{
+    for (uint32_t j = 0; j < ti->dst.n; j++) {
+        uint32_t s = ti->dst.first + j;
+        if (s < m->nslot_regs) {
+            th->ready[s] = done;
+            th->rmem[s] = mem;
+        }
+    }
+}
+
+static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t);
+
+static void finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[th->wg];
+    th->state = TH_DONE;
+    w->done = max64(w->done, th->last_done);
+    if (--w->left)
+        return;
+    /* the work-group is complete: free its slot, start the next one */
+    uint64_t done = w->done;
+    m->end = max64(m->end, done);
+    c->last_done = max64(c->last_done, done);
+    m->resident_integral += (double)w->nsg * (double)(done - w->start);
+    c->resident -= w->nsg;
+    if (m->tracing)
+        tm_trace_counter(&m->trace, "resident threads", ci, done, "threads", c->resident);
+    w->used = false;
+    uint32_t slot = th->wg;
+    if (m->wg_next < m->L->wg_total)
+        start_wg(m, ci, slot, done + m->tc->dispatch_latency);
+}
+
+static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slot);
+static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t);
+
+static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[th->wg];
+    th->state = TH_BLOCKED;
+    th->next_issue = t;    /* arrival, for the barrier stall */
+    w->max_arrival = w->arrived ? max64(w->max_arrival, t) : t;
+    if (++w->arrived == w->nsg)
+        release_barrier(m, ci, w, th->wg);
+}
+
+static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slot)
+{
+    tm_cu *c = &m->cu[ci];
+    uint64_t rel = w->max_arrival + m->tc->barrier_latency;
+    w->arrived = 0;
+    uint32_t base = slot * m->sgs;
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[base + i];
+        m->st->stall[TM_STALL_BARRIER] += rel - th->next_issue;
+        th->state = TH_RUN;
+        th->next_issue = rel;
+        th->last_done = max64(th->last_done, rel);
+    }
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[base + i];
+        if (th->in_uops && th->state == TH_RUN)
+            run_uops(m, ci, th, rel);
+        else if (th->state == TH_RUN && th->cur >= w->tr.sg[th->sg].n)
+            finish_thread(m, ci, th);
+    }
+    if (rel < c->next_time)
+        c->next_time = rel;
+}
+
+/* Memory addresses of a record in the model's flat space. */
+static uint32_t rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
+                          const emu_rec *r, isa_space sp, uint64_t *out)
+{
+    const emu_wg_trace *tr = &c->wg[th->wg].tr;
+    uint32_t n = r->naddr < 64 ? r->naddr : 64;
+    const uint64_t *a = tr->addrs + r->addr_first;
+    if (sp != ISA_SPACE_PRIVATE) {
+        memcpy(out, a, n * sizeof *a);
+        return n;
+    }
+    /* private memory: each work-item has its own copy */
+    uint64_t priv = m->L->k->private_mem ? m->L->k->private_mem : 1;
+    uint64_t mask = r->mask;
+    for (uint32_t i = 0; i < n && mask; i++) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        uint64_t item = (c->wg[th->wg].wg_linear * m->sgs + th->sg) * 64 + lane;
+        out[i] = ((uint64_t)0x2000 << 40) + item * priv + a[i];
+    }
+    return n;
+}
+
+/* Run (or resume) the micro-ops of record th->urec from th->ucur at time t:
+ * each waits for the previous one's result, except consecutive indirect
+ * moves (disjoint lane chunks), which pipeline. */
+static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[th->wg];
+    const emu_rec *r = &w->tr.sg[th->sg].recs[th->urec];
+    const tm_inst *ti = &m->inst[r->pc];
+    bool wg = ti->kind == TM_K_UOPS_WG;
+    uint64_t chain = t, prev_in = t;
+    int prev_kind = -1;
+    th->in_uops = false;
+    for (uint32_t i = th->ucur; i < r->nuops; i++) {
+        const coll_uop *u = &w->tr.uops[r->uop_first + i];
+        if (wg && u->sg != th->sg)
+            continue;
+        if (u->kind == COLL_UOP_BARRIER) {
+            m->st->uops++;
+            th->in_uops = true;
+            th->ucur = i + 1;
+            arrive(m, ci, th, chain);
+            return;
+        }
+        m->st->uops++;
+        tm_pipe p = tm_uop_pipe(u);
+        uint32_t tb = u->type < ISA_T_COUNT ? isa_types[u->type].bytes : 4;
+        uint32_t passes = tm_passes(m->tc, p, u->lanes, tb);
+        uint64_t in = (u->kind == COLL_UOP_MOV_INDIRECT && prev_kind == COLL_UOP_MOV_INDIRECT)
+            ? prev_in : chain;
+        uint64_t s = occupy(m, c, p, in, passes), done;
+        switch (u->kind) {
+        case COLL_UOP_SLM_LOAD:
+        case COLL_UOP_SLM_STORE:
+            done = tm_mem_block(&m->mem, ci, s, ISA_SPACE_LOCAL, u->addr, u->bytes,
+                                u->kind == COLL_UOP_SLM_STORE);
+            break;
+        case COLL_UOP_BLOCK_LOAD:
+        case COLL_UOP_BLOCK_STORE:
+            done = tm_mem_block(&m->mem, ci, s, (isa_space)u->space, u->addr, u->bytes,
+                                u->kind == COLL_UOP_BLOCK_STORE);
+            break;
+        case COLL_UOP_MEDIA_LOAD:
+        case COLL_UOP_MEDIA_STORE: {
+            uint32_t rows = u->rows ? u->rows : 1, per = u->bytes / rows;
+            uint64_t x = u->addr & 0xffffffffu, y = u->addr >> 32;
+            done = s;
+            for (uint32_t row = 0; row < rows; row++)
+                done = max64(done, tm_mem_block(&m->mem, ci, s, ISA_SPACE_GLOBAL,
+                                                tm_image_addr(u->image, x, y + row, u->pitch),
+                                                per, u->kind == COLL_UOP_MEDIA_STORE));
+            break;
+        }
+        default:
+            done = pipe_done(m, p, s, passes);
+            break;
+        }
+        chain = in == prev_in && prev_kind == COLL_UOP_MOV_INDIRECT &&
+                u->kind == COLL_UOP_MOV_INDIRECT ? max64(chain, done) : done;
+        prev_in = in;
+        prev_kind = u->kind;
+    }
+    write_dst(m, th, ti, chain, false);
+    th->last_done = max64(th->last_done, chain);
+    tm_line_stats *ls = &m->st->per_inst[r->pc];
+    ls->cycles += chain - th->issue_t;
+    if (th->cur >= w->tr.sg[th->sg].n && th->state == TH_RUN)
+        finish_thread(m, ci, th);
+}
+
+static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_thread *th = &c->th[ti_idx];
+    const emu_rec *r = cur_rec(c, th);
+    const tm_inst *ti = &m->inst[r->pc];
+    const emu_timing_cfg *tc = m->tc;
+    uint64_t dep, pipe;
+    bool dmem;
+    earliest(m, c, th, &dep, &pipe, &dmem);
+    uint64_t gap = T - th->next_issue;
+    tm_stall why = TM_STALL_ISSUE;
+    if (dep > th->next_issue && dep >= pipe)
+        why = dmem ? TM_STALL_MEM : TM_STALL_DEP;
+    else if (pipe > th->next_issue)
+        why = TM_STALL_PIPE;
+    m->st->stall[why] += gap;
+    tm_line_stats *ls = &m->st->per_inst[r->pc];
+    ls->count++;
+    ls->lanes += (uint64_t)__builtin_popcountll(r->mask);
+    ls->stalls += gap;
+    m->st->instructions++;
+    m->st->lane_ops += (uint64_t)__builtin_popcountll(r->mask);
+    m->st->lane_slots += m->L->width;
+    m->st->cu_issued[ci]++;
+
+    uint32_t idx = th->cur++;
+    uint64_t done = T + 1;
+    th->next_issue = T + 1;
+    switch ((tm_kind)ti->kind) {
+    case TM_K_ALU: {
+        uint64_t s = occupy(m, c, (tm_pipe)ti->pipe, T, ti->passes);
+        done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
+        write_dst(m, th, ti, done, false);
+        break;
+    }
+    case TM_K_MEM:
+    case TM_K_ATOMIC: {
+        uint64_t s = occupy(m, c, TM_PIPE_SEND, T, ti->passes);
+        uint64_t a[64];
+        isa_space sp = (isa_space)ti->space;
+        uint32_t n = rec_addrs(m, c, th, r, sp, a);
+        bool store = isa_ops[m->L->k->inst[r->pc].op].family == ISA_FAM_ST;
+        bool atomic = ti->kind == TM_K_ATOMIC;
+        if (sp == ISA_SPACE_LOCAL)
+            done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store);
+        else
+            done = tm_mem_global(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
+        if (atomic && sp == ISA_SPACE_LOCAL)
+            done += tc->atomic_ii;
+        write_dst(m, th, ti, done, true);
+        break;
+    }
+    case TM_K_BRANCH: {
+        uint64_t s = occupy(m, c, TM_PIPE_BRANCH, T, ti->passes);
+        done = pipe_done(m, TM_PIPE_BRANCH, s, ti->passes);
+        if (done > T + 1) {
+            m->st->stall[TM_STALL_FETCH] += done - T - 1;
+            th->next_issue = done;
+        }
+        break;
+    }
+    case TM_K_SG_BARRIER:
+        done = T + (tc->sg_barrier_latency ? tc->sg_barrier_latency : 1);
+        th->next_issue = done;
+        break;
+    case TM_K_BARRIER:
+        th->last_done = max64(th->last_done, T + 1);
+        if (m->tracing)
+            tm_trace_slice(&m->trace, "barrier", ci, ti_idx, T, 1, r->pc,
+                           m->L->k->inst[r->pc].line, r->mask, tm_stall_names[why], gap);
+        arrive(m, ci, th, T);
+        return;
+    case TM_K_UOPS:
+    case TM_K_UOPS_WG:
+        th->urec = idx;
+        th->ucur = 0;
+        th->issue_t = T;
+        if (m->tracing)
+            tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[r->pc].op].mnemonic, ci,
+                           ti_idx, T, 1, r->pc, m->L->k->inst[r->pc].line, r->mask,
+                           tm_stall_names[why], gap);
+        run_uops(m, ci, th, T);
+        return;
+    }
+    ls->cycles += done - T;
+    th->last_done = max64(th->last_done, done);
+    if (m->tracing)
+        tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[r->pc].op].mnemonic, ci, ti_idx,
+                       T, done - T, r->pc, m->L->k->inst[r->pc].line, r->mask,
+                       tm_stall_names[why], gap);
+    if (th->cur >= c->wg[th->wg].tr.sg[th->sg].n)
+        finish_thread(m, ci, th);
+}
+
+static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[slot];
+    uint64_t lin = m->wg_next++;
+    if (m->err)
+        return;
+    int rc = m->L->next_wg(m->L->user, lin, &w->tr);
+    if (rc) {
+        m->err = rc;
+        return;
+    }
+    w->used = true;
+    w->wg_linear = lin;
+    w->nsg = w->tr.nsg;
+    w->left = w->nsg;
+    w->arrived = 0;
+    w->start = t;
+    w->done = t;
+    if (c->resident == 0 && c->first_start == TM_NEVER)
+        c->first_start = t;
+    c->resident += w->nsg;
+    if (m->tracing)
+        tm_trace_counter(&m->trace, "resident threads", ci, t, "threads", c->resident);
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[slot * m->sgs + i];
+        th->state = TH_RUN;
+        th->in_uops = false;
+        th->wg = slot;
+        th->sg = i;
+        th->cur = 0;
+        th->next_issue = t;
+        th->age = m->age++;
+        th->last_done = t;
+        for (uint32_t s = 0; s < m->nslot_regs; s++) {
+            th->ready[s] = t;
+            th->rmem[s] = 0;
+        }
+    }
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[slot * m->sgs + i];
+        if (w->tr.sg[i].n == 0)
+            finish_thread(m, ci, th);
+    }
+    if (t < c->next_time)
+        c->next_time = t;
+}
+
+/* One cycle of compute unit ci at time T. */
+static void step(tm_model *m, uint32_t ci, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t ns = m->tc->schedulers ? m->tc->schedulers : 1;
+    uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
+    for (uint32_t s = 0; s < ns; s++) {
+        for (uint32_t k = 0; k < iw; k++) {
+            uint32_t pick = UINT32_MAX;
+            uint32_t start = c->rr[s];
+            for (uint32_t j = 0; j < m->slots; j++) {
+                uint32_t t = (start + j) % m->slots;
+                if (t % ns != s)
+                    continue;
+                tm_thread *th = &c->th[t];
+                if (th->state != TH_RUN || earliest(m, c, th, NULL, NULL, NULL) > T)
+                    continue;
+                if (m->tc->policy == 0) {
+                    pick = t;
+                    break;
+                }
+                if (pick == UINT32_MAX || th->age < c->th[pick].age)
+                    pick = t;
+            }
+            if (pick == UINT32_MAX)
+                break;
+            c->rr[s] = (pick + 1) % m->slots;
+            issue(m, ci, pick, T);
+            if (m->err)
+                return;
+        }
+    }
+    uint64_t next = TM_NEVER;
+    for (uint32_t t = 0; t < m->slots; t++) {
+        tm_thread *th = &c->th[t];
+        if (th->state == TH_RUN) {
+            uint64_t e = earliest(m, c, th, NULL, NULL, NULL);
+            if (e < next)
+                next = e;
+        }
+    }
+    if (next != TM_NEVER && next <= T)
+        next = T + 1;
+    c->next_time = next;
+}
+
+static int model_alloc(tm_model *m)
+{
+    const isa_kernel *k = m->L->k;
+    m->nslot_regs = k->nreg + k->npred;
+    m->inst = calloc(k->ninst ? k->ninst : 1, sizeof *m->inst);
+    m->cu = calloc(m->ncu, sizeof *m->cu);
+    m->st->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *m->st->per_inst);
+    m->st->cu_busy_cycles = calloc(m->ncu, sizeof *m->st->cu_busy_cycles);
+    m->st->cu_issued = calloc(m->ncu, sizeof *m->st->cu_issued);
+    if (!m->inst || !m->cu || !m->st->per_inst || !m->st->cu_busy_cycles || !m->st->cu_issued)
+        return -1;
+    tm_inst_build(k, m->L->cfg, m->L->width, m->inst);
+    uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
+    for (uint32_t i = 0; i < m->ncu; i++) {
+        tm_cu *c = &m->cu[i];
+        c->th = calloc(m->slots, sizeof *c->th);
+        c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
+        c->pfree = calloc(TM_PIPE_COUNT * TM_MAX_UNITS, sizeof *c->pfree);
+        c->rr = calloc(m->tc->schedulers ? m->tc->schedulers : 1, sizeof *c->rr);
+        c->next_time = TM_NEVER;
+        c->first_start = TM_NEVER;
+        if (!c->th || !c->wg || !c->pfree || !c->rr)
+            return -1;
+        for (uint32_t t = 0; t < m->slots; t++) {
+            c->th[t].ready = calloc(regs, sizeof *c->th[t].ready);
+            c->th[t].rmem = calloc(regs, 1);
+            if (!c->th[t].ready || !c->th[t].rmem)
+                return -1;
+        }
+        for (uint32_t w = 0; w < m->wgs_per_cu; w++)
+            if (emu_trace_init(&c->wg[w].tr, m->sgs))
+                return -1;
+    }
+    return tm_mem_init(&m->mem, m->tc, m->ncu, m->st);
+}
+
+static void model_free(tm_model *m)
+{
+    if (m->cu)
+        for (uint32_t i = 0; i < m->ncu; i++) {
+            tm_cu *c = &m->cu[i];
+            if (c->th)
+                for (uint32_t t = 0; t < m->slots; t++) {
+                    free(c->th[t].ready);
+                    free(c->th[t].rmem);
+                }
+            if (c->wg)
+                for (uint32_t w = 0; w < m->wgs_per_cu; w++)
+                    emu_trace_free(&c->wg[w].tr);
+            free(c->th);
+            free(c->wg);
+            free(c->pfree);
+            free(c->rr);
+        }
+    free(m->cu);
+    free(m->inst);
+    tm_mem_free(&m->mem);
+}
+
+void tm_timing_free(sgemu_timing *t)
+{
+    free(t->cu_busy_cycles);
+    free(t->cu_issued);
+    free(t->per_inst);
+    t->cu_busy_cycles = t->cu_issued = NULL;
+    t->per_inst = NULL;
+}
+
+int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
+{
+    memset(out, 0, sizeof *out);
+    tm_model m;
+    memset(&m, 0, sizeof m);
+    m.L = L;
+    m.tc = &L->cfg->timing;
+    m.st = out;
+    m.ncu = L->cfg->compute_units ? L->cfg->compute_units : 1;
+    tm_occupancy(L->cfg, L->k, L->width, L->wg_items, L->local_bytes, L->wg_total, out);
+    m.sgs = (L->wg_items + L->width - 1) / L->width;
+    if (m.sgs == 0)
+        m.sgs = 1;
+    m.wgs_per_cu = out->wg_per_cu;
+    m.slots = m.wgs_per_cu * m.sgs;
+    out->ncu = m.ncu;
+    out->ninst = L->k->ninst;
+    int rc = 0;
+    if (model_alloc(&m)) {
+        snprintf(msg, msgn, "out of host memory in the timing model");
+        rc = SGEMU_EXIT_INTERNAL;
+    }
+    if (!rc && L->trace_path) {
+        if (tm_trace_open(&m.trace, L->trace_path, L->trace_limit, m.ncu, m.slots)) {
+            snprintf(msg, msgn, "cannot write trace file '%s'", L->trace_path);
+            rc = SGEMU_EXIT_USER;
+        } else {
+            m.tracing = true;
+        }
+    }
+    /* first wave: spread work-groups over the CUs, then fill their slots */
+    for (uint32_t s = 0; !rc && s < m.wgs_per_cu; s++)
+        for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
+            start_wg(&m, ci, s, 0);
+    while (!rc && !m.err) {
+        uint32_t best = UINT32_MAX;
+        uint64_t bt = TM_NEVER;
+        for (uint32_t ci = 0; ci < m.ncu; ci++)
+            if (m.cu[ci].next_time < bt) {
+                bt = m.cu[ci].next_time;
+                best = ci;
+            }
+        if (best == UINT32_MAX)
+            break;
+        step(&m, best, bt);
+    }
+    if (!rc && m.err) {
+        rc = m.err;
+        snprintf(msg, msgn, "work-group failed in the functional engine");
+    }
+    out->cycles = m.end;
+    out->time_us = L->cfg->clock_mhz > 0 ? (double)m.end / L->cfg->clock_mhz : 0;
+    out->ipc = m.end ? (double)out->instructions / (double)m.end : 0;
+    out->simd_efficiency = out->lane_slots ? (double)out->lane_ops / (double)out->lane_slots : 0;
+    for (uint32_t ci = 0; ci < m.ncu; ci++)
+        if (m.cu[ci].first_start != TM_NEVER)
+            out->cu_busy_cycles[ci] = m.cu[ci].last_done - m.cu[ci].first_start;
+    double denom = (double)m.end * m.ncu * out->threads_per_cu;
+    out->achieved_occupancy = denom > 0 ? m.resident_integral / denom : 0;
+    if (m.tracing) {
+        out->trace_events = m.trace.events;
+        if (tm_trace_close(&m.trace, rc == 0) && !rc) {
+            snprintf(msg, msgn, "cannot write trace file '%s'", L->trace_path);
+            rc = SGEMU_EXIT_USER;
+        }
+    }
+    model_free(&m);
+    return rc;
+}

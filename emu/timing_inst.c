@@ -1,0 +1,137 @@
+/* timing_inst.c - per-instruction timing info computed once per run: which
+ * pipe, how many passes at the run's width, which scoreboard slots it reads
+ * and writes.  Registers are slots 0..nreg-1, predicates nreg.. */
+#include "timing_private.h"
+
+#include <string.h>
+
+/* Micro-op kind -> pipe; ALU rows are resolved by type in tm_uop_pipe. */
+static const uint8_t uop_pipe[COLL_UOP_COUNT] = {
+    [COLL_UOP_ALU] = TM_PIPE_INT, [COLL_UOP_MOV] = TM_PIPE_MOV,
+    [COLL_UOP_MOV_INDIRECT] = TM_PIPE_SHUFFLE, [COLL_UOP_BCAST] = TM_PIPE_MOV,
+    [COLL_UOP_HW_REDUCE] = TM_PIPE_REDUCE, [COLL_UOP_BALLOT] = TM_PIPE_VOTE,
+    [COLL_UOP_SLM_STORE] = TM_PIPE_SEND, [COLL_UOP_SLM_LOAD] = TM_PIPE_SEND,
+    [COLL_UOP_BARRIER] = TM_PIPE_SYNC, [COLL_UOP_BLOCK_LOAD] = TM_PIPE_SEND,
+    [COLL_UOP_BLOCK_STORE] = TM_PIPE_SEND, [COLL_UOP_MEDIA_LOAD] = TM_PIPE_SEND,
+    [COLL_UOP_MEDIA_STORE] = TM_PIPE_SEND,
+};
+
+static tm_pipe alu_pipe(uint32_t type)
+{
+    switch (type) {
+    case ISA_T_F32: return TM_PIPE_FP32;
+    case ISA_T_F64: return TM_PIPE_FP64;
+    case ISA_T_F16: return TM_PIPE_FP16;
+    default: return TM_PIPE_INT;
+    }
+}
+
+tm_pipe tm_uop_pipe(const coll_uop *u)
+{
+    if (u->kind >= COLL_UOP_COUNT)
+        return TM_PIPE_MOV;
+    if (u->kind == COLL_UOP_ALU)
+        /* an ALU micro-op without an operator is a copy (index copy) */
+        return u->binop == ISA_BINOP_NONE ? TM_PIPE_MOV : alu_pipe(u->type);
+    return (tm_pipe)uop_pipe[u->kind];
+}
+
+/* ceil(lanes / width) passes; 64-bit integer and 64-bit transcendental take
+ * two passes each (docs/timing-model.md). */
+uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes)
+{
+    uint32_t w = tc->pipe[p].width ? tc->pipe[p].width : 1;
+    uint32_t n = (lanes + w - 1) / w;
+    if (n == 0)
+        n = 1;
+    if (type_bytes == 8 && (p == TM_PIPE_INT || p == TM_PIPE_TRANS))
+        n *= 2;
+    return n;
+}
+
+static void add_range(tm_inst *ti, uint32_t first, uint32_t n)
+{
+    if (ti->nsrc < TM_MAX_RANGES && n)
+        ti->src[ti->nsrc++] = (tm_range){ (uint16_t)first, (uint16_t)n };
+}
+
+static void add_source(tm_inst *ti, const isa_kernel *k, const isa_operand *o, uint32_t vec)
+{
+    switch (o->kind) {
+    case ISA_OPND_REG: add_range(ti, o->reg, vec); break;
+    case ISA_OPND_PRED: add_range(ti, k->nreg + o->reg, 1); break;
+    case ISA_OPND_ADDR:
+        if (o->addr.base_kind == ISA_OPND_REG)
+            add_range(ti, o->addr.base, 1);
+        if (o->addr.has_index)
+            add_range(ti, o->addr.index, 1);
+        break;
+    default: break;
+    }
+}
+
+/* Shapes whose first operand is written. */
+static bool writes_first(isa_shape s)
+{
+    switch (s) {
+    case ISA_SHAPE_NONE: case ISA_SHAPE_ST: case ISA_SHAPE_BRA:
+    case ISA_SHAPE_BLK_ST: case ISA_SHAPE_IMG_ST:
+        return false;
+    default:
+        return true;
+    }
+}
+
+void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
+                   tm_inst *out)
+{
+    const emu_timing_cfg *tc = &cfg->timing;
+    for (uint32_t pc = 0; pc < k->ninst; pc++) {
+        const isa_inst *in = &k->inst[pc];
+        const isa_op_info *oi = &isa_ops[in->op];
+        tm_inst *ti = &out[pc];
+        memset(ti, 0, sizeof *ti);
+        uint32_t vec = in->vec ? in->vec : 1;
+        uint32_t tb = in->type < ISA_T_COUNT ? isa_types[in->type].bytes : 4;
+        ti->elem_bytes = (uint16_t)(tb * vec);
+        ti->space = in->space;
+        switch (oi->pipe) {
+        case ISA_PIPE_ALU: ti->kind = TM_K_ALU; ti->pipe = alu_pipe(in->type); break;
+        case ISA_PIPE_TRANS: ti->kind = TM_K_ALU; ti->pipe = TM_PIPE_TRANS; break;
+        case ISA_PIPE_MOV:
+        case ISA_PIPE_CVT: ti->kind = TM_K_ALU; ti->pipe = TM_PIPE_MOV; break;
+        case ISA_PIPE_MEM: ti->kind = TM_K_MEM; ti->pipe = TM_PIPE_SEND; break;
+        case ISA_PIPE_ATOMIC: ti->kind = TM_K_ATOMIC; ti->pipe = TM_PIPE_SEND; break;
+        case ISA_PIPE_BRANCH: ti->kind = TM_K_BRANCH; ti->pipe = TM_PIPE_BRANCH; break;
+        case ISA_PIPE_SYNC:
+            ti->kind = oi->scope == ISA_SCOPE_WG ? TM_K_BARRIER : TM_K_SG_BARRIER;
+            ti->pipe = TM_PIPE_SYNC;
+            break;
+        default:
+            ti->kind = oi->scope == ISA_SCOPE_WG ? TM_K_UOPS_WG : TM_K_UOPS;
+            ti->pipe = TM_PIPE_SEND;
+            break;
+        }
+        /* image element reads/writes are memory messages */
+        if (oi->family == ISA_FAM_IMG_READ || oi->family == ISA_FAM_IMG_WRITE ||
+            oi->family == ISA_FAM_IMG_QUERY) {
+            ti->kind = TM_K_ALU;
+            ti->pipe = TM_PIPE_SEND;
+        }
+        /* a register's width in the scoreboard: vector operands take vec slots */
+        uint32_t first = 0;
+        if (in->nopnd && writes_first(oi->shape)) {
+            const isa_operand *d = &in->o[0];
+            if (d->kind == ISA_OPND_REG)
+                ti->dst = (tm_range){ d->reg, (uint16_t)vec };
+            else if (d->kind == ISA_OPND_PRED)
+                ti->dst = (tm_range){ (uint16_t)(k->nreg + d->reg), 1 };
+            first = 1;
+        }
+        for (uint32_t i = first; i < in->nopnd && i < ISA_MAX_OPNDS; i++)
+            add_source(ti, k, &in->o[i], in->o[i].kind == ISA_OPND_REG ? vec : 1);
+        ti->passes = (uint16_t)tm_passes(tc, (tm_pipe)ti->pipe, width, tb);
+        if (oi->pipe == ISA_PIPE_MOV && vec > 1)
+            ti->passes = (uint16_t)(ti->passes * vec);
+    }
+}

@@ -1,0 +1,240 @@
+/* timing_mem.c - the memory hierarchy: per-subgroup coalescing into lines,
+ * per-CU L1, a shared L2, DRAM, local memory banks.  Every level is a
+ * bandwidth port (a "free at" time) plus a latency; caches are set
+ * associative with LRU.  Latencies are end-to-end from issue (a load that
+ * hits L2 takes memory.l2.latency, not L1 + L2). */
+#include "timing_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tm_level_names[TM_LEVEL_COUNT] = {
+#define X(E, n) n,
+    TM_LEVELS(X)
+#undef X
+};
+
+static uint32_t ilog2(uint32_t v)
+{
+    uint32_t s = 0;
+    while ((1u << (s + 1)) <= v)
+        s++;
+    return s;
+}
+
+static int cache_init(tm_cache *c, const tm_cache_cfg *cc, uint32_t line)
+{
+    memset(c, 0, sizeof *c);
+    c->line_shift = ilog2(line);
+    if (!cc->size)
+        return 0;
+    c->ways = cc->assoc ? cc->assoc : 1;
+    c->sets = cc->size / (line * c->ways);
+    if (c->sets == 0)
+        c->sets = 1;
+    c->tag = calloc((size_t)c->sets * c->ways, sizeof *c->tag);
+    c->stamp = calloc((size_t)c->sets * c->ways, sizeof *c->stamp);
+    return c->tag && c->stamp ? 0 : -1;
+}
+
+static void cache_free(tm_cache *c)
+{
+    free(c->tag);
+    free(c->stamp);
+}
+
+/* Look up line number ln; on a miss, fill it over the least recently used
+ * way.  Returns true on a hit. */
+static bool cache_access(tm_cache *c, uint64_t ln)
+{
+    if (!c->sets)
+        return false;
+    uint32_t set = (uint32_t)(ln % c->sets);
+    uint64_t *tag = c->tag + (size_t)set * c->ways;
+    uint64_t *st = c->stamp + (size_t)set * c->ways;
+    uint32_t victim = 0;
+    c->clock++;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (tag[w] == ln + 1) {
+            st[w] = c->clock;
+            return true;
+        }
+        if (st[w] < st[victim])
+            victim = w;
+    }
+    tag[victim] = ln + 1;
+    st[victim] = c->clock;
+    return false;
+}
+
+int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st)
+{
+    memset(m, 0, sizeof *m);
+    m->tc = tc;
+    m->ncu = ncu;
+    m->st = st;
+    uint32_t line = tc->line_bytes ? tc->line_bytes : 64;
+    m->l1 = calloc(ncu, sizeof *m->l1);
+    m->l1_free = calloc(ncu, sizeof *m->l1_free);
+    m->slm_free = calloc(ncu, sizeof *m->slm_free);
+    if (!m->l1 || !m->l1_free || !m->slm_free)
+        return -1;
+    for (uint32_t i = 0; i < ncu; i++)
+        if (cache_init(&m->l1[i], &tc->l1, line))
+            return -1;
+    return cache_init(&m->l2, &tc->l2, line);
+}
+
+void tm_mem_free(tm_mem *m)
+{
+    if (m->l1)
+        for (uint32_t i = 0; i < m->ncu; i++)
+            cache_free(&m->l1[i]);
+    free(m->l1);
+    free(m->l1_free);
+    free(m->slm_free);
+    cache_free(&m->l2);
+    memset(m, 0, sizeof *m);
+}
+
+static uint64_t occ(uint32_t bytes, uint32_t bw)
+{
+    return bw ? (bytes + bw - 1) / bw : 0;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* One line request arriving at the CU's L1 at t; returns data time. */
+static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
+                             bool store, bool atomic, uint32_t same_addr)
+{
+    const emu_timing_cfg *tc = m->tc;
+    sgemu_timing *st = m->st;
+    uint32_t line = tc->line_bytes;
+    uint64_t s = t;
+    if (tc->l1.size && !atomic) {
+        s = max64(t, m->l1_free[cu]);
+        m->l1_free[cu] = s + occ(line, tc->l1.bw);
+        st->bytes[TM_LEVEL_L1] += line;
+        if (!store && cache_access(&m->l1[cu], ln)) {
+            st->hits[TM_LEVEL_L1]++;
+            return s + tc->l1.latency;
+        }
+        if (!store)
+            st->misses[TM_LEVEL_L1]++;
+    }
+    uint64_t s2 = max64(s, m->l2_free);
+    m->l2_free = s2 + occ(line, tc->l2.bw);
+    st->bytes[TM_LEVEL_L2] += line;
+    uint64_t done;
+    if (tc->l2.size && cache_access(&m->l2, ln)) {
+        st->hits[TM_LEVEL_L2]++;
+        done = s2 + tc->l2.latency;
+    } else {
+        st->misses[TM_LEVEL_L2]++;
+        uint64_t s3 = max64(s2, m->dram_free);
+        m->dram_free = s3 + occ(line, tc->dram_bw);
+        st->bytes[TM_LEVEL_DRAM] += line;
+        done = s3 + tc->dram_latency;
+    }
+    if (store)
+        return s + (tc->l1.size ? tc->l1.latency : tc->l2.latency);
+    if (atomic) {
+        /* the atomic unit sits at the L2: its latency replaces the hit latency */
+        if (tc->atomic_latency > tc->l2.latency)
+            done += tc->atomic_latency - tc->l2.latency;
+        done += (uint64_t)(same_addr - 1) * tc->atomic_ii;
+    }
+    return done;
+}
+
+uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
+                       uint32_t n, uint32_t bytes, bool store, bool atomic)
+{
+    uint32_t shift = m->l2.line_shift;
+    uint64_t lines[2 * 64];
+    uint32_t cnt[2 * 64], nl = 0;
+    for (uint32_t i = 0; i < n && nl < 2 * 64; i++) {
+        uint64_t first = addr[i] >> shift, last = (addr[i] + (bytes ? bytes : 1) - 1) >> shift;
+        for (uint64_t ln = first; ln <= last && nl < 2 * 64; ln++) {
+            uint32_t j = 0;
+            while (j < nl && lines[j] != ln)
+                j++;
+            if (j == nl) {
+                lines[nl] = ln;
+                cnt[nl++] = 0;
+            }
+            cnt[j]++;
+        }
+    }
+    /* same-address atomics serialise at the atomic unit */
+    uint32_t same = 1;
+    if (atomic)
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t c = 0;
+            for (uint32_t j = 0; j < n; j++)
+                c += addr[j] == addr[i];
+            if (c > same)
+                same = c;
+        }
+    uint64_t done = t;
+    for (uint32_t j = 0; j < nl; j++)
+        done = max64(done, line_request(m, cu, t, lines[j], store, atomic, same));
+    return done;
+}
+
+uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
+                      uint32_t n, uint32_t bytes, bool store)
+{
+    const emu_timing_cfg *tc = m->tc;
+    uint32_t nb = tc->slm_banks ? tc->slm_banks : 1;
+    uint32_t bb = tc->slm_bank_bytes ? tc->slm_bank_bytes : 4;
+    /* distinct words per bank: the same word is a broadcast, not a conflict */
+    uint64_t words[256];
+    uint32_t nw = 0, degree = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t per = (bytes + bb - 1) / bb;
+        for (uint32_t k = 0; k < (per ? per : 1) && nw < 256; k++) {
+            uint64_t w = addr[i] / bb + k;
+            uint32_t j = 0;
+            while (j < nw && words[j] != w)
+                j++;
+            if (j == nw)
+                words[nw++] = w;
+        }
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t c = 0;
+        for (uint32_t j = 0; j < nw; j++)
+            c += words[j] % nb == b;
+        if (c > degree)
+            degree = c;
+    }
+    uint64_t total = (uint64_t)n * bytes;
+    uint64_t busy = max64(degree, occ((uint32_t)total, tc->slm_bw));
+    uint64_t s = max64(t, m->slm_free[cu]);
+    m->slm_free[cu] = s + busy;
+    m->st->bytes[TM_LEVEL_LOCAL] += total;
+    m->st->bank_conflict_cycles += degree - 1;
+    (void)store;
+    return s + tc->slm_latency + (degree - 1);
+}
+
+uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
+                      uint64_t addr, uint32_t bytes, bool store)
+{
+    if (space == ISA_SPACE_LOCAL) {
+        /* consecutive words: one per bank until the banks wrap */
+        uint32_t bb = m->tc->slm_bank_bytes ? m->tc->slm_bank_bytes : 4;
+        uint64_t a[256];
+        uint32_t n = 0;
+        for (uint64_t o = 0; o < bytes && n < 256; o += bb)
+            a[n++] = addr + o;
+        return tm_mem_local(m, cu, t, a, n, bb, store);
+    }
+    uint64_t a[1] = { addr };
+    return tm_mem_global(m, cu, t, a, 1, bytes, store, false);
+}

@@ -1,0 +1,106 @@
+/* timing_report.c - the timing statistics as text (sgemu run's summary) and
+ * as a JSON object (sgemu run --json). */
+#include "timing.h"
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0;
+}
+
+static uint64_t stall_total(const sgemu_timing *t)
+{
+    uint64_t s = 0;
+    for (int i = 0; i < TM_STALL_COUNT; i++)
+        s += t->stall[i];
+    return s;
+}
+
+void tm_print(FILE *f, const sgemu_timing *t, const isa_kernel *k,
+              const emu_config *cfg, bool per_line)
+{
+    fprintf(f, "timing (%s):\n", cfg->name);
+    fprintf(f, "  cycles            %llu (%.3f us at %.0f MHz)\n",
+            (unsigned long long)t->cycles, t->time_us, cfg->clock_mhz);
+    fprintf(f, "  IPC               %.3f subgroup instructions/cycle\n", t->ipc);
+    fprintf(f, "  SIMD efficiency   %.1f%%\n", 100 * t->simd_efficiency);
+    fprintf(f, "  occupancy         achieved %.1f%%, theoretical %.1f%% "
+            "(%u work-groups/CU, %u thread slots, limited by %s)\n",
+            100 * t->achieved_occupancy, 100 * t->theoretical_occupancy, t->wg_per_cu,
+            t->threads_per_cu, tm_limiter_names[t->limiter]);
+    fprintf(f, "  registers         %u per thread%s%s\n", t->grf_regs_needed,
+            t->large_grf ? " (large-GRF mode)" : "",
+            t->grf_overflow ? " - DOES NOT FIT the GRF at this width (spills)" : "");
+    uint64_t st = stall_total(t);
+    fprintf(f, "  stalls            %llu thread-cycles:", (unsigned long long)st);
+    for (int i = 0; i < TM_STALL_COUNT; i++)
+        fprintf(f, " %s %.1f%%", tm_stall_names[i], 100 * ratio(t->stall[i], st));
+    fputc('\n', f);
+    for (int l = 0; l < TM_LEVEL_COUNT; l++)
+        fprintf(f, "  %-6s            %llu bytes, hit rate %.1f%% (%llu hits, %llu misses)\n",
+                tm_level_names[l], (unsigned long long)t->bytes[l],
+                100 * ratio(t->hits[l], t->hits[l] + t->misses[l]),
+                (unsigned long long)t->hits[l], (unsigned long long)t->misses[l]);
+    fprintf(f, "  bank conflicts    %llu extra cycles\n",
+            (unsigned long long)t->bank_conflict_cycles);
+    uint32_t shown = t->ncu < 16 ? t->ncu : 16;
+    fprintf(f, "  CU utilisation   ");
+    for (uint32_t c = 0; c < shown; c++)
+        fprintf(f, " %.0f%%", 100 * ratio(t->cu_busy_cycles[c], t->cycles));
+    fprintf(f, "%s\n", shown < t->ncu ? " ..." : "");
+    if (!per_line)
+        return;
+    fprintf(f, "  per instruction:  line  pc    count      lanes      cycles     stalls  op\n");
+    for (uint32_t pc = 0; pc < t->ninst; pc++) {
+        const tm_line_stats *s = &t->per_inst[pc];
+        if (!s->count)
+            continue;
+        fprintf(f, "                    %-5u %-5u %-10llu %-10llu %-10llu %-7llu %s\n",
+                k->inst[pc].line, pc, (unsigned long long)s->count,
+                (unsigned long long)s->lanes, (unsigned long long)s->cycles,
+                (unsigned long long)s->stalls, isa_ops[k->inst[pc].op].mnemonic);
+    }
+}
+
+void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k)
+{
+    fprintf(f, "{\"cycles\": %llu, \"time_us\": %.6f, \"ipc\": %.6f, "
+            "\"instructions\": %llu, \"uops\": %llu, \"simd_efficiency\": %.6f, ",
+            (unsigned long long)t->cycles, t->time_us, t->ipc,
+            (unsigned long long)t->instructions, (unsigned long long)t->uops,
+            t->simd_efficiency);
+    fprintf(f, "\"occupancy\": {\"achieved\": %.6f, \"theoretical\": %.6f, "
+            "\"work_groups_per_cu\": %u, \"thread_slots\": %u, \"limiter\": \"%s\", "
+            "\"grf_registers\": %u, \"large_grf\": %s, \"grf_overflow\": %s, "
+            "\"spill_bytes\": %llu}, ",
+            t->achieved_occupancy, t->theoretical_occupancy, t->wg_per_cu,
+            t->threads_per_cu, tm_limiter_names[t->limiter], t->grf_regs_needed,
+            t->large_grf ? "true" : "false", t->grf_overflow ? "true" : "false",
+            (unsigned long long)t->spill_bytes);
+    fputs("\"stalls\": {", f);
+    for (int i = 0; i < TM_STALL_COUNT; i++)
+        fprintf(f, "%s\"%s\": %llu", i ? ", " : "", tm_stall_names[i],
+                (unsigned long long)t->stall[i]);
+    fputs("}, \"memory\": {", f);
+    for (int l = 0; l < TM_LEVEL_COUNT; l++)
+        fprintf(f, "%s\"%s\": {\"bytes\": %llu, \"hits\": %llu, \"misses\": %llu}",
+                l ? ", " : "", tm_level_names[l], (unsigned long long)t->bytes[l],
+                (unsigned long long)t->hits[l], (unsigned long long)t->misses[l]);
+    fprintf(f, ", \"bank_conflict_cycles\": %llu}, \"cu_utilisation\": [",
+            (unsigned long long)t->bank_conflict_cycles);
+    for (uint32_t c = 0; c < t->ncu; c++)
+        fprintf(f, "%s%.4f", c ? ", " : "", ratio(t->cu_busy_cycles[c], t->cycles));
+    fputs("], \"per_instruction\": [", f);
+    bool first = true;
+    for (uint32_t pc = 0; pc < t->ninst; pc++) {
+        const tm_line_stats *s = &t->per_inst[pc];
+        if (!s->count)
+            continue;
+        fprintf(f, "%s{\"pc\": %u, \"line\": %u, \"op\": \"%s\", \"count\": %llu, "
+                "\"lanes\": %llu, \"cycles\": %llu, \"stalls\": %llu}",
+                first ? "" : ", ", pc, k->inst[pc].line, isa_ops[k->inst[pc].op].mnemonic,
+                (unsigned long long)s->count, (unsigned long long)s->lanes,
+                (unsigned long long)s->cycles, (unsigned long long)s->stalls);
+        first = false;
+    }
+    fprintf(f, "], \"trace_events\": %llu}", (unsigned long long)t->trace_events);
+}

@@ -1,0 +1,106 @@
+/* timing_trace.c - Chrome Trace Event Format output (opens in Perfetto and
+ * chrome://tracing): pid = compute unit, tid = thread slot, one complete
+ * ("X") slice per instruction (one cycle wide: its issue; the latency is in
+ * args, so slices of one thread never overlap), counters ("C") for residency.  Timestamps
+ * are cycles written as microseconds (1 us in the viewer = 1 cycle).  The
+ * file is written beside the target and renamed into place at the end. */
+#include "timing_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TM_TRACE_DEFAULT_LIMIT 1000000
+
+static void sep(tm_trace *tr)
+{
+    fputs(tr->first ? "\n" : ",\n", tr->f);
+    tr->first = false;
+}
+
+int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
+                  uint32_t slots)
+{
+    memset(tr, 0, sizeof *tr);
+    size_t n = strlen(path) + 16;
+    tr->tmp_path = malloc(n);
+    if (!tr->tmp_path)
+        return -1;
+    snprintf(tr->tmp_path, n, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tr->tmp_path);
+    if (fd < 0) {
+        free(tr->tmp_path);
+        tr->tmp_path = NULL;
+        return -1;
+    }
+    tr->f = fdopen(fd, "w");
+    if (!tr->f) {
+        close(fd);
+        unlink(tr->tmp_path);
+        free(tr->tmp_path);
+        tr->tmp_path = NULL;
+        return -1;
+    }
+    tr->path = path;
+    tr->limit = limit ? limit : TM_TRACE_DEFAULT_LIMIT;
+    tr->first = true;
+    fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"time_unit\": \"1 us = 1 cycle\"},\n"
+          "\"traceEvents\": [", tr->f);
+    /* names of the tracks: not counted against the limit */
+    for (uint32_t c = 0; c < ncu; c++) {
+        sep(tr);
+        fprintf(tr->f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": 0, "
+                "\"args\": {\"name\": \"CU %u\"}}", c, c);
+        for (uint32_t t = 0; t < slots && ncu * (uint64_t)slots <= 65536; t++) {
+            sep(tr);
+            fprintf(tr->f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, "
+                    "\"args\": {\"name\": \"thread %u\"}}", c, t, t);
+        }
+    }
+    return 0;
+}
+
+void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
+                    uint64_t ts, uint64_t dur, uint32_t pc, uint32_t line,
+                    uint64_t mask, const char *stall, uint64_t stall_cycles)
+{
+    if (!tr->f || tr->events >= tr->limit)
+        return;
+    tr->events++;
+    sep(tr);
+    fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"X\", \"pid\": %u, \"tid\": %u, "
+            "\"ts\": %llu, \"dur\": 1, \"args\": {\"latency\": %llu, \"pc\": %u, \"line\": %u, "
+            "\"mask\": \"0x%llx\", \"stall\": \"%s\", \"stall_cycles\": %llu}}",
+            name, cu, slot, (unsigned long long)ts, (unsigned long long)(dur ? dur : 1),
+            pc, line, (unsigned long long)mask, stall, (unsigned long long)stall_cycles);
+}
+
+void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
+                      const char *key, double v)
+{
+    if (!tr->f || tr->events >= tr->limit)
+        return;
+    tr->events++;
+    sep(tr);
+    fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "
+            "\"args\": {\"%s\": %.6g}}", name, cu, (unsigned long long)ts, key, v);
+}
+
+int tm_trace_close(tm_trace *tr, bool keep)
+{
+    if (!tr->f)
+        return 0;
+    fputs("\n]}\n", tr->f);
+    int bad = ferror(tr->f);
+    bad |= fclose(tr->f) != 0;
+    tr->f = NULL;
+    if (!keep || bad) {
+        unlink(tr->tmp_path);
+    } else if (rename(tr->tmp_path, tr->path) != 0) {
+        unlink(tr->tmp_path);
+        bad = 1;
+    }
+    free(tr->tmp_path);
+    tr->tmp_path = NULL;
+    return bad ? -1 : 0;
+}
