@@ -26,9 +26,9 @@ install_missing() {
 build() {   # build DIR [meson options...]
     local dir=$1; shift
     if [ ! -f "$dir/build.ninja" ]; then
-        meson setup "$dir" "$@" >/dev/null
+        meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
     else
-        meson configure "$dir" "$@" >/dev/null
+        meson configure "$dir" "$@"
     fi
     ninja -C "$dir" -j "$(nproc)"
 }
