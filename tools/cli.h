@@ -49,6 +49,9 @@ void cli_free_value(sgemu_argval *v);
 int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v);
 /* images.c: print an image row by row */
 void cli_print_image(FILE *f, const isa_arg *a, const sgemu_argval *v);
+/* images.c: --out NAME=FILE for an image: raw packed rows, or PGM/PPM when
+ * FILE ends in .pgm/.ppm (through cli_write_atomic); 0 or an exit code. */
+int cli_write_image(const char *path, const isa_arg *a, const sgemu_argval *v);
 
 /* Format one element of type t at p as text. */
 void cli_format_value(isa_type t, const void *p, char *buf, size_t n);

@@ -28,7 +28,8 @@ static const char run_help[] =
     "                            TYPE:[v0,v1,...] | TYPE:zeros:N | TYPE:iota:N |\n"
     "                            TYPE:random:N:SEED | TYPE:@FILE   for buffers\n"
     "                            local:BYTES           for __local pointers\n"
-    "                            image2d:WxH:ORDER:TYPE:(zeros|iota|random:SEED|@FILE)\n"
+    "                            image2d:WxH:ORDER:TYPE[:pitch=P]:(zeros|iota|random:SEED|@FILE)\n"
+    "                            image2d:@FILE.pgm|.ppm  for images (docs/images.md)\n"
     "  --out NAME[=FILE]       print buffer NAME after the run (one value per line), or\n"
     "                          write it raw to FILE (through a temporary file + rename)\n"
     "  --json                  print the summary and outputs as JSON on stdout\n"
@@ -308,7 +309,8 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
                 snprintf(path, sizeof path, "%s.sg%u", o->outs[i].file, width);
             else
                 snprintf(path, sizeof path, "%s", o->outs[i].file);
-            if (cli_write_atomic(path, p, n))
+            if (vals[ai].kind == SGEMU_VAL_IMAGE ? cli_write_image(path, a, &vals[ai])
+                                                 : cli_write_atomic(path, p, n))
                 return SGEMU_EXIT_USER;
             continue;
         }
