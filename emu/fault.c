@@ -58,7 +58,8 @@ int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
         }
     }
     f->code = code;
-    snprintf(f->msg, sizeof f->msg, "kernel '%s': %s%s%s", run->k->name, what,
+    /* precisions keep the worst case inside msg[1024] */
+    snprintf(f->msg, sizeof f->msg, "kernel '%.63s': %.400s%.300s%.240s", run->k->name, what,
              where, who);
     return code;
 }
