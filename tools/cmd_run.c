@@ -387,8 +387,11 @@ int cli_cmd_run(int argc, char **argv)
                     spec = o.argspecs[j].value;
             rc = cli_make_value(&k.args[i], spec, &vals[i]);
         }
-        if (rc)
+        if (rc) {
+            for (uint32_t i = 0; i < k.narg; i++)
+                cli_free_value(&vals[i]);
             break;
+        }
         o.launch.sg_width = o.widths[wi];
         sgemu_stats st;
         sgemu_fault fault;

@@ -199,7 +199,18 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
                      "TYPE:random:N:SEED or TYPE:@FILE, got '%s'", a->name, spec);
 }
 
+static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v);
+
+/* On failure nothing stays allocated. */
 int cli_make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
+{
+    int rc = make_value(a, spec, v);
+    if (rc)
+        cli_free_value(v);
+    return rc;
+}
+
+static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
 {
     memset(v, 0, sizeof *v);
     if (!spec)
