@@ -47,6 +47,7 @@ demo() {
 test_all() {
     build build -Dwerror=true -Dbuildtype=debugoptimized
     meson test -C build --print-errorlogs --num-processes "$(nproc)"
+    bash tests/install_check.sh build     # install + build a program against sgemu.pc
     build build-asan -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         meson test -C build-asan --print-errorlogs --num-processes "$(nproc)" --timeout-multiplier 4
