@@ -305,10 +305,14 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
         const uint8_t *p = out_bytes(a, &vals[ai], &n, &t);
         if (o->outs[i].file) {
             char path[1200];
-            if (o->nwidths > 1)
-                snprintf(path, sizeof path, "%s.sg%u", o->outs[i].file, width);
+            const char *f = o->outs[i].file, *dot = strrchr(f, '.'), *slash = strrchr(f, '/');
+            if (o->nwidths == 1)
+                snprintf(path, sizeof path, "%s", f);
+            else if (dot && dot != f && (!slash || dot > slash + 1))
+                /* out.pgm -> out.sg8.pgm: the extension still names the format */
+                snprintf(path, sizeof path, "%.*s.sg%u%s", (int)(dot - f), f, width, dot);
             else
-                snprintf(path, sizeof path, "%s", o->outs[i].file);
+                snprintf(path, sizeof path, "%s.sg%u", f, width);
             if (vals[ai].kind == SGEMU_VAL_IMAGE ? cli_write_image(path, a, &vals[ai])
                                                  : cli_write_atomic(path, p, n))
                 return SGEMU_EXIT_USER;
