@@ -109,6 +109,11 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
                              "instruction limit of %llu subgroup instructions reached "
                              "(runaway kernel? raise --max-instructions)",
                              (unsigned long long)limit);
+        /* a signal handler's stop request: checked every 1024 instructions,
+         * so a long work-group stops too, at little cost */
+        if ((run->instructions & 1023) == 0 && sgemu_stop_requested())
+            return emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
+                             "interrupted (stop requested by a signal)");
         run->instructions++;
         st->instructions++;
         st->lane_ops += (uint64_t)__builtin_popcountll(mask);

@@ -4,6 +4,7 @@
 #include "emu_private.h"
 #include "timing.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,13 @@ uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t)
         return 0;
     return channels[o] * bytes[t];
 }
+
+/* Set from signal handlers: only a volatile sig_atomic_t store is safe there. */
+static volatile sig_atomic_t stop_flag;
+
+void sgemu_request_stop(void) { stop_flag = 1; }
+bool sgemu_stop_requested(void) { return stop_flag != 0; }
+void sgemu_clear_stop(void) { stop_flag = 0; }
 
 float sgemu_half_to_float(uint16_t h) { return lanes_f16_to_f32(h); }
 uint16_t sgemu_float_to_half(float f) { return lanes_f32_to_f16(f); }
@@ -209,6 +217,9 @@ static void pick_local(emu_run *run)
     }
 }
 
+/* The largest NDRange sgemu accepts (2^40 work-items). */
+#define EMU_MAX_WORK_ITEMS (1ull << 40)
+
 static int check_launch(emu_run *run)
 {
     const sgemu_launch *L = run->launch;
@@ -222,6 +233,22 @@ static int check_launch(emu_run *run)
         run->offset[d] = d < L->dims ? L->offset[d] : 0;
         if (run->global[d] == 0)
             return user_error(f, "global size in dimension %u is 0", d);
+        if (run->offset[d] > UINT64_MAX - run->global[d])
+            return user_error(f, "global offset %llu + size %llu in dimension %u wraps "
+                              "around 2^64", (unsigned long long)run->offset[d],
+                              (unsigned long long)run->global[d], d);
+    }
+    /* far beyond what an interpreter finishes, and products past 2^64 would
+     * wrap in the id arithmetic: refuse before anything is allocated */
+    uint64_t nd_items = 1;
+    for (uint32_t d = 0; d < 3; d++) {
+        if (run->global[d] > EMU_MAX_WORK_ITEMS / nd_items)
+            return user_error(f, "NDRange too large: global size %llux%llux%llu is more "
+                              "than %llu work-items", (unsigned long long)run->global[0],
+                              (unsigned long long)run->global[1],
+                              (unsigned long long)run->global[2],
+                              (unsigned long long)EMU_MAX_WORK_ITEMS);
+        nd_items *= run->global[d];
     }
     if (L->local_given) {
         uint64_t items = 1;
@@ -316,6 +343,12 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     run.fault = fault;
     if (check_launch(&run) || bind_args(&run))
         return fault->code;
+    if (sgemu_stop_requested()) {
+        fault->code = SGEMU_EXIT_INTERRUPTED;
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s': interrupted before it started",
+                 k->name);
+        return fault->code;
+    }
 
     run.lenv.user = &run;
     run.lenv.arg_values = run.arg_values;

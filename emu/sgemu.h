@@ -132,4 +132,17 @@ uint16_t sgemu_double_to_half(double d);
  * (default stderr). */
 void sgemu_set_note_stream(void *stdio_file);
 
+/* --- added by the robustness work (append-only) --- */
+/* Exit status of a run stopped by sgemu_request_stop (SIGINT, SIGTERM). */
+#define SGEMU_EXIT_INTERRUPTED 130
+
+/* Ask every sgemu_run in progress (and the next one) to stop: the engine
+ * checks the flag before each subgroup instruction and returns
+ * SGEMU_EXIT_INTERRUPTED.  Async-signal-safe (it only sets a flag), so a
+ * SIGINT handler may call it.  sgemu_stop_requested reads the flag;
+ * sgemu_clear_stop resets it. */
+void sgemu_request_stop(void);
+bool sgemu_stop_requested(void);
+void sgemu_clear_stop(void);
+
 #endif

@@ -109,8 +109,10 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
         sg->l.exists = lanes_mask_first(size);
         memset(sg->l.regs, 0, (size_t)sg->l.nreg * S * sizeof *sg->l.regs);
         memset(sg->l.preds, 0, (size_t)sg->l.npred * sizeof *sg->l.preds);
-        lanes_simt_free(&sg->l.simt);
-        lanes_simt_init(&sg->l.simt, sg->l.exists, 0);
+        /* keeps the stack's storage from the last work-group */
+        if (lanes_simt_reset(&sg->l.simt, sg->l.exists, 0) != 0)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                             "out of host memory for the SIMT stack");
         if (trace && i < 64)
             trace->sg_size[i] = size;
     }

@@ -121,8 +121,10 @@ static void add_label(asm_ctx *c, span name)
     if (c->nlabel == c->caplabel) {
         size_t cap = c->caplabel ? c->caplabel * 2 : 32;
         label *n = realloc(c->labels, cap * sizeof *n);
-        if (!n)
+        if (!n) {
+            err(c, name.line, name.col, "out of memory for labels");
             return;
+        }
         c->labels = n;
         c->caplabel = cap;
     }
@@ -140,8 +142,10 @@ static void add_inst_line(asm_ctx *c, span s)
     if (c->ninst == c->capinst) {
         size_t cap = c->capinst ? c->capinst * 2 : 64;
         span *n = realloc(c->insts, cap * sizeof *n);
-        if (!n)
+        if (!n) {
+            err(c, s.line, s.col, "out of memory for instructions");
             return;
+        }
         c->insts = n;
         c->capinst = cap;
     }

@@ -58,9 +58,15 @@ void isa_diags_print(const isa_diags *d, void *stdio_file)
     FILE *f = stdio_file ? stdio_file : stderr;
     if (!d || !d->count)
         return;
+    const char *file = d->file[0] ? d->file : "<input>";
     isa_diag *s = malloc((size_t)d->count * sizeof *s);
-    if (!s)
+    if (!s) {
+        /* out of memory: print them unsorted rather than not at all */
+        for (uint32_t i = 0; i < d->count; i++)
+            fprintf(f, "%s:%u:%u: error: %s\n", file, d->items[i].line, d->items[i].col,
+                    d->items[i].msg);
         return;
+    }
     memcpy(s, d->items, (size_t)d->count * sizeof *s);
     /* Insertion order breaks ties: sort a copy stably by (line, col, index). */
     for (uint32_t i = 1; i < d->count; i++) {
@@ -72,7 +78,6 @@ void isa_diags_print(const isa_diags *d, void *stdio_file)
         }
         s[j] = t;
     }
-    const char *file = d->file[0] ? d->file : "<input>";
     for (uint32_t i = 0; i < d->count; i++)
         fprintf(f, "%s:%u:%u: error: %s\n", file, s[i].line, s[i].col, s[i].msg);
     free(s);

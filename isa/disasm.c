@@ -173,6 +173,8 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
 char *isa_disassemble(const isa_kernel *k)
 {
     uint8_t *is_target = calloc((size_t)k->ninst + 1, 1);
+    if (!is_target)
+        return NULL;        /* without it labels would be lost: no text at all */
     for (uint32_t pc = 0; is_target && pc < k->ninst; pc++) {
         const isa_inst *in = &k->inst[pc];
         for (unsigned i = 0; i < in->nopnd && i < ISA_MAX_OPNDS; i++)

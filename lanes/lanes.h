@@ -134,4 +134,10 @@ enum {
     LANES_FAULT_BAD_INST = 2    /* opcode/type/operand form lanes/ cannot run */
 };
 
+/* --- added by the robustness work (append-only) --- */
+/* lanes_simt_init that keeps s's storage (s initialised before, or zeroed)
+ * and reports allocation failure instead of aborting: 0, or -1 with the
+ * stack empty. */
+int lanes_simt_reset(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc);
+
 #endif

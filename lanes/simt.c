@@ -11,23 +11,31 @@
 
 #define SIMT_INITIAL_CAP 64
 
-static void simt_reserve(lanes_simt *s, uint32_t need)
+static int simt_grow(lanes_simt *s, uint32_t need)
 {
     if (need <= s->cap)
-        return;
+        return 0;
     uint32_t cap = s->cap ? s->cap : SIMT_INITIAL_CAP;
     while (cap < need)
         cap *= 2;
     lanes_simt_entry *e = realloc(s->e, (size_t)cap * sizeof *e);
-    if (!e) {
+    if (!e)
+        return -1;
+    s->e = e;
+    s->cap = cap;
+    return 0;
+}
+
+static void simt_reserve(lanes_simt *s, uint32_t need)
+{
+    if (simt_grow(s, need) != 0) {
+        uint32_t cap = s->cap ? s->cap : SIMT_INITIAL_CAP;
         /* the contract has no error path; a stack we cannot grow would
          * silently drop lanes, which is worse than stopping */
         fprintf(stderr, "sgemu: %s:%d: out of memory growing the SIMT stack "
                 "to %u entries\n", __FILE__, __LINE__, cap);
         abort();
     }
-    s->e = e;
-    s->cap = cap;
 }
 
 /* Pop entries that reached their reconvergence point or whose lanes have
@@ -53,6 +61,19 @@ void lanes_simt_init(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc)
                                   .mask = lanes };
     s->depth = 1;
     simt_settle(s);
+}
+
+int lanes_simt_reset(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc)
+{
+    s->depth = 0;
+    s->exited = 0;
+    if (simt_grow(s, SIMT_INITIAL_CAP) != 0)
+        return -1;
+    s->e[0] = (lanes_simt_entry){ .pc = entry_pc, .rpc = ISA_PC_EXIT,
+                                  .mask = lanes };
+    s->depth = 1;
+    simt_settle(s);
+    return 0;
 }
 
 void lanes_simt_free(lanes_simt *s)

@@ -62,4 +62,10 @@ int cli_write_atomic(const char *path, const void *data, size_t n);
 /* Minimal JSON string escaping to a stream. */
 void cli_json_string(FILE *f, const char *s);
 
+/* --- robustness (append-only) --- */
+/* Install SIGINT/SIGTERM handlers: the first signal asks the engine to stop
+ * (sgemu_request_stop, exit status 130); a signal while cli_write_atomic holds
+ * a temporary file removes it and exits 130 at once; a second signal exits. */
+void cli_install_signal_handlers(void);
+
 #endif

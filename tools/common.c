@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,42 +139,93 @@ void cli_format_value(isa_type t, const void *p, char *buf, size_t n)
     }
 }
 
+/* The temporary file cli_write_atomic holds, for the signal handler: the
+ * path is filled in with signals blocked, then tmp_live is set. */
+static char tmp_path[4096 + 16];
+static volatile sig_atomic_t tmp_live;
+static volatile sig_atomic_t signals_seen;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (tmp_live) {
+        unlink(tmp_path);            /* async-signal-safe */
+        _exit(SGEMU_EXIT_INTERRUPTED);
+    }
+    if (signals_seen++)
+        _exit(SGEMU_EXIT_INTERRUPTED);
+    sgemu_request_stop();
+}
+
+void cli_install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
 int cli_write_atomic(const char *path, const void *data, size_t n)
 {
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return cli_error("out of memory");
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    if (plen + 16 > sizeof tmp_path)
+        return cli_error("output path '%s' is too long", path);
+    if (sgemu_stop_requested())
+        return SGEMU_EXIT_INTERRUPTED;
+    sigset_t old;
+    /* mkstemp and the registration happen with SIGINT/SIGTERM held back, so
+     * no signal can leave a temporary file nobody knows about */
+    block_signals(&old);
+    snprintf(tmp_path, sizeof tmp_path, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp_path);
     if (fd < 0) {
         int e = errno;
-        free(tmp);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return cli_error("cannot create a temporary file beside '%s': %s", path, strerror(e));
     }
+    tmp_live = 1;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     const uint8_t *p = data;
     size_t left = n;
+    int rc = 0, e = 0;
     while (left) {
         ssize_t w = write(fd, p, left);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return cli_error("cannot write '%s': %s", path, strerror(e));
+            e = errno;
+            rc = 1;
+            break;
         }
         p += w;
         left -= (size_t)w;
     }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        return cli_error("cannot write '%s': %s", path, strerror(e));
+    if (close(fd) != 0 && !rc) {
+        e = errno;
+        rc = 1;
     }
-    free(tmp);
+    block_signals(&old);
+    if (!rc && rename(tmp_path, path) != 0) {
+        e = errno;
+        rc = 1;
+    }
+    if (rc)
+        unlink(tmp_path);
+    tmp_live = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (rc)
+        return cli_error("cannot write '%s': %s", path, strerror(e));
     return 0;
 }
 

@@ -51,9 +51,19 @@ int main(int argc, char **argv)
         printf("sgemu %s\n", SGEMU_VERSION);
         return SGEMU_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+    cli_install_signal_handlers();
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            /* a signal that came after the run still ends in status 130 */
+            if (sgemu_stop_requested()) {
+                if (rc != SGEMU_EXIT_INTERRUPTED)
+                    fputs("sgemu: interrupted\n", stderr);
+                return SGEMU_EXIT_INTERRUPTED;
+            }
+            return rc;
+        }
+    }
     cli_error("unknown command '%s' (see 'sgemu --help')", argv[1]);
     return SGEMU_EXIT_USER;
 }
