@@ -1,0 +1,432 @@
+/* bench.c - sgemu-bench: runs every workload at sub-group widths 8, 16 and
+ * 32 in functional and timing mode, next to its native C peer (and its
+ * OpenCL C twin under Oclgrind and PoCL where one exists), and prints the
+ * figures and their ratios, all measured in this one run.
+ *
+ * Each sgemu run happens in a forked child so that its peak RSS (wait4)
+ * is that run's alone; the child sends back its figures and an FNV-1a hash
+ * of the output, which must equal the native peer's. */
+#include "bench.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef BENCH_SRC
+#define BENCH_SRC "."
+#endif
+/* a device with the thread slots for 256-item work-groups at SIMD8 in
+ * timing mode, and widths 8, 16 and 32 */
+#define BENCH_CONFIG "intel-xe-hpg"
+#ifndef BENCH_OCL_PEER
+#define BENCH_OCL_PEER ""
+#endif
+
+typedef struct opts {
+    bool quick, no_ocl, no_timing;
+    const char *only;
+    const char *src;
+    uint32_t threads;           /* threads of the parallel section */
+} opts;
+
+typedef struct child_res {
+    int rc;
+    double secs;
+    uint64_t lane_ops, instructions, subgroups, hash;
+    long maxrss_kb;
+    char msg[200];
+} child_res;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static int load_kernel(const char *src_root, const char *rel, isa_kernel *k)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", src_root, rel);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    static char buf[1 << 20];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    memset(k, 0, sizeof *k);
+    int errs = isa_assemble(path, buf, len, k, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    return errs ? -1 : 0;
+}
+
+/* In a child: set up, run sgemu once, report. */
+static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t width,
+                      bool timing, uint32_t threads, int fd)
+{
+    child_res r;
+    memset(&r, 0, sizeof r);
+    isa_kernel k;
+    emu_config cfg;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    bench_inst b;
+    memset(&b, 0, sizeof b);
+    b.n = n;
+    b.width = width;
+    if (load_kernel(o->src, w->kernel, &k) || emu_config_load_bundled(BENCH_CONFIG, &cfg, &d)) {
+        r.rc = -1;
+        snprintf(r.msg, sizeof r.msg, "cannot load %s or config " BENCH_CONFIG, w->kernel);
+    } else if (w->setup(&b, n, width)) {
+        r.rc = -1;
+        snprintf(r.msg, sizeof r.msg, "out of memory");
+    } else {
+        sgemu_launch L;
+        memset(&L, 0, sizeof L);
+        L.dims = b.dims;
+        for (int i = 0; i < 3; i++) {
+            L.global[i] = b.global[i];
+            L.local[i] = b.local[i];
+        }
+        L.local_given = true;
+        L.sg_width = width;
+        L.timing = timing;
+        L.threads = threads;
+        sgemu_stats st;
+        sgemu_fault fault;
+        double t0 = now();
+        r.rc = sgemu_run(&k, &cfg, &L, b.args, &st, &fault);
+        r.secs = now() - t0;
+        r.lane_ops = st.lane_ops;
+        r.instructions = st.instructions;
+        r.subgroups = st.subgroups;
+        if (r.rc)
+            snprintf(r.msg, sizeof r.msg, "%.190s", fault.msg);
+        r.hash = fnv1a(bench_out_data(&b), bench_out_bytes(&b));
+        sgemu_stats_free(&st);
+    }
+    if (write(fd, &r, sizeof r) != (ssize_t)sizeof r)
+        _exit(3);
+    _exit(0);
+}
+
+static child_res run_forked(const opts *o, const bench_work *w, uint64_t n, uint32_t width,
+                            bool timing, uint32_t threads)
+{
+    child_res r;
+    memset(&r, 0, sizeof r);
+    int p[2];
+    if (pipe(p)) {
+        r.rc = -1;
+        return r;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        child_run(o, w, n, width, timing, threads, p[1]);
+    }
+    close(p[1]);
+    ssize_t got = pid > 0 ? read(p[0], &r, sizeof r) : -1;
+    close(p[0]);
+    struct rusage ru;
+    int status = 0;
+    if (pid > 0)
+        wait4(pid, &status, 0, &ru);
+    if (got != (ssize_t)sizeof r) {
+        memset(&r, 0, sizeof r);
+        r.rc = -1;
+        snprintf(r.msg, sizeof r.msg, "child failed (status %d)", status);
+    }
+    r.maxrss_kb = pid > 0 ? ru.ru_maxrss : 0;
+    return r;
+}
+
+/* The native peer: best of repeated runs (at least ~0.2 s in all). */
+static double run_native(const bench_work *w, uint64_t n, uint32_t width, uint64_t *hash)
+{
+    bench_inst b;
+    memset(&b, 0, sizeof b);
+    b.n = n;
+    b.width = width;
+    if (w->setup(&b, n, width))
+        return -1;
+    uint8_t *out = malloc(bench_out_bytes(&b));
+    if (!out) {
+        bench_inst_free(&b);
+        return -1;
+    }
+    double best = 1e30, total = 0;
+    for (int rep = 0; rep < 1000 && (rep < 3 || total < 0.2); rep++) {
+        double t0 = now();
+        w->native(&b, out);
+        double t = now() - t0;
+        total += t;
+        if (t < best)
+            best = t;
+    }
+    *hash = fnv1a(out, bench_out_bytes(&b));
+    free(out);
+    bench_inst_free(&b);
+    return best;
+}
+
+/* The OpenCL twin through sgemu-ocl-peer; seconds per run or < 0. */
+static double run_ocl(const opts *o, const bench_work *w, uint64_t n, bool oclgrind,
+                      uint64_t *hash, char *why, size_t whyn)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s%s '%s' %s %llu %d 2>&1",
+             oclgrind ? "POCL_MAX_PTHREAD_COUNT=1 oclgrind " :
+                        "POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1 ",
+             BENCH_OCL_PEER, o->src, w->name, (unsigned long long)n, oclgrind ? 1 : 3);
+    FILE *p = popen(cmd, "r");
+    if (!p) {
+        snprintf(why, whyn, "cannot start the peer");
+        return -1;
+    }
+    char line[1024] = "", last[1024] = "";
+    double secs = -1;
+    while (fgets(line, sizeof line, p)) {
+        char name[256];
+        double s;
+        unsigned long long h;
+        if (sscanf(line, "%255[^\t]\t%lf\t%llx", name, &s, &h) == 3) {
+            secs = s;
+            *hash = h;
+        } else {
+            snprintf(last, sizeof last, "%s", line);
+        }
+    }
+    int st = pclose(p);
+    if (secs < 0 || st != 0) {
+        last[strcspn(last, "\n")] = 0;
+        snprintf(why, whyn, "%s", last[0] ? last : "failed");
+        return -1;
+    }
+    return secs;
+}
+
+static const char *mb(char *buf, double bytes)
+{
+    snprintf(buf, 32, "%.1f", bytes / (1024.0 * 1024.0));
+    return buf;
+}
+
+static void section_main(const opts *o)
+{
+    static const uint32_t widths[] = { 8, 16, 32 };
+    printf("## Workloads (1 host thread; ratio = native figure / sgemu figure)\n\n");
+    printf("| workload | size | S | func Mlane-op/s | native Mlane-op/s | native/func |"
+           " timing Msg-inst/s | func wall s | timing wall s | peak RSS MB | buffers MB |"
+           " RSS/buffers | output |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (uint32_t i = 0; i < bench_nworks; i++) {
+        const bench_work *w = &bench_works[i];
+        if (o->only && strcmp(o->only, w->name))
+            continue;
+        uint64_t n = o->quick ? w->size_quick : w->size_full;
+        for (uint32_t wi = 0; wi < 3; wi++) {
+            uint32_t S = widths[wi];
+            uint64_t nh = 0;
+            double nt = run_native(w, n, S, &nh);
+            child_res f = run_forked(o, w, n, S, false, 1);
+            child_res t = { 0 };
+            if (!o->no_timing)
+                t = run_forked(o, w, n, S, true, 1);
+            bench_inst b;
+            memset(&b, 0, sizeof b);
+            size_t bufbytes = 0;
+            if (!w->setup(&b, n, S))
+                bufbytes = b.buffer_bytes;
+            bench_inst_free(&b);
+            char m1[32], m2[32];
+            double ff = f.rc ? 0 : f.lane_ops / f.secs / 1e6;
+            double nf = nt > 0 ? f.lane_ops / nt / 1e6 : 0;
+            printf("| %s | %llu %s | %u | %.1f | %.1f | %.1fx | ", w->name,
+                   (unsigned long long)n, w->size_text, S, ff, nf, ff > 0 ? nf / ff : 0);
+            if (o->no_timing)
+                printf("- | %.3f | - | ", f.secs);
+            else if (t.rc)
+                printf("error: %.60s | %.3f | - | ", t.msg, f.secs);
+            else
+                printf("%.2f | %.3f | %.3f | ", t.instructions / t.secs / 1e6, f.secs, t.secs);
+            printf("%s | %s | %.2f | %s |\n", mb(m1, f.maxrss_kb * 1024.0), mb(m2, (double)bufbytes),
+                   bufbytes ? f.maxrss_kb * 1024.0 / (double)bufbytes : 0,
+                   f.rc ? f.msg : f.hash == nh ? "= native" : "DIFFERS");
+            fflush(stdout);
+        }
+    }
+    printf("\n");
+}
+
+static void section_ocl(const opts *o)
+{
+    printf("## Same OpenCL C kernel: Oclgrind and PoCL (1 host core) against sgemu (S=16)\n\n");
+    printf("sgemu runs the hand-written .sgasm twin of each .cl file; figures are work-items"
+           " per second (Oclgrind on 1/16 of the size: it is linear in the items).\n\n");
+    printf("| workload | items | sgemu Mitem/s | Oclgrind Mitem/s | sgemu/Oclgrind |"
+           " PoCL Mitem/s | PoCL/sgemu |\n|---|---|---|---|---|---|---|\n");
+    for (uint32_t i = 0; i < bench_nworks; i++) {
+        const bench_work *w = &bench_works[i];
+        if (o->only && strcmp(o->only, w->name))
+            continue;
+        uint64_t n = o->quick ? w->size_quick : w->size_full;
+        if (!w->cl_file) {
+            printf("| %s | %llu | - | not supported | - | not supported | - |\n", w->name,
+                   (unsigned long long)n);
+            continue;
+        }
+        child_res f = run_forked(o, w, n, 16, false, 1);
+        uint64_t items = n, nh = 0, gh = 0, ph = 0;
+        run_native(w, n, 16, &nh);
+        double sg = f.rc ? 0 : items / f.secs / 1e6;
+        char why1[256] = "", why2[256] = "";
+        uint64_t ng = n / 16 >= 4096 ? n / 16 : n;
+        double gt = BENCH_OCL_PEER[0] ? run_ocl(o, w, ng, true, &gh, why1, sizeof why1) : -1;
+        double pt = BENCH_OCL_PEER[0] ? run_ocl(o, w, n, false, &ph, why2, sizeof why2) : -1;
+        double gf = gt > 0 ? ng / gt / 1e6 : 0, pf = pt > 0 ? n / pt / 1e6 : 0;
+        printf("| %s | %llu | %.2f%s | ", w->name, (unsigned long long)n, sg,
+               f.hash == nh ? "" : " (DIFFERS)");
+        if (gt > 0)
+            printf("%.4f | %.0fx | ", gf, sg / gf);
+        else
+            printf("unavailable (%s) | - | ", BENCH_OCL_PEER[0] ? why1 : "no OpenCL at build");
+        if (pt > 0)
+            printf("%.2f%s | %.2fx |\n", pf, ph == nh ? "" : " (DIFFERS)", pf / sg);
+        else
+            printf("unavailable (%s) | - |\n", BENCH_OCL_PEER[0] ? why2 : "no OpenCL at build");
+        fflush(stdout);
+    }
+    printf("\n");
+}
+
+/* Cost and memory against NDRange size: vector_add at 4 sizes. */
+static void section_scaling(const opts *o)
+{
+    const bench_work *w = &bench_works[0];
+    uint64_t base = o->quick ? (1u << 16) : (1u << 20);
+    printf("## Scaling: %s, S=16, 1 thread, at 4 NDRange sizes\n\n", w->name);
+    printf("| items | func wall s | s per Mitem | peak RSS MB | buffers MB | RSS/buffers |\n"
+           "|---|---|---|---|---|---|\n");
+    for (uint64_t n = base; n <= base * 16; n *= 2 + (n != base)) {
+        child_res f = run_forked(o, w, n, 16, false, 1);
+        bench_inst b;
+        memset(&b, 0, sizeof b);
+        size_t bb = w->setup(&b, n, 16) ? 0 : b.buffer_bytes;
+        bench_inst_free(&b);
+        char m1[32], m2[32];
+        printf("| %llu | %.3f | %.4f | %s | %s | %.2f |\n", (unsigned long long)n, f.secs,
+               f.secs / (n / 1e6), mb(m1, f.maxrss_kb * 1024.0), mb(m2, (double)bb),
+               bb ? f.maxrss_kb * 1024.0 / (double)bb : 0);
+        fflush(stdout);
+    }
+    printf("\n");
+}
+
+/* Functional and timing mode with 1 and N threads: speed-up and equality. */
+static void section_threads(const opts *o)
+{
+    uint32_t T = o->threads ? o->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    printf("## Threads: 1 against %u host threads (S=16)\n\n", T);
+    printf("| workload | mode | 1 thread s | %u threads s | speed-up | same output |\n"
+           "|---|---|---|---|---|---|\n", T);
+    static const char *names[] = { "alu_loop", "vector_add", "local_reduce" };
+    for (int m = 0; m < 2; m++) {
+        if (m && o->no_timing)
+            break;
+        for (uint32_t i = 0; i < 3; i++) {
+            const bench_work *w = NULL;
+            for (uint32_t j = 0; j < bench_nworks; j++)
+                if (!strcmp(bench_works[j].name, names[i]))
+                    w = &bench_works[j];
+            if (o->only && strcmp(o->only, w->name))
+                continue;
+            uint64_t n = o->quick ? w->size_quick : w->size_full;
+            child_res a = run_forked(o, w, n, 16, m, 1);
+            child_res b = run_forked(o, w, n, 16, m, T);
+            printf("| %s | %s | %.3f | %.3f | %.2fx | %s |\n", w->name,
+                   m ? "timing" : "functional", a.secs, b.secs, a.secs / b.secs,
+                   !a.rc && !b.rc && a.hash == b.hash && a.instructions == b.instructions
+                       ? "yes" : "NO");
+            fflush(stdout);
+        }
+    }
+    printf("\n");
+}
+
+static void machine(void)
+{
+    char model[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "model name", 10)) {
+                char *c = strchr(line, ':');
+                if (c)
+                    snprintf(model, sizeof model, "%s", c + 2);
+                model[strcspn(model, "\n")] = 0;
+                break;
+            }
+        fclose(f);
+    }
+    printf("# sgemu-bench\n\nhost: %s, %ld cores online; device config: %s\n\n", model,
+           sysconf(_SC_NPROCESSORS_ONLN), BENCH_CONFIG);
+}
+
+int main(int argc, char **argv)
+{
+    opts o = { .src = BENCH_SRC };
+    const char *sections = "main,ocl,scaling,threads";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            o.quick = true;
+        else if (!strcmp(argv[i], "--no-ocl"))
+            o.no_ocl = true;
+        else if (!strcmp(argv[i], "--no-timing"))
+            o.no_timing = true;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            o.only = argv[++i];
+        else if (!strcmp(argv[i], "--src") && i + 1 < argc)
+            o.src = argv[++i];
+        else if (!strcmp(argv[i], "--sections") && i + 1 < argc)
+            sections = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            o.threads = (uint32_t)atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: sgemu-bench [--quick] [--no-ocl] [--no-timing] "
+                    "[--only WORKLOAD] [--sections main,ocl,scaling,threads] "
+                    "[--threads N] [--src DIR]\n");
+            return 1;
+        }
+    }
+    machine();
+    printf("mode: %s\n\n", o.quick ? "--quick (reduced sizes)" : "full");
+    if (strstr(sections, "main"))
+        section_main(&o);
+    if (strstr(sections, "ocl") && !o.no_ocl)
+        section_ocl(&o);
+    if (strstr(sections, "scaling"))
+        section_scaling(&o);
+    if (strstr(sections, "threads"))
+        section_threads(&o);
+    return 0;
+}
