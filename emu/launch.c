@@ -207,6 +207,11 @@ static int bind_args(emu_run *run)
 static void pick_local(emu_run *run)
 {
     uint64_t limit = run->cfg->max_wg_size < 256 ? run->cfg->max_wg_size : 256;
+    /* the subgroups must fit one compute unit's thread slots (timing model) */
+    uint32_t w = run->launch->sg_width ? run->launch->sg_width
+               : run->k->reqd_sg_size ? run->k->reqd_sg_size : run->cfg->default_width;
+    if (w && (uint64_t)run->cfg->threads_per_cu * w < limit)
+        limit = (uint64_t)run->cfg->threads_per_cu * w;
     for (int d = 0; d < 3; d++)
         run->local[d] = 1;
     for (uint64_t l = limit; l >= 1; l--) {

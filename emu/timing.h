@@ -76,6 +76,8 @@ typedef struct sgemu_timing {
     double theoretical_occupancy; /* resident threads / slots */
     double achieved_occupancy;    /* time-averaged resident threads / slots */
     tm_limiter limiter;
+    tm_limiter unfit;             /* NONE, or why one work-group cannot launch */
+    uint32_t grf_threads_per_cu;  /* threads the shared register file holds */
     /* stalls, in thread-cycles */
     uint64_t stall[TM_STALL_COUNT];
     /* memory */
@@ -117,6 +119,12 @@ void tm_timing_free(sgemu_timing *t);
 void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
                   uint32_t wg_items, uint32_t local_bytes, uint64_t wg_total,
                   sgemu_timing *t);
+
+/* After tm_occupancy: a work-group that cannot be resident on one compute
+ * unit (more subgroups than thread slots, or than the register file holds)
+ * cannot launch.  Returns 0, or SGEMU_EXIT_USER with msg naming the limit. */
+int tm_check_fit(const emu_config *cfg, const sgemu_timing *t, uint32_t width,
+                 uint32_t wg_items, char *msg, size_t msgn);
 
 /* timing_launch.c: sgemu_run's loop when launch->timing is set. */
 struct emu_run;

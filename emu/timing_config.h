@@ -42,6 +42,7 @@ typedef struct tm_cache_cfg {
 
 typedef struct emu_timing_cfg {
     tm_pipe_cfg pipe[TM_PIPE_COUNT];
+    uint32_t eus_per_cu;        /* execution units (EU / XVE / SMSP) per compute unit */
     /* scheduler */
     uint8_t policy;             /* TM_POLICIES index */
     uint32_t schedulers;        /* per compute unit */

@@ -1,9 +1,12 @@
 /* timing_core.c - the issue loop: work-group dispatch to compute units,
- * per-CU schedulers picking ready threads, a scoreboard per thread, pipes
- * as units with a "free at" time, barriers as rendezvous.  Compute units
- * are stepped in time order (lowest next-issue time, then lowest index), so
- * shared L2/DRAM ports see requests in time order and the result is
- * deterministic. */
+ * execution units (EUs) inside each compute unit with their own schedulers
+ * and pipes, a scoreboard per thread, pipes as units with a "free at" time,
+ * barriers as rendezvous.  Compute units are stepped in time order (lowest
+ * next-issue time, then lowest index, kept in a heap), so shared L2/DRAM
+ * ports see requests in time order and the result is deterministic.
+ * Event-driven: each thread caches a lower bound of its next issue time and
+ * each scheduler the minimum over its threads, so a cycle only looks at
+ * schedulers that may issue. */
 #include "timing_private.h"
 
 #include <stdlib.h>
@@ -14,8 +17,6 @@ const char *const tm_stall_names[TM_STALL_COUNT] = {
     TM_STALLS(X)
 #undef X
 };
-
-#define TM_MAX_UNITS 64
 
 enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 
@@ -30,6 +31,7 @@ typedef struct tm_thread {
     uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
     uint64_t age;
     uint64_t last_done;
+    uint64_t eta;          /* lower bound of the next issue (TM_NEVER: not running) */
     uint64_t *ready;       /* scoreboard: slot ready time */
     uint8_t *rmem;         /* slot written by a memory op */
 } tm_thread;
@@ -45,8 +47,9 @@ typedef struct tm_wgslot {
 typedef struct tm_cu {
     tm_thread *th;
     tm_wgslot *wg;
-    uint64_t *pfree;       /* TM_PIPE_COUNT x TM_MAX_UNITS */
-    uint32_t *rr;          /* round-robin position per scheduler */
+    uint64_t *pfree;       /* per EU: unit_total "free at" times */
+    uint32_t *rr;          /* round-robin position per scheduler (list index) */
+    uint64_t *snext;       /* per scheduler: lower bound of its next issue */
     uint64_t next_time;
     uint64_t first_start, last_done;
     uint32_t resident;
@@ -59,6 +62,11 @@ typedef struct tm_model {
     tm_inst *inst;
     tm_cu *cu;
     uint32_t ncu, sgs, wgs_per_cu, slots, nslot_regs;
+    uint32_t neu, spe, nsched;      /* EUs per CU, schedulers per EU, per CU */
+    uint32_t *t_eu, *t_sched;       /* per thread slot: its EU and scheduler */
+    uint32_t *s_first, *s_list;     /* per scheduler: its slots, ascending */
+    uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
+    uint32_t *heap, *hpos;          /* CUs by (next_time, index) */
     uint64_t wg_next, age, end;
     double resident_integral;
     tm_mem mem;
@@ -72,26 +80,29 @@ static uint64_t max64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-static uint32_t pick_unit(tm_model *m, tm_cu *c, tm_pipe p)
+/* Units of pipe p on the EU of thread slot t. */
+static uint64_t *units(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p)
 {
-    uint32_t n = m->tc->pipe[p].units;
-    if (n == 0)
-        n = 1;
-    if (n > TM_MAX_UNITS)
-        n = TM_MAX_UNITS;
-    uint64_t *f = c->pfree + p * TM_MAX_UNITS;
+    return c->pfree + (size_t)m->t_eu[t] * m->unit_total + m->unit_off[p];
+}
+
+static uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p)
+{
     uint32_t best = 0;
-    for (uint32_t u = 1; u < n; u++)
+    for (uint32_t u = 1; u < m->unit_n[p]; u++)
         if (f[u] < f[best])
             best = u;
     return best;
 }
 
-/* Occupy pipe p from max(t, unit free) for `passes`; returns the start. */
-static uint64_t occupy(tm_model *m, tm_cu *c, tm_pipe p, uint64_t t, uint32_t passes)
+/* Occupy pipe p of slot t's EU from max(t0, unit free) for `passes`;
+ * returns the start. */
+static uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint64_t t0,
+                       uint32_t passes)
 {
-    uint64_t *f = c->pfree + p * TM_MAX_UNITS + pick_unit(m, c, p);
-    uint64_t s = max64(t, *f);
+    uint64_t *f = units(m, c, t, p);
+    f += pick_unit(m, f, p);
+    uint64_t s = max64(t0, *f);
     *f = s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
     return s;
 }
@@ -110,9 +121,10 @@ static const emu_rec *cur_rec(const tm_cu *c, const tm_thread *th)
 
 /* Earliest cycle the thread's next instruction can issue; *dep and *pipe
  * report the binding constraints for stall classification. */
-static uint64_t earliest(tm_model *m, tm_cu *c, tm_thread *th, uint64_t *dep,
+static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
                          uint64_t *pipe, bool *mem)
 {
+    tm_thread *th = &c->th[t];
     const emu_rec *r = cur_rec(c, th);
     const tm_inst *ti = &m->inst[r->pc];
     uint64_t d = 0, p = 0;
@@ -127,7 +139,10 @@ static uint64_t earliest(tm_model *m, tm_cu *c, tm_thread *th, uint64_t *dep,
         }
     if (ti->kind == TM_K_ALU || ti->kind == TM_K_MEM || ti->kind == TM_K_ATOMIC ||
         ti->kind == TM_K_BRANCH)
-        p = c->pfree[ti->pipe * TM_MAX_UNITS + pick_unit(m, c, (tm_pipe)ti->pipe)];
+    {
+        const uint64_t *f = units(m, c, t, (tm_pipe)ti->pipe);
+        p = f[pick_unit(m, f, (tm_pipe)ti->pipe)];
+    }
     if (dep) {
         *dep = d;
         *pipe = p;
@@ -154,6 +169,7 @@ static void finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
     tm_cu *c = &m->cu[ci];
     tm_wgslot *w = &c->wg[th->wg];
     th->state = TH_DONE;
+    th->eta = TM_NEVER;
     w->done = max64(w->done, th->last_done);
     if (--w->left)
         return;
@@ -179,6 +195,7 @@ static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
     tm_cu *c = &m->cu[ci];
     tm_wgslot *w = &c->wg[th->wg];
     th->state = TH_BLOCKED;
+    th->eta = TM_NEVER;
     th->next_issue = t;    /* arrival, for the barrier stall */
     w->max_arrival = w->arrived ? max64(w->max_arrival, t) : t;
     if (++w->arrived == w->nsg)
@@ -196,7 +213,11 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
         m->st->stall[TM_STALL_BARRIER] += rel - th->next_issue;
         th->state = TH_RUN;
         th->next_issue = rel;
+        th->eta = rel;
         th->last_done = max64(th->last_done, rel);
+        uint32_t sc = m->t_sched[base + i];
+        if (rel < c->snext[sc])
+            c->snext[sc] = rel;
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[base + i];
@@ -262,7 +283,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         uint32_t passes = tm_passes(m->tc, p, u->lanes, tb);
         uint64_t in = (u->kind == COLL_UOP_MOV_INDIRECT && prev_kind == COLL_UOP_MOV_INDIRECT)
             ? prev_in : chain;
-        uint64_t s = occupy(m, c, p, in, passes), done;
+        uint64_t s = occupy(m, c, (uint32_t)(th - c->th), p, in, passes), done;
         switch (u->kind) {
         case COLL_UOP_SLM_LOAD:
         case COLL_UOP_SLM_STORE:
@@ -311,7 +332,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     const emu_timing_cfg *tc = m->tc;
     uint64_t dep, pipe;
     bool dmem;
-    earliest(m, c, th, &dep, &pipe, &dmem);
+    earliest(m, c, ti_idx, &dep, &pipe, &dmem);
     uint64_t gap = T - th->next_issue;
     tm_stall why = TM_STALL_ISSUE;
     if (dep > th->next_issue && dep >= pipe)
@@ -333,14 +354,14 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     th->next_issue = T + 1;
     switch ((tm_kind)ti->kind) {
     case TM_K_ALU: {
-        uint64_t s = occupy(m, c, (tm_pipe)ti->pipe, T, ti->passes);
+        uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, T, ti->passes);
         done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
         write_dst(m, th, ti, done, false);
         break;
     }
     case TM_K_MEM:
     case TM_K_ATOMIC: {
-        uint64_t s = occupy(m, c, TM_PIPE_SEND, T, ti->passes);
+        uint64_t s = occupy(m, c, ti_idx, TM_PIPE_SEND, T, ti->passes);
         uint64_t a[64];
         isa_space sp = (isa_space)ti->space;
         uint32_t n = rec_addrs(m, c, th, r, sp, a);
@@ -356,7 +377,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         break;
     }
     case TM_K_BRANCH: {
-        uint64_t s = occupy(m, c, TM_PIPE_BRANCH, T, ti->passes);
+        uint64_t s = occupy(m, c, ti_idx, TM_PIPE_BRANCH, T, ti->passes);
         done = pipe_done(m, TM_PIPE_BRANCH, s, ti->passes);
         if (done > T + 1) {
             m->st->stall[TM_STALL_FETCH] += done - T - 1;
@@ -429,12 +450,18 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->sg = i;
         th->cur = 0;
         th->next_issue = t;
+        th->eta = t;
         th->age = m->age++;
         th->last_done = t;
         for (uint32_t s = 0; s < m->nslot_regs; s++) {
             th->ready[s] = t;
             th->rmem[s] = 0;
         }
+    }
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        uint32_t sc = m->t_sched[slot * m->sgs + i];
+        if (t < c->snext[sc])
+            c->snext[sc] = t;
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[slot * m->sgs + i];
@@ -445,50 +472,143 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         c->next_time = t;
 }
 
-/* One cycle of compute unit ci at time T. */
+/* Refresh slot t's cached earliest issue time (after it issued). */
+static void refresh(tm_model *m, tm_cu *c, uint32_t t)
+{
+    tm_thread *th = &c->th[t];
+    if (th->state == TH_RUN && th->cur < c->wg[th->wg].tr.sg[th->sg].n)
+        th->eta = earliest(m, c, t, NULL, NULL, NULL);
+    else if (th->state == TH_RUN)
+        th->eta = TM_NEVER;
+}
+
+/* Scheduler s of CU c issues up to issue_width instructions at T. */
+static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
+    const uint32_t *list = m->s_list + m->s_first[s];
+    uint32_t n = m->s_first[s + 1] - m->s_first[s];
+    for (uint32_t k = 0; k < iw; k++) {
+        uint32_t pick = UINT32_MAX, pj = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t jj = c->rr[s] + j;
+            if (jj >= n)
+                jj -= n;
+            uint32_t t = list[jj];
+            tm_thread *th = &c->th[t];
+            if (th->eta > T)    /* TM_NEVER when not running */
+                continue;
+            uint64_t e = earliest(m, c, t, NULL, NULL, NULL);
+            if (e > T) {
+                th->eta = e;
+                continue;
+            }
+            if (m->tc->policy == 0) {
+                pick = t;
+                pj = jj;
+                break;
+            }
+            if (pick == UINT32_MAX || th->age < c->th[pick].age) {
+                pick = t;
+                pj = jj;
+            }
+        }
+        if (pick == UINT32_MAX)
+            break;
+        c->rr[s] = pj + 1 < n ? pj + 1 : 0;
+        issue(m, ci, pick, T);
+        if (m->err)
+            return;
+        refresh(m, c, pick);
+    }
+    uint64_t next = TM_NEVER;
+    for (uint32_t j = 0; j < n; j++)
+        if (c->th[list[j]].eta < next)
+            next = c->th[list[j]].eta;
+    if (next <= T)
+        next = T + 1;
+    c->snext[s] = next;
+}
+
+/* One cycle of compute unit ci at time T: only schedulers that may issue. */
 static void step(tm_model *m, uint32_t ci, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
-    uint32_t ns = m->tc->schedulers ? m->tc->schedulers : 1;
-    uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
-    for (uint32_t s = 0; s < ns; s++) {
-        for (uint32_t k = 0; k < iw; k++) {
-            uint32_t pick = UINT32_MAX;
-            uint32_t start = c->rr[s];
-            for (uint32_t j = 0; j < m->slots; j++) {
-                uint32_t t = (start + j) % m->slots;
-                if (t % ns != s)
-                    continue;
-                tm_thread *th = &c->th[t];
-                if (th->state != TH_RUN || earliest(m, c, th, NULL, NULL, NULL) > T)
-                    continue;
-                if (m->tc->policy == 0) {
-                    pick = t;
-                    break;
-                }
-                if (pick == UINT32_MAX || th->age < c->th[pick].age)
-                    pick = t;
-            }
-            if (pick == UINT32_MAX)
-                break;
-            c->rr[s] = (pick + 1) % m->slots;
-            issue(m, ci, pick, T);
-            if (m->err)
-                return;
-        }
-    }
+    for (uint32_t s = 0; s < m->nsched && !m->err; s++)
+        if (c->snext[s] <= T)
+            step_sched(m, ci, s, T);
     uint64_t next = TM_NEVER;
-    for (uint32_t t = 0; t < m->slots; t++) {
-        tm_thread *th = &c->th[t];
-        if (th->state == TH_RUN) {
-            uint64_t e = earliest(m, c, th, NULL, NULL, NULL);
-            if (e < next)
-                next = e;
-        }
-    }
-    if (next != TM_NEVER && next <= T)
-        next = T + 1;
+    for (uint32_t s = 0; s < m->nsched; s++)
+        if (c->snext[s] < next)
+            next = c->snext[s];
     c->next_time = next;
+}
+
+/* ---- the CU heap: ordered by (next_time, index) ---- */
+static bool heap_less(const tm_model *m, uint32_t a, uint32_t b)
+{
+    uint64_t ta = m->cu[a].next_time, tb = m->cu[b].next_time;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_swap(tm_model *m, uint32_t i, uint32_t j)
+{
+    uint32_t a = m->heap[i], b = m->heap[j];
+    m->heap[i] = b;
+    m->heap[j] = a;
+    m->hpos[b] = i;
+    m->hpos[a] = j;
+}
+
+static void heap_down(tm_model *m, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, best = i;
+        if (l < m->ncu && heap_less(m, m->heap[l], m->heap[best]))
+            best = l;
+        if (r < m->ncu && heap_less(m, m->heap[r], m->heap[best]))
+            best = r;
+        if (best == i)
+            return;
+        heap_swap(m, i, best);
+        i = best;
+    }
+}
+
+/* Static placement: slot t runs on EU t mod E (EUs fill round-robin) and on
+ * that EU's scheduler (t / E) mod schedulers-per-EU. */
+static int placement_alloc(tm_model *m)
+{
+    m->t_eu = calloc(m->slots, sizeof *m->t_eu);
+    m->t_sched = calloc(m->slots, sizeof *m->t_sched);
+    m->s_first = calloc(m->nsched + 1, sizeof *m->s_first);
+    m->s_list = calloc(m->slots, sizeof *m->s_list);
+    if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list)
+        return -1;
+    for (uint32_t t = 0; t < m->slots; t++) {
+        m->t_eu[t] = t % m->neu;
+        m->t_sched[t] = m->t_eu[t] * m->spe + (t / m->neu) % m->spe;
+        m->s_first[m->t_sched[t] + 1]++;
+    }
+    for (uint32_t s = 0; s < m->nsched; s++)
+        m->s_first[s + 1] += m->s_first[s];
+    uint32_t *fill = calloc(m->nsched, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (uint32_t t = 0; t < m->slots; t++) {
+        uint32_t s = m->t_sched[t];
+        m->s_list[m->s_first[s] + fill[s]++] = t;
+    }
+    free(fill);
+    m->unit_total = 0;
+    for (uint32_t p = 0; p < TM_PIPE_COUNT; p++) {
+        uint32_t u = m->tc->pipe[p].units ? m->tc->pipe[p].units : 1;
+        m->unit_off[p] = m->unit_total;
+        m->unit_n[p] = u;
+        m->unit_total += u;
+    }
+    return 0;
 }
 
 static int model_alloc(tm_model *m)
@@ -503,20 +623,30 @@ static int model_alloc(tm_model *m)
     if (!m->inst || !m->cu || !m->st->per_inst || !m->st->cu_busy_cycles || !m->st->cu_issued)
         return -1;
     tm_inst_build(k, m->L->cfg, m->L->width, m->inst);
+    if (placement_alloc(m))
+        return -1;
+    m->heap = calloc(m->ncu, sizeof *m->heap);
+    m->hpos = calloc(m->ncu, sizeof *m->hpos);
+    if (!m->heap || !m->hpos)
+        return -1;
     uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
     for (uint32_t i = 0; i < m->ncu; i++) {
         tm_cu *c = &m->cu[i];
         c->th = calloc(m->slots, sizeof *c->th);
         c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
-        c->pfree = calloc(TM_PIPE_COUNT * TM_MAX_UNITS, sizeof *c->pfree);
-        c->rr = calloc(m->tc->schedulers ? m->tc->schedulers : 1, sizeof *c->rr);
+        c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
+        c->rr = calloc(m->nsched, sizeof *c->rr);
+        c->snext = calloc(m->nsched, sizeof *c->snext);
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
-        if (!c->th || !c->wg || !c->pfree || !c->rr)
+        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext)
             return -1;
+        for (uint32_t s = 0; s < m->nsched; s++)
+            c->snext[s] = TM_NEVER;
         for (uint32_t t = 0; t < m->slots; t++) {
             c->th[t].ready = calloc(regs, sizeof *c->th[t].ready);
             c->th[t].rmem = calloc(regs, 1);
+            c->th[t].eta = TM_NEVER;
             if (!c->th[t].ready || !c->th[t].rmem)
                 return -1;
         }
@@ -544,9 +674,16 @@ static void model_free(tm_model *m)
             free(c->wg);
             free(c->pfree);
             free(c->rr);
+            free(c->snext);
         }
     free(m->cu);
     free(m->inst);
+    free(m->t_eu);
+    free(m->t_sched);
+    free(m->s_first);
+    free(m->s_list);
+    free(m->heap);
+    free(m->hpos);
     tm_mem_free(&m->mem);
 }
 
@@ -574,9 +711,14 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
         m.sgs = 1;
     m.wgs_per_cu = out->wg_per_cu;
     m.slots = m.wgs_per_cu * m.sgs;
+    m.neu = m.tc->eus_per_cu ? m.tc->eus_per_cu : 1;
+    m.spe = m.tc->schedulers > m.neu ? m.tc->schedulers / m.neu : 1;
+    m.nsched = m.neu * m.spe;
     out->ncu = m.ncu;
     out->ninst = L->k->ninst;
     int rc = 0;
+    if (tm_check_fit(L->cfg, out, L->width, L->wg_items, msg, msgn))
+        return SGEMU_EXIT_USER;
     if (model_alloc(&m)) {
         snprintf(msg, msgn, "out of host memory in the timing model");
         rc = SGEMU_EXIT_INTERNAL;
@@ -593,17 +735,21 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
     for (uint32_t s = 0; !rc && s < m.wgs_per_cu; s++)
         for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
             start_wg(&m, ci, s, 0);
+    if (!rc) {
+        for (uint32_t ci = 0; ci < m.ncu; ci++) {
+            m.heap[ci] = ci;
+            m.hpos[ci] = ci;
+        }
+        for (uint32_t i = m.ncu / 2; i-- > 0;)
+            heap_down(&m, i);
+    }
     while (!rc && !m.err) {
-        uint32_t best = UINT32_MAX;
-        uint64_t bt = TM_NEVER;
-        for (uint32_t ci = 0; ci < m.ncu; ci++)
-            if (m.cu[ci].next_time < bt) {
-                bt = m.cu[ci].next_time;
-                best = ci;
-            }
-        if (best == UINT32_MAX)
+        uint32_t best = m.heap[0];
+        uint64_t bt = m.cu[best].next_time;
+        if (bt == TM_NEVER)
             break;
-        step(&m, best, bt);
+        step(&m, best, bt);    /* only this CU's next_time changes */
+        heap_down(&m, 0);
     }
     if (!rc && m.err) {
         rc = m.err;

@@ -1,7 +1,10 @@
 /* timing_occupancy.c - how many work-groups fit on one compute unit: thread
  * slots, registers (per-thread GRF or a shared register file, with the
  * large-GRF trade of threads for registers) and local memory. */
+#include "sgemu.h"
 #include "timing.h"
+
+#include <stdio.h>
 
 const char *const tm_limiter_names[TM_LIMIT_COUNT] = {
 #define X(E, n) n,
@@ -41,6 +44,8 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
             per_thread = (uint64_t)cfg->grf_regs_per_thread * bpr;
         }
         by_grf = (uint32_t)(tc->grf_bytes_per_cu / per_thread);
+        if (by_grf > slots)
+            by_grf = slots;
     } else if (need > cfg->grf_regs_per_thread) {
         if (cfg->large_grf_regs && need <= cfg->large_grf_regs) {
             t->large_grf = true;
@@ -57,6 +62,12 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
         }
     }
     t->threads_per_cu = slots;
+    t->grf_threads_per_cu = by_grf == UINT32_MAX ? slots : by_grf;
+    t->unfit = TM_LIMIT_NONE;
+    if (sgs > slots)
+        t->unfit = TM_LIMIT_THREADS;
+    else if (by_grf != UINT32_MAX && sgs > by_grf)
+        t->unfit = TM_LIMIT_GRF;
 
     uint32_t by_threads = sgs ? slots / sgs : 0;
     uint32_t wg = by_threads;
@@ -78,7 +89,7 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
         lim = TM_LIMIT_WG_SLOTS;
     }
     if (wg == 0)
-        wg = 1;     /* the engine already rejected what cannot run at all */
+        wg = 1;     /* unfit: tm_check_fit refuses the launch; local memory: the engine */
     uint64_t per_cu_work = div_up(wg_total, cfg->compute_units ? cfg->compute_units : 1);
     if (per_cu_work < wg) {
         lim = TM_LIMIT_WORK;
@@ -90,4 +101,30 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
     if (resident > slots)
         resident = slots;
     t->theoretical_occupancy = slots ? (double)resident / slots : 0;
+}
+
+int tm_check_fit(const emu_config *cfg, const sgemu_timing *t, uint32_t width,
+                 uint32_t wg_items, char *msg, size_t msgn)
+{
+    uint32_t sgs = div_up(wg_items ? wg_items : 1, width);
+    if (t->unfit == TM_LIMIT_THREADS) {
+        snprintf(msg, msgn, "work-group of %u work-items needs %u sub-groups of width %u, but a "
+                 "compute unit of '%s' has %u thread slots (%s%s): at most %u work-items per "
+                 "work-group at this width (CL_INVALID_WORK_GROUP_SIZE)",
+                 wg_items, sgs, width, cfg->name, t->threads_per_cu,
+                 t->large_grf ? "device.large_grf_threads_per_compute_unit"
+                              : "device.threads_per_compute_unit",
+                 t->large_grf ? ", large-GRF mode" : "", t->threads_per_cu * width);
+        return SGEMU_EXIT_USER;
+    }
+    if (t->unfit == TM_LIMIT_GRF) {
+        snprintf(msg, msgn, "work-group of %u work-items needs %u sub-groups of %u registers, "
+                 "but the register file of a compute unit of '%s' "
+                 "(scheduler.grf_bytes_per_compute_unit = %u) holds only %u such threads: at "
+                 "most %u work-items per work-group (CL_INVALID_WORK_GROUP_SIZE)",
+                 wg_items, sgs, t->grf_regs_needed, cfg->name, cfg->timing.grf_bytes_per_cu,
+                 t->grf_threads_per_cu, t->grf_threads_per_cu * width);
+        return SGEMU_EXIT_USER;
+    }
+    return 0;
 }

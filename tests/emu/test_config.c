@@ -143,8 +143,8 @@ static void test_device_configs(void **state)
     assert_int_equal(c.widths[1], 32);
     assert_int_equal(c.grf_bytes_per_reg, 64);
     assert_int_equal(c.large_grf_regs, 256);
-    assert_int_equal(c.large_grf_threads, 4);
-    assert_int_equal(c.threads_per_cu, 8);
+    assert_int_equal(c.large_grf_threads, 32);  /* 8 XVEs x 4 */
+    assert_int_equal(c.threads_per_cu, 64);     /* 8 XVEs x 8 */
     assert_false(emu_config_supports_width(&c, 8));
 
     assert_int_equal(emu_config_load_bundled("nvidia-h100", &c, &d), 0);
@@ -159,11 +159,11 @@ static void test_device_configs(void **state)
     assert_int_equal(c.coll.hw_reduce_width, 32);
 
     assert_int_equal(emu_config_load_bundled("intel-gen9-gt2", &c, &d), 0);
-    assert_int_equal(c.compute_units, 24);
-    assert_int_equal(c.threads_per_cu, 7);
+    assert_int_equal(c.compute_units, 3);       /* subslices */
+    assert_int_equal(c.threads_per_cu, 56);     /* 8 EUs x 7 */
 
     assert_int_equal(emu_config_load_bundled("intel-xe-hpg", &c, &d), 0);
-    assert_int_equal(c.threads_per_cu, 8);
+    assert_int_equal(c.threads_per_cu, 128);    /* 16 XVEs x 8 */
     assert_int_equal(d.count, 0);
 
     assert_int_equal(emu_config_load_bundled("nope", &c, &d), 1);
@@ -177,8 +177,8 @@ static void test_default_is_xe_lp(void **state)
     isa_diags d = { 0 };
     assert_int_equal(emu_config_load_default(&c, &d), 0);
     assert_int_equal(emu_config_load_bundled("intel-xe-lp", &lp, &d), 0);
-    assert_int_equal(c.compute_units, 96);
-    assert_int_equal(c.threads_per_cu, 7);
+    assert_int_equal(c.compute_units, 6);       /* subslices */
+    assert_int_equal(c.threads_per_cu, 112);    /* 16 EUs x 7 */
     assert_int_equal(c.nwidths, 3);
     assert_int_equal(c.widths[0], 8);
     assert_int_equal(c.widths[2], 32);
@@ -393,10 +393,10 @@ static void test_wrong_type(void **state)
 static void test_out_of_range(void **state)
 {
     (void)state;
-    one_error("device:\n  name: a\n  threads_per_compute_unit: 65\n", 3, 29,
-              "device.threads_per_compute_unit must be in 1..64");
+    one_error("device:\n  name: a\n  threads_per_compute_unit: 4097\n", 3, 29,
+              "device.threads_per_compute_unit must be in 1..4096");
     one_error("device:\n  name: a\n  threads_per_compute_unit: 0\n", 3, 29,
-              "device.threads_per_compute_unit must be in 1..64");
+              "device.threads_per_compute_unit must be in 1..4096");
     one_error("device:\n  name: a\n  compute_units: 99999999999999999999999\n", 3, 18,
               "device.compute_units must be in 1..65536");
     one_error("device:\n  name: a\n  clock_mhz: 0.5\n", 3, 14, "device.clock_mhz must be in 1..100000");
@@ -442,7 +442,7 @@ static void test_several_errors_all_reported(void **state)
     emu_config c;
     isa_diags d;
     assert_int_equal(load_fixture("errors.yaml", &c, &d), 5);
-    expect_diag(&d, 3, 29, "device.threads_per_compute_unit must be in 1..64");
+    expect_diag(&d, 3, 29, "device.threads_per_compute_unit must be in 1..4096");
     expect_diag(&d, 4, 18, "device.compute_units: expected an unsigned integer");
     expect_diag(&d, 5, 28, "widths must be in 1..64");
     expect_diag(&d, 7, 11, "unknown value 'magic'");
