@@ -73,9 +73,14 @@ static int meet(emu_run *run, emu_wg *wg)
     return 0;
 }
 
+/* run->wg points here: callers read run->wg->nsg after the work-group
+ * finished, so it must outlive this call (a local here was read after
+ * return: valgrind, uninitialised values in the run summary) */
+static _Thread_local emu_wg wg_state;
+
 int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
 {
-    emu_wg wgs, *wg = &wgs;
+    emu_wg *wg = &wg_state;
     memset(wg, 0, sizeof *wg);
     group_coords(run, wg_linear, wg->group_id);
     wg->items = 1;

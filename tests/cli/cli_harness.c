@@ -44,8 +44,10 @@ cli_result cli_run(const char *fmt, ...)
     close(fo);
     close(fe);
     const char *bin = getenv("SGEMU");
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >%s 2>%s </dev/null", cli_src(),
-             bin ? bin : "sgemu", args, out, err);
+    /* $SGEMU_WRAPPER runs the binary under a checker (tools/dev.sh: valgrind) */
+    const char *wrap = getenv("SGEMU_WRAPPER");
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' %s >%s 2>%s </dev/null", cli_src(),
+             wrap ? wrap : "", bin ? bin : "sgemu", args, out, err);
     int st = system(cmd);
     cli_result r;
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
