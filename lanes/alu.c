@@ -29,9 +29,13 @@ typedef struct alu_args {
 
 #define SX(v) ((int64_t)((v) << sh) >> sh)
 
-static int int_row(isa_family f, isa_type t, alu_args *x)
+/* The row bodies take the width as a parameter and are inlined into one
+ * copy per common width, where the lane loops have a constant trip count
+ * the compiler unrolls and vectorises (no per-lane dispatch). */
+#define ALU_INLINE static inline __attribute__((always_inline))
+
+ALU_INLINE int int_row_w(isa_family f, isa_type t, alu_args *x, const uint32_t w)
 {
-    const uint32_t w = x->w;
     const unsigned bits = lp_type_bits(t), sh = 64 - bits;
     const uint64_t m = lp_bits_mask(bits);
     const uint64_t *a = x->a, *b = x->b, *c = x->c;
@@ -118,6 +122,16 @@ static int int_row(isa_family f, isa_type t, alu_args *x)
     return rc;
 }
 
+static int int_row(isa_family f, isa_type t, alu_args *x)
+{
+    switch (x->w) {
+    case 8:  return int_row_w(f, t, x, 8);
+    case 16: return int_row_w(f, t, x, 16);
+    case 32: return int_row_w(f, t, x, 32);
+    default: return int_row_w(f, t, x, x->w);
+    }
+}
+
 /* -------------------------------------------------------------- floats */
 
 uint16_t lanes_fma_f16(double a, double b, double c)
@@ -144,9 +158,8 @@ uint16_t lanes_fma_f16(double a, double b, double c)
 /* One loop family per float type.  CT is the type the operation runs in,
  * LD loads a slot into CT, ST rounds a CT back to the slot's bits. */
 #define FLOAT_ROW(NAME, CT, LD, ST, SIGNBIT, FMA, SQRT, FMOD, FMIN, FMAX) \
-static int NAME(isa_family f, alu_args *x) \
+ALU_INLINE int NAME##_w(isa_family f, alu_args *x, const uint32_t w) \
 { \
-    const uint32_t w = x->w; \
     const uint64_t *a = x->a, *b = x->b, *c = x->c; \
     uint64_t *r = x->r; \
     switch (f) { \
@@ -173,6 +186,15 @@ static int NAME(isa_family f, alu_args *x) \
     default: return LANES_FAULT_BAD_INST; \
     } \
     return LANES_OK; \
+} \
+static int NAME(isa_family f, alu_args *x) \
+{ \
+    switch (x->w) { \
+    case 8:  return NAME##_w(f, x, 8); \
+    case 16: return NAME##_w(f, x, 16); \
+    case 32: return NAME##_w(f, x, 32); \
+    default: return NAME##_w(f, x, x->w); \
+    } \
 }
 
 #define F32_FMA(p, q, s) lp_f32_bits(fmaf(p, q, s))
