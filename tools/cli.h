@@ -12,7 +12,8 @@
     X(run,        "run a kernel over an NDRange and print outputs and statistics") \
     X(asm,        "assemble a kernel and report errors") \
     X(disasm,     "print a kernel as canonical .sgasm") \
-    X(collective, "run one collective on one work-group and list its micro-ops")
+    X(collective, "run one collective on one work-group and list its micro-ops") \
+    X(spv2asm,    "translate a SPIR-V module (or OpenCL C file) and print it as .sgasm")
 
 #define X(name, summary) int cli_cmd_##name(int argc, char **argv);
 CLI_COMMANDS(X)
@@ -26,6 +27,15 @@ char *cli_read_file(const char *path, size_t *len);
 
 /* Assemble a kernel file; prints diagnostics; returns 0 or an exit code. */
 int cli_load_kernel(const char *path, isa_kernel *k);
+
+/* Load a .sgasm, SPIR-V (.spv) or OpenCL C (.cl, compiled with clang-14 and
+ * llvm-spirv-14 and the given -D/-I/-cl-std options) kernel; `entry` picks
+ * the SPIR-V entry point (NULL: the only one). */
+int cli_load_kernel_ex(const char *path, const char *entry, const char *const *clopts,
+                       int nclopts, isa_kernel *k);
+/* Set by the last load: the SPIR-V module had no OpName for some parameters
+ * (they are named arg0, arg1, ...). */
+extern bool cli_kernel_args_unnamed;
 
 /* Load --config FILE, or the bundled default when path is NULL. */
 int cli_load_config(const char *path, emu_config *cfg);

@@ -11,7 +11,7 @@
 #define MAX_OUTS 64
 
 static const char run_help[] =
-    "usage: sgemu run KERNEL.sgasm --global X[,Y[,Z]] [options]\n"
+    "usage: sgemu run KERNEL.sgasm|KERNEL.spv|KERNEL.cl --global X[,Y[,Z]] [options]\n"
     "\n"
     "Runs KERNEL over the NDRange and prints the requested outputs; a summary goes\n"
     "to stderr (or to stdout as JSON with --json).\n"
@@ -23,7 +23,10 @@ static const char run_help[] =
     "  --global X[,Y[,Z]]      global size (its count of values sets the work dimension)\n"
     "  --local X[,Y[,Z]]       work-group size (default: sgemu picks one)\n"
     "  --offset X[,Y[,Z]]      global offset\n"
-    "  --arg NAME=VALUE        bind an argument; VALUE is\n"
+    "  --kernel NAME           entry point of a SPIR-V module / OpenCL C file\n"
+    "  -DNAME[=V] -IDIR -cl-std=CLx.y   passed to clang-14 for KERNEL.cl\n"
+    "  --arg NAME=VALUE        bind an argument (NAME may be its position: 0, 1, ...);\n"
+    "                          VALUE is\n"
     "                            a number for scalars:  7  -3  0x10  1.5\n"
     "                            TYPE:[v0,v1,...] | TYPE:zeros:N | TYPE:iota:N |\n"
     "                            TYPE:random:N:SEED | TYPE:@FILE   for buffers\n"
@@ -58,6 +61,9 @@ typedef struct run_opts {
     struct { char name[64]; const char *file; } outs[MAX_OUTS];
     uint32_t nouts;
     bool json, quiet, per_line, no_timing;
+    const char *entry;            /* --kernel NAME (SPIR-V / OpenCL C) */
+    const char *clopts[64];       /* -D / -I / -cl-std for .cl files */
+    int nclopts;
 } run_opts;
 
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
@@ -175,6 +181,11 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->launch.check = true;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o->quiet = true;
+        } else if (is_opt(a, "--kernel")) {
+            if (!(o->entry = opt_value(argc, argv, &i, "--kernel"))) return 1;
+        } else if ((!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2) ||
+                    !strncmp(a, "-cl-std=", 8)) && o->nclopts < 64) {
+            o->clopts[o->nclopts++] = a;
         } else if (a[0] == '-' && a[1]) {
             return cli_error("run: unknown option '%s' (see 'sgemu run --help')", a);
         } else if (!o->kernel_path) {
@@ -207,6 +218,38 @@ static bool same_file(const char *a, const char *b)
     if (!realpath(a, ra) || !realpath(b, rb))
         return false;
     return !strcmp(ra, rb);
+}
+
+/* `--arg 0=...` / `--out 1`: positions become the parameter's name; a name
+ * that a SPIR-V module without parameter names cannot have gets a message
+ * listing the parameters by position and type. */
+static int resolve_positions(run_opts *o, const isa_kernel *k)
+{
+    static const char *const kinds[] = { "", "global ", "constant ", "local ", "image2d" };
+    for (uint32_t n = 0; n < o->nargspecs + o->nouts; n++) {
+        char *name = n < o->nargspecs ? o->argspecs[n].name : o->outs[n - o->nargspecs].name;
+        char *end;
+        unsigned long pos = strtoul(name, &end, 10);
+        if (name[0] >= '0' && name[0] <= '9' && !*end) {
+            if (pos >= k->narg)
+                return cli_error("kernel '%s' has %u parameters; there is no parameter %lu",
+                                 k->name, k->narg, pos);
+            snprintf(name, 64, "%s", k->args[pos].name);
+        } else if (cli_kernel_args_unnamed && find_arg(k, name) < 0) {
+            fprintf(stderr, "sgemu: error: kernel '%s' has no parameter named '%s': the SPIR-V "
+                    "module carries no parameter names (compile with -cl-kernel-arg-info or "
+                    "-fno-discard-value-names), so address them by position:\n", k->name, name);
+            for (uint32_t i = 0; i < k->narg; i++) {
+                const isa_arg *a = &k->args[i];
+                fprintf(stderr, "  --arg %u=...   %s%s%s\n", i,
+                        a->kind < 5 ? kinds[a->kind] : "",
+                        a->kind == ISA_ARG_IMAGE2D ? "" : isa_types[a->type].cl_name,
+                        a->kind == ISA_ARG_SCALAR || a->kind == ISA_ARG_IMAGE2D ? "" : " *");
+            }
+            return SGEMU_EXIT_USER;
+        }
+    }
+    return 0;
 }
 
 /* Names must exist; an output file must not be one of the inputs. */
@@ -359,8 +402,9 @@ int cli_cmd_run(int argc, char **argv)
     isa_kernel k;
     memset(&k, 0, sizeof k);
     emu_config cfg;
-    if (rc || (rc = cli_load_kernel(o.kernel_path, &k)) ||
-        (rc = cli_load_config(o.config_path, &cfg)) || (rc = check_names(&o, &k))) {
+    if (rc || (rc = cli_load_kernel_ex(o.kernel_path, o.entry, o.clopts, o.nclopts, &k)) ||
+        (rc = cli_load_config(o.config_path, &cfg)) || (rc = resolve_positions(&o, &k)) ||
+        (rc = check_names(&o, &k))) {
         isa_kernel_free(&k);
         free(o.argspecs);
         return rc;

@@ -1,6 +1,9 @@
 /* common.c - file, kernel and config loading and output helpers shared by
  * the subcommands. */
 #include "cli.h"
+#include "spirv.h"
+
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -53,16 +56,134 @@ char *cli_read_file(const char *path, size_t *len)
     return buf;
 }
 
-int cli_load_kernel(const char *path, isa_kernel *k)
+bool cli_kernel_args_unnamed;
+
+static bool ends_with(const char *s, const char *suf)
 {
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* Is `prog` an executable in $PATH? */
+static bool in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[1024];
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+        if (access(buf, X_OK) == 0)
+            return true;
+        p += n + (e ? 1 : 0);
+    }
+    return false;
+}
+
+/* Run argv[0] (found in $PATH) and wait; its diagnostics go straight to our
+ * stderr.  Returns its exit status (or -1). */
+static int run_tool(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* .cl -> .spv with clang-14 + llvm-spirv-14 in a fresh temporary directory;
+ * returns the module bytes (malloc'd) or NULL after printing why. */
+static char *compile_cl(const char *path, const char *const *opts, int nopts, size_t *len)
+{
+    static const char *const tools[] = { "clang-14", "llvm-spirv-14" };
+    for (int i = 0; i < 2; i++)
+        if (!in_path(tools[i])) {
+            cli_error("'%s' is OpenCL C: compiling it needs clang-14 and llvm-spirv-14, and "
+                      "'%s' is not installed (Debian: apt-get install clang-14 llvm-spirv-14; "
+                      "or compile to SPIR-V yourself and run the .spv)", path, tools[i]);
+            return NULL;
+        }
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], bc[1100], spv[1100];
+    snprintf(dir, sizeof dir, "%s/sgemu-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        cli_error("cannot create a temporary directory: %s", strerror(errno));
+        return NULL;
+    }
+    snprintf(bc, sizeof bc, "%s/kernel.bc", dir);
+    snprintf(spv, sizeof spv, "%s/kernel.spv", dir);
+    const char *argv[96];
+    int n = 0;
+    bool std_given = false;
+    for (int i = 0; i < nopts; i++)
+        std_given |= !strncmp(opts[i], "-cl-std=", 8);
+    argv[n++] = "clang-14";
+    if (!std_given)
+        argv[n++] = "-cl-std=CL2.0";
+    argv[n++] = "-target";
+    argv[n++] = "spir64";
+    argv[n++] = "-emit-llvm";
+    argv[n++] = "-c";
+    argv[n++] = "-include";
+    argv[n++] = "opencl-c.h";
+    argv[n++] = "-cl-kernel-arg-info";
+    argv[n++] = "-O2";
+    for (int i = 0; i < nopts && n < 88; i++)
+        argv[n++] = opts[i];
+    argv[n++] = path;
+    argv[n++] = "-o";
+    argv[n++] = bc;
+    argv[n] = NULL;
+    char *data = NULL;
+    int rc = run_tool((char *const *)argv);
+    if (rc != 0) {
+        cli_error("clang-14 could not compile '%s'%s", path,
+                  rc < 0 ? " (it could not be run)" : " (its messages are above)");
+    } else {
+        const char *av2[] = { "llvm-spirv-14", "--spirv-ext=+SPV_INTEL_subgroups", bc, "-o",
+                              spv, NULL };
+        rc = run_tool((char *const *)av2);
+        if (rc != 0)
+            cli_error("llvm-spirv-14 could not translate '%s' to SPIR-V", path);
+        else
+            data = cli_read_file(spv, len);
+    }
+    unlink(bc);
+    unlink(spv);
+    rmdir(dir);
+    return data;
+}
+
+int cli_load_kernel_ex(const char *path, const char *entry, const char *const *clopts,
+                       int nclopts, isa_kernel *k)
+{
+    bool cl = ends_with(path, ".cl");
     size_t len;
-    char *src = cli_read_file(path, &len);
+    char *src = cl ? compile_cl(path, clopts, nclopts, &len) : cli_read_file(path, &len);
+    memset(k, 0, sizeof *k);
+    cli_kernel_args_unnamed = false;
     if (!src)
         return SGEMU_EXIT_USER;
     isa_diags d;
     memset(&d, 0, sizeof d);
-    memset(k, 0, sizeof *k);
-    int errs = isa_assemble(path, src, len, k, &d);
+    int errs;
+    if (cl || ends_with(path, ".spv") || spv_is_module(src, len)) {
+        errs = spv_translate(path, src, len, entry, k, &cli_kernel_args_unnamed, &d);
+    } else {
+        if (entry && entry[0]) {
+            free(src);
+            return cli_error("--kernel applies to SPIR-V modules and OpenCL C files; '%s' "
+                             "holds one .sgasm kernel", path);
+        }
+        errs = isa_assemble(path, src, len, k, &d);
+    }
     free(src);
     if (errs) {
         isa_diags_print(&d, stderr);
@@ -71,6 +192,11 @@ int cli_load_kernel(const char *path, isa_kernel *k)
     }
     isa_diags_free(&d);
     return 0;
+}
+
+int cli_load_kernel(const char *path, isa_kernel *k)
+{
+    return cli_load_kernel_ex(path, NULL, NULL, 0, k);
 }
 
 int cli_load_config(const char *path, emu_config *cfg)

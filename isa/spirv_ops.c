@@ -1,0 +1,836 @@
+/* spirv_ops.c - SPIR-V value instructions -> sgemu ALU, compare, convert,
+ * select, OpenCL.std and sub-group / work-group instructions.  Vectors are
+ * split into one scalar instruction per component. */
+#include "spirv_xlate.h"
+
+#include <stdio.h>
+
+/* Signedness an operation imposes on its integer type. */
+enum { SG_T, SG_S, SG_U };
+
+/* SPIR-V arithmetic -> sgemu opcode (operand count from the row's shape). */
+#define SPV_ALU_OPS(X) \
+    X(IAdd, ADD, T) X(ISub, SUB, T) X(IMul, MUL, T) X(UDiv, DIV, U) X(SDiv, DIV, S) \
+    X(UMod, REM, U) X(SRem, REM, S) X(FAdd, ADD, T) X(FSub, SUB, T) X(FMul, MUL, T) \
+    X(FDiv, DIV, T) X(FRem, REM, T) X(FNegate, NEG, T) X(SNegate, NEG, S) X(Not, NOT, T) \
+    X(BitwiseAnd, AND, T) X(BitwiseOr, OR, T) X(BitwiseXor, XOR, T) \
+    X(ShiftLeftLogical, SHL, T) X(ShiftRightLogical, SHR, U) \
+    X(ShiftRightArithmetic, SHR, S) X(BitCount, POPCOUNT, T)
+
+/* SPIR-V compares -> condition; NEG: the negated ordered compare. */
+#define SPV_CMP_OPS(X) \
+    X(IEqual, EQ, T, 0) X(INotEqual, NE, T, 0) X(UGreaterThan, GT, U, 0) \
+    X(SGreaterThan, GT, S, 0) X(UGreaterThanEqual, GE, U, 0) X(SGreaterThanEqual, GE, S, 0) \
+    X(ULessThan, LT, U, 0) X(SLessThan, LT, S, 0) X(ULessThanEqual, LE, U, 0) \
+    X(SLessThanEqual, LE, S, 0) X(FOrdEqual, EQ, T, 0) X(FUnordNotEqual, NE, T, 0) \
+    X(FOrdLessThan, LT, T, 0) X(FOrdGreaterThan, GT, T, 0) X(FOrdLessThanEqual, LE, T, 0) \
+    X(FOrdGreaterThanEqual, GE, T, 0) X(FUnordLessThan, GE, T, 1) \
+    X(FUnordGreaterThan, LE, T, 1) X(FUnordLessThanEqual, GT, T, 1) \
+    X(FUnordGreaterThanEqual, LT, T, 1)
+
+/* OpenCL.std instructions that are one sgemu instruction. */
+#define SPV_OCL_OPS(X) \
+    X(fmin, MIN, T) X(fmax, MAX, T) X(sqrt, SQRT, T) X(rsqrt, RSQRT, T) \
+    X(native_sqrt, SQRT, T) X(native_rsqrt, RSQRT, T) X(native_recip, RCP, T) \
+    X(half_recip, RCP, T) X(half_sqrt, SQRT, T) X(half_rsqrt, RSQRT, T) \
+    X(exp2, EXP2, T) X(native_exp2, EXP2, T) X(half_exp2, EXP2, T) \
+    X(log2, LOG2, T) X(native_log2, LOG2, T) X(half_log2, LOG2, T) \
+    X(sin, SIN, T) X(native_sin, SIN, T) X(half_sin, SIN, T) \
+    X(cos, COS, T) X(native_cos, COS, T) X(half_cos, COS, T) \
+    X(native_divide, DIV, T) X(half_divide, DIV, T) X(fmod, REM, T) \
+    X(mad, MAD, T) X(fma, FMA, T) X(fabs, ABS, T) X(s_abs, ABS, S) \
+    X(s_min, MIN, S) X(u_min, MIN, U) X(s_max, MAX, S) X(u_max, MAX, U) \
+    X(clz, CLZ, T) X(popcount, POPCOUNT, T) X(s_mul_hi, MUL_HI, S) X(u_mul_hi, MUL_HI, U) \
+    X(s_mad24, MAD, S) X(u_mad24, MAD, U) X(s_mul24, MUL, S) X(u_mul24, MUL, U)
+
+static isa_type with_sign(isa_type t, int sg)
+{
+    if (sg == SG_S)
+        return x_signed(t);
+    if (sg == SG_U && t < ISA_T_COUNT && !isa_types[t].is_float) {
+        switch (t) {
+        case ISA_T_I8: return ISA_T_U8;
+        case ISA_T_I16: return ISA_T_U16;
+        case ISA_T_I32: return ISA_T_U32;
+        case ISA_T_I64: return ISA_T_U64;
+        default: return t;
+        }
+    }
+    return t;
+}
+
+static unsigned nsrc_of(isa_opcode op)
+{
+    switch (isa_ops[op].shape) {
+    case ISA_SHAPE_D: return 0;
+    case ISA_SHAPE_D_S: return 1;
+    case ISA_SHAPE_D_S_S: return 2;
+    case ISA_SHAPE_D_S_S_S: return 3;
+    default: return 0;
+    }
+}
+
+/* Result type of `in` (word 1) and its value in f (word 2), with fresh
+ * registers; NULL after an error. */
+static xval *result(xctx *x, xfn *f, const spv_inst *in, const spv_type **tp)
+{
+    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    *tp = t;
+    if (!t)
+        return NULL;
+    if (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC &&
+        t->kind != SPV_TY_BOOL) {
+        x_error(x, "unsupported result type");
+        return NULL;
+    }
+    return x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
+}
+
+static isa_type ctype(const spv_type *t)
+{
+    return t->isa_t != ISA_T_NONE ? (isa_type)t->isa_t : ISA_T_U32;
+}
+
+/* Operand values at words first.. (n of them). */
+static bool operands(xctx *x, xfn *f, const spv_inst *in, unsigned first, unsigned n,
+                     xval **v)
+{
+    for (unsigned i = 0; i < n; i++) {
+        v[i] = x_val(x, f, spv_word(x->m, in, first + i));
+        if (!v[i] || !v[i]->n)
+            return false;
+    }
+    return true;
+}
+
+/* Component c of v (scalars splat). */
+static const xc *comp(const xval *v, unsigned c)
+{
+    return &v->c[v->n == 1 ? 0 : (c < v->n ? c : 0)];
+}
+
+/* Per component: rD = op(src...) */
+static void emit_map(xctx *x, xval *r, const spv_type *t, isa_opcode op, isa_type ty,
+                     xval **src, unsigned n)
+{
+    uint32_t base = x_reg(x, t->ncomp);
+    r->n = t->ncomp;
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand s[4];
+        for (unsigned i = 0; i < n; i++)
+            s[i] = x_src(x, comp(src[i], c));
+        isa_inst *in = x_emit(x, op, ty);
+        in->o[0] = x_R(base + c);
+        for (unsigned i = 0; i < n; i++)
+            in->o[1 + i] = s[i];
+        in->nopnd = (uint8_t)(1 + n);
+        memset(&r->c[c], 0, sizeof r->c[c]);
+        r->c[c].o = x_R(base + c);
+        r->c[c].space = X_SPACE_NONE;
+    }
+}
+
+static void set_rounding(xctx *x, uint32_t id, isa_inst *in)
+{
+    if (x->m->saturate[id])
+        in->flags |= ISA_F_SAT;
+    if (x->m->rounding[id]) {
+        static const uint8_t map[] = { ISA_RND_RTE, ISA_RND_RTZ, ISA_RND_RTP, ISA_RND_RTN };
+        unsigned r = x->m->rounding[id] - 1u;
+        if (r < 4)
+            in->flags |= (uint16_t)(map[r] << ISA_F_RND_SHIFT);
+    }
+}
+
+/* The isa type of the value operand at word w (from its defining type). */
+static const spv_type *type_of_id(xctx *x, uint32_t id)
+{
+    spv_module *m = x->m;
+    if (!id || id >= m->bound || !m->def[id]) {
+        x_error(x, "id %u has no definition", id);
+        return NULL;
+    }
+    const spv_inst *d = &m->ins[m->def[id] - 1];
+    const spv_op_info *oi = spv_op_find(d->op);
+    if (!oi || !oi->has_type) {
+        x_error(x, "id %u has no type", id);
+        return NULL;
+    }
+    return x_type(x, spv_word(m, d, 1));
+}
+
+static void do_convert(xctx *x, xfn *f, const spv_inst *in)
+{
+    const spv_type *t;
+    xval *src;
+    if (!operands(x, f, in, 3, 1, &src))
+        return;
+    const spv_type *st = type_of_id(x, spv_word(x->m, in, 3));
+    xval *r = result(x, f, in, &t);
+    if (!r || !st)
+        return;
+    isa_type dt = ctype(t), sty = ctype(st);
+    switch (in->op) {
+    case SpvOpConvertFToS: dt = x_signed(dt); break;
+    case SpvOpConvertSToF: case SpvOpSConvert: sty = x_signed(sty);
+        if (in->op == SpvOpSConvert) dt = x_signed(dt);
+        break;
+    default: break;
+    }
+    uint32_t id = spv_word(x->m, in, 2);
+    bool plain = !x->m->saturate[id] && !x->m->rounding[id];
+    /* registers hold values zero-extended: widening unsigned is free */
+    if (plain && in->op == SpvOpUConvert && isa_types[dt].bytes >= isa_types[sty].bytes) {
+        for (unsigned c = 0; c < t->ncomp; c++) {
+            r->c[c] = *comp(src, c);
+            r->c[c].has_pred = 0;
+        }
+        r->n = t->ncomp;
+        return;
+    }
+    uint32_t base = x_reg(x, t->ncomp);
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand s = x_src(x, comp(src, c));
+        isa_inst *ci = x_emit(x, ISA_OP_CVT, dt);
+        ci->src_type = (uint8_t)sty;
+        ci->o[0] = x_R(base + c);
+        ci->o[1] = s;
+        ci->nopnd = 2;
+        set_rounding(x, id, ci);
+        memset(&r->c[c], 0, sizeof r->c[c]);
+        r->c[c].o = x_R(base + c);
+    }
+}
+
+static void do_compare(xctx *x, xfn *f, const spv_inst *in, isa_binop cond, int sg, bool neg)
+{
+    const spv_type *t;
+    xval *s[2];
+    if (!operands(x, f, in, 3, 2, s))
+        return;
+    const spv_type *ot = type_of_id(x, spv_word(x->m, in, 3));
+    xval *r = result(x, f, in, &t);
+    if (!r || !ot)
+        return;
+    isa_type ty = with_sign(ot->kind == SPV_TY_PTR ? ISA_T_U64 : ctype(ot), sg);
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand a = x_src(x, comp(s[0], c)), b = x_src(x, comp(s[1], c));
+        uint32_t gen, p = x_pred(x, &gen);
+        isa_inst *ci = x_emit(x, ISA_OP_CMP, ty);
+        ci->cond = (uint8_t)cond;
+        ci->o[0] = x_P(p, false);
+        ci->o[1] = a;
+        ci->o[2] = b;
+        ci->nopnd = 3;
+        x_set_bool(x, &r->c[c], p, gen, neg);
+    }
+}
+
+/* FOrdNotEqual (lt or gt) and FUnordEqual (its negation). */
+static void do_ord_ne(xctx *x, xfn *f, const spv_inst *in, bool neg)
+{
+    const spv_type *t;
+    xval *s[2];
+    if (!operands(x, f, in, 3, 2, s))
+        return;
+    const spv_type *ot = type_of_id(x, spv_word(x->m, in, 3));
+    xval *r = result(x, f, in, &t);
+    if (!r || !ot)
+        return;
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand a = x_src(x, comp(s[0], c)), b = x_src(x, comp(s[1], c));
+        uint32_t g1, g2, g3, p1 = x_pred(x, &g1), p2 = x_pred(x, &g2), p3 = x_pred(x, &g3);
+        static const isa_binop conds[2] = { ISA_BINOP_LT, ISA_BINOP_GT };
+        uint32_t ps[2] = { p1, p2 };
+        for (int k = 0; k < 2; k++) {
+            isa_inst *ci = x_emit(x, ISA_OP_CMP, ctype(ot));
+            ci->cond = (uint8_t)conds[k];
+            ci->o[0] = x_P(ps[k], false);
+            ci->o[1] = a;
+            ci->o[2] = b;
+            ci->nopnd = 3;
+        }
+        isa_inst *po = x_emit(x, ISA_OP_POR, ISA_T_NONE);
+        po->o[0] = x_P(p3, false);
+        po->o[1] = x_P(p1, false);
+        po->o[2] = x_P(p2, false);
+        po->nopnd = 3;
+        x_set_bool(x, &r->c[c], p3, g3, neg);
+    }
+}
+
+/* isnan / isinf / isfinite-like tests: a single compare per component. */
+static void do_class(xctx *x, xfn *f, const spv_inst *in)
+{
+    const spv_type *t;
+    xval *s;
+    if (!operands(x, f, in, 3, 1, &s))
+        return;
+    const spv_type *ot = type_of_id(x, spv_word(x->m, in, 3));
+    xval *r = result(x, f, in, &t);
+    if (!r || !ot)
+        return;
+    isa_type ft = ctype(ot);
+    uint64_t inf = ft == ISA_T_F16 ? 0x7c00 : ft == ISA_T_F64 ? 0x7ff0000000000000ull : 0x7f800000;
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand a = x_src(x, comp(s, c));
+        uint32_t gen, p = x_pred(x, &gen);
+        isa_inst *ci;
+        if (in->op == SpvOpIsNan) {
+            ci = x_emit(x, ISA_OP_CMP, ft);
+            ci->cond = ISA_BINOP_NE;
+            ci->o[1] = a;
+            ci->o[2] = a;
+        } else {
+            uint32_t ab = x_reg(x, 1);
+            isa_inst *ai = x_emit(x, ISA_OP_ABS, ft);
+            ai->o[0] = x_R(ab);
+            ai->o[1] = a;
+            ai->nopnd = 2;
+            ci = x_emit(x, ISA_OP_CMP, ft);
+            ci->cond = ISA_BINOP_EQ;
+            ci->o[1] = x_R(ab);
+            ci->o[2] = x_I(inf);
+        }
+        ci->o[0] = x_P(p, false);
+        ci->nopnd = 3;
+        x_set_bool(x, &r->c[c], p, gen, false);
+    }
+}
+
+static void do_logical(xctx *x, xfn *f, const spv_inst *in)
+{
+    const spv_type *t;
+    unsigned n = in->op == SpvOpLogicalNot ? 1 : 2;
+    xval *s[2];
+    if (!operands(x, f, in, 3, n, s))
+        return;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return;
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand a = x_predof(x, comp(s[0], c));
+        isa_operand b = n > 1 ? x_predof(x, comp(s[1], c)) : a;
+        uint32_t gen, p = x_pred(x, &gen);
+        isa_opcode op = ISA_OP_PAND;
+        bool neg = false;
+        switch (in->op) {
+        case SpvOpLogicalAnd: op = ISA_OP_PAND; break;
+        case SpvOpLogicalOr: op = ISA_OP_POR; break;
+        case SpvOpLogicalNotEqual: op = ISA_OP_PXOR; break;
+        case SpvOpLogicalEqual: op = ISA_OP_PXOR; neg = true; break;
+        default: op = ISA_OP_PNOT; break;
+        }
+        isa_inst *pi = x_emit(x, op, ISA_T_NONE);
+        pi->o[0] = x_P(p, false);
+        pi->o[1] = a;
+        pi->o[2] = b;
+        pi->nopnd = op == ISA_OP_PNOT ? 2 : 3;
+        x_set_bool(x, &r->c[c], p, gen, neg);
+    }
+}
+
+static void do_select(xctx *x, xfn *f, const spv_inst *in)
+{
+    xval *s[3];
+    if (!operands(x, f, in, 3, 3, s))
+        return;
+    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    if (!t)
+        return;
+    if (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC &&
+        t->kind != SPV_TY_BOOL && t->kind != SPV_TY_PTR) {
+        x_error(x, "select of aggregates is not supported");
+        return;
+    }
+    xval *r = x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
+    if (!r)
+        return;
+    isa_type ty = t->kind == SPV_TY_PTR ? ISA_T_U64 : ctype(t);
+    uint32_t base = x_reg(x, t->ncomp);
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand p = x_predof(x, comp(s[0], c));
+        isa_operand a = x_src(x, comp(s[1], c)), b = x_src(x, comp(s[2], c));
+        isa_inst *si = x_emit(x, ISA_OP_SEL, ty);
+        si->o[0] = x_R(base + c);
+        si->o[1] = p;
+        si->o[2] = a;
+        si->o[3] = b;
+        si->nopnd = 4;
+        memset(&r->c[c], 0, sizeof r->c[c]);
+        r->c[c].o = x_R(base + c);
+        r->c[c].space = comp(s[1], c)->space;
+        if (t->kind == SPV_TY_PTR && comp(s[1], c)->space != comp(s[2], c)->space)
+            x_error(x, "select between pointers of different address spaces");
+    }
+}
+
+static void do_bitcast(xctx *x, xfn *f, const spv_inst *in)
+{
+    xval *s;
+    if (!operands(x, f, in, 3, 1, &s))
+        return;
+    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *st = type_of_id(x, spv_word(x->m, in, 3));
+    if (!t || !st)
+        return;
+    if (t->kind == SPV_TY_PTR) {
+        xval *r = x_def(x, f, spv_word(x->m, in, 2), 1);
+        if (r) {
+            r->c[0] = s->c[0];
+            if (st->kind != SPV_TY_PTR) {
+                r->c[0].o = x_src(x, &s->c[0]);
+                r->c[0].space = X_SPACE_NONE;
+            }
+        }
+        return;
+    }
+    if (t->ncomp != st->ncomp || (t->isa_t < ISA_T_COUNT && st->isa_t < ISA_T_COUNT &&
+                                  isa_types[t->isa_t].bytes != isa_types[st->isa_t].bytes)) {
+        x_error(x, "OpBitcast that regroups bits between vector components is not supported");
+        return;
+    }
+    xval *r = x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
+    if (!r)
+        return;
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        r->c[c] = s->c[c];
+        if (r->c[c].o.kind == ISA_OPND_ADDR)
+            r->c[c].o = x_src(x, &s->c[c]);
+        r->c[c].space = X_SPACE_NONE;
+    }
+}
+
+static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
+{
+    if (spv_word(x->m, in, 3) != x->m->ocl_import || !x->m->ocl_import) {
+        x_error(x, "only the OpenCL.std extended instruction set is supported");
+        return true;
+    }
+    uint32_t e = spv_word(x->m, in, 4);
+    const char *name = e < spv_ocl_names_len && spv_ocl_names[e] ? spv_ocl_names[e] : "?";
+    isa_opcode op = ISA_OP_COUNT;
+    int sg = SG_T;
+#define X(N, OP, S) if (!strcmp(name, #N)) { op = ISA_OP_##OP; sg = SG_##S; }
+    SPV_OCL_OPS(X)
+#undef X
+    const spv_type *t;
+    bool fc = !strcmp(name, "fclamp"), sc = !strcmp(name, "s_clamp"), uc = !strcmp(name, "u_clamp");
+    if (op == ISA_OP_COUNT && (fc || sc || uc)) {
+        xval *s[3];
+        if (!operands(x, f, in, 5, 3, s))
+            return true;
+        xval *r = result(x, f, in, &t);
+        if (!r)
+            return true;
+        int csg = sc ? SG_S : uc ? SG_U : SG_T;
+        isa_type ty = with_sign(ctype(t), csg);
+        xval tmp;
+        xval *a[2] = { s[0], s[1] };
+        emit_map(x, &tmp, t, ISA_OP_MAX, ty, a, 2);
+        xval *b[2] = { &tmp, s[2] };
+        emit_map(x, r, t, ISA_OP_MIN, ty, b, 2);
+        return true;
+    }
+    if (op == ISA_OP_COUNT) {
+        x_error(x, "OpenCL.std instruction '%s' has no sgemu equivalent", name);
+        return true;
+    }
+    unsigned n = nsrc_of(op);
+    xval *s[3];
+    if (in->nw < 5 + n) {
+        x_error(x, "'%s' has too few operands", name);
+        return true;
+    }
+    if (!operands(x, f, in, 5, n, s))
+        return true;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return true;
+    isa_type ty = ctype(t);
+    if (op == ISA_OP_ABS && sg == SG_S) {
+        const spv_type *st = type_of_id(x, spv_word(x->m, in, 5));
+        ty = st ? x_signed(ctype(st)) : x_signed(ty);
+    } else {
+        ty = with_sign(ty, sg);
+    }
+    emit_map(x, r, t, op, ty, s, n);
+    return true;
+}
+
+/* ---------------------------------------------------------- groups */
+
+static const char *binop_name(uint32_t op)
+{
+    switch (op) {
+    case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupNonUniformIAdd:
+    case SpvOpGroupNonUniformFAdd: return "add";
+    case SpvOpGroupNonUniformIMul: case SpvOpGroupNonUniformFMul: return "mul";
+    case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin:
+    case SpvOpGroupNonUniformSMin: case SpvOpGroupNonUniformUMin:
+    case SpvOpGroupNonUniformFMin: return "min";
+    case SpvOpGroupSMax: case SpvOpGroupUMax: case SpvOpGroupFMax:
+    case SpvOpGroupNonUniformSMax: case SpvOpGroupNonUniformUMax:
+    case SpvOpGroupNonUniformFMax: return "max";
+    case SpvOpGroupNonUniformBitwiseAnd: return "and";
+    case SpvOpGroupNonUniformBitwiseOr: return "or";
+    case SpvOpGroupNonUniformBitwiseXor: return "xor";
+    case SpvOpGroupNonUniformLogicalAnd: return "logical_and";
+    case SpvOpGroupNonUniformLogicalOr: return "logical_or";
+    case SpvOpGroupNonUniformLogicalXor: return "logical_xor";
+    default: return NULL;
+    }
+}
+
+static int binop_sign(uint32_t op)
+{
+    switch (op) {
+    case SpvOpGroupSMin: case SpvOpGroupSMax: case SpvOpGroupNonUniformSMin:
+    case SpvOpGroupNonUniformSMax: return SG_S;
+    default: return SG_T;
+    }
+}
+
+static isa_opcode by_name(xctx *x, const char *mn)
+{
+    isa_opcode op = isa_opcode_from_name(mn, strlen(mn));
+    if (op == ISA_OP_COUNT)
+        x_error(x, "sgemu has no instruction '%s'", mn);
+    return op;
+}
+
+/* Scope operand (an id of a constant) at word w. */
+static int scope_at(xctx *x, xfn *f, const spv_inst *in, unsigned w)
+{
+    xval *s = x_val(x, f, spv_word(x->m, in, w));
+    if (!s || !s->n || s->c[0].o.kind != ISA_OPND_IMM) {
+        x_error(x, "scope must be a constant");
+        return -1;
+    }
+    if (s->c[0].o.imm != SpvScopeWorkgroup && s->c[0].o.imm != SpvScopeSubgroup) {
+        x_error(x, "scope %s is not supported (Workgroup and Subgroup are)",
+                spv_enum_name("Scope", (uint32_t)s->c[0].o.imm) ?
+                spv_enum_name("Scope", (uint32_t)s->c[0].o.imm) : "?");
+        return -1;
+    }
+    return (int)s->c[0].o.imm;
+}
+
+/* Result of a collective over value components (bools as 0/1 u32). */
+static void group_map(xctx *x, xfn *f, const spv_inst *in, isa_opcode op, isa_type ty,
+                      xval **src, unsigned n)
+{
+    const spv_type *t;
+    xval *r = result(x, f, in, &t);
+    if (!r || op == ISA_OP_COUNT)
+        return;
+    if (t->kind == SPV_TY_BOOL)
+        ty = ISA_T_U32;
+    emit_map(x, r, t, op, ty, src, n);
+    if (t->kind == SPV_TY_BOOL)
+        for (unsigned c = 0; c < r->n; c++)
+            r->c[c].has_pred = 0;
+}
+
+static void do_group(xctx *x, xfn *f, const spv_inst *in)
+{
+    int scope = scope_at(x, f, in, 3);
+    if (scope < 0)
+        return;
+    const char *pre = scope == SpvScopeWorkgroup ? "work_group_" : "sub_group_";
+    bool nu = in->op >= SpvOpGroupNonUniformElect && in->op <= SpvOpGroupNonUniformQuadSwap;
+    if (nu && scope != SpvScopeSubgroup) {
+        x_error(x, "non-uniform group operations need Subgroup scope");
+        return;
+    }
+    const spv_type *rt = x_type(x, spv_word(x->m, in, 1));
+    if (!rt)
+        return;
+    isa_type ty = ctype(rt);
+    char mn[96];
+    xval *s[3];
+    const char *bn = binop_name(in->op);
+    if (bn) {
+        uint32_t gop = spv_word(x->m, in, 4);
+        static const char *const gops[] = { "reduce_", "scan_inclusive_", "scan_exclusive_" };
+        if (!operands(x, f, in, 5, 1, s))
+            return;
+        if (nu && gop == SpvGroupOperationClusteredReduce) {
+            if (!operands(x, f, in, 5, 2, s))
+                return;
+            snprintf(mn, sizeof mn, "sub_group_clustered_reduce_%s", bn);
+            group_map(x, f, in, by_name(x, mn), with_sign(ty, binop_sign(in->op)), s, 2);
+            return;
+        }
+        if (gop > 2) {
+            x_error(x, "group operation %s is not supported",
+                    spv_enum_name("GroupOperation", gop) ?
+                    spv_enum_name("GroupOperation", gop) : "?");
+            return;
+        }
+        snprintf(mn, sizeof mn, "%s%s%s%s", pre, nu ? "non_uniform_" : "", gops[gop], bn);
+        group_map(x, f, in, by_name(x, mn), with_sign(ty, binop_sign(in->op)), s, 1);
+        return;
+    }
+    switch (in->op) {
+    case SpvOpGroupAll: case SpvOpGroupAny:
+        if (!operands(x, f, in, 4, 1, s))
+            return;
+        snprintf(mn, sizeof mn, "%s%s", pre, in->op == SpvOpGroupAll ? "all" : "any");
+        group_map(x, f, in, by_name(x, mn), ISA_T_U32, s, 1);
+        return;
+    case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny:
+        if (!operands(x, f, in, 4, 1, s))
+            return;
+        group_map(x, f, in, in->op == SpvOpGroupNonUniformAll ? ISA_OP_SG_NU_ALL
+                                                              : ISA_OP_SG_NU_ANY,
+                  ISA_T_U32, s, 1);
+        return;
+    case SpvOpGroupNonUniformAllEqual: {
+        if (!operands(x, f, in, 4, 1, s))
+            return;
+        const spv_type *vt = type_of_id(x, spv_word(x->m, in, 4));
+        if (vt)
+            group_map(x, f, in, ISA_OP_SG_NU_ALL_EQUAL, ctype(vt), s, 1);
+        return;
+    }
+    case SpvOpGroupNonUniformElect:
+        group_map(x, f, in, ISA_OP_SG_ELECT, ISA_T_U32, s, 0);
+        return;
+    case SpvOpGroupBroadcast: {
+        if (!operands(x, f, in, 4, 2, s))
+            return;
+        if (scope == SpvScopeSubgroup) {
+            group_map(x, f, in, ISA_OP_SG_BROADCAST, ty, s, 2);
+            return;
+        }
+        /* work-group: local id is a scalar or a 2/3-vector */
+        const spv_type *t;
+        xval *r = result(x, f, in, &t);
+        if (!r)
+            return;
+        uint32_t base = x_reg(x, t->ncomp);
+        for (unsigned c = 0; c < t->ncomp; c++) {
+            isa_operand v = x_src(x, comp(s[0], c));
+            isa_operand ids[3];
+            for (unsigned i = 0; i < s[1]->n && i < 3; i++)
+                ids[i] = x_src(x, &s[1]->c[i]);
+            isa_inst *bi = x_emit(x, ISA_OP_WG_BROADCAST, ty);
+            bi->o[0] = x_R(base + c);
+            bi->o[1] = v;
+            for (unsigned i = 0; i < s[1]->n && i < 3; i++)
+                bi->o[2 + i] = ids[i];
+            bi->nopnd = (uint8_t)(2 + (s[1]->n < 3 ? s[1]->n : 3));
+            memset(&r->c[c], 0, sizeof r->c[c]);
+            r->c[c].o = x_R(base + c);
+        }
+        return;
+    }
+    case SpvOpGroupNonUniformBroadcast:
+    case SpvOpGroupNonUniformShuffle: case SpvOpGroupNonUniformShuffleXor:
+    case SpvOpGroupNonUniformShuffleUp: case SpvOpGroupNonUniformShuffleDown:
+    case SpvOpGroupNonUniformBallotBitExtract: {
+        if (!operands(x, f, in, 4, 2, s))
+            return;
+        isa_opcode op = in->op == SpvOpGroupNonUniformBroadcast ? ISA_OP_SG_NU_BROADCAST :
+                        in->op == SpvOpGroupNonUniformShuffle ? ISA_OP_SG_SHUFFLE :
+                        in->op == SpvOpGroupNonUniformShuffleXor ? ISA_OP_SG_SHUFFLE_XOR :
+                        in->op == SpvOpGroupNonUniformShuffleUp ? ISA_OP_SG_SHUFFLE_UP :
+                        in->op == SpvOpGroupNonUniformShuffleDown ? ISA_OP_SG_SHUFFLE_DOWN :
+                        ISA_OP_SG_BALLOT_BIT_EXTRACT;
+        if (op == ISA_OP_SG_BALLOT_BIT_EXTRACT) {
+            const spv_type *t;
+            xval *r = result(x, f, in, &t);
+            if (!r)
+                return;
+            uint32_t mr = x_reg(x, 1), vr = s[0]->n == 4 ? 0 : 0;
+            (void)vr;
+            isa_operand idx = x_src(x, &s[1]->c[0]);
+            xval mask = *s[0];
+            mask.n = 4;
+            uint32_t g = 0;
+            {
+                bool ok = mask.c[0].o.kind == ISA_OPND_REG;
+                for (unsigned i = 1; i < 4 && ok; i++)
+                    ok = mask.c[i].o.kind == ISA_OPND_REG && mask.c[i].o.reg == mask.c[0].o.reg + i;
+                if (ok)
+                    g = mask.c[0].o.reg;
+                else {
+                    g = x_reg(x, 4);
+                    for (unsigned i = 0; i < 4; i++) {
+                        isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U32);
+                        mv->o[0] = x_R(g + i);
+                        mv->o[1] = x_src(x, comp(s[0], i));
+                        mv->nopnd = 2;
+                    }
+                }
+            }
+            isa_inst *bi = x_emit(x, op, ISA_T_U32);
+            bi->vec = 4;
+            bi->o[0] = x_R(mr);
+            bi->o[1] = x_R(g);
+            bi->o[2] = idx;
+            bi->nopnd = 3;
+            memset(&r->c[0], 0, sizeof r->c[0]);
+            r->c[0].o = x_R(mr);
+            return;
+        }
+        group_map(x, f, in, op, ty, s, 2);
+        return;
+    }
+    case SpvOpGroupNonUniformBroadcastFirst:
+        if (!operands(x, f, in, 4, 1, s))
+            return;
+        group_map(x, f, in, ISA_OP_SG_BROADCAST_FIRST, ty, s, 1);
+        return;
+    case SpvOpGroupNonUniformBallot: {
+        if (!operands(x, f, in, 4, 1, s))
+            return;
+        xval *r = x_def(x, f, spv_word(x->m, in, 2), 4);
+        if (!r)
+            return;
+        isa_operand v = x_src(x, &s[0]->c[0]);
+        uint32_t b = x_reg(x, 4);
+        isa_inst *bi = x_emit(x, ISA_OP_SG_BALLOT, ISA_T_U32);
+        bi->vec = 4;
+        bi->o[0] = x_R(b);
+        bi->o[1] = v;
+        bi->nopnd = 2;
+        for (unsigned i = 0; i < 4; i++) {
+            memset(&r->c[i], 0, sizeof r->c[i]);
+            r->c[i].o = x_R(b + i);
+        }
+        return;
+    }
+    case SpvOpGroupNonUniformInverseBallot: case SpvOpGroupNonUniformBallotBitCount:
+    case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB: {
+        unsigned w = in->op == SpvOpGroupNonUniformBallotBitCount ? 5 : 4;
+        if (!operands(x, f, in, w, 1, s))
+            return;
+        isa_opcode op = in->op == SpvOpGroupNonUniformInverseBallot ? ISA_OP_SG_INVERSE_BALLOT :
+                        in->op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_SG_BALLOT_FIND_LSB :
+                        in->op == SpvOpGroupNonUniformBallotFindMSB ? ISA_OP_SG_BALLOT_FIND_MSB :
+                        ISA_OP_SG_BALLOT_BIT_COUNT;
+        if (in->op == SpvOpGroupNonUniformBallotBitCount) {
+            uint32_t gop = spv_word(x->m, in, 4);
+            op = gop == SpvGroupOperationInclusiveScan ? ISA_OP_SG_BALLOT_INC_SCAN :
+                 gop == SpvGroupOperationExclusiveScan ? ISA_OP_SG_BALLOT_EXC_SCAN : op;
+        }
+        const spv_type *t;
+        xval *r = result(x, f, in, &t);
+        if (!r)
+            return;
+        uint32_t g = x_reg(x, 4), d = x_reg(x, 1);
+        for (unsigned i = 0; i < 4; i++) {
+            isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U32);
+            mv->o[0] = x_R(g + i);
+            mv->o[1] = x_src(x, comp(s[0], i));
+            mv->nopnd = 2;
+        }
+        isa_inst *bi = x_emit(x, op, ISA_T_U32);
+        bi->vec = 4;
+        bi->o[0] = x_R(d);
+        bi->o[1] = x_R(g);
+        bi->nopnd = 2;
+        memset(&r->c[0], 0, sizeof r->c[0]);
+        r->c[0].o = x_R(d);
+        return;
+    }
+    case SpvOpGroupNonUniformRotateKHR: {
+        bool cl = in->nw > 6;
+        if (!operands(x, f, in, 4, cl ? 3 : 2, s))
+            return;
+        group_map(x, f, in, cl ? ISA_OP_SG_CLUSTERED_ROTATE : ISA_OP_SG_ROTATE, ty, s,
+                  cl ? 3 : 2);
+        return;
+    }
+    default:
+        x_error(x, "group instruction %s is not supported", spv_op_name(in->op));
+        return;
+    }
+}
+
+static void do_intel(xctx *x, xfn *f, const spv_inst *in)
+{
+    xval *s[3];
+    const spv_type *rt = x_type(x, spv_word(x->m, in, 1));
+    if (!rt)
+        return;
+    isa_type ty = ctype(rt);
+    switch (in->op) {
+    case SpvOpSubgroupShuffleINTEL:
+        if (operands(x, f, in, 3, 2, s))
+            group_map(x, f, in, ISA_OP_INTEL_SHUFFLE, ty, s, 2);
+        return;
+    case SpvOpSubgroupShuffleXorINTEL:
+        if (operands(x, f, in, 3, 2, s))
+            group_map(x, f, in, ISA_OP_INTEL_SHUFFLE_XOR, ty, s, 2);
+        return;
+    case SpvOpSubgroupShuffleDownINTEL:
+        if (operands(x, f, in, 3, 3, s))
+            group_map(x, f, in, ISA_OP_INTEL_SHUFFLE_DOWN, ty, s, 3);
+        return;
+    case SpvOpSubgroupShuffleUpINTEL:
+        if (operands(x, f, in, 3, 3, s))
+            group_map(x, f, in, ISA_OP_INTEL_SHUFFLE_UP, ty, s, 3);
+        return;
+    default:
+        return;
+    }
+}
+
+bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
+{
+    const spv_type *t;
+    xval *s[3];
+    switch (in->op) {
+#define X(N, OP, S) \
+    case SpvOp##N: { \
+        unsigned n = nsrc_of(ISA_OP_##OP); \
+        if (!operands(x, f, in, 3, n, s)) return true; \
+        xval *r = result(x, f, in, &t); \
+        if (r) emit_map(x, r, t, ISA_OP_##OP, with_sign(ctype(t), SG_##S), s, n); \
+        return true; \
+    }
+    SPV_ALU_OPS(X)
+#undef X
+#define X(N, C, S, NEG) case SpvOp##N: do_compare(x, f, in, ISA_BINOP_##C, SG_##S, NEG); return true;
+    SPV_CMP_OPS(X)
+#undef X
+    case SpvOpFOrdNotEqual: do_ord_ne(x, f, in, false); return true;
+    case SpvOpFUnordEqual: do_ord_ne(x, f, in, true); return true;
+    case SpvOpIsNan: case SpvOpIsInf: do_class(x, f, in); return true;
+    case SpvOpLogicalAnd: case SpvOpLogicalOr: case SpvOpLogicalNot:
+    case SpvOpLogicalEqual: case SpvOpLogicalNotEqual:
+        do_logical(x, f, in);
+        return true;
+    case SpvOpSelect: do_select(x, f, in); return true;
+    case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF:
+    case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
+    case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
+        if (in->op == SpvOpSatConvertSToU || in->op == SpvOpSatConvertUToS) {
+            x_error(x, "saturating integer conversion between signednesses is not supported");
+            return true;
+        }
+        do_convert(x, f, in);
+        return true;
+    case SpvOpBitcast: do_bitcast(x, f, in); return true;
+    case SpvOpExtInst: return do_ext(x, f, in);
+    case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupBroadcast: case SpvOpGroupIAdd:
+    case SpvOpGroupFAdd: case SpvOpGroupFMin: case SpvOpGroupUMin: case SpvOpGroupSMin:
+    case SpvOpGroupFMax: case SpvOpGroupUMax: case SpvOpGroupSMax:
+        do_group(x, f, in);
+        return true;
+    case SpvOpSubgroupShuffleINTEL: case SpvOpSubgroupShuffleDownINTEL:
+    case SpvOpSubgroupShuffleUpINTEL: case SpvOpSubgroupShuffleXorINTEL:
+        do_intel(x, f, in);
+        return true;
+    default:
+        if ((in->op >= SpvOpGroupNonUniformElect && in->op <= SpvOpGroupNonUniformQuadSwap) ||
+            in->op == SpvOpGroupNonUniformRotateKHR) {
+            do_group(x, f, in);
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,1696 @@
+/* spirv_translate.c - SPIR-V kernel -> isa_kernel: values and registers,
+ * function inlining, control flow (phi copies on edges), memory, atomics,
+ * barriers, built-ins and composites.  Arithmetic and group operations are
+ * in spirv_ops.c. */
+#include "spirv_xlate.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------------------ helpers */
+
+void x_error(xctx *x, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!x->failed)
+        isa_diags_add(x->m->d, x->cur ? x->cur->line : 1, 1, "kernel '%s': %s%s%s", x->kname,
+                      x->cur ? spv_op_name(x->cur->op) : "", x->cur ? ": " : "", msg);
+    x->failed = true;
+}
+
+isa_inst *x_emit(xctx *x, isa_opcode op, isa_type t)
+{
+    static isa_inst dummy;
+    if (x->ncode == x->capcode) {
+        uint32_t nc = x->capcode ? x->capcode * 2 : 256;
+        isa_inst *ni = realloc(x->code, nc * sizeof *ni);
+        uint8_t *np = realloc(x->pure, nc);
+        if (ni) x->code = ni;
+        if (np) x->pure = np;
+        if (!ni || !np || nc > (1u << 22)) {
+            x_error(x, "out of memory (or kernel too large)");
+            memset(&dummy, 0, sizeof dummy);
+            return &dummy;
+        }
+        x->capcode = nc;
+    }
+    isa_inst *in = &x->code[x->ncode];
+    memset(in, 0, sizeof *in);
+    in->op = (uint16_t)op;
+    in->type = (uint8_t)t;
+    in->src_type = (uint8_t)t;
+    in->vec = 1;
+    in->line = x->cur ? x->cur->line : 1;
+    in->col = 1;
+    in->reconv = ISA_PC_EXIT;
+    isa_family fam = isa_ops[op].family;
+    x->pure[x->ncode] = (fam <= ISA_FAM_COS && fam != ISA_FAM_DIV && fam != ISA_FAM_REM) ||
+                        fam == ISA_FAM_MOV || fam == ISA_FAM_CMP || fam == ISA_FAM_SEL ||
+                        fam == ISA_FAM_CVT || (fam >= ISA_FAM_PAND && fam <= ISA_FAM_PNOT);
+    x->ncode++;
+    return in;
+}
+
+uint32_t x_reg(xctx *x, unsigned n)
+{
+    uint32_t r = x->nreg;
+    x->nreg += n;
+    if (x->nreg > ISA_MAX_REGS) {
+        x_error(x, "the kernel needs more than %d registers", ISA_MAX_REGS);
+        x->nreg = 0;
+        return 0;
+    }
+    return r;
+}
+
+isa_operand x_R(uint32_t r)
+{
+    isa_operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = ISA_OPND_REG;
+    o.reg = (uint16_t)r;
+    return o;
+}
+
+isa_operand x_I(uint64_t bits)
+{
+    isa_operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = ISA_OPND_IMM;
+    o.imm = bits;
+    return o;
+}
+
+isa_operand x_P(uint32_t p, bool neg)
+{
+    isa_operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = ISA_OPND_PRED;
+    o.reg = (uint16_t)p;
+    o.negate = neg;
+    return o;
+}
+
+static isa_operand lbl(uint32_t l)
+{
+    isa_operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = ISA_OPND_LABEL;
+    o.reg = 0;
+    o.imm = l;
+    return o;
+}
+
+uint32_t x_pred(xctx *x, uint32_t *gen)
+{
+    uint32_t p = x->pool_next++ % ISA_MAX_PREDS;
+    x->slot_gen[p] = ++x->gen;
+    *gen = x->gen;
+    return p;
+}
+
+isa_type x_signed(isa_type t)
+{
+    switch (t) {
+    case ISA_T_U8: return ISA_T_I8;
+    case ISA_T_U16: return ISA_T_I16;
+    case ISA_T_U32: return ISA_T_I32;
+    case ISA_T_U64: return ISA_T_I64;
+    default: return t;
+    }
+}
+
+const spv_type *x_type(xctx *x, uint32_t id)
+{
+    if (id == 0 || id >= x->m->bound || x->m->types[id].kind == SPV_TY_NONE) {
+        x_error(x, "id %u is not a type", id);
+        return NULL;
+    }
+    return &x->m->types[id];
+}
+
+xval *x_val(xctx *x, xfn *f, uint32_t id)
+{
+    if (id && id < x->m->bound) {
+        if (f && f->v[id])
+            return f->v[id];
+        if (x->gv[id])
+            return x->gv[id];
+    }
+    x_error(x, "id %u is used but has no value here%s%s", id,
+            id < x->m->bound && x->m->name[id] ? " (" : "",
+            id < x->m->bound && x->m->name[id] ? x->m->name[id] : "");
+    return NULL;
+}
+
+xval *x_def(xctx *x, xfn *f, uint32_t id, unsigned n)
+{
+    xval **slot = f ? &f->v[id] : &x->gv[id];
+    if (id == 0 || id >= x->m->bound) {
+        x_error(x, "result id %u out of bounds", id);
+        return NULL;
+    }
+    if (!*slot)
+        *slot = calloc(1, sizeof **slot);
+    if (!*slot) {
+        x_error(x, "out of memory");
+        return NULL;
+    }
+    memset(*slot, 0, sizeof **slot);
+    (*slot)->n = (uint8_t)(n > XV_MAX ? XV_MAX : n);
+    for (unsigned i = 0; i < XV_MAX; i++)
+        (*slot)->c[i].space = X_SPACE_NONE;
+    return *slot;
+}
+
+static uint32_t new_label(xctx *x)
+{
+    if (x->nlabel == x->caplabel) {
+        uint32_t nc = x->caplabel ? x->caplabel * 2 : 64;
+        uint32_t *nl = realloc(x->label_pc, nc * sizeof *nl);
+        if (!nl) {
+            x_error(x, "out of memory");
+            return 0;
+        }
+        x->label_pc = nl;
+        x->caplabel = nc;
+    }
+    x->label_pc[x->nlabel] = ISA_PC_EXIT;
+    return x->nlabel++;
+}
+
+static void place_label(xctx *x, uint32_t l)
+{
+    if (l < x->nlabel)
+        x->label_pc[l] = x->ncode;
+    x->block_no++;        /* predicates do not survive a join */
+}
+
+static void emit_bra(xctx *x, const isa_operand *p, uint32_t l)
+{
+    isa_inst *in = x_emit(x, ISA_OP_BRA, ISA_T_NONE);
+    unsigned n = 0;
+    if (p)
+        in->o[n++] = *p;
+    in->o[n++] = lbl(l);
+    in->nopnd = (uint8_t)n;
+}
+
+/* Materialise an address expression into a u64 register. */
+static isa_operand addr_to_reg(xctx *x, const isa_addr *a)
+{
+    isa_operand base = a->base_kind == ISA_OPND_ARG ? x_R(0) : x_R(a->base);
+    if (a->base_kind == ISA_OPND_ARG) {
+        memset(&base, 0, sizeof base);
+        base.kind = ISA_OPND_ARG;
+        base.reg = a->base;
+    }
+    if (!a->has_index && a->disp == 0)
+        return base;
+    uint32_t r = x_reg(x, 1);
+    if (a->has_index) {
+        isa_operand idx = x_R(a->index);
+        if (a->index_type == ISA_T_I32 || a->index_type == ISA_T_U32) {
+            uint32_t t = x_reg(x, 1);
+            isa_inst *c = x_emit(x, ISA_OP_CVT, ISA_T_U64);
+            c->src_type = (uint8_t)a->index_type;
+            c->type = a->index_type == ISA_T_I32 ? ISA_T_I64 : ISA_T_U64;
+            c->o[0] = x_R(t);
+            c->o[1] = idx;
+            c->nopnd = 2;
+            idx = x_R(t);
+        }
+        isa_inst *in = x_emit(x, ISA_OP_MAD, ISA_T_U64);
+        in->o[0] = x_R(r);
+        in->o[1] = idx;
+        in->o[2] = x_I((uint64_t)(int64_t)a->scale);
+        in->o[3] = base;
+        in->nopnd = 4;
+        if (a->disp) {
+            in = x_emit(x, ISA_OP_ADD, ISA_T_U64);
+            in->o[0] = x_R(r);
+            in->o[1] = x_R(r);
+            in->o[2] = x_I((uint64_t)a->disp);
+            in->nopnd = 3;
+        }
+    } else {
+        isa_inst *in = x_emit(x, ISA_OP_ADD, ISA_T_U64);
+        in->o[0] = x_R(r);
+        in->o[1] = base;
+        in->o[2] = x_I((uint64_t)a->disp);
+        in->nopnd = 3;
+    }
+    return x_R(r);
+}
+
+isa_operand x_src(xctx *x, const xc *c)
+{
+    if (c->o.kind == ISA_OPND_ADDR)
+        return addr_to_reg(x, &c->o.addr);
+    if (c->o.kind == ISA_OPND_NONE || c->o.kind == ISA_OPND_PRED)
+        return x_I(0);
+    return c->o;
+}
+
+isa_operand x_predof(xctx *x, const xc *c)
+{
+    if (c->has_pred && x->slot_gen[c->pred] == c->pgen && c->pblock == x->block_no)
+        return x_P(c->pred, c->pred_neg);
+    uint32_t gen, p = x_pred(x, &gen);
+    isa_inst *in = x_emit(x, ISA_OP_CMP, ISA_T_U32);
+    in->cond = ISA_BINOP_NE;
+    in->o[0] = x_P(p, false);
+    in->o[1] = x_src(x, c);
+    in->o[2] = x_I(0);
+    in->nopnd = 3;
+    return x_P(p, false);
+}
+
+void x_set_bool(xctx *x, xc *c, uint32_t p, uint32_t gen, bool neg)
+{
+    uint32_t r = x_reg(x, 1);
+    isa_inst *in = x_emit(x, ISA_OP_SEL, ISA_T_U32);
+    in->o[0] = x_R(r);
+    in->o[1] = x_P(p, neg);
+    in->o[2] = x_I(1);
+    in->o[3] = x_I(0);
+    in->nopnd = 4;
+    c->o = x_R(r);
+    c->has_pred = 1;
+    c->pred = (uint8_t)p;
+    c->pred_neg = neg;
+    c->pgen = gen;
+    c->pblock = x->block_no;
+}
+
+/* An address operand for a pointer component; *space gets its space. */
+static isa_operand addr_of(xctx *x, const xc *c, isa_space *space)
+{
+    isa_operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = ISA_OPND_ADDR;
+    *space = c->space == X_SPACE_NONE ? ISA_SPACE_GLOBAL : (isa_space)c->space;
+    if (c->space == X_SPACE_NONE)
+        x_error(x, "pointer of unknown address space (generic pointers are supported only "
+                   "when their origin is known)");
+    if (c->o.kind == ISA_OPND_ADDR)
+        return c->o;
+    if (c->o.kind == ISA_OPND_ARG) {
+        o.addr.base_kind = ISA_OPND_ARG;
+        o.addr.base = c->o.reg;
+        return o;
+    }
+    isa_operand r = c->o;
+    if (r.kind != ISA_OPND_REG) {
+        uint32_t t = x_reg(x, 1);
+        isa_inst *in = x_emit(x, ISA_OP_MOV, ISA_T_U64);
+        in->o[0] = x_R(t);
+        in->o[1] = x_src(x, c);
+        in->nopnd = 2;
+        r = x_R(t);
+    }
+    o.addr.base_kind = ISA_OPND_REG;
+    o.addr.base = r.reg;
+    return o;
+}
+
+static isa_space space_of_sc(uint32_t sc)
+{
+    switch (sc) {
+    case SpvStorageClassCrossWorkgroup: return ISA_SPACE_GLOBAL;
+    case SpvStorageClassUniformConstant: return ISA_SPACE_CONSTANT;
+    case SpvStorageClassWorkgroup: return ISA_SPACE_LOCAL;
+    case SpvStorageClassFunction: return ISA_SPACE_PRIVATE;
+    default: return (isa_space)X_SPACE_NONE;
+    }
+}
+
+/* Fill `dst` component-wise with fresh registers for a value of type t. */
+static bool alloc_regs(xctx *x, xval *v, const spv_type *t)
+{
+    if (!t || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_BOOL &&
+               t->kind != SPV_TY_VEC && t->kind != SPV_TY_PTR)) {
+        x_error(x, "values of this type (aggregate or opaque) are not supported here");
+        return false;
+    }
+    uint32_t r = x_reg(x, t->ncomp);
+    v->n = t->ncomp;
+    for (unsigned i = 0; i < t->ncomp; i++) {
+        v->c[i].o = x_R(r + i);
+        if (t->kind == SPV_TY_PTR)
+            v->c[i].space = (uint8_t)space_of_sc(t->sc);
+    }
+    return true;
+}
+
+/* Component isa type of a value type (pointers and bools as integers). */
+static isa_type comp_type(const spv_type *t)
+{
+    return t && t->isa_t != ISA_T_NONE ? (isa_type)t->isa_t : ISA_T_U64;
+}
+
+/* Put value components into consecutive registers (for vector ld/st). */
+static uint32_t gather(xctx *x, const xval *v, isa_type t)
+{
+    bool ok = v->c[0].o.kind == ISA_OPND_REG;
+    for (unsigned i = 1; i < v->n && ok; i++)
+        ok = v->c[i].o.kind == ISA_OPND_REG && v->c[i].o.reg == v->c[0].o.reg + i;
+    if (ok)
+        return v->c[0].o.reg;
+    uint32_t r = x_reg(x, v->n);
+    for (unsigned i = 0; i < v->n; i++) {
+        isa_inst *in = x_emit(x, ISA_OP_MOV, t);
+        in->o[0] = x_R(r + i);
+        in->o[1] = x_src(x, &v->c[i]);
+        in->nopnd = 2;
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------ constants */
+
+static uint64_t mask_bits(uint64_t v, isa_type t)
+{
+    unsigned b = t < ISA_T_COUNT ? isa_types[t].bytes : 8;
+    return b >= 8 ? v : v & ((1ull << (b * 8)) - 1);
+}
+
+static void zero_value(xctx *x, xval *v, const spv_type *t)
+{
+    v->n = t->ncomp;
+    for (unsigned i = 0; i < v->n; i++) {
+        v->c[i].o = x_I(0);
+        if (t->kind == SPV_TY_PTR)
+            v->c[i].space = (uint8_t)space_of_sc(t->sc);
+    }
+}
+
+static uint64_t type_size(xctx *x, uint32_t tid)
+{
+    const spv_type *t = x_type(x, tid);
+    return t ? t->size : 0;
+}
+
+/* Module-level instructions: constants, global variables. */
+static void module_value(xctx *x, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    x->cur = in;
+    const spv_op_info *oi = spv_op_find(in->op);
+    if (!oi || !oi->has_type || !oi->has_result)
+        return;
+    uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2);
+    switch (in->op) {
+    case SpvOpConstant:
+    case SpvOpSpecConstant: {
+        const spv_type *t = x_type(x, rt);
+        xval *v = t ? x_def(x, NULL, id, 1) : NULL;
+        if (!v)
+            return;
+        uint64_t bits = spv_word(m, in, 3);
+        if (in->nw > 4)
+            bits |= (uint64_t)spv_word(m, in, 4) << 32;
+        v->c[0].o = x_I(mask_bits(bits, comp_type(t)));
+        return;
+    }
+    case SpvOpConstantTrue: case SpvOpConstantFalse:
+    case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: {
+        xval *v = x_def(x, NULL, id, 1);
+        if (v)
+            v->c[0].o = x_I(in->op == SpvOpConstantTrue || in->op == SpvOpSpecConstantTrue);
+        return;
+    }
+    case SpvOpConstantNull:
+    case SpvOpUndef: {
+        const spv_type *t = x_type(x, rt);
+        if (!t)
+            return;
+        if (t->kind == SPV_TY_ARRAY || t->kind == SPV_TY_STRUCT) {
+            x_def(x, NULL, id, 0);
+            return;
+        }
+        xval *v = x_def(x, NULL, id, t->ncomp);
+        if (v)
+            zero_value(x, v, t);
+        return;
+    }
+    case SpvOpConstantComposite:
+    case SpvOpSpecConstantComposite: {
+        const spv_type *t = x_type(x, rt);
+        if (!t)
+            return;
+        if (t->kind != SPV_TY_VEC) {
+            x_def(x, NULL, id, 0);    /* only usable as an initializer: not supported */
+            return;
+        }
+        xval *v = x_def(x, NULL, id, t->ncomp);
+        for (unsigned i = 0; v && i < t->ncomp && i + 3 < in->nw; i++) {
+            xval *e = x_val(x, NULL, spv_word(m, in, 3 + i));
+            if (e && e->n)
+                v->c[i] = e->c[0];
+        }
+        return;
+    }
+    case SpvOpVariable: {
+        uint32_t sc = spv_word(m, in, 3);
+        const spv_type *pt = x_type(x, rt);
+        if (!pt)
+            return;
+        if (sc == SpvStorageClassInput) {
+            if (!m->builtin[id]) {
+                x_error(x, "input variable %u is not a BuiltIn", id);
+                return;
+            }
+            x_def(x, NULL, id, 0);   /* loads of it are handled by OpLoad */
+            return;
+        }
+        if (sc == SpvStorageClassWorkgroup) {
+            uint64_t sz = type_size(x, pt->elem), al = m->types[pt->elem].align;
+            uint64_t off = al ? (x->k->local_mem + al - 1) / al * al : x->k->local_mem;
+            if (off + sz > UINT32_MAX / 2) {
+                x_error(x, "local variable too large");
+                return;
+            }
+            x->k->local_mem = (uint32_t)(off + sz);
+            xval *v = x_def(x, NULL, id, 1);
+            if (v) {
+                v->c[0].o = x_I(off);
+                v->c[0].space = ISA_SPACE_LOCAL;
+            }
+            if (in->nw > 4)
+                x_error(x, "initialised __local variables are not supported");
+            return;
+        }
+        x_error(x, "module-scope variables of storage class %s (program-scope constant or "
+                   "global data) are not supported",
+                spv_enum_name("StorageClass", sc) ? spv_enum_name("StorageClass", sc) : "?");
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* ------------------------------------------------------------ control flow */
+
+static void translate_function(xctx *x, uint32_t func_id, xval **args, unsigned nargs,
+                               xfn *caller_ret, bool entry, uint32_t ret_label, xval *ret);
+
+/* Copies into the phi registers of block `to` for the edge from `from`. */
+typedef struct xcopy { isa_operand dst, src; isa_type t; } xcopy;
+
+static unsigned edge_copies(xctx *x, xfn *f, uint32_t from, uint32_t to, xcopy *cp, unsigned max)
+{
+    spv_module *m = x->m;
+    if (!to || to >= m->bound || !m->def[to])
+        return 0;
+    unsigned n = 0;
+    for (uint32_t i = m->def[to]; i < m->nins; i++) {
+        const spv_inst *in = &m->ins[i];
+        if (in->op == SpvOpLine || in->op == SpvOpNoLine)
+            continue;
+        if (in->op != SpvOpPhi)
+            break;
+        uint32_t id = spv_word(m, in, 2);
+        const spv_type *t = x_type(x, spv_word(m, in, 1));
+        xval *dst = id < m->bound ? f->v[id] : NULL;
+        if (!t || !dst)
+            continue;
+        for (unsigned w = 3; w + 1 < in->nw; w += 2) {
+            if (m->w[in->off + w + 1] != from)
+                continue;
+            uint32_t vid = m->w[in->off + w];
+            if (vid < m->bound && m->def[vid] && m->ins[m->def[vid] - 1].op == SpvOpUndef)
+                break;
+            const spv_inst *save = x->cur;
+            x->cur = in;
+            xval *src = x_val(x, f, vid);
+            x->cur = save;
+            if (!src)
+                break;
+            for (unsigned c = 0; c < dst->n && c < src->n && n < max; c++) {
+                cp[n].dst = dst->c[c].o;
+                cp[n].src = x_src(x, &src->c[c]);
+                cp[n].t = t->kind == SPV_TY_BOOL ? ISA_T_U32 : comp_type(t);
+                n++;
+            }
+            break;
+        }
+    }
+    return n;
+}
+
+static void emit_copies(xctx *x, xcopy *cp, unsigned n)
+{
+    bool clash = false;
+    for (unsigned i = 0; i < n && !clash; i++)
+        for (unsigned j = 0; j < n && !clash; j++)
+            clash = i != j && cp[i].src.kind == ISA_OPND_REG && cp[i].src.reg == cp[j].dst.reg;
+    if (clash) {   /* parallel copy: read every source before writing */
+        uint32_t t = x_reg(x, n);
+        for (unsigned i = 0; i < n; i++) {
+            isa_inst *in = x_emit(x, ISA_OP_MOV, cp[i].t);
+            in->o[0] = x_R(t + i);
+            in->o[1] = cp[i].src;
+            in->nopnd = 2;
+            cp[i].src = x_R(t + i);
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (cp[i].src.kind == ISA_OPND_REG && cp[i].src.reg == cp[i].dst.reg)
+            continue;
+        isa_inst *in = x_emit(x, ISA_OP_MOV, cp[i].t);
+        in->o[0] = cp[i].dst;
+        in->o[1] = cp[i].src;
+        in->nopnd = 2;
+        x->pure[x->ncode - 1] = 0;    /* phi registers are read through edges */
+    }
+}
+
+#define MAX_COPIES 256
+
+static uint32_t block_label(xctx *x, xfn *f, uint32_t id)
+{
+    if (!id || id >= x->m->bound || !f->label[id]) {
+        x_error(x, "branch to %u, which is not a block of this function", id);
+        return 0;
+    }
+    return f->label[id] - 1;
+}
+
+/* Branch to `to` from block `from`, with its phi copies. */
+static void goto_block(xctx *x, xfn *f, uint32_t from, uint32_t to)
+{
+    xcopy cp[MAX_COPIES];
+    unsigned n = edge_copies(x, f, from, to, cp, MAX_COPIES);
+    emit_copies(x, cp, n);
+    emit_bra(x, NULL, block_label(x, f, to));
+}
+
+/* Conditional branch on predicate p to `to` (with copies through a stub). */
+typedef struct xstub { uint32_t label, to; } xstub;
+
+static bool cond_branch(xctx *x, xfn *f, isa_operand p, uint32_t from, uint32_t to, xstub *stub)
+{
+    xcopy cp[MAX_COPIES];
+    unsigned save = x->ncode;
+    unsigned n = edge_copies(x, f, from, to, cp, MAX_COPIES);
+    x->ncode = save;  /* only asked whether there are copies; sources re-made in the stub */
+    if (n == 0) {
+        emit_bra(x, &p, block_label(x, f, to));
+        return false;
+    }
+    stub->label = new_label(x);
+    stub->to = to;
+    emit_bra(x, &p, stub->label);
+    return true;
+}
+
+static void place_stub(xctx *x, xfn *f, uint32_t from, const xstub *s)
+{
+    place_label(x, s->label);
+    goto_block(x, f, from, s->to);
+}
+
+/* ------------------------------------------------------------ memory */
+
+/* Pointer arithmetic: OpAccessChain family. */
+static void access_chain(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2);
+    xval *base = x_val(x, f, spv_word(m, in, 3));
+    const spv_type *bt = NULL;
+    if (!base || !base->n)
+        return;
+    for (uint32_t i = 1; i < m->bound; i++)
+        (void)0;
+    /* the base's pointee type comes from the base's defining type */
+    uint32_t bid = spv_word(m, in, 3);
+    const spv_inst *bd = m->def[bid] ? &m->ins[m->def[bid] - 1] : NULL;
+    const spv_op_info *boi = bd ? spv_op_find(bd->op) : NULL;
+    if (!bd || !boi || !boi->has_type) {
+        x_error(x, "base pointer %u has no type", bid);
+        return;
+    }
+    bt = x_type(x, spv_word(m, bd, 1));
+    if (!bt || bt->kind != SPV_TY_PTR) {
+        x_error(x, "base is not a pointer");
+        return;
+    }
+    xc cur = base->c[0];
+    isa_addr a;
+    memset(&a, 0, sizeof a);
+    if (cur.o.kind == ISA_OPND_ADDR) {
+        a = cur.o.addr;
+    } else if (cur.o.kind == ISA_OPND_ARG) {
+        a.base_kind = ISA_OPND_ARG;
+        a.base = cur.o.reg;
+    } else if (cur.o.kind == ISA_OPND_REG) {
+        a.base_kind = ISA_OPND_REG;
+        a.base = cur.o.reg;
+    } else if (cur.o.kind == ISA_OPND_IMM) {
+        uint32_t r = x_reg(x, 1);
+        isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U64);
+        mv->o[0] = x_R(r);
+        mv->o[1] = cur.o;
+        mv->nopnd = 2;
+        a.base_kind = ISA_OPND_REG;
+        a.base = (uint16_t)r;
+    } else {
+        x_error(x, "unsupported base pointer");
+        return;
+    }
+    uint32_t ty = bt->elem;
+    unsigned first = 4;
+    bool ptr_chain = in->op == SpvOpPtrAccessChain || in->op == SpvOpInBoundsPtrAccessChain;
+    for (unsigned w = first; w < in->nw && !x->failed; w++) {
+        uint32_t iid = m->w[in->off + w];
+        xval *iv = x_val(x, f, iid);
+        if (!iv || !iv->n)
+            return;
+        const spv_type *t = x_type(x, ty);
+        if (!t)
+            return;
+        uint64_t step;
+        uint32_t next = ty;
+        if (ptr_chain && w == first) {
+            step = t->size;
+        } else if (t->kind == SPV_TY_ARRAY || t->kind == SPV_TY_VEC) {
+            next = t->elem;
+            step = type_size(x, next);
+        } else if (t->kind == SPV_TY_STRUCT) {
+            if (iv->c[0].o.kind != ISA_OPND_IMM || iv->c[0].o.imm >= t->nmembers) {
+                x_error(x, "struct member index is not a valid constant");
+                return;
+            }
+            a.disp += (int64_t)m->member_off[t->first_member + iv->c[0].o.imm];
+            ty = m->members[t->first_member + iv->c[0].o.imm];
+            continue;
+        } else {
+            x_error(x, "cannot index into this type");
+            return;
+        }
+        ty = next;
+        const spv_inst *idef = m->def[iid] ? &m->ins[m->def[iid] - 1] : NULL;
+        const spv_type *it = idef ? x_type(x, spv_word(m, idef, 1)) : NULL;
+        if (iv->c[0].o.kind == ISA_OPND_IMM) {
+            int64_t iv64 = it && it->isa_t == ISA_T_U32 ? (int64_t)(int32_t)iv->c[0].o.imm
+                                                        : (int64_t)iv->c[0].o.imm;
+            a.disp += iv64 * (int64_t)step;
+            continue;
+        }
+        if (a.has_index) {   /* fold what we have into a register first */
+            isa_operand r = addr_to_reg(x, &a);
+            memset(&a, 0, sizeof a);
+            a.base_kind = ISA_OPND_REG;
+            a.base = r.reg;
+        }
+        isa_operand io = x_src(x, &iv->c[0]);
+        if (io.kind != ISA_OPND_REG) {
+            uint32_t r = x_reg(x, 1);
+            isa_inst *mv = x_emit(x, ISA_OP_MOV, it ? comp_type(it) : ISA_T_U64);
+            mv->o[0] = x_R(r);
+            mv->o[1] = io;
+            mv->nopnd = 2;
+            io = x_R(r);
+        }
+        a.has_index = 1;
+        a.index = io.reg;
+        a.index_type = it && it->isa_t == ISA_T_U32 ? ISA_T_I32 : ISA_T_I64;
+        if (it && (it->isa_t == ISA_T_U8 || it->isa_t == ISA_T_U16)) {
+            x_error(x, "8/16-bit pointer indices are not supported");
+            return;
+        }
+        if (step > INT32_MAX) {
+            x_error(x, "element size too large");
+            return;
+        }
+        a.scale = (int32_t)step;
+    }
+    (void)rt;
+    xval *v = x_def(x, f, id, 1);
+    if (!v)
+        return;
+    v->c[0].o.kind = ISA_OPND_ADDR;
+    v->c[0].o.addr = a;
+    v->c[0].space = cur.space;
+}
+
+static void load_builtin(xctx *x, xfn *f, uint32_t id, uint32_t var, const spv_type *t)
+{
+    uint32_t b = x->m->builtin[var] - 1;
+    isa_special sp = spv_builtin_special(b);
+    if (sp == ISA_SP_COUNT) {
+        const char *bn = spv_enum_name("BuiltIn", b);
+        x_error(x, "built-in variable %s is not supported", bn ? bn : "?");
+        return;
+    }
+    xval *v = x_def(x, f, id, t->ncomp);
+    if (!v)
+        return;
+    uint32_t r = x_reg(x, t->ncomp);
+    for (unsigned i = 0; i < t->ncomp; i++) {
+        isa_inst *in = x_emit(x, ISA_OP_MOV, comp_type(t));
+        in->o[0] = x_R(r + i);
+        memset(&in->o[1], 0, sizeof in->o[1]);
+        in->o[1].kind = ISA_OPND_SPECIAL;
+        in->o[1].reg = (uint16_t)sp;
+        in->o[1].dim = (uint8_t)(isa_specials[sp].takes_dim ? (i < 3 ? i : 0) : 0);
+        in->nopnd = 2;
+        v->c[i].o = x_R(r + i);
+    }
+}
+
+static void do_load(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2), pid = spv_word(m, in, 3);
+    const spv_type *t = x_type(x, rt);
+    if (!t)
+        return;
+    if (pid && pid < m->bound && m->builtin[pid]) {
+        load_builtin(x, f, id, pid, t);
+        return;
+    }
+    xval *p = x_val(x, f, pid);
+    if (!p || !p->n)
+        return;
+    xval *v = x_def(x, f, id, 1);
+    if (!v || !alloc_regs(x, v, t))
+        return;
+    isa_space sp;
+    isa_operand a = addr_of(x, &p->c[0], &sp);
+    isa_inst *ld = x_emit(x, ISA_OP_LD, comp_type(t));
+    ld->vec = t->ncomp;
+    ld->space = (uint8_t)sp;
+    ld->o[0] = v->c[0].o;
+    ld->o[1] = a;
+    ld->nopnd = 2;
+    if (t->kind == SPV_TY_BOOL)
+        x_error(x, "loads of bool are not supported");
+}
+
+static void do_store(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    xval *p = x_val(x, f, spv_word(m, in, 1));
+    xval *v = x_val(x, f, spv_word(m, in, 2));
+    if (!p || !v || !p->n || !v->n)
+        return;
+    uint32_t vid = spv_word(m, in, 2);
+    const spv_inst *vd = m->def[vid] ? &m->ins[m->def[vid] - 1] : NULL;
+    const spv_type *t = NULL;
+    if (vd) {
+        const spv_op_info *oi = spv_op_find(vd->op);
+        if (oi && oi->has_type)
+            t = x_type(x, spv_word(m, vd, 1));
+        else if (vd->op == SpvOpFunctionParameter)
+            t = x_type(x, spv_word(m, vd, 1));
+    }
+    if (!t)
+        return;
+    isa_space sp;
+    isa_operand a = addr_of(x, &p->c[0], &sp);
+    isa_type ct = comp_type(t);
+    isa_inst *st;
+    if (v->n > 1) {
+        uint32_t r = gather(x, v, ct);
+        st = x_emit(x, ISA_OP_ST, ct);
+        st->o[1] = x_R(r);
+    } else {
+        isa_operand s = x_src(x, &v->c[0]);
+        st = x_emit(x, ISA_OP_ST, ct);
+        st->o[1] = s;
+    }
+    st->vec = v->n;
+    st->space = (uint8_t)sp;
+    st->o[0] = a;
+    st->nopnd = 2;
+}
+
+static void do_atomic(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    bool has_result = in->op != SpvOpAtomicStore;
+    unsigned pw = has_result ? 3 : 1;
+    xval *p = x_val(x, f, spv_word(m, in, pw));
+    if (!p || !p->n)
+        return;
+    const spv_type *t = has_result ? x_type(x, spv_word(m, in, 1)) : NULL;
+    if (!has_result) {
+        xval *v = x_val(x, f, spv_word(m, in, 4));
+        uint32_t vid = spv_word(m, in, 4);
+        const spv_inst *vd = vid < m->bound && m->def[vid] ? &m->ins[m->def[vid] - 1] : NULL;
+        t = vd ? x_type(x, spv_word(m, vd, 1)) : NULL;
+        if (!v || !t || !v->n)
+            return;
+        isa_space sp;
+        isa_operand a = addr_of(x, &p->c[0], &sp);
+        isa_operand s = x_src(x, &v->c[0]);
+        isa_inst *st = x_emit(x, ISA_OP_ST, comp_type(t));
+        st->space = (uint8_t)sp;
+        st->o[0] = a;
+        st->o[1] = s;
+        st->nopnd = 2;
+        return;
+    }
+    if (!t)
+        return;
+    isa_type ty = comp_type(t);
+    isa_opcode op;
+    isa_operand s1 = x_I(1), s2;
+    unsigned nsrc = 1;
+    switch (in->op) {
+    case SpvOpAtomicLoad: op = ISA_OP_LD; nsrc = 0; break;
+    case SpvOpAtomicIIncrement: op = ISA_OP_ATOM_ADD; break;
+    case SpvOpAtomicIDecrement: op = ISA_OP_ATOM_SUB; break;
+    case SpvOpAtomicIAdd: op = ISA_OP_ATOM_ADD; break;
+    case SpvOpAtomicISub: op = ISA_OP_ATOM_SUB; break;
+    case SpvOpAtomicSMin: op = ISA_OP_ATOM_MIN; ty = x_signed(ty); break;
+    case SpvOpAtomicUMin: op = ISA_OP_ATOM_MIN; break;
+    case SpvOpAtomicSMax: op = ISA_OP_ATOM_MAX; ty = x_signed(ty); break;
+    case SpvOpAtomicUMax: op = ISA_OP_ATOM_MAX; break;
+    case SpvOpAtomicAnd: op = ISA_OP_ATOM_AND; break;
+    case SpvOpAtomicOr: op = ISA_OP_ATOM_OR; break;
+    case SpvOpAtomicXor: op = ISA_OP_ATOM_XOR; break;
+    case SpvOpAtomicExchange: op = ISA_OP_ATOM_XCHG; break;
+    case SpvOpAtomicCompareExchange:
+    case SpvOpAtomicCompareExchangeWeak: op = ISA_OP_ATOM_CMPXCHG; nsrc = 2; break;
+    default:
+        x_error(x, "unsupported atomic");
+        return;
+    }
+    if (in->op != SpvOpAtomicIIncrement && in->op != SpvOpAtomicIDecrement && nsrc == 1) {
+        xval *v = x_val(x, f, spv_word(m, in, 6));
+        if (!v || !v->n)
+            return;
+        s1 = x_src(x, &v->c[0]);
+    }
+    if (nsrc == 2) {
+        xval *val = x_val(x, f, spv_word(m, in, 7)), *cmp = x_val(x, f, spv_word(m, in, 8));
+        if (!val || !cmp || !val->n || !cmp->n)
+            return;
+        s1 = x_src(x, &cmp->c[0]);
+        s2 = x_src(x, &val->c[0]);
+    }
+    xval *r = x_def(x, f, spv_word(m, in, 2), 1);
+    if (!r || !alloc_regs(x, r, t))
+        return;
+    isa_space sp;
+    isa_operand a = addr_of(x, &p->c[0], &sp);
+    if (sp == ISA_SPACE_PRIVATE || sp == ISA_SPACE_CONSTANT)
+        x_error(x, "atomics on %s memory are not supported", isa_space_names[sp]);
+    isa_inst *ai = x_emit(x, op, ty);
+    ai->space = (uint8_t)sp;
+    ai->o[0] = r->c[0].o;
+    ai->o[1] = a;
+    ai->nopnd = 2;
+    if (nsrc >= 1)
+        ai->o[ai->nopnd++] = s1;
+    if (nsrc == 2)
+        ai->o[ai->nopnd++] = s2;
+}
+
+static void do_barrier(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    xval *es = x_val(x, f, spv_word(m, in, 1)), *sem = x_val(x, f, spv_word(m, in, 3));
+    if (!es || !sem || !es->n || !sem->n)
+        return;
+    if (es->c[0].o.kind != ISA_OPND_IMM || sem->c[0].o.kind != ISA_OPND_IMM) {
+        x_error(x, "barrier scope and semantics must be constants");
+        return;
+    }
+    uint64_t scope = es->c[0].o.imm, s = sem->c[0].o.imm;
+    isa_inst *b;
+    if (scope == SpvScopeWorkgroup)
+        b = x_emit(x, ISA_OP_BARRIER, ISA_T_NONE);
+    else if (scope == SpvScopeSubgroup)
+        b = x_emit(x, ISA_OP_SG_BARRIER, ISA_T_NONE);
+    else {
+        x_error(x, "barrier with execution scope %s is not supported",
+                spv_enum_name("Scope", (uint32_t)scope) ? spv_enum_name("Scope", (uint32_t)scope)
+                                                        : "?");
+        return;
+    }
+    if (s & SpvMemorySemanticsWorkgroupMemoryMask) b->flags |= ISA_F_FENCE_LOCAL;
+    if (s & SpvMemorySemanticsCrossWorkgroupMemoryMask) b->flags |= ISA_F_FENCE_GLOBAL;
+    if (s & SpvMemorySemanticsImageMemoryMask) b->flags |= ISA_F_FENCE_IMAGE;
+    b->type = ISA_T_NONE;
+}
+
+/* Function-scope OpVariable: a slice of private memory. */
+static void do_variable(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *pt = x_type(x, spv_word(m, in, 1));
+    if (!pt || pt->kind != SPV_TY_PTR)
+        return;
+    uint64_t sz = type_size(x, pt->elem), al = m->types[pt->elem].align;
+    uint64_t off = al ? (x->k->private_mem + al - 1) / al * al : x->k->private_mem;
+    if (off + sz > (1u << 20)) {
+        x_error(x, "private variables exceed 1 MiB per work-item");
+        return;
+    }
+    x->k->private_mem = (uint32_t)(off + sz);
+    xval *v = x_def(x, f, spv_word(m, in, 2), 1);
+    if (!v)
+        return;
+    v->c[0].o = x_I(off);
+    v->c[0].space = ISA_SPACE_PRIVATE;
+    if (in->nw > 5) {
+        xval *init = x_val(x, f, spv_word(m, in, 4));
+        const spv_type *et = x_type(x, pt->elem);
+        if (init && et && init->n && init->n == et->ncomp) {
+            isa_space sp;
+            isa_operand a = addr_of(x, &v->c[0], &sp);
+            isa_type ct = comp_type(et);
+            uint32_t r = init->n > 1 ? gather(x, init, ct) : 0;
+            isa_inst *st = x_emit(x, ISA_OP_ST, ct);
+            st->vec = init->n;
+            st->space = ISA_SPACE_PRIVATE;
+            st->o[0] = a;
+            st->o[1] = init->n > 1 ? x_R(r) : x_src(x, &init->c[0]);
+            st->nopnd = 2;
+        } else {
+            x_error(x, "initialisers of aggregate private variables are not supported");
+        }
+    }
+}
+
+/* ------------------------------------------------------------ composites */
+
+static bool do_composite(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2);
+    switch (in->op) {
+    case SpvOpCompositeExtract: {
+        xval *s = x_val(x, f, spv_word(m, in, 3));
+        uint32_t idx = spv_word(m, in, 4);
+        if (!s)
+            return true;
+        if (in->nw != 5 || idx >= s->n) {
+            x_error(x, "only single-index extracts from vectors are supported");
+            return true;
+        }
+        xc c = s->c[idx];
+        xval *v = x_def(x, f, id, 1);
+        if (v)
+            v->c[0] = c;
+        return true;
+    }
+    case SpvOpCompositeInsert: {
+        xval *o = x_val(x, f, spv_word(m, in, 3)), *s = x_val(x, f, spv_word(m, in, 4));
+        uint32_t idx = spv_word(m, in, 5);
+        if (!o || !s)
+            return true;
+        if (in->nw != 6 || idx >= s->n || !o->n) {
+            x_error(x, "only single-index inserts into vectors are supported");
+            return true;
+        }
+        xval tmp = *s;
+        tmp.c[idx] = o->c[0];
+        xval *v = x_def(x, f, id, tmp.n);
+        if (v)
+            *v = tmp;
+        return true;
+    }
+    case SpvOpCompositeConstruct: {
+        xval tmp;
+        memset(&tmp, 0, sizeof tmp);
+        for (unsigned w = 3; w < in->nw; w++) {
+            xval *s = x_val(x, f, m->w[in->off + w]);
+            if (!s)
+                return true;
+            if (!s->n)
+                x_error(x, "only vectors can be constructed");
+            for (unsigned i = 0; i < s->n && tmp.n < XV_MAX; i++)
+                tmp.c[tmp.n++] = s->c[i];
+        }
+        xval *v = x_def(x, f, id, tmp.n);
+        if (v)
+            *v = tmp;
+        return true;
+    }
+    case SpvOpVectorShuffle: {
+        xval *a = x_val(x, f, spv_word(m, in, 3)), *b = x_val(x, f, spv_word(m, in, 4));
+        if (!a || !b)
+            return true;
+        xval tmp;
+        memset(&tmp, 0, sizeof tmp);
+        for (unsigned w = 5; w < in->nw && tmp.n < XV_MAX; w++) {
+            uint32_t s = m->w[in->off + w];
+            xc c;
+            memset(&c, 0, sizeof c);
+            c.o = x_I(0);
+            if (s < a->n)
+                c = a->c[s];
+            else if (s != 0xffffffffu && s - a->n < b->n)
+                c = b->c[s - a->n];
+            else if (s != 0xffffffffu)
+                x_error(x, "shuffle component %u out of range", s);
+            tmp.c[tmp.n++] = c;
+        }
+        xval *v = x_def(x, f, id, tmp.n);
+        if (v)
+            *v = tmp;
+        return true;
+    }
+    case SpvOpVectorExtractDynamic:
+    case SpvOpVectorInsertDynamic: {
+        bool ins = in->op == SpvOpVectorInsertDynamic;
+        xval *s = x_val(x, f, spv_word(m, in, 3));
+        xval *o = ins ? x_val(x, f, spv_word(m, in, 4)) : NULL;
+        xval *iv = x_val(x, f, spv_word(m, in, ins ? 5 : 4));
+        const spv_type *t = x_type(x, rt);
+        if (!s || !iv || (ins && !o) || !t || !iv->n)
+            return true;
+        isa_type ct = comp_type(t);
+        isa_operand idx = x_src(x, &iv->c[0]);
+        xval tmp = *s;
+        uint32_t r = x_reg(x, ins ? s->n : 1);
+        if (!ins) {
+            isa_inst *mv = x_emit(x, ISA_OP_MOV, ct);
+            mv->o[0] = x_R(r);
+            mv->o[1] = x_src(x, &s->c[0]);
+            mv->nopnd = 2;
+        }
+        for (unsigned i = 0; i < s->n; i++) {
+            uint32_t gen, p = x_pred(x, &gen);
+            isa_inst *c = x_emit(x, ISA_OP_CMP, ISA_T_U64);
+            c->cond = ISA_BINOP_EQ;
+            c->o[0] = x_P(p, false);
+            c->o[1] = idx;
+            c->o[2] = x_I(i);
+            c->nopnd = 3;
+            isa_operand cur = ins ? x_src(x, &s->c[i]) : x_R(r);
+            isa_inst *sl = x_emit(x, ISA_OP_SEL, ct);
+            sl->o[0] = x_R(ins ? r + i : r);
+            sl->o[1] = x_P(p, false);
+            sl->o[2] = ins ? x_src(x, &o->c[0]) : x_src(x, &s->c[i]);
+            sl->o[3] = cur;
+            sl->nopnd = 4;
+            if (ins) {
+                memset(&tmp.c[i], 0, sizeof tmp.c[i]);
+                tmp.c[i].o = x_R(r + i);
+                tmp.c[i].space = X_SPACE_NONE;
+            }
+        }
+        xval *v = x_def(x, f, id, ins ? s->n : 1);
+        if (!v)
+            return true;
+        if (ins)
+            *v = tmp;
+        else
+            v->c[0].o = x_R(r);
+        return true;
+    }
+    case SpvOpCopyObject: {
+        xval *s = x_val(x, f, spv_word(m, in, 3));
+        xval *v = s ? x_def(x, f, id, s->n) : NULL;
+        if (v)
+            *v = *s;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* ------------------------------------------------------------ functions */
+
+static uint32_t find_function(xctx *x, uint32_t id)
+{
+    spv_module *m = x->m;
+    if (!id || id >= m->bound || !m->def[id] || m->ins[m->def[id] - 1].op != SpvOpFunction)
+        return 0;
+    return m->def[id];
+}
+
+static void do_call(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2), callee = spv_word(m, in, 3);
+    xval *args[64];
+    unsigned n = 0;
+    for (unsigned w = 4; w < in->nw && n < 64; w++) {
+        args[n] = x_val(x, f, m->w[in->off + w]);
+        if (!args[n])
+            return;
+        n++;
+    }
+    const spv_type *t = x_type(x, rt);
+    if (!t)
+        return;
+    xval *ret = NULL;
+    if (t->kind != SPV_TY_VOID) {
+        ret = x_def(x, f, id, 1);
+        if (!ret || !alloc_regs(x, ret, t))
+            return;
+    }
+    uint32_t after = new_label(x);
+    if (x->depth > 32) {
+        x_error(x, "recursive or too deeply nested function calls");
+        return;
+    }
+    const spv_inst *save = x->cur;
+    translate_function(x, callee, args, n, f, false, after, ret);
+    x->cur = save;
+    place_label(x, after);
+}
+
+static void do_return(xctx *x, xfn *f, const spv_inst *in)
+{
+    if (in->op == SpvOpReturnValue && f->ret) {
+        xval *v = x_val(x, f, spv_word(x->m, in, 1));
+        if (!v)
+            return;
+        xcopy cp[XV_MAX];
+        unsigned n = 0;
+        for (unsigned i = 0; i < v->n && i < f->ret->n; i++) {
+            cp[n].dst = f->ret->c[i].o;
+            cp[n].src = x_src(x, &v->c[i]);
+            cp[n].t = ISA_T_U64;
+            n++;
+        }
+        emit_copies(x, cp, n);
+    }
+    if (f->entry)
+        x_emit(x, ISA_OP_RET, ISA_T_NONE);
+    else
+        emit_bra(x, NULL, f->ret_label);
+}
+
+static void translate_body(xctx *x, xfn *f, uint32_t start, uint32_t end);
+
+static void translate_function(xctx *x, uint32_t func_id, xval **args, unsigned nargs,
+                               xfn *caller, bool entry, uint32_t ret_label, xval *ret)
+{
+    spv_module *m = x->m;
+    (void)caller;
+    uint32_t fi = find_function(x, func_id);
+    if (!fi) {
+        x_error(x, "call of %u, which is not a function defined in the module "
+                   "(library functions must be linked in)", func_id);
+        return;
+    }
+    uint32_t end = fi;
+    while (end < m->nins && m->ins[end].op != SpvOpFunctionEnd)
+        end++;
+    xfn fn;
+    memset(&fn, 0, sizeof fn);
+    fn.entry = entry;
+    fn.ret_label = ret_label;
+    fn.ret = ret;
+    fn.v = calloc(m->bound, sizeof *fn.v);
+    fn.label = calloc(m->bound, sizeof *fn.label);
+    if (!fn.v || !fn.label) {
+        x_error(x, "out of memory");
+        goto out;
+    }
+    x->depth++;
+    /* parameters, labels, phi registers */
+    unsigned np = 0;
+    bool any_block = false;
+    for (uint32_t i = fi; i < end && !x->failed; i++) {
+        const spv_inst *in = &m->ins[i];
+        x->cur = in;
+        if (in->op == SpvOpFunctionParameter) {
+            uint32_t id = spv_word(m, in, 2);
+            if (np >= nargs) {
+                x_error(x, "function called with %u arguments but has more parameters", nargs);
+                break;
+            }
+            xval *v = x_def(x, &fn, id, args[np]->n);
+            if (v)
+                *v = *args[np];
+            np++;
+        } else if (in->op == SpvOpLabel) {
+            uint32_t id = spv_word(m, in, 1);
+            if (id && id < m->bound)
+                fn.label[id] = new_label(x) + 1;
+            any_block = true;
+        } else if (in->op == SpvOpPhi) {
+            const spv_type *t = x_type(x, spv_word(m, in, 1));
+            xval *v = t ? x_def(x, &fn, spv_word(m, in, 2), 1) : NULL;
+            if (v && alloc_regs(x, v, t) && t->kind == SPV_TY_BOOL)
+                v->c[0].space = X_SPACE_NONE;
+        }
+    }
+    if (!any_block && !x->failed)
+        x_error(x, "function %u has no body (a declaration cannot be called)", func_id);
+    if (!x->failed)
+        translate_body(x, &fn, fi, end);
+    x->depth--;
+out:
+    if (fn.v)
+        for (uint32_t i = 0; i < m->bound; i++)
+            free(fn.v[i]);
+    free(fn.v);
+    free(fn.label);
+}
+
+static void translate_body(xctx *x, xfn *f, uint32_t start, uint32_t end)
+{
+    spv_module *m = x->m;
+    uint32_t block = 0;
+    for (uint32_t i = start; i < end && !x->failed; i++) {
+        const spv_inst *in = &m->ins[i];
+        x->cur = in;
+        switch (in->op) {
+        case SpvOpFunction: case SpvOpFunctionParameter: case SpvOpPhi:
+        case SpvOpLine: case SpvOpNoLine: case SpvOpNop: case SpvOpSelectionMerge:
+        case SpvOpLoopMerge: case SpvOpLifetimeStart: case SpvOpLifetimeStop:
+        case SpvOpMemoryBarrier: case SpvOpDecorate: case SpvOpName:
+            break;
+        case SpvOpLabel:
+            block = spv_word(m, in, 1);
+            place_label(x, block_label(x, f, block));
+            break;
+        case SpvOpBranch: {
+            uint32_t to = spv_word(m, in, 1);
+            goto_block(x, f, block, to);
+            break;
+        }
+        case SpvOpBranchConditional: {
+            xval *c = x_val(x, f, spv_word(m, in, 1));
+            uint32_t t = spv_word(m, in, 2), e = spv_word(m, in, 3);
+            if (!c || !c->n)
+                break;
+            if (t == e) {
+                goto_block(x, f, block, t);
+                break;
+            }
+            isa_operand p = x_predof(x, &c->c[0]);
+            xstub s;
+            bool stub = cond_branch(x, f, p, block, t, &s);
+            goto_block(x, f, block, e);
+            if (stub)
+                place_stub(x, f, block, &s);
+            break;
+        }
+        case SpvOpSwitch: {
+            xval *sel = x_val(x, f, spv_word(m, in, 1));
+            uint32_t sid = spv_word(m, in, 1);
+            const spv_inst *sd = sid < m->bound && m->def[sid] ? &m->ins[m->def[sid] - 1] : NULL;
+            const spv_op_info *soi = sd ? spv_op_find(sd->op) : NULL;
+            const spv_type *st = soi && soi->has_type ? x_type(x, spv_word(m, sd, 1)) : NULL;
+            if (!sel || !st || !sel->n)
+                break;
+            bool wide = st->isa_t == ISA_T_U64;
+            unsigned step = wide ? 3 : 2;
+            xstub stubs[64];
+            unsigned ns = 0;
+            isa_operand sv = x_src(x, &sel->c[0]);
+            for (unsigned w = 3; w + step - 1 < in->nw && !x->failed; w += step) {
+                uint64_t lit = m->w[in->off + w];
+                if (wide)
+                    lit |= (uint64_t)m->w[in->off + w + 1] << 32;
+                uint32_t to = m->w[in->off + w + step - 1];
+                uint32_t gen, p = x_pred(x, &gen);
+                isa_inst *c = x_emit(x, ISA_OP_CMP, comp_type(st));
+                c->cond = ISA_BINOP_EQ;
+                c->o[0] = x_P(p, false);
+                c->o[1] = sv;
+                c->o[2] = x_I(lit);
+                c->nopnd = 3;
+                if (ns == 64) {
+                    x_error(x, "more than 64 switch cases with phi copies");
+                    break;
+                }
+                if (cond_branch(x, f, x_P(p, false), block, to, &stubs[ns]))
+                    ns++;
+            }
+            goto_block(x, f, block, spv_word(m, in, 2));
+            for (unsigned s = 0; s < ns; s++)
+                place_stub(x, f, block, &stubs[s]);
+            break;
+        }
+        case SpvOpReturn:
+        case SpvOpReturnValue:
+            do_return(x, f, in);
+            break;
+        case SpvOpUnreachable:
+            x_emit(x, ISA_OP_RET, ISA_T_NONE);
+            break;
+        case SpvOpFunctionCall:
+            do_call(x, f, in);
+            break;
+        case SpvOpLoad:
+            do_load(x, f, in);
+            break;
+        case SpvOpStore:
+            do_store(x, f, in);
+            break;
+        case SpvOpVariable:
+            do_variable(x, f, in);
+            break;
+        case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+        case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+            access_chain(x, f, in);
+            break;
+        case SpvOpControlBarrier:
+            do_barrier(x, f, in);
+            break;
+        case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange:
+        case SpvOpAtomicCompareExchange: case SpvOpAtomicCompareExchangeWeak:
+        case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd:
+        case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:
+        case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
+        case SpvOpAtomicOr: case SpvOpAtomicXor:
+            do_atomic(x, f, in);
+            break;
+        case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
+        case SpvOpGenericCastToPtrExplicit: {
+            xval *s = x_val(x, f, spv_word(m, in, 3));
+            xval *v = s ? x_def(x, f, spv_word(m, in, 2), s->n) : NULL;
+            if (v)
+                *v = *s;
+            break;
+        }
+        case SpvOpConvertUToPtr: {
+            xval *s = x_val(x, f, spv_word(m, in, 3));
+            const spv_type *t = x_type(x, spv_word(m, in, 1));
+            xval *v = s && t && s->n ? x_def(x, f, spv_word(m, in, 2), 1) : NULL;
+            if (v) {
+                v->c[0].o = x_src(x, &s->c[0]);
+                v->c[0].space = (uint8_t)space_of_sc(t->sc);
+            }
+            break;
+        }
+        case SpvOpConvertPtrToU: {
+            xval *s = x_val(x, f, spv_word(m, in, 3));
+            xval *v = s && s->n ? x_def(x, f, spv_word(m, in, 2), 1) : NULL;
+            if (v)
+                v->c[0].o = x_src(x, &s->c[0]);
+            break;
+        }
+        default:
+            if (do_composite(x, f, in) || x_op_alu(x, f, in))
+                break;
+            x_error(x, "instruction %s is not supported by sgemu's SPIR-V front end",
+                    spv_op_name(in->op));
+            break;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ kernel */
+
+static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs, bool *unnamed)
+{
+    spv_module *m = x->m;
+    uint32_t fi = find_function(x, e->func);
+    unsigned n = 0;
+    for (uint32_t i = fi; fi && i < m->nins && m->ins[i].op != SpvOpFunctionEnd; i++) {
+        const spv_inst *in = &m->ins[i];
+        if (in->op == SpvOpLabel)
+            break;
+        if (in->op != SpvOpFunctionParameter)
+            continue;
+        x->cur = in;
+        if (n >= ISA_MAX_ARGS) {
+            x_error(x, "more than %d kernel arguments", ISA_MAX_ARGS);
+            return 1;
+        }
+        uint32_t id = spv_word(m, in, 2);
+        const spv_type *t = x_type(x, spv_word(m, in, 1));
+        if (!t)
+            return 1;
+        isa_arg *a = &x->k->args[n];
+        memset(a, 0, sizeof *a);
+        a->line = in->line;
+        const char *nm = id < m->bound ? m->name[id] : NULL;
+        if (nm && *nm && strlen(nm) < sizeof a->name)
+            snprintf(a->name, sizeof a->name, "%s", nm);
+        else {
+            snprintf(a->name, sizeof a->name, "arg%u", n);
+            *unnamed = true;
+        }
+        args[n] = calloc(1, sizeof **args);
+        if (!args[n])
+            return 1;
+        args[n]->n = 1;
+        args[n]->c[0].o.kind = ISA_OPND_ARG;
+        args[n]->c[0].o.reg = (uint16_t)n;
+        args[n]->c[0].space = X_SPACE_NONE;
+        switch (t->kind) {
+        case SPV_TY_INT: case SPV_TY_FLOAT:
+            a->kind = ISA_ARG_SCALAR;
+            a->type = t->isa_t;
+            break;
+        case SPV_TY_PTR: {
+            const spv_type *pt = x_type(x, t->elem);
+            if (!pt)
+                return 1;
+            a->type = pt->isa_t != ISA_T_NONE ? pt->isa_t : ISA_T_U8;
+            if (t->sc == SpvStorageClassCrossWorkgroup)
+                a->kind = ISA_ARG_GLOBAL;
+            else if (t->sc == SpvStorageClassUniformConstant)
+                a->kind = ISA_ARG_CONSTANT;
+            else if (t->sc == SpvStorageClassWorkgroup)
+                a->kind = ISA_ARG_LOCAL;
+            else {
+                x_error(x, "parameter %u ('%s'): pointers to storage class %s are not supported",
+                        n, a->name, spv_enum_name("StorageClass", t->sc) ?
+                        spv_enum_name("StorageClass", t->sc) : "?");
+                return 1;
+            }
+            args[n]->c[0].space = (uint8_t)space_of_sc(t->sc);
+            break;
+        }
+        case SPV_TY_IMAGE:
+            a->kind = ISA_ARG_IMAGE2D;
+            a->type = ISA_T_U8;
+            a->access = t->access;
+            break;
+        default:
+            x_error(x, "parameter %u ('%s'): by-value vectors, structs and samplers are not "
+                       "supported as kernel arguments", n, a->name);
+            return 1;
+        }
+        n++;
+    }
+    x->k->narg = n;
+    *nargs = n;
+    return 0;
+}
+
+/* Remove side-effect-free instructions whose results are never read. */
+static void dead_code(xctx *x)
+{
+    uint8_t *rr = calloc(ISA_MAX_REGS, 1);
+    uint8_t *keep = malloc(x->ncode + 1);
+    uint32_t *map = malloc((x->ncode + 1) * sizeof *map);
+    if (!rr || !keep || !map)
+        goto out;
+    for (int iter = 0; iter < 8; iter++) {
+        uint8_t pr[ISA_MAX_PREDS] = { 0 };
+        memset(rr, 0, ISA_MAX_REGS);
+        for (uint32_t i = 0; i < x->ncode; i++) {
+            const isa_inst *in = &x->code[i];
+            if (x->pure[i] == 2)
+                continue;
+            isa_shape sh = isa_ops[in->op].shape;
+            for (unsigned o = 0; o < in->nopnd; o++) {
+                char l = isa_shape_letter(sh, in->nopnd, o);
+                const isa_operand *op = &in->o[o];
+                if (l == 'd' || l == 'P')
+                    continue;
+                unsigned vec;
+                isa_opnd_type(in, o, &vec);
+                if (op->kind == ISA_OPND_REG)
+                    for (unsigned c = 0; c < vec && op->reg + c < ISA_MAX_REGS; c++)
+                        rr[op->reg + c] = 1;
+                else if (op->kind == ISA_OPND_PRED && op->reg < ISA_MAX_PREDS)
+                    pr[op->reg] = 1;
+                else if (op->kind == ISA_OPND_ADDR) {
+                    if (op->addr.base_kind == ISA_OPND_REG)
+                        rr[op->addr.base] = 1;
+                    if (op->addr.has_index)
+                        rr[op->addr.index] = 1;
+                }
+            }
+        }
+        bool changed = false;
+        for (uint32_t i = 0; i < x->ncode; i++) {
+            const isa_inst *in = &x->code[i];
+            if (x->pure[i] != 1 || in->nopnd == 0)
+                continue;
+            const isa_operand *d = &in->o[0];
+            bool used;
+            if (d->kind == ISA_OPND_PRED)
+                used = d->reg < ISA_MAX_PREDS && pr[d->reg];
+            else {
+                unsigned vec;
+                isa_opnd_type(in, 0, &vec);
+                used = false;
+                for (unsigned c = 0; c < vec && d->reg + c < ISA_MAX_REGS; c++)
+                    used |= rr[d->reg + c];
+            }
+            if (!used) {
+                x->pure[i] = 2;
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    /* Predicates are reused round-robin, so a removed compare may share its
+     * number with a live one: liveness above is by number, which only keeps
+     * too much, never too little. */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->ncode; i++) {
+        map[i] = n;
+        if (x->pure[i] != 2)
+            x->code[n++] = x->code[i];
+    }
+    map[x->ncode] = n;
+    for (uint32_t l = 0; l < x->nlabel; l++)
+        if (x->label_pc[l] != ISA_PC_EXIT && x->label_pc[l] <= x->ncode)
+            x->label_pc[l] = map[x->label_pc[l]];
+    x->ncode = n;
+out:
+    free(rr);
+    free(keep);
+    free(map);
+}
+
+/* Drop unconditional branches to the next instruction (block order often
+ * falls through), remapping every branch target. */
+static void drop_fallthrough(isa_inst *code, uint32_t *n)
+{
+    uint32_t *map = malloc((*n + 1) * sizeof *map);
+    if (!map)
+        return;
+    for (int iter = 0; iter < 4; iter++) {
+        uint32_t w = 0;
+        bool any = false;
+        for (uint32_t i = 0; i < *n; i++) {
+            map[i] = w;
+            bool drop = code[i].op == ISA_OP_BRA && code[i].nopnd == 1 &&
+                        code[i].target == i + 1;
+            any |= drop;
+            if (!drop)
+                code[w++] = code[i];
+        }
+        map[*n] = w;
+        for (uint32_t i = 0; i < w; i++)
+            if (code[i].op == ISA_OP_BRA && code[i].target <= *n)
+                code[i].target = map[code[i].target];
+        *n = w;
+        if (!any)
+            break;
+    }
+    free(map);
+}
+
+int spv_translate(const char *file, const void *data, size_t len, const char *entry,
+                  isa_kernel *k, bool *args_unnamed, isa_diags *diags)
+{
+    spv_module m;
+    memset(k, 0, sizeof *k);
+    if (args_unnamed)
+        *args_unnamed = false;
+    snprintf(diags->file, sizeof diags->file, "%s", file);
+    int errs = spv_module_parse(&m, file, data, len, diags);
+    if (errs) {
+        spv_module_free(&m);
+        return errs;
+    }
+    const spv_entry *e = NULL;
+    for (uint32_t i = 0; i < m.nentries; i++)
+        if (!entry || !strcmp(m.entries[i].name, entry)) {
+            if (e && !entry) {
+                char list[180] = "";
+                for (uint32_t j = 0; j < m.nentries; j++)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                             j ? ", " : "", m.entries[j].name);
+                isa_diags_add(diags, 1, 1, "the module has %u kernels (%s): choose one with "
+                              "--kernel NAME", m.nentries, list);
+                spv_module_free(&m);
+                return 1;
+            }
+            e = &m.entries[i];
+        }
+    if (!e) {
+        char list[180] = "";
+        for (uint32_t j = 0; j < m.nentries; j++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                     m.entries[j].name);
+        if (entry)
+            isa_diags_add(diags, 1, 1, "the module has no kernel '%s' (kernels: %s)", entry,
+                          m.nentries ? list : "none");
+        else
+            isa_diags_add(diags, 1, 1, "the module has no kernel entry point");
+        spv_module_free(&m);
+        return 1;
+    }
+    xctx x;
+    memset(&x, 0, sizeof x);
+    x.m = &m;
+    x.k = k;
+    x.kname = e->name;
+    snprintf(k->name, sizeof k->name, "%s", e->name);
+    snprintf(k->file, sizeof k->file, "%s", file);
+    k->reqd_sg_size = e->sg_size;
+    x.gv = calloc(m.bound, sizeof *x.gv);
+    xval *args[ISA_MAX_ARGS] = { 0 };
+    unsigned nargs = 0;
+    bool unnamed = false;
+    if (!x.gv)
+        x_error(&x, "out of memory");
+    for (uint32_t i = 0; i < m.nins && !x.failed; i++) {
+        if (m.ins[i].op == SpvOpFunction)
+            break;
+        module_value(&x, &m.ins[i]);
+    }
+    x.cur = NULL;
+    if (!x.failed)
+        setup_args(&x, e, args, &nargs, &unnamed);
+    if (!x.failed)
+        translate_function(&x, e->func, args, nargs, NULL, true, 0, NULL);
+    if (!x.failed) {
+        dead_code(&x);
+        for (uint32_t i = 0; i < x.ncode; i++) {
+            isa_inst *in = &x.code[i];
+            for (unsigned o = 0; o < in->nopnd; o++)
+                if (in->o[o].kind == ISA_OPND_LABEL) {
+                    uint32_t l = (uint32_t)in->o[o].imm;
+                    uint32_t pc = l < x.nlabel ? x.label_pc[l] : ISA_PC_EXIT;
+                    in->target = pc == ISA_PC_EXIT ? x.ncode : pc;
+                    in->o[o].imm = 0;
+                }
+        }
+        drop_fallthrough(x.code, &x.ncode);
+        k->inst = x.code;
+        k->ninst = x.ncode;
+        x.code = NULL;
+    }
+    if (args_unnamed)
+        *args_unnamed = unnamed;
+    for (unsigned i = 0; i < ISA_MAX_ARGS; i++)
+        free(args[i]);
+    if (x.gv)
+        for (uint32_t i = 0; i < m.bound; i++)
+            free(x.gv[i]);
+    free(x.gv);
+    free(x.code);
+    free(x.pure);
+    free(x.label_pc);
+    errs = (int)diags->count;
+    spv_module_free(&m);
+    if (errs) {
+        isa_kernel_free(k);
+        return errs;
+    }
+    errs = isa_validate(k, diags);
+    return errs;
+}

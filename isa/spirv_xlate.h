@@ -1,0 +1,84 @@
+/*
+ * spirv_xlate.h - state of the SPIR-V -> sgemu translation, shared by the
+ * control-flow/memory core (spirv_translate.c) and the per-instruction
+ * mapping of arithmetic, conversions and group operations (spirv_ops.c).
+ */
+#ifndef SGEMU_SPIRV_XLATE_H
+#define SGEMU_SPIRV_XLATE_H
+
+#include "spirv_private.h"
+
+#define XV_MAX 16
+#define X_SPACE_NONE 0xff
+
+/* One component of an SSA value: a source operand (register, immediate,
+ * argument, special) or, for pointers, an address expression; booleans also
+ * carry a predicate that is valid inside the block that computed it. */
+typedef struct xc {
+    isa_operand o;         /* ISA_OPND_ADDR: a pointer not yet in a register */
+    uint8_t space;         /* pointers: isa_space or X_SPACE_NONE */
+    uint8_t has_pred, pred, pred_neg;
+    uint32_t pgen, pblock;
+} xc;
+
+typedef struct xval {
+    uint8_t n;             /* components */
+    xc c[XV_MAX];
+} xval;
+
+/* One inlined instance of a function. */
+typedef struct xfn {
+    xval **v;              /* id -> value */
+    uint32_t *label;       /* block id -> label number + 1 */
+    bool entry;
+    uint32_t ret_label;
+    xval *ret;             /* registers of the returned value */
+} xfn;
+
+typedef struct xctx {
+    spv_module *m;
+    isa_kernel *k;
+    const char *kname;
+    isa_inst *code;
+    uint8_t *pure;         /* per instruction: no side effect (removable) */
+    uint32_t ncode, capcode;
+    uint32_t *label_pc;
+    uint32_t nlabel, caplabel;
+    uint32_t nreg;
+    uint32_t pool_next, gen, block_no;
+    uint32_t slot_gen[ISA_MAX_PREDS];
+    xval **gv;             /* module-level values (constants, variables) */
+    const spv_inst *cur;
+    int depth;
+    bool failed;
+} xctx;
+
+/* spirv_translate.c: emission helpers */
+void x_error(xctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+isa_inst *x_emit(xctx *x, isa_opcode op, isa_type t);
+uint32_t x_reg(xctx *x, unsigned n);
+isa_operand x_R(uint32_t r);
+isa_operand x_I(uint64_t bits);
+isa_operand x_P(uint32_t p, bool neg);
+/* Fresh predicate from the rotating pool. */
+uint32_t x_pred(xctx *x, uint32_t *gen);
+/* A readable source for component c (materialises address expressions). */
+isa_operand x_src(xctx *x, const xc *c);
+/* The predicate of a boolean component (compares its register if needed). */
+isa_operand x_predof(xctx *x, const xc *c);
+/* Make a boolean component from a predicate just written (adds the 0/1
+ * register copy, removed later if nothing reads it). */
+void x_set_bool(xctx *x, xc *c, uint32_t p, uint32_t gen, bool neg);
+/* Value of an id (instance first, then module level); NULL + error if none. */
+xval *x_val(xctx *x, xfn *f, uint32_t id);
+/* Allocate the value of result id in f. */
+xval *x_def(xctx *x, xfn *f, uint32_t id, unsigned n);
+/* A type id's entry, or NULL + error. */
+const spv_type *x_type(xctx *x, uint32_t id);
+isa_type x_signed(isa_type t);
+
+/* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, groups.
+ * Returns true if the opcode was recognised (errors are reported). */
+bool x_op_alu(xctx *x, xfn *f, const spv_inst *in);
+
+#endif
