@@ -1,0 +1,185 @@
+/* test_calibration.c - configs/nvidia-h100.yaml against the H100 SXM
+ * primitive microbenchmarks (cycles at 1980 MHz), through the kernels in
+ * examples/calibration/.  Method (docs/timing-model.md, "Calibration"):
+ * each kernel runs %n loop iterations of 32 dependent operations; per-op
+ * cycles = (cycles(n) - cycles(0)) / (32 n), which cancels launch, loop entry
+ * and the final store.  Throughputs: T warps each run the chain; ops per
+ * cycle per SM = 32 n T / (cycles(n) - cycles(0)).  Each must be within 2%.
+ * The composite kernels (software reductions and scans) are not fitted:
+ * their cycles follow from the primitives; the test prints them. */
+#include "sgemu.h"
+#include "timing.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static char *slurp(const char *name)
+{
+    const char *src = getenv("SGEMU_SRC");
+    assert_non_null(src);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/calibration/%s.sgasm", src, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
+/* Run example `name` on the H100 config: n iterations, `items` work-items in
+ * one work-group of width w; `chain` (u32 indices) for the pointer chase. */
+static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
+                    uint32_t *chain, size_t chain_n)
+{
+    char *src = slurp(name);
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble(name, src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
+    uint32_t out[64] = { 0 };
+    uint32_t zeros[1024] = { 0 };
+    sgemu_argval args[ISA_MAX_ARGS];
+    memset(args, 0, sizeof args);
+    for (uint32_t i = 0; i < k.narg; i++) {
+        const isa_arg *a = &k.args[i];
+        if (a->kind == ISA_ARG_SCALAR) {
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_SCALAR, .scalar = n };
+        } else if (a->kind == ISA_ARG_LOCAL) {
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_LOCAL, .bytes = 4096 };
+        } else if (!strcmp(a->name, "chain")) {
+            args[i] = chain ? (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)chain,
+                                              .bytes = chain_n * 4 }
+                            : (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)zeros,
+                                              .bytes = sizeof zeros };
+        } else {
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)out,
+                                      .bytes = sizeof out };
+        }
+    }
+    sgemu_launch L = { .dims = 1, .global = { items }, .local = { items },
+                       .local_given = true, .sg_width = w, .timing = true };
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(&k, &cfg, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", name, f.msg);
+    assert_int_equal(rc, 0);
+    uint64_t c = st.timing->cycles;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    free(src);
+    return c;
+}
+
+/* per-op cycles of a chain of 32 n operations */
+static double per_op(const char *name, uint32_t n, uint32_t w)
+{
+    uint64_t c0 = run(name, 0, w, w, NULL, 0), c1 = run(name, n, w, w, NULL, 0);
+    return (double)(c1 - c0) / (32.0 * n);
+}
+
+static void within(const char *what, double got, double want)
+{
+    printf("%-40s model %8.3f  measured %8.3f\n", what, got, want);
+    assert_true(got >= want * 0.98 && got <= want * 1.02);
+}
+
+/* 1024 dependent shuffles: up/down/xor 24 cycles, indexed 26 */
+static void test_shuffles(void **state)
+{
+    (void)state;
+    within("shfl_xor latency", per_op("shfl_xor", 32, 32), 24);
+    within("shfl_up latency", per_op("shfl_up", 32, 32), 24);
+    within("shfl_down latency", per_op("shfl_down", 32, 32), 24);
+    within("shfl_idx latency", per_op("shfl_idx", 32, 32), 26);
+}
+
+/* widths 8, 16 and 32 cost the same */
+static void test_widths(void **state)
+{
+    (void)state;
+    double w32 = per_op("shfl_xor", 32, 32);
+    within("shfl_xor latency, width 8", per_op("shfl_xor", 32, 8), w32);
+    within("shfl_xor latency, width 16", per_op("shfl_xor", 32, 16), w32);
+    within("reduce latency, width 8", per_op("reduce_hw", 32, 8), per_op("reduce_hw", 32, 32));
+}
+
+/* 512 dependent shared-memory loads: 23 */
+static void test_shared_load(void **state)
+{
+    (void)state;
+    within("shared load latency", per_op("smem_chase", 16, 32), 23);
+}
+
+/* hardware warp reduce 44; ballot 17; __syncthreads with one warp 14 */
+static void test_reduce_ballot_barrier(void **state)
+{
+    (void)state;
+    within("redux latency", per_op("reduce_hw", 16, 32), 44);
+    within("ballot latency", per_op("ballot", 16, 32), 17);
+    /* 128 barriers per iteration (examples/calibration/barrier.sgasm) */
+    within("syncthreads (one warp)", per_op("barrier", 16, 32) * 32 / 128, 14);
+}
+
+/* throughput: 32 warps of one block (8 per SMSP) each run the chain */
+static double per_sm_rate(const char *name, uint32_t n)
+{
+    uint64_t c0 = run(name, 0, 1024, 32, NULL, 0), c1 = run(name, n, 1024, 32, NULL, 0);
+    return 32.0 * n * 32 / (double)(c1 - c0);
+}
+
+static void test_throughputs(void **state)
+{
+    (void)state;
+    within("redux throughput (/clk/SM)", per_sm_rate("reduce_hw", 8), 0.5);
+    double s32 = per_sm_rate("shfl_xor", 8), s64 = per_sm_rate("shfl_xor64", 8);
+    within("64-bit shuffle = half the 32-bit rate", s64, s32 / 2);
+}
+
+/* Pointer chases.  L1 hit: chain of zeros (always index 0) -> 34.  L2 and
+ * DRAM: a cyclic chain of P entries one 128-B line apart over 2 MB (> the
+ * 256 KB L1, < the 50 MB L2): pass 1 misses everywhere (DRAM, ~720), pass 2
+ * misses L1 (LRU over a cyclic walk 8x its size) and hits L2 (279). */
+static void test_pointer_chase(void **state)
+{
+    (void)state;
+    /* cycles(2n) - cycles(n): both pay the one cold miss of index 0 */
+    within("L1-hit chase", (double)(run("chase", 32, 32, 32, NULL, 0) -
+                                    run("chase", 16, 32, 32, NULL, 0)) / (32.0 * 16), 34);
+    enum { STRIDE = 32, P = 16384, N = P * STRIDE };   /* 2 MB of u32 */
+    uint32_t *chain = calloc(N, sizeof *chain);
+    assert_non_null(chain);
+    for (uint32_t i = 0; i < P; i++)
+        chain[i * STRIDE] = ((i + 1) % P) * STRIDE;
+    uint32_t per_pass = P / 32;   /* iterations covering the chain once */
+    uint64_t c0 = run("chase", 0, 32, 32, chain, N);
+    uint64_t c1 = run("chase", per_pass, 32, 32, chain, N);
+    uint64_t c2 = run("chase", 2 * per_pass, 32, 32, chain, N);
+    within("DRAM chase", (double)(c1 - c0) / P, 720);
+    within("L2-hit chase", (double)(c2 - c1) / P, 279);
+    free(chain);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shuffles),
+        cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_shared_load),
+        cmocka_unit_test(test_reduce_ballot_barrier),
+        cmocka_unit_test(test_throughputs),
+        cmocka_unit_test(test_pointer_chase),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
