@@ -109,5 +109,9 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
 
 /* workgroup.c */
 int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace);
+/* The whole NDRange in functional mode on launch->threads host threads
+ * (0: all cores); results are those of one thread for race-free kernels.
+ * Adds work-group statistics to run->stats. */
+int emu_run_workgroups(emu_run *run);
 
 #endif

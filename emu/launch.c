@@ -378,11 +378,8 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     }
     if (!rc && launch->timing)
         rc = emu_timing_run(&run);    /* the timing model owns the loop */
-    for (uint64_t wg = 0; !rc && !launch->timing && wg < run.wg_total; wg++) {
-        rc = emu_run_workgroup(&run, wg, NULL);
-        if (!rc)
-            stats->subgroups += run.wg->nsg;
-    }
+    if (!rc && !launch->timing)
+        rc = emu_run_workgroups(&run);   /* functional: on launch->threads threads */
     free_pools(&run);
     return rc;
 }

@@ -4,8 +4,11 @@
  * point is released only when every subgroup waits at the same one. */
 #include "emu_private.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void group_coords(const emu_run *run, uint64_t lin, uint64_t g[3])
 {
@@ -137,4 +140,188 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
         if (meet(run, wg))
             return run->fault->code;
     }
+}
+
+/* ------------------------------------------------- the NDRange, threaded
+ *
+ * Work-groups are independent except through global atomics (whose order
+ * would decide the values) and racy global stores (undefined in OpenCL).
+ * With more than one thread each worker has its own copy of the run (its
+ * own subgroups, local, private and scratch memory, statistics and fault)
+ * and takes work-groups in increasing order from a shared counter.  Race-
+ * free kernels write the same bytes whatever the thread count; kernels with
+ * global atomics, check mode (its notes print in order) and micro-op
+ * listeners run on one thread.  A fault stops work-groups after the
+ * faulting one from starting; the fault reported is the lowest work-group's,
+ * the one a single thread reports. */
+
+#define WG_CHUNK 4     /* work-groups taken at a time from the counter */
+
+typedef struct wg_worker {
+    emu_run run;
+    sgemu_stats stats;
+    sgemu_fault fault;
+    uint64_t fault_wg;           /* UINT64_MAX: none */
+    struct wg_pool *pool;
+    pthread_t tid;
+    bool started;
+} wg_worker;
+
+typedef struct wg_pool {
+    const emu_run *main;
+    atomic_uint_fast64_t next;
+    atomic_uint_fast64_t stop_at;  /* no work-group >= this starts */
+} wg_pool;
+
+static bool needs_one_thread(const emu_run *run)
+{
+    if (run->launch->check || run->launch->uop_listener)
+        return true;
+    for (uint32_t i = 0; i < run->k->ninst; i++) {
+        const isa_inst *in = &run->k->inst[i];
+        if (isa_ops[in->op].family == ISA_FAM_ATOM && in->space != ISA_SPACE_LOCAL)
+            return true;
+    }
+    return false;
+}
+
+static uint32_t pick_threads(const emu_run *run)
+{
+    uint32_t t = run->launch->threads;
+    if (t == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        t = n > 0 ? (uint32_t)n : 1;
+    }
+    if (t > 256)
+        t = 256;
+    if ((uint64_t)t > run->wg_total / 2)
+        t = run->wg_total >= 2 ? (uint32_t)(run->wg_total / 2) : 1;
+    return needs_one_thread(run) ? 1 : t;
+}
+
+/* A worker's private copy of the per-run state (the same sizes the main
+ * run allocated). */
+static int worker_init(wg_worker *w, const emu_run *main)
+{
+    emu_run *r = &w->run;
+    *r = *main;
+    r->stats = &w->stats;
+    r->fault = &w->fault;
+    r->instructions = 0;
+    r->lenv.user = r;
+    r->lenv.arg_values = r->arg_values;
+    r->cmem.user = r;
+    r->sg_pool = calloc(main->sg_pool_n, sizeof *r->sg_pool);
+    r->local_pool = calloc(1, main->local_total ? main->local_total : 1);
+    uint64_t items = main->local[0] * main->local[1] * main->local[2];
+    r->private_pool = calloc(1, items * main->k->private_mem + 1);
+    r->coll_scratch = calloc(1, main->coll_scratch_bytes ? main->coll_scratch_bytes : 1);
+    r->sg_pool_n = 0;
+    if (!r->sg_pool || !r->local_pool || !r->private_pool || !r->coll_scratch)
+        return -1;
+    for (uint32_t i = 0; i < main->sg_pool_n; i++) {
+        if (lanes_sg_init(&r->sg_pool[i].l, main->width, main->width,
+                          main->k->nreg, main->k->npred) != 0)
+            return -1;
+        r->sg_pool_n = i + 1;
+    }
+    return 0;
+}
+
+static void worker_free(wg_worker *w)
+{
+    emu_run *r = &w->run;
+    for (uint32_t i = 0; i < r->sg_pool_n; i++)
+        lanes_sg_free(&r->sg_pool[i].l);
+    free(r->sg_pool);
+    free(r->local_pool);
+    free(r->private_pool);
+    free(r->coll_scratch);
+}
+
+static void *worker_main(void *arg)
+{
+    wg_worker *w = arg;
+    wg_pool *p = w->pool;
+    const uint64_t total = p->main->wg_total;
+    for (;;) {
+        uint64_t first = atomic_fetch_add(&p->next, WG_CHUNK);
+        if (first >= total)
+            break;
+        uint64_t end = first + WG_CHUNK < total ? first + WG_CHUNK : total;
+        for (uint64_t wg = first; wg < end; wg++) {
+            if (wg >= atomic_load(&p->stop_at))
+                return NULL;
+            if (emu_run_workgroup(&w->run, wg, NULL)) {
+                w->fault_wg = wg;
+                uint64_t cur = atomic_load(&p->stop_at);
+                while (wg < cur && !atomic_compare_exchange_weak(&p->stop_at, &cur, wg))
+                    ;
+                return NULL;
+            }
+            w->stats.subgroups += w->run.wg->nsg;
+        }
+    }
+    return NULL;
+}
+
+int emu_run_workgroups(emu_run *run)
+{
+    uint32_t T = pick_threads(run);
+    if (T <= 1) {
+        for (uint64_t wg = 0; wg < run->wg_total; wg++) {
+            if (emu_run_workgroup(run, wg, NULL))
+                return run->fault->code;
+            run->stats->subgroups += run->wg->nsg;
+        }
+        return 0;
+    }
+    wg_pool pool = { .main = run };
+    atomic_init(&pool.next, 0);
+    atomic_init(&pool.stop_at, UINT64_MAX);
+    wg_worker *ws = calloc(T, sizeof *ws);
+    if (!ws)
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                         "out of host memory starting %u threads", T);
+    int rc = 0;
+    for (uint32_t i = 0; i < T && !rc; i++) {
+        ws[i].pool = &pool;
+        ws[i].fault_wg = UINT64_MAX;
+        if (worker_init(&ws[i], run) != 0)
+            rc = -1;
+    }
+    for (uint32_t i = 0; i < T && !rc; i++) {
+        if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0) {
+            atomic_store(&pool.stop_at, 0);
+            rc = -1;
+            break;
+        }
+        ws[i].started = true;
+    }
+    const wg_worker *bad = NULL;
+    for (uint32_t i = 0; i < T; i++) {
+        if (ws[i].started)
+            pthread_join(ws[i].tid, NULL);
+        sgemu_stats *s = run->stats;
+        s->instructions += ws[i].stats.instructions;
+        s->lane_ops += ws[i].stats.lane_ops;
+        s->lane_slots += ws[i].stats.lane_slots;
+        s->uops += ws[i].stats.uops;
+        s->notes += ws[i].stats.notes;
+        s->subgroups += ws[i].stats.subgroups;
+        run->instructions += ws[i].run.instructions;
+        if (ws[i].fault_wg != UINT64_MAX && (!bad || ws[i].fault_wg < bad->fault_wg))
+            bad = &ws[i];
+    }
+    if (bad) {
+        *run->fault = bad->fault;
+        rc = bad->fault.code;
+    } else if (rc) {
+        rc = emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                       "out of host memory or threads starting %u threads", T);
+    }
+    for (uint32_t i = 0; i < T; i++)
+        worker_free(&ws[i]);
+    free(ws);
+    return rc;
 }

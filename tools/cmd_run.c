@@ -39,6 +39,8 @@ static const char run_help[] =
     "  --check                 compare every collective with the reference model\n"
     "  --max-instructions N    stop a runaway kernel after N subgroup instructions\n"
     "                          (default 100000000000)\n"
+    "  -j, --threads N         host threads for functional execution (default 0: all\n"
+    "                          cores); results are the same for any N\n"
     "  --no-timing             skip the cycle-level timing model (it runs by default)\n"
     "  --timing                run the timing model (the default)\n"
     "  --per-line              print per-instruction timing (count, lanes, cycles,\n"
@@ -160,6 +162,13 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->launch.max_instructions = strtoull(v, &end, 0);
             if (*end || end == v || v[0] == '-')
                 return cli_error("--max-instructions: expected a count, got '%s'", v);
+        } else if (is_opt(a, "--threads") || !strcmp(a, "-j")) {
+            if (!(v = opt_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--threads"))) return 1;
+            char *end;
+            unsigned long t = strtoul(v, &end, 10);
+            if (*end || end == v || v[0] == '-' || t > 1024)
+                return cli_error("--threads: expected a count 0..1024, got '%s'", v);
+            o->launch.threads = (uint32_t)t;
         } else if (!strcmp(a, "--no-timing")) {
             o->no_timing = true;
         } else if (!strcmp(a, "--timing")) {
