@@ -1204,6 +1204,10 @@ static void translate_function(xctx *x, uint32_t func_id, xval **args, unsigned 
     uint32_t end = fi;
     while (end < m->nins && m->ins[end].op != SpvOpFunctionEnd)
         end++;
+    if (end == m->nins) {
+        x_error(x, "function %u has no OpFunctionEnd (truncated module?)", func_id);
+        return;
+    }
     xfn fn;
     memset(&fn, 0, sizeof fn);
     fn.entry = entry;

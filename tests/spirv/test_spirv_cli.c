@@ -1,0 +1,342 @@
+/* test_spirv_cli.c - the OpenCL C examples (examples/opencl/) through the
+ * sgemu CLI, both from their committed .spv modules and compiled from .cl
+ * with clang-14/llvm-spirv-14, at widths 8, 16 and 32; compared with C
+ * references computed here and with the hand-written .sgasm examples. */
+#include "cli_harness.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static const unsigned widths[] = { 8, 16, 32 };
+static const char *const exts[] = { "spv", "cl" };
+static char tmpdir[64];
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ULL;
+}
+
+static void write_file(const char *name, const void *p, size_t n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    fclose(f);
+}
+
+static void read_file(const char *name, void *p, size_t n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(p, 1, n, f), n);
+    fclose(f);
+}
+
+static bool have_compiler(void)
+{
+    return system("command -v clang-14 >/dev/null 2>&1 && command -v llvm-spirv-14 "
+                  ">/dev/null 2>&1") == 0;
+}
+
+/* Run one command; a .cl run without the compiler fails with a message. */
+static void run_ok(const char *ext, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void run_ok(const char *ext, const char *fmt, ...)
+{
+    if (!strcmp(ext, "cl") && !have_compiler())
+        fail_msg("clang-14 and llvm-spirv-14 are needed for the .cl tests "
+                 "(bash tools/dev.sh installs them)");
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    cli_result r = cli_run("%s", cmd);
+    if (r.status != 0)
+        fprintf(stderr, "sgemu %s failed (%d): %s\n", cmd, r.status, r.err);
+    assert_int_equal(r.status, 0);
+    cli_result_free(&r);
+}
+
+static void test_vector_add(void **state)
+{
+    (void)state;
+    enum { G = 1024, N = 1000 };
+    float a[G], b[G], c[G], s[G];
+    for (int i = 0; i < G; i++) {
+        a[i] = (float)(int32_t)(rnd() >> 44) / 64.0f;
+        b[i] = (float)(int32_t)(rnd() >> 44) / 32.0f;
+    }
+    write_file("a.bin", a, sizeof a);
+    write_file("b.bin", b, sizeof b);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/vector_add.%s --sg %u --global %d --local 64 "
+                   "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg c=float:zeros:%d "
+                   "--arg n=%d --out c=%s/c.bin -q", exts[e], widths[w], G, tmpdir, tmpdir, G,
+                   N, tmpdir);
+            read_file("c.bin", c, sizeof c);
+            for (int i = 0; i < G; i++)
+                assert_true(c[i] == (i < N ? a[i] + b[i] : 0.0f));
+            run_ok("spv", "run examples/vector_add.sgasm --sg %u --global %d --local 64 "
+                   "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg c=float:zeros:%d "
+                   "--arg n=%d --out c=%s/s.bin -q", widths[w], G, tmpdir, tmpdir, G, N, tmpdir);
+            read_file("s.bin", s, sizeof s);
+            assert_memory_equal(c, s, sizeof c);
+        }
+}
+
+static void test_local_reduce(void **state)
+{
+    (void)state;
+    enum { G = 4096, L = 256 };
+    int32_t in[G], out[G / L], ref[G / L] = { 0 };
+    for (int i = 0; i < G; i++) {
+        in[i] = (int32_t)(rnd() >> 40) - (1 << 23);
+        ref[i / L] += in[i];
+    }
+    write_file("in.bin", in, sizeof in);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/local_reduce.%s --sg %u --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --arg scratch=local:%d "
+                   "--out out=%s/out.bin -q", exts[e], widths[w], G, L, tmpdir, G / L, L * 4,
+                   tmpdir);
+            read_file("out.bin", out, sizeof out);
+            assert_memory_equal(out, ref, sizeof out);
+        }
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    enum { G = 4096, B = 16 };
+    uint32_t data[G], bins[B], ref[B] = { 0 };
+    for (int i = 0; i < G; i++) {
+        data[i] = (uint32_t)(rnd() >> 32);
+        ref[data[i] % B]++;
+    }
+    write_file("d.bin", data, sizeof data);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/histogram.%s --sg %u --global %d --local 128 "
+                   "--arg data=uint:@%s/d.bin --arg bins=uint:zeros:%d --arg nbins=%d "
+                   "--out bins=%s/bins.bin -q", exts[e], widths[w], G, tmpdir, B, B, tmpdir);
+            read_file("bins.bin", bins, sizeof bins);
+            assert_memory_equal(bins, ref, sizeof bins);
+        }
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_stream_compaction(void **state)
+{
+    (void)state;
+    enum { G = 1024 };
+    int32_t in[G], out[G], ref[G];
+    uint32_t count, nref = 0;
+    for (int i = 0; i < G; i++) {
+        in[i] = (int32_t)(rnd() >> 48) - 32768;
+        if (in[i] > 0)
+            ref[nref++] = in[i];
+    }
+    qsort(ref, nref, 4, cmp_i32);
+    write_file("in.bin", in, sizeof in);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/stream_compaction.%s --sg %u --global %d "
+                   "--local 128 --arg in=int:@%s/in.bin --arg out=int:zeros:%d "
+                   "--arg count=uint:zeros:1 --out out=%s/out.bin --out count=%s/n.bin -q",
+                   exts[e], widths[w], G, tmpdir, G, tmpdir, tmpdir);
+            read_file("n.bin", &count, 4);
+            read_file("out.bin", out, sizeof out);
+            assert_int_equal(count, nref);
+            qsort(out, count, 4, cmp_i32);
+            assert_memory_equal(out, ref, nref * 4);
+        }
+}
+
+static void test_shuffle_stencil(void **state)
+{
+    (void)state;
+    enum { G = 1024 };
+    float in[G], out[G], s[G];
+    for (int i = 0; i < G; i++)
+        in[i] = (float)(int32_t)(rnd() >> 44) / 128.0f;
+    write_file("in.bin", in, sizeof in);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/shuffle_stencil.%s --sg %u --global %d "
+                   "--local 64 --arg in=float:@%s/in.bin --arg out=float:zeros:%d --arg n=%d "
+                   "--out out=%s/out.bin -q", exts[e], widths[w], G, tmpdir, G, G, tmpdir);
+            read_file("out.bin", out, sizeof out);
+            for (int i = 0; i < G; i++) {
+                float l = in[i > 0 ? i - 1 : 0], r = in[i < G - 1 ? i + 1 : G - 1];
+                float ref = (in[i] + l) + r;
+                assert_true(out[i] == ref);
+            }
+            run_ok("spv", "run examples/shuffle_stencil.sgasm --sg %u --global %d --local 64 "
+                   "--arg in=float:@%s/in.bin --arg out=float:zeros:%d --arg n=%d "
+                   "--out out=%s/s.bin -q", widths[w], G, tmpdir, G, G, tmpdir);
+            read_file("s.bin", s, sizeof s);
+            assert_memory_equal(out, s, sizeof out);
+        }
+}
+
+static void test_wg_scan(void **state)
+{
+    (void)state;
+    enum { G = 1024, L = 128 };
+    int32_t in[G], inc[G], exc[G], tot[G / L];
+    for (int i = 0; i < G; i++)
+        in[i] = (int32_t)(rnd() >> 54) - 512;
+    write_file("in.bin", in, sizeof in);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/wg_scan.%s --sg %u --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg inc=int:zeros:%d --arg exc=int:zeros:%d "
+                   "--arg total=int:zeros:%d --out inc=%s/i.bin --out exc=%s/e.bin "
+                   "--out total=%s/t.bin -q", exts[e], widths[w], G, L, tmpdir, G, G, G / L,
+                   tmpdir, tmpdir, tmpdir);
+            read_file("i.bin", inc, sizeof inc);
+            read_file("e.bin", exc, sizeof exc);
+            read_file("t.bin", tot, sizeof tot);
+            for (int g = 0; g < G / L; g++) {
+                int32_t run = 0;
+                for (int i = g * L; i < (g + 1) * L; i++) {
+                    assert_int_equal(exc[i], run);
+                    run += in[i];
+                    assert_int_equal(inc[i], run);
+                }
+                assert_int_equal(tot[g], run);
+            }
+        }
+}
+
+static void test_collatz(void **state)
+{
+    (void)state;
+    enum { G = 256 };
+    uint32_t start[G], steps[G], s[G];
+    for (int i = 0; i < G; i++)
+        start[i] = (uint32_t)(rnd() >> 52) + (uint32_t)i;
+    write_file("in.bin", start, sizeof start);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/collatz.%s --sg %u --global %d --local 64 "
+                   "--arg in=uint:@%s/in.bin --arg steps=uint:zeros:%d --out steps=%s/o.bin -q",
+                   exts[e], widths[w], G, tmpdir, G, tmpdir);
+            read_file("o.bin", steps, sizeof steps);
+            for (int i = 0; i < G; i++) {
+                uint32_t x = start[i], n = 0;
+                while (x > 1) {
+                    x = (x & 1) ? 3 * x + 1 : x / 2;
+                    n++;
+                }
+                assert_int_equal(steps[i], n);
+            }
+            run_ok("spv", "run examples/collatz.sgasm --sg %u --global %d --local 64 "
+                   "--arg in=uint:@%s/in.bin --arg steps=uint:zeros:%d --out steps=%s/s.bin -q",
+                   widths[w], G, tmpdir, G, tmpdir);
+            read_file("s.bin", s, sizeof s);
+            assert_memory_equal(steps, s, sizeof s);
+        }
+}
+
+/* spv2asm prints text that the assembler accepts. */
+static void test_spv2asm_reassembles(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "vector_add", "local_reduce", "histogram",
+                                         "stream_compaction", "shuffle_stencil", "wg_scan",
+                                         "collatz" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        cli_result r = cli_run("spv2asm examples/opencl/%s.spv", names[i]);
+        assert_int_equal(r.status, 0);
+        write_file("k.sgasm", r.out, strlen(r.out));
+        run_ok("spv", "asm %s/k.sgasm", tmpdir);
+        char want[96];
+        snprintf(want, sizeof want, ".kernel %s\n", names[i]);
+        assert_non_null(strstr(r.out, want));
+        cli_result_free(&r);
+    }
+}
+
+/* A module compiled without -cl-kernel-arg-info has no parameter names. */
+static void test_unnamed_parameters(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run tests/spirv/vector_add_unnamed.spv --global 16 "
+                           "--arg a=float:iota:16 --arg b=float:iota:16 --arg c=float:zeros:16 "
+                           "--arg n=16 --out c");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no parameter names"));
+    assert_non_null(strstr(r.err, "--arg 0=...   global float *"));
+    assert_non_null(strstr(r.err, "--arg 3=...   uint"));
+    cli_result_free(&r);
+    r = cli_run("run tests/spirv/vector_add_unnamed.spv --global 16 --sg 8 "
+                "--arg 0=float:iota:16 --arg 1=float:iota:16 --arg 2=float:zeros:16 "
+                "--arg 3=10 --out 2 -q");
+    assert_int_equal(r.status, 0);
+    double v[16];
+    assert_int_equal(cli_numbers(r.out, v, 16), 16);
+    for (int i = 0; i < 16; i++)
+        assert_true(v[i] == (i < 10 ? 2.0 * i : 0.0));
+    cli_result_free(&r);
+}
+
+static void test_bad_usage(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run examples/opencl/vector_add.spv --kernel nope --global 16");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no kernel 'nope' (kernels: vector_add)"));
+    cli_result_free(&r);
+    r = cli_run("run examples/vector_add.sgasm --kernel vector_add --global 16");
+    assert_int_equal(r.status, 1);
+    cli_result_free(&r);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-spirv-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_add),
+        cmocka_unit_test(test_local_reduce),
+        cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_stream_compaction),
+        cmocka_unit_test(test_shuffle_stencil),
+        cmocka_unit_test(test_wg_scan),
+        cmocka_unit_test(test_collatz),
+        cmocka_unit_test(test_spv2asm_reassembles),
+        cmocka_unit_test(test_unnamed_parameters),
+        cmocka_unit_test(test_bad_usage),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
