@@ -171,6 +171,35 @@ static void test_pointer_chase(void **state)
     free(chain);
 }
 
+/* Composites: predictions printed for comparison with held-out
+ * measurements.  The warp reduction must be exactly 5 x (shuffle + add)
+ * (24 + 4: the add waits for the shuffle, the next shuffle for the add)
+ * + 1: the loop's branch issues after the last add and completes 4 cycles
+ * later, one cycle after that add's result;
+ * the others must at least cost their dependent primitives. */
+static double composite(const char *name, uint32_t items)
+{
+    uint64_t c0 = run(name, 0, items, 32, NULL, 0), c1 = run(name, 8, items, 32, NULL, 0);
+    double per = (double)(c1 - c0) / 8;
+    printf("%-40s predicted %8.1f cycles (%.3f us at 1980 MHz)\n", name, per, per / 1980.0);
+    return per;
+}
+
+static void test_composites(void **state)
+{
+    (void)state;
+    assert_true(composite("warp_reduce_shfl", 32) == 5 * (24 + 4) + 1);
+    /* scan step: shuffle 24 + add 4 + select (fp32 pipe... int) 4 */
+    assert_true(composite("warp_scan_shfl", 32) >= 5 * (24 + 4 + 4));
+    double r256 = composite("block_reduce_256", 256), r1024 = composite("block_reduce_1024", 1024);
+    /* the partial's store is off the path (nothing waits for it) */
+    assert_true(r256 >= 5 * 28 + 14 + 23 + 3 * 28 + 14);
+    assert_true(r1024 > r256);
+    double s256 = composite("block_scan_256", 256), s1024 = composite("block_scan_1024", 1024);
+    assert_true(s256 > r256);
+    assert_true(s1024 > s256);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_reduce_ballot_barrier),
         cmocka_unit_test(test_throughputs),
         cmocka_unit_test(test_pointer_chase),
+        cmocka_unit_test(test_composites),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
