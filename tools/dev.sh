@@ -3,6 +3,8 @@
 #   bash tools/dev.sh demo   build, then run the main job on the bundled default config
 #   bash tools/dev.sh test   build with -Werror, run the whole test suite, then again
 #                            under AddressSanitizer + UndefinedBehaviorSanitizer
+#   bash tools/dev.sh bench [--quick]  release build + Oclgrind/PoCL, run sgemu-bench
+#                            (docs/performance.md); its packages stay out of `test`
 # Missing Debian packages are installed first (as root, or through sudo).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,8 +12,9 @@ cd "$here"
 
 packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3)
 
-install_missing() {
+install_missing() {   # [extra packages...]
     local missing=()
+    packages+=("$@")
     for p in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
@@ -53,9 +56,17 @@ test_all() {
         meson test -C build-asan --print-errorlogs --num-processes "$(nproc)" --timeout-multiplier 4
 }
 
+bench() {
+    build build-release -Dbuildtype=release -Dtests=false
+    ninja -C build-release tools/bench/sgemu-bench
+    build-release/tools/bench/sgemu-bench "$@"
+}
+
 case "${1:-}" in
     demo) install_missing; demo ;;
     test) install_missing; test_all ;;
-    -h|--help|"") sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
-    *) echo "dev.sh: unknown command '$1' (demo or test)" >&2; exit 1 ;;
+    bench) shift; install_missing oclgrind pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers
+           bench "$@" ;;
+    -h|--help|"") sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
+    *) echo "dev.sh: unknown command '$1' (demo, test or bench)" >&2; exit 1 ;;
 esac
