@@ -890,3 +890,46 @@ void emu_config_dump(const emu_config *cfg, FILE *f)
         prev = k->path;
     }
 }
+
+/* --- added by sweeps (append-only) --- */
+int emu_config_set(emu_config *cfg, const char *path, const char *value, char *err,
+                   size_t errn)
+{
+    const cfg_key *k = cfg_find(path);
+    char msg[CFG_MSG];
+    if (!k) {
+        snprintf(err, errn, "unknown config key '%s'%s", path,
+                 cfg_is_section(path) ? " (a section, not a key)" : "");
+        return -1;
+    }
+    if (k->kind == CFG_WIDTHS) {
+        uint32_t v[64], n = 0;
+        const char *p = value;
+        while (*p) {
+            if (*p >= '0' && *p <= '9') {
+                unsigned long u = strtoul(p, (char **)&p, 10);
+                if (u < k->min || u > k->max || n == 64) {
+                    snprintf(err, errn, "%s: widths must be in %.0f..%.0f", path, k->min,
+                             k->max);
+                    return -1;
+                }
+                v[n++] = (uint32_t)u;
+            } else if (strchr("[], ", *p)) {
+                p++;
+            } else {
+                snprintf(err, errn, "%s: expected a list of unsigned integers", path);
+                return -1;
+            }
+        }
+        if (!cfg_set_widths(cfg, k, v, n, msg)) {
+            snprintf(err, errn, "%s", msg);
+            return -1;
+        }
+        return 0;
+    }
+    if (!cfg_set_scalar(cfg, k, value, strlen(value), true, msg)) {
+        snprintf(err, errn, "%s", msg);
+        return -1;
+    }
+    return 0;
+}

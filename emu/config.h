@@ -66,4 +66,13 @@ typedef struct emu_bundled_config {
 } emu_bundled_config;
 extern const emu_bundled_config emu_bundled_configs[];
 
+
+/* --- added by sweeps (append-only) --- */
+#include <stddef.h>
+/* Set one key by dotted path ("memory.l2.size") from its YAML text ("512",
+ * "[8, 16]", "tree"), with the loader's range checks.  0, or -1 with a
+ * message in err. */
+int emu_config_set(emu_config *cfg, const char *path, const char *value, char *err,
+                   size_t errn);
+
 #endif

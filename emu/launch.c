@@ -3,6 +3,7 @@
  * by work-group. */
 #include "emu_private.h"
 #include "timing.h"
+#include "trace_file.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -376,9 +377,11 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
         rc = user_error(fault, "out of host memory setting up the run");
         fault->code = rc = SGEMU_EXIT_INTERNAL;
     }
-    if (!rc && launch->timing)
+    if (!rc && launch->record_path)
+        rc = emu_record_run(&run);    /* docs/trace-format.md; times it too */
+    else if (!rc && launch->timing)
         rc = emu_timing_run(&run);    /* the timing model owns the loop */
-    if (!rc && !launch->timing)
+    else if (!rc)
         rc = emu_run_workgroups(&run);   /* functional: on launch->threads threads */
     free_pools(&run);
     return rc;

@@ -89,6 +89,9 @@ typedef struct sgemu_launch {
     /* --- added by the timing model (append-only) --- */
     const char *trace_path;                /* timing: Chrome trace JSON, or NULL */
     uint64_t trace_limit;                  /* timing: trace events (0: 1000000) */
+    /* --- added by kernel traces (append-only) --- */
+    const char *record_path;               /* write the record stream here
+                                              (docs/trace-format.md), or NULL */
 } sgemu_launch;
 
 typedef struct sgemu_stats {
@@ -144,5 +147,48 @@ void sgemu_set_note_stream(void *stdio_file);
 void sgemu_request_stop(void);
 bool sgemu_stop_requested(void);
 void sgemu_clear_stop(void);
+
+
+/* --- added by kernel traces and sweeps (append-only) --- */
+/* What a trace file's header says (docs/trace-format.md). */
+typedef struct sgemu_trace_info {
+    uint32_t version;             /* format version */
+    char sgemu_version[16];       /* sgemu that recorded it */
+    char kernel[64];
+    uint32_t sg_width, dims;
+    uint64_t global[3], local[3], offset[3];
+    uint64_t work_groups;
+    uint32_t wg_items;            /* work-items of a full work-group */
+    uint32_t local_bytes;         /* local memory per work-group */
+    uint32_t coll[8];             /* collective options the micro-ops depend on */
+    uint32_t max_wg_size;         /* of the recording config */
+    uint64_t instructions, lane_ops, lane_slots, uops, subgroups, work_items;
+    uint64_t records, addresses, trace_uops;   /* totals in the stream */
+    uint64_t payload_bytes;       /* uncompressed */
+    uint64_t file_bytes;
+    uint64_t checksum;            /* FNV-1a 64 of the uncompressed payload */
+} sgemu_trace_info;
+
+/* Read a trace's header; verify: also decompress and check every work-group
+ * and the checksum (fills the totals).  0 or SGEMU_EXIT_USER with fault set. */
+int sgemu_trace_read_info(const char *path, bool verify, sgemu_trace_info *info,
+                          sgemu_fault *fault);
+
+typedef struct sgemu_replay_opts {
+    uint32_t sg_width;            /* 0: the trace's; else must equal it */
+    const char *trace_path;       /* Chrome trace JSON, or NULL */
+    uint64_t trace_limit;
+} sgemu_replay_opts;
+
+/* Re-time a recorded trace on device cfg without executing the kernel: the
+ * same cycles a full sgemu_run with timing gives on cfg.  stats as sgemu_run
+ * (free with sgemu_stats_free); kernel_out (may be NULL) receives the kernel
+ * stored in the trace (free with isa_kernel_free). */
+int sgemu_replay(const char *path, const emu_config *cfg, const sgemu_replay_opts *opts,
+                 isa_kernel *kernel_out, sgemu_stats *stats, sgemu_fault *fault);
+
+/* Copy the fields of cfg that change the record stream (collective options)
+ * into info-style coll[8]; equal arrays: a trace replays on both configs. */
+void sgemu_trace_coll_key(const emu_config *cfg, uint32_t out[8]);
 
 #endif

@@ -13,6 +13,9 @@
     X(asm,        "assemble a kernel and report errors") \
     X(disasm,     "print a kernel as canonical .sgasm") \
     X(collective, "run one collective on one work-group and list its micro-ops") \
+    X(replay,     "re-time a recorded kernel trace on another device config") \
+    X(trace,      "summarise a recorded kernel trace (trace info FILE)") \
+    X(sweep,      "run a YAML sweep of kernels, widths and config keys in parallel") \
     X(spv2asm,    "translate a SPIR-V module (or OpenCL C file) and print it as .sgasm")
 
 #define X(name, summary) int cli_cmd_##name(int argc, char **argv);

@@ -1,0 +1,315 @@
+/* sweep_run.c - running a run set: points that share (kernel, arguments,
+ * width, NDRange, collective options) form a group; the group's first point
+ * runs functionally and records a trace, the others replay it on their own
+ * config.  Two phases on a pool of threads (records, then replays); every
+ * row depends only on its point, so results are the same for any -j. */
+#include "sweep.h"
+#include "timing.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sw_group {
+    char key[2048];
+    uint64_t first;           /* todo index that records */
+    bool shared;              /* has replays: keep a trace file */
+    char trace[1100];
+    int status;               /* recording's exit code */
+    char error[256];
+} sw_group;
+
+typedef struct sw_job {
+    uint64_t todo;            /* index into todo/rows */
+    uint32_t group;
+    bool record;
+} sw_job;
+
+typedef struct sw_ctx {
+    sw_sweep *s;
+    const uint64_t *todo;
+    sw_row *rows;
+    sw_group *groups;
+    sw_job *jobs;
+    uint64_t njobs;
+    atomic_uint_fast64_t next;
+    pthread_mutex_t lock;
+    sw_row_fn on_row;
+    void *user;
+} sw_ctx;
+
+/* The point's config, width and NDRange. */
+typedef struct sw_setup {
+    emu_config cfg;
+    uint32_t width;           /* 0: kernel's or config default */
+    const char *global, *local;
+    const char *argv[SW_MAX_ARGS];   /* per kernel argument (NULL: unset) */
+} sw_setup;
+
+static int setup_point(const sw_sweep *s, const sw_point *p, sw_setup *u, char *err, size_t n)
+{
+    const sw_kernel *k = &s->kernels[p->kernel];
+    u->cfg = s->base_cfg;
+    u->width = 0;
+    u->global = k->global;
+    u->local = k->local[0] ? k->local : NULL;
+    for (uint32_t i = 0; i < k->k.narg; i++) {
+        u->argv[i] = NULL;
+        for (uint32_t j = 0; j < k->nargs; j++)
+            if (!strcmp(k->arg_name[j], k->k.args[i].name))
+                u->argv[i] = k->arg_val[j];
+    }
+    for (uint32_t a = 0; a < s->naxes; a++) {
+        const char *v = sw_value(s, p, a);
+        const sw_axis *ax = &s->axes[a];
+        if (!v)
+            continue;
+        switch (ax->kind) {
+        case SW_AX_WIDTH: u->width = (uint32_t)atoi(v); break;
+        case SW_AX_GLOBAL: u->global = v; break;
+        case SW_AX_LOCAL: u->local = v; break;
+        case SW_AX_ARG:
+            for (uint32_t i = 0; i < k->k.narg; i++)
+                if (!strcmp(k->k.args[i].name, ax->name + 4))
+                    u->argv[i] = v;
+            break;
+        case SW_AX_CONFIG:
+            if (emu_config_set(&u->cfg, ax->name, v, err, n))
+                return -1;
+            break;
+        }
+    }
+    return 0;
+}
+
+static void functional_key(const sw_sweep *s, const sw_point *p, const sw_setup *u,
+                           char *buf, size_t n)
+{
+    const sw_kernel *k = &s->kernels[p->kernel];
+    uint32_t w = u->width ? u->width : k->k.reqd_sg_size ? k->k.reqd_sg_size
+                                                         : u->cfg.default_width;
+    uint32_t coll[8];
+    sgemu_trace_coll_key(&u->cfg, coll);
+    size_t len = (size_t)snprintf(buf, n, "%u|%u|%s|%s|%u", p->kernel, w, u->global,
+                                  u->local ? u->local : "auto",
+                                  u->local ? 0 : u->cfg.max_wg_size);
+    for (int i = 0; i < 8 && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "|%u", coll[i]);
+    for (uint32_t i = 0; i < k->k.narg && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "|%s", u->argv[i] ? u->argv[i] : "-");
+}
+
+static void fill_row(sw_row *r, const sgemu_stats *st)
+{
+    const sgemu_timing *t = st->timing;
+    r->instructions = st->instructions;
+    r->uops = st->uops;
+    r->lane_ops = st->lane_ops;
+    if (!t)
+        return;
+    r->cycles = t->cycles;
+    r->time_us = t->time_us;
+    r->ipc = t->ipc;
+    r->simd_efficiency = t->simd_efficiency;
+    r->occupancy = t->achieved_occupancy;
+    r->theoretical_occupancy = t->theoretical_occupancy;
+    r->wg_per_cu = t->wg_per_cu;
+    r->grf_regs = t->grf_regs_needed;
+    snprintf(r->limiter, sizeof r->limiter, "%s", tm_limiter_names[t->limiter]);
+    r->stall_dependency = t->stall[TM_STALL_DEP];
+    r->stall_pipe_busy = t->stall[TM_STALL_PIPE];
+    r->stall_memory = t->stall[TM_STALL_MEM];
+    r->stall_barrier = t->stall[TM_STALL_BARRIER];
+    r->stall_fetch = t->stall[TM_STALL_FETCH];
+    r->stall_issue = t->stall[TM_STALL_ISSUE];
+    r->bytes_l1 = t->bytes[TM_LEVEL_L1];
+    r->bytes_l2 = t->bytes[TM_LEVEL_L2];
+    r->bytes_dram = t->bytes[TM_LEVEL_DRAM];
+    r->bytes_local = t->bytes[TM_LEVEL_LOCAL];
+}
+
+static void fail_row(sw_row *r, int code, const char *msg)
+{
+    r->status = code ? code : SGEMU_EXIT_INTERNAL;
+    size_t n = strlen(msg) < sizeof r->error - 1 ? strlen(msg) : sizeof r->error - 1;
+    memcpy(r->error, msg, n);
+    r->error[n] = 0;
+    for (char *c = r->error; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+}
+
+/* A functional run of point p (recording when record_path). */
+static void run_functional(sw_ctx *c, const sw_point *p, sw_setup *u, const char *record_path,
+                           sw_row *r)
+{
+    const sw_kernel *k = &c->s->kernels[p->kernel];
+    sgemu_argval vals[ISA_MAX_ARGS];
+    memset(vals, 0, sizeof vals);
+    int rc = 0;
+    for (uint32_t i = 0; i < k->k.narg && !rc; i++)
+        rc = cli_make_value(&k->k.args[i], u->argv[i], &vals[i]);
+    if (rc) {
+        fail_row(r, SGEMU_EXIT_USER, "bad argument value (see stderr)");
+    } else {
+        sgemu_launch L;
+        memset(&L, 0, sizeof L);
+        L.dims = (uint32_t)cli_parse_dims(u->global, L.global);
+        if (u->local) {
+            cli_parse_dims(u->local, L.local);
+            L.local_given = true;
+        }
+        L.sg_width = u->width;
+        L.max_instructions = 100000000000ULL;
+        L.timing = true;
+        L.threads = 1;
+        L.record_path = record_path;
+        sgemu_stats st;
+        sgemu_fault f;
+        rc = sgemu_run(&k->k, &u->cfg, &L, vals, &st, &f);
+        if (rc)
+            fail_row(r, rc, f.msg);
+        else
+            fill_row(r, &st);
+        sgemu_stats_free(&st);
+    }
+    for (uint32_t i = 0; i < k->k.narg; i++)
+        cli_free_value(&vals[i]);
+}
+
+static void do_job(sw_ctx *c, const sw_job *j)
+{
+    sw_row *r = &c->rows[j->todo];
+    const sw_point *p = &c->s->points[c->todo[j->todo]];
+    sw_group *g = &c->groups[j->group];
+    sw_setup u;
+    char err[256];
+    if (setup_point(c->s, p, &u, err, sizeof err)) {
+        fail_row(r, SGEMU_EXIT_USER, err);
+    } else if (j->record) {
+        run_functional(c, p, &u, g->shared ? g->trace : NULL, r);
+        g->status = r->status;
+        snprintf(g->error, sizeof g->error, "%s", r->error);
+    } else if (g->status) {
+        fail_row(r, g->status, g->error);
+    } else {
+        sgemu_replay_opts o;
+        memset(&o, 0, sizeof o);
+        sgemu_stats st;
+        sgemu_fault f;
+        int rc = sgemu_replay(g->trace, &u.cfg, &o, NULL, &st, &f);
+        if (rc)
+            fail_row(r, rc, f.msg);
+        else
+            fill_row(r, &st);
+        sgemu_stats_free(&st);
+    }
+    r->done = true;
+    pthread_mutex_lock(&c->lock);
+    if (c->on_row)
+        c->on_row(c->user, r);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void *worker(void *arg)
+{
+    sw_ctx *c = arg;
+    for (;;) {
+        if (sgemu_stop_requested())
+            break;
+        uint64_t i = atomic_fetch_add(&c->next, 1);
+        if (i >= c->njobs)
+            break;
+        do_job(c, &c->jobs[i]);
+    }
+    return NULL;
+}
+
+static void run_pool(sw_ctx *c, sw_job *jobs, uint64_t n, uint32_t nthreads)
+{
+    c->jobs = jobs;
+    c->njobs = n;
+    atomic_store(&c->next, 0);
+    if (nthreads > n)
+        nthreads = (uint32_t)n;
+    if (nthreads <= 1) {
+        worker(c);
+        return;
+    }
+    pthread_t *t = calloc(nthreads, sizeof *t);
+    uint32_t started = 0;
+    for (uint32_t i = 0; t && i < nthreads; i++)
+        if (!pthread_create(&t[i], NULL, worker, c))
+            started++;
+    if (!started)
+        worker(c);
+    for (uint32_t i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    free(t);
+}
+
+int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
+               const char *tmpdir, sw_row *rows, sw_row_fn on_row, void *user)
+{
+    sw_ctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.todo = todo;
+    c.rows = rows;
+    c.on_row = on_row;
+    c.user = user;
+    pthread_mutex_init(&c.lock, NULL);
+    sw_group *groups = calloc(ntodo + 1, sizeof *groups);
+    uint32_t *gof = calloc(ntodo + 1, sizeof *gof);
+    sw_job *rec = calloc(ntodo + 1, sizeof *rec), *rep = calloc(ntodo + 1, sizeof *rep);
+    if (!groups || !gof || !rec || !rep) {
+        free(groups);
+        free(gof);
+        free(rec);
+        free(rep);
+        return SGEMU_EXIT_INTERNAL;
+    }
+    c.groups = groups;
+    uint32_t ng = 0;
+    uint64_t nrec = 0, nrep = 0;
+    for (uint64_t i = 0; i < ntodo; i++) {
+        sw_row *r = &rows[i];
+        memset(r, 0, sizeof *r);
+        r->run = todo[i];
+        sw_point_key(s, &s->points[todo[i]], r->key, sizeof r->key);
+        sw_setup u;
+        char err[256], key[2048];
+        if (setup_point(s, &s->points[todo[i]], &u, err, sizeof err)) {
+            snprintf(key, sizeof key, "bad#%llu", (unsigned long long)i);
+        } else {
+            functional_key(s, &s->points[todo[i]], &u, key, sizeof key);
+        }
+        uint32_t g = 0;
+        while (g < ng && strcmp(groups[g].key, key))    /* run sets are small */
+            g++;
+        if (g == ng) {
+            snprintf(groups[g].key, sizeof groups[g].key, "%s", key);
+            groups[g].first = i;
+            snprintf(groups[g].trace, sizeof groups[g].trace, "%s/trace-%u.sgt", tmpdir, g);
+            ng++;
+            rec[nrec++] = (sw_job){ i, g, true };
+        } else {
+            groups[g].shared = true;
+            rep[nrep++] = (sw_job){ i, g, false };
+        }
+        gof[i] = g;
+    }
+    run_pool(&c, rec, nrec, jobs);
+    if (!sgemu_stop_requested())
+        run_pool(&c, rep, nrep, jobs);
+    for (uint32_t g = 0; g < ng; g++)
+        if (groups[g].shared)
+            remove(groups[g].trace);
+    pthread_mutex_destroy(&c.lock);
+    free(groups);
+    free(gof);
+    free(rec);
+    free(rep);
+    return sgemu_stop_requested() ? SGEMU_EXIT_INTERRUPTED : 0;
+}
