@@ -47,6 +47,9 @@ static const char run_help[] =
     "                          stalls per source line) in the summary\n"
     "  --trace FILE.json       write a Chrome/Perfetto trace of the timed run\n"
     "  --trace-limit N         at most N trace events (default 1000000)\n"
+    "  --record FILE           record the executed record stream as a trace for\n"
+    "                          'sgemu replay' (docs/trace-format.md; FILE.sgN per width\n"
+    "                          when several widths run)\n"
     "  --quiet                 no summary on stderr\n"
     "  --help                  this text\n"
     "\n"
@@ -66,6 +69,7 @@ typedef struct run_opts {
     const char *entry;            /* --kernel NAME (SPIR-V / OpenCL C) */
     const char *clopts[64];       /* -D / -I / -cl-std for .cl files */
     int nclopts;
+    const char *record;       /* --record FILE */
 } run_opts;
 
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
@@ -178,6 +182,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if (is_opt(a, "--trace")) {
             if (!(v = opt_value(argc, argv, &i, "--trace"))) return 1;
             o->launch.trace_path = v;
+        } else if (is_opt(a, "--record")) {
+            if (!(o->record = opt_value(argc, argv, &i, "--record"))) return 1;
         } else if (is_opt(a, "--trace-limit")) {
             if (!(v = opt_value(argc, argv, &i, "--trace-limit"))) return 1;
             char *end;
@@ -450,6 +456,12 @@ int cli_cmd_run(int argc, char **argv)
             break;
         }
         o.launch.sg_width = o.widths[wi];
+        char record[4200];
+        if (o.record) {
+            snprintf(record, sizeof record, o.nwidths > 1 ? "%s.sg%u" : "%s", o.record,
+                     o.widths[wi]);
+            o.launch.record_path = record;
+        }
         sgemu_stats st;
         sgemu_fault fault;
         rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
