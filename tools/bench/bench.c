@@ -7,6 +7,7 @@
  * is that run's alone; the child sends back its figures and an FNV-1a hash
  * of the output, which must equal the native peer's. */
 #include "bench.h"
+#include "spirv.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,6 +78,38 @@ static int load_kernel(const char *src_root, const char *rel, isa_kernel *k)
     return errs ? -1 : 0;
 }
 
+/* An OpenCL C file through clang-14 + llvm-spirv-14 and sgemu's SPIR-V
+ * front end (what `sgemu run K.cl` does). */
+static int load_cl(const char *src_root, const char *rel, isa_kernel *k)
+{
+    char dir[] = "/tmp/sgemu-bench-XXXXXX", cmd[8192], spv[64];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(spv, sizeof spv, "%s/k.spv", dir);
+    snprintf(cmd, sizeof cmd, "clang-14 -c -cl-std=CL2.0 -target spir64 -emit-llvm -O2 "
+             "'%s/%s' -o %s/k.bc && llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
+             "%s/k.bc -o %s", src_root, rel, dir, dir, spv);
+    int rc = system(cmd);
+    FILE *f = rc == 0 ? fopen(spv, "rb") : NULL;
+    static char buf[1 << 20];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0 || !len)
+        return -1;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    memset(k, 0, sizeof *k);
+    int errs = spv_translate(rel, buf, len, NULL, k, NULL, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    return errs ? -1 : 0;
+}
+
+static bool use_cl;    /* children load the workload's .cl instead of its .sgasm */
+
 /* In a child: set up, run sgemu once, report. */
 static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t width,
                       bool timing, uint32_t threads, int fd)
@@ -91,7 +124,7 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
     memset(&b, 0, sizeof b);
     b.n = n;
     b.width = width;
-    if (load_kernel(o->src, w->kernel, &k) || emu_config_load_bundled(BENCH_CONFIG, &cfg, &d)) {
+    if ((use_cl ? load_cl(o->src, w->cl_file, &k) : load_kernel(o->src, w->kernel, &k)) || emu_config_load_bundled(BENCH_CONFIG, &cfg, &d)) {
         r.rc = -1;
         snprintf(r.msg, sizeof r.msg, "cannot load %s or config " BENCH_CONFIG, w->kernel);
     } else if (w->setup(&b, n, width)) {
@@ -280,8 +313,10 @@ static void section_main(const opts *o)
 static void section_ocl(const opts *o)
 {
     printf("## Same OpenCL C kernel: Oclgrind and PoCL (1 host core) against sgemu (S=16)\n\n");
-    printf("sgemu runs the hand-written .sgasm twin of each .cl file; figures are work-items"
-           " per second (Oclgrind on 1/16 of the size: it is linear in the items).\n\n");
+    printf("sgemu runs the same .cl file through clang-14, llvm-spirv-14 and its SPIR-V front"
+           " end (or, marked, the hand-written .sgasm twin when that fails); figures are"
+           " work-items per second (Oclgrind on 1/16 of the size: it is linear in the"
+           " items).\n\n");
     printf("| workload | items | sgemu Mitem/s | Oclgrind Mitem/s | sgemu/Oclgrind |"
            " PoCL Mitem/s | PoCL/sgemu |\n|---|---|---|---|---|---|---|\n");
     for (uint32_t i = 0; i < bench_nworks; i++) {
@@ -294,7 +329,14 @@ static void section_ocl(const opts *o)
                    (unsigned long long)n);
             continue;
         }
+        use_cl = true;
         child_res f = run_forked(o, w, n, 16, false, 1);
+        use_cl = false;
+        const char *what = " (.cl)";
+        if (f.rc) {
+            f = run_forked(o, w, n, 16, false, 1);
+            what = " (.sgasm twin)";
+        }
         uint64_t items = n, nh = 0, gh = 0, ph = 0;
         run_native(w, n, 16, &nh);
         double sg = f.rc ? 0 : items / f.secs / 1e6;
@@ -303,7 +345,7 @@ static void section_ocl(const opts *o)
         double gt = BENCH_OCL_PEER[0] ? run_ocl(o, w, ng, true, &gh, why1, sizeof why1) : -1;
         double pt = BENCH_OCL_PEER[0] ? run_ocl(o, w, n, false, &ph, why2, sizeof why2) : -1;
         double gf = gt > 0 ? ng / gt / 1e6 : 0, pf = pt > 0 ? n / pt / 1e6 : 0;
-        printf("| %s | %llu | %.2f%s | ", w->name, (unsigned long long)n, sg,
+        printf("| %s | %llu | %.2f%s%s | ", w->name, (unsigned long long)n, sg, what,
                f.hash == nh ? "" : " (DIFFERS)");
         if (gt > 0)
             printf("%.4f | %.0fx | ", gf, sg / gf);
