@@ -1,0 +1,263 @@
+/* test_sweep.c - `sgemu sweep`: run-set expansion with zip/exclude/include,
+ * identical results for -j 1 and -j 2, shards + merge equal to an unsharded
+ * run, resume after an interruption, file:line:col errors, plot files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../cli/cli_harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+
+static void write_text(const char *name, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s/%s", tmpdir, dir, name);
+    FILE *f = fopen(p, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
+/* Two tiny kernels, width x L2 size x zip(l2 latency, dram latency). */
+static void write_sweep(void)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "base: default\n"
+             "kernels:\n"
+             "  - file: %s/examples/vector_add.sgasm\n"
+             "    global: 256\n    local: 64\n"
+             "    args: {a: 'float:iota:256', b: 'float:iota:256', c: 'float:zeros:256', n: 256}\n"
+             "  - name: reduce\n"
+             "    file: %s/examples/local_reduce.sgasm\n"
+             "    global: 512\n    local: 128\n"
+             "    args: {in: 'int:iota:512', out: 'int:zeros:4', scratch: 'local:512'}\n"
+             "axes:\n"
+             "  width: [8, 16]\n"
+             "  memory.l2.size: [16384, 65536]\n"
+             "  memory.l2.latency: [20, 200]\n"
+             "  memory.dram.latency: [100, 400]\n"
+             "zip:\n  - [memory.l2.latency, memory.dram.latency]\n"
+             "exclude:\n  - {kernel: reduce, width: 16, memory.l2.size: 65536}\n"
+             "include:\n  - {kernel: reduce, width: 16, memory.l2.size: 65536, "
+             "memory.l2.latency: 200, memory.dram.latency: 400}\n",
+             cli_src(), cli_src());
+    write_text("s.yaml", text);
+}
+
+static void run_ok(const char *fmt, const char *a, const char *b)
+{
+    cli_result r = cli_run(fmt, a, b);
+    if (r.status)
+        fprintf(stderr, "%s\n", r.err);
+    assert_int_equal(r.status, 0);
+    cli_result_free(&r);
+}
+
+/* The expected run set, written out by hand in run-set order. */
+static const char *const expected_points[] = {
+    "kernel=vector_add;width=8;memory.l2.size=16384;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=vector_add;width=8;memory.l2.size=16384;memory.l2.latency=200;memory.dram.latency=400",
+    "kernel=vector_add;width=8;memory.l2.size=65536;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=vector_add;width=8;memory.l2.size=65536;memory.l2.latency=200;memory.dram.latency=400",
+    "kernel=vector_add;width=16;memory.l2.size=16384;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=vector_add;width=16;memory.l2.size=16384;memory.l2.latency=200;memory.dram.latency=400",
+    "kernel=vector_add;width=16;memory.l2.size=65536;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=vector_add;width=16;memory.l2.size=65536;memory.l2.latency=200;memory.dram.latency=400",
+    "kernel=reduce;width=8;memory.l2.size=16384;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=reduce;width=8;memory.l2.size=16384;memory.l2.latency=200;memory.dram.latency=400",
+    "kernel=reduce;width=8;memory.l2.size=65536;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=reduce;width=8;memory.l2.size=65536;memory.l2.latency=200;memory.dram.latency=400",
+    "kernel=reduce;width=16;memory.l2.size=16384;memory.l2.latency=20;memory.dram.latency=100",
+    "kernel=reduce;width=16;memory.l2.size=16384;memory.l2.latency=200;memory.dram.latency=400",
+    /* excluded two, included one back */
+    "kernel=reduce;width=16;memory.l2.size=65536;memory.l2.latency=200;memory.dram.latency=400",
+};
+
+static void test_expansion_and_jobs(void **state)
+{
+    (void)state;
+    write_sweep();
+    char s[400], o1[400], o2[400];
+    snprintf(s, sizeof s, "%s/s.yaml", tmpdir);
+    snprintf(o1, sizeof o1, "%s/j1", tmpdir);
+    snprintf(o2, sizeof o2, "%s/j2", tmpdir);
+    run_ok("sweep %s -j 1 -q -o %s", s, o1);
+    run_ok("sweep %s -j 2 -q -o %s", s, o2);
+    char *c1 = read_text("j1", "results.csv"), *c2 = read_text("j2", "results.csv");
+    char *j1 = read_text("j1", "results.json"), *j2 = read_text("j2", "results.json");
+    assert_non_null(c1);
+    assert_non_null(j1);
+    assert_string_equal(c1, c2);
+    assert_string_equal(j1, j2);
+    /* row i: run index i and the expected point, every row ok */
+    const char *line = strchr(c1, '\n') + 1;
+    size_t n = 0;
+    for (; *line; n++) {
+        char want[300];
+        snprintf(want, sizeof want, "%zu,%s,", n, expected_points[n]);
+        assert_true(n < sizeof expected_points / sizeof expected_points[0]);
+        assert_memory_equal(line, want, strlen(want));
+        const char *nl = strchr(line, '\n');
+        assert_non_null(nl);
+        assert_int_equal(nl[-1], ',');         /* empty error column: the run succeeded */
+        line = nl + 1;
+    }
+    assert_int_equal(n, sizeof expected_points / sizeof expected_points[0]);
+    assert_non_null(strstr(j1, "\"cycles\": "));
+    free(c1);
+    free(c2);
+    free(j1);
+    free(j2);
+}
+
+static void test_shard_merge_resume(void **state)
+{
+    (void)state;
+    write_sweep();
+    char s[400], d[4][400];
+    snprintf(s, sizeof s, "%s/s.yaml", tmpdir);
+    const char *names[] = { "full", "sh1", "sh2", "merged" };
+    for (int i = 0; i < 4; i++)
+        snprintf(d[i], sizeof d[i], "%s/%s", tmpdir, names[i]);
+    run_ok("sweep %s -q -o %s", s, d[0]);
+    run_ok("sweep %s -q --shard 1/2 -o %s", s, d[1]);
+    run_ok("sweep %s -q --shard 2/2 -o %s", s, d[2]);
+    cli_result m = cli_run("sweep merge %s %s -o %s", d[1], d[2], d[3]);
+    assert_int_equal(m.status, 0);
+    cli_result_free(&m);
+    char *a = read_text("full", "results.csv"), *b = read_text("merged", "results.csv");
+    char *ja = read_text("full", "results.json"), *jb = read_text("merged", "results.json");
+    assert_non_null(b);
+    assert_string_equal(a, b);
+    assert_string_equal(ja, jb);
+    /* resume: shard 1's folder holds half the rows, as after an interruption */
+    cli_result r = cli_run("sweep %s -q --resume -o %s", s, d[1]);
+    assert_int_equal(r.status, 0);
+    char *c = read_text("sh1", "results.csv"), *jc = read_text("sh1", "results.json");
+    assert_string_equal(a, c);
+    assert_string_equal(ja, jc);
+    cli_result_free(&r);
+    /* resume with everything present runs nothing */
+    r = cli_run("sweep %s --resume -o %s", s, d[1]);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, ", 0 to do"));
+    cli_result_free(&r);
+    free(a); free(b); free(c); free(ja); free(jb); free(jc);
+}
+
+static void expect_error(const char *text, const char *where)
+{
+    write_text("bad.yaml", text);
+    cli_result r = cli_run("sweep %s/bad.yaml -q -o %s/bad", tmpdir, tmpdir);
+    if (r.status != 1 || !strstr(r.err, where))
+        fprintf(stderr, "want '%s' in:\n%s\n", where, r.err);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, where));
+    cli_result_free(&r);
+}
+
+static void test_errors_with_positions(void **state)
+{
+    (void)state;
+    char k[1024];
+    snprintf(k, sizeof k, "kernels:\n  - file: %s/examples/vector_add.sgasm\n"
+             "    global: 64\n    args: {a: 'float:zeros:64', b: 'float:zeros:64', "
+             "c: 'float:zeros:64', n: 64}\n", cli_src());
+    char t[2048];
+    snprintf(t, sizeof t, "%saxes:\n  memory.l2.sise: [1, 2]\n", k);
+    expect_error(t, "bad.yaml:6:3: error: unknown axis 'memory.l2.sise'");
+    snprintf(t, sizeof t, "%saxes:\n  width: [8, 99]\n", k);
+    expect_error(t, "bad.yaml:6:14: error: width: expected 1..64");
+    snprintf(t, sizeof t, "%saxes:\n  memory.l2.size: [1024, big]\n", k);
+    expect_error(t, "bad.yaml:6:26: error: memory.l2.size");
+    snprintf(t, sizeof t, "%saxes:\n  width: [8]\n  global: [64, 128, 256]\nzip:\n  - [width, global]\n", k);
+    expect_error(t, "bad.yaml:9:13: error: zip: axis 'global' has 3 values");
+    snprintf(t, sizeof t, "%saxes:\n  width: [8]\nexclude:\n  - {width: 16}\n", k);
+    expect_error(t, "bad.yaml:8:13: error: exclude: '16' is not a value of axis 'width'");
+    snprintf(t, sizeof t, "%saxes: [\n", k);
+    expect_error(t, "bad.yaml:6:");
+    expect_error("kernels:\n  - file: nowhere.sgasm\n    global: 64\n", "bad.yaml:2:11: error: cannot load");
+    expect_error("base: no-such-config\nkernels: []\n", "bad.yaml:1:7:");
+    snprintf(t, sizeof t, "%sfoo: 1\n", k);
+    expect_error(t, "bad.yaml:5:1: error: unknown key 'foo'");
+}
+
+static void test_plots(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();                         /* reported as skipped: gnuplot-nox not installed */
+    write_sweep();
+    char s[400], o[400];
+    snprintf(s, sizeof s, "%s/s.yaml", tmpdir);
+    snprintf(o, sizeof o, "%s/plot", tmpdir);
+    run_ok("sweep %s -q --plot -o %s", s, o);
+    const char *files[] = { "plot.gp", "width-vector_add.dat", "width-vector_add.png",
+                            "width-vector_add.svg", "width-reduce.png", "width-reduce.svg",
+                            "axis-memory_l2_size.png", "axis-memory_l2_size.svg",
+                            "axis-memory_l2_latency.svg" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char p[600];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", o, files[i]);
+        if (stat(p, &st) != 0)
+            fprintf(stderr, "missing %s\n", p);
+        assert_int_equal(stat(p, &st), 0);
+        assert_true(st.st_size > 100);
+    }
+    char *png = read_text("plot", "width-reduce.png");
+    assert_memory_equal(png, "\x89PNG", 4);
+    free(png);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-sweep-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_expansion_and_jobs),
+        cmocka_unit_test(test_shard_merge_resume),
+        cmocka_unit_test(test_errors_with_positions),
+        cmocka_unit_test(test_plots),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

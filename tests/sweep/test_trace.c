@@ -1,0 +1,216 @@
+/* test_trace.c - kernel traces through the sgemu binary: a replay gives
+ * exactly the timing a full run gives (several kernels and configs, and a
+ * config the trace was not recorded on); width mismatch and corrupt or
+ * truncated traces are clear errors, never a crash. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../cli/cli_harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+
+/* The "timing" object of a --json output (balanced braces). */
+static char *timing_json(const char *out)
+{
+    const char *p = strstr(out, "\"timing\": {");
+    assert_non_null(p);
+    p += strlen("\"timing\": ");
+    int depth = 0;
+    const char *q = p;
+    do {
+        if (*q == '{') depth++;
+        if (*q == '}') depth--;
+        q++;
+    } while (depth && *q);
+    assert_int_equal(depth, 0);
+    return strndup(p, (size_t)(q - p));
+}
+
+typedef struct kcase {
+    const char *file, *nd, *args;
+} kcase;
+
+static const kcase kernels[] = {
+    { "examples/vector_add.sgasm", "--global 1024 --local 64",
+      "--arg a=float:iota:1024 --arg b=float:iota:1024 --arg c=float:zeros:1024 --arg n=1000" },
+    { "examples/local_reduce.sgasm", "--global 1024 --local 128",
+      "--arg in=int:iota:1024 --arg out=int:zeros:8 --arg scratch=local:512" },
+    { "examples/stream_compaction.sgasm", "--global 512 --local 64",
+      "--arg in=int:random:512:5 --arg out=int:zeros:512 --arg count=uint:zeros:1" },
+    { "examples/histogram.sgasm", "--global 512 --local 64",
+      "--arg data=uint:random:512:7 --arg bins=uint:zeros:16 --arg nbins=16" },
+    { "examples/transpose2d.sgasm", "--global 32,16 --local 16,4",
+      "--arg in=float:iota:512 --arg out=float:zeros:512" },
+    { "examples/shuffle_stencil.sgasm", "--global 512 --local 64",
+      "--arg in=float:iota:512 --arg out=float:zeros:512 --arg n=500" },
+};
+
+static void check_same(const char *cfg_rec, const char *cfg_play, const kcase *k, unsigned w)
+{
+    char trace[512];
+    snprintf(trace, sizeof trace, "%s/t.sgt", tmpdir);
+    cli_result rec = cli_run("run %s %s %s --sg %u --config %s --record %s --json -q", k->file,
+                             k->nd, k->args, w, cfg_rec, trace);
+    if (rec.status)
+        fprintf(stderr, "record on %s at SIMD%u failed: %s\n", cfg_rec, w, rec.err);
+    assert_int_equal(rec.status, 0);
+    cli_result full = cli_run("run %s %s %s --sg %u --config %s --json -q", k->file, k->nd,
+                              k->args, w, cfg_play);
+    assert_int_equal(full.status, 0);
+    cli_result rep = cli_run("replay %s --config %s --json", trace, cfg_play);
+    if (rep.status)
+        fprintf(stderr, "replay failed: %s\n", rep.err);
+    assert_int_equal(rep.status, 0);
+    char *a = timing_json(full.out), *b = timing_json(rep.out);
+    assert_string_equal(a, b);               /* cycles, stalls, bytes, per-pc: all equal */
+    assert_non_null(strstr(a, "\"cycles\": "));
+    free(a);
+    free(b);
+    cli_result_free(&rec);
+    cli_result_free(&full);
+    cli_result_free(&rep);
+}
+
+static void test_round_trip_same_config(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = { "configs/test-simple.yaml", "configs/default.yaml",
+                                        "configs/nvidia-h100.yaml" };
+    for (size_t c = 0; c < 3; c++)
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+            check_same(cfgs[c], cfgs[c], &kernels[k], c != 1 ? 32 : (k % 2 ? 8 : 16));
+}
+
+/* Recorded on default, re-timed on configs with other memory and pipes. */
+static void test_round_trip_other_config(void **state)
+{
+    (void)state;
+    char cfg[512];
+    snprintf(cfg, sizeof cfg, "%s/small-l2.yaml", tmpdir);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f, "extends: default\ndevice:\n  compute_units: 3\nmemory:\n  l2:\n"
+               "    size: 16384\n    latency: 300\n");
+    fclose(f);
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        check_same("configs/default.yaml", cfg, &kernels[k], 16);
+        check_same("configs/default.yaml", "configs/intel-xe-hpg.yaml", &kernels[k], 32);
+    }
+}
+
+static void test_width_mismatch(void **state)
+{
+    (void)state;
+    cli_result rec = cli_run("run %s %s %s --sg 16 --record %s/w.sgt -q", kernels[0].file,
+                             kernels[0].nd, kernels[0].args, tmpdir);
+    assert_int_equal(rec.status, 0);
+    cli_result r = cli_run("replay %s/w.sgt --sg 8", tmpdir);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "recorded at sub-group width 16"));
+    assert_non_null(strstr(r.err, "cannot be replayed at width 8"));
+    cli_result i = cli_run("trace info %s/w.sgt", tmpdir);
+    assert_int_equal(i.status, 0);
+    assert_non_null(strstr(i.out, "vector_add, SIMD16"));
+    assert_non_null(strstr(i.out, "verified"));
+    cli_result_free(&rec);
+    cli_result_free(&r);
+    cli_result_free(&i);
+}
+
+static long file_size(const char *p)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+/* Copy src to dst, keeping `keep` bytes and xoring byte `flip` (if >= 0). */
+static void damage(const char *src, const char *dst, long keep, long flip)
+{
+    FILE *a = fopen(src, "rb"), *b = fopen(dst, "wb");
+    assert_non_null(a);
+    assert_non_null(b);
+    for (long i = 0; i < keep; i++) {
+        int c = fgetc(a);
+        if (c == EOF)
+            break;
+        fputc(i == flip ? c ^ 0x5a : c, b);
+    }
+    fclose(a);
+    fclose(b);
+}
+
+static void test_corrupt_traces(void **state)
+{
+    (void)state;
+    char good[512], bad[512];
+    snprintf(good, sizeof good, "%s/good.sgt", tmpdir);
+    snprintf(bad, sizeof bad, "%s/bad.sgt", tmpdir);
+    cli_result rec = cli_run("run %s %s %s --sg 8 --record %s -q", kernels[1].file,
+                             kernels[1].nd, kernels[1].args, good);
+    assert_int_equal(rec.status, 0);
+    cli_result_free(&rec);
+    long n = file_size(good);
+    assert_true(n > 600);
+    struct { long keep, flip; const char *want; } cases[] = {
+        { 0, -1, "not an sgemu trace" },            /* empty */
+        { 4, -1, "not an sgemu trace" },
+        { 100, -1, "truncated" },                   /* inside the header */
+        { 512, -1, "truncated" },                   /* header only */
+        { n / 2, -1, "trace" },                     /* half the payload */
+        { n - 1, -1, "trace" },                     /* last byte missing */
+        { n, 0, "bad magic" },
+        { n, 40, "header checksum" },               /* the kernel name */
+        { n, 600, "corrupt trace" },                /* inside the zstd frame */
+        { n, n - 3, "corrupt trace" },              /* zstd's content checksum */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        damage(good, bad, cases[i].keep, cases[i].flip);
+        cli_result r = cli_run("replay %s", bad);
+        cli_result t = cli_run("trace info %s", bad);
+        if (r.status != 1 || !strstr(r.err, cases[i].want))
+            fprintf(stderr, "case %zu: status %d: %s\n", i, r.status, r.err);
+        assert_int_equal(r.status, 1);              /* an error, never a signal */
+        assert_int_equal(t.status, 1);
+        assert_non_null(strstr(r.err, cases[i].want));
+        cli_result_free(&r);
+        cli_result_free(&t);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-trace-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_same_config),
+        cmocka_unit_test(test_round_trip_other_config),
+        cmocka_unit_test(test_width_mismatch),
+        cmocka_unit_test(test_corrupt_traces),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
