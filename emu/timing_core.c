@@ -499,6 +499,8 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             tm_thread *th = &c->th[t];
             if (th->eta > T)    /* TM_NEVER when not running */
                 continue;
+            if (pick != UINT32_MAX && th->age >= c->th[pick].age)
+                continue;       /* oldest_first: cannot win, skip the check */
             uint64_t e = earliest(m, c, t, NULL, NULL, NULL);
             if (e > T) {
                 th->eta = e;
