@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 
-packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3)
+packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3 libzstd-dev gnuplot-nox)
 
 install_missing() {   # [extra packages...]
     local missing=()
@@ -39,6 +39,8 @@ build() {   # build DIR [meson options...]
 demo() {
     build build-release -Dbuildtype=release -Dtests=false
     local sgemu=build-release/tools/sgemu
+    echo "== the subgroup-width study: examples/sweeps/subgroup-width.yaml (docs/sweeps.md) =="
+    "$sgemu" sweep examples/sweeps/subgroup-width.yaml -o build-release/sweep-width --plot
     echo "== local_reduce: per-work-group sums of 4096 ints, SIMD8 / SIMD16 / SIMD32 =="
     "$sgemu" run examples/local_reduce.sgasm --sg 8,16,32 --global 4096 --local 256 \
         --arg in=int:iota:4096 --arg out=int:zeros:16 --arg scratch=local:1024 --out out
