@@ -381,8 +381,8 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
         for (size_t k = 0; k < gn; k++)
             if (g[k]->status == 0 && (best == SIZE_MAX || g[k]->cycles < g[best]->cycles))
                 best = k;
-        fprintf(f, "  %-8s %10s %8s %6s %16s %12s %12s\n", "width", "cycles", "speedup",
-                "SIMD%", "occupancy", "instructions", "mem bytes");
+        fprintf(f, "  %-8s %10s %8s %6s %20s %12s %12s\n", "width", "cycles", "speedup",
+                "SIMD%", "occupancy act/max", "instructions", "mem bytes");
         for (size_t k = 0; k < gn; k++) {
             const sw_row *r = g[k];
             char lb[32], occ[40];
@@ -392,9 +392,9 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
                 continue;
             }
             double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
-            snprintf(occ, sizeof occ, "%.0f%% (%s)", 100 * r->theoretical_occupancy,
-                     lim_short(r->limiter));
-            fprintf(f, "  %-8s %10llu %7.2fx %5.1f%% %16s %12llu %12llu\n", lb,
+            snprintf(occ, sizeof occ, "%.0f/%.0f%% (%s)", 100 * r->occupancy,
+                     100 * r->theoretical_occupancy, lim_short(r->limiter));
+            fprintf(f, "  %-8s %10llu %7.2fx %5.1f%% %20s %12llu %12llu\n", lb,
                     (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ,
                     (unsigned long long)r->instructions,
                     (unsigned long long)(r->bytes_l1 + r->bytes_local));
