@@ -368,7 +368,7 @@ static void section_scaling(const opts *o)
     printf("## Scaling: %s, S=16, 1 thread, at 4 NDRange sizes\n\n", w->name);
     printf("| items | func wall s | s per Mitem | peak RSS MB | buffers MB | RSS/buffers |\n"
            "|---|---|---|---|---|---|\n");
-    for (uint64_t n = base; n <= base * 16; n *= 2 + (n != base)) {
+    for (uint64_t n = base / 4; n <= base * 16; n *= 4) {
         child_res f = run_forked(o, w, n, 16, false, 1);
         bench_inst b;
         memset(&b, 0, sizeof b);
