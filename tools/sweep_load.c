@@ -164,7 +164,7 @@ static void load_kernel(ld *L, yaml_node_t *m)
         err_at(L, m, "local: expected X[,Y[,Z]], got '%s'", k->local);
     if (!k->name[0]) {
         const char *b = strrchr(k->path, '/');
-        snprintf(k->name, sizeof k->name, "%s", b ? b + 1 : k->path);
+        snprintf(k->name, sizeof k->name, "%.*s", (int)sizeof k->name - 1, b ? b + 1 : k->path);
         char *dot = strrchr(k->name, '.');
         if (dot)
             *dot = 0;
