@@ -401,6 +401,78 @@ static void do_bitcast(xctx *x, xfn *f, const spv_inst *in)
     }
 }
 
+/* exp, exp10, log, log10 and powr through exp2/log2 and a constant factor
+ * (the results may differ from a correctly rounded libm in the last bits;
+ * OpenCL allows 3 ulp for exp/log and 16 for powr).  pow is not lowered: its
+ * negative bases with integer exponents need more than exp2/log2. */
+static bool lowered_exp_log(xctx *x, xfn *f, const spv_inst *in, const char *name)
+{
+    static const struct { const char *name; int kind; double k; } rows[] = {
+        /* kind 0: exp2(x * k); 1: log2(x) * k; 2: exp2(y * log2(x)) */
+        { "exp", 0, 1.4426950408889634074 }, { "native_exp", 0, 1.4426950408889634074 },
+        { "half_exp", 0, 1.4426950408889634074 }, { "exp10", 0, 3.3219280948873623479 },
+        { "native_exp10", 0, 3.3219280948873623479 }, { "half_exp10", 0, 3.3219280948873623479 },
+        { "log", 1, 0.69314718055994530942 }, { "native_log", 1, 0.69314718055994530942 },
+        { "half_log", 1, 0.69314718055994530942 }, { "log10", 1, 0.30102999566398119521 },
+        { "native_log10", 1, 0.30102999566398119521 }, { "half_log10", 1, 0.30102999566398119521 },
+        { "powr", 2, 0 }, { "native_powr", 2, 0 }, { "half_powr", 2, 0 },
+    };
+    unsigned i = 0;
+    while (i < sizeof rows / sizeof rows[0] && strcmp(rows[i].name, name))
+        i++;
+    if (i == sizeof rows / sizeof rows[0])
+        return false;
+    const spv_type *t;
+    xval *s[2];
+    unsigned n = rows[i].kind == 2 ? 2 : 1;
+    if (in->nw < 5 + n || !operands(x, f, in, 5, n, s))
+        return true;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return true;
+    isa_type ty = ctype(t);
+    if (!isa_types[ty].is_float || (ty != ISA_T_F32 && ty != ISA_T_F64)) {
+        x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
+        return true;
+    }
+    xval k, tmp, tmp2;
+    memset(&k, 0, sizeof k);
+    k.n = 1;
+    k.c[0].space = X_SPACE_NONE;
+    if (ty == ISA_T_F32) {
+        float kf = (float)rows[i].k;
+        uint32_t b;
+        memcpy(&b, &kf, 4);
+        k.c[0].o = x_I(b);
+    } else {
+        uint64_t b;
+        memcpy(&b, &rows[i].k, 8);
+        k.c[0].o = x_I(b);
+    }
+    xval *a[2];
+    switch (rows[i].kind) {
+    case 0:
+        a[0] = s[0]; a[1] = &k;
+        emit_map(x, &tmp, t, ISA_OP_MUL, ty, a, 2);
+        a[0] = &tmp;
+        emit_map(x, r, t, ISA_OP_EXP2, ty, a, 1);
+        break;
+    case 1:
+        emit_map(x, &tmp, t, ISA_OP_LOG2, ty, s, 1);
+        a[0] = &tmp; a[1] = &k;
+        emit_map(x, r, t, ISA_OP_MUL, ty, a, 2);
+        break;
+    default:
+        emit_map(x, &tmp, t, ISA_OP_LOG2, ty, s, 1);
+        a[0] = s[1]; a[1] = &tmp;
+        emit_map(x, &tmp2, t, ISA_OP_MUL, ty, a, 2);
+        a[0] = &tmp2;
+        emit_map(x, r, t, ISA_OP_EXP2, ty, a, 1);
+        break;
+    }
+    return true;
+}
+
 static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
 {
     if (spv_word(x->m, in, 3) != x->m->ocl_import || !x->m->ocl_import) {
@@ -432,6 +504,8 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
         emit_map(x, r, t, ISA_OP_MIN, ty, b, 2);
         return true;
     }
+    if (op == ISA_OP_COUNT && lowered_exp_log(x, f, in, name))
+        return true;
     if (op == ISA_OP_COUNT) {
         x_error(x, "OpenCL.std instruction '%s' has no sgemu equivalent", name);
         return true;
@@ -779,6 +853,62 @@ static void do_intel(xctx *x, xfn *f, const spv_inst *in)
     }
 }
 
+/* OpSMod: the remainder takes the sign of the divisor.  r = a rem b (sign of
+ * a); when r != 0 and r, b differ in sign, r + b. */
+static void do_smod(xctx *x, xfn *f, const spv_inst *in)
+{
+    const spv_type *t;
+    xval *s[2];
+    if (!operands(x, f, in, 3, 2, s))
+        return;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return;
+    isa_type ty = x_signed(ctype(t));
+    emit_map(x, r, t, ISA_OP_REM, ty, s, 2);
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand rem = r->c[c].o, b = x_src(x, comp(s[1], c));
+        uint32_t t1 = x_reg(x, 2);
+        isa_inst *i = x_emit(x, ISA_OP_XOR, ty);       /* sign of rem ^ b */
+        i->o[0] = x_R(t1);
+        i->o[1] = rem;
+        i->o[2] = b;
+        i->nopnd = 3;
+        uint32_t g1, p1 = x_pred(x, &g1);
+        i = x_emit(x, ISA_OP_CMP, ty);
+        i->cond = ISA_BINOP_LT;
+        i->o[0] = x_P(p1, false);
+        i->o[1] = x_R(t1);
+        i->o[2] = x_I(0);
+        i->nopnd = 3;
+        uint32_t g2, p2 = x_pred(x, &g2);
+        i = x_emit(x, ISA_OP_CMP, ty);
+        i->cond = ISA_BINOP_NE;
+        i->o[0] = x_P(p2, false);
+        i->o[1] = rem;
+        i->o[2] = x_I(0);
+        i->nopnd = 3;
+        i = x_emit(x, ISA_OP_PAND, ISA_T_NONE);
+        i->o[0] = x_P(p1, false);
+        i->o[1] = x_P(p1, false);
+        i->o[2] = x_P(p2, false);
+        i->nopnd = 3;
+        i = x_emit(x, ISA_OP_ADD, ty);
+        i->o[0] = x_R(t1 + 1);
+        i->o[1] = rem;
+        i->o[2] = b;
+        i->nopnd = 3;
+        uint32_t out = x_reg(x, 1);
+        i = x_emit(x, ISA_OP_SEL, ty);
+        i->o[0] = x_R(out);
+        i->o[1] = x_P(p1, false);
+        i->o[2] = x_R(t1 + 1);
+        i->o[3] = rem;
+        i->nopnd = 4;
+        r->c[c].o = x_R(out);
+    }
+}
+
 bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
 {
     const spv_type *t;
@@ -815,6 +945,7 @@ bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
         do_convert(x, f, in);
         return true;
     case SpvOpBitcast: do_bitcast(x, f, in); return true;
+    case SpvOpSMod: do_smod(x, f, in); return true;
     case SpvOpExtInst: return do_ext(x, f, in);
     case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupBroadcast: case SpvOpGroupIAdd:
     case SpvOpGroupFAdd: case SpvOpGroupFMin: case SpvOpGroupUMin: case SpvOpGroupSMin:

@@ -372,6 +372,11 @@ static uint32_t gather(xctx *x, const xval *v, isa_type t)
     return r;
 }
 
+isa_operand x_addr_of(xctx *x, const xc *c, isa_space *space) { return addr_of(x, c, space); }
+bool x_alloc_regs(xctx *x, xval *v, const spv_type *t) { return alloc_regs(x, v, t); }
+isa_type x_comp_type(const spv_type *t) { return comp_type(t); }
+uint32_t x_gather(xctx *x, const xval *v, isa_type t) { return gather(x, v, t); }
+
 /* ------------------------------------------------------------ constants */
 
 static uint64_t mask_bits(uint64_t v, isa_type t)
@@ -1261,7 +1266,109 @@ out:
     free(fn.label);
 }
 
+static void translate_range(xctx *x, xfn *f, uint32_t start, uint32_t end);
+
+/* Successor block ids of the terminator `in` (at most max). */
+static unsigned successors(xctx *x, const spv_inst *in, uint32_t *succ, unsigned max)
+{
+    spv_module *m = x->m;
+    unsigned n = 0;
+    if (in->op == SpvOpBranch && in->nw >= 2)
+        succ[n++] = m->w[in->off + 1];
+    else if (in->op == SpvOpBranchConditional && in->nw >= 4) {
+        succ[n++] = m->w[in->off + 2];
+        succ[n++] = m->w[in->off + 3];
+    } else if (in->op == SpvOpSwitch && in->nw >= 3) {
+        uint32_t sid = m->w[in->off + 1];
+        const spv_inst *sd = sid < m->bound && m->def[sid] ? &m->ins[m->def[sid] - 1] : NULL;
+        const spv_op_info *soi = sd ? spv_op_find(sd->op) : NULL;
+        uint32_t tid = soi && soi->has_type && sd->nw > 1 ? m->w[sd->off + 1] : 0;
+        bool wide = tid < m->bound && m->types[tid].isa_t == ISA_T_U64;
+        unsigned step = wide ? 3 : 2;
+        succ[n++] = m->w[in->off + 2];
+        for (unsigned w = 3; w + step - 1 < in->nw && n < max; w += step)
+            succ[n++] = m->w[in->off + w + step - 1];
+    }
+    return n;
+}
+
+/* Blocks in reverse post-order from the entry block (so every block comes
+ * after its dominators, which SPIR-V producers do not always guarantee:
+ * llvm-spirv emits loop exits before loop bodies), then unreachable blocks in
+ * module order.  first[] gets the instruction index of each block's OpLabel. */
 static void translate_body(xctx *x, xfn *f, uint32_t start, uint32_t end)
+{
+    spv_module *m = x->m;
+    uint32_t nb = 0, first_label = end;
+    for (uint32_t i = start; i < end; i++)
+        if (m->ins[i].op == SpvOpLabel) {
+            if (first_label == end)
+                first_label = i;
+            nb++;
+        }
+    translate_range(x, f, start, first_label);
+    if (!nb || x->failed)
+        return;
+    uint32_t *bstart = calloc(nb + 1, sizeof *bstart);
+    uint32_t *order = calloc(nb, sizeof *order);
+    uint32_t *stack = calloc(nb, sizeof *stack);
+    uint32_t *next = calloc(nb, sizeof *next);
+    uint8_t *seen = calloc(nb, 1);
+    uint32_t *idx = calloc(m->bound, sizeof *idx);   /* label id -> block + 1 */
+    if (!bstart || !order || !stack || !next || !seen || !idx) {
+        x_error(x, "out of memory");
+        goto out;
+    }
+    uint32_t b = 0;
+    for (uint32_t i = first_label; i < end; i++)
+        if (m->ins[i].op == SpvOpLabel) {
+            uint32_t id = spv_word(m, &m->ins[i], 1);
+            if (id < m->bound && !idx[id])
+                idx[id] = b + 1;
+            bstart[b++] = i;
+        }
+    bstart[nb] = end;
+    /* iterative DFS; post-order filled from the back gives RPO */
+    uint32_t no = nb, sp = 0;
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+        uint32_t cur = stack[sp - 1];
+        uint32_t succ[1024];
+        const spv_inst *term = &m->ins[bstart[cur + 1] - 1];
+        unsigned ns = successors(x, term, succ, 1024);
+        bool pushed = false;
+        while (next[cur] < ns) {
+            uint32_t s = succ[next[cur]++];
+            uint32_t sb = s < m->bound ? idx[s] : 0;
+            if (sb && !seen[sb - 1]) {
+                seen[sb - 1] = 1;
+                stack[sp++] = sb - 1;
+                pushed = true;
+                break;
+            }
+        }
+        if (!pushed && next[cur] >= ns) {
+            order[--no] = cur;
+            sp--;
+        }
+    }
+    /* reachable blocks are order[no..nb); unreachable ones follow */
+    for (uint32_t i = no; i < nb && !x->failed; i++)
+        translate_range(x, f, bstart[order[i]], bstart[order[i] + 1]);
+    for (uint32_t i = 0; i < nb && !x->failed; i++)
+        if (!seen[i])
+            translate_range(x, f, bstart[i], bstart[i + 1]);
+out:
+    free(bstart);
+    free(order);
+    free(stack);
+    free(next);
+    free(seen);
+    free(idx);
+}
+
+static void translate_range(xctx *x, xfn *f, uint32_t start, uint32_t end)
 {
     spv_module *m = x->m;
     uint32_t block = 0;
@@ -1397,7 +1504,7 @@ static void translate_body(xctx *x, xfn *f, uint32_t start, uint32_t end)
             break;
         }
         default:
-            if (do_composite(x, f, in) || x_op_alu(x, f, in))
+            if (do_composite(x, f, in) || x_op_alu(x, f, in) || x_op_image(x, f, in))
                 break;
             x_error(x, "instruction %s is not supported by sgemu's SPIR-V front end",
                     spv_op_name(in->op));
@@ -1407,6 +1514,62 @@ static void translate_body(xctx *x, xfn *f, uint32_t start, uint32_t end)
 }
 
 /* ------------------------------------------------------------ kernel */
+
+/* OpenCL C integer type names that are signed (kernel_arg_type spellings). */
+static bool signed_cl_type(const char *s, size_t n)
+{
+    static const char *const names[] = { "char", "short", "int", "long", "signed char" };
+    while (n && (s[n - 1] == '*' || s[n - 1] == ' '))
+        n--;
+    /* vector forms: int4, char16, ... */
+    while (n && s[n - 1] >= '0' && s[n - 1] <= '9')
+        n--;
+    if (n > 6 && !strncmp(s, "const ", 6)) {
+        s += 6;
+        n -= 6;
+    }
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && !strncmp(s, names[i], n))
+            return true;
+    return false;
+}
+
+/* Signedness of integer arguments: llvm-spirv keeps the OpenCL type names
+ * as OpString "kernel_arg_type.KERNEL.T0,T1,..." (with
+ * --preserve-ocl-kernel-arg-type-metadata-through-string, which sgemu's .cl
+ * pipeline passes); SPIR-V integer types themselves carry no sign. */
+static void arg_signedness(xctx *x, const spv_entry *e)
+{
+    spv_module *m = x->m;
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "kernel_arg_type.%s.", e->name);
+    size_t pl = strlen(prefix);
+    for (uint32_t i = 0; i < m->nins; i++) {
+        const spv_inst *in = &m->ins[i];
+        if (in->op == SpvOpFunction)
+            break;
+        if (in->op != SpvOpString || in->nw < 3)
+            continue;
+        unsigned words;
+        const char *str = spv_string(m, in, 2, &words);
+        if (!str || strncmp(str, prefix, pl))
+            continue;
+        const char *p = str + pl;
+        for (unsigned a = 0; a < x->k->narg && *p; a++) {
+            const char *c = strchr(p, ',');
+            size_t n = c ? (size_t)(c - p) : strlen(p);
+            isa_arg *ar = &x->k->args[a];
+            bool intish = ar->kind == ISA_ARG_SCALAR || ar->kind == ISA_ARG_GLOBAL ||
+                          ar->kind == ISA_ARG_CONSTANT || ar->kind == ISA_ARG_LOCAL;
+            if (intish && signed_cl_type(p, n))
+                ar->type = x_signed(ar->type);
+            if (!c)
+                break;
+            p = c + 1;
+        }
+        break;
+    }
+}
 
 static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs, bool *unnamed)
 {
@@ -1484,6 +1647,7 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
     }
     x->k->narg = n;
     *nargs = n;
+    arg_signedness(x, e);
     return 0;
 }
 

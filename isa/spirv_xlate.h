@@ -77,6 +77,15 @@ xval *x_def(xctx *x, xfn *f, uint32_t id, unsigned n);
 const spv_type *x_type(xctx *x, uint32_t id);
 isa_type x_signed(isa_type t);
 
+/* Helpers shared with spirv_image.c (spirv_translate.c). */
+isa_operand x_addr_of(xctx *x, const xc *c, isa_space *space);
+bool x_alloc_regs(xctx *x, xval *v, const spv_type *t);
+isa_type x_comp_type(const spv_type *t);
+uint32_t x_gather(xctx *x, const xval *v, isa_type t);
+
+/* spirv_image.c: image element access/queries and Intel block I/O. */
+bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
+
 /* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, groups.
  * Returns true if the opcode was recognised (errors are reported). */
 bool x_op_alu(xctx *x, xfn *f, const spv_inst *in);

@@ -147,7 +147,8 @@ static char *compile_cl(const char *path, const char *const *opts, int nopts, si
         cli_error("clang-14 could not compile '%s'%s", path,
                   rc < 0 ? " (it could not be run)" : " (its messages are above)");
     } else {
-        const char *av2[] = { "llvm-spirv-14", "--spirv-ext=+SPV_INTEL_subgroups", bc, "-o",
+        const char *av2[] = { "llvm-spirv-14", "--spirv-ext=+SPV_INTEL_subgroups",
+                              "--preserve-ocl-kernel-arg-type-metadata-through-string", bc, "-o",
                               spv, NULL };
         rc = run_tool((char *const *)av2);
         if (rc != 0)

@@ -1,0 +1,291 @@
+/* spirv_image.c - SPIR-V image instructions and the SPV_INTEL_subgroups
+ * block reads/writes -> the sgemu image and block I/O rows (docs/images.md). */
+#include "spirv_xlate.h"
+
+/* The type of the value `id` (from its defining instruction). */
+static const spv_type *value_type(xctx *x, uint32_t id)
+{
+    spv_module *m = x->m;
+    if (!id || id >= m->bound || !m->def[id])
+        return NULL;
+    const spv_inst *d = &m->ins[m->def[id] - 1];
+    const spv_op_info *oi = spv_op_find(d->op);
+    if ((oi && oi->has_type) || d->op == SpvOpFunctionParameter)
+        return x_type(x, spv_word(m, d, 1));
+    return NULL;
+}
+
+/* Block row of an element size: 4 -> _ui family base, 2 -> _us, 1 -> _uc,
+ * 8 -> _ul (the 32-bit rows have a plain and a _ui spelling; sgemu uses the
+ * plain one, which is what intel_sub_group_block_read/write name). */
+static bool block_op(xctx *x, isa_type t, bool image, bool write, isa_opcode *op)
+{
+    static const isa_opcode rows[2][2][4] = {
+        { { ISA_OP_BLOCK_READ_UC, ISA_OP_BLOCK_READ_US, ISA_OP_BLOCK_READ, ISA_OP_BLOCK_READ_UL },
+          { ISA_OP_BLOCK_WRITE_UC, ISA_OP_BLOCK_WRITE_US, ISA_OP_BLOCK_WRITE,
+            ISA_OP_BLOCK_WRITE_UL } },
+        { { ISA_OP_IMG_BLOCK_READ_UC, ISA_OP_IMG_BLOCK_READ_US, ISA_OP_IMG_BLOCK_READ,
+            ISA_OP_IMG_BLOCK_READ_UL },
+          { ISA_OP_IMG_BLOCK_WRITE_UC, ISA_OP_IMG_BLOCK_WRITE_US, ISA_OP_IMG_BLOCK_WRITE,
+            ISA_OP_IMG_BLOCK_WRITE_UL } },
+    };
+    unsigned sz = isa_types[t].bytes, i;
+    switch (sz) {
+    case 1: i = 0; break;
+    case 2: i = 1; break;
+    case 4: i = 2; break;
+    case 8: i = 3; break;
+    default:
+        x_error(x, "%s: elements of %u bytes have no block I/O form", spv_op_name(x->cur->op),
+                sz);
+        return false;
+    }
+    *op = rows[image][write][i];
+    return true;
+}
+
+/* The image argument operand of an image value. */
+static bool image_opnd(xctx *x, xfn *f, uint32_t id, isa_operand *o)
+{
+    xval *v = x_val(x, f, id);
+    if (!v || !v->n)
+        return false;
+    if (v->c[0].o.kind != ISA_OPND_ARG) {
+        x_error(x, "%s: the image must be a kernel argument", spv_op_name(x->cur->op));
+        return false;
+    }
+    *o = v->c[0].o;
+    return true;
+}
+
+/* The (x, y) of an int2 coordinate. */
+static bool coords(xctx *x, xfn *f, uint32_t id, isa_operand *cx, isa_operand *cy)
+{
+    xval *c = x_val(x, f, id);
+    if (!c || c->n < 2) {
+        if (c)
+            x_error(x, "%s: only 2D integer coordinates are supported",
+                    spv_op_name(x->cur->op));
+        return false;
+    }
+    *cx = x_src(x, &c->c[0]);
+    *cy = x_src(x, &c->c[1]);
+    return true;
+}
+
+/* A vector or scalar value in consecutive registers; *vec gets its width. */
+static isa_operand packed(xctx *x, const xval *v, isa_type t)
+{
+    if (v->n == 1)
+        return x_src(x, &v->c[0]);
+    return x_R(x_gather(x, v, t));
+}
+
+static void block_read(xctx *x, xfn *f, const spv_inst *in, bool image)
+{
+    spv_module *m = x->m;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    xval *v = t ? x_def(x, f, spv_word(m, in, 2), 1) : NULL;
+    if (!v || !x_alloc_regs(x, v, t))
+        return;
+    isa_type ct = x_comp_type(t);
+    isa_opcode op;
+    if (!block_op(x, ct, image, false, &op))
+        return;
+    if (image) {
+        isa_operand img, cx, cy;
+        if (!image_opnd(x, f, spv_word(m, in, 3), &img) ||
+            !coords(x, f, spv_word(m, in, 4), &cx, &cy))
+            return;
+        isa_inst *i = x_emit(x, op, ct);
+        i->vec = t->ncomp;
+        i->space = ISA_SPACE_IMAGE;
+        i->o[0] = v->c[0].o;
+        i->o[1] = img;
+        i->o[2] = cx;
+        i->o[3] = cy;
+        i->nopnd = 4;
+        return;
+    }
+    xval *p = x_val(x, f, spv_word(m, in, 3));
+    if (!p || !p->n)
+        return;
+    isa_space sp;
+    isa_operand a = x_addr_of(x, &p->c[0], &sp);
+    if (sp != ISA_SPACE_GLOBAL && sp != ISA_SPACE_LOCAL) {
+        x_error(x, "%s: block reads work on __global and __local memory only",
+                spv_op_name(in->op));
+        return;
+    }
+    isa_inst *i = x_emit(x, op, ct);
+    i->vec = t->ncomp;
+    i->space = (uint8_t)sp;
+    i->o[0] = v->c[0].o;
+    i->o[1] = a;
+    i->nopnd = 2;
+}
+
+static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
+{
+    spv_module *m = x->m;
+    uint32_t vid = spv_word(m, in, image ? 3 : 2);
+    const spv_type *t = value_type(x, vid);
+    xval *v = x_val(x, f, vid);
+    if (!t || !v || !v->n)
+        return;
+    isa_type ct = x_comp_type(t);
+    isa_opcode op;
+    if (!block_op(x, ct, image, true, &op))
+        return;
+    if (image) {
+        isa_operand img, cx, cy;
+        if (!image_opnd(x, f, spv_word(m, in, 1), &img) ||
+            !coords(x, f, spv_word(m, in, 2), &cx, &cy))
+            return;
+        isa_operand s = packed(x, v, ct);
+        isa_inst *i = x_emit(x, op, ct);
+        i->vec = v->n;
+        i->space = ISA_SPACE_IMAGE;
+        i->o[0] = img;
+        i->o[1] = cx;
+        i->o[2] = cy;
+        i->o[3] = s;
+        i->nopnd = 4;
+        return;
+    }
+    xval *p = x_val(x, f, spv_word(m, in, 1));
+    if (!p || !p->n)
+        return;
+    isa_space sp;
+    isa_operand a = x_addr_of(x, &p->c[0], &sp);
+    if (sp != ISA_SPACE_GLOBAL && sp != ISA_SPACE_LOCAL) {
+        x_error(x, "%s: block writes work on __global and __local memory only",
+                spv_op_name(in->op));
+        return;
+    }
+    isa_operand s = packed(x, v, ct);
+    isa_inst *i = x_emit(x, op, ct);
+    i->vec = v->n;
+    i->space = (uint8_t)sp;
+    i->o[0] = a;
+    i->o[1] = s;
+    i->nopnd = 2;
+}
+
+/* Image operands word (after the coordinate / texel) asks for sign extension:
+ * read_imagei / write_imagei when the producer says so. */
+static bool sign_extend(const spv_module *m, const spv_inst *in, unsigned w)
+{
+    return in->nw > w && (m->w[in->off + w] & SpvImageOperandsSignExtendMask);
+}
+
+static void image_read(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    xval *v = t ? x_def(x, f, spv_word(m, in, 2), 1) : NULL;
+    if (!v || !x_alloc_regs(x, v, t))
+        return;
+    isa_operand img, cx, cy;
+    if (!image_opnd(x, f, spv_word(m, in, 3), &img) ||
+        !coords(x, f, spv_word(m, in, 4), &cx, &cy))
+        return;
+    const spv_type *ct = value_type(x, spv_word(m, in, 4));
+    const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? x_type(x, ct->elem) : ct;
+    if (cct && cct->kind == SPV_TY_FLOAT) {
+        x_error(x, "%s: float coordinates need a sampler; sgemu supports integer "
+                   "coordinates only", spv_op_name(in->op));
+        return;
+    }
+    isa_type et = x_comp_type(t);
+    isa_opcode op = isa_types[et].is_float ? ISA_OP_READ_IMAGEF
+                  : sign_extend(m, in, 5) ? ISA_OP_READ_IMAGEI : ISA_OP_READ_IMAGEUI;
+    if (op == ISA_OP_READ_IMAGEI)
+        et = x_signed(et);
+    if (t->ncomp > 4 || isa_types[et].bytes != 4) {
+        x_error(x, "%s: only 32-bit results with up to 4 components are supported "
+                   "(half images: read_imageh is not)", spv_op_name(in->op));
+        return;
+    }
+    isa_inst *i = x_emit(x, op, et);
+    i->vec = t->ncomp;
+    i->space = ISA_SPACE_IMAGE;
+    i->o[0] = v->c[0].o;
+    i->o[1] = img;
+    i->o[2] = cx;
+    i->o[3] = cy;
+    i->nopnd = 4;
+}
+
+static void image_write(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t vid = spv_word(m, in, 3);
+    const spv_type *t = value_type(x, vid);
+    xval *v = x_val(x, f, vid);
+    isa_operand img, cx, cy;
+    if (!t || !v || !v->n || !image_opnd(x, f, spv_word(m, in, 1), &img) ||
+        !coords(x, f, spv_word(m, in, 2), &cx, &cy))
+        return;
+    isa_type et = x_comp_type(t);
+    isa_opcode op = isa_types[et].is_float ? ISA_OP_WRITE_IMAGEF
+                  : sign_extend(m, in, 4) ? ISA_OP_WRITE_IMAGEI : ISA_OP_WRITE_IMAGEUI;
+    if (op == ISA_OP_WRITE_IMAGEI)
+        et = x_signed(et);
+    if (v->n > 4 || isa_types[et].bytes != 4) {
+        x_error(x, "%s: only 32-bit texels with up to 4 components are supported",
+                spv_op_name(in->op));
+        return;
+    }
+    isa_operand s = packed(x, v, et);
+    isa_inst *i = x_emit(x, op, et);
+    i->vec = v->n;
+    i->space = ISA_SPACE_IMAGE;
+    i->o[0] = img;
+    i->o[1] = cx;
+    i->o[2] = cy;
+    i->o[3] = s;
+    i->nopnd = 4;
+}
+
+/* OpImageQuerySize(Lod): (width, height) of an image2d_t. */
+static void image_size(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    isa_operand img;
+    if (!t || !image_opnd(x, f, spv_word(m, in, 3), &img))
+        return;
+    if (t->ncomp != 2) {
+        x_error(x, "%s: only 2D images are supported", spv_op_name(in->op));
+        return;
+    }
+    xval *v = x_def(x, f, spv_word(m, in, 2), 1);
+    if (!v || !x_alloc_regs(x, v, t))
+        return;
+    isa_type et = x_comp_type(t);
+    for (unsigned c = 0; c < 2; c++) {
+        isa_inst *i = x_emit(x, c ? ISA_OP_GET_IMAGE_HEIGHT : ISA_OP_GET_IMAGE_WIDTH,
+                             isa_types[et].bytes == 4 ? et : ISA_T_U32);
+        i->space = ISA_SPACE_IMAGE;
+        i->o[0] = v->c[c].o;
+        i->o[1] = img;
+        i->nopnd = 2;
+    }
+    if (isa_types[et].bytes != 4)
+        x_error(x, "%s: the size must be 32-bit integers", spv_op_name(in->op));
+}
+
+bool x_op_image(xctx *x, xfn *f, const spv_inst *in)
+{
+    switch (in->op) {
+    case SpvOpSubgroupBlockReadINTEL: block_read(x, f, in, false); return true;
+    case SpvOpSubgroupBlockWriteINTEL: block_write(x, f, in, false); return true;
+    case SpvOpSubgroupImageBlockReadINTEL: block_read(x, f, in, true); return true;
+    case SpvOpSubgroupImageBlockWriteINTEL: block_write(x, f, in, true); return true;
+    case SpvOpImageRead: image_read(x, f, in); return true;
+    case SpvOpImageWrite: image_write(x, f, in); return true;
+    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: image_size(x, f, in); return true;
+    default: return false;
+    }
+}
