@@ -80,6 +80,196 @@ static void test_barrier(void **state)
     assert_int_equal(run_cycles(src, 8, 16, 16, NULL), 26);
 }
 
+/* ---- collectives, block I/O and memory (docs/timing-model.md) ----
+ * run_any binds every argument by kind: global buffers to 4 KiB of zeros,
+ * local pointers to 1 KiB, images to a 16x16 CL_R CL_UNSIGNED_INT32 image
+ * (pitch 64 B).  Buffers live at (argument index + 1) << 40, so they start
+ * on a line; *out receives the run's scalar statistics. */
+static uint64_t run_any(const char *src, uint32_t width, sgemu_timing *out)
+{
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    static uint32_t bufs[ISA_MAX_ARGS][1024];
+    static uint32_t pix[16 * 16];
+    memset(bufs, 0, sizeof bufs);
+    sgemu_argval args[ISA_MAX_ARGS];
+    memset(args, 0, sizeof args);
+    for (uint32_t i = 0; i < k.narg; i++) {
+        switch (k.args[i].kind) {
+        case ISA_ARG_LOCAL:
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_LOCAL, .bytes = 1024 };
+            break;
+        case ISA_ARG_IMAGE2D:
+            args[i].kind = SGEMU_VAL_IMAGE;
+            args[i].image = (sgemu_image){ .width = 16, .height = 16, .pitch = 64,
+                                           .order = SGEMU_ORDER_R,
+                                           .chtype = SGEMU_CHTYPE_UNSIGNED_INT32,
+                                           .elem_bytes = 4, .data = (uint8_t *)pix };
+            break;
+        case ISA_ARG_SCALAR:
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_SCALAR, .scalar = 0 };
+            break;
+        default:
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)bufs[i],
+                                      .bytes = sizeof bufs[i] };
+            break;
+        }
+    }
+    sgemu_launch L = { .dims = 1, .global = { width }, .local = { width },
+                       .local_given = true, .sg_width = width, .timing = true };
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(&k, &cfg, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    assert_non_null(st.timing);
+    uint64_t c = st.timing->cycles;
+    if (out) {
+        *out = *st.timing;
+        out->cu_busy_cycles = out->cu_issued = NULL;
+        out->per_inst = NULL;
+    }
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    return c;
+}
+
+/* intel_sub_group_shuffle at SIMD32: an index copy (ALU without operator ->
+ * mov pipe) and ceil(32 / indirect_lanes 16) = 2 MOV_INDIRECTs of 16 lanes
+ * (shuffle pipe: width 16, latency 6, interval 2).
+ *   mov r0 (mov, P = 32/8 = 4): 0 -> 0 + 2 + 3 = 5; mov unit free at 4.
+ *   shuffle issues at 5 (r0): index copy P = 4, start max(5, 4) = 5 ->
+ *     5 + 2 + 3 = 10; indirect 1: P = 1, start 10 -> 16 (unit free 12);
+ *     indirect 2 starts with it (input 10) but waits for the unit: 12 -> 18;
+ *     result at max(16, 18) = 18.
+ *   add r2 waits for r1: 18 -> 18 + 4 + 3 = 25; ret at 19 -> 23.
+ * Total 25. */
+static void test_shuffle(void **state)
+{
+    (void)state;
+    const char *src = ".kernel s\n.arg out global u32\n"
+                      "mov.u32 r0, %sub_group_local_id\n"
+                      "intel_sub_group_shuffle.u32 r1, r0, r0\n"
+                      "add.u32 r2, r1, r1\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 32, &t), 25);
+    assert_int_equal(t.uops, 3);
+}
+
+/* sub_group_reduce_add (tree, P = W): 2 MOV of W lanes, log2(W) ALU adds of
+ * W/2, W/4, ..., 1 lanes, 1 BCAST of W lanes, a dependent chain on the mov
+ * (lat 2) and int (lat 4) pipes, both 8 wide with interval 1.  Kernel:
+ * mov r0; reduce r1, r0; add r2, r1, r1; ret.
+ * W = 8 (every step one pass): mov 0 -> 2; reduce at 2: mov 2 -> 4, mov
+ *   4 -> 6, adds 6 -> 10 -> 14 -> 18, bcast 18 -> 20; add 20 -> 24; ret
+ *   21 -> 25.  Total 25.
+ * W = 16: mov (P 2) 0 -> 3; reduce at 3: mov 3 -> 6, mov 6 -> 9, adds of
+ *   8/4/2/1 lanes (P 1) 9 -> 13 -> 17 -> 21 -> 25, bcast (P 2) 25 -> 28;
+ *   add (P 2) 28 -> 33; ret 29 -> 33.  Total 33.
+ * W = 32: mov (P 4) 0 -> 5; reduce at 5: mov 5 -> 10, mov 10 -> 15, add of
+ *   16 lanes (P 2) 15 -> 20, then 8/4/2/1 lanes 20 -> 24 -> 28 -> 32 -> 36,
+ *   bcast (P 4) 36 -> 41; add (P 4) 41 -> 48; ret 42 -> 46.  Total 48. */
+static void test_reduce_widths(void **state)
+{
+    (void)state;
+    const char *src = ".kernel r\n.arg out global u32\n"
+                      "mov.u32 r0, %sub_group_local_id\n"
+                      "sub_group_reduce_add.u32 r1, r0\n"
+                      "add.u32 r2, r1, r1\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 8, &t), 25);
+    assert_int_equal(t.uops, 6);
+    assert_int_equal(run_any(src, 16, &t), 33);
+    assert_int_equal(t.uops, 7);
+    assert_int_equal(run_any(src, 32, &t), 48);
+    assert_int_equal(t.uops, 8);
+}
+
+/* Buffer block read at SIMD32 of u32x2: 32 x 2 x 4 = 256 B = 2 messages of
+ * block_message_bytes 128, each 2 lines of 64 B and 4 send passes (32 / 8).
+ * Message 1 at 0: line a: L1 port 0 (busy 64/64 = 1), miss; L2 port 0, miss;
+ *   DRAM port 0 (busy 64/32 = 2) -> 0 + 300 = 300; line b: L1 1, L2 1, DRAM
+ *   max(1, 2) = 2 -> 302.  Message 2 waits for message 1: 302; its lines:
+ *   DRAM 302 -> 602 and 303 -> max(303, 304) + 300 = 604.
+ * add (P 4) at 604 -> 604 + 4 + 3 = 611; ret at 605 -> 609.  Total 611. */
+static void test_block_read(void **state)
+{
+    (void)state;
+    const char *src = ".kernel b\n.arg out global u32\n"
+                      "intel_sub_group_block_read.u32x2 r1, [%out]\n"
+                      "add.u32 r3, r1, r1\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 32, &t), 611);
+    assert_int_equal(t.misses[TM_LEVEL_L2], 4);
+    assert_int_equal(t.bytes[TM_LEVEL_DRAM], 256);
+}
+
+/* Image block read at SIMD8 of u32x2 at (0, 0): rows = 2, row bytes 8 x 4 =
+ * 32 <= media_block_width 32, so one 2D message; its rows are requested
+ * together at y x pitch (64) + x: two lines.
+ *   mov r2 (mov, P 1): 0 -> 2.  The read issues at 2: row 0: L1 2 (busy 1),
+ *   miss, L2 2, miss, DRAM 2 (busy 2) -> 302; row 1: L1 3, L2 3, DRAM
+ *   max(3, 4) = 4 -> 304.  Result 304.
+ * add at 304 -> 308; ret at 305 -> 309.  Total 309. */
+static void test_image_block_read(void **state)
+{
+    (void)state;
+    const char *src = ".kernel i\n.arg img image2d read_only\n"
+                      "mov.u32 r2, 0\n"
+                      "intel_sub_group_block_read_image.u32x2 r4, %img, r2, r2\n"
+                      "add.u32 r6, r4, r5\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 8, &t), 309);
+    assert_int_equal(t.misses[TM_LEVEL_L2], 2);
+}
+
+/* The same line loaded twice, the second load dependent on the first
+ * (buffer of zeros: the index is 0).  Load 1 at 0: L1 miss, L2 miss, DRAM
+ * -> 0 + 300 = 300.  Load 2 at 300: L1 port free (at 1), hit -> 300 + 30 =
+ * 330.  add 330 -> 334; ret 331 -> 335.  Total 335. */
+static void test_cache_miss_then_hit(void **state)
+{
+    (void)state;
+    const char *src = ".kernel c\n.arg out global u32\n"
+                      "ld.global.u32 r1, [%out]\n"
+                      "ld.global.u32 r2, [%out + r1*4]\n"
+                      "add.u32 r3, r2, r2\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 8, &t), 335);
+    assert_int_equal(t.hits[TM_LEVEL_L1], 1);
+    assert_int_equal(t.misses[TM_LEVEL_L1], 1);
+    assert_int_equal(t.misses[TM_LEVEL_L2], 1);
+}
+
+/* Local memory, 16 banks of 4 B, latency 20.  mov r0 (lane id): 0 -> 2.
+ * Stride 16 words: the 8 lanes' words are all in one bank: degree d = 8,
+ *   load at 2 -> 2 + 20 + (8 - 1) = 29; add 29 -> 33; ret 30 -> 34.  Total
+ *   34, 7 bank-conflict cycles.
+ * Stride 1 word: 8 banks, d = 1: 2 -> 22; add 22 -> 26; ret 23 -> 27.
+ *   Total 27, no conflict. */
+static void test_bank_conflict(void **state)
+{
+    (void)state;
+    const char *strided = ".kernel l\n.arg tile local u32\n"
+                          "mov.u32 r0, %sub_group_local_id\n"
+                          "ld.local.u32 r1, [%tile + r0*64]\n"
+                          "add.u32 r2, r1, r1\nret\n";
+    const char *unit = ".kernel l\n.arg tile local u32\n"
+                       "mov.u32 r0, %sub_group_local_id\n"
+                       "ld.local.u32 r1, [%tile + r0*4]\n"
+                       "add.u32 r2, r1, r1\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(strided, 8, &t), 34);
+    assert_int_equal(t.bank_conflict_cycles, 7);
+    assert_int_equal(run_any(unit, 8, &t), 27);
+    assert_int_equal(t.bank_conflict_cycles, 0);
+}
+
 /* Same run twice: identical cycles and identical trace files. */
 static char *slurp(const char *p)
 {
@@ -184,6 +374,12 @@ int main(void)
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_barrier),
+        cmocka_unit_test(test_shuffle),
+        cmocka_unit_test(test_reduce_widths),
+        cmocka_unit_test(test_block_read),
+        cmocka_unit_test(test_image_block_read),
+        cmocka_unit_test(test_cache_miss_then_hit),
+        cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_determinism_and_trace),
         cmocka_unit_test(test_occupancy_grf),
     };
