@@ -7,6 +7,7 @@
 
 #include "coll.h"
 #include "config.h"
+#include "decode.h"
 #include "isa.h"
 #include "lanes.h"
 #include "record.h"
@@ -78,6 +79,7 @@ typedef struct emu_run {
     uint8_t *private_pool;
     uint8_t *coll_scratch;
     uint32_t coll_scratch_bytes;
+    emu_dprog dp;               /* decoded form (decode.h); shared, read-only */
 } emu_run;
 
 /* fault.c: fill run->fault and return its code.  `sg`/`lane` name the

@@ -96,24 +96,40 @@ static inline uint64_t lane_count(lanes_mask m)
     return (m * 0x0101010101010101ull) >> 56;
 }
 
+/* After a non-branch (or a uniform branch): continue at next with the same
+ * lanes.  Only reaching the top entry's reconvergence point pops the stack
+ * (an instruction other than ret never empties the active mask), so the
+ * common case is one store and one compare, without a call. */
+static inline void simt_next(lanes_simt *s, lanes_simt_entry *top, uint32_t next)
+{
+    top->pc = next;
+    if (next == top->rpc)
+        lanes_simt_goto(s, next);
+}
+
 int emu_exec_subgroup(emu_run *run, emu_sg *sg)
 {
     const isa_kernel *k = run->k;
     lanes_simt *s = &sg->l.simt;
     emu_wg_trace *tr = run->wg->trace;
-    uint64_t limit = run->launch->max_instructions;
+    const uint64_t limit = run->launch->max_instructions;
     sgemu_stats *st = run->stats;
-    uint32_t w = sg->l.width;
+    const uint32_t w = sg->l.width;
+    const lanes_mask full = lanes_mask_first(w);
+    const emu_dinst *dec = run->dp.d;
+    uint64_t *const regs = sg->l.regs;
+    /* operand rows: a source's sel picks the register file or the
+     * pre-broadcast constants */
+    const uint64_t *const base[2] = { regs, run->dp.consts };
 
-    while (!lanes_simt_done(s)) {
-        uint32_t pc = lanes_simt_pc(s);
+    while (s->depth) {
+        lanes_simt_entry *top = &s->e[s->depth - 1];
+        const uint32_t pc = top->pc;
         if (pc >= k->ninst) {          /* falling off the end returns */
             lanes_simt_ret(s);
             continue;
         }
-        lanes_mask mask = lanes_simt_active(s);
-        const isa_inst *in = &k->inst[pc];
-        const isa_op_info *oi = &isa_ops[in->op];
+        const lanes_mask mask = top->mask & ~s->exited;
         if (limit && run->instructions >= limit)
             return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
                              "instruction limit of %llu subgroup instructions reached "
@@ -139,6 +155,82 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
             rec->uop_first = tr->nuops;
         }
 
+        const emu_dinst *d = &dec[pc];
+        switch ((emu_dkind)d->kind) {
+        case EMU_D_ALU: {
+            const uint64_t *a = base[d->sel[0]] + d->src[0];
+            const uint64_t *b = base[d->sel[1]] + d->src[1];
+            const uint64_t *c = base[d->sel[2]] + d->src[2];
+            if (mask == full) {
+                d->fn(regs + d->dst, a, b, c, w);
+            } else {
+                uint64_t tmp[LANES_MAX];
+                d->fn(tmp, a, b, c, w);
+                lanes_fast_blend(regs + d->dst, tmp, mask, w);
+            }
+            if (rec)
+                rec->nuops = tr->nuops - rec->uop_first;
+            simt_next(s, top, pc + 1);
+            continue;
+        }
+        case EMU_D_MOV: {
+            const uint64_t *a = base[d->sel[0]] + d->src[0];
+            uint64_t *r = regs + d->dst;
+            const uint64_t m = d->m;
+            if (mask == full) {
+                for (uint32_t l = 0; l < w; l++)
+                    r[l] = a[l] & m;
+            } else {
+                for (uint32_t l = 0; l < w; l++) {
+                    const uint64_t lm = (uint64_t)0 - ((mask >> l) & 1);
+                    r[l] = (a[l] & m & lm) | (r[l] & ~lm);
+                }
+            }
+            if (rec)
+                rec->nuops = tr->nuops - rec->uop_first;
+            simt_next(s, top, pc + 1);
+            continue;
+        }
+        case EMU_D_CMP: {
+            const lanes_mask v = d->cmp(base[d->sel[0]] + d->src[0],
+                                        base[d->sel[1]] + d->src[1], w);
+            lanes_mask *p = &sg->l.preds[d->pred];
+            *p = (*p & ~mask) | (v & mask);
+            if (rec)
+                rec->nuops = tr->nuops - rec->uop_first;
+            simt_next(s, top, pc + 1);
+            continue;
+        }
+        case EMU_D_NOP:
+            if (rec)
+                rec->nuops = tr->nuops - rec->uop_first;
+            simt_next(s, top, pc + 1);
+            continue;
+        case EMU_D_BRA: {
+            const isa_inst *in = &k->inst[pc];
+            if (!d->has_pred) {
+                simt_next(s, top, in->target);
+                continue;
+            }
+            lanes_mask p = sg->l.preds[d->pred];
+            if (d->negate)
+                p = ~p;
+            p &= mask;
+            /* a uniform branch stays on the top entry */
+            if (p == mask)
+                simt_next(s, top, in->target);
+            else if (p == 0)
+                simt_next(s, top, pc + 1);
+            else
+                lanes_simt_branch(s, p, in->target, pc + 1, in->reconv);
+            continue;
+        }
+        case EMU_D_GENERIC:
+            break;
+        }
+
+        const isa_inst *in = &k->inst[pc];
+        const isa_op_info *oi = &isa_ops[in->op];
         switch (oi->family) {
         case ISA_FAM_LD:
         case ISA_FAM_ST:
@@ -189,8 +281,8 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
                 lanes_sg *one = &sg->l;
                 coll_group g = { .nsg = 1, .sg = &one, .active = &mask,
                                  .wg_items = run->wg->items, .first_sg = sg->id };
-                for (int d = 0; d < 3; d++)
-                    g.local_size[d] = (uint32_t)run->wg->local_size[d];
+                for (int dim = 0; dim < 3; dim++)
+                    g.local_size[dim] = (uint32_t)run->wg->local_size[dim];
                 if (emu_exec_collective(run, &g, in, pc))
                     return run->fault->code;
             } else {

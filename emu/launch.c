@@ -315,6 +315,8 @@ static int alloc_pools(emu_run *run)
     if (!run->sg_pool || !run->local_pool || !run->private_pool || !run->coll_scratch)
         return -1;
     run->sg_pool_n = nsg;
+    if (emu_decode(&run->dp, run->k, run->width, run->arg_values) != 0)
+        return -1;
     for (uint32_t i = 0; i < nsg; i++) {
         if (lanes_sg_init(&run->sg_pool[i].l, run->width, run->width,
                           run->k->nreg, run->k->npred) != 0)
@@ -331,6 +333,7 @@ static void free_pools(emu_run *run)
     free(run->local_pool);
     free(run->private_pool);
     free(run->coll_scratch);
+    emu_decode_free(&run->dp);
 }
 
 int sgemu_run(const isa_kernel *k, const emu_config *cfg,

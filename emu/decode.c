@@ -1,0 +1,167 @@
+/* decode.c - builds the decoded execution form (decode.h).  Everything that
+ * does not depend on lane values is resolved here once per launch, so the
+ * interpreter's per-instruction work is a switch, a few loads and one call
+ * of a straight-line lane kernel. */
+#include "decode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned n_sources(isa_shape s)
+{
+    switch (s) {
+    case ISA_SHAPE_D_S:     return 1;
+    case ISA_SHAPE_D_S_S:   return 2;
+    case ISA_SHAPE_D_S_S_S: return 3;
+    default:                return 0;
+    }
+}
+
+static uint64_t type_bits_mask(isa_type t)
+{
+    const unsigned bits = isa_types[t].bytes * 8u;
+    return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+}
+
+/* A source that is a register row or a constant (immediate, argument) is
+ * resolved to a row; specials and predicates vary per sub-group: -1. */
+static int count_const(const isa_operand *o)
+{
+    return o->kind == ISA_OPND_IMM || o->kind == ISA_OPND_ARG;
+}
+
+static bool plain_source(const isa_kernel *k, const isa_operand *o)
+{
+    return (o->kind == ISA_OPND_REG && o->reg < k->nreg) || count_const(o);
+}
+
+typedef struct dctx {
+    emu_dprog *p;
+    const isa_kernel *k;
+    uint32_t w;
+    const uint64_t *args;
+} dctx;
+
+/* Resolve source o (read as type t) into sel/offset; constants get a row
+ * of their own, filled with the value lanes_src would broadcast. */
+static void bind_source(dctx *c, const isa_operand *o, isa_type t,
+                        uint8_t *sel, uint32_t *off)
+{
+    if (o->kind == ISA_OPND_REG) {
+        *sel = 0;
+        *off = (uint32_t)o->reg * c->w;
+        return;
+    }
+    const uint64_t v = (o->kind == ISA_OPND_IMM ? o->imm
+                        : c->args ? c->args[o->reg] : 0) & type_bits_mask(t);
+    uint64_t *row = c->p->consts + (size_t)c->p->nconst * c->w;
+    for (uint32_t l = 0; l < c->w; l++)
+        row[l] = v;
+    *sel = 1;
+    *off = c->p->nconst++ * c->w;
+}
+
+static bool sources_ok(const isa_kernel *k, const isa_inst *in, unsigned first,
+                       unsigned n)
+{
+    for (unsigned i = first; i < first + n; i++)
+        if (!plain_source(k, &in->o[i]))
+            return false;
+    return true;
+}
+
+static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
+{
+    const isa_kernel *k = c->k;
+    memset(d, 0, sizeof *d);
+    if (in->op >= ISA_OP_COUNT)
+        return;
+    const isa_op_info *oi = &isa_ops[in->op];
+
+    if (oi->family == ISA_FAM_BRA) {
+        if (in->o[0].kind == ISA_OPND_PRED) {
+            if (in->o[0].reg >= k->npred)
+                return;
+            d->has_pred = 1;
+            d->pred = in->o[0].reg;
+            d->negate = in->o[0].negate != 0;
+        }
+        d->kind = EMU_D_BRA;
+        return;
+    }
+    if (oi->family == ISA_FAM_NOP && oi->pipe != ISA_PIPE_COLL &&
+        oi->pipe != ISA_PIPE_BLOCK) {
+        d->kind = EMU_D_NOP;
+        return;
+    }
+    if (in->type >= ISA_T_COUNT || (in->vec && in->vec != 1) ||
+        oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK)
+        return;
+    const isa_type t = (isa_type)in->type;
+
+    if (oi->family == ISA_FAM_CMP) {
+        if (in->o[0].kind != ISA_OPND_PRED || in->o[0].reg >= k->npred ||
+            !sources_ok(k, in, 1, 2) ||
+            !(d->cmp = lanes_fast_cmp((isa_binop)in->cond, t, c->w)))
+            return;
+        d->pred = in->o[0].reg;
+        bind_source(c, &in->o[1], t, &d->sel[0], &d->src[0]);
+        bind_source(c, &in->o[2], t, &d->sel[1], &d->src[1]);
+        d->kind = EMU_D_CMP;
+        return;
+    }
+    if (in->o[0].kind != ISA_OPND_REG || in->o[0].reg >= k->nreg)
+        return;
+    d->dst = (uint32_t)in->o[0].reg * c->w;
+    if (oi->family == ISA_FAM_MOV) {
+        if (!sources_ok(k, in, 1, 1))
+            return;
+        bind_source(c, &in->o[1], t, &d->sel[0], &d->src[0]);
+        d->m = type_bits_mask(t);
+        d->kind = EMU_D_MOV;
+        return;
+    }
+    const unsigned ns = n_sources(oi->shape);
+    if (ns == 0 || !sources_ok(k, in, 1, ns) ||
+        !(d->fn = lanes_fast_alu(oi->family, t, c->w)))
+        return;
+    for (unsigned i = 0; i < ns; i++)
+        bind_source(c, &in->o[1 + i], t, &d->sel[i], &d->src[i]);
+    /* unused sources point at the destination row: always valid memory */
+    for (unsigned i = ns; i < 3; i++)
+        d->src[i] = d->dst;
+    d->kind = EMU_D_ALU;
+}
+
+int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
+               const uint64_t *arg_values)
+{
+    memset(p, 0, sizeof *p);
+    size_t nconst = 0;
+    for (uint32_t i = 0; i < k->ninst; i++)
+        for (unsigned j = 1; j < ISA_MAX_OPNDS; j++)
+            nconst += count_const(&k->inst[i].o[j]) ? 1u : 0u;
+    p->d = calloc(k->ninst ? k->ninst : 1, sizeof *p->d);
+    p->consts = calloc((nconst ? nconst : 1) * w, sizeof *p->consts);
+    if (!p->d || !p->consts) {
+        emu_decode_free(p);
+        return -1;
+    }
+    p->n = k->ninst;
+    /* SGEMU_DECODE=0 leaves every instruction on the generic path: the
+     * reference for A/B measurements and for bisecting a fast kernel */
+    const char *env = getenv("SGEMU_DECODE");
+    if (env && strcmp(env, "0") == 0)
+        return 0;
+    dctx c = { p, k, w, arg_values };
+    for (uint32_t i = 0; i < k->ninst; i++)
+        decode_one(&c, &k->inst[i], &p->d[i]);
+    return 0;
+}
+
+void emu_decode_free(emu_dprog *p)
+{
+    free(p->d);
+    free(p->consts);
+    memset(p, 0, sizeof *p);
+}

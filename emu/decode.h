@@ -1,0 +1,51 @@
+/*
+ * decode.h - the decoded execution form of a kernel (internal to emu/).
+ *
+ * Built once per launch (read-only afterwards, so worker threads share it):
+ * per instruction a kind the dispatch loop switches on, the register-row
+ * offsets of its operands, immediates and arguments pre-broadcast into
+ * constant rows, and the lane kernel chosen for its (op, type, width).
+ * Instructions without a fast form are EMU_D_GENERIC and run as before.
+ */
+#ifndef SGEMU_EMU_DECODE_H
+#define SGEMU_EMU_DECODE_H
+
+#include "isa.h"
+#include "lanes.h"
+#include "lanes_fast.h"
+
+typedef enum emu_dkind {
+    EMU_D_GENERIC = 0,   /* the isa_inst path (lanes_exec_alu, memory...) */
+    EMU_D_ALU,           /* scalar ALU op with a lanes_fast kernel */
+    EMU_D_MOV,           /* scalar mov of a register or constant row */
+    EMU_D_CMP,           /* compare into a predicate */
+    EMU_D_BRA,           /* branch, conditional or not */
+    EMU_D_NOP
+} emu_dkind;
+
+typedef struct emu_dinst {
+    uint8_t kind;        /* emu_dkind */
+    uint8_t sel[3];      /* per source: 0 register row, 1 constant row */
+    uint8_t negate;      /* BRA: !pN */
+    uint8_t has_pred;    /* BRA: conditional */
+    uint16_t pred;       /* CMP destination / BRA condition predicate */
+    uint32_t dst;        /* destination row offset (register * S) */
+    uint32_t src[3];     /* source row offsets (in registers or constants) */
+    uint64_t m;          /* MOV: bits of the type */
+    lanes_fast_fn fn;
+    lanes_fast_cmp_fn cmp;
+} emu_dinst;
+
+typedef struct emu_dprog {
+    emu_dinst *d;        /* ninst */
+    uint64_t *consts;    /* nconst rows of width S */
+    uint32_t n, nconst;
+} emu_dprog;
+
+/* Decode k for sub-group width w with the launch's argument values;
+ * 0, or -1 when out of host memory. */
+int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
+               const uint64_t *arg_values);
+void emu_decode_free(emu_dprog *p);
+
+#endif

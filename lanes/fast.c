@@ -1,0 +1,187 @@
+/*
+ * fast.c - the specialised lane kernels of lanes_fast.h.
+ *
+ * The expressions are those of alu.c's rows (same masking and sign
+ * extension, so results match bit for bit); here they are stamped out once
+ * per (family, type, width) by X-macros.  Width 0 is the any-width kernel.
+ */
+#include "lanes_priv.h"
+#include "lanes_fast.h"
+
+/* widths with a constant trip count; index 3 is the any-width kernel */
+static int width_index(uint32_t w)
+{
+    return w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : 3;
+}
+
+/* ------------------------------------------------------------ integers */
+
+#define INT_FAMS(X) X(ADD) X(SUB) X(MUL) X(MAD) X(AND) X(OR) X(XOR) X(NOT) \
+    X(NEG) X(SHL) X(SHR) X(MIN) X(MAX) X(ABS)
+
+#define SXV(v) ((int64_t)((v) << SH) >> SH)
+#define SHC(v) ((v) & (BITS - 1))
+#define IE_ADD (a[l] + b[l]) & M
+#define IE_SUB (a[l] - b[l]) & M
+#define IE_MUL (a[l] * b[l]) & M
+#define IE_MAD (a[l] * b[l] + c[l]) & M
+#define IE_AND (a[l] & b[l]) & M
+#define IE_OR  (a[l] | b[l]) & M
+#define IE_XOR (a[l] ^ b[l]) & M
+#define IE_NOT ~a[l] & M
+#define IE_NEG (0 - a[l]) & M
+#define IE_SHL (a[l] << SHC(b[l])) & M
+#define IE_SHR SGN ? (uint64_t)(SXV(a[l]) >> SHC(b[l])) & M \
+                   : (a[l] & M) >> SHC(b[l])
+#define IE_MIN SGN ? (SXV(a[l]) < SXV(b[l]) ? a[l] : b[l]) & M \
+                   : (a[l] & M) < (b[l] & M) ? a[l] & M : b[l] & M
+#define IE_MAX SGN ? (SXV(a[l]) > SXV(b[l]) ? a[l] : b[l]) & M \
+                   : (a[l] & M) > (b[l] & M) ? a[l] & M : b[l] & M
+#define IE_ABS SGN ? (SXV(a[l]) < 0 ? 0 - a[l] : a[l]) & M : a[l] & M
+
+#define GEN_INT(F, TY, BITS_, SGN_, W) \
+static void fast_##F##_##TY##_##W(uint64_t *r, const uint64_t *a, \
+                                  const uint64_t *b, const uint64_t *c, \
+                                  uint32_t w) \
+{ \
+    enum { BITS = BITS_, SH = 64 - BITS_, SGN = SGN_ }; \
+    const uint64_t M = BITS_ == 64 ? ~UINT64_C(0) \
+                                   : (UINT64_C(1) << (BITS_ % 64)) - 1; \
+    const uint32_t n = (W) ? (W) : w; \
+    (void)a; (void)b; (void)c; (void)M; \
+    for (uint32_t l = 0; l < n; l++) \
+        r[l] = IE_##F; \
+}
+#define GEN_INT_T(F, TY, BITS, SGN) GEN_INT(F, TY, BITS, SGN, 8) \
+    GEN_INT(F, TY, BITS, SGN, 16) GEN_INT(F, TY, BITS, SGN, 32) \
+    GEN_INT(F, TY, BITS, SGN, 0)
+#define GEN_INT_F(F) GEN_INT_T(F, u32, 32, 0) GEN_INT_T(F, i32, 32, 1) \
+    GEN_INT_T(F, u64, 64, 0) GEN_INT_T(F, i64, 64, 1)
+INT_FAMS(GEN_INT_F)
+
+/* ------------------------------------------------------------- floats */
+
+#define FLT_FAMS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MAD) X(FMA) X(MIN) X(MAX) \
+    X(ABS) X(NEG)
+
+#define FE_ADD(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(LD(a[l]) + LD(b[l]))
+#define FE_SUB(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(LD(a[l]) - LD(b[l]))
+#define FE_MUL(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(LD(a[l]) * LD(b[l]))
+#define FE_DIV(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(LD(a[l]) / LD(b[l]))
+#define FE_MAD(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(LD(ST(LD(a[l]) * LD(b[l]))) + LD(c[l]))
+#define FE_FMA(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(FMAF(LD(a[l]), LD(b[l]), LD(c[l])))
+#define FE_MIN(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(FMIN(LD(a[l]), LD(b[l])))
+#define FE_MAX(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) ST(FMAX(LD(a[l]), LD(b[l])))
+#define FE_ABS(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) a[l] & (SIGNBIT - 1)
+#define FE_NEG(LD, ST, FMAF, FMIN, FMAX, SIGNBIT) (a[l] ^ SIGNBIT) & (2 * SIGNBIT - 1)
+
+#define F32_PARAMS(F, W) F, f32, lp_f32, lp_f32_bits, fmaf, lp_fminf, \
+    lp_fmaxf, UINT64_C(0x80000000), W
+#define F64_PARAMS(F, W) F, f64, lp_f64, lp_f64_bits, fma, lp_fmin, \
+    lp_fmax, UINT64_C(0x8000000000000000), W
+
+#define GEN_FLT_(F, TY, LD, ST, FMAF, FMIN, FMAX, SIGNBIT, W) \
+static void fast_##F##_##TY##_##W(uint64_t *r, const uint64_t *a, \
+                                  const uint64_t *b, const uint64_t *c, \
+                                  uint32_t w) \
+{ \
+    const uint32_t n = (W) ? (W) : w; \
+    (void)a; (void)b; (void)c; \
+    for (uint32_t l = 0; l < n; l++) \
+        r[l] = FE_##F(LD, ST, FMAF, FMIN, FMAX, SIGNBIT); \
+}
+#define GEN_FLT(...) GEN_FLT_(__VA_ARGS__)
+#define GEN_FLT_F(F) \
+    GEN_FLT(F32_PARAMS(F, 8)) GEN_FLT(F32_PARAMS(F, 16)) \
+    GEN_FLT(F32_PARAMS(F, 32)) GEN_FLT(F32_PARAMS(F, 0)) \
+    GEN_FLT(F64_PARAMS(F, 8)) GEN_FLT(F64_PARAMS(F, 16)) \
+    GEN_FLT(F64_PARAMS(F, 32)) GEN_FLT(F64_PARAMS(F, 0))
+FLT_FAMS(GEN_FLT_F)
+
+/* ------------------------------------------------------------- tables */
+
+/* type columns: u32 i32 u64 i64 f32 f64 */
+enum { TC_U32, TC_I32, TC_U64, TC_I64, TC_F32, TC_F64, TC_COUNT };
+
+static int type_index(isa_type t)
+{
+    switch (t) {
+    case ISA_T_U32: return TC_U32;
+    case ISA_T_I32: return TC_I32;
+    case ISA_T_U64: return TC_U64;
+    case ISA_T_I64: return TC_I64;
+    case ISA_T_F32: return TC_F32;
+    case ISA_T_F64: return TC_F64;
+    default:        return -1;
+    }
+}
+
+#define ROW(F, TY) { fast_##F##_##TY##_8, fast_##F##_##TY##_16, \
+                     fast_##F##_##TY##_32, fast_##F##_##TY##_0 }
+#define TAB_INT(F) [ISA_FAM_##F][TC_U32] = ROW(F, u32), \
+    [ISA_FAM_##F][TC_I32] = ROW(F, i32), [ISA_FAM_##F][TC_U64] = ROW(F, u64), \
+    [ISA_FAM_##F][TC_I64] = ROW(F, i64),
+#define TAB_FLT(F) [ISA_FAM_##F][TC_F32] = ROW(F, f32), \
+    [ISA_FAM_##F][TC_F64] = ROW(F, f64),
+
+static const lanes_fast_fn alu_tab[ISA_FAM_COUNT][TC_COUNT][4] = {
+    INT_FAMS(TAB_INT)
+    FLT_FAMS(TAB_FLT)
+};
+
+lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w)
+{
+    const int ti = type_index(t);
+    if ((unsigned)f >= ISA_FAM_COUNT || ti < 0 || w == 0 || w > LANES_MAX)
+        return NULL;
+    return alu_tab[f][ti][width_index(w)];
+}
+
+/* ------------------------------------------------------------ compares */
+
+/* as alu.c's cmp_row: integers compare masked (unsigned) or sign-extended
+ * bits, floats their values (C's comparisons give false for NaN but !=) */
+#define CMP_CONDS(X) X(EQ, ==) X(NE, !=) X(LT, <) X(LE, <=) X(GT, >) X(GE, >=)
+#define LD_U32(v) ((v) & UINT64_C(0xffffffff))
+#define LD_I32(v) ((int64_t)((v) << 32) >> 32)
+#define LD_U64(v) (v)
+#define LD_I64(v) ((int64_t)(v))
+#define LD_F32(v) lp_f32(v)
+#define LD_F64(v) lp_f64(v)
+
+#define GEN_CMP(C, OP, TY, LD, W) \
+static lanes_mask cmp_##C##_##TY##_##W(const uint64_t *a, const uint64_t *b, \
+                                       uint32_t w) \
+{ \
+    const uint32_t n = (W) ? (W) : w; \
+    lanes_mask res = 0; \
+    for (uint32_t l = 0; l < n; l++) \
+        res |= (lanes_mask)(LD(a[l]) OP LD(b[l])) << l; \
+    return res; \
+}
+#define GEN_CMP_T(C, OP, TY, LD) GEN_CMP(C, OP, TY, LD, 8) \
+    GEN_CMP(C, OP, TY, LD, 16) GEN_CMP(C, OP, TY, LD, 32) \
+    GEN_CMP(C, OP, TY, LD, 0)
+#define GEN_CMP_C(C, OP) GEN_CMP_T(C, OP, u32, LD_U32) \
+    GEN_CMP_T(C, OP, i32, LD_I32) GEN_CMP_T(C, OP, u64, LD_U64) \
+    GEN_CMP_T(C, OP, i64, LD_I64) GEN_CMP_T(C, OP, f32, LD_F32) \
+    GEN_CMP_T(C, OP, f64, LD_F64)
+CMP_CONDS(GEN_CMP_C)
+
+#define CROW(C, TY) { cmp_##C##_##TY##_8, cmp_##C##_##TY##_16, \
+                      cmp_##C##_##TY##_32, cmp_##C##_##TY##_0 }
+#define TAB_CMP(C, OP) [ISA_BINOP_##C] = { CROW(C, u32), CROW(C, i32), \
+    CROW(C, u64), CROW(C, i64), CROW(C, f32), CROW(C, f64) },
+
+static const lanes_fast_cmp_fn cmp_tab[ISA_BINOP_COUNT][TC_COUNT][4] = {
+    CMP_CONDS(TAB_CMP)
+};
+
+lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w)
+{
+    const int ti = type_index(t);
+    if (cond < ISA_BINOP_EQ || cond > ISA_BINOP_GE || ti < 0 || w == 0 ||
+        w > LANES_MAX)
+        return NULL;
+    return cmp_tab[cond][ti][width_index(w)];
+}
