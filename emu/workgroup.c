@@ -34,6 +34,9 @@ static int meet(emu_run *run, emu_wg *wg)
                              "here while sub-group %u waits at line %u",
                              sg->id, first->id, run->k->inst[first->block_pc].line);
     }
+    if (!first)     /* the caller runs meet only while some sub-group waits */
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                         "work-group stalled with no sub-group waiting");
     for (uint32_t i = 0; i < wg->nsg; i++) {
         emu_sg *sg = &wg->sg[i];
         if (sg->state == EMU_SG_DONE)

@@ -3,6 +3,12 @@
 #   bash tools/dev.sh demo   build, then run the main job on the bundled default config
 #   bash tools/dev.sh test   build with -Werror, run the whole test suite, then again
 #                            under AddressSanitizer + UndefinedBehaviorSanitizer
+#                            then valgrind memcheck of the CLI tests, lint, and 30 s
+#                            of every fuzzer (docs/testing.md)
+#   bash tools/dev.sh fuzz [SECONDS]  each libFuzzer harness of tests/fuzz for SECONDS
+#                            (default 30) with clang; fails on any crash/leak/timeout
+#   bash tools/dev.sh lint   clang-tidy (.clang-tidy) and cppcheck over the sources;
+#                            fails on findings not in tests/robust/lint-baseline.txt
 #   bash tools/dev.sh bench [--quick]  release build + Oclgrind/PoCL, run sgemu-bench
 #                            (docs/performance.md); its packages stay out of `test`
 # Missing Debian packages are installed first (as root, or through sudo).
@@ -57,6 +63,77 @@ test_all() {
     build build-asan -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         meson test -C build-asan --print-errorlogs --num-processes "$(nproc)" --timeout-multiplier 4
+    valgrind_cli
+    lint
+    fuzz 30
+}
+
+# Packages of the robustness checks: clang + libFuzzer, clang-tidy, cppcheck, valgrind.
+robust_packages=(clang-14 libclang-rt-14-dev clang-tidy-14 cppcheck valgrind)
+
+# Each libFuzzer harness of tests/fuzz runs SECONDS on a scratch copy of its
+# corpus (the checked-in seeds stay as they are); a crash, leak, sanitizer
+# report or a unit slower than 10 s fails and leaves the reproducer.
+fuzz() {   # [SECONDS]
+    local secs=${1:-30} h rc=0
+    CC=clang-14 build build-libfuzzer -Dfuzz=true -Dbuildtype=debugoptimized \
+        -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
+    for h in asm config values run; do
+        local work=build-libfuzzer/fuzz-work/$h
+        mkdir -p "$work/corpus" "$work/artifacts"
+        echo "== fuzz_$h: ${secs} s"
+        if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            "build-libfuzzer/tests/fuzz/fuzz_$h" "$work/corpus" "tests/fuzz/corpus/$h" \
+            -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+            -artifact_prefix="$work/artifacts/" -print_final_stats=1 >"$work/log" 2>&1; then
+            tail -n 60 "$work/log"
+            echo "dev.sh: fuzz_$h failed; the input is in $work/artifacts/ (fix it, then" \
+                 "copy it to tests/fuzz/corpus/$h/crash-NAME: the replay test keeps it)" >&2
+            rc=1
+        fi
+        grep -h "stat::number_of_executed_units" "$work/log" || true
+    done
+    return $rc
+}
+
+# clang-tidy and cppcheck; findings are compared as "FILE [CHECK]" with the
+# checked-in baseline (every entry there is an open, reported finding).
+lint() {
+    local bd=${SGEMU_LINT_BUILD:-build}     # its compile_commands.json
+    build "$bd" -Dwerror=true -Dbuildtype=debugoptimized
+    local out=$bd/lint
+    mkdir -p "$out"
+    run-clang-tidy-14 -p "$bd" -j "$(nproc)" -quiet "$here/(isa|lanes|collectives|emu|tools)/" \
+        >"$out/clang-tidy.log" 2>&1 || true
+    cppcheck --quiet --enable=warning,portability --inline-suppr --std=c11 -D__GNUC__ \
+        -I isa -I lanes -I collectives -I emu -I tools --suppressions-list=.cppcheck-suppressions \
+        --template='{file}:{line}:{column}: warning: {message} [cppcheck-{id}]' \
+        isa lanes collectives emu tools >"$out/cppcheck.log" 2>&1 || true
+    cat "$out/clang-tidy.log" "$out/cppcheck.log" | sed 's/\x1b\[[0-9;]*m//g' |
+        grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error): .*\[[A-Za-z0-9_.,-]+\]$' |
+        sed -E "s#^$here/##; s#^.*\.\./##" | sort -u >"$out/findings.txt"
+    sed -E 's#^([^:]+):[0-9]+:[0-9]+: [a-z]+: .*\[([A-Za-z0-9_.-]+)(,-warnings-as-errors)?\]$#\1 [\2]#' \
+        "$out/findings.txt" | sort -u >"$out/keys.txt"
+    grep -v '^#' tests/robust/lint-baseline.txt | sed '/^ *$/d' | sort -u >"$out/baseline.txt"
+    local new stale
+    new=$(comm -23 "$out/keys.txt" "$out/baseline.txt")
+    stale=$(comm -13 "$out/keys.txt" "$out/baseline.txt")
+    echo "lint: $(wc -l <"$out/findings.txt") findings, $(wc -l <"$out/baseline.txt") baselined"
+    [ -z "$stale" ] || printf 'lint: fixed, remove from tests/robust/lint-baseline.txt:\n%s\n' "$stale"
+    if [ -n "$new" ]; then
+        printf 'lint: new findings:\n%s\n' "$new" >&2
+        while read -r f c; do grep -F "$f" "$out/findings.txt" | grep -F "${c//[\[\]]/}" >&2 || true
+        done <<<"$new"
+        return 1
+    fi
+}
+
+# The CLI integration tests with the sgemu binary under valgrind memcheck.
+valgrind_cli() {
+    local tests
+    tests=$(meson test -C build --list 2>/dev/null | grep -E '^cli-' || true)
+    SGEMU_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+        meson test -C build --print-errorlogs --num-processes "$(nproc)" --timeout-multiplier 10 $tests
 }
 
 bench() {
@@ -67,9 +144,11 @@ bench() {
 
 case "${1:-}" in
     demo) install_missing; demo ;;
-    test) install_missing; test_all ;;
+    test) install_missing "${robust_packages[@]}"; test_all ;;
+    fuzz) shift; install_missing "${robust_packages[@]}"; fuzz "$@" ;;
+    lint) install_missing "${robust_packages[@]}"; lint ;;
     bench) shift; install_missing oclgrind pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers
            bench "$@" ;;
-    -h|--help|"") sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
-    *) echo "dev.sh: unknown command '$1' (demo, test or bench)" >&2; exit 1 ;;
+    -h|--help|"") sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
+    *) echo "dev.sh: unknown command '$1' (demo, test, fuzz, lint or bench)" >&2; exit 1 ;;
 esac
