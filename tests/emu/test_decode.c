@@ -1,0 +1,179 @@
+/* test_decode.c - the decoded execution form (emu/decode.c, the fast
+ * paths of emu/exec.c) against its definition: a kernel with divergent
+ * loops and branches (partial masks on fast ALU, mov and compare
+ * instructions), immediates, a scalar argument, integer and float rows and
+ * a partial trailing sub-group gives the values computed here directly in
+ * C, and the same bytes, statistics and timing-model cycles as the generic
+ * path (SGEMU_DECODE=0). */
+#include "sgemu.h"
+#include "timing.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static emu_config cfg;
+
+static const char mix_src[] =
+    ".kernel mix\n"
+    ".arg out global u32\n"
+    ".arg fout global f32\n"
+    ".arg k u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r1, r0\n"
+    "    and.u32 r2, r0, 7\n"
+    "    mov.u32 r3, 0\n"
+    "    mov.u32 r5, 0\n"
+    "    cmp.ge.u32 p0, r3, r2\n"
+    "    bra p0, done\n"
+    "loop:\n"
+    "    mad.u32 r5, r5, 31, r1\n"
+    "    xor.u32 r5, r5, %k\n"
+    "    shr.i32 r6, r5, 3\n"
+    "    min.i32 r5, r5, r6\n"
+    "    add.u32 r3, r3, 1\n"
+    "    cmp.lt.u32 p0, r3, r2\n"
+    "    bra p0, loop\n"
+    "done:\n"
+    "    and.u32 r7, r0, 1\n"
+    "    cmp.eq.u32 p1, r7, 0\n"
+    "    bra p1, even\n"
+    "    sub.u32 r5, r5, 1000\n"
+    "    mov.u32 r9, r5\n"
+    "    max.u64 r9, r9, 77\n"
+    "    add.u32 r5, r9, 0\n"
+    "even:\n"
+    "    st.global.u32 [%out + r0*4], r5\n"
+    "    cvt.f32.u32 r8, r0\n"
+    "    mad.f32 r8, r8, r8, r8\n"
+    "    neg.f32 r8, r8\n"
+    "    st.global.f32 [%fout + r0*4], r8\n"
+    "    ret\n";
+
+static uint32_t ref_mix(uint32_t x, uint32_t k)
+{
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < (x & 7); i++) {
+        acc = acc * 31u + x;
+        acc ^= k;
+        int32_t s = (int32_t)acc >> 3;
+        acc = (int32_t)acc < s ? acc : (uint32_t)s;
+    }
+    if (x & 1) {
+        acc -= 1000u;
+        /* max.u64 of a zero-extended u32 and 77 */
+        acc = acc > 77u ? acc : 77u;
+    }
+    return acc;
+}
+
+typedef struct result {
+    uint32_t out[300];
+    float fout[300];
+    sgemu_stats st;
+    uint64_t cycles;
+} result;
+
+static void run_mix(uint32_t width, uint64_t n, bool timing, bool decoded, result *r)
+{
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_assemble("mix.sgasm", mix_src, strlen(mix_src), &k, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+    memset(r, 0, sizeof *r);
+    sgemu_argval a[3];
+    memset(a, 0, sizeof a);
+    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)r->out;
+    a[0].bytes = sizeof r->out;
+    a[1].data = (uint8_t *)r->fout;
+    a[1].bytes = sizeof r->fout;
+    a[2].kind = SGEMU_VAL_SCALAR;
+    a[2].scalar = 0x5bd1e995u;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = n;
+    L.local[0] = timing ? 50 : 100;   /* not a multiple of the width */
+    L.local_given = true;
+    L.sg_width = width;
+    L.timing = timing;
+    L.threads = 1;
+    if (decoded)
+        unsetenv("SGEMU_DECODE");
+    else
+        setenv("SGEMU_DECODE", "0", 1);
+    sgemu_fault f;
+    int rc = sgemu_run(&k, &cfg, &L, a, &r->st, &f);
+    unsetenv("SGEMU_DECODE");
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    if (timing) {
+        assert_non_null(r->st.timing);
+        r->cycles = r->st.timing->cycles;
+    }
+    sgemu_stats_free(&r->st);
+    r->st.timing = NULL;
+    isa_kernel_free(&k);
+}
+
+static void test_values_and_generic_path(void **state)
+{
+    (void)state;
+    static const uint32_t widths[] = { 8, 16, 32 };
+    static result fast, slow;
+    for (int wi = 0; wi < 3; wi++) {
+        run_mix(widths[wi], 300, false, true, &fast);
+        for (uint32_t x = 0; x < 300; x++) {
+            assert_int_equal(fast.out[x], ref_mix(x, 0x5bd1e995u));
+            const float fx = (float)x, p = fx * fx;
+            assert_true(fast.fout[x] == -(p + fx));
+        }
+        run_mix(widths[wi], 300, false, false, &slow);
+        assert_memory_equal(fast.out, slow.out, sizeof fast.out);
+        assert_memory_equal(fast.fout, slow.fout, sizeof fast.fout);
+        assert_int_equal(fast.st.instructions, slow.st.instructions);
+        assert_int_equal(fast.st.lane_ops, slow.st.lane_ops);
+        assert_int_equal(fast.st.lane_slots, slow.st.lane_slots);
+    }
+}
+
+static void test_timing_same_records(void **state)
+{
+    (void)state;
+    static result fast, slow;
+    run_mix(16, 200, true, true, &fast);
+    run_mix(16, 200, true, false, &slow);
+    assert_true(fast.cycles > 0);
+    assert_int_equal(fast.cycles, slow.cycles);
+    assert_memory_equal(fast.out, slow.out, sizeof fast.out);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = emu_config_load_bundled("test-simple", &cfg, &d);
+    isa_diags_free(&d);
+    return errs ? -1 : 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_values_and_generic_path),
+        cmocka_unit_test(test_timing_same_records),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

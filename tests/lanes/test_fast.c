@@ -1,0 +1,239 @@
+/* Tests of the specialised lane kernels (lanes/fast.c).  Spot values come
+ * from C typed arithmetic on the operand types (int32_t, uint64_t, float,
+ * fmaf...); a differential sweep checks every kernel, at constant and odd
+ * widths, bit for bit against lanes_exec_alu on random slot bits (garbage
+ * above the type included) and float edge values. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lanes.h"
+#include "lanes_fast.h"
+
+static uint64_t rng_state;
+static uint64_t rnd64(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * UINT64_C(2685821657736338717);
+}
+
+static uint64_t f32b(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float bf32(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
+
+/* one lane's result of fast kernel f, t at width w (lane 3 of a row) */
+static uint64_t one(isa_family f, isa_type t, uint64_t a, uint64_t b, uint64_t c)
+{
+    enum { W = 8 };
+    uint64_t ra[W] = { 0 }, rb[W] = { 0 }, rc[W] = { 0 }, r[W];
+    ra[3] = a;
+    rb[3] = b;
+    rc[3] = c;
+    lanes_fast_fn fn = lanes_fast_alu(f, t, W);
+    assert_non_null(fn);
+    fn(r, ra, rb, rc, W);
+    return r[3];
+}
+
+static void test_int_values(void **state)
+{
+    (void)state;
+    assert_int_equal(one(ISA_FAM_ADD, ISA_T_U32, 0xffffffffu, 1, 0), 0);
+    assert_int_equal(one(ISA_FAM_SUB, ISA_T_U64, 0, 1, 0), UINT64_MAX);
+    assert_int_equal(one(ISA_FAM_MAD, ISA_T_U32, 1664525, 7, 1013904223),
+                     (uint32_t)(1664525u * 7u + 1013904223u));
+    assert_int_equal(one(ISA_FAM_SHR, ISA_T_I32, 0x80000000u, 4, 0), 0xf8000000u);
+    assert_int_equal(one(ISA_FAM_SHR, ISA_T_U32, 0x80000000u, 4, 0), 0x08000000u);
+    /* shift counts wrap at the type's width */
+    assert_int_equal(one(ISA_FAM_SHL, ISA_T_U32, 1, 33, 0), 2);
+    assert_int_equal(one(ISA_FAM_MIN, ISA_T_I32, (uint32_t)-1, 1, 0), 0xffffffffu);
+    assert_int_equal(one(ISA_FAM_MIN, ISA_T_U32, (uint32_t)-1, 1, 0), 1);
+    assert_int_equal(one(ISA_FAM_MAX, ISA_T_I64, (uint64_t)-5, 3, 0), 3);
+    assert_int_equal(one(ISA_FAM_ABS, ISA_T_I32, 0x80000000u, 0, 0), 0x80000000u);
+    assert_int_equal(one(ISA_FAM_ABS, ISA_T_I32, (uint32_t)-7, 0, 0), 7);
+    assert_int_equal(one(ISA_FAM_NEG, ISA_T_I32, 1, 0, 0), 0xffffffffu);
+    assert_int_equal(one(ISA_FAM_NOT, ISA_T_U32, 0, 0, 0), 0xffffffffu);
+    /* bits above a 32-bit type are ignored */
+    assert_int_equal(one(ISA_FAM_MIN, ISA_T_U32, UINT64_C(0x100000005), 6, 0), 5);
+    assert_int_equal(one(ISA_FAM_XOR, ISA_T_U32, UINT64_C(0xf00000001), 3, 0), 2);
+}
+
+static void test_float_values(void **state)
+{
+    (void)state;
+    assert_int_equal(one(ISA_FAM_ADD, ISA_T_F32, f32b(1.5f), f32b(2.25f), 0), f32b(3.75f));
+    /* a = 1 + 2^-12: a*a = 1 + 2^-11 + 2^-24 rounds to 1 + 2^-11 (tie to
+     * even), so mad (two roundings) gives 0 and fma gives 2^-24 */
+    const float a = 1.0f + ldexpf(1.0f, -12), c = -(1.0f + ldexpf(1.0f, -11));
+    assert_int_equal(one(ISA_FAM_MAD, ISA_T_F32, f32b(a), f32b(a), f32b(c)), f32b(0.0f));
+    assert_int_equal(one(ISA_FAM_FMA, ISA_T_F32, f32b(a), f32b(a), f32b(c)),
+                     f32b(ldexpf(1.0f, -24)));
+    assert_true(bf32(one(ISA_FAM_MIN, ISA_T_F32, f32b(NAN), f32b(2.0f), 0)) == 2.0f);
+    assert_int_equal(one(ISA_FAM_MIN, ISA_T_F32, f32b(0.0f), f32b(-0.0f), 0), f32b(-0.0f));
+    assert_int_equal(one(ISA_FAM_NEG, ISA_T_F32, f32b(2.0f), 0, 0), f32b(-2.0f));
+    assert_int_equal(one(ISA_FAM_ABS, ISA_T_F32, f32b(-2.0f), 0, 0), f32b(2.0f));
+}
+
+static void test_cmp_values(void **state)
+{
+    (void)state;
+    uint64_t a[16], b[16];
+    for (int l = 0; l < 16; l++) {
+        a[l] = (uint32_t)(l - 8);       /* -8 .. 7 as i32 bits */
+        b[l] = 0;
+    }
+    lanes_mask lt_s = lanes_fast_cmp(ISA_BINOP_LT, ISA_T_I32, 16)(a, b, 16);
+    lanes_mask lt_u = lanes_fast_cmp(ISA_BINOP_LT, ISA_T_U32, 16)(a, b, 16);
+    assert_int_equal(lt_s, 0x00ff);
+    assert_int_equal(lt_u, 0);
+    for (int l = 0; l < 16; l++)
+        a[l] = b[l] = f32b(l & 1 ? NAN : 1.0f);
+    assert_int_equal(lanes_fast_cmp(ISA_BINOP_EQ, ISA_T_F32, 16)(a, b, 16), 0x5555);
+    assert_int_equal(lanes_fast_cmp(ISA_BINOP_NE, ISA_T_F32, 16)(a, b, 16), 0xaaaa);
+    assert_null(lanes_fast_cmp(ISA_BINOP_ADD, ISA_T_I32, 16));
+}
+
+static void test_no_kernel(void **state)
+{
+    (void)state;
+    /* what stays on the generic path */
+    assert_null(lanes_fast_alu(ISA_FAM_DIV, ISA_T_I32, 16));
+    assert_null(lanes_fast_alu(ISA_FAM_ADD, ISA_T_U8, 16));
+    assert_null(lanes_fast_alu(ISA_FAM_ADD, ISA_T_F16, 16));
+    assert_null(lanes_fast_alu(ISA_FAM_SIN, ISA_T_F32, 16));
+    assert_null(lanes_fast_alu(ISA_FAM_ADD, ISA_T_I32, 0));
+    assert_null(lanes_fast_alu(ISA_FAM_ADD, ISA_T_I32, 65));
+}
+
+/* ------------------------------------------------------ differential */
+
+static const isa_family fams[] = {
+    ISA_FAM_ADD, ISA_FAM_SUB, ISA_FAM_MUL, ISA_FAM_MAD, ISA_FAM_FMA, ISA_FAM_DIV,
+    ISA_FAM_AND, ISA_FAM_OR, ISA_FAM_XOR, ISA_FAM_NOT, ISA_FAM_NEG, ISA_FAM_SHL,
+    ISA_FAM_SHR, ISA_FAM_MIN, ISA_FAM_MAX, ISA_FAM_ABS,
+};
+static const isa_type types[] = { ISA_T_U32, ISA_T_I32, ISA_T_U64, ISA_T_I64,
+                                  ISA_T_F32, ISA_T_F64 };
+static const uint32_t widths[] = { 1, 5, 8, 16, 32, 64 };
+
+static isa_opcode op_of(isa_family f)
+{
+    for (int i = 0; i < ISA_OP_COUNT; i++)
+        if (isa_ops[i].family == f && isa_ops[i].pipe != ISA_PIPE_COLL &&
+            isa_ops[i].pipe != ISA_PIPE_BLOCK)
+            return (isa_opcode)i;
+    return ISA_OP_COUNT;
+}
+
+static uint64_t slot(isa_type t)
+{
+    static const uint64_t fedge[] = {
+        0, 0x80000000u, 0x3f800000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+        0x00000001u, 0x7f7fffffu };
+    static const uint64_t dedge[] = {
+        0, UINT64_C(0x8000000000000000), UINT64_C(0x3ff0000000000000),
+        UINT64_C(0x7ff0000000000000), UINT64_C(0x7ff8000000000000), 1 };
+    uint64_t r = rnd64();
+    if (t == ISA_T_F32)
+        return (r & 3) == 0 ? fedge[(r >> 8) % 8] : (uint32_t)(r >> 16);
+    if (t == ISA_T_F64)
+        return (r & 3) == 0 ? dedge[(r >> 8) % 6] : r >> 2;
+    return (r & 7) == 0 ? (r & 3) : r;   /* small shift counts now and then */
+}
+
+static void test_differential(void **state)
+{
+    (void)state;
+    rng_state = 0x9e3779b97f4a7c15u;
+    int checked = 0;
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++) {
+        const uint32_t w = widths[wi];
+        lanes_sg sg;
+        assert_int_equal(lanes_sg_init(&sg, w, w, 4, 1), 0);
+        for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++) {
+            for (size_t fi = 0; fi < sizeof fams / sizeof *fams; fi++) {
+                lanes_fast_fn fn = lanes_fast_alu(fams[fi], types[ti], w);
+                if (!fn)
+                    continue;
+                const isa_opcode op = op_of(fams[fi]);
+                assert_true(op < ISA_OP_COUNT);
+                isa_inst in;
+                memset(&in, 0, sizeof in);
+                in.op = (uint16_t)op;
+                in.type = in.src_type = (uint8_t)types[ti];
+                in.vec = 1;
+                for (int o = 0; o < 4; o++) {
+                    in.o[o].kind = ISA_OPND_REG;
+                    in.o[o].reg = (uint16_t)o;
+                }
+                for (int rep = 0; rep < 8; rep++) {
+                    uint64_t *a = lanes_reg(&sg, 1), *b = lanes_reg(&sg, 2),
+                             *c = lanes_reg(&sg, 3);
+                    for (uint32_t l = 0; l < w; l++) {
+                        a[l] = slot(types[ti]);
+                        b[l] = slot(types[ti]);
+                        c[l] = slot(types[ti]);
+                    }
+                    uint64_t got[64];
+                    fn(got, a, b, c, w);
+                    assert_int_equal(lanes_exec_alu(NULL, &sg, &in,
+                                                    lanes_mask_first(w)), 0);
+                    for (uint32_t l = 0; l < w; l++) {
+                        if (got[l] != lanes_reg(&sg, 0)[l])
+                            fail_msg("%s.%s w=%u lane %u: %#llx != %#llx",
+                                     isa_ops[op].mnemonic,
+                                     isa_types[types[ti]].asm_name, w, l,
+                                     (unsigned long long)got[l],
+                                     (unsigned long long)lanes_reg(&sg, 0)[l]);
+                    }
+                    checked++;
+                }
+            }
+            /* compares against cmp into p0 */
+            for (int cond = ISA_BINOP_EQ; cond <= ISA_BINOP_GE; cond++) {
+                lanes_fast_cmp_fn cf = lanes_fast_cmp((isa_binop)cond, types[ti], w);
+                assert_non_null(cf);
+                isa_inst in;
+                memset(&in, 0, sizeof in);
+                in.op = ISA_OP_CMP;
+                in.type = in.src_type = (uint8_t)types[ti];
+                in.vec = 1;
+                in.cond = (uint8_t)cond;
+                in.o[0].kind = ISA_OPND_PRED;
+                in.o[1].kind = in.o[2].kind = ISA_OPND_REG;
+                in.o[1].reg = 1;
+                in.o[2].reg = 2;
+                uint64_t *a = lanes_reg(&sg, 1), *b = lanes_reg(&sg, 2);
+                for (uint32_t l = 0; l < w; l++) {
+                    a[l] = slot(types[ti]);
+                    b[l] = (l & 3) == 0 ? a[l] : slot(types[ti]);
+                }
+                sg.preds[0] = 0;
+                assert_int_equal(lanes_exec_alu(NULL, &sg, &in, lanes_mask_first(w)), 0);
+                assert_int_equal(cf(a, b, w), sg.preds[0]);
+                checked++;
+            }
+        }
+        lanes_sg_free(&sg);
+    }
+    assert_true(checked > 1000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_int_values),
+        cmocka_unit_test(test_float_values),
+        cmocka_unit_test(test_cmp_values),
+        cmocka_unit_test(test_no_kernel),
+        cmocka_unit_test(test_differential),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
