@@ -909,6 +909,34 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
     }
 }
 
+/* Calls of library functions that llvm-spirv-14 leaves as imports because it
+ * predates their SPIR-V instruction: cl_khr_subgroup_rotate's
+ * sub_group_rotate / sub_group_clustered_rotate (declared by the kernel
+ * itself, clang-14's opencl-c.h lacks them) -> the rotate rows. */
+bool x_call_builtin(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t callee = spv_word(m, in, 3);
+    const char *nm = callee < m->bound ? m->name[callee] : NULL;
+    if (!nm)
+        return false;
+    bool cl = !strncmp(nm, "_Z26sub_group_clustered_rotate", 30);
+    if (!cl && strncmp(nm, "_Z16sub_group_rotate", 20))
+        return false;
+    xval *s[3];
+    unsigned n = cl ? 3 : 2;
+    if (in->nw != 4 + n) {
+        x_error(x, "%s: expected %u arguments", nm, n);
+        return true;
+    }
+    if (!operands(x, f, in, 4, n, s))
+        return true;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    if (t)
+        group_map(x, f, in, cl ? ISA_OP_SG_CLUSTERED_ROTATE : ISA_OP_SG_ROTATE, ctype(t), s, n);
+    return true;
+}
+
 bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
 {
     const spv_type *t;

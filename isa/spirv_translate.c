@@ -1143,6 +1143,8 @@ static void do_call(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2), callee = spv_word(m, in, 3);
+    if (x_call_builtin(x, f, in))
+        return;
     xval *args[64];
     unsigned n = 0;
     for (unsigned w = 4; w < in->nw && n < 64; w++) {

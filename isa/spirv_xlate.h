@@ -89,5 +89,8 @@ bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
 /* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, groups.
  * Returns true if the opcode was recognised (errors are reported). */
 bool x_op_alu(xctx *x, xfn *f, const spv_inst *in);
+/* OpFunctionCall of a known imported built-in (sub_group_rotate); true if
+ * handled. */
+bool x_call_builtin(xctx *x, xfn *f, const spv_inst *in);
 
 #endif
