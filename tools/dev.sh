@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 
 packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3 libzstd-dev gnuplot-nox
-          spirv-headers clang-14 llvm-spirv-14)
+          spirv-headers clang-14 llvm-spirv-14 spirv-tools)
 
 install_missing() {   # [extra packages...]
     local missing=()
