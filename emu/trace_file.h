@@ -32,9 +32,11 @@ int emu_tracew_close(emu_trace_writer *w, const sgemu_stats *st, bool keep,
                      char *msg, size_t msgn);
 
 /* Open a trace: header into *info, kernel into *k (free with isa_kernel_free;
- * k may be NULL).  Returns 0 or SGEMU_EXIT_USER with msg set. */
+ * k may be NULL).  verify: also compute the FNV payload checksum for
+ * emu_tracer_finish (zstd's content checksum and the structure checks run
+ * always).  Returns 0 or SGEMU_EXIT_USER with msg set. */
 int emu_tracer_open(emu_trace_reader **r, const char *path, sgemu_trace_info *info,
-                    isa_kernel *k, char *msg, size_t msgn);
+                    isa_kernel *k, bool verify, char *msg, size_t msgn);
 /* The next work-group (must be `expect` in dispatch order), validated. */
 int emu_tracer_wg(emu_trace_reader *r, uint64_t expect, emu_wg_trace *out,
                   char *msg, size_t msgn);
