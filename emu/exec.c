@@ -96,24 +96,29 @@ static inline uint64_t lane_count(lanes_mask m)
     return (m * 0x0101010101010101ull) >> 56;
 }
 
-/* After a non-branch (or a uniform branch): continue at next with the same
- * lanes.  Only reaching the top entry's reconvergence point pops the stack
- * (an instruction other than ret never empties the active mask), so the
- * common case is one store and one compare, without a call. */
-static inline void simt_next(lanes_simt *s, lanes_simt_entry *top, uint32_t next)
-{
-    top->pc = next;
-    if (next == top->rpc)
-        lanes_simt_goto(s, next);
-}
-
-int emu_exec_subgroup(emu_run *run, emu_sg *sg)
+/* The interpreter proper.  It runs in stints: a stint reads the top SIMT
+ * entry once and keeps pc, mask and the reconvergence point in registers
+ * while decoded instructions run (they never touch the SIMT stack); only a
+ * divergent branch, reaching the reconvergence point or an instruction of
+ * the generic path writes the pc back and starts a new stint.  Instruction
+ * and lane counts stay in registers too (*ninst, *nlanes, flushed by the
+ * caller): read-modify-writes of the statistics on every instruction were
+ * a loop-carried store-load chain that cost more than a small instruction's
+ * lane work. */
+static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
+                            uint64_t *nlanes)
 {
     const isa_kernel *k = run->k;
+    const uint32_t kinst = k->ninst;
+    const uint64_t icount0 = run->instructions;
     lanes_simt *s = &sg->l.simt;
     emu_wg_trace *tr = run->wg->trace;
     const uint64_t limit = run->launch->max_instructions;
-    sgemu_stats *st = run->stats;
+    /* instructions this call may run before the limit: the check is one
+     * compare of the local count */
+    const uint64_t budget = !limit ? UINT64_MAX
+                          : limit > icount0 ? limit - icount0 : 0;
+    uint64_t n = 0, lanes = 0;
     const uint32_t w = sg->l.width;
     const lanes_mask full = lanes_mask_first(w);
     const emu_dinst *dec = run->dp.d;
@@ -124,111 +129,134 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
 
     while (s->depth) {
         lanes_simt_entry *top = &s->e[s->depth - 1];
-        const uint32_t pc = top->pc;
-        if (pc >= k->ninst) {          /* falling off the end returns */
-            lanes_simt_ret(s);
-            continue;
-        }
+        uint32_t pc = top->pc;
+        const uint32_t rpc = top->rpc;
         const lanes_mask mask = top->mask & ~s->exited;
-        if (limit && run->instructions >= limit)
-            return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
-                             "instruction limit of %llu subgroup instructions reached "
-                             "(runaway kernel? raise --max-instructions)",
-                             (unsigned long long)limit);
-        /* a signal handler's stop request: checked every 1024 instructions,
-         * so a long work-group stops too, at little cost */
-        if ((run->instructions & 1023) == 0 && sgemu_stop_requested())
-            return emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
-                             "interrupted (stop requested by a signal)");
-        run->instructions++;
-        st->instructions++;
-        st->lane_ops += lane_count(mask);
-        st->lane_slots += w;
-        emu_rec *rec = NULL;
-        if (tr) {
-            rec = emu_trace_push(tr, sg->id);
-            if (!rec)
-                return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
-                                 "out of host memory recording the run");
-            rec->pc = pc;
-            rec->mask = mask;
-            rec->uop_first = tr->nuops;
-        }
+        const uint64_t nl = lane_count(mask);
+        const emu_dinst *d;
+        emu_rec *rec;
 
-        const emu_dinst *d = &dec[pc];
-        switch ((emu_dkind)d->kind) {
-        case EMU_D_ALU: {
-            const uint64_t *a = base[d->sel[0]] + d->src[0];
-            const uint64_t *b = base[d->sel[1]] + d->src[1];
-            const uint64_t *c = base[d->sel[2]] + d->src[2];
-            if (mask == full) {
-                d->fn(regs + d->dst, a, b, c, w);
-            } else {
-                uint64_t tmp[LANES_MAX];
-                d->fn(tmp, a, b, c, w);
-                lanes_fast_blend(regs + d->dst, tmp, mask, w);
+        for (;;) {
+            if (pc >= kinst) {         /* falling off the end returns */
+                top->pc = pc;
+                lanes_simt_ret(s);
+                goto next_stint;
             }
-            if (rec)
-                rec->nuops = tr->nuops - rec->uop_first;
-            simt_next(s, top, pc + 1);
-            continue;
-        }
-        case EMU_D_MOV: {
-            const uint64_t *a = base[d->sel[0]] + d->src[0];
-            uint64_t *r = regs + d->dst;
-            const uint64_t m = d->m;
-            if (mask == full) {
-                for (uint32_t l = 0; l < w; l++)
-                    r[l] = a[l] & m;
-            } else {
-                for (uint32_t l = 0; l < w; l++) {
-                    const uint64_t lm = (uint64_t)0 - ((mask >> l) & 1);
-                    r[l] = (a[l] & m & lm) | (r[l] & ~lm);
+            if (n >= budget) {
+                top->pc = pc;
+                return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                                 "instruction limit of %llu subgroup instructions reached "
+                                 "(runaway kernel? raise --max-instructions)",
+                                 (unsigned long long)limit);
+            }
+            /* a signal handler's stop request: checked every 1024
+             * instructions, so a long work-group stops too, at little cost */
+            if (((icount0 + n) & 1023) == 0 && sgemu_stop_requested()) {
+                top->pc = pc;
+                return emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
+                                 "interrupted (stop requested by a signal)");
+            }
+            n++;
+            lanes += nl;
+            *ninst = n;
+            *nlanes = lanes;
+            rec = NULL;
+            if (tr) {
+                rec = emu_trace_push(tr, sg->id);
+                if (!rec) {
+                    top->pc = pc;
+                    return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
+                                     "out of host memory recording the run");
                 }
+                rec->pc = pc;
+                rec->mask = mask;
+                rec->uop_first = tr->nuops;
             }
-            if (rec)
-                rec->nuops = tr->nuops - rec->uop_first;
-            simt_next(s, top, pc + 1);
-            continue;
-        }
-        case EMU_D_CMP: {
-            const lanes_mask v = d->cmp(base[d->sel[0]] + d->src[0],
-                                        base[d->sel[1]] + d->src[1], w);
-            lanes_mask *p = &sg->l.preds[d->pred];
-            *p = (*p & ~mask) | (v & mask);
-            if (rec)
-                rec->nuops = tr->nuops - rec->uop_first;
-            simt_next(s, top, pc + 1);
-            continue;
-        }
-        case EMU_D_NOP:
-            if (rec)
-                rec->nuops = tr->nuops - rec->uop_first;
-            simt_next(s, top, pc + 1);
-            continue;
-        case EMU_D_BRA: {
-            const isa_inst *in = &k->inst[pc];
-            if (!d->has_pred) {
-                simt_next(s, top, in->target);
-                continue;
+
+            d = &dec[pc];
+            switch ((emu_dkind)d->kind) {
+            case EMU_D_ALU: {
+                const uint64_t *a = base[d->sel[0]] + d->src[0];
+                const uint64_t *b = base[d->sel[1]] + d->src[1];
+                const uint64_t *c = base[d->sel[2]] + d->src[2];
+                if (mask == full) {
+                    d->fn(regs + d->dst, a, b, c, w);
+                } else {
+                    uint64_t tmp[LANES_MAX];
+                    d->fn(tmp, a, b, c, w);
+                    lanes_fast_blend(regs + d->dst, tmp, mask, w);
+                }
+                pc++;
+                break;
             }
-            lanes_mask p = sg->l.preds[d->pred];
-            if (d->negate)
-                p = ~p;
-            p &= mask;
-            /* a uniform branch stays on the top entry */
-            if (p == mask)
-                simt_next(s, top, in->target);
-            else if (p == 0)
-                simt_next(s, top, pc + 1);
-            else
+            case EMU_D_MOV: {
+                const uint64_t *a = base[d->sel[0]] + d->src[0];
+                uint64_t *r = regs + d->dst;
+                const uint64_t m = d->m;
+                if (mask == full) {
+                    for (uint32_t l = 0; l < w; l++)
+                        r[l] = a[l] & m;
+                } else {
+                    for (uint32_t l = 0; l < w; l++) {
+                        const uint64_t lm = (uint64_t)0 - ((mask >> l) & 1);
+                        r[l] = (a[l] & m & lm) | (r[l] & ~lm);
+                    }
+                }
+                pc++;
+                break;
+            }
+            case EMU_D_CMP: {
+                const lanes_mask v = d->cmp(base[d->sel[0]] + d->src[0],
+                                            base[d->sel[1]] + d->src[1], w);
+                lanes_mask *p = &sg->l.preds[d->pred];
+                *p = (*p & ~mask) | (v & mask);
+                pc++;
+                break;
+            }
+            case EMU_D_NOP:
+                pc++;
+                break;
+            case EMU_D_BRA: {
+                const isa_inst *in = &k->inst[pc];
+                if (!d->has_pred) {
+                    pc = in->target;
+                    goto moved;
+                }
+                lanes_mask p = sg->l.preds[d->pred];
+                if (d->negate)
+                    p = ~p;
+                p &= mask;
+                /* a uniform branch stays in the stint */
+                if (p == mask) {
+                    pc = in->target;
+                    goto moved;
+                }
+                if (p == 0) {
+                    pc++;
+                    goto moved;
+                }
+                top->pc = pc;
                 lanes_simt_branch(s, p, in->target, pc + 1, in->reconv);
-            continue;
-        }
-        case EMU_D_GENERIC:
-            break;
+                goto next_stint;
+            }
+            case EMU_D_GENERIC:
+            default:
+                top->pc = pc;
+                goto generic;
+            }
+            /* the decoded non-branch instructions record no micro-ops */
+            if (rec)
+                rec->nuops = tr->nuops - rec->uop_first;
+        moved:
+            /* only reaching the reconvergence point pops the stack (these
+             * instructions never empty the active mask) */
+            if (pc == rpc) {
+                lanes_simt_goto(s, pc);
+                goto next_stint;
+            }
         }
 
+    generic: ;
         const isa_inst *in = &k->inst[pc];
         const isa_op_info *oi = &isa_ops[in->op];
         switch (oi->family) {
@@ -295,7 +323,20 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
             lanes_simt_goto(s, pc + 1);
             break;
         }
+    next_stint: ;
     }
     sg->state = EMU_SG_DONE;
     return 0;
+}
+
+int emu_exec_subgroup(emu_run *run, emu_sg *sg)
+{
+    uint64_t ninst = 0, nlanes = 0;
+    const int rc = exec_loop(run, sg, &ninst, &nlanes);
+    sgemu_stats *st = run->stats;
+    run->instructions += ninst;
+    st->instructions += ninst;
+    st->lane_ops += nlanes;
+    st->lane_slots += ninst * sg->l.width;
+    return rc;
 }
