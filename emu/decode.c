@@ -153,6 +153,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     const char *env = getenv("SGEMU_DECODE");
     if (env && strcmp(env, "0") == 0)
         return 0;
+    p->fast = true;
     dctx c = { p, k, w, arg_values };
     for (uint32_t i = 0; i < k->ninst; i++)
         decode_one(&c, &k->inst[i], &p->d[i]);

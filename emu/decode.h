@@ -40,10 +40,12 @@ typedef struct emu_dprog {
     emu_dinst *d;        /* ninst */
     uint64_t *consts;    /* nconst rows of width S */
     uint32_t n, nconst;
+    bool fast;           /* fast paths on (memory.c's coalesced accesses too) */
 } emu_dprog;
 
 /* Decode k for sub-group width w with the launch's argument values;
- * 0, or -1 when out of host memory. */
+ * 0, or -1 when out of host memory.  The environment variable
+ * SGEMU_DECODE=0 turns every fast path off (A/B measurements, bisecting). */
 int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
                const uint64_t *arg_values);
 void emu_decode_free(emu_dprog *p);

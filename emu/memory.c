@@ -110,6 +110,72 @@ static int access_fault(emu_run *run, emu_sg *sg, uint32_t lane, uint32_t pc,
                      why, isa_space_names[space], kind, n, desc);
 }
 
+/* Fast path of a whole-sub-group scalar load or store whose lanes touch
+ * consecutive elements of one buffer (lane l at addr[0] + l*n): one bounds
+ * check for the block, then a straight copy per lane.  Returns false (and
+ * touches nothing) when the access is not of that form or the block check
+ * fails, so the per-lane path below finds and reports the faulting lane. */
+static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                      const uint64_t *addr, uint32_t n, uint32_t esize, uint32_t vec,
+                      bool store)
+{
+    const uint32_t w = sg->l.width;
+    const isa_space space = (isa_space)in->space;
+    if (!run->dp.fast || vec != 1 || mask != lanes_mask_first(w) || addr[0] % esize ||
+        (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
+         space != ISA_SPACE_LOCAL))
+        return false;
+    for (uint32_t l = 1; l < w; l++)
+        if (addr[l] != addr[0] + (uint64_t)l * n)
+            return false;
+    const char *why;
+    uint8_t *p = emu_mem_ptr(run, space, addr[0], w * n, store, sg->id * w, &why);
+    if (!p)
+        return false;
+    if (!store) {
+        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg);
+        switch (esize) {
+        case 4:
+            for (uint32_t l = 0; l < w; l++) {
+                uint32_t v;
+                memcpy(&v, p + 4 * l, 4);
+                d[l] = v;
+            }
+            break;
+        case 8:
+            memcpy(d, p, (size_t)w * 8);   /* little-endian host */
+            break;
+        default:
+            for (uint32_t l = 0; l < w; l++) {
+                uint64_t v = 0;
+                memcpy(&v, p + (size_t)esize * l, esize);
+                d[l] = v;
+            }
+            break;
+        }
+        return true;
+    }
+    uint64_t scratch[LANES_MAX];
+    const uint64_t *s = lanes_src(&run->lenv, &sg->l, &in->o[1], 0,
+                                  (isa_type)in->type, scratch);
+    switch (esize) {
+    case 4:
+        for (uint32_t l = 0; l < w; l++) {
+            const uint32_t v = (uint32_t)s[l];
+            memcpy(p + 4 * l, &v, 4);
+        }
+        break;
+    case 8:
+        memcpy(p, s, (size_t)w * 8);
+        break;
+    default:
+        for (uint32_t l = 0; l < w; l++)
+            memcpy(p + (size_t)esize * l, &s[l], esize);
+        break;
+    }
+    return true;
+}
+
 int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                  uint32_t pc, emu_rec *rec)
 {
@@ -138,6 +204,8 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
 
     const char *kind = fam == ISA_FAM_LD ? "load" : fam == ISA_FAM_ST ? "store" : "atomic";
     bool store = fam != ISA_FAM_LD;
+    if (fam != ISA_FAM_ATOM && coalesced(run, sg, in, mask, addr, n, esize, vec, store))
+        return 0;
     uint8_t *ptr[LANES_MAX];
     for (uint32_t l = 0; l < w; l++) {
         if (!(mask >> l & 1))

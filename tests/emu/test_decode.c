@@ -159,6 +159,96 @@ static void test_timing_same_records(void **state)
     assert_memory_equal(fast.out, slow.out, sizeof fast.out);
 }
 
+/* Contiguous loads and stores (memory.c's coalesced path): u8, u32 and
+ * u64 rows copy exactly, a partial sub-group and a strided access take the
+ * per-lane path, and a block that runs off the buffer faults at the first
+ * lane outside it, as the per-lane path reports. */
+static const char copy_src[] =
+    ".kernel copy\n"
+    ".arg in8 global u8\n.arg out8 global u8\n"
+    ".arg in32 global u32\n.arg out32 global u32\n"
+    ".arg in64 global u64\n.arg out64 global u64\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u8 r1, [%in8 + r0*1]\n"
+    "    st.global.u8 [%out8 + r0*1], r1\n"
+    "    ld.global.u32 r2, [%in32 + r0*4]\n"
+    "    add.u32 r2, r2, 1\n"
+    "    st.global.u32 [%out32 + r0*4], r2\n"
+    "    ld.global.u64 r3, [%in64 + r0*8]\n"
+    "    st.global.u64 [%out64 + r0*8], r3\n"
+    "    ret\n";
+
+static int run_copy(uint64_t n, uint32_t width, size_t elems, bool decoded,
+                    sgemu_fault *f, uint8_t *o8, uint32_t *o32, uint64_t *o64)
+{
+    static uint8_t i8[256];
+    static uint32_t i32[256];
+    static uint64_t i64[256];
+    for (int i = 0; i < 256; i++) {
+        i8[i] = (uint8_t)(i * 7 + 3);
+        i32[i] = 0x01000193u * (uint32_t)i;
+        i64[i] = UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1);
+    }
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_assemble("copy.sgasm", copy_src, strlen(copy_src), &k, &d), 0);
+    isa_diags_free(&d);
+    sgemu_argval a[6];
+    memset(a, 0, sizeof a);
+    void *data[6] = { i8, o8, i32, o32, i64, o64 };
+    const size_t es[6] = { 1, 1, 4, 4, 8, 8 };
+    for (int i = 0; i < 6; i++) {
+        a[i].kind = SGEMU_VAL_BUFFER;
+        a[i].data = data[i];
+        a[i].bytes = elems * es[i];
+    }
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = n;
+    L.local[0] = n < 64 ? n : 64;
+    L.local_given = true;
+    L.sg_width = width;
+    L.threads = 1;
+    if (!decoded)
+        setenv("SGEMU_DECODE", "0", 1);
+    sgemu_stats st;
+    int rc = sgemu_run(&k, &cfg, &L, a, &st, f);
+    unsetenv("SGEMU_DECODE");
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+    return rc;
+}
+
+static void test_coalesced_memory(void **state)
+{
+    (void)state;
+    static uint8_t o8[256];
+    static uint32_t o32[256];
+    static uint64_t o64[256];
+    sgemu_fault f;
+    /* 200 items at S=16 and S=32: whole and partial sub-groups */
+    for (uint32_t w = 16; w <= 32; w *= 2) {
+        memset(o8, 0, sizeof o8);
+        memset(o32, 0, sizeof o32);
+        memset(o64, 0, sizeof o64);
+        assert_int_equal(run_copy(200, w, 256, true, &f, o8, o32, o64), 0);
+        for (uint32_t i = 0; i < 256; i++) {
+            assert_int_equal(o8[i], i < 200 ? (uint8_t)(i * 7 + 3) : 0);
+            assert_int_equal(o32[i], i < 200 ? 0x01000193u * i + 1 : 0);
+            assert_int_equal(o64[i], i < 200 ? UINT64_C(0x9e3779b97f4a7c15) * (i + 1) : 0);
+        }
+    }
+    /* buffers of 100 elements, 128 items: lane 4 of sub-group 6 (item 100)
+     * is the first outside; both paths report the same fault */
+    sgemu_fault f2;
+    assert_int_equal(run_copy(128, 16, 100, true, &f, o8, o32, o64), SGEMU_EXIT_FAULT);
+    assert_int_equal(run_copy(128, 16, 100, false, &f2, o8, o32, o64), SGEMU_EXIT_FAULT);
+    assert_string_equal(f.msg, f2.msg);
+    assert_non_null(strstr(f.msg, "(100,0,0)"));
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -174,6 +264,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_and_generic_path),
         cmocka_unit_test(test_timing_same_records),
+        cmocka_unit_test(test_coalesced_memory),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
