@@ -834,6 +834,10 @@ typedef struct replay_ctx {
 static int pull_from_file(void *user, uint64_t wg_linear, emu_wg_trace *out)
 {
     replay_ctx *c = user;
+    if (sgemu_stop_requested()) {       /* Ctrl-C: stop between work-groups */
+        snprintf(c->msg, sizeof c->msg, "interrupted");
+        return c->rc = SGEMU_EXIT_INTERRUPTED;
+    }
     c->rc = emu_tracer_wg(c->r, wg_linear, out, c->msg, sizeof c->msg);
     return c->rc;
 }

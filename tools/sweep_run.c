@@ -1,15 +1,17 @@
 /* sweep_run.c - running a run set: points that share (kernel, arguments,
  * width, NDRange, collective options) form a group; the group's first point
  * runs functionally and records a trace, the others replay it on their own
- * config.  Two phases on a pool of threads (records, then replays); every
- * row depends only on its point, so results are the same for any -j. */
+ * config.  One pool of threads: records are taken first, and a group's
+ * replays become ready the moment its record finishes (no barrier between
+ * the phases, so no core idles while a long record runs and replays wait).
+ * Every row depends only on its point, so results are the same for any -j. */
 #include "sweep.h"
 #include "timing.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct sw_group {
     char key[2048];
@@ -31,10 +33,16 @@ typedef struct sw_ctx {
     const uint64_t *todo;
     sw_row *rows;
     sw_group *groups;
-    sw_job *jobs;
-    uint64_t njobs;
-    atomic_uint_fast64_t next;
+    /* the schedule, under `lock`: records in order, then ready replays */
     pthread_mutex_t lock;
+    pthread_cond_t wake;
+    const sw_job *rec;
+    uint64_t nrec, next_rec, recs_done;
+    const sw_job *rep;        /* replays sorted by group */
+    const uint64_t *rep_of;   /* group g's replays: rep[rep_of[g] .. rep_of[g+1]) */
+    uint64_t *ready;          /* indices into rep, in the order they became ready */
+    uint64_t nready, next_ready;
+    pthread_mutex_t out_lock; /* serialises on_row */
     sw_row_fn on_row;
     void *user;
 } sw_ctx;
@@ -205,34 +213,66 @@ static void do_job(sw_ctx *c, const sw_job *j)
             fill_row(r, &st);
         sgemu_stats_free(&st);
     }
+    /* a run cut short by Ctrl-C is not a result: leave it for --resume */
+    if (r->status == SGEMU_EXIT_INTERRUPTED || (r->status && sgemu_stop_requested()))
+        return;
     r->done = true;
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&c->out_lock);
     if (c->on_row)
         c->on_row(c->user, r);
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&c->out_lock);
+}
+
+/* The next job under c->lock: a record, else a ready replay, else wait for
+ * a record in flight; NULL when all is taken (or Ctrl-C). */
+static const sw_job *take(sw_ctx *c)
+{
+    for (;;) {
+        if (sgemu_stop_requested())
+            return NULL;
+        if (c->next_rec < c->nrec)
+            return &c->rec[c->next_rec++];
+        if (c->next_ready < c->nready)
+            return &c->rep[c->ready[c->next_ready++]];
+        if (c->recs_done == c->nrec)
+            return NULL;
+        /* bounded wait: a Ctrl-C is noticed even if no record finishes */
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 100000000;
+        if (t.tv_nsec >= 1000000000) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&c->wake, &c->lock, &t);
+    }
 }
 
 static void *worker(void *arg)
 {
     sw_ctx *c = arg;
-    for (;;) {
-        if (sgemu_stop_requested())
-            break;
-        uint64_t i = atomic_fetch_add(&c->next, 1);
-        if (i >= c->njobs)
-            break;
-        do_job(c, &c->jobs[i]);
+    pthread_mutex_lock(&c->lock);
+    const sw_job *j;
+    while ((j = take(c))) {
+        pthread_mutex_unlock(&c->lock);
+        do_job(c, j);
+        pthread_mutex_lock(&c->lock);
+        if (j->record) {
+            for (uint64_t i = c->rep_of[j->group]; i < c->rep_of[j->group + 1]; i++)
+                c->ready[c->nready++] = i;
+            c->recs_done++;
+            pthread_cond_broadcast(&c->wake);
+        }
     }
+    pthread_cond_broadcast(&c->wake);   /* others may be waiting for the end */
+    pthread_mutex_unlock(&c->lock);
     return NULL;
 }
 
-static void run_pool(sw_ctx *c, sw_job *jobs, uint64_t n, uint32_t nthreads)
+static void run_pool(sw_ctx *c, uint64_t njobs, uint32_t nthreads)
 {
-    c->jobs = jobs;
-    c->njobs = n;
-    atomic_store(&c->next, 0);
-    if (nthreads > n)
-        nthreads = (uint32_t)n;
+    if (nthreads > njobs)
+        nthreads = (uint32_t)njobs;
     if (nthreads <= 1) {
         worker(c);
         return;
@@ -249,6 +289,14 @@ static void run_pool(sw_ctx *c, sw_job *jobs, uint64_t n, uint32_t nthreads)
     free(t);
 }
 
+static uint64_t key_hash(const char *k)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *k; k++)
+        h = (h ^ (uint8_t)*k) * 0x100000001b3ull;
+    return h;
+}
+
 int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
                const char *tmpdir, sw_row *rows, sw_row_fn on_row, void *user)
 {
@@ -259,20 +307,22 @@ int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
     c.rows = rows;
     c.on_row = on_row;
     c.user = user;
-    pthread_mutex_init(&c.lock, NULL);
+    uint64_t hcap = 16;                 /* open addressing, load <= 1/2 */
+    while (hcap < 2 * (ntodo + 1))
+        hcap *= 2;
     sw_group *groups = calloc(ntodo + 1, sizeof *groups);
-    uint32_t *gof = calloc(ntodo + 1, sizeof *gof);
+    uint32_t *gof = calloc(ntodo + 1, sizeof *gof), *slot = malloc(hcap * sizeof *slot);
     sw_job *rec = calloc(ntodo + 1, sizeof *rec), *rep = calloc(ntodo + 1, sizeof *rep);
-    if (!groups || !gof || !rec || !rep) {
-        free(groups);
-        free(gof);
-        free(rec);
-        free(rep);
-        return SGEMU_EXIT_INTERNAL;
+    uint64_t *rep_of = calloc(ntodo + 2, sizeof *rep_of), *ready = calloc(ntodo + 1, sizeof *ready);
+    int rc = 0;
+    if (!groups || !gof || !slot || !rec || !rep || !rep_of || !ready) {
+        rc = SGEMU_EXIT_INTERNAL;
+        goto out;
     }
+    memset(slot, 0xff, hcap * sizeof *slot);
     c.groups = groups;
     uint32_t ng = 0;
-    uint64_t nrec = 0, nrep = 0;
+    uint64_t nrec = 0;
     for (uint64_t i = 0; i < ntodo; i++) {
         sw_row *r = &rows[i];
         memset(r, 0, sizeof *r);
@@ -285,31 +335,53 @@ int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
         } else {
             functional_key(s, &s->points[todo[i]], &u, key, sizeof key);
         }
-        uint32_t g = 0;
-        while (g < ng && strcmp(groups[g].key, key))    /* run sets are small */
-            g++;
-        if (g == ng) {
+        uint64_t h = key_hash(key) & (hcap - 1);
+        while (slot[h] != UINT32_MAX && strcmp(groups[slot[h]].key, key))
+            h = (h + 1) & (hcap - 1);
+        uint32_t g = slot[h];
+        if (g == UINT32_MAX) {
+            g = slot[h] = ng++;
             snprintf(groups[g].key, sizeof groups[g].key, "%s", key);
             groups[g].first = i;
             snprintf(groups[g].trace, sizeof groups[g].trace, "%s/trace-%u.sgt", tmpdir, g);
-            ng++;
             rec[nrec++] = (sw_job){ i, g, true };
         } else {
             groups[g].shared = true;
-            rep[nrep++] = (sw_job){ i, g, false };
+            rep_of[g + 1]++;
         }
         gof[i] = g;
     }
-    run_pool(&c, rec, nrec, jobs);
-    if (!sgemu_stop_requested())
-        run_pool(&c, rep, nrep, jobs);
+    /* replays sorted by group (counting sort), in run order within one */
+    for (uint32_t g = 0; g < ng; g++)
+        rep_of[g + 1] += rep_of[g];
+    uint64_t *fill = ready;             /* scratch until the pool starts */
+    memcpy(fill, rep_of, (size_t)ng * sizeof *fill);
+    for (uint64_t i = 0; i < ntodo; i++)
+        if (groups[gof[i]].first != i)
+            rep[fill[gof[i]]++] = (sw_job){ i, gof[i], false };
+    c.rec = rec;
+    c.nrec = nrec;
+    c.rep = rep;
+    c.rep_of = rep_of;
+    c.ready = ready;
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_mutex_init(&c.out_lock, NULL);
+    pthread_cond_init(&c.wake, NULL);
+    run_pool(&c, ntodo, jobs);
+    pthread_cond_destroy(&c.wake);
+    pthread_mutex_destroy(&c.out_lock);
+    pthread_mutex_destroy(&c.lock);
     for (uint32_t g = 0; g < ng; g++)
         if (groups[g].shared)
             remove(groups[g].trace);
-    pthread_mutex_destroy(&c.lock);
+    rc = sgemu_stop_requested() ? SGEMU_EXIT_INTERRUPTED : 0;
+out:
     free(groups);
     free(gof);
+    free(slot);
     free(rec);
     free(rep);
-    return sgemu_stop_requested() ? SGEMU_EXIT_INTERRUPTED : 0;
+    free(rep_of);
+    free(ready);
+    return rc;
 }
