@@ -21,6 +21,13 @@ const char *const tm_stall_names[TM_STALL_COUNT] = {
 enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 
 typedef struct tm_thread {
+    uint64_t age;
+    uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
+    uint64_t dep;          /* cached: latest source ready time of record cur */
+    const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
+    uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
+    bool dep_ok;           /* dep/dmem valid (cleared when cur or ready[] change) */
+    bool dmem;             /* that source was written by a memory op */
     uint8_t state;
     bool in_uops;          /* blocked inside a micro-op sequence */
     uint32_t wg;           /* work-group slot on the CU */
@@ -28,10 +35,7 @@ typedef struct tm_thread {
     uint32_t cur;          /* next record */
     uint32_t urec, ucur;   /* record and micro-op to resume after a barrier */
     uint64_t issue_t;      /* issue time of the record being resumed */
-    uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
-    uint64_t age;
     uint64_t last_done;
-    uint64_t eta;          /* lower bound of the next issue (TM_NEVER: not running) */
     uint64_t *ready;       /* scoreboard: slot ready time */
     uint8_t *rmem;         /* slot written by a memory op */
 } tm_thread;
@@ -50,6 +54,15 @@ typedef struct tm_cu {
     uint64_t *pfree;       /* per EU: unit_total "free at" times */
     uint32_t *rr;          /* round-robin position per scheduler (list index) */
     uint64_t *snext;       /* per scheduler: lower bound of its next issue */
+    /* Per slot, at its position in the scheduler lists (t_pos): what a
+     * scheduler scan reads, packed so a scan touches a few cache lines and no
+     * thread struct.  own = max(next issue, sources ready) of a runnable
+     * thread (TM_NEVER otherwise), unit = pipe units of its next record
+     * (offset | count << 16, or UINT32_MAX: none); the earliest issue is
+     * max(own, earliest free of those units). */
+    uint64_t *own;
+    uint32_t *unit;
+    uint64_t *qage;
     uint64_t next_time;
     uint64_t first_start, last_done;
     uint32_t resident;
@@ -65,6 +78,10 @@ typedef struct tm_model {
     uint32_t neu, spe, nsched;      /* EUs per CU, schedulers per EU, per CU */
     uint32_t *t_eu, *t_sched;       /* per thread slot: its EU and scheduler */
     uint32_t *s_first, *s_list;     /* per scheduler: its slots, ascending */
+    uint32_t *t_pos;                /* per slot: its index in s_list */
+    uint32_t *cand;                 /* step_sched scratch: candidate positions */
+    uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
+    bool woke;                      /* another slot's scan entry changed meanwhile */
     uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
     uint32_t *heap, *hpos;          /* CUs by (next_time, index) */
     uint64_t wg_next, age, end;
@@ -78,6 +95,15 @@ typedef struct tm_model {
 static uint64_t max64(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
+}
+
+/* Bit count without a libgcc call (the build targets baseline x86-64). */
+static inline uint64_t popcount64(uint64_t v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (v * 0x0101010101010101ull) >> 56;
 }
 
 /* Units of pipe p on the EU of thread slot t. */
@@ -121,13 +147,24 @@ static const emu_rec *cur_rec(const tm_cu *c, const tm_thread *th)
 
 /* Earliest cycle the thread's next instruction can issue; *dep and *pipe
  * report the binding constraints for stall classification. */
-static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
-                         uint64_t *pipe, bool *mem)
+/* Cache the info of the thread's current record (NULL past the end). */
+static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
 {
-    tm_thread *th = &c->th[t];
-    const emu_rec *r = cur_rec(c, th);
-    const tm_inst *ti = &m->inst[r->pc];
-    uint64_t d = 0, p = 0;
+    const emu_sg_stream *st = &c->wg[th->wg].tr.sg[th->sg];
+    th->ti = th->cur < st->n ? &m->inst[st->recs[th->cur].pc] : NULL;
+    /* hundreds of record streams advance in turn: too many for the hardware
+     * prefetcher, so fetch a few records ahead */
+    if (th->cur + 8 < st->n)
+        __builtin_prefetch(&st->recs[th->cur + 8]);
+}
+
+/* The scoreboard part: latest ready time of the current record's sources.
+ * Cached per thread: it changes only when the thread moves to another record
+ * or writes its own registers. */
+static void compute_dep(const tm_model *m, tm_thread *th)
+{
+    const tm_inst *ti = th->ti;
+    uint64_t d = 0;
     bool dm = false;
     for (uint32_t i = 0; i < ti->nsrc; i++)
         for (uint32_t j = 0; j < ti->src[i].n; j++) {
@@ -137,22 +174,62 @@ static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
                 dm = th->rmem[s];
             }
         }
-    if (ti->kind == TM_K_ALU || ti->kind == TM_K_MEM || ti->kind == TM_K_ATOMIC ||
-        ti->kind == TM_K_BRANCH)
-    {
-        const uint64_t *f = units(m, c, t, (tm_pipe)ti->pipe);
-        p = f[pick_unit(m, f, (tm_pipe)ti->pipe)];
-    }
+    th->dep = d;
+    th->dmem = dm;
+    th->dep_ok = true;
+}
+
+/* Earliest free unit of the pipe the current record issues to (0: none). */
+static inline uint64_t pipe_free_at(const tm_model *m, const tm_thread *th, const tm_inst *ti)
+{
+    if (!ti->has_pipe)
+        return 0;
+    const uint64_t *f = th->eu_units + m->unit_off[ti->pipe];
+    uint64_t best = f[0];
+    for (uint32_t u = 1; u < m->unit_n[ti->pipe]; u++)
+        if (f[u] < best)
+            best = f[u];
+    return best;
+}
+
+static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
+                         uint64_t *pipe, bool *mem)
+{
+    tm_thread *th = &c->th[t];
+    const tm_inst *ti = th->ti;
+    if (!th->dep_ok)
+        compute_dep(m, th);
+    uint64_t p = pipe_free_at(m, th, ti);
     if (dep) {
-        *dep = d;
+        *dep = th->dep;
         *pipe = p;
-        *mem = dm;
+        *mem = th->dmem;
     }
-    return max64(th->next_issue, max64(d, p));
+    return max64(th->next_issue, max64(th->dep, p));
+}
+
+/* Publish slot t's scan entry from its state (after anything changed it). */
+static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
+{
+    tm_thread *th = &c->th[t];
+    uint32_t pos = m->t_pos[t];
+    if (t != m->picked)
+        m->woke = true;
+    if (th->state != TH_RUN || !th->ti) {
+        c->own[pos] = TM_NEVER;
+        return;
+    }
+    if (!th->dep_ok)
+        compute_dep(m, th);
+    c->own[pos] = max64(th->next_issue, th->dep);
+    c->unit[pos] = th->ti->has_pipe
+        ? m->unit_off[th->ti->pipe] | m->unit_n[th->ti->pipe] << 16 : UINT32_MAX;
+    c->qage[pos] = th->age;
 }
 
 static void write_dst(tm_model *m, tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
 {
+    th->dep_ok = false;
     for (uint32_t j = 0; j < ti->dst.n; j++) {
         uint32_t s = ti->dst.first + j;
         if (s < m->nslot_regs) {
@@ -169,7 +246,7 @@ static void finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
     tm_cu *c = &m->cu[ci];
     tm_wgslot *w = &c->wg[th->wg];
     th->state = TH_DONE;
-    th->eta = TM_NEVER;
+    sync_thread(m, c, (uint32_t)(th - c->th));
     w->done = max64(w->done, th->last_done);
     if (--w->left)
         return;
@@ -195,8 +272,8 @@ static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
     tm_cu *c = &m->cu[ci];
     tm_wgslot *w = &c->wg[th->wg];
     th->state = TH_BLOCKED;
-    th->eta = TM_NEVER;
     th->next_issue = t;    /* arrival, for the barrier stall */
+    sync_thread(m, c, (uint32_t)(th - c->th));
     w->max_arrival = w->arrived ? max64(w->max_arrival, t) : t;
     if (++w->arrived == w->nsg)
         release_barrier(m, ci, w, th->wg);
@@ -213,7 +290,6 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
         m->st->stall[TM_STALL_BARRIER] += rel - th->next_issue;
         th->state = TH_RUN;
         th->next_issue = rel;
-        th->eta = rel;
         th->last_done = max64(th->last_done, rel);
         uint32_t sc = m->t_sched[base + i];
         if (rel < c->snext[sc])
@@ -226,6 +302,8 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
         else if (th->state == TH_RUN && th->cur >= w->tr.sg[th->sg].n)
             finish_thread(m, ci, th);
     }
+    for (uint32_t i = 0; i < w->nsg; i++)
+        sync_thread(m, c, base + i);
     if (rel < c->next_time)
         c->next_time = rel;
 }
@@ -341,15 +419,18 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         why = TM_STALL_PIPE;
     m->st->stall[why] += gap;
     tm_line_stats *ls = &m->st->per_inst[r->pc];
+    uint64_t lanes = popcount64(r->mask);
     ls->count++;
-    ls->lanes += (uint64_t)__builtin_popcountll(r->mask);
+    ls->lanes += lanes;
     ls->stalls += gap;
     m->st->instructions++;
-    m->st->lane_ops += (uint64_t)__builtin_popcountll(r->mask);
+    m->st->lane_ops += lanes;
     m->st->lane_slots += m->L->width;
     m->st->cu_issued[ci]++;
 
     uint32_t idx = th->cur++;
+    th->dep_ok = false;
+    set_ti(m, c, th);
     uint64_t done = T + 1;
     th->next_issue = T + 1;
     switch ((tm_kind)ti->kind) {
@@ -449,14 +530,16 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->wg = slot;
         th->sg = i;
         th->cur = 0;
+        th->dep_ok = false;
+        set_ti(m, c, th);
         th->next_issue = t;
-        th->eta = t;
         th->age = m->age++;
         th->last_done = t;
         for (uint32_t s = 0; s < m->nslot_regs; s++) {
             th->ready[s] = t;
             th->rmem[s] = 0;
         }
+        sync_thread(m, c, slot * m->sgs + i);
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
         uint32_t sc = m->t_sched[slot * m->sgs + i];
@@ -472,62 +555,121 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         c->next_time = t;
 }
 
-/* Refresh slot t's cached earliest issue time (after it issued). */
-static void refresh(tm_model *m, tm_cu *c, uint32_t t)
+/* Earliest issue of the thread at scan position pos (TM_NEVER: none). */
+static inline uint64_t scan_time(const tm_cu *c, const uint64_t *eu, uint32_t pos)
 {
-    tm_thread *th = &c->th[t];
-    if (th->state == TH_RUN && th->cur < c->wg[th->wg].tr.sg[th->sg].n)
-        th->eta = earliest(m, c, t, NULL, NULL, NULL);
-    else if (th->state == TH_RUN)
-        th->eta = TM_NEVER;
+    uint64_t e = c->own[pos];
+    uint32_t u = c->unit[pos];
+    if (e == TM_NEVER || u == UINT32_MAX)
+        return e;
+    const uint64_t *f = eu + (u & 0xffff);
+    uint64_t pf = f[0];
+    for (uint32_t i = 1; i < u >> 16; i++)
+        if (f[i] < pf)
+            pf = f[i];
+    return pf > e ? pf : e;
 }
 
-/* Scheduler s of CU c issues up to issue_width instructions at T. */
+/* Scheduler s of CU c issues up to issue_width instructions at T.  A thread
+ * may issue when max(own, its pipe's earliest free unit) <= T; round_robin
+ * takes the first such thread after the last issued, oldest_first the one
+ * dispatched first.  The first pass looks at every thread and keeps those
+ * that may issue at T (candidates, in scan order).  Issuing only delays the
+ * others (own is fixed, pipes get busier), so later passes of the same cycle
+ * look at the remaining candidates only, unless the issue woke a thread
+ * (barrier release, new work-group): then they scan again. */
 static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
     uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
-    const uint32_t *list = m->s_list + m->s_first[s];
-    uint32_t n = m->s_first[s + 1] - m->s_first[s];
+    uint32_t first = m->s_first[s];
+    uint32_t n = m->s_first[s + 1] - first;
+    /* all threads of a scheduler share one EU's pipes */
+    const uint64_t *eu = c->pfree + (size_t)(s / m->spe) * m->unit_total;
+    bool oldest = m->tc->policy != 0;
+    uint32_t *cand = m->cand;       /* scan positions jj of candidates */
+    uint32_t nc = 0;
+    bool full = true;
+    uint64_t low = TM_NEVER;        /* lower bound (> T) of the non-candidates */
     for (uint32_t k = 0; k < iw; k++) {
-        uint32_t pick = UINT32_MAX, pj = 0;
-        for (uint32_t j = 0; j < n; j++) {
-            uint32_t jj = c->rr[s] + j;
-            if (jj >= n)
-                jj -= n;
-            uint32_t t = list[jj];
-            tm_thread *th = &c->th[t];
-            if (th->eta > T)    /* TM_NEVER when not running */
-                continue;
-            if (pick != UINT32_MAX && th->age >= c->th[pick].age)
-                continue;       /* oldest_first: cannot win, skip the check */
-            uint64_t e = earliest(m, c, t, NULL, NULL, NULL);
-            if (e > T) {
-                th->eta = e;
-                continue;
+        uint32_t pi = UINT32_MAX;   /* picked: index into cand */
+        uint64_t page = 0;
+        if (full) {
+            nc = 0;
+            low = TM_NEVER;
+            uint32_t jj = c->rr[s];
+            for (uint32_t j = 0; j < n; j++, jj = jj + 1 < n ? jj + 1 : 0) {
+                uint64_t e = scan_time(c, eu, first + jj);
+                if (e > T) {
+                    if (e < low)
+                        low = e;
+                    continue;
+                }
+                cand[nc++] = jj;
             }
-            if (m->tc->policy == 0) {
-                pick = t;
-                pj = jj;
-                break;
+            full = false;
+        } else {
+            /* drop the candidates the last issue delayed */
+            uint32_t keep = 0;
+            for (uint32_t i = 0; i < nc; i++) {
+                uint64_t e = scan_time(c, eu, first + cand[i]);
+                if (e > T) {
+                    if (e < low)
+                        low = e;
+                    continue;
+                }
+                cand[keep++] = cand[i];
             }
-            if (pick == UINT32_MAX || th->age < c->th[pick].age) {
-                pick = t;
-                pj = jj;
+            nc = keep;
+        }
+        for (uint32_t i = 0; i < nc; i++) {
+            if (pi == UINT32_MAX || c->qage[first + cand[i]] < page) {
+                pi = i;
+                page = c->qage[first + cand[i]];
+                if (!oldest)
+                    break;
             }
         }
-        if (pick == UINT32_MAX)
-            break;
+        if (pi == UINT32_MAX) {
+            c->snext[s] = low;
+            return;
+        }
+        uint32_t pj = cand[pi];
+        /* the picked thread cannot issue again at T (next issue >= T + 1) */
+        for (uint32_t i = pi; i + 1 < nc; i++)
+            cand[i] = cand[i + 1];
+        nc--;
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
+        uint32_t pick = m->s_list[first + pj];
+        m->woke = false;
+        m->picked = pick;
         issue(m, ci, pick, T);
         if (m->err)
             return;
-        refresh(m, c, pick);
+        sync_thread(m, c, pick);
+        m->picked = UINT32_MAX;
+        if (m->woke)
+            full = true;
+        /* next issue of the picked thread: >= T + 1, a bound for snext */
+        uint64_t pe = scan_time(c, eu, first + pj);
+        if (pe < low)
+            low = pe;
     }
-    uint64_t next = TM_NEVER;
-    for (uint32_t j = 0; j < n; j++)
-        if (c->th[list[j]].eta < next)
-            next = c->th[list[j]].eta;
+    uint64_t next = low;
+    if (full) {
+        next = TM_NEVER;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t e = scan_time(c, eu, first + j);
+            if (e < next)
+                next = e;
+        }
+    } else {
+        for (uint32_t i = 0; i < nc; i++) {
+            uint64_t e = scan_time(c, eu, first + cand[i]);
+            if (e < next)
+                next = e;
+        }
+    }
     if (next <= T)
         next = T + 1;
     c->snext[s] = next;
@@ -586,7 +728,10 @@ static int placement_alloc(tm_model *m)
     m->t_sched = calloc(m->slots, sizeof *m->t_sched);
     m->s_first = calloc(m->nsched + 1, sizeof *m->s_first);
     m->s_list = calloc(m->slots, sizeof *m->s_list);
-    if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list)
+    m->t_pos = calloc(m->slots, sizeof *m->t_pos);
+    m->cand = calloc(m->slots, sizeof *m->cand);
+    m->picked = UINT32_MAX;
+    if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list || !m->t_pos || !m->cand)
         return -1;
     for (uint32_t t = 0; t < m->slots; t++) {
         m->t_eu[t] = t % m->neu;
@@ -600,6 +745,7 @@ static int placement_alloc(tm_model *m)
         return -1;
     for (uint32_t t = 0; t < m->slots; t++) {
         uint32_t s = m->t_sched[t];
+        m->t_pos[t] = m->s_first[s] + fill[s];
         m->s_list[m->s_first[s] + fill[s]++] = t;
     }
     free(fill);
@@ -639,16 +785,22 @@ static int model_alloc(tm_model *m)
         c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
         c->rr = calloc(m->nsched, sizeof *c->rr);
         c->snext = calloc(m->nsched, sizeof *c->snext);
+        c->own = calloc(m->slots, sizeof *c->own);
+        c->unit = calloc(m->slots, sizeof *c->unit);
+        c->qage = calloc(m->slots, sizeof *c->qage);
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
-        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext)
+        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->unit ||
+            !c->qage)
             return -1;
+        for (uint32_t t = 0; t < m->slots; t++)
+            c->own[t] = TM_NEVER;
         for (uint32_t s = 0; s < m->nsched; s++)
             c->snext[s] = TM_NEVER;
         for (uint32_t t = 0; t < m->slots; t++) {
             c->th[t].ready = calloc(regs, sizeof *c->th[t].ready);
             c->th[t].rmem = calloc(regs, 1);
-            c->th[t].eta = TM_NEVER;
+            c->th[t].eu_units = c->pfree + (size_t)m->t_eu[t] * m->unit_total;
             if (!c->th[t].ready || !c->th[t].rmem)
                 return -1;
         }
@@ -677,6 +829,9 @@ static void model_free(tm_model *m)
             free(c->pfree);
             free(c->rr);
             free(c->snext);
+            free(c->own);
+            free(c->unit);
+            free(c->qage);
         }
     free(m->cu);
     free(m->inst);
@@ -684,6 +839,8 @@ static void model_free(tm_model *m)
     free(m->t_sched);
     free(m->s_first);
     free(m->s_list);
+    free(m->t_pos);
+    free(m->cand);
     free(m->heap);
     free(m->hpos);
     tm_mem_free(&m->mem);

@@ -132,6 +132,8 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
         }
         for (uint32_t i = first; i < in->nopnd && i < ISA_MAX_OPNDS; i++)
             add_source(ti, k, &in->o[i], in->o[i].kind == ISA_OPND_REG ? vec : 1);
+        ti->has_pipe = ti->kind == TM_K_ALU || ti->kind == TM_K_MEM ||
+                       ti->kind == TM_K_ATOMIC || ti->kind == TM_K_BRANCH;
         ti->passes = (uint16_t)tm_passes(tc, (tm_pipe)ti->pipe, width, tb);
         if (oi->pipe == ISA_PIPE_MOV && vec > 1)
             ti->passes = (uint16_t)(ti->passes * vec);

@@ -30,6 +30,7 @@ typedef struct tm_inst {
     uint8_t pipe;         /* tm_pipe */
     uint8_t space;        /* memory: isa_space */
     uint8_t nsrc;
+    uint8_t has_pipe;     /* issue waits for a free unit of `pipe` */
     uint16_t passes;      /* pipe passes at the run's width */
     uint16_t elem_bytes;  /* memory: bytes per lane */
     tm_range src[TM_MAX_RANGES];
