@@ -174,8 +174,9 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
             }
 
             d = &dec[pc];
-            switch ((emu_dkind)d->kind) {
-            case EMU_D_ALU: {
+            /* the common case first, as a plain test: a jump table's single
+             * indirect jump mispredicted on most instructions */
+            if (__builtin_expect(d->kind == EMU_D_ALU, 1)) {
                 const uint64_t *a = base[d->sel[0]] + d->src[0];
                 const uint64_t *b = base[d->sel[1]] + d->src[1];
                 const uint64_t *c = base[d->sel[2]] + d->src[2];
@@ -187,8 +188,16 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                     lanes_fast_blend(regs + d->dst, tmp, mask, w);
                 }
                 pc++;
+            } else if (d->kind == EMU_D_CMP) {
+                const lanes_mask v = d->cmp(base[d->sel[0]] + d->src[0],
+                                            base[d->sel[1]] + d->src[1], w);
+                lanes_mask *p = &sg->l.preds[d->pred];
+                *p = (*p & ~mask) | (v & mask);
+                pc++;
+            } else switch ((emu_dkind)d->kind) {
+            case EMU_D_ALU:
+            case EMU_D_CMP:
                 break;
-            }
             case EMU_D_MOV: {
                 const uint64_t *a = base[d->sel[0]] + d->src[0];
                 uint64_t *r = regs + d->dst;
@@ -202,14 +211,6 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                         r[l] = (a[l] & m & lm) | (r[l] & ~lm);
                     }
                 }
-                pc++;
-                break;
-            }
-            case EMU_D_CMP: {
-                const lanes_mask v = d->cmp(base[d->sel[0]] + d->src[0],
-                                            base[d->sel[1]] + d->src[1], w);
-                lanes_mask *p = &sg->l.preds[d->pred];
-                *p = (*p & ~mask) | (v & mask);
                 pc++;
                 break;
             }
