@@ -17,7 +17,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 
 packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3 libzstd-dev gnuplot-nox
-          spirv-headers clang-14 llvm-spirv-14 spirv-tools)
+          spirv-headers clang-14 llvm-spirv-14 spirv-tools
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
 
 install_missing() {   # [extra packages...]
     local missing=()

@@ -69,11 +69,12 @@ kernel void blk_u64(global ulong *in, global ulong *out)
 }
 
 // cl_intel_subgroup_local_block_io: each sub-group writes its blocks into
-// its part of a local tile and reads them back with other widths.
+// its own 16*S-uint part of a local tile (64 bytes per work-item: pass
+// local:64*L) and reads them back with other widths.
 kernel void blk_local(global uint *in, global uint *out, local uint *tile)
 {
     uint S = get_max_sub_group_size(), l = get_sub_group_local_id();
-    local uint *t = tile + get_sub_group_id() * 8 * S;
+    local uint *t = tile + get_sub_group_id() * 16 * S;
     global uint *p = in + get_global_id(0) - l;     // this sub-group's S values
     uint v = intel_sub_group_block_read(p);
     for (uint k = 0; k < 8; k++)                       // t[k*S + i] = v(lane i) + k
@@ -91,12 +92,12 @@ kernel void blk_local(global uint *in, global uint *out, local uint *tile)
     o[4] = d.s0 | ((uint)d.s5 << 8) | ((uint)d.sa << 16) | ((uint)d.sf << 24);
     o[5] = (uint)e.s0; o[6] = (uint)(e.s0 >> 32); o[7] = (uint)e.s1; o[8] = (uint)(e.s1 >> 32);
     barrier(CLK_LOCAL_MEM_FENCE);
-    intel_sub_group_block_write_us2(h, (ushort2)((ushort)l, (ushort)(l + 100)));
-    intel_sub_group_block_write_uc4(c + 64 * S, (uchar4)((uchar)l, 1, 2, 3));
-    intel_sub_group_block_write_ul(u + 16 * S, (ulong)l << 40);
+    intel_sub_group_block_write_us2(h, (ushort2)((ushort)l, (ushort)(l + 100)));  // uints [0, S)
+    intel_sub_group_block_write_uc4(c + 32 * S, (uchar4)((uchar)l, 1, 2, 3));     // [8S, 9S)
+    intel_sub_group_block_write_ul(u + 5 * S, (ulong)l << 40);                    // [10S, 12S)
     o[9] = intel_sub_group_block_read_ui(t);
-    o[10] = intel_sub_group_block_read_ui(t + 16 * S);
-    o[11] = (uint)(intel_sub_group_block_read_ul(u + 16 * S) >> 32);
+    o[10] = intel_sub_group_block_read_ui(t + 8 * S);
+    o[11] = (uint)(intel_sub_group_block_read_ul(u + 5 * S) >> 32);
 }
 
 // Image block I/O: a 32-bit, a 16-bit and an 8-bit image read in blocks and

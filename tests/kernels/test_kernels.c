@@ -380,6 +380,161 @@ static void test_block_io(void **state)
         }
 }
 
+/* Local block I/O: each sub-group's tile part, as uints, holds
+ * T[k*S + i] = in[base + i] + k after the first writes; the reads of other
+ * widths see its bytes little-endian. */
+static void test_block_local(void **state)
+{
+    (void)state;
+    enum { G = 256, L = 64 };
+    static uint32_t in[G], out[G * 12];
+    for (int i = 0; i < G; i++)
+        in[i] = rnd();
+    put("lin.bin", in, sizeof in);
+    compile("block_io", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        int S = (int)widths[w];
+        run_ok("run %s/block_io.spv --kernel blk_local --sg %d --global %d --local %d "
+               "--arg in=uint:@%s/lin.bin --arg out=uint:zeros:%d --arg tile=local:%d "
+               "--out out=%s/lout.bin -q", tmpdir, S, G, L, tmpdir, G * 12, L * 64, tmpdir);
+        get("lout.bin", out, sizeof out);
+        for (int g = 0; g < G; g++) {
+            int l = g % S, b = g - l;
+            uint32_t T[8 * 64];
+            for (int k = 0; k < 8; k++)
+                for (int i = 0; i < S; i++)
+                    T[k * S + i] = in[b + i] + (uint32_t)k;
+            uint8_t bytes[sizeof T];
+            for (int m = 0; m < 8 * S; m++)
+                for (int q = 0; q < 4; q++)
+                    bytes[4 * m + q] = (uint8_t)(T[m] >> (8 * q));
+#define U16(m) ((uint32_t)bytes[2 * (m)] | (uint32_t)bytes[2 * (m) + 1] << 8)
+#define U64(m) (T[2 * (m)] | (uint64_t)T[2 * (m) + 1] << 32)
+            const uint32_t *o = &out[g * 12];
+            assert_int_equal(o[0], in[g]);
+            assert_int_equal(o[1], in[g] + 3);
+            assert_int_equal(o[2], in[g] + 7);
+            assert_int_equal(o[3], U16(l) | U16(l + 7 * S) << 16);
+            assert_int_equal(o[4], bytes[l] | (uint32_t)bytes[l + 5 * S] << 8 |
+                                   (uint32_t)bytes[l + 10 * S] << 16 |
+                                   (uint32_t)bytes[l + 15 * S] << 24);
+            assert_int_equal(o[5], (uint32_t)U64(l));
+            assert_int_equal(o[6], (uint32_t)(U64(l) >> 32));
+            assert_int_equal(o[7], (uint32_t)U64(l + S));
+            assert_int_equal(o[8], (uint32_t)(U64(l + S) >> 32));
+#undef U16
+#undef U64
+            /* second phase: ushort h[i] = i, h[S + i] = i + 100 (uints [0, S));
+             * bytes 32S + k*S + i = (i, 1, 2, 3)[k]; ulong 5S + i = i << 40 */
+            uint16_t h[128];
+            for (int i = 0; i < S; i++) {
+                h[i] = (uint16_t)i;
+                h[S + i] = (uint16_t)(i + 100);
+            }
+            assert_int_equal(o[9], (uint32_t)h[2 * l] | (uint32_t)h[2 * l + 1] << 16);
+            uint8_t c[4 * 64];
+            for (int k = 0; k < 4; k++)
+                for (int i = 0; i < S; i++)
+                    c[k * S + i] = (uint8_t)(k == 0 ? i : k);
+            assert_int_equal(o[10], (uint32_t)c[4 * l] | (uint32_t)c[4 * l + 1] << 8 |
+                                    (uint32_t)c[4 * l + 2] << 16 | (uint32_t)c[4 * l + 3] << 24);
+            assert_int_equal(o[11], (uint32_t)l << 8);
+        }
+    }
+}
+
+/* Image block I/O: 32/16/8-bit CL_R images of W x H; lane i, component k of a
+ * block at element column X, row y is element (X + i, y + k). */
+static void test_block_image(void **state)
+{
+    (void)state;
+    enum { W = 128, H = 32, L = 64 };
+    static uint32_t a32[H][W], o32[H][W], o2[H][W];
+    static uint16_t a16[H][W];
+    static uint8_t a8[H][W];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            a32[y][x] = rnd();
+            a16[y][x] = (uint16_t)rnd();
+            a8[y][x] = (uint8_t)rnd();
+        }
+    put("a32.bin", a32, sizeof a32);
+    put("a16.bin", a16, sizeof a16);
+    put("a8.bin", a8, sizeof a8);
+    compile("block_io", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/block_io.spv --kernel blk_image --sg %u --global %d,%d --local %d,1 "
+               "--arg a32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:@%s/a32.bin "
+               "--arg a16=image2d:%dx%d:CL_R:CL_UNSIGNED_INT16:@%s/a16.bin "
+               "--arg a8=image2d:%dx%d:CL_R:CL_UNSIGNED_INT8:@%s/a8.bin "
+               "--arg o32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
+               "--arg o2=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
+               "--out o32=%s/o32.bin --out o2=%s/o2.bin -q", tmpdir, widths[w], W, H / 8, L,
+               W, H, tmpdir, W, H, tmpdir, W, H, tmpdir, W, H, W, H, tmpdir, tmpdir);
+        get("o32.bin", o32, sizeof o32);
+        get("o2.bin", o2, sizeof o2);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int y0 = y / 8 * 8, k = y % 8;
+                uint32_t want = k < 4 ? a32[y0 + k][x] + a32[y0 + 4 + k][x] : a32[y][x];
+                if (o32[y][x] != want)
+                    fail_msg("blk_image SIMD%u o32(%d,%d) = %u, want %u", widths[w], x, y,
+                             o32[y][x], want);
+                assert_int_equal(o2[y][x], (uint32_t)a16[y][x] * 256u + a8[y][x]);
+            }
+    }
+}
+
+/* Element image access: mirror/flip with channel shuffles, UNORM8 -> float
+ * (v / 255) and the size queries. */
+static void test_images(void **state)
+{
+    (void)state;
+    enum { W = 48, H = 20 };
+    static uint8_t src[H][W][4], fsrc[H][W][4];
+    static uint16_t dst[H][W][4];
+    static float fdst[H][W][4];
+    int32_t dims[4];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int c = 0; c < 4; c++) {
+                src[y][x][c] = (uint8_t)rnd();
+                fsrc[y][x][c] = (uint8_t)rnd();
+            }
+    put("src.bin", src, sizeof src);
+    put("fsrc.bin", fsrc, sizeof fsrc);
+    compile("images", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/images.spv --sg %u --global %d,%d --local 16,2 "
+               "--arg src=image2d:%dx%d:CL_RGBA:CL_UNSIGNED_INT8:@%s/src.bin "
+               "--arg fsrc=image2d:%dx%d:CL_RGBA:CL_UNORM_INT8:@%s/fsrc.bin "
+               "--arg dst=image2d:%dx%d:CL_RGBA:CL_UNSIGNED_INT16:zeros "
+               "--arg fdst=image2d:%dx%d:CL_RGBA:CL_FLOAT:zeros --arg dims=int:zeros:4 "
+               "--out dst=%s/dst.bin --out fdst=%s/fdst.bin --out dims=%s/dims.bin -q",
+               tmpdir, widths[w], W, H, W, H, tmpdir, W, H, tmpdir, W, H, W, H, tmpdir, tmpdir,
+               tmpdir);
+        get("dst.bin", dst, sizeof dst);
+        get("fdst.bin", fdst, sizeof fdst);
+        get("dims.bin", dims, sizeof dims);
+        assert_int_equal(dims[0], W);
+        assert_int_equal(dims[1], H);
+        assert_int_equal(dims[2], W);
+        assert_int_equal(dims[3], H);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const uint8_t *p = src[y][W - 1 - x];
+                assert_int_equal(dst[y][x][0], p[3]);
+                assert_int_equal(dst[y][x][1], p[2] + 1);
+                assert_int_equal(dst[y][x][2], p[1] * 2);
+                assert_int_equal(dst[y][x][3], p[0]);
+                const uint8_t *f = fsrc[H - 1 - y][x];
+                float want[4] = { 1.0f - (float)f[0] / 255.0f, (float)f[1] / 255.0f * 0.5f,
+                                  (float)f[2] / 255.0f, 1.0f };
+                assert_memory_equal(fdst[y][x], want, sizeof want);
+            }
+    }
+}
+
 static void test_control(void **state)
 {
     (void)state;
@@ -548,6 +703,9 @@ int main(void)
         cmocka_unit_test(test_khr_ext),
         cmocka_unit_test(test_intel_shuffle),
         cmocka_unit_test(test_block_io),
+        cmocka_unit_test(test_block_local),
+        cmocka_unit_test(test_block_image),
+        cmocka_unit_test(test_images),
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_cycles_twin),
