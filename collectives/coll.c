@@ -99,43 +99,37 @@ void coll_write(lanes_sg *sg, uint32_t reg, lanes_mask active, const uint64_t *v
             r[l] = v[l];
 }
 
-/* Check mode: source values of o[1..3] (component 0) captured before the
- * micro-ops run, since the destination may be one of the sources. */
+/* Check mode: every component of the sources o[1..4], captured before
+ * the micro-ops run, since the destination may be one of the sources. */
 static coll_status run_checked(const coll_env *env, const isa_inst *in,
                                coll_group *g, coll_report *rep, coll_family_fn fn)
 {
-    uint32_t n = g->nsg, w = g->sg[0]->width;
-    uint64_t *buf = calloc((size_t)n * 4 * w, sizeof *buf);
-    const uint64_t **rows = calloc((size_t)n * 4, sizeof *rows);
+    uint32_t n = g->nsg, w = g->sg[0]->width, nc = in->vec ? in->vec : 1u;
+    uint64_t *buf = calloc((size_t)n * 4 * nc * w, sizeof *buf);
     uint32_t *size = calloc(n, sizeof *size);
-    if (!buf || !rows || !size) {
+    if (!buf || !size) {
         free(buf);
-        free(rows);
         free(size);
         return coll_fail(rep, COLL_NO_MEMORY, 0, 0, 0);
     }
+    coll_ref_in r = { n, w, nc, g->active, size, buf };
     uint64_t scratch[LANES_MAX];
     for (uint32_t j = 0; j < n; j++) {
         size[j] = g->sg[j]->size;
-        for (uint32_t k = 0; k < 4; k++) {
-            uint64_t *row = buf + ((size_t)j * 4 + k) * w;
-            rows[k * n + j] = row;
-            if (k + 1 >= in->nopnd)
-                continue;
-            bool idx = !(k == 0 || (k == 1 && isa_ops[in->op].family == ISA_FAM_SHUFFLE_DOWN2)
-                         || (k == 1 && isa_ops[in->op].family == ISA_FAM_SHUFFLE_UP2));
-            isa_type t = idx ? ISA_T_U32 : (isa_type)in->type;
-            const uint64_t *s = lanes_src(env->lanes, g->sg[j], &in->o[k + 1], 0, t, scratch);
-            memcpy(row, s, w * sizeof *row);
+        for (uint32_t k = 0; k < 4 && k + 1 < in->nopnd; k++) {
+            uint32_t dc = coll_ref_data_comps(in, k);
+            isa_type t = dc ? (isa_type)in->type : ISA_T_U32;
+            for (uint32_t c = 0; c < (dc ? dc : 1u); c++) {
+                const uint64_t *s = lanes_src(env->lanes, g->sg[j], &in->o[k + 1], c,
+                                              t, scratch);
+                memcpy((uint64_t *)coll_ref_src(&r, j, k, c), s, w * sizeof *s);
+            }
         }
     }
     coll_status st = fn(env, in, g, rep);
-    if (st == COLL_OK) {
-        coll_ref_in r = { n, w, g->active, size, rows, rows + n, rows + 2 * n, rows + 3 * n };
+    if (st == COLL_OK)
         st = coll_ref_check(env, in, &r, g, rep);
-    }
     free(buf);
-    free(rows);
     free(size);
     return st;
 }

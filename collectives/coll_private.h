@@ -57,7 +57,8 @@ typedef struct coll_x {
 
 /* Index arithmetic for shuffles (u32, wrapping). */
 typedef enum coll_ix {
-    COLL_IX_COPY, COLL_IX_ADD, COLL_IX_SUB, COLL_IX_XOR, COLL_IX_AND, COLL_IX_REM
+    COLL_IX_COPY, COLL_IX_ADD, COLL_IX_SUB, COLL_IX_XOR, COLL_IX_AND, COLL_IX_REM,
+    COLL_IX_ADDS       /* a + b with b a signed 32-bit value (rotate's int delta) */
 } coll_ix;
 
 /* Per-lane ballot micro-op forms (see uop.c). */
@@ -99,7 +100,9 @@ void coll_u_mov_indirect(coll_x *x, uint64_t *d, const uint64_t *s,
                          lanes_mask en, int part);
 /* Index ALU: d[i] = a[i] op b[i] for i < n on u32 inputs computed
  * without wrapping: a sum is exact, a negative difference becomes ~0
- * (out of range for every source). */
+ * (out of range for every source).  ADDS adds a signed 32-bit b into a
+ * signed 64-bit result; REM is the non-negative (Euclidean) remainder of
+ * a signed 64-bit a, so a negative rotate delta counts backwards. */
 void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
                   const uint64_t *b, uint32_t n);
 /* HW_REDUCE: d[0..n) = fold of s[l] over lanes l < n in en, lane order. */
@@ -142,7 +145,16 @@ static inline uint32_t coll_log2(uint32_t p)
     return k;
 }
 
-/* Identity fill of t[0..n), then the masked copy of v (lanes in en) to
+/* The value that fills inactive, missing and padding lanes: the
+ * operator's identity, except NaN for float min/max (fmin(NaN, x) = x for
+ * every x, so a fold over only NaN values stays NaN, as the spec's
+ * definition without padding gives; +-INF would replace it). */
+uint64_t coll_pad_value(isa_binop op, isa_type t);
+/* Exclusive float min/max: lanes whose prefix is empty (lanes 0..first
+ * active) get the spec's identity (+-INF) instead of the NaN padding. */
+bool coll_needs_exc_fixup(isa_binop op, isa_type t);
+
+/* Fill of t[0..n) with coll_pad_value, then the masked copy of v (lanes in en) to
  * lanes shift.. (1 for an exclusive scan); logical operators compare
  * with 0 first (one more ALU micro-op). */
 void coll_prepare(coll_x *x, isa_binop op, uint64_t *t, const uint64_t *v,
@@ -187,20 +199,37 @@ void coll_write(lanes_sg *sg, uint32_t reg, lanes_mask active, const uint64_t *v
 
 /* ---- check mode (ref.c) ---- */
 
-/* Recompute the destination of `in` directly from the spec, given the
- * source values captured before execution (src[k][comp] rows of width
- * slots per subgroup), and compare with what was written.  Returns
- * COLL_OK or COLL_CHECK_MISMATCH with *rep set. */
+/* Source values captured before execution (the destination may be a
+ * source): operand o[k + 1] (k < 4), component c, as `width` slots per
+ * subgroup.  Data operands hold every vector component read by the
+ * family; index / delta / id operands component 0 (u32). */
 typedef struct coll_ref_in {
-    uint32_t nsg, width;
+    uint32_t nsg, width, ncomp;
     const lanes_mask *active;
     const uint32_t *size;      /* per subgroup */
-    const uint64_t *const *src0;  /* per subgroup: component-0 value of o[1] */
-    const uint64_t *const *src1;  /* per subgroup: o[2] (index/delta/second source) */
-    const uint64_t *const *src2;  /* per subgroup: o[3] */
-    const uint64_t *const *src3;  /* per subgroup: o[4] */
+    const uint64_t *vals;      /* [sg][k][comp][lane] */
 } coll_ref_in;
+
+static inline const uint64_t *coll_ref_src(const coll_ref_in *r, uint32_t j,
+                                           uint32_t k, uint32_t comp)
+{
+    return r->vals + (((size_t)j * 4 + k) * r->ncomp + comp) * r->width;
+}
+
+/* Components of the source operand o[k + 1] a family reads as data (the
+ * rest are read as one u32 component). */
+uint32_t coll_ref_data_comps(const isa_inst *in, uint32_t k);
+
+/* Recompute every destination component of `in` directly from the spec
+ * and compare with what was written.  Returns COLL_OK or
+ * COLL_CHECK_MISMATCH with *rep set. */
 coll_status coll_ref_check(const coll_env *env, const isa_inst *in,
                            const coll_ref_in *r, coll_group *g, coll_report *rep);
+
+/* Test-only fault injection: when non-NULL, called after every micro-op
+ * that writes lane values with its destination and first written slot,
+ * so a test can corrupt a result and see check mode catch it.  NULL in
+ * every real run. */
+extern void (*coll_fault_hook)(coll_uop_kind kind, uint64_t *dst, uint32_t slot);
 
 #endif

@@ -6,11 +6,23 @@
 
 static const uint64_t zeros[COLL_TMP_LANES];
 
+uint64_t coll_pad_value(isa_binop op, isa_type t)
+{
+    if (isa_types[t].is_float && (op == ISA_BINOP_MIN || op == ISA_BINOP_MAX))
+        return t == ISA_T_F16 ? 0x7e00u : t == ISA_T_F32 ? 0x7fc00000u : 0x7ff8000000000000ull;
+    return lanes_identity(op, t);
+}
+
+bool coll_needs_exc_fixup(isa_binop op, isa_type t)
+{
+    return coll_pad_value(op, t) != lanes_identity(op, t);
+}
+
 void coll_prepare(coll_x *x, isa_binop op, uint64_t *t, const uint64_t *v,
                   uint32_t w, uint32_t n, lanes_mask en, uint32_t shift)
 {
     uint64_t p[COLL_TMP_LANES];
-    coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type), n);
+    coll_u_fill(x, t, coll_rgn_stride(0, 1), coll_pad_value(op, x->type), n);
     if (op == ISA_BINOP_LAND || op == ISA_BINOP_LOR || op == ISA_BINOP_LXOR) {
         /* predicates become 0/1 first, so one lane alone reads as 1 */
         coll_u_cmp(x, ISA_BINOP_NE, p, v, zeros, w, en);

@@ -35,6 +35,9 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
             coll_u_alu(x, op, t, up, t, last, t, up, p / 2);
         }
     }
+    if (exclusive && en && coll_needs_exc_fixup(op, x->type))
+        coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type),
+                    (uint32_t)__builtin_ctzll(en) + 1);
     memcpy(out, t, w * sizeof *out);
 }
 

@@ -43,10 +43,11 @@ static void compute_index(coll_x *x, isa_family fam, bool khr, lanes_sg *sg,
         break;
     case ISA_FAM_ROTATE:
         if (!cluster) {
-            /* (id + delta) % sub_group_size */
+            /* (id + delta) mod the maximum sub-group size, delta an int
+             * (cl_khr_subgroup_rotate); a missing lane reads 0 */
             for (uint32_t l = 0; l < w; l++)
-                k[l] = sg->size;
-            coll_u_index(x, COLL_IX_ADD, idx, lid, arg, w);
+                k[l] = w;
+            coll_u_index(x, COLL_IX_ADDS, idx, lid, arg, w);
             coll_u_index(x, COLL_IX_REM, idx, idx, k, w);
         } else {
             /* cluster base + (id + delta) % cluster */

@@ -15,6 +15,15 @@ static lanes_mask region_mask(coll_rgn r, uint32_t n)
     return m;
 }
 
+void (*coll_fault_hook)(coll_uop_kind kind, uint64_t *dst, uint32_t slot) = NULL;
+
+/* test-only fault injection (coll_private.h); a no-op in real runs */
+static void fault(coll_uop_kind k, uint64_t *d, uint32_t slot)
+{
+    if (coll_fault_hook)
+        coll_fault_hook(k, d, slot);
+}
+
 static void emit(coll_x *x, coll_uop_kind k, isa_type t, isa_binop b,
                  uint32_t lanes, lanes_mask mask, uint32_t bytes, uint64_t addr)
 {
@@ -45,6 +54,7 @@ void coll_u_alu(coll_x *x, isa_binop op, uint64_t *d, coll_rgn rd,
         r[i] = lanes_binop(op, x->type, a[coll_rgn_at(ra, i)], b[coll_rgn_at(rb, i)]);
     for (uint32_t i = 0; i < n; i++)
         d[coll_rgn_at(rd, i)] = r[i];
+    fault(COLL_UOP_ALU, d, coll_rgn_at(rd, 0));
     emit(x, COLL_UOP_ALU, x->type, op, n, region_mask(rd, n), 0, 0);
 }
 
@@ -81,6 +91,7 @@ void coll_u_cmp(coll_x *x, isa_binop cond, uint64_t *d, const uint64_t *a,
                      : a[i] == b[i];
         d[i] = cond == ISA_BINOP_EQ ? eq : !eq;
     }
+    fault(COLL_UOP_ALU, d, 0);
     emit(x, COLL_UOP_ALU, x->type, cond, n, en & lanes_mask_first(n), 0, 0);
 }
 
@@ -99,6 +110,7 @@ void coll_u_mov(coll_x *x, uint64_t *d, coll_rgn rd, const uint64_t *s,
         if (l < 64)
             m |= (lanes_mask)1 << l;
     }
+    fault(COLL_UOP_MOV, d, coll_rgn_at(rd, 0));
     emit(x, COLL_UOP_MOV, x->type, ISA_BINOP_NONE, n, m, 0, 0);
 }
 
@@ -106,6 +118,7 @@ void coll_u_fill(coll_x *x, uint64_t *d, coll_rgn rd, uint64_t v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         d[coll_rgn_at(rd, i)] = v;
+    fault(COLL_UOP_MOV, d, coll_rgn_at(rd, 0));
     emit(x, COLL_UOP_MOV, x->type, ISA_BINOP_NONE, n, region_mask(rd, n), 0, 0);
 }
 
@@ -115,6 +128,7 @@ void coll_u_bcast(coll_x *x, uint64_t *d, const uint64_t *s, uint32_t lane,
     uint64_t v = s[lane];
     for (uint32_t i = 0; i < n; i++)
         d[i] = v;
+    fault(COLL_UOP_BCAST, d, 0);
     emit(x, COLL_UOP_BCAST, x->type, ISA_BINOP_NONE, n, lanes_mask_first(n), 0, 0);
 }
 
@@ -134,6 +148,7 @@ void coll_u_mov_indirect(coll_x *x, uint64_t *d, const uint64_t *s,
         d[l] = (d[l] & keep) | (v & ~keep);
         m |= (lanes_mask)1 << l;
     }
+    fault(COLL_UOP_MOV_INDIRECT, d, first);
     emit(x, COLL_UOP_MOV_INDIRECT, x->type, ISA_BINOP_NONE, n, m, 0, 0);
 }
 
@@ -143,7 +158,7 @@ void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
     static const isa_binop shown[] = {
         [COLL_IX_COPY] = ISA_BINOP_NONE, [COLL_IX_ADD] = ISA_BINOP_ADD, [COLL_IX_SUB] = ISA_BINOP_SUB,
         [COLL_IX_XOR] = ISA_BINOP_XOR, [COLL_IX_AND] = ISA_BINOP_AND,
-        [COLL_IX_REM] = ISA_BINOP_NONE,
+        [COLL_IX_REM] = ISA_BINOP_NONE, [COLL_IX_ADDS] = ISA_BINOP_ADD,
     };
     for (uint32_t i = 0; i < n; i++) {
         uint64_t p = (uint32_t)a[i], q = (uint32_t)b[i], r = 0;
@@ -153,7 +168,13 @@ void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
         case COLL_IX_SUB: r = p >= q ? p - q : ~0ull; break;
         case COLL_IX_XOR: r = p ^ q; break;
         case COLL_IX_AND: r = p & q; break;
-        case COLL_IX_REM: r = q ? a[i] % q : 0; break;
+        case COLL_IX_REM:
+            if (q) {
+                int64_t m = (int64_t)a[i] % (int64_t)q;
+                r = (uint64_t)(m < 0 ? m + (int64_t)q : m);
+            }
+            break;
+        case COLL_IX_ADDS: r = (uint64_t)((int64_t)p + (int32_t)(uint32_t)b[i]); break;
         }
         d[i] = r;
     }
@@ -169,6 +190,7 @@ void coll_u_hw_reduce(coll_x *x, isa_binop op, uint64_t *d, const uint64_t *s,
             acc = lanes_binop(op, x->type, acc, s[l]);
     for (uint32_t l = 0; l < n; l++)
         d[l] = acc;
+    fault(COLL_UOP_HW_REDUCE, d, 0);
     emit(x, COLL_UOP_HW_REDUCE, x->type, op, n, en & lanes_mask_first(n), 0, 0);
 }
 
@@ -182,6 +204,8 @@ void coll_u_ballot(coll_x *x, uint64_t *const *d, uint32_t ncomp,
     for (uint32_t c = 0; c < ncomp && c < 4; c++)
         for (uint32_t l = 0; l < n; l++)
             d[c][l] = w[c];
+    if (ncomp)
+        fault(COLL_UOP_BALLOT, d[0], 0);
     emit(x, COLL_UOP_BALLOT, ISA_T_U32, ISA_BINOP_NONE, n, en & lanes_mask_first(n), 0, 0);
 }
 
@@ -230,6 +254,7 @@ void coll_u_ballot_bits(coll_x *x, coll_bform form, uint64_t *d,
         }
         d[l] = r;
     }
+    fault(COLL_UOP_BALLOT, d, en ? (uint32_t)__builtin_ctzll(en) : 0);
     emit(x, COLL_UOP_BALLOT, ISA_T_U32, ISA_BINOP_NONE, n, en & lanes_mask_first(n), 0, 0);
 }
 
@@ -249,6 +274,8 @@ void coll_u_lane_mask(coll_x *x, isa_binop cond, uint64_t *const *d,
         for (uint32_t c = 0; c < ncomp && c < 4; c++)
             d[c][l] = w[c];
     }
+    if (ncomp)
+        fault(COLL_UOP_BALLOT, d[0], en ? (uint32_t)__builtin_ctzll(en) : 0);
     emit(x, COLL_UOP_BALLOT, ISA_T_U32, cond, n, en & lanes_mask_first(n), 0, 0);
 }
 
@@ -277,6 +304,7 @@ coll_status coll_u_slm_load(coll_x *x, uint64_t *d, uint32_t addr, uint32_t n)
             v |= (uint64_t)x->env->scratch_slm[addr + i * nb + k] << (8 * k);
         d[i] = v;
     }
+    fault(COLL_UOP_SLM_LOAD, d, 0);
     emit(x, COLL_UOP_SLM_LOAD, x->type, ISA_BINOP_NONE, n, lanes_mask_first(n),
          n * nb, addr);
     return COLL_OK;

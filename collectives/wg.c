@@ -80,7 +80,7 @@ coll_status coll_do_wg(const coll_env *env, const isa_inst *in,
         }
         if (fam == ISA_FAM_SCAN_EXC) {
             /* exclusive = inclusive shifted one lane, identity in lane 0 */
-            coll_u_fill(&x, t, coll_rgn_scalar(0), lanes_identity(op, x.type), 1);
+            coll_u_fill(&x, t, coll_rgn_scalar(0), coll_pad_value(op, x.type), 1);
             coll_u_mov(&x, t, coll_rgn_stride(1, 1), p, coll_rgn_stride(0, 1), w - 1,
                        ~(lanes_mask)0);
             memcpy(p, t, w * sizeof *p);
@@ -88,6 +88,8 @@ coll_status coll_do_wg(const coll_env *env, const isa_inst *in,
         if (count)
             coll_u_alu(&x, op, p, coll_rgn_stride(0, 1), acc, coll_rgn_stride(0, 1),
                        p, coll_rgn_stride(0, 1), w);
+        if (fam == ISA_FAM_SCAN_EXC && j == 0 && coll_needs_exc_fixup(op, x.type))
+            coll_u_fill(&x, p, coll_rgn_scalar(0), lanes_identity(op, x.type), 1);
         coll_write(sg, in->o[0].reg, g->active[j], p);
     }
     free(part);

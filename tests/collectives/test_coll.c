@@ -683,7 +683,8 @@ static void test_shuffles(void **state)
                             if (s < 0) { s += w; } else { src = other; }
                             if (s < 0) defined = false;
                             break;
-                        case ISA_OP_SG_ROTATE: s = (int64_t)(((uint64_t)l + a) % n); break;
+                        /* remainder by the max sub-group size (spec) */
+                        case ISA_OP_SG_ROTATE: s = (int64_t)(((uint64_t)l + a) % w); break;
                         default: s = (l / c * c) + (l + a) % c; break;
                         }
                         uint64_t got = lanes_reg(&x.sg[0], 0)[l];
