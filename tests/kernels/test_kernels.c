@@ -111,7 +111,7 @@ static void test_wg_collectives(void **state)
     put("in.bin", in, sizeof in);
     compile("wg_collectives", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/wg_collectives.spv --sg %u --global %d --local %d --arg in=int:@%s/in.bin "
+        run_ok("run %s/wg_collectives.spv --check --sg %u --global %d --local %d --arg in=int:@%s/in.bin "
                "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, L, tmpdir,
                G * 8, tmpdir);
         get("out.bin", out, sizeof out);
@@ -146,7 +146,7 @@ static void test_sg_collectives(void **state)
 {
     (void)state;
     enum { G = 256, L = 64 };
-    static int32_t in[G], out[G * 10];
+    static int32_t in[G], out[G * 10], twin[G * 10];
     for (int i = 0; i < G; i++)
         in[i] = (i % 29 == 3) ? 7 : smallint();
     in[40] = -990;
@@ -154,10 +154,16 @@ static void test_sg_collectives(void **state)
     compile("sg_collectives", "CL2.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/sg_collectives.spv --sg %d --global %d --local %d --arg in=int:@%s/in.bin "
-               "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, S, G, L, tmpdir,
-               G * 10, tmpdir);
+        run_ok("run %s/sg_collectives.spv --check --sg %d --global %d --local %d "
+               "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir,
+               S, G, L, tmpdir, G * 10, tmpdir);
         get("out.bin", out, sizeof out);
+        /* the hand-written twin gives the same outputs */
+        run_ok("run examples/sg_collectives.sgasm --check --sg %d --global %d --local %d "
+               "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/twin.bin -q", S, G,
+               L, tmpdir, G * 10, tmpdir);
+        get("twin.bin", twin, sizeof twin);
+        assert_memory_equal(out, twin, sizeof out);
         for (int g = 0; g < G; g++) {
             int b = g / S * S, sum = 0, mn = INT_MAX, mx = INT_MIN, inc = 0, exc = INT_MAX;
             int all = 1, any = 0;
@@ -200,7 +206,7 @@ static void test_khr_ext(void **state)
     compile("khr_ext", "CL3.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/khr_ext.spv --sg %d --global %d --local %d --arg in=int:@%s/in.bin "
+        run_ok("run %s/khr_ext.spv --check --sg %d --global %d --local %d --arg in=int:@%s/in.bin "
                "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, S, G, L, tmpdir, G * N,
                tmpdir);
         get("out.bin", out, sizeof out);
@@ -280,17 +286,22 @@ static void test_intel_shuffle(void **state)
 {
     (void)state;
     enum { G = 256, L = 64, N = 10 };
-    static uint32_t in[G], out[G * N];
+    static uint32_t in[G], out[G * N], twin[G * N];
     for (int i = 0; i < G; i++)
         in[i] = rnd();
     put("in.bin", in, sizeof in);
     compile("intel_shuffle", "CL2.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/intel_shuffle.spv --sg %d --global %d --local %d --arg in=uint:@%s/in.bin "
-               "--arg out=uint:zeros:%d --out out=%s/out.bin -q", tmpdir, S, G, L, tmpdir,
-               G * N, tmpdir);
+        run_ok("run %s/intel_shuffle.spv --check --sg %d --global %d --local %d "
+               "--arg in=uint:@%s/in.bin --arg out=uint:zeros:%d --out out=%s/out.bin -q",
+               tmpdir, S, G, L, tmpdir, G * N, tmpdir);
         get("out.bin", out, sizeof out);
+        run_ok("run examples/intel_shuffle.sgasm --check --sg %d --global %d --local %d "
+               "--arg in=uint:@%s/in.bin --arg out=uint:zeros:%d --out out=%s/twin.bin -q", S,
+               G, L, tmpdir, G * N, tmpdir);
+        get("twin.bin", twin, sizeof twin);
+        assert_memory_equal(out, twin, sizeof out);
         for (int g = 0; g < G; g++) {
             int b = g / S * S, l = g % S;
             const uint32_t *v = &in[b], *o = &out[g * N];

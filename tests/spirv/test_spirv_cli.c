@@ -152,7 +152,7 @@ static void test_stream_compaction(void **state)
 {
     (void)state;
     enum { G = 1024 };
-    int32_t in[G], out[G], ref[G];
+    int32_t in[G], out[G], ref[G], twin[G];
     uint32_t count, nref = 0;
     for (int i = 0; i < G; i++) {
         in[i] = (int32_t)(rnd() >> 48) - 32768;
@@ -163,13 +163,24 @@ static void test_stream_compaction(void **state)
     write_file("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
-            run_ok(exts[e], "run examples/opencl/stream_compaction.%s --sg %u --global %d "
+            run_ok(exts[e], "run examples/opencl/stream_compaction.%s --check --sg %u --global %d "
                    "--local 128 --arg in=int:@%s/in.bin --arg out=int:zeros:%d "
                    "--arg count=uint:zeros:1 --out out=%s/out.bin --out count=%s/n.bin -q",
                    exts[e], widths[w], G, tmpdir, G, tmpdir, tmpdir);
             read_file("n.bin", &count, 4);
             read_file("out.bin", out, sizeof out);
             assert_int_equal(count, nref);
+            /* the hand-written twin: same elements in the same order (sgemu
+             * runs the sub-groups' atomics in one deterministic order) */
+            run_ok("spv", "run examples/stream_compaction.sgasm --check --sg %u --global %d "
+                   "--local 128 --arg in=int:@%s/in.bin --arg out=int:zeros:%d "
+                   "--arg count=uint:zeros:1 --out out=%s/tw.bin --out count=%s/tn.bin -q",
+                   widths[w], G, tmpdir, G, tmpdir, tmpdir);
+            uint32_t tcount;
+            read_file("tn.bin", &tcount, 4);
+            read_file("tw.bin", twin, sizeof twin);
+            assert_int_equal(tcount, count);
+            assert_memory_equal(twin, out, sizeof out);
             qsort(out, count, 4, cmp_i32);
             assert_memory_equal(out, ref, nref * 4);
         }
@@ -185,7 +196,7 @@ static void test_shuffle_stencil(void **state)
     write_file("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
-            run_ok(exts[e], "run examples/opencl/shuffle_stencil.%s --sg %u --global %d "
+            run_ok(exts[e], "run examples/opencl/shuffle_stencil.%s --check --sg %u --global %d "
                    "--local 64 --arg in=float:@%s/in.bin --arg out=float:zeros:%d --arg n=%d "
                    "--out out=%s/out.bin -q", exts[e], widths[w], G, tmpdir, G, G, tmpdir);
             read_file("out.bin", out, sizeof out);
@@ -194,7 +205,7 @@ static void test_shuffle_stencil(void **state)
                 float ref = (in[i] + l) + r;
                 assert_true(out[i] == ref);
             }
-            run_ok("spv", "run examples/shuffle_stencil.sgasm --sg %u --global %d --local 64 "
+            run_ok("spv", "run examples/shuffle_stencil.sgasm --check --sg %u --global %d --local 64 "
                    "--arg in=float:@%s/in.bin --arg out=float:zeros:%d --arg n=%d "
                    "--out out=%s/s.bin -q", widths[w], G, tmpdir, G, G, tmpdir);
             read_file("s.bin", s, sizeof s);
@@ -212,7 +223,7 @@ static void test_wg_scan(void **state)
     write_file("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
-            run_ok(exts[e], "run examples/opencl/wg_scan.%s --sg %u --global %d --local %d "
+            run_ok(exts[e], "run examples/opencl/wg_scan.%s --check --sg %u --global %d --local %d "
                    "--arg in=int:@%s/in.bin --arg inc=int:zeros:%d --arg exc=int:zeros:%d "
                    "--arg total=int:zeros:%d --out inc=%s/i.bin --out exc=%s/e.bin "
                    "--out total=%s/t.bin -q", exts[e], widths[w], G, L, tmpdir, G, G, G / L,
@@ -229,6 +240,18 @@ static void test_wg_scan(void **state)
                 }
                 assert_int_equal(tot[g], run);
             }
+            int32_t ti[G], te[G], tt[G / L];
+            run_ok("spv", "run examples/wg_scan.sgasm --check --sg %u --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg inc=int:zeros:%d --arg exc=int:zeros:%d "
+                   "--arg total=int:zeros:%d --out inc=%s/ti.bin --out exc=%s/te.bin "
+                   "--out total=%s/tt.bin -q", widths[w], G, L, tmpdir, G, G, G / L, tmpdir,
+                   tmpdir, tmpdir);
+            read_file("ti.bin", ti, sizeof ti);
+            read_file("te.bin", te, sizeof te);
+            read_file("tt.bin", tt, sizeof tt);
+            assert_memory_equal(ti, inc, sizeof inc);
+            assert_memory_equal(te, exc, sizeof exc);
+            assert_memory_equal(tt, tot, sizeof tot);
         }
 }
 
