@@ -171,6 +171,64 @@ static void test_shard_merge_resume(void **state)
     free(a); free(b); free(c); free(ja); free(jb); free(jc);
 }
 
+/* Row i's cells from the kernel column on (run index and point key dropped),
+ * up to its newline. */
+static char row_buf[2][4096];
+static const char *row_tail(const char *csv, int i, int buf)
+{
+    const char *l = strchr(csv, '\n');          /* skip the header */
+    for (int k = 0; l && k < i; k++)
+        l = strchr(l + 1, '\n');
+    assert_non_null(l);
+    l = strchr(l + 1, ',');
+    assert_non_null(l);
+    l = strchr(l + 1, ',');
+    assert_non_null(l);
+    size_t n = strcspn(l + 1, "\n");
+    assert_true(n < sizeof row_buf[0]);
+    memcpy(row_buf[buf], l + 1, n);
+    row_buf[buf][n] = 0;
+    return row_buf[buf];
+}
+
+/* A group of points sharing one functional run (recorded once, every point
+ * replayed) gives the rows that separate full runs of each point give. */
+static void test_shared_group_equals_full_runs(void **state)
+{
+    (void)state;
+    static const char *const lat[] = { "20", "400" };
+    char text[2048], s[400], d[400];
+    const char *kern = "base: default\nkernels:\n  - file: %s/examples/vector_add.sgasm\n"
+                       "    global: 4096\n    local: 128\n"
+                       "    args: { a: 'float:iota:4096', b: 'float:random:4096:1', "
+                       "c: 'float:zeros:4096', n: 4096 }\n"
+                       "axes:\n  memory.l2.latency: [%s]\n";
+    snprintf(text, sizeof text, kern, cli_src(), "20, 400");
+    write_text("group.yaml", text);
+    snprintf(s, sizeof s, "%s/group.yaml", tmpdir);
+    snprintf(d, sizeof d, "%s/group", tmpdir);
+    run_ok("sweep %s -q -o %s", s, d);
+    char *g = read_text("group", "results.csv");
+    assert_non_null(g);
+    for (int i = 0; i < 2; i++) {
+        char name[64];
+        snprintf(text, sizeof text, kern, cli_src(), lat[i]);
+        snprintf(name, sizeof name, "single%d.yaml", i);
+        write_text(name, text);
+        snprintf(s, sizeof s, "%s/%s", tmpdir, name);
+        snprintf(d, sizeof d, "%s/single%d", tmpdir, i);
+        run_ok("sweep %s -q -o %s", s, d);
+        snprintf(name, sizeof name, "single%d", i);
+        char *one = read_text(name, "results.csv");
+        assert_non_null(one);
+        assert_string_equal(row_tail(g, i, 0), row_tail(one, 0, 1));
+        free(one);
+    }
+    /* the latency matters, so the two rows are not trivially equal */
+    assert_true(strcmp(row_tail(g, 0, 0), row_tail(g, 1, 1)) != 0);
+    free(g);
+}
+
 static void expect_error(const char *text, const char *where)
 {
     write_text("bad.yaml", text);
@@ -256,6 +314,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_expansion_and_jobs),
         cmocka_unit_test(test_shard_merge_resume),
+        cmocka_unit_test(test_shared_group_equals_full_runs),
         cmocka_unit_test(test_errors_with_positions),
         cmocka_unit_test(test_plots),
     };
