@@ -285,6 +285,25 @@ static void test_collatz(void **state)
         }
 }
 
+/* The committed .spv modules were built with the arg-type string
+ * (examples/opencl/rebuild.sh), so `int` buffers print signed. */
+static void test_committed_spv_signed(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run examples/opencl/wg_scan.spv --global 4 --local 4 "
+                           "--arg in=int:[-1,-2,3,-4] --arg inc=int:zeros:4 "
+                           "--arg exc=int:zeros:4 --arg total=int:zeros:1 --out inc -q");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "-1\n-3\n0\n-4\n");
+    cli_result_free(&r);
+    r = cli_run("run examples/opencl/local_reduce.spv --global 4 --local 4 "
+                "--arg in=int:[-7,1,1,1] --arg out=int:zeros:1 --arg scratch=local:16 "
+                "--out out -q");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "-4\n");
+    cli_result_free(&r);
+}
+
 /* spv2asm prints text that the assembler accepts. */
 static void test_spv2asm_reassembles(void **state)
 {
@@ -352,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_shuffle_stencil),
         cmocka_unit_test(test_wg_scan),
         cmocka_unit_test(test_collatz),
+        cmocka_unit_test(test_committed_spv_signed),
         cmocka_unit_test(test_spv2asm_reassembles),
         cmocka_unit_test(test_unnamed_parameters),
         cmocka_unit_test(test_bad_usage),
