@@ -92,6 +92,13 @@ typedef struct sgemu_timing {
     uint32_t ninst;
     tm_line_stats *per_inst;
     uint64_t trace_events;        /* events written to the trace file */
+    /* spilling (grf_overflow with scheduler.allow_spill = 1) */
+    uint32_t spilled_regs;        /* registers r >= nreg - spilled_regs live in memory */
+    uint64_t spill_fills, spill_stores;  /* register-sized scratch loads / stores */
+    uint64_t spill_bytes_moved;   /* (fills + stores) x width x 4 */
+    /* line requests per level (L1/L2: lookups, DRAM: lines fetched or
+     * written, local: accesses of a subgroup or block message) */
+    uint64_t requests[TM_LEVEL_COUNT];
 } sgemu_timing;
 
 /* Pull work-group wg_linear's records into *out (0 ok, else an exit code). */

@@ -25,6 +25,8 @@ typedef struct tm_thread {
     uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
     uint64_t dep;          /* cached: latest source ready time of record cur */
     const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
+    const emu_rec *recs;   /* this thread's record stream (set at dispatch) */
+    uint32_t nrec;
     uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
     bool dep_ok;           /* dep/dmem valid (cleared when cur or ready[] change) */
     bool dmem;             /* that source was written by a memory op */
@@ -61,6 +63,7 @@ typedef struct tm_cu {
      * (offset | count << 16, or UINT32_MAX: none); the earliest issue is
      * max(own, earliest free of those units). */
     uint64_t *own;
+    uint64_t *ecache;      /* lower bound of the issue time (last computed, or own) */
     uint32_t *unit;
     uint64_t *qage;
     uint64_t next_time;
@@ -79,6 +82,8 @@ typedef struct tm_model {
     uint32_t *t_eu, *t_sched;       /* per thread slot: its EU and scheduler */
     uint32_t *s_first, *s_list;     /* per scheduler: its slots, ascending */
     uint32_t *t_pos;                /* per slot: its index in s_list */
+    size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
+    uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
     uint32_t *cand;                 /* step_sched scratch: candidate positions */
     uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
     bool woke;                      /* another slot's scan entry changed meanwhile */
@@ -139,10 +144,9 @@ static uint64_t pipe_done(const tm_model *m, tm_pipe p, uint64_t start, uint32_t
     return start + pc->latency + (uint64_t)(passes - 1) * (pc->ii ? pc->ii : 1);
 }
 
-static const emu_rec *cur_rec(const tm_cu *c, const tm_thread *th)
+static const emu_rec *cur_rec(const tm_thread *th)
 {
-    const emu_sg_stream *s = &c->wg[th->wg].tr.sg[th->sg];
-    return th->cur < s->n ? &s->recs[th->cur] : NULL;
+    return th->cur < th->nrec ? &th->recs[th->cur] : NULL;
 }
 
 /* Earliest cycle the thread's next instruction can issue; *dep and *pipe
@@ -150,12 +154,12 @@ static const emu_rec *cur_rec(const tm_cu *c, const tm_thread *th)
 /* Cache the info of the thread's current record (NULL past the end). */
 static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
 {
-    const emu_sg_stream *st = &c->wg[th->wg].tr.sg[th->sg];
-    th->ti = th->cur < st->n ? &m->inst[st->recs[th->cur].pc] : NULL;
+    (void)c;
+    th->ti = th->cur < th->nrec ? &m->inst[th->recs[th->cur].pc] : NULL;
     /* hundreds of record streams advance in turn: too many for the hardware
      * prefetcher, so fetch a few records ahead */
-    if (th->cur + 8 < st->n)
-        __builtin_prefetch(&st->recs[th->cur + 8]);
+    if (th->cur + 8 < th->nrec)
+        __builtin_prefetch(&th->recs[th->cur + 8]);
 }
 
 /* The scoreboard part: latest ready time of the current record's sources.
@@ -216,12 +220,12 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     if (t != m->picked)
         m->woke = true;
     if (th->state != TH_RUN || !th->ti) {
-        c->own[pos] = TM_NEVER;
+        c->own[pos] = c->ecache[pos] = TM_NEVER;
         return;
     }
     if (!th->dep_ok)
         compute_dep(m, th);
-    c->own[pos] = max64(th->next_issue, th->dep);
+    c->own[pos] = c->ecache[pos] = max64(th->next_issue, th->dep);
     c->unit[pos] = th->ti->has_pipe
         ? m->unit_off[th->ti->pipe] | m->unit_n[th->ti->pipe] << 16 : UINT32_MAX;
     c->qage[pos] = th->age;
@@ -401,12 +405,104 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         finish_thread(m, ci, th);
 }
 
+/* ---- spilling: registers r >= spill_first live in per-thread scratch ----
+ * Register r of slot t of CU ci sits at scratch(ci, t) + r x W x 4 (one
+ * 32-bit value per lane).  Each distinct spilled source is a W x 4-byte block load
+ * on the send pipe from the issue; the instruction starts when all are back.
+ * Each spilled destination is a block store on the send pipe when the
+ * result is ready (it does not delay the result). */
+static uint64_t spill_addr(const tm_model *m, uint32_t ci, uint32_t t, uint32_t reg)
+{
+    uint64_t slot = (uint64_t)ci * m->slots + t;
+    return ((uint64_t)0x3000 << 40) +
+           (slot * m->L->k->nreg + reg) * (uint64_t)m->L->width * 4;
+}
+
+static uint64_t spill_fill(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t bytes = m->L->width * 4, passes = tm_passes(m->tc, TM_PIPE_SEND, m->L->width, 4);
+    uint64_t done = T;
+    uint32_t seen[64], ns = 0;
+    for (uint32_t i = 0; i < ti->nsrc; i++)
+        for (uint32_t j = 0; j < ti->src[i].n; j++) {
+            uint32_t r = ti->src[i].first + j;
+            if (r < m->spill_first || r >= m->L->k->nreg)
+                continue;
+            uint32_t q = 0;
+            while (q < ns && seen[q] != r)
+                q++;
+            if (q < ns)
+                continue;           /* one fill per distinct register */
+            if (ns < 64)
+                seen[ns++] = r;
+            uint64_t s = occupy(m, c, t, TM_PIPE_SEND, T, passes);
+            done = max64(done, tm_mem_block(&m->mem, ci, s, ISA_SPACE_GLOBAL,
+                                            spill_addr(m, ci, t, r), bytes, false));
+            m->st->spill_fills++;
+            m->st->spill_bytes_moved += bytes;
+        }
+    return done;
+}
+
+static void spill_store(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, uint64_t at)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t bytes = m->L->width * 4, passes = tm_passes(m->tc, TM_PIPE_SEND, m->L->width, 4);
+    for (uint32_t j = 0; j < ti->dst.n; j++) {
+        uint32_t r = ti->dst.first + j;
+        if (r < m->spill_first || r >= m->L->k->nreg)
+            continue;
+        uint64_t s = occupy(m, c, t, TM_PIPE_SEND, at, passes);
+        tm_mem_block(&m->mem, ci, s, ISA_SPACE_GLOBAL, spill_addr(m, ci, t, r), bytes, true);
+        m->st->spill_stores++;
+        m->st->spill_bytes_moved += bytes;
+    }
+}
+
+/* Which registers spill, and how many each instruction reads and writes.
+ * The spilled share of the registers is the share of the GRF demand that
+ * does not fit: nspill = ceil(nreg x spill_bytes / (need x bytes per
+ * register)), the highest-numbered ones. */
+static void spill_plan(tm_model *m)
+{
+    const isa_kernel *k = m->L->k;
+    const emu_config *cfg = m->L->cfg;
+    m->spill_first = UINT32_MAX;
+    if (!m->st->grf_overflow || !m->tc->allow_spill || !k->nreg)
+        return;
+    uint64_t bpr = cfg->grf_bytes_per_reg ? cfg->grf_bytes_per_reg : 32;
+    uint64_t demand = (uint64_t)m->st->grf_regs_needed * bpr;
+    uint64_t ns = demand ? ((uint64_t)k->nreg * m->st->spill_bytes + demand - 1) / demand : 0;
+    if (ns > k->nreg)
+        ns = k->nreg;
+    m->st->spilled_regs = (uint32_t)ns;
+    m->spill_first = k->nreg - (uint32_t)ns;
+    for (uint32_t pc = 0; pc < k->ninst; pc++) {
+        tm_inst *ti = &m->inst[pc];
+        if (ti->kind != TM_K_ALU && ti->kind != TM_K_MEM && ti->kind != TM_K_ATOMIC)
+            continue;
+        uint32_t f = 0, sp = 0;
+        for (uint32_t i = 0; i < ti->nsrc; i++)
+            for (uint32_t j = 0; j < ti->src[i].n; j++) {
+                uint32_t r = ti->src[i].first + j;
+                f += r >= m->spill_first && r < k->nreg;
+            }
+        for (uint32_t j = 0; j < ti->dst.n; j++) {
+            uint32_t r = ti->dst.first + j;
+            sp += r >= m->spill_first && r < k->nreg;
+        }
+        ti->fills = (uint8_t)(f < 255 ? f : 255);
+        ti->spills = (uint8_t)(sp < 255 ? sp : 255);
+    }
+}
+
 static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
     tm_thread *th = &c->th[ti_idx];
-    const emu_rec *r = cur_rec(c, th);
-    const tm_inst *ti = &m->inst[r->pc];
+    const emu_rec *r = cur_rec(th);
+    const tm_inst *ti = th->ti;
     const emu_timing_cfg *tc = m->tc;
     uint64_t dep, pipe;
     bool dmem;
@@ -435,14 +531,18 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     th->next_issue = T + 1;
     switch ((tm_kind)ti->kind) {
     case TM_K_ALU: {
-        uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, T, ti->passes);
+        uint64_t t0 = ti->fills ? spill_fill(m, ci, ti_idx, ti, T) : T;
+        uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, t0, ti->passes);
         done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
         write_dst(m, th, ti, done, false);
+        if (ti->spills)
+            spill_store(m, ci, ti_idx, ti, done);
         break;
     }
     case TM_K_MEM:
     case TM_K_ATOMIC: {
-        uint64_t s = occupy(m, c, ti_idx, TM_PIPE_SEND, T, ti->passes);
+        uint64_t t0 = ti->fills ? spill_fill(m, ci, ti_idx, ti, T) : T;
+        uint64_t s = occupy(m, c, ti_idx, TM_PIPE_SEND, t0, ti->passes);
         uint64_t a[64];
         isa_space sp = (isa_space)ti->space;
         uint32_t n = rec_addrs(m, c, th, r, sp, a);
@@ -455,6 +555,8 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         if (atomic && sp == ISA_SPACE_LOCAL)
             done += tc->atomic_ii;
         write_dst(m, th, ti, done, true);
+        if (ti->spills)
+            spill_store(m, ci, ti_idx, ti, done);
         break;
     }
     case TM_K_BRANCH: {
@@ -495,7 +597,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[r->pc].op].mnemonic, ci, ti_idx,
                        T, done - T, r->pc, m->L->k->inst[r->pc].line, r->mask,
                        tm_stall_names[why], gap);
-    if (th->cur >= c->wg[th->wg].tr.sg[th->sg].n)
+    if (th->cur >= th->nrec)
         finish_thread(m, ci, th);
 }
 
@@ -530,6 +632,8 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->wg = slot;
         th->sg = i;
         th->cur = 0;
+        th->recs = w->tr.sg[i].recs;
+        th->nrec = w->tr.sg[i].n;
         th->dep_ok = false;
         set_ti(m, c, th);
         th->next_issue = t;
@@ -585,7 +689,7 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     uint32_t first = m->s_first[s];
     uint32_t n = m->s_first[s + 1] - first;
     /* all threads of a scheduler share one EU's pipes */
-    const uint64_t *eu = c->pfree + (size_t)(s / m->spe) * m->unit_total;
+    const uint64_t *eu = c->pfree + m->s_eu_off[s];
     bool oldest = m->tc->policy != 0;
     uint32_t *cand = m->cand;       /* scan positions jj of candidates */
     uint32_t nc = 0;
@@ -599,7 +703,9 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             low = TM_NEVER;
             uint32_t jj = c->rr[s];
             for (uint32_t j = 0; j < n; j++, jj = jj + 1 < n ? jj + 1 : 0) {
-                uint64_t e = scan_time(c, eu, first + jj);
+                uint64_t e = c->ecache[first + jj];
+                if (e <= T)
+                    e = c->ecache[first + jj] = scan_time(c, eu, first + jj);
                 if (e > T) {
                     if (e < low)
                         low = e;
@@ -612,7 +718,7 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             /* drop the candidates the last issue delayed */
             uint32_t keep = 0;
             for (uint32_t i = 0; i < nc; i++) {
-                uint64_t e = scan_time(c, eu, first + cand[i]);
+                uint64_t e = c->ecache[first + cand[i]] = scan_time(c, eu, first + cand[i]);
                 if (e > T) {
                     if (e < low)
                         low = e;
@@ -659,13 +765,15 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     if (full) {
         next = TM_NEVER;
         for (uint32_t j = 0; j < n; j++) {
-            uint64_t e = scan_time(c, eu, first + j);
+            uint64_t e = c->ecache[first + j];
+            if (e <= T)
+                e = c->ecache[first + j] = scan_time(c, eu, first + j);
             if (e < next)
                 next = e;
         }
     } else {
         for (uint32_t i = 0; i < nc; i++) {
-            uint64_t e = scan_time(c, eu, first + cand[i]);
+            uint64_t e = c->ecache[first + cand[i]] = scan_time(c, eu, first + cand[i]);
             if (e < next)
                 next = e;
         }
@@ -730,6 +838,9 @@ static int placement_alloc(tm_model *m)
     m->s_list = calloc(m->slots, sizeof *m->s_list);
     m->t_pos = calloc(m->slots, sizeof *m->t_pos);
     m->cand = calloc(m->slots, sizeof *m->cand);
+    m->s_eu_off = calloc(m->nsched, sizeof *m->s_eu_off);
+    if (!m->s_eu_off)
+        return -1;
     m->picked = UINT32_MAX;
     if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list || !m->t_pos || !m->cand)
         return -1;
@@ -756,6 +867,8 @@ static int placement_alloc(tm_model *m)
         m->unit_n[p] = u;
         m->unit_total += u;
     }
+    for (uint32_t s = 0; s < m->nsched; s++)
+        m->s_eu_off[s] = (size_t)(s / m->spe) * m->unit_total;
     return 0;
 }
 
@@ -771,6 +884,7 @@ static int model_alloc(tm_model *m)
     if (!m->inst || !m->cu || !m->st->per_inst || !m->st->cu_busy_cycles || !m->st->cu_issued)
         return -1;
     tm_inst_build(k, m->L->cfg, m->L->width, m->inst);
+    spill_plan(m);
     if (placement_alloc(m))
         return -1;
     m->heap = calloc(m->ncu, sizeof *m->heap);
@@ -786,15 +900,16 @@ static int model_alloc(tm_model *m)
         c->rr = calloc(m->nsched, sizeof *c->rr);
         c->snext = calloc(m->nsched, sizeof *c->snext);
         c->own = calloc(m->slots, sizeof *c->own);
+        c->ecache = calloc(m->slots, sizeof *c->ecache);
         c->unit = calloc(m->slots, sizeof *c->unit);
         c->qage = calloc(m->slots, sizeof *c->qage);
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
-        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->unit ||
+        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->qage)
             return -1;
         for (uint32_t t = 0; t < m->slots; t++)
-            c->own[t] = TM_NEVER;
+            c->own[t] = c->ecache[t] = TM_NEVER;
         for (uint32_t s = 0; s < m->nsched; s++)
             c->snext[s] = TM_NEVER;
         for (uint32_t t = 0; t < m->slots; t++) {
@@ -830,6 +945,7 @@ static void model_free(tm_model *m)
             free(c->rr);
             free(c->snext);
             free(c->own);
+            free(c->ecache);
             free(c->unit);
             free(c->qage);
         }
@@ -841,6 +957,7 @@ static void model_free(tm_model *m)
     free(m->s_list);
     free(m->t_pos);
     free(m->cand);
+    free(m->s_eu_off);
     free(m->heap);
     free(m->hpos);
     tm_mem_free(&m->mem);
@@ -853,6 +970,29 @@ void tm_timing_free(sgemu_timing *t)
     free(t->per_inst);
     t->cu_busy_cycles = t->cu_issued = NULL;
     t->per_inst = NULL;
+}
+
+/* Memory traffic in the Chrome trace: the bytes requested per level since
+ * the window starting at *win, emitted at *win when time reaches now; an
+ * idle gap gets a zero sample so the counter drops. */
+static void traffic_sample(tm_model *m, uint64_t *win, uint64_t *sent, uint64_t now)
+{
+    uint64_t d[TM_LEVEL_COUNT];
+    for (int l = 0; l < TM_LEVEL_COUNT; l++) {
+        d[l] = m->st->bytes[l] - sent[l];
+        sent[l] = m->st->bytes[l];
+    }
+    tm_trace_traffic(&m->trace, m->ncu, *win, d);
+    uint64_t next = *win + TM_TRACE_TRAFFIC_PERIOD;
+    if (now == TM_NEVER) {
+        *win = next;
+        return;
+    }
+    if (now >= next + TM_TRACE_TRAFFIC_PERIOD) {
+        uint64_t z[TM_LEVEL_COUNT] = { 0 };
+        tm_trace_traffic(&m->trace, m->ncu, next, z);
+    }
+    *win = now / TM_TRACE_TRAFFIC_PERIOD * TM_TRACE_TRAFFIC_PERIOD;
 }
 
 int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
@@ -902,9 +1042,12 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
         for (uint32_t i = m.ncu / 2; i-- > 0;)
             heap_down(&m, i);
     }
+    uint64_t win = 0, sent[TM_LEVEL_COUNT] = { 0 };
     while (!rc && !m.err) {
         uint32_t best = m.heap[0];
         uint64_t bt = m.cu[best].next_time;
+        if (m.tracing && bt >= win + TM_TRACE_TRAFFIC_PERIOD)
+            traffic_sample(&m, &win, sent, bt);
         if (bt == TM_NEVER)
             break;
         step(&m, best, bt);    /* only this CU's next_time changes */

@@ -119,6 +119,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
         s = max64(t, m->l1_free[cu]);
         m->l1_free[cu] = s + occ(line, tc->l1.bw);
         st->bytes[TM_LEVEL_L1] += line;
+        st->requests[TM_LEVEL_L1]++;
         if (!store && cache_access(&m->l1[cu], ln)) {
             st->hits[TM_LEVEL_L1]++;
             return s + tc->l1.latency;
@@ -129,6 +130,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
     uint64_t s2 = max64(s, m->l2_free);
     m->l2_free = s2 + occ(line, tc->l2.bw);
     st->bytes[TM_LEVEL_L2] += line;
+    st->requests[TM_LEVEL_L2]++;
     uint64_t done;
     if (tc->l2.size && cache_access(&m->l2, ln)) {
         st->hits[TM_LEVEL_L2]++;
@@ -138,6 +140,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
         uint64_t s3 = max64(s2, m->dram_free);
         m->dram_free = s3 + occ(line, tc->dram_bw);
         st->bytes[TM_LEVEL_DRAM] += line;
+        st->requests[TM_LEVEL_DRAM]++;
         done = s3 + tc->dram_latency;
     }
     if (store)
@@ -218,6 +221,7 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     uint64_t s = max64(t, m->slm_free[cu]);
     m->slm_free[cu] = s + busy;
     m->st->bytes[TM_LEVEL_LOCAL] += total;
+    m->st->requests[TM_LEVEL_LOCAL]++;
     m->st->bank_conflict_cycles += degree - 1;
     (void)store;
     return s + tc->slm_latency + (degree - 1);

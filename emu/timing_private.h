@@ -31,6 +31,7 @@ typedef struct tm_inst {
     uint8_t space;        /* memory: isa_space */
     uint8_t nsrc;
     uint8_t has_pipe;     /* issue waits for a free unit of `pipe` */
+    uint8_t fills, spills; /* spilled source / destination registers (GRF overflow) */
     uint16_t passes;      /* pipe passes at the run's width */
     uint16_t elem_bytes;  /* memory: bytes per lane */
     tm_range src[TM_MAX_RANGES];
@@ -96,6 +97,11 @@ void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
                     uint64_t mask, const char *stall, uint64_t stall_cycles);
 void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
                       const char *key, double v);
+/* Memory traffic counter (pid = number of CUs: the "memory traffic"
+ * track): bytes per level requested in the TM_TRACE_TRAFFIC_PERIOD cycles
+ * from ts. */
+#define TM_TRACE_TRAFFIC_PERIOD 256
+void tm_trace_traffic(tm_trace *tr, uint32_t pid, uint64_t ts, const uint64_t *bytes);
 int tm_trace_close(tm_trace *tr, bool keep);
 
 #endif

@@ -29,18 +29,37 @@ void tm_print(FILE *f, const sgemu_timing *t, const isa_kernel *k,
             t->threads_per_cu, tm_limiter_names[t->limiter]);
     fprintf(f, "  registers         %u per thread%s%s\n", t->grf_regs_needed,
             t->large_grf ? " (large-GRF mode)" : "",
-            t->grf_overflow ? " - DOES NOT FIT the GRF at this width (spills)" : "");
+            !t->grf_overflow ? ""
+            : t->spilled_regs ? " - DOES NOT FIT the GRF at this width (spills, charged)"
+                              : " - DOES NOT FIT the GRF at this width (spill not modelled: "
+                                "scheduler.allow_spill = 0)");
+    if (t->spilled_regs)
+        fprintf(f, "  spills            %u registers in scratch, %llu fills + %llu stores, "
+                "%llu bytes\n", t->spilled_regs, (unsigned long long)t->spill_fills,
+                (unsigned long long)t->spill_stores, (unsigned long long)t->spill_bytes_moved);
     uint64_t st = stall_total(t);
     fprintf(f, "  stalls            %llu thread-cycles:", (unsigned long long)st);
     for (int i = 0; i < TM_STALL_COUNT; i++)
         fprintf(f, " %s %.1f%%", tm_stall_names[i], 100 * ratio(t->stall[i], st));
     fputc('\n', f);
-    for (int l = 0; l < TM_LEVEL_COUNT; l++)
-        fprintf(f, "  %-6s            %llu bytes, hit rate %.1f%% (%llu hits, %llu misses)\n",
-                tm_level_names[l], (unsigned long long)t->bytes[l],
-                100 * ratio(t->hits[l], t->hits[l] + t->misses[l]),
-                (unsigned long long)t->hits[l], (unsigned long long)t->misses[l]);
-    fprintf(f, "  bank conflicts    %llu extra cycles\n",
+    /* caches have hit rates; DRAM and local memory have traffic only */
+    for (int l = TM_LEVEL_L1; l <= TM_LEVEL_L2; l++) {
+        fprintf(f, "  %-6s            %llu bytes, %llu line requests", tm_level_names[l],
+                (unsigned long long)t->bytes[l], (unsigned long long)t->requests[l]);
+        if (t->hits[l] + t->misses[l])
+            fprintf(f, ", hit rate %.1f%% (%llu hits, %llu misses)",
+                    100 * ratio(t->hits[l], t->hits[l] + t->misses[l]),
+                    (unsigned long long)t->hits[l], (unsigned long long)t->misses[l]);
+        else if (t->requests[l])
+            fputs(" (stores and atomics only: no lookups)", f);
+        fputc('\n', f);
+    }
+    fprintf(f, "  dram              %llu bytes, %llu line requests\n",
+            (unsigned long long)t->bytes[TM_LEVEL_DRAM],
+            (unsigned long long)t->requests[TM_LEVEL_DRAM]);
+    fprintf(f, "  local             %llu bytes, %llu accesses, %llu bank-conflict cycles\n",
+            (unsigned long long)t->bytes[TM_LEVEL_LOCAL],
+            (unsigned long long)t->requests[TM_LEVEL_LOCAL],
             (unsigned long long)t->bank_conflict_cycles);
     uint32_t shown = t->ncu < 16 ? t->ncu : 16;
     fprintf(f, "  CU utilisation   ");
@@ -76,14 +95,19 @@ void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k)
             t->threads_per_cu, tm_limiter_names[t->limiter], t->grf_regs_needed,
             t->large_grf ? "true" : "false", t->grf_overflow ? "true" : "false",
             (unsigned long long)t->spill_bytes);
+    fprintf(f, "\"spill\": {\"registers\": %u, \"fills\": %llu, \"stores\": %llu, "
+            "\"bytes\": %llu}, ", t->spilled_regs, (unsigned long long)t->spill_fills,
+            (unsigned long long)t->spill_stores, (unsigned long long)t->spill_bytes_moved);
     fputs("\"stalls\": {", f);
     for (int i = 0; i < TM_STALL_COUNT; i++)
         fprintf(f, "%s\"%s\": %llu", i ? ", " : "", tm_stall_names[i],
                 (unsigned long long)t->stall[i]);
     fputs("}, \"memory\": {", f);
     for (int l = 0; l < TM_LEVEL_COUNT; l++)
-        fprintf(f, "%s\"%s\": {\"bytes\": %llu, \"hits\": %llu, \"misses\": %llu}",
+        fprintf(f, "%s\"%s\": {\"bytes\": %llu, \"requests\": %llu, \"hits\": %llu, "
+                "\"misses\": %llu}",
                 l ? ", " : "", tm_level_names[l], (unsigned long long)t->bytes[l],
+                (unsigned long long)t->requests[l],
                 (unsigned long long)t->hits[l], (unsigned long long)t->misses[l]);
     fprintf(f, ", \"bank_conflict_cycles\": %llu}, \"cu_utilisation\": [",
             (unsigned long long)t->bank_conflict_cycles);

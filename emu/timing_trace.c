@@ -47,6 +47,10 @@ int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
     fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"time_unit\": \"1 us = 1 cycle\"},\n"
           "\"traceEvents\": [", tr->f);
     /* names of the tracks: not counted against the limit */
+    sep(tr);
+    fprintf(tr->f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": 0, "
+            "\"args\": {\"name\": \"memory traffic (bytes per %u cycles)\"}}", ncu,
+            TM_TRACE_TRAFFIC_PERIOD);
     for (uint32_t c = 0; c < ncu; c++) {
         sep(tr);
         fprintf(tr->f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": 0, "
@@ -84,6 +88,20 @@ void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
     sep(tr);
     fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "
             "\"args\": {\"%s\": %.6g}}", name, cu, (unsigned long long)ts, key, v);
+}
+
+void tm_trace_traffic(tm_trace *tr, uint32_t pid, uint64_t ts, const uint64_t *bytes)
+{
+    if (!tr->f || tr->events >= tr->limit)
+        return;
+    tr->events++;
+    sep(tr);
+    fprintf(tr->f, "{\"name\": \"memory bytes\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "
+            "\"args\": {", pid, (unsigned long long)ts);
+    for (int l = 0; l < TM_LEVEL_COUNT; l++)
+        fprintf(tr->f, "%s\"%s\": %llu", l ? ", " : "", tm_level_names[l],
+                (unsigned long long)bytes[l]);
+    fputs("}}", tr->f);
 }
 
 int tm_trace_close(tm_trace *tr, bool keep)

@@ -270,6 +270,66 @@ static void test_bank_conflict(void **state)
     assert_int_equal(t.bank_conflict_cycles, 0);
 }
 
+/* Spilling (scheduler.allow_spill = 1).  The kernel uses r0..r39 (40
+ * registers); its GRF demand is set to 160 B per lane: at SIMD32 need =
+ * 160 x 32 / 32 = 160 registers > 128, spill = (160 - 128) x 32 = 1024 B, so
+ * ceil(40 x 1024 / (160 x 32)) = 8 registers spill: r32..r39.
+ *   mov r39 (mov, P 4): 0 -> 5; r39 spilled: a 128-B block store on send
+ *     (P 4) at 5 (send busy to 9), write-through: L1/L2 ports 5 and 6, L2
+ *     allocates both lines.
+ *   add r0, r39, r39 issues at 5 (r39 ready); one fill of r39: send at
+ *     max(5, 9) = 9; line 1: L1 9, miss (stores do not fill L1), L2 9 hit
+ *     -> 109; line 2: L1 10, L2 max(10, 10) hit -> 110.  The add starts at
+ *     110: 110 + 4 + 3 = 117.
+ *   ret issues at 6 -> 10.  Total 117 (12 without spilling). */
+static uint64_t run_spill(uint32_t allow, sgemu_timing *out)
+{
+    const char *src = ".kernel sp\n.arg out global u32\n"
+                      "mov.u32 r39, 1\nadd.u32 r0, r39, r39\nret\n";
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
+    assert_int_equal(k.nreg, 40);
+    k.grf_bytes_per_lane = 160;
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    cfg.timing.allow_spill = allow;
+    uint32_t buf[32] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 32 }, .local = { 32 }, .local_given = true,
+                       .sg_width = 32, .timing = true };
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+    uint64_t c = st.timing->cycles;
+    *out = *st.timing;
+    out->cu_busy_cycles = out->cu_issued = NULL;
+    out->per_inst = NULL;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    return c;
+}
+
+static void test_spill(void **state)
+{
+    (void)state;
+    sgemu_timing t;
+    assert_int_equal(run_spill(1, &t), 117);
+    assert_true(t.grf_overflow);
+    assert_int_equal(t.spilled_regs, 8);
+    assert_int_equal(t.spill_fills, 1);
+    assert_int_equal(t.spill_stores, 1);
+    assert_int_equal(t.spill_bytes_moved, 256);
+    assert_int_equal(t.hits[TM_LEVEL_L2], 2);
+    /* reported, not charged */
+    assert_int_equal(run_spill(0, &t), 12);
+    assert_true(t.grf_overflow);
+    assert_int_equal(t.spilled_regs, 0);
+    assert_int_equal(t.spill_bytes_moved, 0);
+}
+
 /* Same run twice: identical cycles and identical trace files. */
 static char *slurp(const char *p)
 {
@@ -328,10 +388,49 @@ static void test_determinism_and_trace(void **state)
     char *s1 = slurp("t1.json"), *s2 = slurp("t2.json");
     assert_string_equal(s1, s2);
     check_json(s1);
+    /* memory traffic counters (bytes per level per window) on their own track */
+    assert_non_null(strstr(s1, "\"memory bytes\", \"ph\": \"C\""));
+    assert_non_null(strstr(s1, "\"dram\": "));
     free(s1);
     free(s2);
     remove("t1.json");
     remove("t2.json");
+}
+
+/* --trace-limit bounds slices and counters together (track names are not
+ * events): a limit of 3 keeps exactly 3. */
+static void test_trace_limit(void **state)
+{
+    (void)state;
+    const char *src = ".kernel d\n.arg out global u32\n"
+                      "mov.u32 r0, %global_id.x\nld.global.u32 r1, [%out + r0*4]\n"
+                      "add.u32 r1, r1, r0\nst.global.u32 [%out + r0*4], r1\nret\n";
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    uint32_t buf[256] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 256 }, .local = { 32 }, .local_given = true,
+                       .sg_width = 8, .timing = true, .trace_path = "t3.json",
+                       .trace_limit = 3 };
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+    assert_int_equal(st.timing->trace_events, 3);
+    sgemu_stats_free(&st);
+    char *s = slurp("t3.json");
+    check_json(s);
+    uint32_t n = 0;
+    for (const char *p = s; (p = strstr(p, "\"ph\": \"")) != NULL; p++)
+        n += p[7] == 'X' || p[7] == 'C';
+    assert_int_equal(n, 3);
+    free(s);
+    remove("t3.json");
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
 }
 
 /* Occupancy: 100 registers per thread (400 B/lane x 8 lanes / 32 B) in a
@@ -380,7 +479,9 @@ int main(void)
         cmocka_unit_test(test_image_block_read),
         cmocka_unit_test(test_cache_miss_then_hit),
         cmocka_unit_test(test_bank_conflict),
+        cmocka_unit_test(test_spill),
         cmocka_unit_test(test_determinism_and_trace),
+        cmocka_unit_test(test_trace_limit),
         cmocka_unit_test(test_occupancy_grf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
