@@ -660,17 +660,24 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
 }
 
 /* Earliest issue of the thread at scan position pos (TM_NEVER: none). */
+/* Earliest free unit of a unit set (offset | count << 16) of an EU. */
+static inline uint64_t units_free(const uint64_t *eu, uint32_t u)
+{
+    const uint64_t *f = eu + (u & 0xffff);
+    uint64_t pf = f[0];
+    for (uint32_t i = 1; i < u >> 16; i++)
+        if (f[i] < pf)
+            pf = f[i];
+    return pf;
+}
+
 static inline uint64_t scan_time(const tm_cu *c, const uint64_t *eu, uint32_t pos)
 {
     uint64_t e = c->own[pos];
     uint32_t u = c->unit[pos];
     if (e == TM_NEVER || u == UINT32_MAX)
         return e;
-    const uint64_t *f = eu + (u & 0xffff);
-    uint64_t pf = f[0];
-    for (uint32_t i = 1; i < u >> 16; i++)
-        if (f[i] < pf)
-            pf = f[i];
+    uint64_t pf = units_free(eu, u);
     return pf > e ? pf : e;
 }
 
@@ -695,6 +702,8 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     uint32_t nc = 0;
     bool full = true;
     uint64_t low = TM_NEVER;        /* lower bound (> T) of the non-candidates */
+    uint32_t bu = UINT32_MAX;       /* unit set the last issue left busy past T */
+    uint64_t bpf = 0;               /* ... and when it frees */
     for (uint32_t k = 0; k < iw; k++) {
         uint32_t pi = UINT32_MAX;   /* picked: index into cand */
         uint64_t page = 0;
@@ -718,7 +727,16 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             /* drop the candidates the last issue delayed */
             uint32_t keep = 0;
             for (uint32_t i = 0; i < nc; i++) {
-                uint64_t e = c->ecache[first + cand[i]] = scan_time(c, eu, first + cand[i]);
+                uint32_t pos = first + cand[i];
+                if (c->unit[pos] == bu) {
+                    /* waits for the unit set just taken: issue time >= bpf */
+                    if (bpf < low)
+                        low = bpf;
+                    if (c->ecache[pos] < bpf)
+                        c->ecache[pos] = bpf;
+                    continue;
+                }
+                uint64_t e = c->ecache[pos] = scan_time(c, eu, pos);
                 if (e > T) {
                     if (e < low)
                         low = e;
@@ -747,6 +765,7 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         nc--;
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         uint32_t pick = m->s_list[first + pj];
+        uint32_t pu = c->unit[first + pj];
         m->woke = false;
         m->picked = pick;
         issue(m, ci, pick, T);
@@ -756,6 +775,12 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         m->picked = UINT32_MAX;
         if (m->woke)
             full = true;
+        bu = UINT32_MAX;
+        if (pu != UINT32_MAX) {
+            bpf = units_free(eu, pu);
+            if (bpf > T)
+                bu = pu;
+        }
         /* next issue of the picked thread: >= T + 1, a bound for snext */
         uint64_t pe = scan_time(c, eu, first + pj);
         if (pe < low)
