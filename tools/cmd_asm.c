@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int one_file_command(int argc, char **argv, const char *help, const char **path)
+/* Parse `sgemu CMD KERNEL` (only --help besides the file) and load KERNEL. */
+static int load_one_kernel(int argc, char **argv, const char *help, const char **path,
+                           isa_kernel *k)
 {
     *path = NULL;
     for (int i = 1; i < argc; i++) {
@@ -21,7 +23,7 @@ static int one_file_command(int argc, char **argv, const char *help, const char 
     }
     if (!*path)
         return cli_error("%s: no kernel file given (see 'sgemu %s --help')", argv[0], argv[0]);
-    return 0;
+    return cli_load_kernel(*path, k);
 }
 
 int cli_cmd_asm(int argc, char **argv)
@@ -32,11 +34,9 @@ int cli_cmd_asm(int argc, char **argv)
         "and, on success, a one-line summary (instructions, registers, GRF bytes per lane).\n\n"
         "exit status: 0 ok, 1 errors in the kernel or bad usage\n";
     const char *path;
-    int rc = one_file_command(argc, argv, help, &path);
-    if (rc)
-        return rc;
     isa_kernel k;
-    if ((rc = cli_load_kernel(path, &k)))
+    int rc = load_one_kernel(argc, argv, help, &path, &k);
+    if (rc)
         return rc;
     printf("%s: kernel %s: %u instructions, %u arguments, %u registers, %u predicates, "
            "%u GRF bytes per lane\n", path, k.name, k.ninst, k.narg, k.nreg, k.npred,
@@ -53,11 +53,9 @@ int cli_cmd_disasm(int argc, char **argv)
         "program.\n\n"
         "exit status: 0 ok, 1 errors in the kernel or bad usage\n";
     const char *path;
-    int rc = one_file_command(argc, argv, help, &path);
-    if (rc)
-        return rc;
     isa_kernel k;
-    if ((rc = cli_load_kernel(path, &k)))
+    int rc = load_one_kernel(argc, argv, help, &path, &k);
+    if (rc)
         return rc;
     char *text = isa_disassemble(&k);
     isa_kernel_free(&k);
