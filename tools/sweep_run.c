@@ -1,10 +1,12 @@
 /* sweep_run.c - running a run set: points that share (kernel, arguments,
  * width, NDRange, collective options) form a group.  A group of one point is
- * a plain full run.  A larger group executes functionally once, without the
- * timing model, recording a trace; then every point of it, the first
- * included, replays the trace on its own config (the same cycles as a full
- * run).  So the longest chain of dependent work is one functional run plus
- * one timing run, not two timing runs: the timing model is most of a run.
+ * a plain full run.  A larger group executes functionally once, recording a
+ * trace, and its other points replay the trace on their own config (the same
+ * cycles as a full run).  With several workers the record skips the timing
+ * model and the first point replays too: the longest chain of dependent work
+ * is then one functional run plus one timing run instead of two timing runs
+ * (the timing model is most of a run), which is what bounds a sweep on many
+ * cores; with one worker the chain does not matter and the record is timed.
  * One pool of threads: records are taken first, and a group's replays become
  * ready the moment its record finishes (no barrier between the phases).
  * Every row depends only on its point, so results are the same for any -j. */
@@ -19,7 +21,8 @@
 typedef struct sw_group {
     char key[2048];
     uint64_t first;           /* todo index that records */
-    bool shared;              /* several points: record (no row), all replay */
+    bool shared;              /* several points: keep a trace for replays */
+    bool split;               /* record without timing (no row); all replay */
     char trace[1100];
     int status;               /* recording's exit code */
     char error[256];
@@ -198,7 +201,7 @@ static void do_job(sw_ctx *c, const sw_job *j)
     char err[256];
     if (setup_point(c->s, p, &u, err, sizeof err)) {
         fail_row(r, SGEMU_EXIT_USER, err);
-    } else if (j->record && g->shared) {
+    } else if (j->record && g->split) {
         sw_row tmp;                     /* the trace only: rows come from replays */
         memset(&tmp, 0, sizeof tmp);
         run_functional(c, p, &u, g->trace, false, &tmp);
@@ -206,7 +209,9 @@ static void do_job(sw_ctx *c, const sw_job *j)
         snprintf(g->error, sizeof g->error, "%s", tmp.error);
         return;
     } else if (j->record) {
-        run_functional(c, p, &u, NULL, true, r);
+        run_functional(c, p, &u, g->shared ? g->trace : NULL, true, r);
+        g->status = r->status;
+        snprintf(g->error, sizeof g->error, "%s", r->error);
     } else if (g->status) {
         fail_row(r, g->status, g->error);
     } else {
@@ -364,15 +369,17 @@ int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
         }
         gof[i] = g;
     }
-    for (uint32_t g = 0; g < ng; g++)   /* a shared group's first point replays too */
-        rep_of[g + 1] += groups[g].shared;
+    for (uint32_t g = 0; g < ng; g++) { /* split: the first point replays too */
+        groups[g].split = groups[g].shared && jobs > 1;
+        rep_of[g + 1] += groups[g].split;
+    }
     /* replays sorted by group (counting sort), in run order within one */
     for (uint32_t g = 0; g < ng; g++)
         rep_of[g + 1] += rep_of[g];
     uint64_t *fill = ready;             /* scratch until the pool starts */
     memcpy(fill, rep_of, (size_t)ng * sizeof *fill);
     for (uint64_t i = 0; i < ntodo; i++)
-        if (groups[gof[i]].shared)
+        if (groups[gof[i]].split || (groups[gof[i]].shared && groups[gof[i]].first != i))
             rep[fill[gof[i]]++] = (sw_job){ i, gof[i], false };
     c.rec = rec;
     c.nrec = nrec;
