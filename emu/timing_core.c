@@ -1086,7 +1086,7 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
     out->time_us = L->cfg->clock_mhz > 0 ? (double)m.end / L->cfg->clock_mhz : 0;
     out->ipc = m.end ? (double)out->instructions / (double)m.end : 0;
     out->simd_efficiency = out->lane_slots ? (double)out->lane_ops / (double)out->lane_slots : 0;
-    for (uint32_t ci = 0; ci < m.ncu; ci++)
+    for (uint32_t ci = 0; m.cu && out->cu_busy_cycles && ci < m.ncu; ci++)   /* NULL: alloc failed */
         if (m.cu[ci].first_start != TM_NEVER)
             out->cu_busy_cycles[ci] = m.cu[ci].last_done - m.cu[ci].first_start;
     double denom = (double)m.end * m.ncu * out->threads_per_cu;
