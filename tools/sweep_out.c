@@ -277,12 +277,13 @@ static int width_axis(const sw_sweep *s)
     return -1;
 }
 
-/* Same group: same kernel and every axis but width equal. */
+/* Same table: same kernel and every axis but width equal (without a width
+ * axis, one table per kernel over all its points). */
 static bool same_group(const sw_sweep *s, const sw_point *a, const sw_point *b, int wa)
 {
     if (a->kernel != b->kernel)
         return false;
-    for (uint32_t i = 0; i < s->naxes; i++)
+    for (uint32_t i = 0; wa >= 0 && i < s->naxes; i++)
         if ((int)i != wa && a->v[i] != b->v[i])
             return false;
     return true;
@@ -298,6 +299,8 @@ static const char *lim_short(const char *l)
     return l;
 }
 
+/* A row's name in its table: SIMDw, or without a width axis the values of
+ * all axes joined by '/' (the header names them the same way). */
 static const char *label(const sw_sweep *s, const sw_row *r, int wa, char *buf, size_t n)
 {
     const sw_point *p = &s->points[r->run];
@@ -305,15 +308,32 @@ static const char *label(const sw_sweep *s, const sw_row *r, int wa, char *buf, 
         snprintf(buf, n, "SIMD%s", sw_value(s, p, (uint32_t)wa));
         return buf;
     }
-    snprintf(buf, n, "run %llu", (unsigned long long)r->run);
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t a = 0; wa < 0 && a < s->naxes && len + 1 < n; a++) {
+        const char *v = sw_value(s, p, a);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "/" : "", v ? v : "-");
+    }
+    if (!buf[0])
+        snprintf(buf, n, "run %llu", (unsigned long long)r->run);
     return buf;
+}
+
+static void table_head(const sw_sweep *s, int wa, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t a = 0; wa < 0 && a < s->naxes && len + 1 < n; a++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "/" : "", s->axes[a].name);
+    if (!buf[0])
+        snprintf(buf, n, "%s", wa >= 0 ? "width" : "run");
 }
 
 /* One line on why the best row won against the others. */
 static void verdict(const sw_sweep *s, const sw_row *const *g, size_t n, size_t best, int wa,
                     FILE *f)
 {
-    char bl[32], ol[32];
+    char bl[SW_TEXT], ol[SW_TEXT];
     const sw_row *b = g[best];
     label(s, b, wa, bl, sizeof bl);
     if (n == 1) {
@@ -328,6 +348,11 @@ static void verdict(const sw_sweep *s, const sw_row *const *g, size_t n, size_t 
             ru = i;
     const sw_row *o = g[ru];
     label(s, o, wa, ol, sizeof ol);
+    if (o->status == 0 && o->cycles == b->cycles) {
+        fprintf(f, "  verdict: %s ties with %s (%llu cycles): what differs between them "
+                "does not matter here\n", bl, ol, (unsigned long long)b->cycles);
+        return;
+    }
     double gain = b->cycles ? (double)o->cycles / (double)b->cycles : 0;
     fprintf(f, "  verdict: %s is best, %.2fx faster than %s: ", bl, gain, ol);
     if (o->occupancy + 0.05 < b->occupancy)
@@ -373,7 +398,7 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
                 g[gn++] = &rows[j];
             }
         fprintf(f, "\n== %s", s->kernels[p->kernel].name);
-        for (uint32_t a = 0; a < s->naxes; a++)
+        for (uint32_t a = 0; wa >= 0 && a < s->naxes; a++)
             if ((int)a != wa && sw_value(s, p, a))
                 fprintf(f, ", %s=%s", s->axes[a].name, sw_value(s, p, a));
         fprintf(f, " ==\n");
@@ -381,20 +406,25 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
         for (size_t k = 0; k < gn; k++)
             if (g[k]->status == 0 && (best == SIZE_MAX || g[k]->cycles < g[best]->cycles))
                 best = k;
-        fprintf(f, "  %-8s %10s %8s %6s %20s %12s %12s\n", "width", "cycles", "speedup",
+        char head[SW_TEXT], lb[SW_TEXT], occ[40];
+        table_head(s, wa, head, sizeof head);
+        int lw = (int)strlen(head) > 8 ? (int)strlen(head) : 8;
+        for (size_t k = 0; k < gn; k++)
+            if ((int)strlen(label(s, g[k], wa, lb, sizeof lb)) > lw)
+                lw = (int)strlen(lb);
+        fprintf(f, "  %-*s %10s %8s %6s %20s %12s %12s\n", lw, head, "cycles", "speedup",
                 "SIMD%", "occupancy act/max", "instructions", "mem bytes");
         for (size_t k = 0; k < gn; k++) {
             const sw_row *r = g[k];
-            char lb[32], occ[40];
             label(s, r, wa, lb, sizeof lb);
             if (r->status) {
-                fprintf(f, "  %-8s failed: %s\n", lb, r->error);
+                fprintf(f, "  %-*s failed: %s\n", lw, lb, r->error);
                 continue;
             }
             double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
             snprintf(occ, sizeof occ, "%.0f/%.0f%% (%s)", 100 * r->occupancy,
                      100 * r->theoretical_occupancy, lim_short(r->limiter));
-            fprintf(f, "  %-8s %10llu %7.2fx %5.1f%% %20s %12llu %12llu\n", lb,
+            fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %12llu %12llu\n", lw, lb,
                     (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ,
                     (unsigned long long)r->instructions,
                     (unsigned long long)(r->bytes_l1 + r->bytes_local));

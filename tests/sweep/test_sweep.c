@@ -229,6 +229,35 @@ static void test_shared_group_equals_full_runs(void **state)
     free(g);
 }
 
+/* Without a width axis: one table per kernel over all its points, rows named
+ * by their axis values, and a verdict line. */
+static void test_table_without_width(void **state)
+{
+    (void)state;
+    char text[1024], s[400], d[400];
+    snprintf(text, sizeof text,
+             "base: default\nkernels:\n  - file: %s/examples/vector_add.sgasm\n"
+             "    global: 1024\n    local: 128\n"
+             "    args: { a: 'float:iota:1024', b: 'float:iota:1024', c: 'float:zeros:1024', "
+             "n: 1024 }\naxes:\n  memory.l2.latency: [20, 400]\n"
+             "  memory.dram.latency: [100, 900]\n", cli_src());
+    write_text("nowidth.yaml", text);
+    snprintf(s, sizeof s, "%s/nowidth.yaml", tmpdir);
+    snprintf(d, sizeof d, "%s/nowidth", tmpdir);
+    cli_result r = cli_run("sweep %s -o %s", s, d);
+    assert_int_equal(r.status, 0);
+    const char *t = strstr(r.out, "== vector_add ==\n");
+    assert_non_null(t);
+    assert_null(strstr(t + 1, "== vector_add"));           /* one table */
+    assert_non_null(strstr(t, "memory.l2.latency/memory.dram.latency"));
+    static const char *const pts[] = { "\n  20/100 ", "\n  20/900 ", "\n  400/100 ",
+                                       "\n  400/900 " };
+    for (int i = 0; i < 4; i++)
+        assert_non_null(strstr(t, pts[i]));
+    assert_non_null(strstr(t, "verdict: "));
+    cli_result_free(&r);
+}
+
 static void expect_error(const char *text, const char *where)
 {
     write_text("bad.yaml", text);
@@ -315,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_expansion_and_jobs),
         cmocka_unit_test(test_shard_merge_resume),
         cmocka_unit_test(test_shared_group_equals_full_runs),
+        cmocka_unit_test(test_table_without_width),
         cmocka_unit_test(test_errors_with_positions),
         cmocka_unit_test(test_plots),
     };
