@@ -71,6 +71,8 @@ test_all() {
 
 # Packages of the robustness checks: clang + libFuzzer, clang-tidy, cppcheck, valgrind.
 robust_packages=(clang-14 libclang-rt-14-dev clang-tidy-14 cppcheck valgrind)
+# A one-node Slurm for the sweep array-job test (tests/sweep/slurm_check.sh).
+slurm_packages=(slurm-wlm munge)
 
 # Each libFuzzer harness of tests/fuzz runs SECONDS on a scratch copy of its
 # corpus (the checked-in seeds stay as they are); a crash, leak, sanitizer
@@ -145,7 +147,7 @@ bench() {
 
 case "${1:-}" in
     demo) install_missing; demo ;;
-    test) install_missing "${robust_packages[@]}"; test_all ;;
+    test) install_missing "${robust_packages[@]}" "${slurm_packages[@]}"; test_all ;;
     fuzz) shift; install_missing "${robust_packages[@]}"; fuzz "$@" ;;
     lint) install_missing "${robust_packages[@]}"; lint ;;
     bench) shift; install_missing oclgrind pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers
