@@ -134,6 +134,9 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
             emu_sg *sg = &wg->sg[i];
             if (sg->state == EMU_SG_RUNNING && emu_exec_subgroup(run, sg))
                 return run->fault->code;
+            if (sg->l.simt.oom)
+                return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                                 "out of host memory growing the SIMT stack");
             if (sg->state == EMU_SG_BLOCKED && trace)
                 sg->block_rec = trace->sg[i].n - 1;
             done += sg->state == EMU_SG_DONE;

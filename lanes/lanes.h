@@ -41,6 +41,10 @@ typedef struct lanes_simt {
     lanes_simt_entry *e;   /* owned, grows */
     uint32_t depth, cap;
     lanes_mask exited;     /* lanes that executed ret */
+    /* --- added by the robustness work (append-only) --- */
+    bool oom;              /* a branch could not grow the stack: it was
+                              emptied (the sub-group stops); the engine
+                              reports out of host memory */
 } lanes_simt;
 
 void lanes_simt_init(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc);

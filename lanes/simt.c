@@ -6,7 +6,6 @@
  */
 #include "lanes.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #define SIMT_INITIAL_CAP 64
@@ -24,18 +23,6 @@ static int simt_grow(lanes_simt *s, uint32_t need)
     s->e = e;
     s->cap = cap;
     return 0;
-}
-
-static void simt_reserve(lanes_simt *s, uint32_t need)
-{
-    if (simt_grow(s, need) != 0) {
-        uint32_t cap = s->cap ? s->cap : SIMT_INITIAL_CAP;
-        /* the contract has no error path; a stack we cannot grow would
-         * silently drop lanes, which is worse than stopping */
-        fprintf(stderr, "sgemu: %s:%d: out of memory growing the SIMT stack "
-                "to %u entries\n", __FILE__, __LINE__, cap);
-        abort();
-    }
 }
 
 /* Pop entries that reached their reconvergence point or whose lanes have
@@ -56,7 +43,13 @@ void lanes_simt_init(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc)
     s->depth = 0;
     s->cap = 0;
     s->exited = 0;
-    simt_reserve(s, SIMT_INITIAL_CAP);
+    s->oom = false;
+    if (simt_grow(s, SIMT_INITIAL_CAP) != 0) {
+        /* no error path in this contract: an empty stack with oom set;
+         * the engine uses lanes_simt_reset, which returns the failure */
+        s->oom = true;
+        return;
+    }
     s->e[0] = (lanes_simt_entry){ .pc = entry_pc, .rpc = ISA_PC_EXIT,
                                   .mask = lanes };
     s->depth = 1;
@@ -67,6 +60,7 @@ int lanes_simt_reset(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc)
 {
     s->depth = 0;
     s->exited = 0;
+    s->oom = false;
     if (simt_grow(s, SIMT_INITIAL_CAP) != 0)
         return -1;
     s->e[0] = (lanes_simt_entry){ .pc = entry_pc, .rpc = ISA_PC_EXIT,
@@ -123,7 +117,13 @@ void lanes_simt_branch(lanes_simt *s, lanes_mask taken, uint32_t target,
         lanes_simt_goto(s, fallthrough);
         return;
     }
-    simt_reserve(s, s->depth + 2);
+    if (simt_grow(s, s->depth + 2) != 0) {
+        /* dropping a path would silently lose lanes: stop the sub-group
+         * and let the engine report it (lanes_simt.oom) */
+        s->oom = true;
+        s->depth = 0;
+        return;
+    }
     lanes_simt_entry *top = &s->e[s->depth - 1];
     if (top->rpc == reconv) {
         /* the entry below already waits at reconv with these lanes (or

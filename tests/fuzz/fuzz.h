@@ -13,4 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * libFuzzer and the replay test both report it. */
 void fuzz_fail(const char *what, const uint8_t *data, size_t size);
 
+/* Write the input to NAME inside a private scratch directory (made once per
+ * process, removed at exit) for the loaders that only read files; returns
+ * its path (static storage) or NULL.  NAME may contain one '/' level. */
+const char *fuzz_temp_file(const char *name, const uint8_t *data, size_t size);
+/* The scratch directory itself. */
+const char *fuzz_temp_dir(void);
+
 #endif

@@ -6,6 +6,7 @@
  * error code and message) or succeed with exactly the normal result; it
  * must never crash, and under ASan never leak.  (libyaml is a shared library:
  * its own allocations are not wrapped.) */
+#include "lanes.h"
 #include "sgemu.h"
 
 #include <setjmp.h>
@@ -248,12 +249,49 @@ static void checked_run_survives_every_failure(void **state)
 static void timed_run_survives_every_failure(void **state)
 {
     (void)state;
-    /* Known failure, reported to the timing model's owners: a failed
-     * allocation in tm_run (emu/timing_core.c:617) dereferences m.cu.
-     * Run it with SGEMU_TEST_TIMING_OOM=1 until that is fixed. */
-    if (!getenv("SGEMU_TEST_TIMING_OOM"))
-        skip();
     run_survives_every_failure_mode(false, true);
+}
+
+/* Nested divergence: at level i lane i branches away and finishes at once,
+ * the other lanes wait below the new level, so the stack grows one entry per
+ * level past its initial 64.  Returns the deepest depth seen. */
+static uint32_t nest(lanes_simt *s, uint32_t levels)
+{
+    uint32_t deepest = s->depth;
+    for (uint32_t i = 0; i < levels && !lanes_simt_done(s); i++) {
+        lanes_simt_branch(s, (lanes_mask)1 << i, 1000 + i, 2000 + i, 3000 + i);
+        if (s->depth > deepest)
+            deepest = s->depth;
+        if (lanes_simt_done(s))
+            break;
+        lanes_simt_goto(s, 3000 + i);     /* lane i reaches its join */
+    }
+    return deepest;
+}
+
+static void simt_growth_failure_is_reported(void **state)
+{
+    (void)state;
+    lanes_simt s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(lanes_simt_reset(&s, ~(lanes_mask)0, 0), 0);
+    assert_true(nest(&s, 63) > 64);           /* it really grows */
+    assert_false(s.oom);
+
+    assert_int_equal(lanes_simt_reset(&s, ~(lanes_mask)0, 0), 0);
+    lanes_simt_free(&s);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(lanes_simt_reset(&s, ~(lanes_mask)0, 0), 0);
+    arm(0);                                   /* the growth past 64 fails */
+    nest(&s, 63);
+    int hit = injected;
+    disarm();
+    assert_true(hit);
+    assert_true(s.oom);
+    assert_true(lanes_simt_done(&s));         /* stopped, not half-run */
+    assert_int_equal(lanes_simt_reset(&s, 1, 0), 0);
+    assert_false(s.oom);                      /* a reset clears it */
+    lanes_simt_free(&s);
 }
 
 int main(void)
@@ -264,6 +302,7 @@ int main(void)
         cmocka_unit_test(run_survives_every_failure),
         cmocka_unit_test(checked_run_survives_every_failure),
         cmocka_unit_test(timed_run_survives_every_failure),
+        cmocka_unit_test(simt_growth_failure_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

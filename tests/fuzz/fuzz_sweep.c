@@ -1,0 +1,59 @@
+/* fuzz_sweep.c - the sweep-file loader (tools/sweep_load.c): any YAML
+ * either loads into a run set or fails with file:line:col errors.  The input
+ * is the file SCRATCH/sweeps/in.yaml; SCRATCH holds links to the example
+ * kernels so the seeds' "../saxpy.sgasm" paths resolve. */
+#include "fuzz.h"
+#include "sweep.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef FUZZ_SRC
+#error FUZZ_SRC (the source root) is set by tests/fuzz/meson.build
+#endif
+
+static void link_examples(void)
+{
+    static int done;
+    if (done++)
+        return;
+    DIR *d = opendir(FUZZ_SRC "/examples");
+    if (!d)
+        return;
+    const struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 6, ".sgasm"))
+            continue;
+        char from[1024], to[1024];
+        snprintf(from, sizeof from, "%s/examples/%s", FUZZ_SRC, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", fuzz_temp_dir(), e->d_name);
+        if (symlink(from, to) != 0 && access(to, R_OK) != 0)
+            perror("fuzz_sweep: symlink");
+    }
+    closedir(d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    link_examples();
+    const char *path = fuzz_temp_file("sweeps/in.yaml", data, size);
+    if (!path)
+        return 0;
+    sw_sweep *s = calloc(1, sizeof *s);
+    if (!s)
+        return 0;
+    if (sw_load(path, s) == 0) {
+        if (!s->npoints && !s->nkernels)
+            fuzz_fail("a sweep loaded without kernels", data, size);
+        char key[1024];
+        for (uint64_t p = 0; p < s->npoints && p < 256; p++)
+            sw_point_key(s, &s->points[p], key, sizeof key);
+    }
+    sw_free(s);
+    free(s);
+    return 0;
+}
