@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int user_error(sgemu_fault *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -316,6 +317,60 @@ static int check_launch(emu_run *run)
     return 0;
 }
 
+/* Host memory of one work-group's state is capped: a huge .private_mem or
+ * local size is a mistake in the kernel or config (a user error, code 1),
+ * not an "out of host memory" (code 3) after a giant calloc. */
+#define EMU_MAX_WG_BYTES (1ull << 30)
+
+/* The engine's memory per copy of the work-group state (alloc_pools), times
+ * the copies alive at once: one per host thread, or, in the timing model,
+ * one per resident work-group.  Trace records grow as the kernel runs and
+ * are not counted here. */
+static int check_memory(emu_run *run)
+{
+    uint64_t items = run->local[0] * run->local[1] * run->local[2];
+    uint64_t nsg = (items + run->width - 1) / run->width;
+    uint64_t priv = items * run->k->private_mem;
+    uint64_t regs = nsg * ((uint64_t)(run->k->nreg ? run->k->nreg : 1) * run->width * 8 +
+                           (uint64_t)(run->k->npred ? run->k->npred : 1) * 8 +
+                           sizeof(emu_sg) + 64 * 12);
+    uint64_t per_wg = priv + run->local_total + regs + nsg * 16 * 8 * 4 + 4096;
+    if (per_wg > EMU_MAX_WG_BYTES)
+        return user_error(run->fault, "kernel '%s' needs %llu bytes of host memory per "
+                          "work-group (private %llu x %llu work-items, local %u, register "
+                          "files %llu): more than sgemu's limit of %llu",
+                          run->k->name, (unsigned long long)per_wg,
+                          (unsigned long long)run->k->private_mem,
+                          (unsigned long long)items, run->local_total,
+                          (unsigned long long)regs, (unsigned long long)EMU_MAX_WG_BYTES);
+    uint64_t max = run->launch->max_memory;
+    if (!max)
+        return 0;
+    uint64_t copies = 1;
+    if (run->launch->timing || run->launch->record_path) {
+        copies = (uint64_t)(run->cfg->compute_units ? run->cfg->compute_units : 1) *
+                 (run->cfg->threads_per_cu ? run->cfg->threads_per_cu : 1) /
+                 (nsg ? nsg : 1);
+    } else if (run->launch->threads) {
+        copies = run->launch->threads;
+    } else {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        copies = n > 0 ? (uint64_t)n : 1;
+    }
+    if (copies > run->wg_total)
+        copies = run->wg_total;
+    if (!copies)
+        copies = 1;
+    if (per_wg > max / copies)
+        return user_error(run->fault, "kernel '%s' needs about %llu bytes of host memory "
+                          "(%llu per work-group x %llu at once: private, local, register "
+                          "files), more than the --max-memory limit of %llu bytes left",
+                          run->k->name, (unsigned long long)(per_wg * copies),
+                          (unsigned long long)per_wg, (unsigned long long)copies,
+                          (unsigned long long)max);
+    return 0;
+}
+
 static int alloc_pools(emu_run *run)
 {
     uint64_t items = run->local[0] * run->local[1] * run->local[2];
@@ -363,7 +418,7 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     run.args = args;
     run.stats = stats;
     run.fault = fault;
-    if (check_launch(&run) || bind_args(&run))
+    if (check_launch(&run) || bind_args(&run) || check_memory(&run))
         return fault->code;
     if (sgemu_stop_requested()) {
         fault->code = SGEMU_EXIT_INTERRUPTED;

@@ -92,6 +92,11 @@ typedef struct sgemu_launch {
     /* --- added by kernel traces (append-only) --- */
     const char *record_path;               /* write the record stream here
                                               (docs/trace-format.md), or NULL */
+    /* --- added by the robustness work (append-only) --- */
+    uint64_t max_memory;                   /* host bytes the engine may take for
+                                              work-group state (local, private,
+                                              register files) over all its copies;
+                                              0: only the 1 GiB per work-group cap */
 } sgemu_launch;
 
 typedef struct sgemu_stats {

@@ -50,7 +50,7 @@ int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
     sep(tr);
     fprintf(tr->f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": 0, "
             "\"args\": {\"name\": \"memory traffic (bytes per %u cycles)\"}}", ncu,
-            TM_TRACE_TRAFFIC_PERIOD);
+            (unsigned)TM_TRACE_TRAFFIC_PERIOD);
     for (uint32_t c = 0; c < ncu; c++) {
         sep(tr);
         fprintf(tr->f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": 0, "

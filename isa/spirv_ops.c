@@ -686,7 +686,7 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
         uint32_t base = x_reg(x, t->ncomp);
         for (unsigned c = 0; c < t->ncomp; c++) {
             isa_operand v = x_src(x, comp(s[0], c));
-            isa_operand ids[3];
+            isa_operand ids[3] = { { 0 } };   /* only the first n are read */
             for (unsigned i = 0; i < s[1]->n && i < 3; i++)
                 ids[i] = x_src(x, &s[1]->c[i]);
             isa_inst *bi = x_emit(x, ISA_OP_WG_BROADCAST, ty);

@@ -1862,5 +1862,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         return errs;
     }
     errs = isa_validate(k, diags);
+    if (errs)
+        isa_kernel_free(k);     /* as isa_assemble: no kernel on error */
     return errs;
 }

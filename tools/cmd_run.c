@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "timing.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@ static const char run_help[] =
     "  --check                 compare every collective with the reference model\n"
     "  --max-instructions N    stop a runaway kernel after N subgroup instructions\n"
     "                          (default 100000000000)\n"
+    "  --max-memory BYTES      refuse a run whose buffers, images and engine state\n"
+    "                          (local, private, register files) need more host memory\n"
+    "                          (suffix K, M or G: binary units)\n"
     "  -j, --threads N         host threads for functional execution (default 0: all\n"
     "                          cores); results are the same for any N\n"
     "  --no-timing             skip the cycle-level timing model (it runs by default)\n"
@@ -70,6 +74,7 @@ typedef struct run_opts {
     const char *clopts[64];       /* -D / -I / -cl-std for .cl files */
     int nclopts;
     const char *record;       /* --record FILE */
+    uint64_t max_memory;      /* --max-memory BYTES (0: none) */
 } run_opts;
 
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
@@ -166,6 +171,19 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->launch.max_instructions = strtoull(v, &end, 0);
             if (*end || end == v || v[0] == '-')
                 return cli_error("--max-instructions: expected a count, got '%s'", v);
+        } else if (is_opt(a, "--max-memory")) {
+            if (!(v = opt_value(argc, argv, &i, "--max-memory"))) return 1;
+            char *end;
+            errno = 0;
+            unsigned long long m = strtoull(v, &end, 0);
+            unsigned shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+                           : *end == 'G' || *end == 'g' ? 30 : 0;
+            if (shift)
+                end++;
+            if (*end || end == v || v[0] == '-' || errno || m == 0 || m > (UINT64_MAX >> shift))
+                return cli_error("--max-memory: expected a byte count (suffix K, M or G), "
+                                 "got '%s'", v);
+            o->max_memory = (uint64_t)m << shift;
         } else if (is_opt(a, "--threads") || !strcmp(a, "-j")) {
             if (!(v = opt_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--threads"))) return 1;
             char *end;
@@ -454,6 +472,22 @@ int cli_cmd_run(int argc, char **argv)
             for (uint32_t i = 0; i < k.narg; i++)
                 cli_free_value(&vals[i]);
             break;
+        }
+        if (o.max_memory) {     /* the engine gets what the arguments leave */
+            uint64_t args = 0;
+            for (uint32_t i = 0; i < k.narg; i++)
+                args += vals[i].kind == SGEMU_VAL_BUFFER ? vals[i].bytes
+                      : vals[i].kind == SGEMU_VAL_IMAGE
+                          ? (uint64_t)vals[i].image.pitch * vals[i].image.height : 0;
+            if (args >= o.max_memory) {
+                rc = cli_error("the arguments' buffers and images take %llu bytes of host "
+                               "memory, more than --max-memory %llu",
+                               (unsigned long long)args, (unsigned long long)o.max_memory);
+                for (uint32_t i = 0; i < k.narg; i++)
+                    cli_free_value(&vals[i]);
+                break;
+            }
+            o.launch.max_memory = o.max_memory - args;
         }
         o.launch.sg_width = o.widths[wi];
         char record[4200];

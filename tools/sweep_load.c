@@ -453,7 +453,7 @@ static int expand(ld *L)
     sw_sweep *s = L->s;
     uint64_t cap = 0;
     for (uint32_t k = 0; k < s->nkernels; k++) {
-        int slot_of[SW_MAX_AXES], nslots = 0;
+        int slot_of[SW_MAX_AXES] = { 0 }, nslots = 0;   /* naxes entries set below */
         uint32_t slot_len[SW_MAX_AXES], slot_zip[SW_MAX_AXES];
         for (uint32_t a = 0; a < s->naxes; a++) {
             slot_of[a] = -1;

@@ -25,6 +25,7 @@ typedef struct shape {
     uint32_t width;
     size_t bytes;              /* every buffer and local argument */
     uint64_t max_instructions;
+    uint64_t max_memory;       /* sgemu_launch.max_memory (0: none) */
 } shape;
 
 static emu_config device;
@@ -76,6 +77,7 @@ static outcome run_shape(const char *src, const shape *s)
     L.sg_width = s->width;
     L.max_instructions = s->max_instructions ? s->max_instructions : 100000;
     L.threads = 1;
+    L.max_memory = s->max_memory;
     sgemu_stats st;
     sgemu_fault f;
     o.rc = sgemu_run(&k, &device, &L, v, &st, &f);
@@ -90,7 +92,7 @@ static outcome run_shape(const char *src, const shape *s)
 /* 8 work-items, one work-group, SIMD8, 16-byte buffers */
 static outcome run8(const char *src)
 {
-    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 0 };
+    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 0, 0 };
     return run_shape(src, &s);
 }
 
@@ -214,7 +216,7 @@ static void divergent_barrier_across_subgroups(void **state)
 {
     (void)state;
     /* SIMD4: sub-group 0 skips the barrier, sub-group 1 waits at it */
-    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 4, 16, 0 };
+    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 4, 16, 0, 0 };
     outcome o = run_shape(".kernel div_wg\n"
                           "mov.u32 r0, %local_id.x\n"
                           "cmp.lt.u32 p0, r0, 4\n"
@@ -255,7 +257,7 @@ static void integer_division_by_zero(void **state)
 static void runaway_loop(void **state)
 {
     (void)state;
-    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 500 };
+    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 500, 0 };
     outcome o = run_shape(".kernel spin\n"
                           "loop:\n"
                           "bra loop\n"                       /* line 3 */
@@ -269,7 +271,7 @@ static const char trivial[] = ".kernel t\nret\n";
 static void ndrange_product_overflows(void **state)
 {
     (void)state;
-    shape s = { 3, { 1ull << 30, 1ull << 30, 1ull << 30 }, { 1, 1, 1 }, 8, 16, 0 };
+    shape s = { 3, { 1ull << 30, 1ull << 30, 1ull << 30 }, { 1, 1, 1 }, 8, 16, 0, 0 };
     outcome o = run_shape(trivial, &s);
     EXPECT(o, SGEMU_EXIT_USER, "too large");
 }
@@ -277,7 +279,7 @@ static void ndrange_product_overflows(void **state)
 static void ndrange_absurd(void **state)
 {
     (void)state;
-    shape s = { 1, { 1ull << 62, 1, 1 }, { 0, 0, 0 }, 8, 16, 0 };
+    shape s = { 1, { 1ull << 62, 1, 1 }, { 0, 0, 0 }, 8, 16, 0, 0 };
     outcome o = run_shape(trivial, &s);
     EXPECT(o, SGEMU_EXIT_USER, "too large");
 }
@@ -285,7 +287,7 @@ static void ndrange_absurd(void **state)
 static void ndrange_offset_wraps(void **state)
 {
     (void)state;
-    shape s = { 1, { 64, 1, 1 }, { 8, 1, 1 }, 8, 16, 0 };
+    shape s = { 1, { 64, 1, 1 }, { 8, 1, 1 }, 8, 16, 0, 0 };
     isa_kernel k;
     isa_diags d;
     memset(&k, 0, sizeof k);
@@ -310,16 +312,40 @@ static void ndrange_offset_wraps(void **state)
 static void work_group_over_device_limit(void **state)
 {
     (void)state;
-    shape s = { 2, { 64, 64, 1 }, { 64, 32, 1 }, 8, 16, 0 };
+    shape s = { 2, { 64, 64, 1 }, { 64, 32, 1 }, 8, 16, 0, 0 };
     outcome o = run_shape(trivial, &s);
     EXPECT(o, SGEMU_EXIT_USER, "exceeds the device limit of 1024");
+}
+
+/* 8 work-items x 1 GiB of private memory each: a user error (code 1) before
+ * anything is allocated, not "out of host memory" (code 3). */
+static void huge_private_memory(void **state)
+{
+    (void)state;
+    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 0, 0 };
+    outcome o = run_shape(".kernel p\n.private_mem 1073741824\nret\n", &s);
+    EXPECT(o, SGEMU_EXIT_USER, "kernel 'p'", "per work-group", "limit");
+}
+
+/* The engine's work-group state (64 work-items: at least 64 x 4 bytes of
+ * private memory here) against sgemu_launch.max_memory. */
+static void max_memory_limit(void **state)
+{
+    (void)state;
+    const char *src = ".kernel m\n.private_mem 64\nret\n";
+    shape s = { 1, { 64, 1, 1 }, { 64, 1, 1 }, 8, 16, 0, 1000 };
+    outcome o = run_shape(src, &s);
+    EXPECT(o, SGEMU_EXIT_USER, "kernel 'm'", "--max-memory", "1000");
+    s.max_memory = 1 << 20;        /* 64 x 64 bytes and registers fit in 1 MiB */
+    o = run_shape(src, &s);
+    EXPECT(o, SGEMU_EXIT_OK, "");
 }
 
 static void stop_request_interrupts(void **state)
 {
     (void)state;
     sgemu_request_stop();
-    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 0 };
+    shape s = { 1, { 8, 1, 1 }, { 8, 1, 1 }, 8, 16, 0, 0 };
     outcome o = run_shape(".kernel spin\nloop:\nbra loop\n", &s);
     sgemu_clear_stop();
     EXPECT(o, SGEMU_EXIT_INTERRUPTED, "kernel 'spin'", "interrupted");
@@ -348,6 +374,8 @@ int main(void)
         cmocka_unit_test(ndrange_absurd),
         cmocka_unit_test(ndrange_offset_wraps),
         cmocka_unit_test(work_group_over_device_limit),
+        cmocka_unit_test(huge_private_memory),
+        cmocka_unit_test(max_memory_limit),
         cmocka_unit_test(stop_request_interrupts),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
