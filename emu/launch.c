@@ -329,6 +329,7 @@ static int check_launch(emu_run *run)
 static int check_memory(emu_run *run)
 {
     uint64_t items = run->local[0] * run->local[1] * run->local[2];
+    /* NOLINTNEXTLINE(clang-analyzer-core.DivideZero): check_launch set width to 1..64 */
     uint64_t nsg = (items + run->width - 1) / run->width;
     uint64_t priv = items * run->k->private_mem;
     uint64_t regs = nsg * ((uint64_t)(run->k->nreg ? run->k->nreg : 1) * run->width * 8 +
@@ -361,19 +362,22 @@ static int check_memory(emu_run *run)
         copies = run->wg_total;
     if (!copies)
         copies = 1;
-    if (per_wg > max / copies)
+    if (per_wg > max / copies) {
+        unsigned long long total = copies > UINT64_MAX / per_wg ? UINT64_MAX : per_wg * copies;
         return user_error(run->fault, "kernel '%s' needs about %llu bytes of host memory "
                           "(%llu per work-group x %llu at once: private, local, register "
                           "files), more than the --max-memory limit of %llu bytes left",
-                          run->k->name, (unsigned long long)(per_wg * copies),
+                          run->k->name, total,
                           (unsigned long long)per_wg, (unsigned long long)copies,
                           (unsigned long long)max);
+    }
     return 0;
 }
 
 static int alloc_pools(emu_run *run)
 {
     uint64_t items = run->local[0] * run->local[1] * run->local[2];
+    /* NOLINTNEXTLINE(clang-analyzer-core.DivideZero): check_launch set width to 1..64 */
     uint32_t nsg = (uint32_t)((items + run->width - 1) / run->width);
     run->sg_pool = calloc(nsg, sizeof *run->sg_pool);
     run->local_pool = calloc(1, run->local_total ? run->local_total : 1);
@@ -441,11 +445,13 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
         stats->local[d] = run.local[d];
     }
     stats->work_groups = run.wg_total;
+    if (launch->progress)
+        atomic_store_explicit(&launch->progress[1], run.wg_total, memory_order_relaxed);
     stats->work_items = run.global[0] * run.global[1] * run.global[2];
 
     int rc = 0;
     if (alloc_pools(&run) != 0) {
-        rc = user_error(fault, "out of host memory setting up the run");
+        user_error(fault, "out of host memory setting up the run");   /* the message */
         fault->code = rc = SGEMU_EXIT_INTERNAL;
     }
     if (!rc && launch->record_path)

@@ -121,6 +121,7 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
 {
     const uint32_t w = sg->l.width;
     const isa_space space = (isa_space)in->space;
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): mask is every lane, so lane_addresses set addr[0] */
     if (!run->dp.fast || vec != 1 || mask != lanes_mask_first(w) || addr[0] % esize ||
         (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
          space != ISA_SPACE_LOCAL))
@@ -258,6 +259,7 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
         memcpy(&old, ptr[l], esize);
         switch (op) {
         case ISA_BINOP_XCHG: nv = val[l]; break;
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): cmpv and newv are set exactly for cmpxchg */
         case ISA_BINOP_CMPXCHG: nv = old == cmpv[l] ? newv[l] : old; break;
         default: nv = lanes_binop(op, t, old, val[l]); break;
         }

@@ -88,7 +88,7 @@ static void header_encode(const sgemu_trace_info *in, uint8_t out[EMU_TRACE_HEAD
 {
     memset(out, 0, EMU_TRACE_HEADER_BYTES);
     hbuf b = { out, 0, EMU_TRACE_HEADER_BYTES, false };
-    memcpy(out, EMU_TRACE_MAGIC, 8);
+    memcpy(out, EMU_TRACE_MAGIC, 8);   // NOLINT(bugprone-not-null-terminated-result): the 8-byte magic has no NUL in the file
     b.at = 8;
     put(&b, EMU_TRACE_VERSION, 4);
     put(&b, EMU_TRACE_HEADER_BYTES, 4);

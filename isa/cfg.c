@@ -95,7 +95,7 @@ void isa_compute_reconvergence(isa_kernel *k)
     while (sp) {
         uint32_t v = stack[sp - 1];
         if (pstart[v] + it[v] < pstart[v + 1]) {
-            uint32_t p = plist[pstart[v] + it[v]++];
+            uint32_t p = plist[pstart[v] + it[v]++];   // NOLINT(clang-analyzer-core.uninitialized.Assign): entries below pstart[v + 1] were all filled above
             if (!fill[p]) {
                 fill[p] = 1;
                 stack[sp++] = p;

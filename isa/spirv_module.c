@@ -301,7 +301,7 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
     /* definitions, names, decorations, types, entry points */
     for (uint32_t i = 0; i < m->nins && m->errors == 0; i++) {
         spv_inst *in = &m->ins[i];
-        const spv_op_info *oi = spv_op_find(in->op);
+        const spv_op_info *oi = spv_op_find(in->op);   // NOLINT(clang-analyzer-core.CallAndMessage): the first nins entries were decoded above
         if (oi && oi->has_result) {
             uint32_t id = id_at(m, in, oi->has_type ? 2 : 1);
             if (oi->has_type)

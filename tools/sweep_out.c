@@ -381,7 +381,7 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
 {
     int wa = width_axis(s);
     bool *seen = calloc(n + 1, 1);
-    const sw_row **g = calloc(n + 1, sizeof *g);
+    const sw_row **g = calloc(n + 1, sizeof *g);   // NOLINT(bugprone-sizeof-expression): an array of pointers
     if (!seen || !g) {
         free(seen);
         free(g);

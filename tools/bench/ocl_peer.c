@@ -109,7 +109,7 @@ int main(int argc, char **argv)
                                      v->bytes, v->data, &e);
             if (!mems[i])
                 return fail("clCreateBuffer", e);
-            e = clSetKernelArg(kern, i, sizeof mems[i], &mems[i]);
+            e = clSetKernelArg(kern, i, sizeof mems[i], &mems[i]);   // NOLINT(bugprone-sizeof-expression): OpenCL takes the cl_mem handle's size
         } else if (v->kind == SGEMU_VAL_LOCAL) {
             e = clSetKernelArg(kern, i, v->bytes, NULL);
         } else {
