@@ -10,6 +10,7 @@
 #include "config.h"
 #include "isa.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -97,6 +98,10 @@ typedef struct sgemu_launch {
                                               work-group state (local, private,
                                               register files) over all its copies;
                                               0: only the 1 GiB per work-group cap */
+    /* optional: two counters for a progress display: progress[1] is set to
+     * the number of work-groups when the run starts, progress[0] counts
+     * finished ones (relaxed increments from any host thread) */
+    _Atomic uint64_t *progress;
 } sgemu_launch;
 
 typedef struct sgemu_stats {

@@ -141,8 +141,11 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
                 sg->block_rec = trace->sg[i].n - 1;
             done += sg->state == EMU_SG_DONE;
         }
-        if (done == wg->nsg)
+        if (done == wg->nsg) {
+            if (run->launch->progress)
+                atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
             return 0;
+        }
         if (meet(run, wg))
             return run->fault->code;
     }

@@ -5,6 +5,10 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -424,6 +428,70 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
     return 0;
 }
 
+/* A progress line on stderr for runs longer than a second, when stderr is a
+ * terminal: a thread polls the engine's work-group counters. */
+typedef struct progress_line {
+    _Atomic uint64_t counts[2];      /* finished, total (sgemu_launch.progress) */
+    atomic_int stop;
+    uint32_t width;
+    pthread_t tid;
+    bool started;
+} progress_line;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *progress_main(void *arg)
+{
+    progress_line *pl = arg;
+    double t0 = now_seconds();
+    bool shown = false;
+    while (!atomic_load(&pl->stop)) {
+        usleep(200000);
+        double elapsed = now_seconds() - t0;
+        uint64_t done = atomic_load_explicit(&pl->counts[0], memory_order_relaxed);
+        uint64_t total = atomic_load_explicit(&pl->counts[1], memory_order_relaxed);
+        if (elapsed < 1.0 || total == 0 || atomic_load(&pl->stop))
+            continue;
+        double left = done ? elapsed * (double)(total - done) / (double)done : 0.0;
+        char simd[16] = "";
+        if (pl->width)
+            snprintf(simd, sizeof simd, "SIMD%u ", pl->width);
+        fprintf(stderr, "\rsgemu: %s%llu/%llu work-groups (%.0f%%), %.1f s elapsed, ~%.0f s left ",
+                simd, (unsigned long long)done, (unsigned long long)total,
+                100.0 * (double)done / (double)total, elapsed, left);
+        shown = true;
+    }
+    if (shown)
+        fprintf(stderr, "\r%79s\r", "");
+    return NULL;
+}
+
+static void progress_start(progress_line *pl, sgemu_launch *L, uint32_t width, bool quiet)
+{
+    memset(pl, 0, sizeof *pl);
+    L->progress = NULL;
+    if (quiet || !isatty(STDERR_FILENO))
+        return;
+    pl->width = width;
+    L->progress = pl->counts;
+    pl->started = pthread_create(&pl->tid, NULL, progress_main, pl) == 0;
+    if (!pl->started)
+        L->progress = NULL;
+}
+
+static void progress_stop(progress_line *pl)
+{
+    if (!pl->started)
+        return;
+    atomic_store(&pl->stop, 1);
+    pthread_join(pl->tid, NULL);
+}
+
 int cli_cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -498,7 +566,10 @@ int cli_cmd_run(int argc, char **argv)
         }
         sgemu_stats st;
         sgemu_fault fault;
+        progress_line pl;
+        progress_start(&pl, &o.launch, o.widths[wi], o.quiet || o.json);
         rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
+        progress_stop(&pl);
         if (rc) {
             fprintf(stderr, "sgemu: %s: %s\n",
                     rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
