@@ -95,7 +95,7 @@ static coll_status wg_bcast(const coll_env *env, const isa_inst *in,
     uint32_t items = g->wg_items ? g->wg_items : g->nsg * w;
     if (lin >= items)
         return coll_fail(rep, COLL_ID_RANGE, 0, 0, (int64_t)lin);
-    uint32_t owner = (uint32_t)(lin / w), lane = (uint32_t)(lin % w);
+    uint32_t owner = (uint32_t)(lin / w), lane = (uint32_t)(lin % w);   // NOLINT(clang-analyzer-core.DivideZero): w is the sub-group width, 1..64
     if (owner >= g->nsg)
         return coll_fail(rep, COLL_ID_RANGE, 0, 0, (int64_t)lin);
 

@@ -375,7 +375,8 @@ static coll_status check_move(const isa_inst *in, const coll_ref_in *r,
             case ISA_FAM_ROTATE:
                 if (oi->scope == ISA_SCOPE_CL) {
                     uint32_t cs = (uint32_t)in->o[3].imm;
-                    sl = (int64_t)((l / cs) * cs + ((l % cs) + (uint32_t)a) % cs);
+                    uint32_t rl = (l / cs) * cs + ((l % cs) + (uint32_t)a) % cs;   /* < w */
+                    sl = rl;
                 } else {
                     /* (id + delta) mod the max sub-group size, int delta */
                     int64_t m = ((int64_t)l + (int32_t)(uint32_t)a) % (int64_t)w;

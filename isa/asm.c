@@ -706,7 +706,7 @@ static bool op_percent(asm_ctx *c, span s, isa_operand *o)
     if (dim.n) {
         if (dim.n == 2 && dim.p[0] == '.') {
             const char *dn = "xyz012";
-            const char *f = memchr(dn, dim.p[1], 6);
+            const char *f = memchr(dn, dim.p[1], 6);   // NOLINT(bugprone-not-null-terminated-result): searches the 6 letters, not a string
             if (f && dim.p[1])
                 d = (int)((f - dn) % 3);
         }

@@ -247,7 +247,7 @@ int cli_cmd_collective(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc;
-    isa_opcode op = isa_opcode_from_name(o.name, strlen(o.name));
+    isa_opcode op = isa_opcode_from_name(o.name, strlen(o.name));   // NOLINT(clang-analyzer-core.NonNullParamChecker): parse() returns 0 only with a name
     if (op == ISA_OP_COUNT || (isa_ops[op].pipe != ISA_PIPE_COLL))
         return cli_error("'%s' is not a collective builtin (see docs/collectives.md)", o.name);
     isa_type t;
@@ -258,14 +258,15 @@ int cli_cmd_collective(int argc, char **argv)
     if (items == 0 || items > 4096)
         return cli_error("--wg: a work-group of 1..4096 work-items, got %llu",
                          (unsigned long long)items);
-    if (count_list(o.input) != items * vec)
+    uint64_t nvals = items * vec;    /* values in --input / --next / --previous */
+    if (count_list(o.input) != nvals)
         return cli_error("--input: expected %llu values (one per work-item%s), got %zu",
-                         (unsigned long long)(items * vec), vec > 1 ? " and component" : "",
+                         (unsigned long long)nvals, vec > 1 ? " and component" : "",
                          count_list(o.input));
     const char *second = o.next ? o.next : o.previous;
-    if (second && count_list(second) != items * vec)
+    if (second && count_list(second) != nvals)
         return cli_error("--%s: expected %llu values", o.next ? "next" : "previous",
-                         (unsigned long long)(items * vec));
+                         (unsigned long long)nvals);
     if (o.index && count_list(o.index) != items)
         return cli_error("--index: expected %llu values", (unsigned long long)items);
 
@@ -304,7 +305,7 @@ int cli_cmd_collective(int argc, char **argv)
         if (second)
             sprintf(spec, "%s:[%s]", tn, second);
         else
-            sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)(items * vec));
+            sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)nvals);
         rc = cli_make_value(&k.args[1], spec, &vals[1]);
     }
     if (!rc) {
@@ -336,7 +337,7 @@ int cli_cmd_collective(int argc, char **argv)
             vals[3].data[i * 4] = (uint8_t)(mask >> ((i % o.sg) & 63) & 1);
     }
     if (!rc) {
-        sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)(items * vec));
+        sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)nvals);
         rc = cli_make_value(&k.args[4], spec, &vals[4]);
     }
     free(spec);

@@ -147,7 +147,8 @@ static int cmd_merge(int argc, char **argv)
         free(l);
     }
     if (!rc) {
-        qsort(all, nall, sizeof *all, cmp_lines);
+        if (nall)   /* all is NULL when empty; qsort's pointer is nonnull */
+            qsort(all, nall, sizeof *all, cmp_lines);
         uint64_t w = 0;
         for (uint64_t i = 0; i < nall; i++) {       /* the same run twice: keep one */
             if (w && sw_line_run(all[w - 1]) == sw_line_run(all[i])) {

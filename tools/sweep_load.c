@@ -281,7 +281,7 @@ static void load_axes(ld *L, yaml_node_t *m)
                 continue;
             check_value(L, a, v, e);
             for (uint32_t i = 0; i < a->nvals; i++)
-                if (!strcmp(a->vals[i], v))
+                if (!strcmp(a->vals[i], v))   // NOLINT(clang-analyzer-core.NonNullParamChecker): vals[0..nvals) are set
                     err_at(L, e, "axis '%s': value '%s' listed twice", name, v);
             a->vals[a->nvals++] = v;
         }

@@ -89,14 +89,14 @@ static int load_cl(const char *src_root, const char *rel, isa_kernel *k)
     snprintf(cmd, sizeof cmd, "clang-14 -c -cl-std=CL2.0 -target spir64 -emit-llvm -O2 "
              "'%s/%s' -o %s/k.bc && llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
              "%s/k.bc -o %s", src_root, rel, dir, dir, spv);
-    int rc = system(cmd);
+    int rc = system(cmd);   // NOLINT(cert-env33-c): runs the OpenCL compilers on purpose; paths are the repo's own
     FILE *f = rc == 0 ? fopen(spv, "rb") : NULL;
     static char buf[1 << 20];
     size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
     if (f)
         fclose(f);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0 || !len)
+    if (system(cmd) != 0 || !len)   // NOLINT(cert-env33-c): removes the mkdtemp directory made above
         return -1;
     isa_diags d;
     memset(&d, 0, sizeof d);
@@ -230,7 +230,7 @@ static double run_ocl(const opts *o, const bench_work *w, uint64_t n, bool oclgr
              oclgrind ? "POCL_MAX_PTHREAD_COUNT=1 oclgrind " :
                         "POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1 ",
              BENCH_OCL_PEER, o->src, w->name, (unsigned long long)n, oclgrind ? 1 : 3);
-    FILE *p = popen(cmd, "r");
+    FILE *p = popen(cmd, "r");   // NOLINT(cert-env33-c): the peer runs under oclgrind/PoCL env settings, on purpose
     if (!p) {
         snprintf(why, whyn, "cannot start the peer");
         return -1;
@@ -399,7 +399,7 @@ static void section_threads(const opts *o)
             for (uint32_t j = 0; j < bench_nworks; j++)
                 if (!strcmp(bench_works[j].name, names[i]))
                     w = &bench_works[j];
-            if (o->only && strcmp(o->only, w->name))
+            if (!w || (o->only && strcmp(o->only, w->name)))   /* !w: names[] out of step */
                 continue;
             uint64_t n = o->quick ? w->size_quick : w->size_full;
             child_res a = run_forked(o, w, n, 16, m, 1);
