@@ -1220,7 +1220,7 @@ static void translate_function(xctx *x, uint32_t func_id, xval **args, unsigned 
     fn.entry = entry;
     fn.ret_label = ret_label;
     fn.ret = ret;
-    fn.v = calloc(m->bound, sizeof *fn.v);
+    fn.v = calloc(m->bound, sizeof *fn.v);   // NOLINT(bugprone-sizeof-expression): an array of pointers
     fn.label = calloc(m->bound, sizeof *fn.label);
     if (!fn.v || !fn.label) {
         x_error(x, "out of memory");
@@ -1811,7 +1811,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     snprintf(k->name, sizeof k->name, "%s", e->name);
     snprintf(k->file, sizeof k->file, "%s", file);
     k->reqd_sg_size = e->sg_size;
-    x.gv = calloc(m.bound, sizeof *x.gv);
+    x.gv = calloc(m.bound, sizeof *x.gv);   // NOLINT(bugprone-sizeof-expression): an array of pointers
     xval *args[ISA_MAX_ARGS] = { 0 };
     unsigned nargs = 0;
     bool unnamed = false;
