@@ -66,6 +66,9 @@ typedef struct tm_cu {
     uint64_t *ecache;      /* lower bound of the issue time (last computed, or own) */
     uint32_t *unit;
     uint64_t *qage;
+    /* Per scheduler, its positions by age (oldest first; slots not yet
+     * dispatched in front: they never issue), for oldest_first. */
+    uint32_t *ord;
     uint64_t next_time;
     uint64_t first_start, last_done;
     uint32_t resident;
@@ -601,6 +604,19 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         finish_thread(m, ci, th);
 }
 
+/* Slot t got the newest age: move it to the end of its scheduler's order. */
+static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
+{
+    uint32_t s = m->t_sched[t], pos = m->t_pos[t];
+    uint32_t *o = c->ord + m->s_first[s], n = m->s_first[s + 1] - m->s_first[s];
+    uint32_t i = 0;
+    while (o[i] != pos)
+        i++;
+    for (; i + 1 < n; i++)
+        o[i] = o[i + 1];
+    o[n - 1] = pos;
+}
+
 static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
 {
     tm_cu *c = &m->cu[ci];
@@ -638,6 +654,7 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         set_ti(m, c, th);
         th->next_issue = t;
         th->age = m->age++;
+        age_order_last(m, c, slot * m->sgs + i);
         th->last_done = t;
         for (uint32_t s = 0; s < m->nslot_regs; s++) {
             th->ready[s] = t;
@@ -689,8 +706,104 @@ static inline uint64_t scan_time(const tm_cu *c, const uint64_t *eu, uint32_t po
  * others (own is fixed, pipes get busier), so later passes of the same cycle
  * look at the remaining candidates only, unless the issue woke a thread
  * (barrier release, new work-group): then they scan again. */
+/* oldest_first: each pass walks the threads by age and issues the first
+ * that may issue at T, so it picks what step_sched's full scan would (the
+ * oldest candidate) without looking at the younger ones.  A thread that
+ * waits for the unit set the last issue left busy gets that unit's free
+ * time as its bound without a look; one picked this cycle stays out of later
+ * passes unless the issue woke a thread (as in step_sched). */
+static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
+    uint32_t first = m->s_first[s];
+    uint32_t n = m->s_first[s + 1] - first;
+    const uint64_t *eu = c->pfree + m->s_eu_off[s];
+    const uint32_t *o = c->ord + first;
+    uint32_t bu = UINT32_MAX;       /* unit set the last issue left busy past T */
+    uint64_t bpf = 0;               /* ... and when it frees */
+    uint32_t ex[8], nex = 0;        /* picked since the last wake (kept out) */
+    uint64_t low = TM_NEVER;
+    for (uint32_t k = 0; k < iw; k++) {
+        uint32_t pp = UINT32_MAX;
+        low = TM_NEVER;
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t pos = o[j];
+            uint64_t e = c->ecache[pos];
+            if (e <= T) {
+                if (c->unit[pos] == bu)
+                    e = c->ecache[pos] = bpf;
+                else
+                    e = c->ecache[pos] = scan_time(c, eu, pos);
+            }
+            if (e <= T) {
+                uint32_t q = 0;
+                while (q < nex && ex[q] != pos)
+                    q++;
+                if (q == nex) {
+                    pp = pos;
+                    break;
+                }
+            }
+            if (e < low)
+                low = e;
+        }
+        if (pp == UINT32_MAX) {
+            c->snext[s] = low;
+            return;
+        }
+        c->rr[s] = pp - first + 1 < n ? pp - first + 1 : 0;
+        uint32_t pick = m->s_list[pp];
+        uint32_t pu = c->unit[pp];
+        m->woke = false;
+        m->picked = pick;
+        issue(m, ci, pick, T);
+        if (m->err)
+            return;
+        sync_thread(m, c, pick);
+        m->picked = UINT32_MAX;
+        if (m->woke)
+            nex = 0;
+        if (nex < sizeof ex / sizeof ex[0])
+            ex[nex++] = pp;
+        bu = UINT32_MAX;
+        if (pu != UINT32_MAX) {
+            bpf = units_free(eu, pu);
+            if (bpf > T)
+                bu = pu;
+        }
+        /* next issue of the picked thread: >= T + 1, a bound for snext */
+        c->ecache[pp] = scan_time(c, eu, pp);
+    }
+    uint64_t next = TM_NEVER;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t pos = o[j];
+        uint64_t e = c->ecache[pos];
+        if (e <= T) {
+            bool out = false;
+            for (uint32_t q = 0; q < nex; q++)
+                out |= ex[q] == pos;
+            if (out)
+                ;           /* picked at T: its bound stays (as in step_sched) */
+            else if (c->unit[pos] == bu)
+                e = c->ecache[pos] = bpf;
+            else
+                e = c->ecache[pos] = scan_time(c, eu, pos);
+        }
+        if (e < next)
+            next = e;
+    }
+    if (next <= T)
+        next = T + 1;
+    c->snext[s] = next;
+}
+
 static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
+    if (m->tc->policy != 0 && m->tc->issue_width <= 8) {
+        step_sched_oldest(m, ci, s, T);
+        return;
+    }
     tm_cu *c = &m->cu[ci];
     uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
     uint32_t first = m->s_first[s];
@@ -928,13 +1041,16 @@ static int model_alloc(tm_model *m)
         c->ecache = calloc(m->slots, sizeof *c->ecache);
         c->unit = calloc(m->slots, sizeof *c->unit);
         c->qage = calloc(m->slots, sizeof *c->qage);
+        c->ord = calloc(m->slots, sizeof *c->ord);
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
-            !c->qage)
+            !c->qage || !c->ord)
             return -1;
-        for (uint32_t t = 0; t < m->slots; t++)
+        for (uint32_t t = 0; t < m->slots; t++) {
             c->own[t] = c->ecache[t] = TM_NEVER;
+            c->ord[t] = t;
+        }
         for (uint32_t s = 0; s < m->nsched; s++)
             c->snext[s] = TM_NEVER;
         for (uint32_t t = 0; t < m->slots; t++) {
@@ -973,6 +1089,7 @@ static void model_free(tm_model *m)
             free(c->ecache);
             free(c->unit);
             free(c->qage);
+            free(c->ord);
         }
     free(m->cu);
     free(m->inst);

@@ -1,0 +1,27 @@
+#!/bin/bash
+# regress.sh SGEMU OUTDIR - timing-model regression outputs: every example
+# kernel (examples/*.sgasm, calibration/, images/) is run with the command in
+# its header comment on several configs, recorded and replayed;
+# the JSON of each run and replay goes to OUTDIR.  Compare two OUTDIRs with
+# `diff -r` (cycles, stalls and all statistics must be identical).
+set -u
+S=$(realpath "$1"); O=$(realpath -m "$2"); mkdir -p "$O"
+cd "$(dirname "$0")/../.."
+CONFIGS="default test-simple nvidia-h100 intel-xe-hpg intel-xe-hpc intel-gen9-gt2"
+for f in examples/*.sgasm examples/calibration/*.sgasm examples/images/*.sgasm; do
+    # header command: ';   sgemu run ...' plus '\' continuation lines
+    cmd=$(awk '/^; *sgemu run/ && !done {on=1}
+               on { l=$0; sub(/^; */, "", l); c = (l ~ /\\ *$/); sub(/\\ *$/, "", l);
+                    printf "%s ", l; if (!c) { on=0; done=1 } }' "$f")
+    [ -z "$cmd" ] && continue
+    cmd=${cmd%%(*}                       # trailing remarks
+    cmd=$(echo "$cmd" | sed -E 's/--record +[^ ]+//; s/^sgemu run //')
+    cmd=$(echo "$cmd" | sed -E 's/--config +[^ ]+//')
+    n=$(echo "$f" | tr / _)
+    for c in $CONFIGS; do
+        eval "\"$S\" run $cmd --config configs/$c.yaml --record \"$O/$n.trace\" --json" \
+            > "$O/$n.$c.json" 2>&1
+        [ -f "$O/$n.trace" ] && "$S" replay "$O/$n.trace" --config configs/$c.yaml --json 2>&1 | sed "s|$O/||g" > "$O/$n.$c.replay.json"
+        rm -f "$O/$n.trace"
+    done
+done
