@@ -925,13 +925,18 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 static void step(tm_model *m, uint32_t ci, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
-    for (uint32_t s = 0; s < m->nsched && !m->err; s++)
+    /* one pass: a scheduler already passed that an issue wakes (barrier
+     * release, new work-group) lowers c->next_time along with its snext */
+    c->next_time = TM_NEVER;
+    uint64_t next = TM_NEVER;
+    for (uint32_t s = 0; s < m->nsched && !m->err; s++) {
         if (c->snext[s] <= T)
             step_sched(m, ci, s, T);
-    uint64_t next = TM_NEVER;
-    for (uint32_t s = 0; s < m->nsched; s++)
         if (c->snext[s] < next)
             next = c->snext[s];
+    }
+    if (c->next_time < next)
+        next = c->next_time;
     c->next_time = next;
 }
 
