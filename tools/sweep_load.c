@@ -25,7 +25,7 @@ static void err_at(ld *L, yaml_node_t *n, const char *fmt, ...)
             n ? (unsigned long)n->start_mark.line + 1 : 1ul,
             n ? (unsigned long)n->start_mark.column + 1 : 1ul);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(stderr, fmt, ap);   // NOLINT(clang-analyzer-valist.Uninitialized): va_start is the line above
     va_end(ap);
     fputc('\n', stderr);
     L->errors++;
