@@ -530,9 +530,12 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     uint32_t idx = th->cur++;
     th->dep_ok = false;
     set_ti(m, c, th);
-    uint64_t done = T + 1;
+    uint64_t done;
     th->next_issue = T + 1;
     switch ((tm_kind)ti->kind) {
+    default:
+        done = T + 1;
+        break;
     case TM_K_ALU: {
         uint64_t t0 = ti->fills ? spill_fill(m, ci, ti_idx, ti, T) : T;
         uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, t0, ti->passes);
