@@ -34,7 +34,7 @@ int cli_cmd_asm(int argc, char **argv)
         "and, on success, a one-line summary (instructions, registers, GRF bytes per lane).\n\n"
         "exit status: 0 ok, 1 errors in the kernel or bad usage\n";
     const char *path;
-    isa_kernel k;
+    isa_kernel k = { 0 };
     int rc = load_one_kernel(argc, argv, help, &path, &k);
     if (rc)
         return rc;
@@ -53,7 +53,7 @@ int cli_cmd_disasm(int argc, char **argv)
         "program.\n\n"
         "exit status: 0 ok, 1 errors in the kernel or bad usage\n";
     const char *path;
-    isa_kernel k;
+    isa_kernel k = { 0 };
     int rc = load_one_kernel(argc, argv, help, &path, &k);
     if (rc)
         return rc;
