@@ -648,7 +648,8 @@ int emu_tracer_wg(emu_trace_reader *r, uint64_t expect, emu_wg_trace *t, char *m
         u.pitch = (uint32_t)le(b + 24, 4);
         u.image = (uint32_t)le(b + 28, 4);
         u.mask = le(b + 32, 8);
-        if (u.kind >= COLL_UOP_COUNT || u.type >= ISA_T_COUNT || u.sg >= nsg ||
+        if (u.kind >= COLL_UOP_COUNT || (u.type >= ISA_T_COUNT && u.type != ISA_T_NONE) ||
+            u.sg >= nsg ||
             u.lanes > LANES_MAX * 64 || u.space >= ISA_SPACE_COUNT)
             BAD("micro-op %u of work-group %llu is invalid", i, (unsigned long long)lin);
         if (emu_trace_uop(t, &u))

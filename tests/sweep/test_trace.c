@@ -51,6 +51,10 @@ static const kcase kernels[] = {
       "--arg in=float:iota:512 --arg out=float:zeros:512" },
     { "examples/shuffle_stencil.sgasm", "--global 512 --local 64",
       "--arg in=float:iota:512 --arg out=float:zeros:512 --arg n=500" },
+    /* work-group collectives: their BARRIER micro-ops carry no element type */
+    { "examples/wg_scan.sgasm", "--global 256 --local 32",
+      "--arg in=int:random:256:4 --arg inc=int:zeros:256 --arg exc=int:zeros:256 "
+      "--arg total=int:zeros:8" },
 };
 
 static void check_same(const char *cfg_rec, const char *cfg_play, const kcase *k, unsigned w)
