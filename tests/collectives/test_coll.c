@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "coll.h"
+#include "test_values.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,50 +122,6 @@ static uint64_t rnd(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
-}
-
-static uint64_t mask_of(isa_type t)
-{
-    uint32_t b = isa_types[t].bytes;
-    return b == 8 ? ~0ull : (1ull << (8 * b)) - 1;
-}
-
-static double as_d(isa_type t, uint64_t v)
-{
-    if (t == ISA_T_F16)
-        return lanes_f16_to_f32((uint16_t)v);
-    if (t == ISA_T_F32) {
-        uint32_t u = (uint32_t)v;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-static uint64_t from_d(isa_type t, double d)
-{
-    if (t == ISA_T_F16)
-        return lanes_f64_to_f16(d);
-    if (t == ISA_T_F32) {
-        float f = (float)d;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        return u;
-    }
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
-static int64_t sx(isa_type t, uint64_t v)
-{
-    uint32_t b = 8 * isa_types[t].bytes;
-    if (b == 64)
-        return (int64_t)v;
-    return (int64_t)(v << (64 - b)) >> (64 - b);
 }
 
 /* a small-integer value of type t (exact in every float type) */

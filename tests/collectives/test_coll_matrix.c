@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "coll.h"
+#include "test_values.h"
 #include "coll_private.h"   /* coll_fault_hook only */
 
 #include <math.h>
@@ -67,48 +68,6 @@ static uint64_t rnd(void)
 }
 static double unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
-static uint64_t tmask(isa_type t)
-{
-    uint32_t b = isa_types[t].bytes;
-    return b == 8 ? ~0ull : (1ull << (8 * b)) - 1;
-}
-
-static double as_d(isa_type t, uint64_t v)
-{
-    if (t == ISA_T_F16)
-        return lanes_f16_to_f32((uint16_t)v);
-    if (t == ISA_T_F32) {
-        uint32_t u = (uint32_t)v;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-static uint64_t from_d(isa_type t, double d)
-{
-    if (t == ISA_T_F16)
-        return lanes_f64_to_f16(d);
-    if (t == ISA_T_F32) {
-        float f = (float)d;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        return u;
-    }
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
-static int64_t sx(isa_type t, uint64_t v)
-{
-    uint32_t b = 8 * isa_types[t].bytes;
-    return b == 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b);
-}
-
 static double fmax_of(isa_type t)
 {
     return t == ISA_T_F16 ? 65504.0 : t == ISA_T_F32 ? (double)3.4028234663852886e38 : 1.7976931348623157e308;
@@ -117,7 +76,7 @@ static double fmax_of(isa_type t)
 /* one input value; `edge` picks type extremes, -0.0, NaN, +-INF */
 static uint64_t gen(isa_type t, isa_binop op, bool edge)
 {
-    uint64_t m = tmask(t);
+    uint64_t m = mask_of(t);
     if (!isa_types[t].is_float) {
         if (op == ISA_BINOP_LAND || op == ISA_BINOP_LOR || op == ISA_BINOP_LXOR) {
             static const int64_t pv[] = { 0, 1, 2, -1, 0, 0x100 };
@@ -180,7 +139,7 @@ static uint64_t *R(uint32_t j, uint32_t r) { return lanes_reg(&X.sg[j], r); }
 
 static uint64_t int_identity(isa_binop op, isa_type t)
 {
-    uint64_t m = tmask(t);
+    uint64_t m = mask_of(t);
     bool s = isa_types[t].is_signed;
     switch (op) {
     case ISA_BINOP_MUL: case ISA_BINOP_LAND: return 1;
@@ -232,7 +191,7 @@ static void fold_step(fold *a, isa_binop op, isa_type t, uint64_t v)
         }
         return;
     }
-    uint64_t m = tmask(t), x = a->i;
+    uint64_t m = mask_of(t), x = a->i;
     bool s = isa_types[t].is_signed;
     switch (op) {
     case ISA_BINOP_ADD: x = (x + v) & m; break;
@@ -374,7 +333,7 @@ static void setup(const run_cfg *c)
                     v = comp < 4 ? bwords[comp] : 0;   /* a uniform uint4 */
                 R(j, R_A + comp)[l] = v;
                 R(j, R_B + comp)[l] = gen(c->t, op, c->edge);
-                R(j, R_DST + comp)[l] = X.before[j][comp][l] = rnd() & tmask(c->t);
+                R(j, R_DST + comp)[l] = X.before[j][comp][l] = rnd() & mask_of(c->t);
             }
         /* index / delta / id operands */
         for (uint32_t l = 0; l < w; l++) {
