@@ -21,30 +21,37 @@ const char *const tm_stall_names[TM_STALL_COUNT] = {
 enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 
 typedef struct tm_thread {
-    uint64_t age;
+    /* first cache line: what every issue and scan refresh reads */
+    _Alignas(64) const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
+    const uint32_t *pcs;   /* this thread's record pcs (tm_wgslot.pcs) */
+    uint64_t *ready;       /* scoreboard: slot ready time */
+    uint8_t *rmem;         /* slot written by a memory op */
+    uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
     uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
     uint64_t dep;          /* cached: latest source ready time of record cur */
-    const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
-    const emu_rec *recs;   /* this thread's record stream (set at dispatch) */
+    uint64_t last_done;
+    /* second line */
+    uint32_t cur;          /* next record */
     uint32_t nrec;
-    uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
+    uint8_t state;
     bool dep_ok;           /* dep/dmem valid (cleared when cur or ready[] change) */
     bool dmem;             /* that source was written by a memory op */
-    uint8_t state;
     bool in_uops;          /* blocked inside a micro-op sequence */
     uint32_t wg;           /* work-group slot on the CU */
     uint32_t sg;
-    uint32_t cur;          /* next record */
     uint32_t urec, ucur;   /* record and micro-op to resume after a barrier */
+    uint64_t age;
     uint64_t issue_t;      /* issue time of the record being resumed */
-    uint64_t last_done;
-    uint64_t *ready;       /* scoreboard: slot ready time */
-    uint8_t *rmem;         /* slot written by a memory op */
+    const emu_rec *recs;   /* this thread's record stream (set at dispatch) */
 } tm_thread;
 
 typedef struct tm_wgslot {
     bool used;
     emu_wg_trace tr;
+    /* The pcs of tr's records, subgroup after subgroup: the issue path
+     * reads 4 bytes per record instead of a whole record. */
+    uint32_t *pcs;
+    size_t pcs_cap;
     uint64_t wg_linear;
     uint32_t nsg, left, arrived;
     uint64_t start, max_arrival, done;
@@ -69,6 +76,22 @@ typedef struct tm_cu {
     /* Per scheduler, its positions by age (oldest first; slots not yet
      * dispatched in front: they never issue), for oldest_first. */
     uint32_t *ord;
+    /* Per slot position: the pipe of its next record (TM_PIPE_COUNT: none);
+     * per scheduler: its runnable slots (own != TM_NEVER), in all and per
+     * pipe, so a pass can tell without a walk that every runnable thread
+     * waits for the unit set just taken. */
+    uint8_t *upipe;
+    uint32_t *nrun, *ucnt;
+    /* oldest_first: per position its index in ord (rank), and the issue
+     * bound at each index of ord (the bound of ord[i] is oe[i]) */
+    uint32_t *rank;
+    uint64_t *oe;
+    /* Per slot: its next step may touch state shared between compute units
+     * (L2/DRAM ports and tags, the work-group dispatch order); nshared
+     * counts those slots.  A step with nshared == 0 stays inside this CU,
+     * so it may run ahead of the other CUs' steps (see tm_run). */
+    uint8_t *shared;
+    uint32_t nshared;
     uint64_t next_time;
     uint64_t first_start, last_done;
     uint32_t resident;
@@ -97,6 +120,7 @@ typedef struct tm_model {
     tm_mem mem;
     tm_trace trace;
     bool tracing;
+    bool oom;                       /* err: out of host memory here */
     int err;
 } tm_model;
 
@@ -114,12 +138,6 @@ static inline uint64_t popcount64(uint64_t v)
     return (v * 0x0101010101010101ull) >> 56;
 }
 
-/* Units of pipe p on the EU of thread slot t. */
-static uint64_t *units(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p)
-{
-    return c->pfree + (size_t)m->t_eu[t] * m->unit_total + m->unit_off[p];
-}
-
 static uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p)
 {
     uint32_t best = 0;
@@ -134,8 +152,9 @@ static uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p)
 static uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint64_t t0,
                        uint32_t passes)
 {
-    uint64_t *f = units(m, c, t, p);
-    f += pick_unit(m, f, p);
+    uint64_t *f = c->th[t].eu_units + m->unit_off[p];   /* units of p on t's EU */
+    if (m->unit_n[p] > 1)
+        f += pick_unit(m, f, p);
     uint64_t s = max64(t0, *f);
     *f = s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
     return s;
@@ -147,10 +166,6 @@ static uint64_t pipe_done(const tm_model *m, tm_pipe p, uint64_t start, uint32_t
     return start + pc->latency + (uint64_t)(passes - 1) * (pc->ii ? pc->ii : 1);
 }
 
-static const emu_rec *cur_rec(const tm_thread *th)
-{
-    return th->cur < th->nrec ? &th->recs[th->cur] : NULL;
-}
 
 /* Earliest cycle the thread's next instruction can issue; *dep and *pipe
  * report the binding constraints for stall classification. */
@@ -158,11 +173,11 @@ static const emu_rec *cur_rec(const tm_thread *th)
 static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
 {
     (void)c;
-    th->ti = th->cur < th->nrec ? &m->inst[th->recs[th->cur].pc] : NULL;
-    /* hundreds of record streams advance in turn: too many for the hardware
-     * prefetcher, so fetch a few records ahead */
-    if (th->cur + 8 < th->nrec)
-        __builtin_prefetch(&th->recs[th->cur + 8]);
+    th->ti = th->cur < th->nrec ? &m->inst[th->pcs[th->cur]] : NULL;
+    /* hundreds of pc streams advance in turn: too many for the hardware
+     * prefetcher, so fetch the next line ahead */
+    if (th->cur + 16 < th->nrec)
+        __builtin_prefetch(&th->pcs[th->cur + 16]);
 }
 
 /* The scoreboard part: latest ready time of the current record's sources.
@@ -173,6 +188,19 @@ static void compute_dep(const tm_model *m, tm_thread *th)
     const tm_inst *ti = th->ti;
     uint64_t d = 0;
     bool dm = false;
+    if (ti->nflat != TM_FLAT_NONE) {
+        for (uint32_t i = 0; i < ti->nflat; i++) {
+            uint32_t s = ti->flat[i];
+            if (th->ready[s] > d) {
+                d = th->ready[s];
+                dm = th->rmem[s];
+            }
+        }
+        th->dep = d;
+        th->dmem = dm;
+        th->dep_ok = true;
+        return;
+    }
     for (uint32_t i = 0; i < ti->nsrc; i++)
         for (uint32_t j = 0; j < ti->src[i].n; j++) {
             uint32_t s = ti->src[i].first + j;
@@ -216,21 +244,63 @@ static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
 }
 
 /* Publish slot t's scan entry from its state (after anything changed it). */
+/* Whether slot t's next step may touch shared state: its instruction may
+ * (inst_shared), it resumes micro-ops, or it is at its last record (the
+ * work-group may end and the next one start). */
+static bool thread_shared(const tm_thread *th)
+{
+    if (th->state != TH_RUN && th->state != TH_BLOCKED)
+        return false;
+    return !th->ti || th->ti->shared || th->in_uops || th->cur + 1 >= th->nrec;
+}
+
+/* Whether an instruction's issue may touch shared state: a global memory
+ * access, a micro-op sequence (block I/O), a spill; or a work-group barrier,
+ * whose release may let the waiting threads issue at once, in the same
+ * step, whatever they issue next. */
+static bool inst_shared(const tm_inst *ti)
+{
+    if (ti->fills || ti->spills)
+        return true;
+    switch ((tm_kind)ti->kind) {
+    case TM_K_MEM:
+        return ti->space != ISA_SPACE_LOCAL;
+    case TM_K_ATOMIC:
+    case TM_K_UOPS:
+    case TM_K_UOPS_WG:
+    case TM_K_BARRIER:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
 {
     tm_thread *th = &c->th[t];
     uint32_t pos = m->t_pos[t];
+    uint8_t sh = thread_shared(th);
+    c->nshared += (uint32_t)sh - c->shared[t];
+    c->shared[t] = sh;
     if (t != m->picked)
         m->woke = true;
+    uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * (TM_PIPE_COUNT + 1);
+    if (c->own[pos] != TM_NEVER) {
+        c->nrun[m->t_sched[t]]--;
+        cnt[c->upipe[pos]]--;
+    }
     if (th->state != TH_RUN || !th->ti) {
-        c->own[pos] = c->ecache[pos] = TM_NEVER;
+        c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = TM_NEVER;
         return;
     }
     if (!th->dep_ok)
         compute_dep(m, th);
-    c->own[pos] = c->ecache[pos] = max64(th->next_issue, th->dep);
-    c->unit[pos] = th->ti->has_pipe
-        ? m->unit_off[th->ti->pipe] | m->unit_n[th->ti->pipe] << 16 : UINT32_MAX;
+    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
+    uint32_t p = th->ti->upipe;
+    c->unit[pos] = th->ti->unitset;
+    c->upipe[pos] = (uint8_t)p;
+    c->nrun[m->t_sched[t]]++;
+    cnt[p]++;
     c->qage[pos] = th->age;
 }
 
@@ -504,7 +574,8 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
     tm_thread *th = &c->th[ti_idx];
-    const emu_rec *r = cur_rec(th);
+    const emu_rec *r = &th->recs[th->cur];    /* loaded only where used */
+    const uint32_t pc = th->pcs[th->cur];
     const tm_inst *ti = th->ti;
     const emu_timing_cfg *tc = m->tc;
     uint64_t dep, pipe;
@@ -517,15 +588,9 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     else if (pipe > th->next_issue)
         why = TM_STALL_PIPE;
     m->st->stall[why] += gap;
-    tm_line_stats *ls = &m->st->per_inst[r->pc];
-    uint64_t lanes = popcount64(r->mask);
-    ls->count++;
-    ls->lanes += lanes;
+    /* counts and lanes were added when the work-group started (count_wg) */
+    tm_line_stats *ls = &m->st->per_inst[pc];
     ls->stalls += gap;
-    m->st->instructions++;
-    m->st->lane_ops += lanes;
-    m->st->lane_slots += m->L->width;
-    m->st->cu_issued[ci]++;
 
     uint32_t idx = th->cur++;
     th->dep_ok = false;
@@ -552,7 +617,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t a[64];
         isa_space sp = (isa_space)ti->space;
         uint32_t n = rec_addrs(m, c, th, r, sp, a);
-        bool store = isa_ops[m->L->k->inst[r->pc].op].family == ISA_FAM_ST;
+        bool store = isa_ops[m->L->k->inst[pc].op].family == ISA_FAM_ST;
         bool atomic = ti->kind == TM_K_ATOMIC;
         if (sp == ISA_SPACE_LOCAL)
             done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store);
@@ -581,8 +646,8 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     case TM_K_BARRIER:
         th->last_done = max64(th->last_done, T + 1);
         if (m->tracing)
-            tm_trace_slice(&m->trace, "barrier", ci, ti_idx, T, 1, r->pc,
-                           m->L->k->inst[r->pc].line, r->mask, tm_stall_names[why], gap);
+            tm_trace_slice(&m->trace, "barrier", ci, ti_idx, T, 1, pc,
+                           m->L->k->inst[pc].line, r->mask, tm_stall_names[why], gap);
         arrive(m, ci, th, T);
         return;
     case TM_K_UOPS:
@@ -591,8 +656,8 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         th->ucur = 0;
         th->issue_t = T;
         if (m->tracing)
-            tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[r->pc].op].mnemonic, ci,
-                           ti_idx, T, 1, r->pc, m->L->k->inst[r->pc].line, r->mask,
+            tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[pc].op].mnemonic, ci,
+                           ti_idx, T, 1, pc, m->L->k->inst[pc].line, r->mask,
                            tm_stall_names[why], gap);
         run_uops(m, ci, th, T);
         return;
@@ -600,8 +665,8 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     ls->cycles += done - T;
     th->last_done = max64(th->last_done, done);
     if (m->tracing)
-        tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[r->pc].op].mnemonic, ci, ti_idx,
-                       T, done - T, r->pc, m->L->k->inst[r->pc].line, r->mask,
+        tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[pc].op].mnemonic, ci, ti_idx,
+                       T, done - T, pc, m->L->k->inst[pc].line, r->mask,
                        tm_stall_names[why], gap);
     if (th->cur >= th->nrec)
         finish_thread(m, ci, th);
@@ -612,12 +677,55 @@ static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
 {
     uint32_t s = m->t_sched[t], pos = m->t_pos[t];
     uint32_t *o = c->ord + m->s_first[s], n = m->s_first[s + 1] - m->s_first[s];
+    uint64_t *oe = c->oe + m->s_first[s];
     uint32_t i = 0;
     while (o[i] != pos)
         i++;
-    for (; i + 1 < n; i++)
+    uint64_t e = oe[i];
+    for (; i + 1 < n; i++) {
         o[i] = o[i + 1];
+        oe[i] = oe[i + 1];
+        c->rank[o[i]] = m->s_first[s] + i;
+    }
     o[n - 1] = pos;
+    oe[n - 1] = e;
+    c->rank[pos] = m->s_first[s] + n - 1;
+}
+
+/* Every record of a started work-group issues once, so the per-pc counts
+ * and lanes are added here, in one pass over its records, rather than by
+ * read-modify-writes on the issue path. */
+static int count_wg(tm_model *m, uint32_t ci, tm_wgslot *w)
+{
+    const emu_wg_trace *tr = &w->tr;
+    sgemu_timing *st = m->st;
+    uint64_t n = 0, lanes_all = 0;
+    for (uint32_t i = 0; i < tr->nsg; i++)
+        n += tr->sg[i].n;
+    if (n > w->pcs_cap) {
+        uint32_t *p = realloc(w->pcs, n * sizeof *p);
+        if (!p)
+            return -1;
+        w->pcs = p;
+        w->pcs_cap = n;
+    }
+    uint32_t *pcs = w->pcs;
+    for (uint32_t i = 0; i < tr->nsg; i++) {
+        const emu_rec *r = tr->sg[i].recs;
+        for (uint32_t j = 0; j < tr->sg[i].n; j++) {
+            uint64_t lanes = popcount64(r[j].mask);
+            tm_line_stats *ls = &st->per_inst[r[j].pc];
+            ls->count++;
+            ls->lanes += lanes;
+            lanes_all += lanes;
+            *pcs++ = r[j].pc;
+        }
+    }
+    st->instructions += n;
+    st->lane_ops += lanes_all;
+    st->lane_slots += n * m->L->width;
+    st->cu_issued[ci] += n;
+    return 0;
 }
 
 static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
@@ -632,6 +740,11 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         m->err = rc;
         return;
     }
+    if (count_wg(m, ci, w)) {
+        m->err = SGEMU_EXIT_INTERNAL;
+        m->oom = true;
+        return;
+    }
     w->used = true;
     w->wg_linear = lin;
     w->nsg = w->tr.nsg;
@@ -644,6 +757,7 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
     c->resident += w->nsg;
     if (m->tracing)
         tm_trace_counter(&m->trace, "resident threads", ci, t, "threads", c->resident);
+    size_t pcs_at = 0;
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[slot * m->sgs + i];
         th->state = TH_RUN;
@@ -652,6 +766,8 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->sg = i;
         th->cur = 0;
         th->recs = w->tr.sg[i].recs;
+        th->pcs = w->pcs + pcs_at;
+        pcs_at += w->tr.sg[i].n;
         th->nrec = w->tr.sg[i].n;
         th->dep_ok = false;
         set_ti(m, c, th);
@@ -723,41 +839,64 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     uint32_t n = m->s_first[s + 1] - first;
     const uint64_t *eu = c->pfree + m->s_eu_off[s];
     const uint32_t *o = c->ord + first;
+    uint64_t *oe = c->oe + first;   /* bounds in age order: a walk reads them in a row */
     uint32_t bu = UINT32_MAX;       /* unit set the last issue left busy past T */
+    uint32_t bup = TM_PIPE_COUNT;   /* ... its pipe */
     uint64_t bpf = 0;               /* ... and when it frees */
-    uint32_t ex[8], nex = 0;        /* picked since the last wake (kept out) */
+    uint32_t ex[8], nex = 0;        /* ranks picked since the last wake (kept out) */
     uint64_t low = TM_NEVER;
+    const uint32_t *cnt = c->ucnt + (size_t)s * (TM_PIPE_COUNT + 1);
     for (uint32_t k = 0; k < iw; k++) {
-        uint32_t pp = UINT32_MAX;
+        uint32_t pj = UINT32_MAX;
         low = TM_NEVER;
+        if (bu != UINT32_MAX) {
+            /* Every runnable thread outside ex waits for the unit set just
+             * taken (free at bpf > T): none issues now, and the next issue
+             * is no earlier than bpf or an ex thread's bound. */
+            uint32_t other = c->nrun[s] - cnt[bup];
+            uint64_t exlow = TM_NEVER;
+            for (uint32_t q = 0; q < nex; q++) {
+                uint32_t pos = o[ex[q]];
+                if (c->own[pos] != TM_NEVER && c->upipe[pos] != bup)
+                    other--;
+                if (oe[ex[q]] < exlow)
+                    exlow = oe[ex[q]];
+            }
+            if (other == 0) {
+                uint64_t next = bpf < exlow ? bpf : exlow;
+                c->snext[s] = next <= T ? T + 1 : next;
+                return;
+            }
+        }
         for (uint32_t j = 0; j < n; j++) {
-            uint32_t pos = o[j];
-            uint64_t e = c->ecache[pos];
+            uint64_t e = oe[j];
             if (e <= T) {
+                uint32_t pos = o[j];
                 if (c->unit[pos] == bu)
-                    e = c->ecache[pos] = bpf;
+                    e = oe[j] = bpf;
                 else
-                    e = c->ecache[pos] = scan_time(c, eu, pos);
+                    e = oe[j] = scan_time(c, eu, pos);
             }
             if (e <= T) {
                 uint32_t q = 0;
-                while (q < nex && ex[q] != pos)
+                while (q < nex && ex[q] != j)
                     q++;
-                if (q == nex) {
-                    pp = pos;
+                if (__builtin_expect(q == nex, 1)) {
+                    pj = j;
                     break;
                 }
             }
             if (e < low)
                 low = e;
         }
-        if (pp == UINT32_MAX) {
+        if (pj == UINT32_MAX) {
             c->snext[s] = low;
             return;
         }
+        uint32_t pp = o[pj];
         c->rr[s] = pp - first + 1 < n ? pp - first + 1 : 0;
         uint32_t pick = m->s_list[pp];
-        uint32_t pu = c->unit[pp];
+        uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
         m->woke = false;
         m->picked = pick;
         issue(m, ci, pick, T);
@@ -767,31 +906,35 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         m->picked = UINT32_MAX;
         if (m->woke)
             nex = 0;
+        /* a new work-group may have reordered the ranks: find pp again */
+        pj = c->rank[pp] - first;
         if (nex < sizeof ex / sizeof ex[0])
-            ex[nex++] = pp;
+            ex[nex++] = pj;
         bu = UINT32_MAX;
         if (pu != UINT32_MAX) {
             bpf = units_free(eu, pu);
-            if (bpf > T)
+            if (bpf > T) {
                 bu = pu;
+                bup = ppipe;
+            }
         }
         /* next issue of the picked thread: >= T + 1, a bound for snext */
-        c->ecache[pp] = scan_time(c, eu, pp);
+        oe[pj] = scan_time(c, eu, pp);
     }
     uint64_t next = TM_NEVER;
     for (uint32_t j = 0; j < n; j++) {
-        uint32_t pos = o[j];
-        uint64_t e = c->ecache[pos];
+        uint64_t e = oe[j];
         if (e <= T) {
+            uint32_t pos = o[j];
             bool out = false;
             for (uint32_t q = 0; q < nex; q++)
-                out |= ex[q] == pos;
+                out |= ex[q] == j;
             if (out)
                 ;           /* picked at T: its bound stays (as in step_sched) */
             else if (c->unit[pos] == bu)
-                e = c->ecache[pos] = bpf;
+                e = oe[j] = bpf;
             else
-                e = c->ecache[pos] = scan_time(c, eu, pos);
+                e = oe[j] = scan_time(c, eu, pos);
         }
         if (e < next)
             next = e;
@@ -1018,6 +1161,34 @@ static int placement_alloc(tm_model *m)
     return 0;
 }
 
+/* Per instruction, what the issue path reads instead of recomputing: the
+ * flat source list compute_dep walks (same slots, same order), its pipe's
+ * unit set, whether it may touch shared state.  After spill_plan and
+ * placement_alloc. */
+static void prepare_insts(tm_model *m)
+{
+    for (uint32_t pc = 0; pc < m->L->k->ninst; pc++) {
+        tm_inst *ti = &m->inst[pc];
+        ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
+        ti->unitset = ti->has_pipe ? m->unit_off[ti->pipe] | m->unit_n[ti->pipe] << 16
+                                   : UINT32_MAX;
+        ti->shared = inst_shared(ti);
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < ti->nsrc && n != TM_FLAT_NONE; i++)
+            for (uint32_t j = 0; j < ti->src[i].n; j++) {
+                uint32_t s = ti->src[i].first + j;
+                if (s >= m->nslot_regs)
+                    continue;
+                if (n == TM_MAX_FLAT) {
+                    n = TM_FLAT_NONE;
+                    break;
+                }
+                ti->flat[n++] = (uint16_t)s;
+            }
+        ti->nflat = (uint8_t)n;
+    }
+}
+
 static int model_alloc(tm_model *m)
 {
     const isa_kernel *k = m->L->k;
@@ -1033,6 +1204,7 @@ static int model_alloc(tm_model *m)
     spill_plan(m);
     if (placement_alloc(m))
         return -1;
+    prepare_insts(m);
     m->heap = calloc(m->ncu, sizeof *m->heap);
     m->hpos = calloc(m->ncu, sizeof *m->hpos);
     if (!m->heap || !m->hpos)
@@ -1040,7 +1212,10 @@ static int model_alloc(tm_model *m)
     uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
     for (uint32_t i = 0; i < m->ncu; i++) {
         tm_cu *c = &m->cu[i];
-        c->th = calloc(m->slots, sizeof *c->th);
+        /* whole cache lines per thread: a thread's hot fields share one */
+        c->th = aligned_alloc(64, ((size_t)m->slots * sizeof *c->th + 63) / 64 * 64);
+        if (c->th)
+            memset(c->th, 0, (size_t)m->slots * sizeof *c->th);
         c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
         c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
         c->rr = calloc(m->nsched, sizeof *c->rr);
@@ -1050,14 +1225,22 @@ static int model_alloc(tm_model *m)
         c->unit = calloc(m->slots, sizeof *c->unit);
         c->qage = calloc(m->slots, sizeof *c->qage);
         c->ord = calloc(m->slots, sizeof *c->ord);
+        c->upipe = calloc(m->slots, sizeof *c->upipe);
+        c->nrun = calloc(m->nsched, sizeof *c->nrun);
+        c->ucnt = calloc((size_t)m->nsched * (TM_PIPE_COUNT + 1), sizeof *c->ucnt);
+        c->rank = calloc(m->slots, sizeof *c->rank);
+        c->oe = calloc(m->slots, sizeof *c->oe);
+        c->shared = calloc(m->slots, sizeof *c->shared);
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
-            !c->qage || !c->ord)
+            !c->qage || !c->ord || !c->upipe || !c->nrun || !c->ucnt ||
+            !c->rank || !c->oe || !c->shared)
             return -1;
         for (uint32_t t = 0; t < m->slots; t++) {
-            c->own[t] = c->ecache[t] = TM_NEVER;
+            c->own[t] = c->ecache[t] = c->oe[t] = TM_NEVER;
             c->ord[t] = t;
+            c->rank[t] = t;
         }
         for (uint32_t s = 0; s < m->nsched; s++)
             c->snext[s] = TM_NEVER;
@@ -1086,8 +1269,10 @@ static void model_free(tm_model *m)
                     free(c->th[t].rmem);
                 }
             if (c->wg)
-                for (uint32_t w = 0; w < m->wgs_per_cu; w++)
+                for (uint32_t w = 0; w < m->wgs_per_cu; w++) {
                     emu_trace_free(&c->wg[w].tr);
+                    free(c->wg[w].pcs);
+                }
             free(c->th);
             free(c->wg);
             free(c->pfree);
@@ -1098,6 +1283,12 @@ static void model_free(tm_model *m)
             free(c->unit);
             free(c->qage);
             free(c->ord);
+            free(c->upipe);
+            free(c->nrun);
+            free(c->ucnt);
+            free(c->rank);
+            free(c->oe);
+            free(c->shared);
         }
     free(m->cu);
     free(m->inst);
@@ -1201,11 +1392,19 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
         if (bt == TM_NEVER)
             break;
         step(&m, best, bt);    /* only this CU's next_time changes */
+        /* Steps that stay inside the CU commute with the other CUs' steps:
+         * run them now, while this CU's state is in the host's caches.
+         * Every step that may touch shared state still happens in (time,
+         * CU) order.  The Chrome trace keeps the strict order. */
+        while (!m.tracing && !m.err && m.cu[best].nshared == 0 &&
+               m.cu[best].next_time != TM_NEVER)
+            step(&m, best, m.cu[best].next_time);
         heap_down(&m, 0);
     }
     if (!rc && m.err) {
         rc = m.err;
-        snprintf(msg, msgn, "work-group failed in the functional engine");
+        snprintf(msg, msgn, "%s", m.oom ? "out of host memory in the timing model"
+                                        : "work-group failed in the functional engine");
     }
     out->cycles = m.end;
     out->time_us = L->cfg->clock_mhz > 0 ? (double)m.end / L->cfg->clock_mhz : 0;

@@ -12,6 +12,8 @@
 
 #define TM_NEVER UINT64_MAX
 #define TM_MAX_RANGES 8
+#define TM_MAX_FLAT 6
+#define TM_FLAT_NONE 0xff
 
 /* What an instruction does, for the issue loop. */
 typedef enum tm_kind {
@@ -36,6 +38,15 @@ typedef struct tm_inst {
     uint16_t elem_bytes;  /* memory: bytes per lane */
     tm_range src[TM_MAX_RANGES];
     tm_range dst;         /* n = 0: none */
+    /* The source scoreboard slots in range order, filtered to real slots,
+     * for the per-issue dependency check (nflat = TM_FLAT_NONE: too many,
+     * walk the ranges). */
+    uint8_t nflat;
+    uint16_t flat[TM_MAX_FLAT];
+    /* Derived once per launch (timing_core.c) for the issue path: */
+    uint8_t upipe;        /* pipe the issue waits for, TM_PIPE_COUNT: none */
+    uint8_t shared;       /* may touch state shared between compute units */
+    uint32_t unitset;     /* that pipe's units (offset | count << 16), UINT32_MAX: none */
 } tm_inst;
 
 void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
