@@ -35,6 +35,11 @@ static bool plain_source(const isa_kernel *k, const isa_operand *o)
     return (o->kind == ISA_OPND_REG && o->reg < k->nreg) || count_const(o);
 }
 
+static bool int_type(isa_type t)
+{
+    return t == ISA_T_U32 || t == ISA_T_I32 || t == ISA_T_U64 || t == ISA_T_I64;
+}
+
 typedef struct dctx {
     emu_dprog *p;
     const isa_kernel *k;
@@ -70,6 +75,51 @@ static bool sources_ok(const isa_kernel *k, const isa_inst *in, unsigned first,
     return true;
 }
 
+/* A scalar load/store of the global, constant or local space with a
+ * register or argument base becomes EMU_D_LDST; others stay EMU_D_MEM. */
+static void decode_mem(dctx *c, const isa_inst *in, bool store, emu_dinst *d)
+{
+    const isa_kernel *k = c->k;
+    const isa_operand *ao = &in->o[store ? 0 : 1], *vo = &in->o[store ? 1 : 0];
+    const isa_addr *a = &ao->addr;
+    if ((in->vec && in->vec != 1) || in->type >= ISA_T_COUNT ||
+        isa_types[in->type].bytes == 0 || ao->kind != ISA_OPND_ADDR ||
+        (in->space != ISA_SPACE_GLOBAL && in->space != ISA_SPACE_CONSTANT &&
+         in->space != ISA_SPACE_LOCAL) ||
+        (a->base_kind != ISA_OPND_REG && a->base_kind != ISA_OPND_ARG) ||
+        (a->base_kind == ISA_OPND_REG && a->base >= k->nreg) ||
+        (a->base_kind == ISA_OPND_ARG && a->base >= ISA_MAX_ARGS) ||
+        (a->has_index && a->index >= k->nreg))
+        return;
+    if (store ? !plain_source(k, vo)
+              : vo->kind != ISA_OPND_REG || vo->reg >= k->nreg)
+        return;
+    emu_dmem *m = &c->p->mem[c->p->nmem];
+    memset(m, 0, sizeof *m);
+    m->base_reg = a->base_kind == ISA_OPND_REG;
+    m->base_row = m->base_reg ? (uint32_t)a->base * c->w : 0;
+    m->base = !m->base_reg && c->args ? c->args[a->base] : 0;
+    m->idx = !a->has_index ? EMU_IDX_NONE
+           : a->index_type == ISA_T_U32 ? EMU_IDX_U32
+           : a->index_type == ISA_T_I64 || a->index_type == ISA_T_U64 ? EMU_IDX_64
+           : EMU_IDX_S32;
+    m->idx_row = a->has_index ? (uint32_t)a->index * c->w : 0;
+    m->scale = (uint64_t)(int64_t)a->scale;
+    m->disp = (uint64_t)a->disp;
+    m->store = store;
+    m->esize = (uint8_t)isa_types[in->type].bytes;
+    m->space = in->space;
+    if (store) {
+        uint32_t off;
+        bind_source(c, vo, (isa_type)in->type, &m->val_sel, &off);
+        m->val_row = off;
+    } else {
+        m->val_row = (uint32_t)vo->reg * c->w;
+    }
+    d->src[0] = c->p->nmem++;
+    d->kind = EMU_D_LDST;
+}
+
 static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
 {
     const isa_kernel *k = c->k;
@@ -94,8 +144,23 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
         d->kind = EMU_D_NOP;
         return;
     }
-    if (in->type >= ISA_T_COUNT || (in->vec && in->vec != 1) ||
-        oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK)
+    if (oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK)
+        return;
+    /* memory and the remaining ALU ops run their generic code, but inside
+     * the dispatch loop's stint: they never touch the SIMT stack */
+    if (oi->family == ISA_FAM_LD || oi->family == ISA_FAM_ST ||
+        oi->family == ISA_FAM_ATOM) {
+        d->kind = EMU_D_MEM;
+        if (oi->family != ISA_FAM_ATOM)
+            decode_mem(c, in, oi->family == ISA_FAM_ST, d);
+        return;
+    }
+    const bool alu_family = oi->family != ISA_FAM_RET &&
+        oi->family != ISA_FAM_BARRIER && oi->family != ISA_FAM_IMG_READ &&
+        oi->family != ISA_FAM_IMG_WRITE && oi->family != ISA_FAM_IMG_QUERY;
+    if (alu_family)
+        d->kind = EMU_D_XALU;
+    if (in->type >= ISA_T_COUNT || (in->vec && in->vec != 1))
         return;
     const isa_type t = (isa_type)in->type;
 
@@ -113,6 +178,25 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
     if (in->o[0].kind != ISA_OPND_REG || in->o[0].reg >= k->nreg)
         return;
     d->dst = (uint32_t)in->o[0].reg * c->w;
+    if (oi->family == ISA_FAM_MOV && in->o[1].kind == ISA_OPND_SPECIAL &&
+        int_type(t) && in->o[1].dim < 3) {
+        d->src[0] = in->o[1].reg;
+        d->src[1] = in->o[1].dim;
+        d->m = type_bits_mask(t);
+        d->kind = EMU_D_SPECIAL;
+        return;
+    }
+    if (oi->family == ISA_FAM_CVT) {
+        const isa_type s = (isa_type)in->src_type;
+        if (in->src_type >= ISA_T_COUNT || (in->flags & ISA_F_SAT) ||
+            !sources_ok(k, in, 1, 1) || !(d->fn = lanes_fast_cvt(t, s, c->w)))
+            return;
+        bind_source(c, &in->o[1], s, &d->sel[0], &d->src[0]);
+        d->src[1] = d->src[2] = d->dst;
+        d->sel[1] = d->sel[2] = 0;
+        d->kind = EMU_D_ALU;
+        return;
+    }
     if (oi->family == ISA_FAM_MOV) {
         if (!sources_ok(k, in, 1, 1))
             return;
@@ -143,7 +227,8 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
             nconst += count_const(&k->inst[i].o[j]) ? 1u : 0u;
     p->d = calloc(k->ninst ? k->ninst : 1, sizeof *p->d);
     p->consts = calloc((nconst ? nconst : 1) * w, sizeof *p->consts);
-    if (!p->d || !p->consts) {
+    p->mem = calloc(k->ninst ? k->ninst : 1, sizeof *p->mem);
+    if (!p->d || !p->consts || !p->mem) {
         emu_decode_free(p);
         return -1;
     }
@@ -164,5 +249,6 @@ void emu_decode_free(emu_dprog *p)
 {
     free(p->d);
     free(p->consts);
+    free(p->mem);
     memset(p, 0, sizeof *p);
 }

@@ -20,8 +20,33 @@ typedef enum emu_dkind {
     EMU_D_MOV,           /* scalar mov of a register or constant row */
     EMU_D_CMP,           /* compare into a predicate */
     EMU_D_BRA,           /* branch, conditional or not */
-    EMU_D_NOP
+    EMU_D_NOP,
+    EMU_D_SPECIAL,       /* mov of a work-item query (src[0] special, src[1] dim) */
+    EMU_D_MEM,           /* load/store/atomic: emu_mem_exec inside the stint */
+    EMU_D_XALU,          /* other ALU op: lanes_exec_alu inside the stint */
+    EMU_D_LDST           /* scalar load/store with an emu_dmem (src[0]) */
 } emu_dkind;
+
+/* A scalar load or store resolved at decode time: lane l's address is
+ * base (argument value, or register row base_row) + index(l) * scale +
+ * disp, as memory.c's lane_addresses computes it. */
+typedef enum emu_didx {
+    EMU_IDX_NONE,        /* no index register */
+    EMU_IDX_U32,         /* read as u32 (zero-extended) */
+    EMU_IDX_64,          /* i64/u64: all 64 bits */
+    EMU_IDX_S32          /* any other type: low 32 bits sign-extended */
+} emu_didx;
+
+typedef struct emu_dmem {
+    uint64_t base;       /* argument base address (when !base_reg) */
+    uint64_t disp;
+    uint64_t scale;
+    uint32_t base_row;   /* register row of a register base */
+    uint32_t idx_row;    /* register row of the index */
+    uint32_t val_row;    /* load: destination row; store: value row */
+    uint8_t val_sel;     /* store: value in registers (0) or constants (1) */
+    uint8_t base_reg, idx, store, esize, space;
+} emu_dmem;
 
 typedef struct emu_dinst {
     uint8_t kind;        /* emu_dkind */
@@ -39,7 +64,8 @@ typedef struct emu_dinst {
 typedef struct emu_dprog {
     emu_dinst *d;        /* ninst */
     uint64_t *consts;    /* nconst rows of width S */
-    uint32_t n, nconst;
+    emu_dmem *mem;       /* nmem resolved loads and stores */
+    uint32_t n, nconst, nmem;
     bool fast;           /* fast paths on (memory.c's coalesced accesses too) */
 } emu_dprog;
 

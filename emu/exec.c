@@ -4,6 +4,7 @@
 #include "emu_private.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void emit_uop(void *user, const coll_uop *u)
 {
@@ -94,6 +95,131 @@ static inline uint64_t lane_count(lanes_mask m)
     m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
     m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
     return (m * 0x0101010101010101ull) >> 56;
+}
+
+/* Work-item query row for a decoded mov (launch.c's special_values gives
+ * the same values): the queries that are uniform over the sub-group, and
+ * global/local ids while the sub-group's lanes stay inside one row of the
+ * work-group.  false: let the launch's callback compute it. */
+static bool special_row(const emu_run *run, const emu_sg *sg, uint32_t sp,
+                        uint32_t dim, uint64_t *out)
+{
+    const emu_wg *wg = run->wg;
+    const uint32_t w = sg->l.width;
+    uint64_t v;
+    switch ((isa_special)sp) {
+    case ISA_SP_GLOBAL_ID:
+    case ISA_SP_LOCAL_ID: {
+        const uint64_t ls0 = wg->local_size[0];
+        const uint64_t lin = (uint64_t)sg->id * run->width;
+        uint64_t lid[3] = { lin, 0, 0 };
+        if (lin >= ls0) {
+            const uint64_t ls1 = wg->local_size[1];
+            lid[0] = lin % ls0;
+            lid[1] = (lin / ls0) % ls1;
+            lid[2] = lin / (ls0 * ls1);
+        }
+        if (lid[0] + w > ls0)
+            return false;
+        v = lid[dim];
+        if (sp == ISA_SP_GLOBAL_ID)
+            v += wg->group_id[dim] * run->local[dim] + run->offset[dim];
+        const uint64_t step = dim == 0;
+        for (uint32_t l = 0; l < w; l++)
+            out[l] = v + step * l;
+        return true;
+    }
+    case ISA_SP_LOCAL_SIZE:          v = wg->local_size[dim]; break;
+    case ISA_SP_GROUP_ID:            v = wg->group_id[dim]; break;
+    case ISA_SP_GLOBAL_SIZE:         v = run->global[dim]; break;
+    case ISA_SP_NUM_GROUPS:          v = run->num_groups[dim]; break;
+    case ISA_SP_ENQUEUED_LOCAL_SIZE: v = run->local[dim]; break;
+    case ISA_SP_GLOBAL_OFFSET:       v = run->offset[dim]; break;
+    default:
+        return false;
+    }
+    for (uint32_t l = 0; l < w; l++)
+        out[l] = v;
+    return true;
+}
+
+/* A decoded scalar load or store (decode.h's emu_dmem).  The common case,
+ * every lane active and lane l at address(0) + l * size inside one buffer,
+ * is one bounds check and a straight copy; everything else (a partial
+ * mask, a gather, a fault to report, a recorded run) goes to emu_mem_exec,
+ * which recomputes the access from the instruction. */
+static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
+                     lanes_mask mask, lanes_mask full, uint32_t pc, emu_rec *rec,
+                     uint64_t *regs, const uint64_t *consts)
+{
+    const uint32_t w = sg->l.width;
+    const uint64_t es = m->esize;
+    if (rec || mask != full)
+        return emu_mem_exec(run, sg, in, mask, pc, rec);
+    uint64_t addr[LANES_MAX];
+    addr[0] = 0;    /* w >= 1; this only tells the compiler so */
+    const uint64_t *b = regs + m->base_row, *x = regs + m->idx_row;
+    const uint64_t bv = m->base, sc = m->scale, disp = m->disp;
+#define ADDR_LOOP(BASE, IDX) \
+    for (uint32_t l = 0; l < w; l++) \
+        addr[l] = (BASE) + (IDX) * sc + disp;
+    if (m->base_reg) {
+        switch ((emu_didx)m->idx) {
+        default:           ADDR_LOOP(b[l], 0) break;
+        case EMU_IDX_U32:  ADDR_LOOP(b[l], (x[l] & 0xffffffffu)) break;
+        case EMU_IDX_64:   ADDR_LOOP(b[l], x[l]) break;
+        case EMU_IDX_S32:  ADDR_LOOP(b[l], (uint64_t)(int64_t)(int32_t)(uint32_t)x[l]) break;
+        }
+    } else {
+        switch ((emu_didx)m->idx) {
+        default:           ADDR_LOOP(bv, 0) break;
+        case EMU_IDX_U32:  ADDR_LOOP(bv, (x[l] & 0xffffffffu)) break;
+        case EMU_IDX_64:   ADDR_LOOP(bv, x[l]) break;
+        case EMU_IDX_S32:  ADDR_LOOP(bv, (uint64_t)(int64_t)(int32_t)(uint32_t)x[l]) break;
+        }
+    }
+#undef ADDR_LOOP
+    const uint64_t a0 = addr[0];
+    bool ok = a0 % es == 0;
+    for (uint32_t l = 1; l < w; l++)
+        ok &= addr[l] == a0 + l * es;
+    const char *why;
+    uint8_t *p = ok ? emu_mem_ptr(run, (isa_space)m->space, a0, (uint32_t)(w * es),
+                                  m->store, sg->id * w, &why) : NULL;
+    if (!p)
+        return emu_mem_exec(run, sg, in, mask, pc, rec);
+    if (!m->store) {
+        uint64_t *d = regs + m->val_row;
+        if (es == 4) {
+            for (uint32_t l = 0; l < w; l++) {
+                uint32_t v;
+                memcpy(&v, p + 4 * l, 4);
+                d[l] = v;
+            }
+        } else if (es == 8) {
+            memcpy(d, p, (size_t)w * 8);   /* little-endian host */
+        } else {
+            for (uint32_t l = 0; l < w; l++) {
+                uint64_t v = 0;
+                memcpy(&v, p + es * l, es);
+                d[l] = v;
+            }
+        }
+        return 0;
+    }
+    const uint64_t *v = (m->val_sel ? consts : regs) + m->val_row;
+    if (es == 4) {
+        for (uint32_t l = 0; l < w; l++) {
+            const uint32_t u = (uint32_t)v[l];
+            memcpy(p + 4 * l, &u, 4);
+        }
+    } else if (es == 8) {
+        memcpy(p, v, (size_t)w * 8);
+    } else {
+        for (uint32_t l = 0; l < w; l++)
+            memcpy(p + es * l, &v[l], es);
+    }
+    return 0;
 }
 
 /* The interpreter proper.  It runs in stints: a stint reads the top SIMT
@@ -215,6 +341,47 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                 break;
             }
             case EMU_D_NOP:
+                pc++;
+                break;
+            case EMU_D_SPECIAL: {
+                uint64_t row[LANES_MAX];
+                if (!special_row(run, sg, d->src[0], d->src[1], row)) {
+                    if (run->lenv.special)
+                        run->lenv.special(run->lenv.user, &sg->l,
+                                          (isa_special)d->src[0], d->src[1], row);
+                    else
+                        memset(row, 0, sizeof row);
+                }
+                uint64_t *r = regs + d->dst;
+                const uint64_t m = d->m;
+                for (uint32_t l = 0; l < w; l++) {
+                    const uint64_t lm = (uint64_t)0 - ((mask >> l) & 1);
+                    r[l] = (row[l] & m & lm) | (r[l] & ~lm);
+                }
+                pc++;
+                break;
+            }
+            case EMU_D_LDST:
+                if (exec_ldst(run, sg, &run->dp.mem[d->src[0]], &k->inst[pc], mask, full,
+                              pc, rec, regs, run->dp.consts)) {
+                    top->pc = pc;
+                    return run->fault->code;
+                }
+                pc++;
+                goto moved;
+            case EMU_D_MEM:
+                if (emu_mem_exec(run, sg, &k->inst[pc], mask, pc, rec)) {
+                    top->pc = pc;
+                    return run->fault->code;
+                }
+                pc++;
+                goto moved;   /* as the generic path: no micro-op count */
+            case EMU_D_XALU:
+                if (lanes_exec_alu(&run->lenv, &sg->l, &k->inst[pc], mask) != 0) {
+                    top->pc = pc;
+                    return emu_fault(run, SGEMU_EXIT_FAULT, sg, sg->l.fault_lane, pc,
+                                     "integer division by zero");
+                }
                 pc++;
                 break;
             case EMU_D_BRA: {

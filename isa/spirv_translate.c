@@ -1762,6 +1762,372 @@ static void drop_fallthrough(isa_inst *code, uint32_t *n)
     free(map);
 }
 
+/* ------------------------------------------------------------ peephole */
+
+/* The passes below tidy the final instruction stream (branch targets are
+ * instruction indices; a target of n is the exit).  They only remove
+ * work, never change what any work-item computes. */
+
+/* Delete the instructions marked in del[], remapping every branch target
+ * to the first kept instruction at or after it. */
+static void remove_marked(isa_inst *code, uint32_t *n, const uint8_t *del)
+{
+    uint32_t *map = malloc((*n + 1) * sizeof *map);
+    if (!map)
+        return;
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < *n; i++) {
+        map[i] = w;
+        if (!del[i])
+            code[w++] = code[i];
+    }
+    map[*n] = w;
+    for (uint32_t i = 0; i < w; i++)
+        if (code[i].op == ISA_OP_BRA && code[i].target <= *n)
+            code[i].target = map[code[i].target];
+    *n = w;
+    free(map);
+}
+
+/* is_target[i]: some branch jumps to instruction i. */
+static uint8_t *branch_targets(const isa_inst *code, uint32_t n)
+{
+    uint8_t *t = calloc(n + 1, 1);
+    if (t)
+        for (uint32_t i = 0; i < n; i++)
+            if (code[i].op == ISA_OP_BRA && code[i].target <= n)
+                t[code[i].target] = 1;
+    return t;
+}
+
+/* `bra p, L; bra M; L:` -> `bra !p, M; L:` (llvm-spirv's if/else and loop
+ * latches: one branch fewer on every pass through). */
+static void invert_branches(isa_inst *code, uint32_t *n)
+{
+    uint8_t *tgt = branch_targets(code, *n), *del = calloc(*n + 1, 1);
+    if (!tgt || !del)
+        goto out;
+    bool any = false;
+    for (uint32_t i = 0; i + 1 < *n; i++) {
+        isa_inst *a = &code[i];
+        const isa_inst *b = &code[i + 1];
+        if (a->op == ISA_OP_BRA && a->nopnd == 2 && a->o[0].kind == ISA_OPND_PRED &&
+            a->target == i + 2 && b->op == ISA_OP_BRA && b->nopnd == 1 &&
+            !tgt[i + 1] && !del[i]) {
+            a->o[0].negate = !a->o[0].negate;
+            a->target = b->target;
+            del[i + 1] = 1;
+            any = true;
+        }
+    }
+    if (any)
+        remove_marked(code, n, del);
+out:
+    free(tgt);
+    free(del);
+}
+
+/* Registers an instruction reads and writes (vector operands component by
+ * component); false when there are more than the lists hold. */
+typedef struct xregs {
+    uint32_t use[64], def[32];
+    unsigned nu, nd;
+} xregs;
+
+static bool inst_regs(const isa_inst *in, xregs *r)
+{
+    r->nu = r->nd = 0;
+    if (in->op >= ISA_OP_COUNT)
+        return false;
+    const isa_shape sh = isa_ops[in->op].shape;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        const isa_operand *op = &in->o[o];
+        const char l = isa_shape_letter(sh, in->nopnd, o);
+        if (op->kind == ISA_OPND_REG) {
+            unsigned vec;
+            isa_opnd_type(in, o, &vec);
+            for (unsigned c = 0; c < vec; c++) {
+                if (l == 'd' ? r->nd == 32 : r->nu == 64)
+                    return false;
+                if (l == 'd')
+                    r->def[r->nd++] = op->reg + c;
+                else
+                    r->use[r->nu++] = op->reg + c;
+            }
+        } else if (op->kind == ISA_OPND_ADDR) {
+            if (r->nu + 2 > 64)
+                return false;
+            if (op->addr.base_kind == ISA_OPND_REG)
+                r->use[r->nu++] = op->addr.base;
+            if (op->addr.has_index)
+                r->use[r->nu++] = op->addr.index;
+        }
+    }
+    return true;
+}
+
+static bool int_scalar(const isa_inst *in)
+{
+    const isa_type t = (isa_type)in->type;
+    return (t == ISA_T_U32 || t == ISA_T_I32 || t == ISA_T_U64 || t == ISA_T_I64) &&
+           (in->vec == 0 || in->vec == 1) && in->flags == 0;
+}
+
+static bool reads_reg(const isa_operand *o, uint32_t r)
+{
+    return o->kind == ISA_OPND_REG && o->reg == r;
+}
+
+/* `mul rA, x, y` whose only reader is a later `add rB, rA, z` of the same
+ * integer type in the same block -> `mad rB, x, y, z` (the same bits
+ * modulo 2^width; floats are left alone). */
+static void fuse_mad(isa_inst *code, uint32_t *n)
+{
+    uint32_t *uses = calloc(ISA_MAX_REGS, sizeof *uses);
+    uint32_t *defs = calloc(ISA_MAX_REGS, sizeof *defs);
+    uint8_t *tgt = branch_targets(code, *n), *del = calloc(*n + 1, 1);
+    bool any = false;
+    if (!uses || !defs || !tgt || !del)
+        goto out;
+    for (uint32_t i = 0; i < *n; i++) {
+        xregs r;
+        if (!inst_regs(&code[i], &r))
+            goto out;
+        for (unsigned u = 0; u < r.nu; u++)
+            if (r.use[u] < ISA_MAX_REGS)
+                uses[r.use[u]]++;
+        for (unsigned d = 0; d < r.nd; d++)
+            if (r.def[d] < ISA_MAX_REGS)
+                defs[r.def[d]]++;
+    }
+    for (uint32_t i = 0; i < *n; i++) {
+        const isa_inst *a = &code[i];
+        if (a->op != ISA_OP_MUL || !int_scalar(a) || a->o[0].kind != ISA_OPND_REG ||
+            a->o[0].reg >= ISA_MAX_REGS || uses[a->o[0].reg] != 1 || defs[a->o[0].reg] != 1)
+            continue;
+        const uint32_t ra = a->o[0].reg;
+        for (uint32_t j = i + 1; j < *n && !tgt[j]; j++) {
+            isa_inst *b = &code[j];
+            const isa_op_info *oi = &isa_ops[b->op];
+            xregs r;
+            if (!inst_regs(b, &r))
+                break;
+            bool reads = false;
+            for (unsigned u = 0; u < r.nu; u++)
+                reads |= r.use[u] == ra;
+            if (reads) {
+                if (b->op == ISA_OP_ADD && b->type == a->type && int_scalar(b) &&
+                    reads_reg(&b->o[1], ra) != reads_reg(&b->o[2], ra)) {
+                    const isa_operand z = reads_reg(&b->o[1], ra) ? b->o[2] : b->o[1];
+                    b->op = ISA_OP_MAD;
+                    b->o[1] = a->o[1];
+                    b->o[2] = a->o[2];
+                    b->o[3] = z;
+                    b->nopnd = 4;
+                    del[i] = 1;
+                    any = true;
+                }
+                break;
+            }
+            if (oi->family == ISA_FAM_BRA || oi->family == ISA_FAM_RET ||
+                oi->family == ISA_FAM_BARRIER || oi->pipe == ISA_PIPE_COLL ||
+                oi->pipe == ISA_PIPE_BLOCK)
+                break;
+            /* the sources must still hold their values at the add */
+            bool clobbers = false;
+            for (unsigned d = 0; d < r.nd; d++)
+                clobbers |= reads_reg(&a->o[1], r.def[d]) || reads_reg(&a->o[2], r.def[d]) ||
+                            r.def[d] == ra;
+            if (clobbers)
+                break;
+        }
+    }
+    if (any)
+        remove_marked(code, n, del);
+out:
+    free(uses);
+    free(defs);
+    free(tgt);
+    free(del);
+}
+
+/* Register liveness after each instruction (a bit set of nw words per
+ * instruction, out[i * nw ...]) by backward iteration to a fixed point;
+ * in0 gets the set live at the entry. */
+static bool liveness(const isa_inst *code, uint32_t n, uint32_t nw, uint64_t *out,
+                     uint64_t *in0)
+{
+    uint64_t *in = calloc((size_t)(n + 1) * nw, sizeof *in);   /* in[n]: exit, empty */
+    if (!in)
+        return false;
+    memset(out, 0, (size_t)n * nw * sizeof *out);
+    bool changed = true;
+    for (int iter = 0; changed && iter < 1000; iter++) {
+        changed = false;
+        for (uint32_t i = n; i-- > 0;) {
+            const isa_inst *c = &code[i];
+            uint64_t *o = out + (size_t)i * nw, *li = in + (size_t)i * nw;
+            const uint32_t fall = i + 1, tg = c->target <= n ? c->target : n;
+            const bool is_bra = c->op == ISA_OP_BRA, is_ret = c->op == ISA_OP_RET;
+            for (uint32_t w = 0; w < nw; w++) {
+                uint64_t v = 0;
+                if (!is_ret && (!is_bra || c->nopnd >= 2))
+                    v |= in[(size_t)fall * nw + w];
+                if (is_bra)
+                    v |= in[(size_t)tg * nw + w];
+                o[w] = v;
+            }
+            uint64_t nin[ISA_MAX_REGS / 64 + 1];
+            memcpy(nin, o, nw * sizeof *nin);
+            xregs r;
+            inst_regs(c, &r);
+            for (unsigned d = 0; d < r.nd; d++)
+                nin[r.def[d] / 64] &= ~(UINT64_C(1) << (r.def[d] % 64));
+            for (unsigned u = 0; u < r.nu; u++)
+                nin[r.use[u] / 64] |= UINT64_C(1) << (r.use[u] % 64);
+            if (memcmp(nin, li, nw * sizeof *nin)) {
+                memcpy(li, nin, nw * sizeof *nin);
+                changed = true;
+            }
+        }
+    }
+    memcpy(in0, in, nw * sizeof *in0);
+    free(in);
+    return !changed;
+}
+
+static bool bit(const uint64_t *s, uint32_t r)
+{
+    return (s[r / 64] >> (r % 64)) & 1;
+}
+
+/* Copy coalescing: `mov rD, rS` where rS has one definition of the same
+ * type and the two never hold different live values (rD is dead after the
+ * definition of rS, rS is dead after every other definition of rD: the
+ * classic interference test, per work-item) -> rS renamed to rD and the
+ * mov removed.  This folds most phi copies of loop latches into the
+ * instructions that compute them.  Registers read across lanes
+ * (collectives, block I/O), of vector operands, of images or atomics
+ * keep their numbers. */
+static void coalesce_copies(isa_inst *code, uint32_t *n)
+{
+    uint32_t nreg = 0, ndefs = 0;
+    for (uint32_t i = 0; i < *n; i++) {
+        xregs r;
+        if (!inst_regs(&code[i], &r))
+            return;
+        ndefs += r.nd;
+        for (unsigned u = 0; u < r.nu; u++)
+            nreg = r.use[u] + 1 > nreg ? r.use[u] + 1 : nreg;
+        for (unsigned d = 0; d < r.nd; d++)
+            nreg = r.def[d] + 1 > nreg ? r.def[d] + 1 : nreg;
+    }
+    const uint32_t nw = (nreg + 63) / 64;
+    if (!nreg || nreg > ISA_MAX_REGS || (uint64_t)*n * nw > (1u << 20))
+        return;
+    uint64_t *out = malloc((size_t)*n * nw * sizeof *out);
+    uint64_t in0[ISA_MAX_REGS / 64 + 1];
+    uint8_t *pinned = calloc(nreg, 1), *touched = calloc(nreg, 1);
+    uint8_t *del = calloc(*n + 1, 1);
+    uint32_t *ndef = calloc(nreg + 1, sizeof *ndef);      /* then: first def slot */
+    uint32_t *defs = calloc(ndefs + 1, sizeof *defs);     /* def positions by register */
+    uint32_t *rename = calloc(nreg, sizeof *rename);
+    if (!out || !pinned || !touched || !del || !ndef || !defs || !rename)
+        goto out;
+    for (int round = 0; round < 64; round++) {
+        /* definitions grouped by register: defs[ndef[r] .. ndef[r + 1]) */
+        memset(pinned, 0, nreg);
+        memset(ndef, 0, (nreg + 1) * sizeof *ndef);
+        for (uint32_t i = 0; i < *n; i++) {
+            const isa_inst *c = &code[i];
+            const isa_op_info *oi = &isa_ops[c->op];
+            xregs r;
+            inst_regs(c, &r);
+            const bool pin = oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK ||
+                             oi->family == ISA_FAM_ATOM || oi->family == ISA_FAM_IMG_READ ||
+                             oi->family == ISA_FAM_IMG_WRITE ||
+                             oi->family == ISA_FAM_IMG_QUERY || (c->vec && c->vec != 1) ||
+                             r.nd > 1;
+            for (unsigned u = 0; u < r.nu && pin; u++)
+                pinned[r.use[u]] = 1;
+            for (unsigned d = 0; d < r.nd; d++) {
+                pinned[r.def[d]] |= pin;
+                ndef[r.def[d] + 1]++;
+            }
+        }
+        for (uint32_t r = 0; r < nreg; r++)
+            ndef[r + 1] += ndef[r];
+        {
+            uint32_t *fill = rename;   /* scratch: next free slot per register */
+            memcpy(fill, ndef, nreg * sizeof *fill);
+            for (uint32_t i = 0; i < *n; i++) {
+                xregs r;
+                inst_regs(&code[i], &r);
+                for (unsigned d = 0; d < r.nd; d++)
+                    defs[fill[r.def[d]]++] = i;
+            }
+        }
+        if (!liveness(code, *n, nw, out, in0))
+            break;
+        /* merges of disjoint register pairs in one round: renaming one pair
+         * changes no other register's liveness */
+        memset(touched, 0, nreg);
+        memset(del, 0, *n + 1);
+        for (uint32_t r = 0; r < nreg; r++)
+            rename[r] = r;
+        bool any = false;
+        for (uint32_t i = 0; i < *n; i++) {
+            const isa_inst *c = &code[i];
+            if (c->op != ISA_OP_MOV || (c->vec && c->vec != 1) || c->flags ||
+                c->o[0].kind != ISA_OPND_REG || c->o[1].kind != ISA_OPND_REG)
+                continue;
+            const uint32_t rd = c->o[0].reg, rs = c->o[1].reg;
+            if (rd == rs || rd >= nreg || rs >= nreg || pinned[rd] || pinned[rs] ||
+                touched[rd] || touched[rs] || ndef[rs + 1] - ndef[rs] != 1 || bit(in0, rs))
+                continue;
+            const uint32_t j = defs[ndef[rs]];
+            const isa_inst *dj = &code[j];
+            if (dj->type != c->type || (dj->vec && dj->vec != 1) ||
+                !reads_reg(&dj->o[0], rs) || bit(out + (size_t)j * nw, rd))
+                continue;
+            bool clash = false;
+            for (uint32_t q = ndef[rd]; q < ndef[rd + 1] && !clash; q++)
+                clash = defs[q] != i && bit(out + (size_t)defs[q] * nw, rs);
+            if (clash)
+                continue;
+            rename[rs] = rd;
+            touched[rs] = touched[rd] = 1;
+            del[i] = 1;
+            any = true;
+        }
+        if (!any)
+            break;
+        for (uint32_t i = 0; i < *n; i++) {
+            isa_inst *c = &code[i];
+            for (unsigned o = 0; o < c->nopnd && o < ISA_MAX_OPNDS; o++) {
+                isa_operand *op = &c->o[o];
+                if (op->kind == ISA_OPND_REG && op->reg < nreg)
+                    op->reg = (uint16_t)rename[op->reg];
+                else if (op->kind == ISA_OPND_ADDR) {
+                    if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < nreg)
+                        op->addr.base = (uint16_t)rename[op->addr.base];
+                    if (op->addr.has_index && op->addr.index < nreg)
+                        op->addr.index = (uint16_t)rename[op->addr.index];
+                }
+            }
+        }
+        remove_marked(code, n, del);   /* the movs, now `mov rD, rD` */
+    }
+out:
+    free(out);
+    free(pinned);
+    free(touched);
+    free(del);
+    free(ndef);
+    free(defs);
+    free(rename);
+}
+
 int spv_translate(const char *file, const void *data, size_t len, const char *entry,
                   isa_kernel *k, bool *args_unnamed, isa_diags *diags)
 {
@@ -1840,6 +2206,17 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
                 }
         }
         drop_fallthrough(x.code, &x.ncode);
+        /* SGEMU_SPV_OPT=0 keeps the stream as translated (A/B, bisecting) */
+        const char *opt = getenv("SGEMU_SPV_OPT");
+        if (!opt || strcmp(opt, "0") != 0) {
+            invert_branches(x.code, &x.ncode);
+            fuse_mad(x.code, &x.ncode);
+            coalesce_copies(x.code, &x.ncode);
+            /* removed copies leave new fall-throughs and branch pairs */
+            drop_fallthrough(x.code, &x.ncode);
+            invert_branches(x.code, &x.ncode);
+            drop_fallthrough(x.code, &x.ncode);
+        }
         k->inst = x.code;
         k->ninst = x.ncode;
         x.code = NULL;

@@ -185,3 +185,40 @@ lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w)
         return NULL;
     return cmp_tab[cond][ti][width_index(w)];
 }
+
+/* --------------------------------------------------------- conversions */
+
+/* Integer-to-integer cvt without saturation between 32- and 64-bit types,
+ * as cvt.c's int_to_int: the source sign- or zero-extended from its width,
+ * then cut to the destination's.  Three shapes cover the sixteen pairs. */
+#define CE_LO32 a[l] & UINT64_C(0xffffffff)
+#define CE_SX32 (uint64_t)((int64_t)(a[l] << 32) >> 32)
+#define CE_ID64 a[l]
+
+#define GEN_CVT(K, W) \
+static void cvt_##K##_##W(uint64_t *r, const uint64_t *a, const uint64_t *b, \
+                          const uint64_t *c, uint32_t w) \
+{ \
+    const uint32_t n = (W) ? (W) : w; \
+    (void)b; (void)c; \
+    for (uint32_t l = 0; l < n; l++) \
+        r[l] = CE_##K; \
+}
+#define CVT_KINDS(X) X(LO32) X(SX32) X(ID64)
+#define GEN_CVT_K(K) GEN_CVT(K, 8) GEN_CVT(K, 16) GEN_CVT(K, 32) GEN_CVT(K, 0)
+CVT_KINDS(GEN_CVT_K)
+
+enum { CV_LO32, CV_SX32, CV_ID64 };
+#define CVROW(K) { cvt_##K##_8, cvt_##K##_16, cvt_##K##_32, cvt_##K##_0 },
+static const lanes_fast_fn cvt_tab[][4] = { CVT_KINDS(CVROW) };
+
+lanes_fast_fn lanes_fast_cvt(isa_type d, isa_type s, uint32_t w)
+{
+    const int di = type_index(d), si = type_index(s);
+    if (di < 0 || si < 0 || di > TC_I64 || si > TC_I64 || w == 0 || w > LANES_MAX)
+        return NULL;
+    const bool d64 = di >= TC_U64, s64 = si >= TC_U64;
+    const int kind = !d64 ? CV_LO32 : s64 ? CV_ID64
+                   : si == TC_I32 ? CV_SX32 : CV_LO32;
+    return cvt_tab[kind][width_index(w)];
+}

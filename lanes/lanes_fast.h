@@ -24,6 +24,10 @@ lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w);
 /* The compare kernel for cond (EQ..GE) on type t, or NULL. */
 lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w);
 
+/* The kernel of a non-saturating integer cvt from s to d (32- and 64-bit
+ * integer types) at width w, or NULL; sources b and c are unused. */
+lanes_fast_fn lanes_fast_cvt(isa_type d, isa_type s, uint32_t w);
+
 /* d[l] = s[l] for the lanes of mask (l < w). */
 static inline void lanes_fast_blend(uint64_t *d, const uint64_t *s,
                                     lanes_mask mask, uint32_t w)

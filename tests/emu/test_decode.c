@@ -249,6 +249,175 @@ static void test_coalesced_memory(void **state)
     assert_non_null(strstr(f.msg, "(100,0,0)"));
 }
 
+/* Work-item queries (decoded from the launch, or the callback when a
+ * sub-group's lanes wrap to the next row of the work-group), integer
+ * conversions and loads/stores through argument and register bases with
+ * i64, u64, u32 and i32 index registers: each slot against its value
+ * computed here from the NDRange, and the bytes and statistics against the
+ * generic path, on 2-D launches with offsets (rows of 10 wrap inside SIMD8
+ * sub-groups, rows of 16 do not) and a 1-D one with partial sub-groups. */
+enum { NQ = 13 };
+static const char query_src[] =
+    ".kernel query\n"
+    ".arg out global u64\n"
+    ".arg src global u32\n"
+    ".arg n u32\n"
+    "    mov.u32 r0, %global_linear_id\n"
+    "    cvt.u64.u32 r1, r0\n"
+    "    mov.u64 r3, %global_id.x\n"
+    "    st.global.u64 [%out + r1:i64*8], r3\n"
+    "    mov.u32 r3, %global_id.y\n"
+    "    st.global.u64 [%out + r1:i64*8 + 2560], r3\n"
+    "    mov.u64 r3, %local_id.x\n"
+    "    st.global.u64 [%out + r1:u64*8 + 5120], r3\n"
+    "    mov.u32 r3, %local_id.y\n"
+    "    st.global.u64 [%out + r0:u32*8 + 7680], r3\n"
+    "    mov.u64 r3, %group_id.y\n"
+    "    st.global.u64 [%out + r1:i64*8 + 10240], r3\n"
+    "    mov.u32 r3, %local_size.x\n"
+    "    st.global.u64 [%out + r1:i64*8 + 12800], r3\n"
+    "    mov.u64 r3, %global_size.y\n"
+    "    st.global.u64 [%out + r1:i64*8 + 15360], r3\n"
+    "    mov.u32 r3, %num_groups.x\n"
+    "    st.global.u64 [%out + r1:i64*8 + 17920], r3\n"
+    "    mov.u32 r3, %global_offset.y\n"
+    "    st.global.u64 [%out + r1:i64*8 + 20480], r3\n"
+    "    mov.u32 r3, %enqueued_local_size.x\n"
+    "    st.global.u64 [%out + r1:i64*8 + 23040], r3\n"
+    "    sub.u32 r4, r0, %n\n"                  /* lin - n: negative as i32 */
+    "    cvt.u64.u32 r5, %n\n"
+    "    mul.u64 r5, r5, 4\n"
+    "    add.u64 r5, r5, %src\n"
+    "    ld.global.u32 r6, [r5 + r4:i32*4 + 4]\n"   /* src[lin + 1] */
+    "    cvt.i64.i32 r7, r6\n"
+    "    st.global.u64 [%out + r1:i64*8 + 25600], r7\n"
+    "    mul.u64 r2, r1, 13\n"
+    "    xor.u64 r9, r2, 0xabcdef0000000000\n"
+    "    cvt.u32.u64 r10, r9\n"
+    "    mul.u64 r11, r1, 8\n"
+    "    add.u64 r11, r11, %out\n"
+    "    st.global.u32 [r11 + 28160], r10\n"
+    "    ld.global.u32 r12, [%src + r0:u32*4]\n"
+    "    cvt.u64.i32 r12, r12\n"
+    "    st.global.u64 [r11 + r0:u32*0 + 30720], r12\n"
+    "    ret\n";
+
+typedef struct qlaunch {
+    uint32_t dims, width;
+    uint64_t global[2], local[2], offset[2];
+} qlaunch;
+
+enum { QMAX = 320 };   /* slot q of item i at out[q * QMAX + i] */
+
+static uint32_t qsrc(uint64_t i) { return 0x80000000u + (uint32_t)i * 7919u; }
+
+static void run_query(const qlaunch *q, bool decoded, bool timing, uint64_t *out,
+                      sgemu_stats *st_out, uint64_t *cycles)
+{
+    static uint32_t src[QMAX + 1];
+    for (uint64_t i = 0; i <= QMAX; i++)
+        src[i] = qsrc(i);
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_assemble("query.sgasm", query_src, strlen(query_src), &k, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+    const uint64_t items = q->global[0] * (q->dims > 1 ? q->global[1] : 1);
+    assert_true(items <= QMAX);
+    memset(out, 0, QMAX * NQ * 8);
+    sgemu_argval a[3];
+    memset(a, 0, sizeof a);
+    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)out;
+    a[0].bytes = QMAX * NQ * 8;
+    a[1].data = (uint8_t *)src;
+    a[1].bytes = sizeof src;
+    a[2].kind = SGEMU_VAL_SCALAR;
+    a[2].scalar = items;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = q->dims;
+    for (uint32_t i = 0; i < 3; i++) {
+        L.global[i] = i < q->dims ? q->global[i] : 1;
+        L.local[i] = i < q->dims ? q->local[i] : 1;
+        L.offset[i] = i < q->dims ? q->offset[i] : 0;
+    }
+    L.local_given = true;
+    L.sg_width = q->width;
+    L.timing = timing;
+    L.threads = 1;
+    if (!decoded)
+        setenv("SGEMU_DECODE", "0", 1);
+    sgemu_fault f;
+    sgemu_stats st;
+    int rc = sgemu_run(&k, &cfg, &L, a, &st, &f);
+    unsetenv("SGEMU_DECODE");
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    *cycles = timing && st.timing ? st.timing->cycles : 0;
+    *st_out = st;
+    st_out->timing = NULL;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+}
+
+static void check_query_values(const qlaunch *q, const uint64_t *out)
+{
+    const uint64_t gx = q->global[0], gy = q->dims > 1 ? q->global[1] : 1;
+    const uint64_t lx = q->local[0], ly = q->dims > 1 ? q->local[1] : 1;
+    const uint64_t ox = q->offset[0], oy = q->dims > 1 ? q->offset[1] : 0;
+    for (uint64_t y = 0; y < gy; y++)
+        for (uint64_t x = 0; x < gx; x++) {
+            const uint64_t lin = y * gx + x;
+            const uint64_t want[NQ] = {
+                x + ox, y + oy, x % lx, y % ly, y / ly, lx, gy, gx / lx, oy, lx,
+                (uint64_t)(int64_t)(int32_t)qsrc(lin + 1),
+                (uint32_t)(lin * NQ), (uint64_t)(int64_t)(int32_t)qsrc(lin),
+            };
+            for (int i = 0; i < NQ; i++)
+                if (out[(uint64_t)i * QMAX + lin] != want[i])
+                    fail_msg("S=%u item (%llu,%llu) slot %d: %#llx, want %#llx", q->width,
+                             (unsigned long long)x, (unsigned long long)y, i,
+                             (unsigned long long)out[(uint64_t)i * QMAX + lin],
+                             (unsigned long long)want[i]);
+        }
+}
+
+static void test_queries_conversions_addresses(void **state)
+{
+    (void)state;
+    static const qlaunch qs[] = {
+        { 2, 8, { 40, 6 }, { 10, 3 }, { 5, 2 } },
+        { 2, 8, { 64, 4 }, { 16, 2 }, { 3, 1 } },
+        { 2, 16, { 64, 4 }, { 16, 2 }, { 0, 7 } },
+        { 1, 16, { 300, 1 }, { 100, 1 }, { 11, 0 } },
+        { 1, 32, { 256, 1 }, { 64, 1 }, { 0, 0 } },
+    };
+    static uint64_t fast[QMAX * NQ], slow[QMAX * NQ];
+    for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
+        sgemu_stats sf, ss;
+        uint64_t cf, cs;
+        run_query(&qs[i], true, false, fast, &sf, &cf);
+        check_query_values(&qs[i], fast);
+        run_query(&qs[i], false, false, slow, &ss, &cs);
+        assert_memory_equal(fast, slow, sizeof fast);
+        assert_int_equal(sf.instructions, ss.instructions);
+        assert_int_equal(sf.lane_ops, ss.lane_ops);
+    }
+    /* timing mode: the same cycles either way */
+    sgemu_stats sf, ss;
+    uint64_t cf, cs;
+    run_query(&qs[0], true, true, fast, &sf, &cf);
+    run_query(&qs[0], false, true, slow, &ss, &cs);
+    assert_true(cf > 0);
+    assert_int_equal(cf, cs);
+    assert_memory_equal(fast, slow, sizeof fast);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -265,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_values_and_generic_path),
         cmocka_unit_test(test_timing_same_records),
         cmocka_unit_test(test_coalesced_memory),
+        cmocka_unit_test(test_queries_conversions_addresses),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

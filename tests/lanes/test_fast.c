@@ -226,6 +226,86 @@ static void test_differential(void **state)
     assert_true(checked > 1000);
 }
 
+/* Integer conversions: values from C's own conversions of the operand
+ * types, then every (dst, src) pair of 32/64-bit integers at every width
+ * bit for bit against lanes_exec_cvt (through lanes_exec_alu). */
+static uint64_t cvt_one(isa_type d, isa_type s, uint64_t a)
+{
+    uint64_t ra[8] = { 0 }, r[8];
+    ra[5] = a;
+    lanes_fast_fn fn = lanes_fast_cvt(d, s, 8);
+    assert_non_null(fn);
+    fn(r, ra, NULL, NULL, 8);
+    return r[5];
+}
+
+static void test_cvt_values(void **state)
+{
+    (void)state;
+    /* i32 -> i64 / u64 sign-extends; u32 -> 64 bits zero-extends */
+    assert_int_equal(cvt_one(ISA_T_I64, ISA_T_I32, 0xfffffff9u), (uint64_t)(int64_t)-7);
+    assert_int_equal(cvt_one(ISA_T_U64, ISA_T_I32, 0x80000000u),
+                     (uint64_t)(int64_t)(int32_t)INT32_MIN);
+    assert_int_equal(cvt_one(ISA_T_U64, ISA_T_U32, 0xfffffff9u), UINT64_C(0xfffffff9));
+    /* bits above a 32-bit source are not part of its value */
+    assert_int_equal(cvt_one(ISA_T_U64, ISA_T_U32, UINT64_C(0x500000003)), 3);
+    assert_int_equal(cvt_one(ISA_T_I64, ISA_T_I32, UINT64_C(0x7ffffffff)), UINT64_MAX);
+    /* 64 -> 32 keeps the low half, 64 -> 64 every bit */
+    assert_int_equal(cvt_one(ISA_T_U32, ISA_T_U64, UINT64_C(0x123456789)), 0x23456789u);
+    assert_int_equal(cvt_one(ISA_T_I32, ISA_T_I64, (uint64_t)(int64_t)-2), 0xfffffffeu);
+    assert_int_equal(cvt_one(ISA_T_I64, ISA_T_U64, UINT64_MAX), UINT64_MAX);
+    assert_int_equal(cvt_one(ISA_T_U32, ISA_T_I32, UINT64_C(0xabcdef0012345678)), 0x12345678u);
+    /* floats, narrow integers and odd widths have no kernel */
+    assert_null(lanes_fast_cvt(ISA_T_F32, ISA_T_I32, 16));
+    assert_null(lanes_fast_cvt(ISA_T_I32, ISA_T_F32, 16));
+    assert_null(lanes_fast_cvt(ISA_T_U32, ISA_T_U8, 16));
+    assert_null(lanes_fast_cvt(ISA_T_U32, ISA_T_U64, 0));
+    assert_null(lanes_fast_cvt(ISA_T_U32, ISA_T_U64, 65));
+}
+
+static void test_cvt_differential(void **state)
+{
+    (void)state;
+    static const isa_type it[] = { ISA_T_U32, ISA_T_I32, ISA_T_U64, ISA_T_I64 };
+    rng_state = 0x243f6a8885a308d3u;
+    int checked = 0;
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++) {
+        const uint32_t w = widths[wi];
+        lanes_sg sg;
+        assert_int_equal(lanes_sg_init(&sg, w, w, 2, 1), 0);
+        for (int di = 0; di < 4; di++)
+            for (int si = 0; si < 4; si++) {
+                lanes_fast_fn fn = lanes_fast_cvt(it[di], it[si], w);
+                assert_non_null(fn);
+                isa_inst in;
+                memset(&in, 0, sizeof in);
+                in.op = ISA_OP_CVT;
+                in.type = (uint8_t)it[di];
+                in.src_type = (uint8_t)it[si];
+                in.vec = 1;
+                in.nopnd = 2;
+                in.o[0].kind = in.o[1].kind = ISA_OPND_REG;
+                in.o[1].reg = 1;
+                for (int rep = 0; rep < 8; rep++) {
+                    uint64_t *a = lanes_reg(&sg, 1), got[64];
+                    for (uint32_t l = 0; l < w; l++)
+                        a[l] = slot(ISA_T_U64) ^ ((l & 1) ? UINT64_C(0x80000000) : 0);
+                    fn(got, a, NULL, NULL, w);
+                    assert_int_equal(lanes_exec_alu(NULL, &sg, &in, lanes_mask_first(w)), 0);
+                    for (uint32_t l = 0; l < w; l++)
+                        if (got[l] != lanes_reg(&sg, 0)[l])
+                            fail_msg("cvt.%s.%s w=%u lane %u: %#llx != %#llx",
+                                     isa_types[it[di]].asm_name, isa_types[it[si]].asm_name,
+                                     w, l, (unsigned long long)got[l],
+                                     (unsigned long long)lanes_reg(&sg, 0)[l]);
+                    checked++;
+                }
+            }
+        lanes_sg_free(&sg);
+    }
+    assert_int_equal(checked, 6 * 16 * 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_cmp_values),
         cmocka_unit_test(test_no_kernel),
         cmocka_unit_test(test_differential),
+        cmocka_unit_test(test_cvt_values),
+        cmocka_unit_test(test_cvt_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
