@@ -1951,6 +1951,53 @@ out:
     free(del);
 }
 
+/* A compare that reads rD right after `rS = ...` whose value later moves
+ * into rD (`mov rD, rS`, a loop latch's phi copy: `i' = i + 1; cmp i`)
+ * is moved above that definition, so rD dies there and the copy can be
+ * coalesced.  Only a compare and a predicate-free ALU op are swapped, and
+ * not when a branch lands between them. */
+static void hoist_compares(isa_inst *code, uint32_t n)
+{
+    uint8_t *tgt = branch_targets(code, n);
+    uint8_t *copied = calloc(ISA_MAX_REGS, 1);   /* rS -> some mov reads it */
+    if (!tgt || !copied)
+        goto out;
+    for (uint32_t i = 0; i < n; i++)
+        if (code[i].op == ISA_OP_MOV && code[i].o[0].kind == ISA_OPND_REG &&
+            code[i].o[1].kind == ISA_OPND_REG && code[i].o[1].reg < ISA_MAX_REGS)
+            copied[code[i].o[1].reg] = 1;
+    for (uint32_t p = 1; p < n; p++) {
+        isa_inst *c = &code[p], *a = &code[p - 1];
+        const isa_op_info *ai = &isa_ops[a->op];
+        if (isa_ops[c->op].family != ISA_FAM_CMP || c->o[0].kind != ISA_OPND_PRED || tgt[p] ||
+            a->o[0].kind != ISA_OPND_REG || a->o[0].reg >= ISA_MAX_REGS ||
+            !copied[a->o[0].reg] || ai->pipe != ISA_PIPE_ALU || !isa_family_is_arith(ai->family) ||
+            (a->vec && a->vec != 1))
+            continue;
+        bool ok = true;
+        for (unsigned o = 1; o < a->nopnd && o < ISA_MAX_OPNDS; o++)
+            ok &= a->o[o].kind != ISA_OPND_PRED;
+        /* the compare must not read a's result */
+        for (unsigned o = 1; o < c->nopnd && o < ISA_MAX_OPNDS; o++)
+            ok &= !reads_reg(&c->o[o], a->o[0].reg);
+        /* and must read the register a's value is copied into */
+        bool reads_dst = false;
+        for (uint32_t i = 0; i < n && ok && !reads_dst; i++)
+            if (code[i].op == ISA_OP_MOV && reads_reg(&code[i].o[1], a->o[0].reg) &&
+                code[i].o[0].kind == ISA_OPND_REG)
+                for (unsigned o = 1; o < c->nopnd && o < ISA_MAX_OPNDS; o++)
+                    reads_dst |= reads_reg(&c->o[o], code[i].o[0].reg);
+        if (!ok || !reads_dst)
+            continue;
+        const isa_inst t = *a;
+        *a = *c;
+        *c = t;
+    }
+out:
+    free(tgt);
+    free(copied);
+}
+
 /* Register liveness after each instruction (a bit set of nw words per
  * instruction, out[i * nw ...]) by backward iteration to a fixed point;
  * in0 gets the set live at the entry. */
@@ -2211,6 +2258,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         if (!opt || strcmp(opt, "0") != 0) {
             invert_branches(x.code, &x.ncode);
             fuse_mad(x.code, &x.ncode);
+            hoist_compares(x.code, x.ncode);
             coalesce_copies(x.code, &x.ncode);
             /* removed copies leave new fall-throughs and branch pairs */
             drop_fallthrough(x.code, &x.ncode);

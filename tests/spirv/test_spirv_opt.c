@@ -1,8 +1,8 @@
 /* test_spirv_opt.c - the SPIR-V front end's clean-up passes (branch
  * inversion, mul+add -> mad, copy coalescing in spirv_translate.c): OpenCL C
  * kernels whose translation exercises each of them (if/else, loops whose
- * phi copies fold, a swap loop whose copies clash, a loop counter read
- * after its increment, a multiply with two readers, float arithmetic) give
+ * phi copies fold, a swap loop whose copies clash, loop counters compared
+ * before and after their increment, a multiply with two readers, float arithmetic) give
  * the values computed here in C, the same bytes as the untouched stream
  * (SGEMU_SPV_OPT=0), and fewer static and executed instructions.  Skipped
  * without clang-14 / llvm-spirv-14. */
@@ -44,6 +44,12 @@ static const char cl_src[] =
     "        c++;\n"
     "        s = s * 3u + c;\n"
     "    }\n"
+    "    uint h = a;\n"
+    "    for (int k = 0; k < 40; k++) {\n"           /* latch compares k, then k++ */
+    "        h = (h ^ (h >> 7)) * 5u + (uint)k;\n"
+    "        h ^= h << 3;\n"
+    "        h = h * 9u + (h >> 11) + 0x1234567u;\n"
+    "    }\n"
     "    uint r;\n"
     "    if (a & 1u)\n"
     "        r = x - z;\n"
@@ -54,7 +60,7 @@ static const char cl_src[] =
     "    out[i * 6 + 1] = z;\n"
     "    out[i * 6 + 2] = p ^ q;\n"
     "    out[i * 6 + 3] = r;\n"
-    "    out[i * 6 + 4] = s + c;\n"
+    "    out[i * 6 + 4] = s + c + h;\n"
     "    out[i * 6 + 5] = as_uint(f);\n"
     "}\n";
 
@@ -75,11 +81,17 @@ static void ref(const uint32_t *in, uint32_t i, uint32_t *o)
         c++;
         s = s * 3u + c;
     }
+    uint32_t h = a;
+    for (int k = 0; k < 40; k++) {
+        h = (h ^ (h >> 7)) * 5u + (uint32_t)k;
+        h ^= h << 3;
+        h = h * 9u + (h >> 11) + 0x1234567u;
+    }
     /* exact in binary32: (a & 0xffff) / 2 + 2 needs at most 17 bits */
     const float f = (float)(a & 0xffffu) * 0.5f + 2.0f;
     uint32_t fb;
     memcpy(&fb, &f, 4);
-    const uint32_t want[NOUT] = { x, z, p ^ q, (a & 1u) ? x - z : x + p, s + c, fb };
+    const uint32_t want[NOUT] = { x, z, p ^ q, (a & 1u) ? x - z : x + p, s + c + h, fb };
     memcpy(o, want, sizeof want);
 }
 
