@@ -372,16 +372,20 @@ static void cfg_yaml_error(const yaml_parser_t *ps, const char *text, size_t len
         isa_diags_add(d, p.line, p.col, "invalid YAML: %s", problem);
 }
 
-static size_t cfg_edit_distance(const char *a, const char *b)
+/* The edit distance of a and b when it is below limit, else some value
+ * >= limit: lengths that differ by limit or more, or a row whose every
+ * entry reached limit, end it early (an unknown key is compared with every
+ * key, and fuzzed files hold thousands of them). */
+static size_t cfg_edit_distance(const char *a, const char *b, size_t limit)
 {
     size_t la = strlen(a), lb = strlen(b), row[128];
-    if (la >= 127 || lb >= 127)
-        return 1000;
+    if (la >= 127 || lb >= 127 || (la > lb ? la - lb : lb - la) >= limit)
+        return limit;
     for (size_t j = 0; j <= lb; j++)
         row[j] = j;
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
+        size_t diag = row[0], low;
+        row[0] = low = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
             if (up + 1 < best)
@@ -390,7 +394,11 @@ static size_t cfg_edit_distance(const char *a, const char *b)
                 best = row[j - 1] + 1;
             row[j] = best;
             diag = up;
+            if (best < low)
+                low = best;
         }
+        if (low >= limit)               /* rows never decrease their minimum */
+            return limit;
     }
     return row[lb];
 }
@@ -400,7 +408,7 @@ static void cfg_unknown_key(isa_diags *d, yaml_mark_t m, const char *path)
     const cfg_key *best = NULL;
     size_t bestd = 3;                          /* suggest only close typos */
     for (size_t i = 0; i < CFG_NKEYS; i++) {
-        size_t dist = cfg_edit_distance(path, cfg_keys[i].path);
+        size_t dist = cfg_edit_distance(path, cfg_keys[i].path, bestd);
         if (dist < bestd) {
             bestd = dist;
             best = &cfg_keys[i];
@@ -471,15 +479,63 @@ static void cfg_value(cfg_load *L, yaml_document_t *doc, const cfg_key *k, yaml_
         L->where[i] = cfg_mark(v->start_mark);
 }
 
+/* A scalar key of a mapping and its pair's index, for the duplicate check. */
+typedef struct cfg_keyref {
+    const unsigned char *s;
+    size_t len, at;
+} cfg_keyref;
+
+static int cfg_keyref_cmp(const void *a, const void *b)
+{
+    const cfg_keyref *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    int c = x->len ? memcmp(x->s, y->s, x->len) : 0;
+    if (c)
+        return c;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* dup[i]: pair i repeats the key of an earlier pair.  Sorted, not pairwise:
+ * a mapping of thousands of keys (fuzzed input) stays O(n log n).  Returns
+ * NULL (no memory) or a bool array to free. */
+static bool *cfg_duplicates(yaml_document_t *doc, const yaml_node_t *map)
+{
+    size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start), m = 0;
+    bool *dup = calloc(n ? n : 1, sizeof *dup);
+    cfg_keyref *refs = malloc((n ? n : 1) * sizeof *refs);
+    if (!dup || !refs) {
+        free(dup);
+        free(refs);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const yaml_node_t *kn = yaml_document_get_node(doc, map->data.mapping.pairs.start[i].key);
+        if (kn && kn->type == YAML_SCALAR_NODE)
+            refs[m++] = (cfg_keyref){ kn->data.scalar.value, kn->data.scalar.length, i };
+    }
+    if (m > 1)
+        qsort(refs, m, sizeof *refs, cfg_keyref_cmp);
+    for (size_t i = 1; i < m; i++)
+        dup[refs[i].at] = refs[i].len == refs[i - 1].len &&
+                          (refs[i].len == 0 || memcmp(refs[i].s, refs[i - 1].s, refs[i].len) == 0);
+    free(refs);
+    return dup;
+}
+
 static void cfg_mapping(cfg_load *L, yaml_document_t *doc, yaml_node_t *map, const char *prefix,
                         isa_diags *d, bool top)
 {
+    bool *dups = cfg_duplicates(doc, map);
+    if (!dups) {
+        cfg_err(d, map->start_mark, "out of memory while reading YAML");
+        return;
+    }
     for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
          pr++) {
         yaml_node_t *kn = yaml_document_get_node(doc, pr->key);
         yaml_node_t *vn = yaml_document_get_node(doc, pr->value);
         char path[256];
-        bool dup = false;
         if (!kn || !vn)
             continue;
         if (kn->type != YAML_SCALAR_NODE) {
@@ -490,12 +546,7 @@ static void cfg_mapping(cfg_load *L, yaml_document_t *doc, yaml_node_t *map, con
         size_t klen = kn->data.scalar.length;
         snprintf(path, sizeof path, "%s%s%.*s", prefix, *prefix ? "." : "",
                  (int)(klen > 200 ? 200 : klen), key);
-        for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr && !dup; q++) {
-            yaml_node_t *k2 = yaml_document_get_node(doc, q->key);
-            dup = k2 && k2->type == YAML_SCALAR_NODE && k2->data.scalar.length == klen &&
-                  memcmp(k2->data.scalar.value, key, klen) == 0;
-        }
-        if (dup) {
+        if (dups[pr - map->data.mapping.pairs.start]) {
             cfg_pos p = cfg_mark(kn->start_mark);
             isa_diags_add(d, p.line, p.col, "duplicate key '%s'", path);
             continue;
@@ -516,6 +567,7 @@ static void cfg_mapping(cfg_load *L, yaml_document_t *doc, yaml_node_t *map, con
             cfg_unknown_key(d, kn->start_mark, path);
         }
     }
+    free(dups);
 }
 
 static char *cfg_read_file(const char *path, size_t *len)

@@ -7,6 +7,7 @@
 #include "timing.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,10 @@
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 #define MAX_KERNEL_TEXT (64u << 20)
+/* The frame's window: what level 3 uses for a stream anyway, set on both
+ * sides so that a corrupt header asking for zstd's limit (128 MiB) is
+ * refused instead of allocated. */
+#define WINDOW_LOG 21
 #define REC_BYTES 32u           /* pc naddr addr_first uop_first nuops mask */
 #define UOP_BYTES 40u           /* kind type binop space lanes sg bytes rows addr pitch image mask */
 
@@ -236,6 +241,7 @@ int emu_tracew_open(emu_trace_writer **wp, const char *path, const isa_kernel *k
     }
     ZSTD_CCtx_setParameter(w->cz, ZSTD_c_compressionLevel, 3);
     ZSTD_CCtx_setParameter(w->cz, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(w->cz, ZSTD_c_windowLog, WINDOW_LOG);
     uint8_t hdr[EMU_TRACE_HEADER_BYTES];
     header_encode(&w->info, hdr);      /* placeholder: rewritten at close */
     if (fwrite(hdr, 1, sizeof hdr, w->f) != sizeof hdr)
@@ -375,6 +381,32 @@ struct emu_trace_reader {
     uint32_t max_sg;
     char err[200];
 };
+
+/* One decompression context kept from the last closed reader for the next
+ * one: a context keeps its window buffer (2 MiB for a long trace), so
+ * `sgemu trace info` + replay, or many small traces, allocate it once. */
+static _Atomic(ZSTD_DCtx *) spare_dctx;
+
+static ZSTD_DCtx *r_dctx(void)
+{
+    ZSTD_DCtx *dz = atomic_exchange(&spare_dctx, NULL);
+    if (!dz)
+        dz = ZSTD_createDCtx();
+    if (dz && ZSTD_isError(ZSTD_DCtx_setParameter(dz, ZSTD_d_windowLogMax, WINDOW_LOG))) {
+        ZSTD_freeDCtx(dz);
+        dz = NULL;
+    }
+    return dz;
+}
+
+static void r_dctx_put(ZSTD_DCtx *dz)
+{
+    if (dz && ZSTD_isError(ZSTD_DCtx_reset(dz, ZSTD_reset_session_only))) {
+        ZSTD_freeDCtx(dz);
+        return;
+    }
+    ZSTD_freeDCtx(atomic_exchange(&spare_dctx, dz));
+}
 
 static bool r_fill(emu_trace_reader *r)
 {
@@ -566,11 +598,16 @@ int emu_tracer_open(emu_trace_reader **rp, const char *path, sgemu_trace_info *i
         fseek(r->f, EMU_TRACE_HEADER_BYTES, SEEK_SET);
     }
     r->max_sg = (uint32_t)((r->info.wg_items + r->info.sg_width - 1) / r->info.sg_width);
+    /* no bigger than the compressed data: most traces are far smaller than
+     * zstd's recommended input chunk */
     r->in_cap = ZSTD_DStreamInSize();
+    if (r->info.file_bytes > EMU_TRACE_HEADER_BYTES &&
+        r->info.file_bytes - EMU_TRACE_HEADER_BYTES < r->in_cap)
+        r->in_cap = (size_t)(r->info.file_bytes - EMU_TRACE_HEADER_BYTES);
     r->out_cap = ZSTD_DStreamOutSize();
     r->in = malloc(r->in_cap);
     r->out = malloc(r->out_cap);
-    r->dz = ZSTD_createDCtx();
+    r->dz = r_dctx();
     r->hash = FNV_OFFSET;
     if (!r->in || !r->out || !r->dz) {
         snprintf(msg, msgn, "out of host memory");
@@ -732,7 +769,7 @@ void emu_tracer_close(emu_trace_reader *r)
         return;
     if (r->f)
         fclose(r->f);
-    ZSTD_freeDCtx(r->dz);
+    r_dctx_put(r->dz);
     free(r->in);
     free(r->out);
     free(r);

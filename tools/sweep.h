@@ -74,6 +74,9 @@ typedef struct sw_sweep {
 /* sweep_load.c: parse the file and expand the run set; errors are printed
  * as file:line:col.  Returns 0 or an exit code. */
 int sw_load(const char *path, sw_sweep *s);
+/* The same from TEXT (LEN bytes) already in memory; PATH names it in
+ * messages and anchors its relative paths. */
+int sw_load_text(const char *path, const char *text, size_t len, sw_sweep *s);
 void sw_free(sw_sweep *s);
 /* The text of point p's value for axis a (NULL: none). */
 const char *sw_value(const sw_sweep *s, const sw_point *p, uint32_t a);

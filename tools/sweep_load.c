@@ -566,15 +566,24 @@ static int load_base(ld *L, yaml_node_t *vn)
 
 int sw_load(const char *path, sw_sweep *s)
 {
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    if (!text) {
+        memset(s, 0, sizeof *s);
+        return SGEMU_EXIT_USER;
+    }
+    int rc = sw_load_text(path, text, len, s);
+    free(text);
+    return rc;
+}
+
+int sw_load_text(const char *path, const char *text, size_t len, sw_sweep *s)
+{
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
     const char *slash = strrchr(path, '/');
     if (slash)
         snprintf(s->dir, sizeof s->dir, "%.*s", (int)(slash - path), path);
-    size_t len;
-    char *text = cli_read_file(path, &len);
-    if (!text)
-        return SGEMU_EXIT_USER;
     ld L;
     memset(&L, 0, sizeof L);
     L.s = s;
@@ -587,11 +596,9 @@ int sw_load(const char *path, sw_sweep *s)
                 (unsigned long)ps.problem_mark.column + 1,
                 ps.problem ? ps.problem : "YAML syntax error");
         yaml_parser_delete(&ps);
-        free(text);
         return SGEMU_EXIT_USER;
     }
     yaml_parser_delete(&ps);
-    free(text);
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
         err_at(&L, root, "a sweep file is a mapping with base, kernels and axes");

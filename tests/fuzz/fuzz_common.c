@@ -70,6 +70,9 @@ const char *fuzz_temp_file(const char *name, const uint8_t *data, size_t size)
         snprintf(sub, sizeof sub, "%s/%.*s", fuzz_temp_dir(), (int)(slash - name), name);
         mkdir(sub, 0700);
     }
+    /* a fresh file, not the last one truncated: ext4 flushes a file that is
+     * truncated and rewritten at close (auto_da_alloc), a disk write per input */
+    unlink(path);
     FILE *f = fopen(path, "wb");
     if (!f)
         return NULL;

@@ -1,7 +1,8 @@
 /* fuzz_sweep.c - the sweep-file loader (tools/sweep_load.c): any YAML
  * either loads into a run set or fails with file:line:col errors.  The input
- * is the file SCRATCH/sweeps/in.yaml; SCRATCH holds links to the example
- * kernels so the seeds' "../saxpy.sgasm" paths resolve. */
+ * is read as the file SCRATCH/sweeps/in.yaml (sw_load_text, no file
+ * written); SCRATCH holds links to the example kernels so the seeds'
+ * "../saxpy.sgasm" paths resolve. */
 #include "fuzz.h"
 #include "sweep.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef FUZZ_SRC
@@ -39,21 +41,25 @@ static void link_examples(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    link_examples();
-    const char *path = fuzz_temp_file("sweeps/in.yaml", data, size);
-    if (!path)
-        return 0;
-    sw_sweep *s = calloc(1, sizeof *s);
-    if (!s)
-        return 0;
-    if (sw_load(path, s) == 0) {
-        if (!s->npoints && !s->nkernels)
+    /* One sw_sweep for the process (~400 KB: sw_load zeroes it anyway); the
+     * input is parsed from memory under the name SCRATCH/sweeps/in.yaml, so
+     * its relative paths resolve as they would for that file. */
+    static sw_sweep s;
+    static char path[1100];     /* room for sub + "/in.yaml" */
+    if (!path[0]) {
+        link_examples();
+        char sub[1024];
+        snprintf(sub, sizeof sub, "%s/sweeps", fuzz_temp_dir());
+        mkdir(sub, 0700);
+        snprintf(path, sizeof path, "%s/in.yaml", sub);
+    }
+    if (sw_load_text(path, (const char *)data, size, &s) == 0) {
+        if (!s.npoints && !s.nkernels)
             fuzz_fail("a sweep loaded without kernels", data, size);
         char key[1024];
-        for (uint64_t p = 0; p < s->npoints && p < 256; p++)
-            sw_point_key(s, &s->points[p], key, sizeof key);
+        for (uint64_t p = 0; p < s.npoints && p < 256; p++)
+            sw_point_key(&s, &s.points[p], key, sizeof key);
     }
-    sw_free(s);
-    free(s);
+    sw_free(&s);
     return 0;
 }
