@@ -86,6 +86,9 @@ uint32_t x_gather(xctx *x, const xval *v, isa_type t);
 /* spirv_image.c: image element access/queries and Intel block I/O. */
 bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
 
+/* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
+bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
+
 /* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, groups.
  * Returns true if the opcode was recognised (errors are reported). */
 bool x_op_alu(xctx *x, xfn *f, const spv_inst *in);

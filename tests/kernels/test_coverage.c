@@ -1,0 +1,217 @@
+/* test_coverage.c - OpenCL C kernels for the front-end coverage added after
+ * the first corpus (tests/kernels/math.cl, aggregates.cl, ...): compiled with
+ * clang-14 + llvm-spirv-14, checked with spirv-val, run through
+ * `sgemu run K.spv` and compared with C references written here from the
+ * OpenCL C definitions (libm for pow). */
+#include "cli_harness.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const unsigned widths[] = { 8, 16, 32 };
+static char tmpdir[64];
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint32_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+}
+
+/* uniform in [lo, hi) */
+static double urand(double lo, double hi)
+{
+    return lo + (hi - lo) * (rnd() / 4294967296.0);
+}
+
+static void put(const char *name, const void *p, size_t n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    fclose(f);
+}
+
+static void get(const char *name, void *p, size_t n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(p, 1, n, f), n);
+    fclose(f);
+}
+
+/* Compile tests/kernels/NAME.cl to TMP/NAME.spv and validate it. */
+static void compile(const char *name, const char *std)
+{
+    if (system("command -v clang-14 >/dev/null && command -v llvm-spirv-14 >/dev/null && "
+               "command -v spirv-val >/dev/null") != 0)
+        fail_msg("clang-14, llvm-spirv-14 and spirv-val (spirv-tools) are needed for the "
+                 "kernel corpus (bash tools/dev.sh installs them)");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "clang-14 -cl-std=%s -target spir64 -emit-llvm -c -include opencl-c.h "
+             "-cl-kernel-arg-info -O2 -I %s/tests/kernels %s/tests/kernels/%s.cl -o %s/%s.bc && "
+             "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
+             "--preserve-ocl-kernel-arg-type-metadata-through-string %s/%s.bc -o %s/%s.spv && "
+             "spirv-val %s/%s.spv", std, cli_src(), cli_src(), name, tmpdir, name, tmpdir, name,
+             tmpdir, name, tmpdir, name);
+    if (system(cmd) != 0)
+        fail_msg("compiling or validating %s.cl failed: %s", name, cmd);
+}
+
+static void run_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void run_ok(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    cli_result r = cli_run("%s", cmd);
+    if (r.status != 0)
+        fprintf(stderr, "sgemu %s failed (%d): %s\n", cmd, r.status, r.err);
+    assert_int_equal(r.status, 0);
+    cli_result_free(&r);
+}
+
+/* ------------------------------------------------------------ pow family */
+
+/* Same value: NaN matches any NaN, zeros and infinities match with their
+ * sign, finite values within `ulps` (float bit patterns are ordered). */
+static void check_f32(float got, double want, int ulps, const char *what, double a, double b)
+{
+    float w = (float)want;
+    bool ok;
+    if (isnan(w))
+        ok = isnan(got);
+    else if (isinf(w) || w == 0.0f)
+        ok = memcmp(&got, &w, 4) == 0;
+    else {
+        int32_t g, r;
+        memcpy(&g, &got, 4);
+        memcpy(&r, &w, 4);
+        ok = (g ^ r) >= 0 && llabs((long long)g - r) <= ulps;
+    }
+    if (!ok)
+        fail_msg("%s(%a, %a) = %a, want %a", what, a, b, (double)got, (double)w);
+}
+
+/* OpenCL C rootn from its definition: x^(1/n); odd n keeps x's sign; NaN
+ * for n = 0 and for x < 0 with even n. */
+static double ref_rootn(double x, int n)
+{
+    if (n == 0 || (x < 0 && n % 2 == 0))
+        return NAN;
+    double r = pow(fabs(x), 1.0 / n);
+    return signbit(x) && n % 2 ? -r : r;
+}
+
+static void test_pow(void **state)
+{
+    (void)state;
+    static const float sx[] = { 0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, 2.0f,
+                                -2.0f, 0.5f, -0.5f, -3.75f, 10.0f, 1e-30f };
+    static const float sy[] = { 0.0f, -0.0f, INFINITY, -INFINITY, NAN, 3.0f, -3.0f, 2.0f,
+                                -2.0f, 0.5f, -0.5f, 2.5f, 1e10f, 16777216.0f, -7.0f, 1.0f };
+    enum { NS = sizeof sx / sizeof sx[0] * (sizeof sy / sizeof sy[0]), G = 512 };
+    static float x[G], y[G], out[G * 4];
+    static int32_t n[G];
+    static double dx[G], dy[G], dout[G];
+    static const int sn[] = { 0, 1, -1, 2, -2, 3, -3, 4, 5, -5, 7, 1 << 30, -(1 << 30) - 1 };
+    int i = 0;
+    for (size_t a = 0; a < sizeof sx / sizeof sx[0]; a++)
+        for (size_t b = 0; b < sizeof sy / sizeof sy[0]; b++, i++) {
+            x[i] = sx[a];
+            y[i] = sy[b];
+            n[i] = sn[i % (sizeof sn / sizeof sn[0])];
+        }
+    for (; i < G; i++) {
+        x[i] = (float)urand(-12.0, 12.0);
+        if (i % 3 == 0)
+            y[i] = (float)(int)urand(-30.0, 30.0);
+        else
+            y[i] = (float)urand(-25.0, 25.0);
+        n[i] = (int)urand(-12.0, 12.0);
+        if (i % 5 == 0)
+            x[i] = (float)urand(0.0, 1e6);
+    }
+    for (i = 0; i < G; i++) {
+        dx[i] = i < NS ? x[i] : urand(-40.0, 40.0);
+        dy[i] = i < NS ? y[i] : (i % 2 ? (double)(int)urand(-150.0, 150.0) : urand(-150, 150));
+    }
+    put("x.bin", x, sizeof x);
+    put("y.bin", y, sizeof y);
+    put("n.bin", n, sizeof n);
+    put("dx.bin", dx, sizeof dx);
+    put("dy.bin", dy, sizeof dy);
+    compile("math", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/math.spv --kernel powk --sg %u --global %d --local 64 "
+               "--arg x=float:@%s/x.bin --arg y=float:@%s/y.bin --arg n=int:@%s/n.bin "
+               "--arg out=float:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G,
+               tmpdir, tmpdir, tmpdir, G * 4, tmpdir);
+        get("out.bin", out, sizeof out);
+        for (i = 0; i < G; i++) {
+            check_f32(out[4 * i], pow(x[i], y[i]), 1, "pow", x[i], y[i]);
+            check_f32(out[4 * i + 1], pow(x[i], n[i]), 1, "pown", x[i], n[i]);
+            check_f32(out[4 * i + 2], ref_rootn(x[i], n[i]), 1, "rootn", x[i], n[i]);
+            check_f32(out[4 * i + 3], pow(x[i], y[i ^ 1]), 1, "pow.y", x[i], y[i ^ 1]);
+        }
+        run_ok("run %s/math.spv --kernel powd --sg %u --global %d --local 64 "
+               "--arg x=double:@%s/dx.bin --arg y=double:@%s/dy.bin "
+               "--arg out=double:zeros:%d --out out=%s/dout.bin -q", tmpdir, widths[w], G,
+               tmpdir, tmpdir, G, tmpdir);
+        get("dout.bin", dout, sizeof dout);
+        for (i = 0; i < G; i++) {
+            double want = pow(dx[i], dy[i]), got = dout[i];
+            bool ok;
+            if (isnan(want))
+                ok = isnan(got);
+            else if (isinf(want) || want == 0.0)
+                ok = memcmp(&got, &want, 8) == 0;
+            else {  /* docs/opencl.md: relative error below 2^-52 (2 + |y log2|x||) */
+                double e = fabs(dy[i] * log2(fabs(dx[i])));
+                ok = fabs(got - want) <= fabs(want) * ldexp(1.0, -52) * (2.0 + (isfinite(e) ? e : 0));
+            }
+            if (!ok)
+                fail_msg("pow(double %a, %a) = %a, want %a", dx[i], dy[i], got, want);
+        }
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-cover-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pow),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
