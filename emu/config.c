@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -829,14 +830,49 @@ int emu_config_load_file(const char *path, emu_config *cfg, isa_diags *diags)
     return n;
 }
 
+/* The bundled configs are constant text: each one that loads cleanly is
+ * parsed once per process and copied after that (a sweep loads its base per
+ * file, the tools per run).  emu_config holds no pointers. */
+#define CFG_CACHED 32
+static struct {
+    bool ready;
+    emu_config cfg;
+} cfg_cache[CFG_CACHED];
+static pthread_mutex_t cfg_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool cfg_cached_bundled(size_t i, const char *ident, emu_config *cfg)
+{
+    if (i >= CFG_CACHED)
+        return false;
+    pthread_mutex_lock(&cfg_cache_lock);
+    if (!cfg_cache[i].ready) {
+        isa_diags d;
+        memset(&d, 0, sizeof d);
+        const emu_bundled_config *c = &emu_bundled_configs[i];
+        /* not cached when it fails (out of memory too): the caller parses
+         * again and gets the messages */
+        cfg_cache[i].ready = cfg_load_top(ident, ident, c->text, c->len, NULL,
+                                          &cfg_cache[i].cfg, &d) == 0;
+        isa_diags_free(&d);
+    }
+    bool ok = cfg_cache[i].ready;
+    if (ok)
+        *cfg = cfg_cache[i].cfg;
+    pthread_mutex_unlock(&cfg_cache_lock);
+    return ok;
+}
+
 int emu_config_load_bundled(const char *name, emu_config *cfg, isa_diags *diags)
 {
     char ident[300];
     snprintf(ident, sizeof ident, "bundled/%s.yaml", name);
     cfg_copy(diags->file, sizeof diags->file, ident);
     for (const emu_bundled_config *c = emu_bundled_configs; c->name; c++)
-        if (strcmp(c->name, name) == 0)
+        if (strcmp(c->name, name) == 0) {
+            if (cfg_cached_bundled((size_t)(c - emu_bundled_configs), ident, cfg))
+                return 0;
             return cfg_load_top(ident, ident, c->text, c->len, NULL, cfg, diags);
+        }
     emu_config_init(cfg);
     isa_diags_add(diags, 1, 1, "no bundled config named '%s'", name);
     return 1;
