@@ -230,7 +230,9 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
  * and lane counts stay in registers too (*ninst, *nlanes, flushed by the
  * caller): read-modify-writes of the statistics on every instruction were
  * a loop-carried store-load chain that cost more than a small instruction's
- * lane work. */
+ * lane work; they are handed back at every exit (LEAVE). */
+#define LEAVE(rc) do { *ninst = n; *nlanes = lanes; return (rc); } while (0)
+
 static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                             uint64_t *nlanes)
 {
@@ -270,29 +272,27 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
             }
             if (n >= budget) {
                 top->pc = pc;
-                return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                LEAVE(emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
                                  "instruction limit of %llu subgroup instructions reached "
                                  "(runaway kernel? raise --max-instructions)",
-                                 (unsigned long long)limit);
+                                 (unsigned long long)limit));
             }
             /* a signal handler's stop request: checked every 1024
              * instructions, so a long work-group stops too, at little cost */
             if (((icount0 + n) & 1023) == 0 && sgemu_stop_requested()) {
                 top->pc = pc;
-                return emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
-                                 "interrupted (stop requested by a signal)");
+                LEAVE(emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
+                                 "interrupted (stop requested by a signal)"));
             }
             n++;
             lanes += nl;
-            *ninst = n;
-            *nlanes = lanes;
             rec = NULL;
             if (tr) {
                 rec = emu_trace_push(tr, sg->id);
                 if (!rec) {
                     top->pc = pc;
-                    return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
-                                     "out of host memory recording the run");
+                    LEAVE(emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
+                                     "out of host memory recording the run"));
                 }
                 rec->pc = pc;
                 rec->mask = mask;
@@ -354,9 +354,14 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                 }
                 uint64_t *r = regs + d->dst;
                 const uint64_t m = d->m;
-                for (uint32_t l = 0; l < w; l++) {
-                    const uint64_t lm = (uint64_t)0 - ((mask >> l) & 1);
-                    r[l] = (row[l] & m & lm) | (r[l] & ~lm);
+                if (mask == full) {
+                    for (uint32_t l = 0; l < w; l++)
+                        r[l] = row[l] & m;
+                } else {
+                    for (uint32_t l = 0; l < w; l++) {
+                        const uint64_t lm = (uint64_t)0 - ((mask >> l) & 1);
+                        r[l] = (row[l] & m & lm) | (r[l] & ~lm);
+                    }
                 }
                 pc++;
                 break;
@@ -365,22 +370,22 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                 if (exec_ldst(run, sg, &run->dp.mem[d->src[0]], &k->inst[pc], mask, full,
                               pc, rec, regs, run->dp.consts)) {
                     top->pc = pc;
-                    return run->fault->code;
+                    LEAVE(run->fault->code);
                 }
                 pc++;
                 goto moved;
             case EMU_D_MEM:
                 if (emu_mem_exec(run, sg, &k->inst[pc], mask, pc, rec)) {
                     top->pc = pc;
-                    return run->fault->code;
+                    LEAVE(run->fault->code);
                 }
                 pc++;
                 goto moved;   /* as the generic path: no micro-op count */
             case EMU_D_XALU:
                 if (lanes_exec_alu(&run->lenv, &sg->l, &k->inst[pc], mask) != 0) {
                     top->pc = pc;
-                    return emu_fault(run, SGEMU_EXIT_FAULT, sg, sg->l.fault_lane, pc,
-                                     "integer division by zero");
+                    LEAVE(emu_fault(run, SGEMU_EXIT_FAULT, sg, sg->l.fault_lane, pc,
+                                     "integer division by zero"));
                 }
                 pc++;
                 break;
@@ -432,7 +437,7 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
         case ISA_FAM_ST:
         case ISA_FAM_ATOM:
             if (emu_mem_exec(run, sg, in, mask, pc, rec))
-                return run->fault->code;
+                LEAVE(run->fault->code);
             lanes_simt_goto(s, pc + 1);
             break;
         case ISA_FAM_BRA:
@@ -450,13 +455,13 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
             break;
         case ISA_FAM_BARRIER:
             if (!whole_subgroup(sg, mask))
-                return emu_fault(run, SGEMU_EXIT_FAULT, sg, (uint32_t)first_missing_lane(sg, mask), pc,
+                LEAVE(emu_fault(run, SGEMU_EXIT_FAULT, sg, (uint32_t)first_missing_lane(sg, mask), pc,
                                  "divergent barrier: %s reached by only some work-items "
-                                 "(the work-item below did not reach it)", oi->mnemonic);
+                                 "(the work-item below did not reach it)", oi->mnemonic));
             if (oi->scope == ISA_SCOPE_WG) {
                 sg->state = EMU_SG_BLOCKED;
                 sg->block_pc = pc;
-                return 0;
+                LEAVE(0);
             }
             lanes_simt_goto(s, pc + 1);
             break;
@@ -464,7 +469,7 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
         case ISA_FAM_IMG_WRITE:
         case ISA_FAM_IMG_QUERY:
             if (emu_image_exec(run, sg, in, mask, pc))
-                return run->fault->code;
+                LEAVE(run->fault->code);
             lanes_simt_goto(s, pc + 1);
             break;
         default:
@@ -472,7 +477,7 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                 if (oi->scope == ISA_SCOPE_WG) {
                     sg->state = EMU_SG_BLOCKED;
                     sg->block_pc = pc;
-                    return 0;
+                    LEAVE(0);
                 }
                 lanes_sg *one = &sg->l;
                 coll_group g = { .nsg = 1, .sg = &one, .active = &mask,
@@ -480,11 +485,11 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                 for (int dim = 0; dim < 3; dim++)
                     g.local_size[dim] = (uint32_t)run->wg->local_size[dim];
                 if (emu_exec_collective(run, &g, in, pc))
-                    return run->fault->code;
+                    LEAVE(run->fault->code);
             } else {
                 if (lanes_exec_alu(&run->lenv, &sg->l, in, mask) != 0)
-                    return emu_fault(run, SGEMU_EXIT_FAULT, sg, sg->l.fault_lane, pc,
-                                     "integer division by zero");
+                    LEAVE(emu_fault(run, SGEMU_EXIT_FAULT, sg, sg->l.fault_lane, pc,
+                                     "integer division by zero"));
             }
             if (rec)
                 rec->nuops = tr->nuops - rec->uop_first;
@@ -494,8 +499,10 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
     next_stint: ;
     }
     sg->state = EMU_SG_DONE;
-    return 0;
+    LEAVE(0);
 }
+
+#undef LEAVE
 
 int emu_exec_subgroup(emu_run *run, emu_sg *sg)
 {

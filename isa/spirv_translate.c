@@ -783,6 +783,8 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
         load_builtin(x, f, id, pid, t);
         return;
     }
+    if (x_load_aggregate(x, f, in))
+        return;
     xval *p = x_val(x, f, pid);
     if (!p || !p->n)
         return;
@@ -804,6 +806,8 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
 static void do_store(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
+    if (x_store_aggregate(x, f, in))
+        return;
     xval *p = x_val(x, f, spv_word(m, in, 1));
     xval *v = x_val(x, f, spv_word(m, in, 2));
     if (!p || !v || !p->n || !v->n)
@@ -969,7 +973,7 @@ static void do_variable(xctx *x, xfn *f, const spv_inst *in)
         return;
     v->c[0].o = x_I(off);
     v->c[0].space = ISA_SPACE_PRIVATE;
-    if (in->nw > 5) {
+    if (in->nw > 4 && !x_init_variable(x, f, &v->c[0], spv_word(m, in, 4))) {
         xval *init = x_val(x, f, spv_word(m, in, 4));
         const spv_type *et = x_type(x, pt->elem);
         if (init && et && init->n && init->n == et->ncomp) {
@@ -995,6 +999,8 @@ static bool do_composite(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t rt = spv_word(m, in, 1), id = spv_word(m, in, 2);
+    if (x_composite_aggregate(x, f, in))
+        return true;
     switch (in->op) {
     case SpvOpCompositeExtract: {
         xval *s = x_val(x, f, spv_word(m, in, 3));
@@ -1506,7 +1512,8 @@ static void translate_range(xctx *x, xfn *f, uint32_t start, uint32_t end)
             break;
         }
         default:
-            if (do_composite(x, f, in) || x_op_alu(x, f, in) || x_op_image(x, f, in))
+            if (do_composite(x, f, in) || x_op_alu(x, f, in) || x_op_image(x, f, in) ||
+                x_op_aggregate(x, f, in))
                 break;
             x_error(x, "instruction %s is not supported by sgemu's SPIR-V front end",
                     spv_op_name(in->op));
@@ -2175,6 +2182,50 @@ out:
     free(rename);
 }
 
+/* Renumber the registers densely in their order: the passes above leave
+ * gaps (removed copies, folded multiplies, dead values), and every
+ * register costs a row per sub-group that each work-group clears.  The
+ * map is monotone, so a vector operand's consecutive registers stay
+ * consecutive. */
+static void compact_registers(isa_inst *code, uint32_t n)
+{
+    uint16_t *map = calloc(ISA_MAX_REGS, sizeof *map);
+    uint8_t *used = calloc(ISA_MAX_REGS, 1);
+    if (!map || !used)
+        goto out;
+    for (uint32_t i = 0; i < n; i++) {
+        xregs r;
+        if (!inst_regs(&code[i], &r))
+            goto out;
+        for (unsigned u = 0; u < r.nu; u++)
+            if (r.use[u] < ISA_MAX_REGS)
+                used[r.use[u]] = 1;
+        for (unsigned d = 0; d < r.nd; d++)
+            if (r.def[d] < ISA_MAX_REGS)
+                used[r.def[d]] = 1;
+    }
+    uint16_t next = 0;
+    for (uint32_t r = 0; r < ISA_MAX_REGS; r++)
+        map[r] = used[r] ? next++ : (uint16_t)r;
+    for (uint32_t i = 0; i < n; i++) {
+        isa_inst *c = &code[i];
+        for (unsigned o = 0; o < c->nopnd && o < ISA_MAX_OPNDS; o++) {
+            isa_operand *op = &c->o[o];
+            if (op->kind == ISA_OPND_REG && op->reg < ISA_MAX_REGS)
+                op->reg = map[op->reg];
+            else if (op->kind == ISA_OPND_ADDR) {
+                if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < ISA_MAX_REGS)
+                    op->addr.base = map[op->addr.base];
+                if (op->addr.has_index && op->addr.index < ISA_MAX_REGS)
+                    op->addr.index = map[op->addr.index];
+            }
+        }
+    }
+out:
+    free(map);
+    free(used);
+}
+
 int spv_translate(const char *file, const void *data, size_t len, const char *entry,
                   isa_kernel *k, bool *args_unnamed, isa_diags *diags)
 {
@@ -2264,6 +2315,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
             drop_fallthrough(x.code, &x.ncode);
             invert_branches(x.code, &x.ncode);
             drop_fallthrough(x.code, &x.ncode);
+            compact_registers(x.code, x.ncode);
         }
         k->inst = x.code;
         k->ninst = x.ncode;
