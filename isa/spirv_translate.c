@@ -961,7 +961,8 @@ static void do_variable(xctx *x, xfn *f, const spv_inst *in)
     const spv_type *pt = x_type(x, spv_word(m, in, 1));
     if (!pt || pt->kind != SPV_TY_PTR)
         return;
-    uint64_t sz = type_size(x, pt->elem), al = m->types[pt->elem].align;
+    uint64_t sz = type_size(x, pt->elem);
+    uint64_t al = x_var_align(x, spv_word(m, in, 2), m->types[pt->elem].align);
     uint64_t off = al ? (x->k->private_mem + al - 1) / al * al : x->k->private_mem;
     if (off + sz > (1u << 20)) {
         x_error(x, "private variables exceed 1 MiB per work-item");

@@ -86,6 +86,20 @@ uint32_t x_gather(xctx *x, const xval *v, isa_type t);
 /* spirv_image.c: image element access/queries and Intel block I/O. */
 bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
 
+/* spirv_aggregate.c: structs/arrays as values, OpCopyMemory(Sized), constant
+ * byte images.  Each hook returns false when `in` is not its case. */
+bool x_is_aggregate(const spv_type *t);
+bool x_load_aggregate(xctx *x, xfn *f, const spv_inst *in);
+bool x_store_aggregate(xctx *x, xfn *f, const spv_inst *in);
+bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in);
+bool x_init_variable(xctx *x, xfn *f, const xc *var, uint32_t init);
+bool x_op_aggregate(xctx *x, xfn *f, const spv_inst *in);
+void x_copy_bytes(xctx *x, isa_operand d, isa_space ds, isa_operand s, isa_space ss,
+                  uint64_t size, uint64_t align);
+uint64_t x_var_align(xctx *x, uint32_t id, uint64_t al);
+/* The bytes of constant `id` laid out in `size` bytes (malloc'd), or NULL. */
+uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
+
 /* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
 

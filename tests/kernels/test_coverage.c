@@ -193,6 +193,124 @@ static void test_pow(void **state)
     }
 }
 
+/* ------------------------------------------------------------ aggregates */
+
+typedef struct { int32_t a; float b; int16_t c[3]; int64_t d; } agg_s;   /* OpenCL layout */
+typedef struct { _Alignas(16) float v[4]; int32_t k[5]; } agg_t;
+
+static void test_aggregates(void **state)
+{
+    (void)state;
+    enum { G = 256, L = 64, SH = 5 };
+    static agg_s in[G], out[G];
+    static agg_t tio[G], tout[G];
+    static uint8_t bin[G * 13], bout[G * 13];
+    assert_int_equal(sizeof(agg_s), 24);
+    assert_int_equal(sizeof(agg_t), 48);
+    for (int i = 0; i < G; i++) {
+        in[i].a = (int32_t)rnd();
+        in[i].b = (float)urand(-100, 100);
+        for (int k = 0; k < 3; k++)
+            in[i].c[k] = (int16_t)rnd();
+        in[i].d = (int64_t)(((uint64_t)rnd() << 32) | rnd());
+        for (int k = 0; k < 4; k++)
+            tio[i].v[k] = (float)urand(-10, 10);
+        for (int k = 0; k < 5; k++)
+            tio[i].k[k] = (int32_t)(rnd() % 100000);
+    }
+    for (int i = 0; i < G * 13; i++)
+        bin[i] = (uint8_t)rnd();
+    put("in.bin", in, sizeof in);
+    put("tio.bin", tio, sizeof tio);
+    put("bin.bin", bin, sizeof bin);
+    compile("aggregates", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/aggregates.spv --kernel structs --sg %u --global %d --local %d "
+               "--arg in=uchar:@%s/in.bin --arg out=uchar:zeros:%zu --arg tio=uchar:@%s/tio.bin "
+               "--arg ls=local:%zu --out out=%s/out.bin --out tio=%s/tout.bin -q", tmpdir,
+               widths[w], G, L, tmpdir, sizeof out, tmpdir, L * sizeof(agg_s), tmpdir, tmpdir);
+        get("out.bin", out, sizeof out);
+        get("tout.bin", tout, sizeof tout);
+        for (int i = 0; i < G; i++) {
+            /* out[i] = the modified copy of the next work-item's struct */
+            agg_s want = in[i / L * L + (i % L + 1) % L];
+            want.a += 1;
+            want.c[1] = (int16_t)(want.c[1] * 3);
+            assert_int_equal(out[i].a, want.a);
+            assert_memory_equal(&out[i].b, &want.b, 4);
+            for (int k = 0; k < 3; k++)
+                assert_int_equal(out[i].c[k], want.c[k]);
+            assert_int_equal(out[i].d, want.d);
+            agg_t t = tio[i];
+            t.k[i % 5] += 7;
+            t.v[1] *= 2.0f;
+            assert_memory_equal(&tout[i], &t, sizeof t);
+        }
+        run_ok("run %s/aggregates.spv --kernel bytes --sg %u --global %d --local %d "
+               "--arg in=uchar:@%s/bin.bin --arg out=uchar:zeros:%d --arg sh=%d "
+               "--out out=%s/bout.bin -q", tmpdir, widths[w], G, L, tmpdir, G * 13, SH, tmpdir);
+        get("bout.bin", bout, sizeof bout);
+        for (int i = 0; i < G; i++)
+            for (int k = 0; k < 13; k++)
+                assert_int_equal(bout[i * 13 + k],
+                                 bin[i * 13 + k] ^ (k == (i + SH) % 13 ? 0x5a : 0));
+    }
+}
+
+/* tests/spirv/aggregate_values.spvasm: whole-value struct operations. */
+typedef struct { uint32_t x; float b; uint32_t arr[3]; uint64_t d; } agg_v;
+
+static void test_aggregate_values(void **state)
+{
+    (void)state;
+    enum { G = 64 };
+    static agg_v in[G], out[G * 4];
+    for (int i = 0; i < G; i++) {
+        in[i].x = rnd();
+        in[i].b = (float)urand(-5, 5);
+        for (int k = 0; k < 3; k++)
+            in[i].arr[k] = rnd();
+        in[i].d = ((uint64_t)rnd() << 32) | rnd();
+    }
+    memset(out, 0xa5, sizeof out);
+    put("in.bin", in, sizeof in);
+    put("out.bin", out, sizeof out);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "spirv-as %s/tests/spirv/aggregate_values.spvasm -o %s/av.spv && "
+             "spirv-val %s/av.spv", cli_src(), tmpdir, tmpdir);
+    if (system(cmd) != 0)
+        fail_msg("assembling or validating aggregate_values.spvasm failed: %s", cmd);
+    assert_int_equal(sizeof(agg_v), 32);
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/av.spv --sg %u --global %d --local 16 --arg in=uchar:@%s/in.bin "
+               "--arg out=uchar:@%s/out.bin --out out=%s/res.bin -q", tmpdir, widths[w], G,
+               tmpdir, tmpdir, tmpdir);
+        static agg_v res[G * 4];
+        get("res.bin", res, sizeof res);
+        for (int i = 0; i < G; i++) {
+            const agg_v *r = &res[4 * i], *s = &in[i];
+            assert_int_equal(r[0].x, s->x + s->arr[1]);
+            assert_memory_equal(&r[0].b, &s->b, 4);
+            assert_int_equal(r[0].arr[0], s->arr[0]);
+            assert_int_equal(r[0].arr[1], s->arr[1]);
+            assert_int_equal(r[0].arr[2], s->x);
+            assert_int_equal(r[0].d, s->d);
+            assert_int_equal(r[1].x, 7);
+            assert_true(r[1].b == 2.5f);
+            for (int k = 0; k < 3; k++) {
+                assert_int_equal(r[1].arr[k], k + 1);
+                assert_int_equal(r[2].arr[k], k + 1);
+            }
+            assert_int_equal(r[1].d, 0x123456789abcdef0ull);
+            assert_int_equal(r[2].x, s->x + s->arr[1]);
+            assert_memory_equal(&r[2].b, &s->b, 4);
+            assert_int_equal(r[2].d, s->d);
+            static const uint8_t zero[32];
+            assert_memory_equal(&r[3], zero, 32);
+        }
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -212,6 +330,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pow),
+        cmocka_unit_test(test_aggregates),
+        cmocka_unit_test(test_aggregate_values),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
