@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* four instructions a cache line */
+_Static_assert(sizeof(emu_dinst) == 32, "emu_dinst grew");
+
 static unsigned n_sources(isa_shape s)
 {
     switch (s) {
@@ -211,6 +214,11 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
         return;
     for (unsigned i = 0; i < ns; i++)
         bind_source(c, &in->o[1 + i], t, &d->sel[i], &d->src[i]);
+    /* a constant second source is uniform: some ops have a kernel for it */
+    lanes_fast_fn uf;
+    if (ns >= 2 && d->sel[1] == 1 &&
+        (uf = lanes_fast_alu_uniform_b(oi->family, t, c->w)) != NULL)
+        d->fn = uf;
     /* unused sources point at the destination row: always valid memory */
     for (unsigned i = ns; i < 3; i++)
         d->src[i] = d->dst;

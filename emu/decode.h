@@ -56,9 +56,11 @@ typedef struct emu_dinst {
     uint16_t pred;       /* CMP destination / BRA condition predicate */
     uint32_t dst;        /* destination row offset (register * S) */
     uint32_t src[3];     /* source row offsets (in registers or constants) */
-    uint64_t m;          /* MOV: bits of the type */
-    lanes_fast_fn fn;
-    lanes_fast_cmp_fn cmp;
+    union {              /* by kind (one of them: 32 bytes an instruction) */
+        uint64_t m;          /* MOV, SPECIAL: bits of the type */
+        lanes_fast_fn fn;    /* ALU */
+        lanes_fast_cmp_fn cmp;   /* CMP */
+    };
 } emu_dinst;
 
 typedef struct emu_dprog {

@@ -156,33 +156,68 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
     const uint64_t es = m->esize;
     if (rec || mask != full)
         return emu_mem_exec(run, sg, in, mask, pc, rec);
-    uint64_t addr[LANES_MAX];
-    addr[0] = 0;    /* w >= 1; this only tells the compiler so */
     const uint64_t *b = regs + m->base_row, *x = regs + m->idx_row;
-    const uint64_t bv = m->base, sc = m->scale, disp = m->disp;
+    const uint64_t sc = m->scale, disp = m->disp;
+    const uint64_t b0 = m->base_reg ? b[0] : m->base;
+    uint64_t a0, acc = 0;
+    /* lane l at a0 + l * size: an index that steps by one per lane over a
+     * uniform base (scale = size), or a base register that steps by size;
+     * each test is one OR-reduction the compiler vectorises.  Any other
+     * form is checked address by address. */
+    if (m->idx == EMU_IDX_NONE && m->base_reg) {
+        for (uint32_t l = 0; l < w; l++)
+            acc |= (b[l] - l * es) ^ b0;
+        a0 = b0 + disp;
+    } else if (m->idx != EMU_IDX_NONE && sc == es) {
+        uint64_t x0;
+        switch ((emu_didx)m->idx) {
+        case EMU_IDX_U32:
+            x0 = x[0] & 0xffffffffu;
+            for (uint32_t l = 0; l < w; l++)
+                acc |= ((x[l] & 0xffffffffu) - l) ^ x0;
+            break;
+        case EMU_IDX_64:
+            x0 = x[0];
+            for (uint32_t l = 0; l < w; l++)
+                acc |= (x[l] - l) ^ x0;
+            break;
+        default:
+            x0 = (uint64_t)(int64_t)(int32_t)(uint32_t)x[0];
+            for (uint32_t l = 0; l < w; l++)
+                acc |= ((uint64_t)(int64_t)(int32_t)(uint32_t)x[l] - l) ^ x0;
+            break;
+        }
+        if (m->base_reg)
+            for (uint32_t l = 0; l < w; l++)
+                acc |= b[l] ^ b0;
+        a0 = b0 + x0 * sc + disp;
+    } else {
+        uint64_t addr[LANES_MAX];
+        addr[0] = 0;    /* w >= 1; this only tells the compiler so */
 #define ADDR_LOOP(BASE, IDX) \
     for (uint32_t l = 0; l < w; l++) \
         addr[l] = (BASE) + (IDX) * sc + disp;
-    if (m->base_reg) {
-        switch ((emu_didx)m->idx) {
-        default:           ADDR_LOOP(b[l], 0) break;
-        case EMU_IDX_U32:  ADDR_LOOP(b[l], (x[l] & 0xffffffffu)) break;
-        case EMU_IDX_64:   ADDR_LOOP(b[l], x[l]) break;
-        case EMU_IDX_S32:  ADDR_LOOP(b[l], (uint64_t)(int64_t)(int32_t)(uint32_t)x[l]) break;
+        if (m->base_reg) {
+            switch ((emu_didx)m->idx) {
+            default:           ADDR_LOOP(b[l], 0) break;
+            case EMU_IDX_U32:  ADDR_LOOP(b[l], (x[l] & 0xffffffffu)) break;
+            case EMU_IDX_64:   ADDR_LOOP(b[l], x[l]) break;
+            case EMU_IDX_S32:  ADDR_LOOP(b[l], (uint64_t)(int64_t)(int32_t)(uint32_t)x[l]) break;
+            }
+        } else {
+            switch ((emu_didx)m->idx) {
+            default:           ADDR_LOOP(b0, 0) break;
+            case EMU_IDX_U32:  ADDR_LOOP(b0, (x[l] & 0xffffffffu)) break;
+            case EMU_IDX_64:   ADDR_LOOP(b0, x[l]) break;
+            case EMU_IDX_S32:  ADDR_LOOP(b0, (uint64_t)(int64_t)(int32_t)(uint32_t)x[l]) break;
+            }
         }
-    } else {
-        switch ((emu_didx)m->idx) {
-        default:           ADDR_LOOP(bv, 0) break;
-        case EMU_IDX_U32:  ADDR_LOOP(bv, (x[l] & 0xffffffffu)) break;
-        case EMU_IDX_64:   ADDR_LOOP(bv, x[l]) break;
-        case EMU_IDX_S32:  ADDR_LOOP(bv, (uint64_t)(int64_t)(int32_t)(uint32_t)x[l]) break;
-        }
-    }
 #undef ADDR_LOOP
-    const uint64_t a0 = addr[0];
-    bool ok = a0 % es == 0;
-    for (uint32_t l = 1; l < w; l++)
-        ok &= addr[l] == a0 + l * es;
+        a0 = addr[0];
+        for (uint32_t l = 1; l < w; l++)
+            acc |= addr[l] ^ (a0 + l * es);
+    }
+    const bool ok = acc == 0 && a0 % es == 0;
     const char *why;
     uint8_t *p = ok ? emu_mem_ptr(run, (isa_space)m->space, a0, (uint32_t)(w * es),
                                   m->store, sg->id * w, &why) : NULL;
@@ -233,20 +268,31 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
  * lane work; they are handed back at every exit (LEAVE). */
 #define LEAVE(rc) do { *ninst = n; *nlanes = lanes; return (rc); } while (0)
 
-static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
-                            uint64_t *nlanes)
+/* the next local count at which the limit or a stop request is checked:
+ * the limit itself, or the next multiple of 1024 instructions overall */
+static inline uint64_t next_check(uint64_t icount0, uint64_t n, uint64_t budget)
+{
+    const uint64_t stop_at = n + ((1024 - ((icount0 + n) & 1023)) & 1023);
+    return stop_at < budget ? stop_at : budget;
+}
+
+/* `traced` is a constant in each of the two copies emu_exec_subgroup
+ * calls, so the untraced one carries no record keeping at all */
+static inline __attribute__((always_inline)) int
+exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const bool traced)
 {
     const isa_kernel *k = run->k;
     const uint32_t kinst = k->ninst;
     const uint64_t icount0 = run->instructions;
     lanes_simt *s = &sg->l.simt;
-    emu_wg_trace *tr = run->wg->trace;
+    emu_wg_trace *tr = traced ? run->wg->trace : NULL;
     const uint64_t limit = run->launch->max_instructions;
-    /* instructions this call may run before the limit: the check is one
-     * compare of the local count */
+    /* instructions this call may run before the limit */
     const uint64_t budget = !limit ? UINT64_MAX
                           : limit > icount0 ? limit - icount0 : 0;
     uint64_t n = 0, lanes = 0;
+    /* one compare per instruction covers the limit and the stop requests */
+    uint64_t check = next_check(icount0, 0, budget);
     const uint32_t w = sg->l.width;
     const lanes_mask full = lanes_mask_first(w);
     const emu_dinst *dec = run->dp.d;
@@ -270,24 +316,27 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
                 lanes_simt_ret(s);
                 goto next_stint;
             }
-            if (n >= budget) {
-                top->pc = pc;
-                LEAVE(emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
-                                 "instruction limit of %llu subgroup instructions reached "
-                                 "(runaway kernel? raise --max-instructions)",
-                                 (unsigned long long)limit));
-            }
-            /* a signal handler's stop request: checked every 1024
-             * instructions, so a long work-group stops too, at little cost */
-            if (((icount0 + n) & 1023) == 0 && sgemu_stop_requested()) {
-                top->pc = pc;
-                LEAVE(emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
-                                 "interrupted (stop requested by a signal)"));
+            if (n >= check) {
+                if (n >= budget) {
+                    top->pc = pc;
+                    LEAVE(emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                                    "instruction limit of %llu subgroup instructions reached "
+                                    "(runaway kernel? raise --max-instructions)",
+                                    (unsigned long long)limit));
+                }
+                /* a signal handler's stop request: checked every 1024
+                 * instructions, so a long work-group stops too, at little cost */
+                if (((icount0 + n) & 1023) == 0 && sgemu_stop_requested()) {
+                    top->pc = pc;
+                    LEAVE(emu_fault(run, SGEMU_EXIT_INTERRUPTED, sg, UINT32_MAX, pc,
+                                    "interrupted (stop requested by a signal)"));
+                }
+                check = next_check(icount0, n + 1, budget);
             }
             n++;
             lanes += nl;
             rec = NULL;
-            if (tr) {
+            if (traced && tr) {
                 rec = emu_trace_push(tr, sg->id);
                 if (!rec) {
                     top->pc = pc;
@@ -507,7 +556,8 @@ static inline int exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst,
 int emu_exec_subgroup(emu_run *run, emu_sg *sg)
 {
     uint64_t ninst = 0, nlanes = 0;
-    const int rc = exec_loop(run, sg, &ninst, &nlanes);
+    const int rc = run->wg->trace ? exec_loop(run, sg, &ninst, &nlanes, true)
+                                  : exec_loop(run, sg, &ninst, &nlanes, false);
     sgemu_stats *st = run->stats;
     run->instructions += ninst;
     st->instructions += ninst;

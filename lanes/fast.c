@@ -8,6 +8,8 @@
 #include "lanes_priv.h"
 #include "lanes_fast.h"
 
+#include <string.h>
+
 /* widths with a constant trip count; index 3 is the any-width kernel */
 static int width_index(uint32_t w)
 {
@@ -58,6 +60,34 @@ static void fast_##F##_##TY##_##W(uint64_t *r, const uint64_t *a, \
 #define GEN_INT_F(F) GEN_INT_T(F, u32, 32, 0) GEN_INT_T(F, i32, 32, 1) \
     GEN_INT_T(F, u64, 64, 0) GEN_INT_T(F, i64, 64, 1)
 INT_FAMS(GEN_INT_F)
+
+/* Shifts by a count that is the same in every lane (an immediate: the
+ * decoder's constant row): the count is read once, so the loop is a
+ * vector shift by a scalar instead of one lane at a time. */
+#define KE_SHL (a[l] << k) & M
+#define KE_SHR SGN ? (uint64_t)(SXV(a[l]) >> k) & M : (a[l] & M) >> k
+
+#define GEN_SHK(F, TY, BITS_, SGN_, W) \
+static void fastk_##F##_##TY##_##W(uint64_t *r, const uint64_t *a, \
+                                   const uint64_t *b, const uint64_t *c, \
+                                   uint32_t w) \
+{ \
+    enum { BITS = BITS_, SH = 64 - BITS_, SGN = SGN_ }; \
+    const uint64_t M = BITS_ == 64 ? ~UINT64_C(0) \
+                                   : (UINT64_C(1) << (BITS_ % 64)) - 1; \
+    const uint32_t n = (W) ? (W) : w; \
+    const unsigned k = (unsigned)SHC(b[0]); \
+    (void)c; \
+    for (uint32_t l = 0; l < n; l++) \
+        r[l] = KE_##F; \
+}
+#define GEN_SHK_T(F, TY, BITS, SGN) GEN_SHK(F, TY, BITS, SGN, 8) \
+    GEN_SHK(F, TY, BITS, SGN, 16) GEN_SHK(F, TY, BITS, SGN, 32) \
+    GEN_SHK(F, TY, BITS, SGN, 0)
+#define GEN_SHK_F(F) GEN_SHK_T(F, u32, 32, 0) GEN_SHK_T(F, i32, 32, 1) \
+    GEN_SHK_T(F, u64, 64, 0) GEN_SHK_T(F, i64, 64, 1)
+#define SHK_FAMS(X) X(SHL) X(SHR)
+SHK_FAMS(GEN_SHK_F)
 
 /* ------------------------------------------------------------- floats */
 
@@ -137,33 +167,88 @@ lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w)
     return alu_tab[f][ti][width_index(w)];
 }
 
+#define KROW(F, TY) { fastk_##F##_##TY##_8, fastk_##F##_##TY##_16, \
+                      fastk_##F##_##TY##_32, fastk_##F##_##TY##_0 }
+#define TAB_SHK(F) [ISA_FAM_##F][TC_U32] = KROW(F, u32), \
+    [ISA_FAM_##F][TC_I32] = KROW(F, i32), [ISA_FAM_##F][TC_U64] = KROW(F, u64), \
+    [ISA_FAM_##F][TC_I64] = KROW(F, i64),
+
+static const lanes_fast_fn uniform_tab[ISA_FAM_COUNT][TC_I64 + 1][4] = {
+    SHK_FAMS(TAB_SHK)
+};
+
+lanes_fast_fn lanes_fast_alu_uniform_b(isa_family f, isa_type t, uint32_t w)
+{
+    const int ti = type_index(t);
+    if ((unsigned)f >= ISA_FAM_COUNT || ti < 0 || ti > TC_I64 || w == 0 || w > LANES_MAX)
+        return NULL;
+    return uniform_tab[f][ti][width_index(w)];
+}
+
 /* ------------------------------------------------------------ compares */
 
 /* as alu.c's cmp_row: integers compare masked (unsigned) or sign-extended
  * bits, floats their values (C's comparisons give false for NaN but !=) */
 #define CMP_CONDS(X) X(EQ, ==) X(NE, !=) X(LT, <) X(LE, <=) X(GT, >) X(GE, >=)
-#define LD_U32(v) ((v) & UINT64_C(0xffffffff))
-#define LD_I32(v) ((int64_t)((v) << 32) >> 32)
 #define LD_U64(v) (v)
 #define LD_I64(v) ((int64_t)(v))
 #define LD_F32(v) lp_f32(v)
 #define LD_F64(v) lp_f64(v)
 
+/* 0/1 bytes -> mask bits, eight lanes per multiply: byte i of v lands on
+ * bit 56 + i of v * 0x0102040810204080 with no carries into those bits */
+static inline lanes_mask pack_bits(const uint8_t *t, uint32_t n)
+{
+    lanes_mask res = 0;
+    uint32_t l = 0;
+    for (; l + 8 <= n; l += 8) {
+        uint64_t v;
+        memcpy(&v, t + l, 8);
+        res |= (lanes_mask)((v * UINT64_C(0x0102040810204080)) >> 56) << l;
+    }
+    for (; l < n; l++)
+        res |= (lanes_mask)t[l] << l;
+    return res;
+}
+
+/* 32-bit integers compare exactly through the sign of their 64-bit
+ * difference (no overflow), which vectorises where a 64-bit compare does
+ * not; the others compare directly.  Each lane gives a byte, then
+ * pack_bits. */
+#define NEG_(x) (uint8_t)((uint64_t)(x) >> 63)
+#define NZ_(x) NEG_((x) | (0 - (x)))
+#define D32_LT(A, B) NEG_((A) - (B))
+#define D32_GT(A, B) NEG_((B) - (A))
+#define D32_LE(A, B) (uint8_t)(1 ^ NEG_((B) - (A)))
+#define D32_GE(A, B) (uint8_t)(1 ^ NEG_((A) - (B)))
+#define D32_EQ(A, B) (uint8_t)(1 ^ NZ_((A) ^ (B)))
+#define D32_NE(A, B) NZ_((A) ^ (B))
+#define W32_U32(v) ((int64_t)((v) & UINT64_C(0xffffffff)))
+#define W32_I32(v) ((int64_t)((v) << 32) >> 32)
+
+#define GEN_CMP_BODY(W, EXPR) \
+{ \
+    const uint32_t n = (W) ? (W) : w; \
+    uint8_t t[LANES_MAX]; \
+    for (uint32_t l = 0; l < n; l++) \
+        t[l] = (EXPR); \
+    return pack_bits(t, n); \
+}
 #define GEN_CMP(C, OP, TY, LD, W) \
 static lanes_mask cmp_##C##_##TY##_##W(const uint64_t *a, const uint64_t *b, \
                                        uint32_t w) \
-{ \
-    const uint32_t n = (W) ? (W) : w; \
-    lanes_mask res = 0; \
-    for (uint32_t l = 0; l < n; l++) \
-        res |= (lanes_mask)(LD(a[l]) OP LD(b[l])) << l; \
-    return res; \
-}
+GEN_CMP_BODY(W, (uint8_t)(LD(a[l]) OP LD(b[l])))
+#define GEN_CMP32(C, TY, WD, W) \
+static lanes_mask cmp_##C##_##TY##_##W(const uint64_t *a, const uint64_t *b, \
+                                       uint32_t w) \
+GEN_CMP_BODY(W, D32_##C(WD(a[l]), WD(b[l])))
 #define GEN_CMP_T(C, OP, TY, LD) GEN_CMP(C, OP, TY, LD, 8) \
     GEN_CMP(C, OP, TY, LD, 16) GEN_CMP(C, OP, TY, LD, 32) \
     GEN_CMP(C, OP, TY, LD, 0)
-#define GEN_CMP_C(C, OP) GEN_CMP_T(C, OP, u32, LD_U32) \
-    GEN_CMP_T(C, OP, i32, LD_I32) GEN_CMP_T(C, OP, u64, LD_U64) \
+#define GEN_CMP32_T(C, TY, WD) GEN_CMP32(C, TY, WD, 8) \
+    GEN_CMP32(C, TY, WD, 16) GEN_CMP32(C, TY, WD, 32) GEN_CMP32(C, TY, WD, 0)
+#define GEN_CMP_C(C, OP) GEN_CMP32_T(C, u32, W32_U32) \
+    GEN_CMP32_T(C, i32, W32_I32) GEN_CMP_T(C, OP, u64, LD_U64) \
     GEN_CMP_T(C, OP, i64, LD_I64) GEN_CMP_T(C, OP, f32, LD_F32) \
     GEN_CMP_T(C, OP, f64, LD_F64)
 CMP_CONDS(GEN_CMP_C)

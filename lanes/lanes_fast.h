@@ -24,6 +24,11 @@ lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w);
 /* The compare kernel for cond (EQ..GE) on type t, or NULL. */
 lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w);
 
+/* A kernel for the same op as lanes_fast_alu's when source b holds one
+ * value in every lane (it reads b[0] only), or NULL where the general
+ * kernel is as good (so far: integer shifts by a uniform count). */
+lanes_fast_fn lanes_fast_alu_uniform_b(isa_family f, isa_type t, uint32_t w);
+
 /* The kernel of a non-saturating integer cvt from s to d (32- and 64-bit
  * integer types) at width w, or NULL; sources b and c are unused. */
 lanes_fast_fn lanes_fast_cvt(isa_type d, isa_type s, uint32_t w);

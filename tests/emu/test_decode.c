@@ -256,7 +256,7 @@ static void test_coalesced_memory(void **state)
  * computed here from the NDRange, and the bytes and statistics against the
  * generic path, on 2-D launches with offsets (rows of 10 wrap inside SIMD8
  * sub-groups, rows of 16 do not) and a 1-D one with partial sub-groups. */
-enum { NQ = 13 };
+enum { NQ = 14 };
 static const char query_src[] =
     ".kernel query\n"
     ".arg out global u64\n"
@@ -300,6 +300,10 @@ static const char query_src[] =
     "    ld.global.u32 r12, [%src + r0:u32*4]\n"
     "    cvt.u64.i32 r12, r12\n"
     "    st.global.u64 [r11 + r0:u32*0 + 30720], r12\n"
+    "    mul.u64 r14, r1, 4\n"
+    "    add.u64 r14, r14, %src\n"
+    "    ld.global.u32 r13, [r14 + r0:u32*4]\n"   /* a varying base: src[2 lin] */
+    "    st.global.u64 [%out + r1:i64*8 + 33280], r13\n"
     "    ret\n";
 
 typedef struct qlaunch {
@@ -314,8 +318,8 @@ static uint32_t qsrc(uint64_t i) { return 0x80000000u + (uint32_t)i * 7919u; }
 static void run_query(const qlaunch *q, bool decoded, bool timing, uint64_t *out,
                       sgemu_stats *st_out, uint64_t *cycles)
 {
-    static uint32_t src[QMAX + 1];
-    for (uint64_t i = 0; i <= QMAX; i++)
+    static uint32_t src[2 * QMAX];
+    for (uint64_t i = 0; i < 2 * QMAX; i++)
         src[i] = qsrc(i);
     isa_kernel k;
     isa_diags d;
@@ -376,7 +380,7 @@ static void check_query_values(const qlaunch *q, const uint64_t *out)
             const uint64_t want[NQ] = {
                 x + ox, y + oy, x % lx, y % ly, y / ly, lx, gy, gx / lx, oy, lx,
                 (uint64_t)(int64_t)(int32_t)qsrc(lin + 1),
-                (uint32_t)(lin * NQ), (uint64_t)(int64_t)(int32_t)qsrc(lin),
+                (uint32_t)(lin * 13), (uint64_t)(int64_t)(int32_t)qsrc(lin), qsrc(2 * lin),
             };
             for (int i = 0; i < NQ; i++)
                 if (out[(uint64_t)i * QMAX + lin] != want[i])

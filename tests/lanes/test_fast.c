@@ -306,6 +306,77 @@ static void test_cvt_differential(void **state)
     assert_int_equal(checked, 6 * 16 * 8);
 }
 
+/* Shifts by a uniform count (lanes_fast_alu_uniform_b): the count comes
+ * from lane 0 only and wraps at the type's width as in alu.c; every
+ * type and width bit for bit against lanes_exec_alu on rows whose count is
+ * the same in each lane, garbage above the type and counts past the width
+ * included. */
+static void test_uniform_shift(void **state)
+{
+    (void)state;
+    uint64_t a[8], b[8], r[8];
+    for (int l = 0; l < 8; l++) {
+        a[l] = UINT64_C(0xf0000000) + (uint64_t)l;
+        b[l] = l == 0 ? 4 : 99;   /* only lane 0's count is read */
+    }
+    lanes_fast_fn sr = lanes_fast_alu_uniform_b(ISA_FAM_SHR, ISA_T_I32, 8);
+    assert_non_null(sr);
+    sr(r, a, b, NULL, 8);
+    assert_int_equal(r[3], (uint32_t)((int32_t)0xf0000003u >> 4));
+    lanes_fast_fn sl = lanes_fast_alu_uniform_b(ISA_FAM_SHL, ISA_T_U32, 8);
+    b[0] = 33;                    /* wraps to 1 */
+    sl(r, a, b, NULL, 8);
+    assert_int_equal(r[5], (uint32_t)(0xf0000005u << 1));
+    assert_null(lanes_fast_alu_uniform_b(ISA_FAM_ADD, ISA_T_U32, 8));
+    assert_null(lanes_fast_alu_uniform_b(ISA_FAM_SHL, ISA_T_F32, 8));
+    assert_null(lanes_fast_alu_uniform_b(ISA_FAM_SHL, ISA_T_U8, 8));
+
+    static const isa_type it[] = { ISA_T_U32, ISA_T_I32, ISA_T_U64, ISA_T_I64 };
+    static const isa_family sf[] = { ISA_FAM_SHL, ISA_FAM_SHR };
+    rng_state = 0x13198a2e03707344u;
+    int checked = 0;
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++) {
+        const uint32_t w = widths[wi];
+        lanes_sg sg;
+        assert_int_equal(lanes_sg_init(&sg, w, w, 3, 1), 0);
+        for (int ti = 0; ti < 4; ti++)
+            for (int fi = 0; fi < 2; fi++) {
+                lanes_fast_fn fn = lanes_fast_alu_uniform_b(sf[fi], it[ti], w);
+                assert_non_null(fn);
+                isa_inst in;
+                memset(&in, 0, sizeof in);
+                in.op = (uint16_t)op_of(sf[fi]);
+                in.type = in.src_type = (uint8_t)it[ti];
+                in.vec = 1;
+                in.nopnd = 3;
+                for (int o = 0; o < 3; o++) {
+                    in.o[o].kind = ISA_OPND_REG;
+                    in.o[o].reg = (uint16_t)o;
+                }
+                for (int rep = 0; rep < 12; rep++) {
+                    uint64_t *ra = lanes_reg(&sg, 1), *rb = lanes_reg(&sg, 2), got[64];
+                    const uint64_t cnt = rep < 4 ? (uint64_t)rep * 31 : rnd64() % 200;
+                    for (uint32_t l = 0; l < w; l++) {
+                        ra[l] = rnd64();
+                        rb[l] = cnt;
+                    }
+                    fn(got, ra, rb, NULL, w);
+                    assert_int_equal(lanes_exec_alu(NULL, &sg, &in, lanes_mask_first(w)), 0);
+                    for (uint32_t l = 0; l < w; l++)
+                        if (got[l] != lanes_reg(&sg, 0)[l])
+                            fail_msg("%s.%s by %llu w=%u lane %u: %#llx != %#llx",
+                                     isa_ops[in.op].mnemonic, isa_types[it[ti]].asm_name,
+                                     (unsigned long long)cnt, w, l,
+                                     (unsigned long long)got[l],
+                                     (unsigned long long)lanes_reg(&sg, 0)[l]);
+                    checked++;
+                }
+            }
+        lanes_sg_free(&sg);
+    }
+    assert_int_equal(checked, 6 * 4 * 2 * 12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_differential),
         cmocka_unit_test(test_cvt_values),
         cmocka_unit_test(test_cvt_differential),
+        cmocka_unit_test(test_uniform_shift),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
