@@ -115,5 +115,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace);
  * (0: all cores); results are those of one thread for race-free kernels.
  * Adds work-group statistics to run->stats. */
 int emu_run_workgroups(emu_run *run);
+/* Host threads for `asked` (0: every online core), at most 256. */
+uint32_t emu_host_threads(uint32_t asked);
 
 #endif

@@ -115,6 +115,7 @@ typedef struct tm_launch {
     void *user;
     const char *trace_path;       /* Chrome trace JSON, or NULL */
     uint64_t trace_limit;         /* events (0: default 1000000) */
+    uint32_t threads;             /* host threads for the issue loop (<= 1: one) */
 } tm_launch;
 
 /* Run the model; fills *out (free with tm_timing_free).  Returns 0, the

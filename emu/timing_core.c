@@ -9,6 +9,9 @@
  * schedulers that may issue. */
 #include "timing_private.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +95,14 @@ typedef struct tm_cu {
      * so it may run ahead of the other CUs' steps (see tm_run). */
     uint8_t *shared;
     uint32_t nshared;
+    /* Touched by this CU's steps only, so that with several host threads
+     * (one owner per CU) they need no locks; summed into the statistics in
+     * CU order at the end. */
+    uint64_t stall[TM_STALL_COUNT];
+    tm_line_stats *per_inst;
+    uint32_t *cand;                 /* step_sched scratch: candidate positions */
+    uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
+    bool woke;                      /* another slot's scan entry changed meanwhile */
     uint64_t next_time;
     uint64_t first_start, last_done;
     uint32_t resident;
@@ -110,9 +121,6 @@ typedef struct tm_model {
     uint32_t *t_pos;                /* per slot: its index in s_list */
     size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
     uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
-    uint32_t *cand;                 /* step_sched scratch: candidate positions */
-    uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
-    bool woke;                      /* another slot's scan entry changed meanwhile */
     uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
     uint32_t *heap, *hpos;          /* CUs by (next_time, index) */
     uint64_t wg_next, age, end;
@@ -121,7 +129,11 @@ typedef struct tm_model {
     tm_trace trace;
     bool tracing;
     bool oom;                       /* err: out of host memory here */
-    int err;
+    _Atomic int err;                /* read by every host thread */
+    /* Host threads (tm_run_threads): each CU's next_time as its owner last
+     * published it (never above the real one: next_time only grows). */
+    _Atomic uint64_t *pub;
+    uint32_t nthreads;
 } tm_model;
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -282,8 +294,8 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     uint8_t sh = thread_shared(th);
     c->nshared += (uint32_t)sh - c->shared[t];
     c->shared[t] = sh;
-    if (t != m->picked)
-        m->woke = true;
+    if (t != c->picked)
+        c->woke = true;
     uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * (TM_PIPE_COUNT + 1);
     if (c->own[pos] != TM_NEVER) {
         c->nrun[m->t_sched[t]]--;
@@ -364,7 +376,7 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
     uint32_t base = slot * m->sgs;
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[base + i];
-        m->st->stall[TM_STALL_BARRIER] += rel - th->next_issue;
+        c->stall[TM_STALL_BARRIER] += rel - th->next_issue;
         th->state = TH_RUN;
         th->next_issue = rel;
         th->last_done = max64(th->last_done, rel);
@@ -472,7 +484,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
     }
     write_dst(m, th, ti, chain, false);
     th->last_done = max64(th->last_done, chain);
-    tm_line_stats *ls = &m->st->per_inst[r->pc];
+    tm_line_stats *ls = &c->per_inst[r->pc];
     ls->cycles += chain - th->issue_t;
     if (th->cur >= w->tr.sg[th->sg].n && th->state == TH_RUN)
         finish_thread(m, ci, th);
@@ -587,9 +599,9 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         why = dmem ? TM_STALL_MEM : TM_STALL_DEP;
     else if (pipe > th->next_issue)
         why = TM_STALL_PIPE;
-    m->st->stall[why] += gap;
+    c->stall[why] += gap;
     /* counts and lanes were added when the work-group started (count_wg) */
-    tm_line_stats *ls = &m->st->per_inst[pc];
+    tm_line_stats *ls = &c->per_inst[pc];
     ls->stalls += gap;
 
     uint32_t idx = th->cur++;
@@ -634,7 +646,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t s = occupy(m, c, ti_idx, TM_PIPE_BRANCH, T, ti->passes);
         done = pipe_done(m, TM_PIPE_BRANCH, s, ti->passes);
         if (done > T + 1) {
-            m->st->stall[TM_STALL_FETCH] += done - T - 1;
+            c->stall[TM_STALL_FETCH] += done - T - 1;
             th->next_issue = done;
         }
         break;
@@ -714,7 +726,7 @@ static int count_wg(tm_model *m, uint32_t ci, tm_wgslot *w)
         const emu_rec *r = tr->sg[i].recs;
         for (uint32_t j = 0; j < tr->sg[i].n; j++) {
             uint64_t lanes = popcount64(r[j].mask);
-            tm_line_stats *ls = &st->per_inst[r[j].pc];
+            tm_line_stats *ls = &m->cu[ci].per_inst[r[j].pc];
             ls->count++;
             ls->lanes += lanes;
             lanes_all += lanes;
@@ -897,14 +909,14 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         c->rr[s] = pp - first + 1 < n ? pp - first + 1 : 0;
         uint32_t pick = m->s_list[pp];
         uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
-        m->woke = false;
-        m->picked = pick;
+        c->woke = false;
+        c->picked = pick;
         issue(m, ci, pick, T);
         if (m->err)
             return;
         sync_thread(m, c, pick);
-        m->picked = UINT32_MAX;
-        if (m->woke)
+        c->picked = UINT32_MAX;
+        if (c->woke)
             nex = 0;
         /* a new work-group may have reordered the ranks: find pp again */
         pj = c->rank[pp] - first;
@@ -957,7 +969,7 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     /* all threads of a scheduler share one EU's pipes */
     const uint64_t *eu = c->pfree + m->s_eu_off[s];
     bool oldest = m->tc->policy != 0;
-    uint32_t *cand = m->cand;       /* scan positions jj of candidates */
+    uint32_t *cand = c->cand;       /* scan positions jj of candidates */
     uint32_t nc = 0;
     bool full = true;
     uint64_t low = TM_NEVER;        /* lower bound (> T) of the non-candidates */
@@ -1025,14 +1037,14 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
-        m->woke = false;
-        m->picked = pick;
+        c->woke = false;
+        c->picked = pick;
         issue(m, ci, pick, T);
         if (m->err)
             return;
         sync_thread(m, c, pick);
-        m->picked = UINT32_MAX;
-        if (m->woke)
+        c->picked = UINT32_MAX;
+        if (c->woke)
             full = true;
         bu = UINT32_MAX;
         if (pu != UINT32_MAX) {
@@ -1126,12 +1138,10 @@ static int placement_alloc(tm_model *m)
     m->s_first = calloc(m->nsched + 1, sizeof *m->s_first);
     m->s_list = calloc(m->slots, sizeof *m->s_list);
     m->t_pos = calloc(m->slots, sizeof *m->t_pos);
-    m->cand = calloc(m->slots, sizeof *m->cand);
     m->s_eu_off = calloc(m->nsched, sizeof *m->s_eu_off);
     if (!m->s_eu_off)
         return -1;
-    m->picked = UINT32_MAX;
-    if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list || !m->t_pos || !m->cand)
+    if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list || !m->t_pos)
         return -1;
     for (uint32_t t = 0; t < m->slots; t++) {
         m->t_eu[t] = t % m->neu;
@@ -1231,11 +1241,14 @@ static int model_alloc(tm_model *m)
         c->rank = calloc(m->slots, sizeof *c->rank);
         c->oe = calloc(m->slots, sizeof *c->oe);
         c->shared = calloc(m->slots, sizeof *c->shared);
+        c->cand = calloc(m->slots, sizeof *c->cand);
+        c->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *c->per_inst);
+        c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->qage || !c->ord || !c->upipe || !c->nrun || !c->ucnt ||
-            !c->rank || !c->oe || !c->shared)
+            !c->rank || !c->oe || !c->shared || !c->cand || !c->per_inst)
             return -1;
         for (uint32_t t = 0; t < m->slots; t++) {
             c->own[t] = c->ecache[t] = c->oe[t] = TM_NEVER;
@@ -1289,6 +1302,8 @@ static void model_free(tm_model *m)
             free(c->rank);
             free(c->oe);
             free(c->shared);
+            free(c->cand);
+            free(c->per_inst);
         }
     free(m->cu);
     free(m->inst);
@@ -1297,10 +1312,10 @@ static void model_free(tm_model *m)
     free(m->s_first);
     free(m->s_list);
     free(m->t_pos);
-    free(m->cand);
     free(m->s_eu_off);
     free(m->heap);
     free(m->hpos);
+    free(m->pub);
     tm_mem_free(&m->mem);
 }
 
@@ -1320,8 +1335,9 @@ static void traffic_sample(tm_model *m, uint64_t *win, uint64_t *sent, uint64_t 
 {
     uint64_t d[TM_LEVEL_COUNT];
     for (int l = 0; l < TM_LEVEL_COUNT; l++) {
-        d[l] = m->st->bytes[l] - sent[l];
-        sent[l] = m->st->bytes[l];
+        uint64_t b = l == TM_LEVEL_LOCAL ? tm_mem_local_bytes(&m->mem) : m->st->bytes[l];
+        d[l] = b - sent[l];
+        sent[l] = b;
     }
     tm_trace_traffic(&m->trace, m->ncu, *win, d);
     uint64_t next = *win + TM_TRACE_TRAFFIC_PERIOD;
@@ -1334,6 +1350,141 @@ static void traffic_sample(tm_model *m, uint64_t *win, uint64_t *sent, uint64_t 
         tm_trace_traffic(&m->trace, m->ncu, next, z);
     }
     *win = now / TM_TRACE_TRAFFIC_PERIOD * TM_TRACE_TRAFFIC_PERIOD;
+}
+
+/* ---- several host threads ----
+ * CU ci belongs to thread ci mod T.  A step that touches only its CU (no
+ * global memory, micro-ops, barrier, last record: nshared == 0) commutes
+ * with every other CU's steps, so owners run those freely.  A step that may
+ * touch shared state (L2/DRAM, work-group dispatch and the functional
+ * engine behind it, the shared statistics) runs only when its (time, CU)
+ * is below every other thread's published (next_time, CU): exactly the
+ * order the one-thread loop gives them, so cycles and statistics are the
+ * same for any thread count.  The global minimum's owner can always go on,
+ * so no thread waits forever. */
+#define TM_PUB_STRIDE 8            /* one cache line per CU's published time */
+
+static bool key_less(uint64_t ta, uint32_t a, uint64_t tb, uint32_t b)
+{
+    return ta < tb || (ta == tb && a < b);
+}
+
+typedef struct tm_worker {
+    tm_model *m;
+    uint32_t id;
+    pthread_t tid;
+    bool started;
+} tm_worker;
+
+/* May CU x (owned by thread w) take its shared step at t? */
+static bool shared_turn(tm_model *m, uint32_t w, uint32_t x, uint64_t t)
+{
+    for (uint32_t y = 0; y < m->ncu; y++) {
+        if (y % m->nthreads == w)
+            continue;
+        uint64_t ty = atomic_load_explicit(&m->pub[y * TM_PUB_STRIDE], memory_order_acquire);
+        if (!key_less(t, x, ty, y))
+            return false;
+    }
+    return true;
+}
+
+/* Step CU ci at its next time, then on through steps that stay inside it. */
+static void run_cu(tm_model *m, uint32_t ci)
+{
+    tm_cu *c = &m->cu[ci];
+    _Atomic uint64_t *pub = &m->pub[ci * TM_PUB_STRIDE];
+    step(m, ci, c->next_time);
+    atomic_store_explicit(pub, c->next_time, memory_order_release);
+}
+
+static void *worker_main(void *arg)
+{
+    tm_worker *w = arg;
+    tm_model *m = w->m;
+    uint32_t idle = 0;
+    while (!m->err) {
+        uint32_t best = UINT32_MAX, local = UINT32_MAX;
+        uint64_t bt = TM_NEVER, lt = TM_NEVER;
+        for (uint32_t ci = w->id; ci < m->ncu; ci += m->nthreads) {
+            uint64_t t = m->cu[ci].next_time;
+            if (t == TM_NEVER)
+                continue;
+            if (key_less(t, ci, bt, best)) {
+                bt = t;
+                best = ci;
+            }
+            if (m->cu[ci].nshared == 0 && key_less(t, ci, lt, local)) {
+                lt = t;
+                local = ci;
+            }
+        }
+        if (best == UINT32_MAX)
+            break;                  /* no CU of this thread gets work again */
+        if (m->cu[best].nshared == 0 || shared_turn(m, w->id, best, bt)) {
+            run_cu(m, best);
+            idle = 0;
+        } else if (local != UINT32_MAX) {
+            run_cu(m, local);       /* while the shared step waits its turn */
+            idle = 0;
+        } else if (++idle > 4096) {
+            sched_yield();          /* the other threads' CUs are behind */
+        }
+    }
+    return NULL;
+}
+
+/* The issue loop on nthreads host threads (the caller is thread 0). */
+static int run_threads(tm_model *m)
+{
+    m->pub = calloc((size_t)m->ncu * TM_PUB_STRIDE, sizeof *m->pub);
+    tm_worker *ws = calloc(m->nthreads, sizeof *ws);
+    if (!m->pub || !ws) {
+        free(ws);
+        return -1;
+    }
+    for (uint32_t ci = 0; ci < m->ncu; ci++)
+        atomic_init(&m->pub[ci * TM_PUB_STRIDE], m->cu[ci].next_time);
+    int rc = 0;
+    for (uint32_t i = 0; i < m->nthreads; i++) {
+        ws[i].m = m;
+        ws[i].id = i;
+    }
+    for (uint32_t i = 1; i < m->nthreads; i++) {
+        if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0) {
+            /* fewer threads than asked: no CU may be left without its owner */
+            m->err = SGEMU_EXIT_INTERNAL;
+            m->oom = true;
+            rc = -1;
+            break;
+        }
+        ws[i].started = true;
+    }
+    if (!rc)
+        worker_main(&ws[0]);
+    for (uint32_t i = 1; i < m->nthreads; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].tid, NULL);
+    free(ws);
+    return 0;
+}
+
+/* The per-CU statistics into the run's, in CU order. */
+static void merge_cu_stats(tm_model *m)
+{
+    sgemu_timing *st = m->st;
+    tm_mem_fold(&m->mem);
+    for (uint32_t ci = 0; m->cu && ci < m->ncu; ci++) {
+        const tm_cu *c = &m->cu[ci];
+        for (int i = 0; i < TM_STALL_COUNT; i++)
+            st->stall[i] += c->stall[i];
+        for (uint32_t pc = 0; c->per_inst && st->per_inst && pc < m->L->k->ninst; pc++) {
+            st->per_inst[pc].count += c->per_inst[pc].count;
+            st->per_inst[pc].lanes += c->per_inst[pc].lanes;
+            st->per_inst[pc].cycles += c->per_inst[pc].cycles;
+            st->per_inst[pc].stalls += c->per_inst[pc].stalls;
+        }
+    }
 }
 
 int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
@@ -1384,7 +1535,15 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
             heap_down(&m, i);
     }
     uint64_t win = 0, sent[TM_LEVEL_COUNT] = { 0 };
-    while (!rc && !m.err) {
+    /* several host threads: not with the Chrome trace (its events keep
+     * the strict time order of the one-thread loop) */
+    m.nthreads = L->threads < m.ncu ? L->threads : m.ncu;
+    bool threaded = m.nthreads > 1 && !m.tracing;
+    if (!rc && !m.err && threaded && run_threads(&m)) {
+        snprintf(msg, msgn, "out of host memory in the timing model");
+        rc = SGEMU_EXIT_INTERNAL;
+    }
+    while (!rc && !m.err && !threaded) {
         uint32_t best = m.heap[0];
         uint64_t bt = m.cu[best].next_time;
         if (m.tracing && bt >= win + TM_TRACE_TRAFFIC_PERIOD)
@@ -1406,6 +1565,7 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
         snprintf(msg, msgn, "%s", m.oom ? "out of host memory in the timing model"
                                         : "work-group failed in the functional engine");
     }
+    merge_cu_stats(&m);
     out->cycles = m.end;
     out->time_us = L->cfg->clock_mhz > 0 ? (double)m.end / L->cfg->clock_mhz : 0;
     out->ipc = m.end ? (double)out->instructions / (double)m.end : 0;

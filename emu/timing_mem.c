@@ -77,12 +77,30 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->l1 = calloc(ncu, sizeof *m->l1);
     m->l1_free = calloc(ncu, sizeof *m->l1_free);
     m->slm_free = calloc(ncu, sizeof *m->slm_free);
-    if (!m->l1 || !m->l1_free || !m->slm_free)
+    m->slm = calloc(ncu, sizeof *m->slm);
+    if (!m->l1 || !m->l1_free || !m->slm_free || !m->slm)
         return -1;
     for (uint32_t i = 0; i < ncu; i++)
         if (cache_init(&m->l1[i], &tc->l1, line))
             return -1;
     return cache_init(&m->l2, &tc->l2, line);
+}
+
+uint64_t tm_mem_local_bytes(const tm_mem *m)
+{
+    uint64_t b = 0;
+    for (uint32_t i = 0; m->slm && i < m->ncu; i++)
+        b += m->slm[i].bytes;
+    return b;
+}
+
+void tm_mem_fold(tm_mem *m)
+{
+    for (uint32_t i = 0; m->slm && i < m->ncu; i++) {
+        m->st->bytes[TM_LEVEL_LOCAL] += m->slm[i].bytes;
+        m->st->requests[TM_LEVEL_LOCAL] += m->slm[i].requests;
+        m->st->bank_conflict_cycles += m->slm[i].conflict_cycles;
+    }
 }
 
 void tm_mem_free(tm_mem *m)
@@ -93,6 +111,7 @@ void tm_mem_free(tm_mem *m)
     free(m->l1);
     free(m->l1_free);
     free(m->slm_free);
+    free(m->slm);
     cache_free(&m->l2);
     memset(m, 0, sizeof *m);
 }
@@ -220,9 +239,10 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     uint64_t busy = max64(degree, occ((uint32_t)total, tc->slm_bw));
     uint64_t s = max64(t, m->slm_free[cu]);
     m->slm_free[cu] = s + busy;
-    m->st->bytes[TM_LEVEL_LOCAL] += total;
-    m->st->requests[TM_LEVEL_LOCAL]++;
-    m->st->bank_conflict_cycles += degree - 1;
+    tm_slm_stats *ls = &m->slm[cu];
+    ls->bytes += total;
+    ls->requests++;
+    ls->conflict_cycles += degree - 1;
     (void)store;
     return s + tc->slm_latency + (degree - 1);
 }

@@ -63,12 +63,20 @@ typedef struct tm_cache {
     uint64_t clock;
 } tm_cache;
 
+/* Local-memory traffic of one CU: counted apart (local memory is the CU's
+ * own, so its accesses run outside the shared order: timing_core.c) and
+ * folded into the statistics at the end. */
+typedef struct tm_slm_stats {
+    uint64_t bytes, requests, conflict_cycles;
+} tm_slm_stats;
+
 typedef struct tm_mem {
     const emu_timing_cfg *tc;
     uint32_t ncu;
     tm_cache *l1;         /* per CU */
     uint64_t *l1_free;    /* per CU port */
     uint64_t *slm_free;   /* per CU port */
+    tm_slm_stats *slm;    /* per CU */
     tm_cache l2;
     uint64_t l2_free, dram_free;
     sgemu_timing *st;
@@ -79,6 +87,10 @@ void tm_mem_free(tm_mem *m);
 /* One global access of n lane addresses issued at t; returns completion. */
 uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                        uint32_t n, uint32_t bytes, bool store, bool atomic);
+/* Local bytes so far (all CUs), and the per-CU local statistics added
+ * into the run's (once, at the end). */
+uint64_t tm_mem_local_bytes(const tm_mem *m);
+void tm_mem_fold(tm_mem *m);
 /* Local memory: bank conflicts; returns completion. */
 uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                       uint32_t n, uint32_t bytes, bool store);

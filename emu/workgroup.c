@@ -194,15 +194,19 @@ static bool needs_one_thread(const emu_run *run)
     return false;
 }
 
-static uint32_t pick_threads(const emu_run *run)
+uint32_t emu_host_threads(uint32_t asked)
 {
-    uint32_t t = run->launch->threads;
+    uint32_t t = asked;
     if (t == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         t = n > 0 ? (uint32_t)n : 1;
     }
-    if (t > 256)
-        t = 256;
+    return t > 256 ? 256 : t;
+}
+
+static uint32_t pick_threads(const emu_run *run)
+{
+    uint32_t t = emu_host_threads(run->launch->threads);
     if ((uint64_t)t > run->wg_total / 2)
         t = run->wg_total >= 2 ? (uint32_t)(run->wg_total / 2) : 1;
     return needs_one_thread(run) ? 1 : t;

@@ -7,13 +7,14 @@
 #include <string.h>
 
 static const char replay_help[] =
-    "usage: sgemu replay TRACE [--config FILE] [--sg N] [--json] [--per-line]\n"
+    "usage: sgemu replay TRACE [--config FILE] [--sg N] [-j N] [--json] [--per-line]\n"
     "                    [--trace FILE.json] [--quiet]\n"
     "\n"
     "Re-times a trace written by 'sgemu run --record TRACE' on another device config\n"
     "without executing the kernel: the cycles equal those of a full run on that config.\n"
     "A trace holds one sub-group width; --sg checks it (another width needs a new\n"
-    "recording).\n"
+    "recording).  -j N runs the timing model on N host threads (default 0: all\n"
+    "cores; the cycles and statistics are the same for any N).\n"
     "\n"
     "exit status: 0 ok, 1 bad input (also a corrupt or truncated trace), 3 internal error\n";
 
@@ -36,6 +37,12 @@ int cli_cmd_replay(int argc, char **argv)
             if (*end || w < 1 || w > 64)
                 return cli_error("--sg: expected a width 1..64, got '%s'", argv[i]);
             o.sg_width = (uint32_t)w;
+        } else if ((!strcmp(a, "-j") || !strcmp(a, "--threads")) && i + 1 < argc) {
+            char *end;
+            long t = strtol(argv[++i], &end, 10);
+            if (*end || t < 0 || t > 1024)
+                return cli_error("%s: expected a count 0..1024, got '%s'", a, argv[i]);
+            o.threads = (uint32_t)t;
         } else if (!strcmp(a, "--trace") && i + 1 < argc) {
             o.trace_path = argv[++i];
         } else if (!strcmp(a, "--json")) {

@@ -217,6 +217,7 @@ static void do_job(sw_ctx *c, const sw_job *j)
     } else {
         sgemu_replay_opts o;
         memset(&o, 0, sizeof o);
+        o.threads = 1;              /* the pool runs one replay per thread */
         sgemu_stats st;
         sgemu_fault f;
         int rc = sgemu_replay(g->trace, &u.cfg, &o, NULL, &st, &f);

@@ -1,0 +1,193 @@
+/* test_threads_timing.c - the timing model on several host threads gives the
+ * cycles and every statistic of one thread (docs/timing-model.md, "Host
+ * threads").  Kernels mix what orders steps between compute units (global
+ * loads and stores, sub-group collectives as micro-ops, local memory and
+ * barriers, work-groups ending and starting) with long ALU stretches that
+ * threads run independently; configs with 1 to 132 compute units and both
+ * scheduler policies. */
+#include "sgemu.h"
+#include "timing.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const uint32_t thread_counts[] = { 2, 3, 7 };
+#define NTC (sizeof thread_counts / sizeof thread_counts[0])
+
+/* per item: a loop of dependent ALU work, a sub-group reduce, a local
+ * exchange through a barrier, then a store; item 0 of each group loops
+ * longer (divergence, uneven work-group lengths) */
+static const char mix_src[] =
+    ".kernel mix\n"
+    ".arg in global u32\n"
+    ".arg out global u32\n"
+    ".arg scratch local u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r1, %local_id.x\n"
+    "    ld.global.u32 r3, [%in + r0*4]\n"
+    "    mov.u32 r5, 12\n"
+    "    cmp.ne.u32 p0, r1, 0\n"
+    "    bra p0, loop\n"
+    "    mov.u32 r5, 30\n"
+    "loop:\n"
+    "    mad.u32 r3, r3, 1664525, 1013904223\n"
+    "    shr.u32 r4, r3, 13\n"
+    "    xor.u32 r3, r3, r4\n"
+    "    sub.u32 r5, r5, 1\n"
+    "    cmp.ne.u32 p1, r5, 0\n"
+    "    bra p1, loop\n"
+    "    sub_group_reduce_add.u32 r6, r3\n"
+    "    st.local.u32 [%scratch + r1*4], r6\n"
+    "    barrier.local\n"
+    "    xor.u32 r7, r1, 1\n"
+    "    ld.local.u32 r8, [%scratch + r7*4]\n"
+    "    add.u32 r8, r8, r3\n"
+    "    st.global.u32 [%out + r0*4], r8\n"
+    "    ret\n";
+
+static void assemble(const char *src, isa_kernel *k)
+{
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_assemble("threads_timing.sgasm", src, strlen(src), k, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+}
+
+static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t local,
+               uint32_t width, uint32_t threads, uint32_t *out, sgemu_stats *st)
+{
+    uint32_t *in = malloc(n * 4);
+    assert_non_null(in);
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = i * 2654435761u + 7;
+    sgemu_argval a[3];
+    memset(a, 0, sizeof a);
+    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)in;
+    a[0].bytes = n * 4;
+    a[1].data = (uint8_t *)out;
+    a[1].bytes = n * 4;
+    a[2].kind = SGEMU_VAL_LOCAL;
+    a[2].bytes = local * 4;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = n;
+    L.local[0] = local;
+    L.local_given = true;
+    L.sg_width = width;
+    L.threads = threads;
+    L.timing = true;
+    L.max_instructions = 100000000;
+    sgemu_fault f;
+    int rc = sgemu_run(k, cfg, &L, a, st, &f);
+    if (rc)
+        fprintf(stderr, "%s\n", f.msg);
+    free(in);
+    return rc;
+}
+
+static void same_timing(const sgemu_timing *a, const sgemu_timing *b)
+{
+    assert_int_equal(a->cycles, b->cycles);
+    assert_int_equal(a->instructions, b->instructions);
+    assert_int_equal(a->uops, b->uops);
+    assert_int_equal(a->lane_ops, b->lane_ops);
+    for (int i = 0; i < TM_STALL_COUNT; i++)
+        assert_int_equal(a->stall[i], b->stall[i]);
+    for (int l = 0; l < TM_LEVEL_COUNT; l++) {
+        assert_int_equal(a->hits[l], b->hits[l]);
+        assert_int_equal(a->misses[l], b->misses[l]);
+        assert_int_equal(a->bytes[l], b->bytes[l]);
+        assert_int_equal(a->requests[l], b->requests[l]);
+    }
+    assert_int_equal(a->bank_conflict_cycles, b->bank_conflict_cycles);
+    /* the same additions in the same order: bit-equal */
+    assert_memory_equal(&a->achieved_occupancy, &b->achieved_occupancy, sizeof(double));
+    assert_int_equal(a->ncu, b->ncu);
+    for (uint32_t c = 0; c < a->ncu; c++) {
+        assert_int_equal(a->cu_busy_cycles[c], b->cu_busy_cycles[c]);
+        assert_int_equal(a->cu_issued[c], b->cu_issued[c]);
+    }
+    assert_int_equal(a->ninst, b->ninst);
+    for (uint32_t i = 0; i < a->ninst; i++) {
+        assert_int_equal(a->per_inst[i].count, b->per_inst[i].count);
+        assert_int_equal(a->per_inst[i].lanes, b->per_inst[i].lanes);
+        assert_int_equal(a->per_inst[i].cycles, b->per_inst[i].cycles);
+        assert_int_equal(a->per_inst[i].stalls, b->per_inst[i].stalls);
+    }
+}
+
+static void check_config(const char *name, uint32_t n, uint32_t local, uint32_t width)
+{
+    emu_config cfg;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(emu_config_load_bundled(name, &cfg, &d), 0);
+    isa_diags_free(&d);
+    isa_kernel k;
+    assemble(mix_src, &k);
+    uint32_t *out1 = calloc(n, 4), *out = calloc(n, 4);
+    assert_non_null(out1);
+    assert_non_null(out);
+    sgemu_stats one;
+    assert_int_equal(run(&k, &cfg, n, local, width, 1, out1, &one), 0);
+    assert_non_null(one.timing);
+    assert_true(one.timing->cycles > 0);
+    for (uint32_t t = 0; t < NTC; t++) {
+        sgemu_stats st;
+        memset(out, 0, n * 4);
+        assert_int_equal(run(&k, &cfg, n, local, width, thread_counts[t], out, &st), 0);
+        assert_memory_equal(out, out1, n * 4);
+        same_timing(one.timing, st.timing);
+        sgemu_stats_free(&st);
+    }
+    sgemu_stats_free(&one);
+    free(out1);
+    free(out);
+    isa_kernel_free(&k);
+}
+
+static void default_config(void **state)
+{
+    (void)state;
+    check_config("default", 64 * 40, 64, 16);
+}
+
+static void xe_hpg_sixteen_wide(void **state)
+{
+    (void)state;
+    check_config("intel-xe-hpg", 128 * 40, 128, 8);
+}
+
+static void h100_many_units(void **state)
+{
+    (void)state;
+    check_config("nvidia-h100", 64 * 140, 64, 32);
+}
+
+static void round_robin_one_unit(void **state)
+{
+    (void)state;
+    check_config("test-simple", 32 * 21, 32, 8);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(default_config),
+        cmocka_unit_test(xe_hpg_sixteen_wide),
+        cmocka_unit_test(h100_many_units),
+        cmocka_unit_test(round_robin_one_unit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
