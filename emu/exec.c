@@ -97,6 +97,14 @@ static inline uint64_t lane_count(lanes_mask m)
     return (m * 0x0101010101010101ull) >> 56;
 }
 
+/* 0, 1, ..., 63: subtracting or adding this row keeps a lane loop free of
+ * index conversions, so the compiler vectorises it */
+#define LID4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define LID16(b) LID4(b), LID4((b) + 4), LID4((b) + 8), LID4((b) + 12)
+static const uint64_t lane_id[LANES_MAX] = { LID16(0), LID16(16), LID16(32), LID16(48) };
+#undef LID4
+#undef LID16
+
 /* Work-item query row for a decoded mov (launch.c's special_values gives
  * the same values): the queries that are uniform over the sub-group, and
  * global/local ids while the sub-group's lanes stay inside one row of the
@@ -124,9 +132,12 @@ static bool special_row(const emu_run *run, const emu_sg *sg, uint32_t sp,
         v = lid[dim];
         if (sp == ISA_SP_GLOBAL_ID)
             v += wg->group_id[dim] * run->local[dim] + run->offset[dim];
-        const uint64_t step = dim == 0;
-        for (uint32_t l = 0; l < w; l++)
-            out[l] = v + step * l;
+        if (dim == 0)
+            for (uint32_t l = 0; l < w; l++)
+                out[l] = v + lane_id[l];
+        else
+            for (uint32_t l = 0; l < w; l++)
+                out[l] = v;
         return true;
     }
     case ISA_SP_LOCAL_SIZE:          v = wg->local_size[dim]; break;
@@ -166,7 +177,7 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
      * form is checked address by address. */
     if (m->idx == EMU_IDX_NONE && m->base_reg) {
         for (uint32_t l = 0; l < w; l++)
-            acc |= (b[l] - l * es) ^ b0;
+            acc |= (b[l] - lane_id[l] * es) ^ b0;
         a0 = b0 + disp;
     } else if (m->idx != EMU_IDX_NONE && sc == es) {
         uint64_t x0;
@@ -174,17 +185,17 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
         case EMU_IDX_U32:
             x0 = x[0] & 0xffffffffu;
             for (uint32_t l = 0; l < w; l++)
-                acc |= ((x[l] & 0xffffffffu) - l) ^ x0;
+                acc |= ((x[l] & 0xffffffffu) - lane_id[l]) ^ x0;
             break;
         case EMU_IDX_64:
             x0 = x[0];
             for (uint32_t l = 0; l < w; l++)
-                acc |= (x[l] - l) ^ x0;
+                acc |= (x[l] - lane_id[l]) ^ x0;
             break;
         default:
             x0 = (uint64_t)(int64_t)(int32_t)(uint32_t)x[0];
             for (uint32_t l = 0; l < w; l++)
-                acc |= ((uint64_t)(int64_t)(int32_t)(uint32_t)x[l] - l) ^ x0;
+                acc |= ((uint64_t)(int64_t)(int32_t)(uint32_t)x[l] - lane_id[l]) ^ x0;
             break;
         }
         if (m->base_reg)
@@ -226,11 +237,10 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
     if (!m->store) {
         uint64_t *d = regs + m->val_row;
         if (es == 4) {
-            for (uint32_t l = 0; l < w; l++) {
-                uint32_t v;
-                memcpy(&v, p + 4 * l, 4);
-                d[l] = v;
-            }
+            uint32_t t[LANES_MAX];
+            memcpy(t, p, (size_t)w * 4);
+            for (uint32_t l = 0; l < w; l++)
+                d[l] = t[l];
         } else if (es == 8) {
             memcpy(d, p, (size_t)w * 8);   /* little-endian host */
         } else {
@@ -244,10 +254,10 @@ static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst
     }
     const uint64_t *v = (m->val_sel ? consts : regs) + m->val_row;
     if (es == 4) {
-        for (uint32_t l = 0; l < w; l++) {
-            const uint32_t u = (uint32_t)v[l];
-            memcpy(p + 4 * l, &u, 4);
-        }
+        uint32_t t[LANES_MAX];
+        for (uint32_t l = 0; l < w; l++)
+            t[l] = (uint32_t)v[l];
+        memcpy(p, t, (size_t)w * 4);
     } else if (es == 8) {
         memcpy(p, v, (size_t)w * 8);
     } else {

@@ -61,6 +61,40 @@ static void fast_##F##_##TY##_##W(uint64_t *r, const uint64_t *a, \
     GEN_INT_T(F, u64, 64, 0) GEN_INT_T(F, i64, 64, 1)
 INT_FAMS(GEN_INT_F)
 
+/* 32-bit mul and mad: the low 32 bits of a product depend on the low 32
+ * bits of its factors only, which is what SSE2's pmuludq multiplies (two
+ * lanes an instruction; the compiler emulates a full 64-bit product with
+ * three).  Same bits as the rows above; they replace them in the table. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_MUL32_SSE2 1
+static inline void mul32_rows(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                              const uint64_t *c, uint32_t n, bool mad)
+{
+    const __m128i m = _mm_set1_epi64x(0xffffffff);
+    uint32_t l = 0;
+    for (; l + 2 <= n; l += 2) {
+        __m128i p = _mm_mul_epu32(_mm_loadu_si128((const __m128i *)(const void *)(a + l)),
+                                  _mm_loadu_si128((const __m128i *)(const void *)(b + l)));
+        if (mad)
+            p = _mm_add_epi64(p, _mm_loadu_si128((const __m128i *)(const void *)(c + l)));
+        _mm_storeu_si128((__m128i *)(void *)(r + l), _mm_and_si128(p, m));
+    }
+    for (; l < n; l++)
+        r[l] = ((a[l] & 0xffffffffu) * (b[l] & 0xffffffffu) + (mad ? c[l] : 0)) & 0xffffffffu;
+}
+#define GEN_MUL32(F, MAD, W) \
+static void fast32_##F##_##W(uint64_t *r, const uint64_t *a, const uint64_t *b, \
+                             const uint64_t *c, uint32_t w) \
+{ \
+    mul32_rows(r, a, b, c, (W) ? (W) : w, MAD); \
+}
+#define GEN_MUL32_F(F, MAD) GEN_MUL32(F, MAD, 8) GEN_MUL32(F, MAD, 16) \
+    GEN_MUL32(F, MAD, 32) GEN_MUL32(F, MAD, 0)
+GEN_MUL32_F(MUL, false)
+GEN_MUL32_F(MAD, true)
+#endif
+
 /* Shifts by a count that is the same in every lane (an immediate: the
  * decoder's constant row): the count is read once, so the loop is a
  * vector shift by a scalar instead of one lane at a time. */
@@ -159,11 +193,22 @@ static const lanes_fast_fn alu_tab[ISA_FAM_COUNT][TC_COUNT][4] = {
     FLT_FAMS(TAB_FLT)
 };
 
+#if HAVE_MUL32_SSE2
+static const lanes_fast_fn mul32_tab[2][4] = {
+    { fast32_MUL_8, fast32_MUL_16, fast32_MUL_32, fast32_MUL_0 },
+    { fast32_MAD_8, fast32_MAD_16, fast32_MAD_32, fast32_MAD_0 },
+};
+#endif
+
 lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w)
 {
     const int ti = type_index(t);
     if ((unsigned)f >= ISA_FAM_COUNT || ti < 0 || w == 0 || w > LANES_MAX)
         return NULL;
+#if HAVE_MUL32_SSE2
+    if ((f == ISA_FAM_MUL || f == ISA_FAM_MAD) && (ti == TC_U32 || ti == TC_I32))
+        return mul32_tab[f == ISA_FAM_MAD][width_index(w)];
+#endif
     return alu_tab[f][ti][width_index(w)];
 }
 
