@@ -103,6 +103,9 @@ uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
 /* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
 
+/* spirv_vecmem.c: OpenCL.std vloadn/vstoren/vload_half/vstore_half... */
+bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name);
+
 /* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, groups.
  * Returns true if the opcode was recognised (errors are reported). */
 bool x_op_alu(xctx *x, xfn *f, const spv_inst *in);

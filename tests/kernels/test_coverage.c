@@ -311,6 +311,88 @@ static void test_aggregate_values(void **state)
     }
 }
 
+/* ------------------------------------------------------------ vload/vstore */
+
+/* binary16 -> double, from the IEEE 754 layout */
+static double half_value(uint16_t h)
+{
+    int e = (h >> 10) & 31, f = h & 1023;
+    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(1024 + f, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* double -> binary16 by searching the ordered finite halves: rounding 'z'
+ * (toward zero), 'e' (nearest, ties to even) or 'p' (toward +inf). */
+static uint16_t half_of(double x, char mode)
+{
+    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    double a = fabs(x);
+    uint16_t lo = 0;                        /* largest half magnitude <= a */
+    for (uint16_t b = 0; b <= 0x7bff; b++)
+        if (half_value(b) <= a)
+            lo = b;
+    double dl = a - half_value(lo);
+    uint16_t hi = lo < 0x7bff ? lo + 1 : 0x7c00;
+    double dh = half_value(hi) - a;
+    uint16_t m = lo;
+    if (dl != 0) {
+        if (mode == 'e')
+            m = dl < dh || (dl == dh && !(lo & 1)) ? lo : hi;
+        else if (mode == 'p')
+            m = sign ? lo : hi;
+    }
+    if (mode == 'e' && a >= 65520.0)
+        m = 0x7c00;
+    return (uint16_t)(sign | m);
+}
+
+static void test_vecmem(void **state)
+{
+    (void)state;
+    enum { G = 64 };
+    static float a[4 * G + 4], o[7 * G];
+    static uint16_t h[4 * G + 4], oh[9 * G];
+    static int32_t ia[2 * G], io[2 * G];
+    for (int i = 0; i < 4 * G + 4; i++) {
+        a[i] = (float)urand(-100, 100);
+        h[i] = (uint16_t)(((rnd() % 20 + 5) << 10) | (rnd() & 1023) | (rnd() & 1 ? 0x8000 : 0));
+    }
+    for (int i = 0; i < 2 * G; i++)
+        ia[i] = (int32_t)rnd();
+    put("a.bin", a, sizeof a);
+    put("h.bin", h, sizeof h);
+    put("ia.bin", ia, sizeof ia);
+    compile("vecmem", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/vecmem.spv --sg %u --global %d --local 32 --arg a=float:@%s/a.bin "
+               "--arg o=float:zeros:%d --arg h=ushort:@%s/h.bin --arg oh=ushort:zeros:%d "
+               "--arg ia=int:@%s/ia.bin --arg io=int:zeros:%d --out o=%s/o.bin "
+               "--out oh=%s/oh.bin --out io=%s/io.bin -q", tmpdir, widths[w], G, tmpdir, 7 * G,
+               tmpdir, 9 * G, tmpdir, 2 * G, tmpdir, tmpdir, tmpdir);
+        get("o.bin", o, sizeof o);
+        get("oh.bin", oh, sizeof oh);
+        get("io.bin", io, sizeof io);
+        for (int i = 0; i < G; i++) {
+            for (int k = 0; k < 4; k++)
+                assert_true(o[4 * i + k] == a[4 * i + k] * 2.0f);
+            for (int k = 0; k < 3; k++)
+                assert_true(o[4 * G + 3 * i + k] == a[1 + 3 * i + k] + 1.0f);
+            for (int k = 0; k < 4; k++) {
+                float hv = (float)half_value(h[4 * i + k]);
+                assert_int_equal(oh[4 * i + k], half_of(hv * 3.0f, 'z'));
+            }
+            float hs = (float)half_value(h[1 + i]);
+            assert_int_equal(oh[4 * G + i], half_of(hs / 3.0f, 'e'));
+            for (int k = 0; k < 3; k++) {   /* vloada_half3: 4-element stride */
+                float ha = (float)half_value(h[4 * i + k]);
+                assert_int_equal(oh[5 * G + 4 * i + k], half_of(ha * 0.3f, 'p'));
+            }
+            assert_int_equal(io[2 * i], ia[2 * i + 1]);
+            assert_int_equal(io[2 * i + 1], ia[2 * i]);
+        }
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -332,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_pow),
         cmocka_unit_test(test_aggregates),
         cmocka_unit_test(test_aggregate_values),
+        cmocka_unit_test(test_vecmem),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
