@@ -40,6 +40,7 @@ typedef struct tm_thread {
     bool dep_ok;           /* dep/dmem valid (cleared when cur or ready[] change) */
     bool dmem;             /* that source was written by a memory op */
     bool in_uops;          /* blocked inside a micro-op sequence */
+    bool atlast;           /* counted in its work-group's atlast */
     uint32_t wg;           /* work-group slot on the CU */
     uint32_t sg;
     uint32_t urec, ucur;   /* record and micro-op to resume after a barrier */
@@ -57,6 +58,7 @@ typedef struct tm_wgslot {
     size_t pcs_cap;
     uint64_t wg_linear;
     uint32_t nsg, left, arrived;
+    uint32_t atlast;       /* threads not done whose next record is their last */
     uint64_t start, max_arrival, done;
 } tm_wgslot;
 
@@ -257,13 +259,42 @@ static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
 
 /* Publish slot t's scan entry from its state (after anything changed it). */
 /* Whether slot t's next step may touch shared state: its instruction may
- * (inst_shared), it resumes micro-ops, or it is at its last record (the
- * work-group may end and the next one start). */
-static bool thread_shared(const tm_thread *th)
+ * (inst_shared), it resumes micro-ops, it waits past its last record, or
+ * every thread of its work-group still running is at its last record (one
+ * step may then end the work-group, which starts the next one; a thread
+ * not yet at its last record cannot finish within the step). */
+static bool thread_shared(const tm_cu *c, const tm_thread *th)
 {
     if (th->state != TH_RUN && th->state != TH_BLOCKED)
         return false;
-    return !th->ti || th->ti->shared || th->in_uops || th->cur + 1 >= th->nrec;
+    const tm_wgslot *w = &c->wg[th->wg];
+    return !th->ti || th->ti->shared || th->in_uops ||
+           (th->atlast && w->atlast == w->left);
+}
+
+static void set_shared(tm_cu *c, uint32_t t)
+{
+    uint8_t sh = thread_shared(c, &c->th[t]);
+    c->nshared += (uint32_t)sh - c->shared[t];
+    c->shared[t] = sh;
+}
+
+/* Slot t's flag, after its state changed; when that changes its
+ * work-group's count of threads at their last record, all of the group's. */
+static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
+{
+    tm_thread *th = &c->th[t];
+    bool al = (th->state == TH_RUN || th->state == TH_BLOCKED) && th->ti &&
+              th->cur + 1 >= th->nrec;
+    if (al == th->atlast) {
+        set_shared(c, t);
+        return;
+    }
+    th->atlast = al;
+    tm_wgslot *w = &c->wg[th->wg];
+    w->atlast = al ? w->atlast + 1 : w->atlast - 1;
+    for (uint32_t i = 0; i < w->nsg; i++)
+        set_shared(c, th->wg * m->sgs + i);
 }
 
 /* Whether an instruction's issue may touch shared state: a global memory
@@ -291,9 +322,7 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
 {
     tm_thread *th = &c->th[t];
     uint32_t pos = m->t_pos[t];
-    uint8_t sh = thread_shared(th);
-    c->nshared += (uint32_t)sh - c->shared[t];
-    c->shared[t] = sh;
+    update_shared(m, c, t);
     if (t != c->picked)
         c->woke = true;
     uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * (TM_PIPE_COUNT + 1);
@@ -337,8 +366,11 @@ static void finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
     th->state = TH_DONE;
     sync_thread(m, c, (uint32_t)(th - c->th));
     w->done = max64(w->done, th->last_done);
-    if (--w->left)
+    if (--w->left) {
+        for (uint32_t i = 0; i < w->nsg; i++)   /* atlast == left may hold now */
+            set_shared(c, th->wg * m->sgs + i);
         return;
+    }
     /* the work-group is complete: free its slot, start the next one */
     uint64_t done = w->done;
     m->end = max64(m->end, done);
@@ -761,6 +793,7 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
     w->wg_linear = lin;
     w->nsg = w->tr.nsg;
     w->left = w->nsg;
+    w->atlast = 0;
     w->arrived = 0;
     w->start = t;
     w->done = t;
