@@ -8,6 +8,7 @@
  * of the output, which must equal the native peer's. */
 #include "bench.h"
 #include "spirv.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -414,6 +415,121 @@ static void section_threads(const opts *o)
     printf("\n");
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The timing model's own rate on the compute-bound example
+ * (examples/calibration/alu_bound.sgasm on the default config, SIMD16, the
+ * command in its header): a full run with and without the model, and a
+ * replay of its trace (the model alone, reading the trace), on one host
+ * thread and on N; best of three, CPU and wall time. */
+static void section_timing(const opts *o)
+{
+    uint32_t T = o->threads ? o->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t items = o->quick ? 8192 : 65536;
+    isa_kernel k;
+    emu_config cfg;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    if (load_kernel(o->src, "examples/calibration/alu_bound.sgasm", &k) ||
+        emu_config_load_bundled("default", &cfg, &d)) {
+        isa_diags_free(&d);
+        printf("## Timing model rate: cannot load alu_bound or the default config\n\n");
+        return;
+    }
+    char trace[] = "/tmp/sgemu-bench-XXXXXX";
+    int fd = mkstemp(trace);
+    if (fd < 0) {
+        printf("## Timing model rate: no scratch file\n\n");
+        isa_kernel_free(&k);
+        return;
+    }
+    close(fd);
+    printf("## Timing model rate: alu_bound, default config, SIMD16, %llu items, n = 200\n\n",
+           (unsigned long long)items);
+    printf("| run | threads | instructions | cycles | wall s | CPU s | Msg-inst/s (wall) | "
+           "Msg-inst/s per core (CPU) |\n|---|---|---|---|---|---|---|---|\n");
+    enum { FULL, FUNC, RECORD, REPLAY, REPLAY_T, NRUNS };
+    static const char *const names[NRUNS] = { "full run (functional + model)",
+        "functional only (--no-timing)", "full run + --record", "replay (model + trace reading)",
+        "replay (model + trace reading)" };
+    double best_cpu[NRUNS], best_wall[NRUNS];
+    uint64_t insts[NRUNS] = { 0 }, cyc[NRUNS] = { 0 };
+    bool ok = true;
+    for (int r = 0; r < NRUNS && ok; r++) {
+        best_cpu[r] = best_wall[r] = 1e30;
+        for (int rep = 0; rep < 3 && ok; rep++) {
+            uint32_t *out = calloc(items, 4);
+            sgemu_argval a[2];
+            memset(a, 0, sizeof a);
+            a[0].kind = SGEMU_VAL_BUFFER;
+            a[0].data = (uint8_t *)out;
+            a[0].bytes = items * 4;
+            a[1].kind = SGEMU_VAL_SCALAR;
+            a[1].scalar = 200;
+            sgemu_launch L;
+            memset(&L, 0, sizeof L);
+            L.dims = 1;
+            L.global[0] = items;
+            L.local[0] = 128;
+            L.local_given = true;
+            L.sg_width = 16;
+            L.timing = r != FUNC;
+            L.threads = 1;
+            L.record_path = r == RECORD ? trace : NULL;
+            sgemu_stats st;
+            sgemu_fault f;
+            double w0 = now(), c0 = cpu_now();
+            int rc;
+            if (r == REPLAY || r == REPLAY_T) {
+                sgemu_replay_opts ro;
+                memset(&ro, 0, sizeof ro);
+                ro.threads = r == REPLAY ? 1 : T;
+                rc = sgemu_replay(trace, &cfg, &ro, NULL, &st, &f);
+            } else {
+                rc = sgemu_run(&k, &cfg, &L, a, &st, &f);
+            }
+            double w = now() - w0, c = cpu_now() - c0;
+            free(out);
+            if (rc) {
+                printf("| %s | - | failed: %.100s | | | | | |\n", names[r], f.msg);
+                ok = false;
+                break;
+            }
+            insts[r] = st.timing ? st.timing->instructions : st.instructions;
+            cyc[r] = st.timing ? st.timing->cycles : 0;
+            sgemu_stats_free(&st);
+            if (w < best_wall[r])
+                best_wall[r] = w;
+            if (c < best_cpu[r])
+                best_cpu[r] = c;
+        }
+        if (!ok)
+            break;
+        printf("| %s | %u | %llu | %llu | %.3f | %.3f | %.2f | %.2f |\n", names[r],
+               r == REPLAY_T ? T : 1, (unsigned long long)insts[r], (unsigned long long)cyc[r],
+               best_wall[r], best_cpu[r], insts[r] / best_wall[r] / 1e6,
+               insts[r] / best_cpu[r] / 1e6);
+        fflush(stdout);
+    }
+    if (ok) {
+        double model = best_cpu[FULL] - best_cpu[FUNC];
+        printf("\nmodel alone (full - functional, CPU): %.2f Msg-inst/s per core; "
+               "replay / full run: %.2fx faster (wall, one thread); replay on %u threads: "
+               "%.2fx the one-thread replay (wall); cycles %s\n\n",
+               model > 0 ? insts[FULL] / model / 1e6 : 0, best_wall[FULL] / best_wall[REPLAY], T,
+               best_wall[REPLAY] / best_wall[REPLAY_T],
+               cyc[FULL] == cyc[REPLAY] && cyc[REPLAY] == cyc[REPLAY_T] && cyc[FULL] == cyc[RECORD]
+                   ? "identical" : "DIFFER");
+    }
+    unlink(trace);
+    isa_kernel_free(&k);
+}
+
 static void machine(void)
 {
     char model[256] = "unknown";
@@ -437,7 +553,7 @@ static void machine(void)
 int main(int argc, char **argv)
 {
     opts o = { .src = BENCH_SRC };
-    const char *sections = "main,ocl,scaling,threads";
+    const char *sections = "timing,main,ocl,scaling,threads";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             o.quick = true;
@@ -454,14 +570,20 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             o.threads = (uint32_t)atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: sgemu-bench [--quick] [--no-ocl] [--no-timing] "
-                    "[--only WORKLOAD] [--sections main,ocl,scaling,threads] "
-                    "[--threads N] [--src DIR]\n");
-            return 1;
+            bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+            fprintf(help ? stdout : stderr,
+                    "usage: sgemu-bench [--quick] [--no-ocl] [--no-timing] "
+                    "[--only WORKLOAD] [--sections timing,main,ocl,scaling,threads] "
+                    "[--threads N] [--src DIR]\n"
+                    "Prints every figure next to its peer's and their ratio, all from this run\n"
+                    "(docs/performance.md). Exit status: 0 ok, 1 bad arguments.\n");
+            return help ? 0 : 1;
         }
     }
     machine();
     printf("mode: %s\n\n", o.quick ? "--quick (reduced sizes)" : "full");
+    if (strstr(sections, "timing") && !o.no_timing)
+        section_timing(&o);
     if (strstr(sections, "main"))
         section_main(&o);
     if (strstr(sections, "ocl") && !o.no_ocl)
