@@ -109,11 +109,11 @@ static const uint64_t lane_id[LANES_MAX] = { LID16(0), LID16(16), LID16(32), LID
  * the same values): the queries that are uniform over the sub-group, and
  * global/local ids while the sub-group's lanes stay inside one row of the
  * work-group.  false: let the launch's callback compute it. */
-static bool special_row(const emu_run *run, const emu_sg *sg, uint32_t sp,
-                        uint32_t dim, uint64_t *out)
+static inline __attribute__((always_inline)) bool
+special_row(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
+            uint64_t *out, const uint32_t w)
 {
     const emu_wg *wg = run->wg;
-    const uint32_t w = sg->l.width;
     uint64_t v;
     switch ((isa_special)sp) {
     case ISA_SP_GLOBAL_ID:
@@ -159,11 +159,11 @@ static bool special_row(const emu_run *run, const emu_sg *sg, uint32_t sp,
  * is one bounds check and a straight copy; everything else (a partial
  * mask, a gather, a fault to report, a recorded run) goes to emu_mem_exec,
  * which recomputes the access from the instruction. */
-static int exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
-                     lanes_mask mask, lanes_mask full, uint32_t pc, emu_rec *rec,
-                     uint64_t *regs, const uint64_t *consts)
+static inline __attribute__((always_inline)) int
+exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
+          lanes_mask mask, lanes_mask full, uint32_t pc, emu_rec *rec,
+          uint64_t *regs, const uint64_t *consts, const uint32_t w)
 {
-    const uint32_t w = sg->l.width;
     const uint64_t es = m->esize;
     if (rec || mask != full)
         return emu_mem_exec(run, sg, in, mask, pc, rec);
@@ -289,7 +289,8 @@ static inline uint64_t next_check(uint64_t icount0, uint64_t n, uint64_t budget)
 /* `traced` is a constant in each of the two copies emu_exec_subgroup
  * calls, so the untraced one carries no record keeping at all */
 static inline __attribute__((always_inline)) int
-exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const bool traced)
+exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const bool traced,
+          const uint32_t W)
 {
     const isa_kernel *k = run->k;
     const uint32_t kinst = k->ninst;
@@ -303,7 +304,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
     uint64_t n = 0, lanes = 0;
     /* one compare per instruction covers the limit and the stop requests */
     uint64_t check = next_check(icount0, 0, budget);
-    const uint32_t w = sg->l.width;
+    const uint32_t w = W ? W : sg->l.width;
     const lanes_mask full = lanes_mask_first(w);
     const emu_dinst *dec = run->dp.d;
     uint64_t *const regs = sg->l.regs;
@@ -404,7 +405,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 break;
             case EMU_D_SPECIAL: {
                 uint64_t row[LANES_MAX];
-                if (!special_row(run, sg, d->src[0], d->src[1], row)) {
+                if (!special_row(run, sg, d->src[0], d->src[1], row, w)) {
                     if (run->lenv.special)
                         run->lenv.special(run->lenv.user, &sg->l,
                                           (isa_special)d->src[0], d->src[1], row);
@@ -427,7 +428,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             }
             case EMU_D_LDST:
                 if (exec_ldst(run, sg, &run->dp.mem[d->src[0]], &k->inst[pc], mask, full,
-                              pc, rec, regs, run->dp.consts)) {
+                              pc, rec, regs, run->dp.consts, w)) {
                     top->pc = pc;
                     LEAVE(run->fault->code);
                 }
@@ -566,8 +567,17 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
 int emu_exec_subgroup(emu_run *run, emu_sg *sg)
 {
     uint64_t ninst = 0, nlanes = 0;
-    const int rc = run->wg->trace ? exec_loop(run, sg, &ninst, &nlanes, true)
-                                  : exec_loop(run, sg, &ninst, &nlanes, false);
+    /* untraced runs at the common widths get copies whose lane loops have
+     * a constant trip count (unrolled, no loop overhead) */
+    int rc;
+    if (run->wg->trace)
+        rc = exec_loop(run, sg, &ninst, &nlanes, true, 0);
+    else switch (sg->l.width) {
+        case 8:  rc = exec_loop(run, sg, &ninst, &nlanes, false, 8); break;
+        case 16: rc = exec_loop(run, sg, &ninst, &nlanes, false, 16); break;
+        case 32: rc = exec_loop(run, sg, &ninst, &nlanes, false, 32); break;
+        default: rc = exec_loop(run, sg, &ninst, &nlanes, false, 0); break;
+    }
     sgemu_stats *st = run->stats;
     run->instructions += ninst;
     st->instructions += ninst;

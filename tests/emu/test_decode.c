@@ -400,6 +400,9 @@ static void test_queries_conversions_addresses(void **state)
         { 2, 16, { 64, 4 }, { 16, 2 }, { 0, 7 } },
         { 1, 16, { 300, 1 }, { 100, 1 }, { 11, 0 } },
         { 1, 32, { 256, 1 }, { 64, 1 }, { 0, 0 } },
+        /* widths without a specialised copy of the dispatch loop */
+        { 1, 4, { 120, 1 }, { 30, 1 }, { 2, 0 } },
+        { 2, 64, { 64, 4 }, { 64, 2 }, { 0, 0 } },
     };
     static uint64_t fast[QMAX * NQ], slow[QMAX * NQ];
     for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
