@@ -188,7 +188,7 @@ typedef struct sgemu_replay_opts {
     uint32_t sg_width;            /* 0: the trace's; else must equal it */
     const char *trace_path;       /* Chrome trace JSON, or NULL */
     uint64_t trace_limit;
-    uint32_t threads;             /* host threads for the timing model (0: all cores) */
+    uint32_t threads;             /* host threads for the timing model (0 or 1: one) */
 } sgemu_replay_opts;
 
 /* Re-time a recorded trace on device cfg without executing the kernel: the

@@ -115,7 +115,10 @@ typedef struct tm_launch {
     void *user;
     const char *trace_path;       /* Chrome trace JSON, or NULL */
     uint64_t trace_limit;         /* events (0: default 1000000) */
-    uint32_t threads;             /* host threads for the issue loop (<= 1: one) */
+    /* Host threads for the issue loop, only as many as asked for (0 or 1:
+     * one): its threads wait for each other at every step that touches
+     * shared state, which on a busy host costs more than it gains. */
+    uint32_t threads;
 } tm_launch;
 
 /* Run the model; fills *out (free with tm_timing_free).  Returns 0, the

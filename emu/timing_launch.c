@@ -31,7 +31,7 @@ int emu_timing_run(emu_run *run)
         .local_bytes = run->local_total, .wg_total = run->wg_total,
         .next_wg = pull_wg, .user = run,
         .trace_path = run->launch->trace_path, .trace_limit = run->launch->trace_limit,
-        .threads = emu_host_threads(run->launch->threads),
+        .threads = run->launch->threads,     /* 0: one (see tm_launch.threads) */
     };
     char msg[512] = "";
     int rc = tm_run(&L, t, msg, sizeof msg);

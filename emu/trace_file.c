@@ -835,7 +835,7 @@ int emu_record_run(emu_run *run)
             .wg_items = info.wg_items, .local_bytes = run->local_total,
             .wg_total = run->wg_total, .next_wg = pull_and_write, .user = &c,
             .trace_path = run->launch->trace_path, .trace_limit = run->launch->trace_limit,
-            .threads = emu_host_threads(run->launch->threads),
+            .threads = run->launch->threads,
         };
         rc = tm_run(&L, t, msg, sizeof msg);
         if (rc && !run->fault->code) {
@@ -968,7 +968,7 @@ int sgemu_replay(const char *path, const emu_config *cfg, const sgemu_replay_opt
             .next_wg = pull_from_file, .user = &c,
             .trace_path = opts ? opts->trace_path : NULL,
             .trace_limit = opts ? opts->trace_limit : 0,
-            .threads = emu_host_threads(opts ? opts->threads : 1),
+            .threads = opts ? opts->threads : 1,
         };
         rc = tm_run(&L, t, msg, sizeof msg);
         if (rc)

@@ -13,8 +13,8 @@ static const char replay_help[] =
     "Re-times a trace written by 'sgemu run --record TRACE' on another device config\n"
     "without executing the kernel: the cycles equal those of a full run on that config.\n"
     "A trace holds one sub-group width; --sg checks it (another width needs a new\n"
-    "recording).  -j N runs the timing model on N host threads (default 0: all\n"
-    "cores; the cycles and statistics are the same for any N).\n"
+    "recording).  -j N runs the timing model on N host threads (default: one;\n"
+    "the cycles and statistics are the same for any N).\n"
     "\n"
     "exit status: 0 ok, 1 bad input (also a corrupt or truncated trace), 3 internal error\n";
 
