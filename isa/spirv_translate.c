@@ -1959,6 +1959,183 @@ out:
     free(del);
 }
 
+/* Narrowing of 64-bit work-item ids, which every OpenCL C kernel does
+ * (`uint i = get_global_id(0)`, then `i` zero-extended again to index a
+ * buffer), folded into the readers:
+ *   `and rX, rY, 0xffffffff` used as an i64/u64 address index -> rY read
+ *   as a u32 index;
+ *   `cvt.u32.u64 rT, rY` whose readers all look at 32 bits only (32-bit
+ *   integer ALU ops, compares, moves, selects, cvt sources, stores, u32/i32
+ *   address indices) -> those readers read rY.
+ * Both need rY to hold the same value at the readers as at the narrowing:
+ * rY has one definition and no backward branch can run it again (so it
+ * dominates, from SSA, and is never overwritten).  The narrowing itself is
+ * removed when nothing reads it any more. */
+typedef struct xdefs {
+    uint32_t *ndef, *defat, *nuse;
+    uint8_t *reexec;        /* per instruction: inside some backward jump */
+} xdefs;
+
+static bool xdefs_build(const isa_inst *code, uint32_t n, xdefs *x)
+{
+    x->ndef = calloc(ISA_MAX_REGS, sizeof *x->ndef);
+    x->defat = calloc(ISA_MAX_REGS, sizeof *x->defat);
+    x->nuse = calloc(ISA_MAX_REGS, sizeof *x->nuse);
+    x->reexec = calloc(n + 1, 1);
+    if (!x->ndef || !x->defat || !x->nuse || !x->reexec)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        xregs r;
+        if (!inst_regs(&code[i], &r))
+            return false;
+        for (unsigned d = 0; d < r.nd; d++)
+            if (r.def[d] < ISA_MAX_REGS) {
+                x->ndef[r.def[d]]++;
+                x->defat[r.def[d]] = i;
+            }
+        for (unsigned u = 0; u < r.nu; u++)
+            if (r.use[u] < ISA_MAX_REGS)
+                x->nuse[r.use[u]]++;
+    }
+    /* i can run twice only if some branch at j >= i jumps to t <= i */
+    uint32_t lo = UINT32_MAX;
+    for (uint32_t i = n; i-- > 0;) {
+        if (code[i].op == ISA_OP_BRA && code[i].target < lo)
+            lo = code[i].target;
+        x->reexec[i] = lo <= i;
+    }
+    return true;
+}
+
+static void xdefs_free(xdefs *x)
+{
+    free(x->ndef);
+    free(x->defat);
+    free(x->nuse);
+    free(x->reexec);
+}
+
+/* rY keeps one value from its definition on */
+static bool stable(const xdefs *x, uint32_t r)
+{
+    return r < ISA_MAX_REGS && x->ndef[r] == 1 && !x->reexec[x->defat[r]];
+}
+
+static bool int32_type(unsigned t)
+{
+    return t == ISA_T_U32 || t == ISA_T_I32;
+}
+
+/* Does operand o of `in`, a register read, look at its low 32 bits only? */
+static bool reads_low32(const isa_inst *in, unsigned o)
+{
+    if (in->vec > 1 || o == 0 || in->o[o].kind != ISA_OPND_REG)
+        return false;
+    unsigned vec;
+    if (!int32_type(isa_opnd_type(in, o, &vec)) || vec != 1)
+        return false;
+    switch (isa_ops[in->op].family) {
+    case ISA_FAM_ADD: case ISA_FAM_SUB: case ISA_FAM_MUL: case ISA_FAM_MAD:
+    case ISA_FAM_AND: case ISA_FAM_OR: case ISA_FAM_XOR: case ISA_FAM_NOT:
+    case ISA_FAM_NEG: case ISA_FAM_SHL: case ISA_FAM_SHR: case ISA_FAM_MIN:
+    case ISA_FAM_MAX: case ISA_FAM_ABS: case ISA_FAM_CMP: case ISA_FAM_MOV:
+    case ISA_FAM_SEL: case ISA_FAM_CVT: case ISA_FAM_ST:
+        return isa_ops[in->op].pipe != ISA_PIPE_COLL && isa_ops[in->op].pipe != ISA_PIPE_BLOCK;
+    default:
+        return false;
+    }
+}
+
+static void fold_narrowing(isa_inst *code, uint32_t *n)
+{
+    xdefs x;
+    memset(&x, 0, sizeof x);
+    uint8_t *del = calloc(*n + 1, 1);
+    bool any = false;
+    if (!del || !xdefs_build(code, *n, &x))
+        goto out;
+    /* and rX, rY, 0xffffffff as an address index */
+    for (uint32_t i = 0; i < *n; i++)
+        for (unsigned o = 0; o < code[i].nopnd && o < ISA_MAX_OPNDS; o++) {
+            isa_addr *a = &code[i].o[o].addr;
+            if (code[i].o[o].kind != ISA_OPND_ADDR || !a->has_index ||
+                (a->index_type != ISA_T_I64 && a->index_type != ISA_T_U64) ||
+                a->index >= ISA_MAX_REGS || x.ndef[a->index] != 1)
+                continue;
+            const isa_inst *d = &code[x.defat[a->index]];
+            if (d->op != ISA_OP_AND || (d->type != ISA_T_U64 && d->type != ISA_T_I64) ||
+                (d->vec && d->vec != 1) || d->flags || d->o[0].kind != ISA_OPND_REG)
+                continue;
+            for (unsigned k = 1; k <= 2; k++) {
+                const isa_operand *y = &d->o[k], *m = &d->o[3 - k];
+                if (y->kind == ISA_OPND_REG && m->kind == ISA_OPND_IMM &&
+                    m->imm == 0xffffffffu && stable(&x, y->reg)) {
+                    x.nuse[a->index]--;
+                    x.nuse[y->reg]++;
+                    a->index = y->reg;
+                    a->index_type = ISA_T_U32;
+                    break;
+                }
+            }
+        }
+    /* cvt.{u32,i32}.{u64,i64} rT, rY read as 32 bits only */
+    for (uint32_t i = 0; i < *n; i++) {
+        const isa_inst *c = &code[i];
+        if (c->op != ISA_OP_CVT || !int32_type(c->type) || c->flags ||
+            (c->src_type != ISA_T_U64 && c->src_type != ISA_T_I64) ||
+            (c->vec && c->vec != 1) || c->o[0].kind != ISA_OPND_REG ||
+            c->o[1].kind != ISA_OPND_REG || c->o[0].reg >= ISA_MAX_REGS ||
+            x.ndef[c->o[0].reg] != 1 || !stable(&x, c->o[1].reg))
+            continue;
+        const uint32_t rt = c->o[0].reg, ry = c->o[1].reg;
+        bool ok = true;
+        for (uint32_t j = 0; j < *n && ok; j++) {
+            const isa_inst *u = &code[j];
+            for (unsigned o = 0; o < u->nopnd && o < ISA_MAX_OPNDS && ok; o++) {
+                const isa_operand *op = &u->o[o];
+                if (op->kind == ISA_OPND_REG && op->reg == rt)
+                    ok = j == i || reads_low32(u, o);
+                else if (op->kind == ISA_OPND_ADDR)
+                    ok = !(op->addr.base_kind == ISA_OPND_REG && op->addr.base == rt) &&
+                         !(op->addr.has_index && op->addr.index == rt &&
+                           !int32_type(op->addr.index_type));
+            }
+        }
+        if (!ok)
+            continue;
+        for (uint32_t j = 0; j < *n; j++) {
+            if (j == i)
+                continue;
+            isa_inst *u = &code[j];
+            for (unsigned o = 0; o < u->nopnd && o < ISA_MAX_OPNDS; o++) {
+                isa_operand *op = &u->o[o];
+                if (op->kind == ISA_OPND_REG && op->reg == rt)
+                    op->reg = (uint16_t)ry;
+                else if (op->kind == ISA_OPND_ADDR && op->addr.has_index &&
+                         op->addr.index == rt)
+                    op->addr.index = (uint16_t)ry;
+            }
+        }
+        x.nuse[ry] += x.nuse[rt];
+        x.nuse[rt] = 0;
+    }
+    /* narrowings nobody reads any more */
+    for (uint32_t i = 0; i < *n; i++) {
+        const isa_inst *c = &code[i];
+        if ((c->op == ISA_OP_CVT || c->op == ISA_OP_AND) && c->o[0].kind == ISA_OPND_REG &&
+            c->o[0].reg < ISA_MAX_REGS && x.nuse[c->o[0].reg] == 0 &&
+            x.ndef[c->o[0].reg] == 1 && (c->vec == 0 || c->vec == 1)) {
+            del[i] = 1;
+            any = true;
+        }
+    }
+    if (any)
+        remove_marked(code, n, del);
+out:
+    xdefs_free(&x);
+    free(del);
+}
+
 /* A compare that reads rD right after `rS = ...` whose value later moves
  * into rD (`mov rD, rS`, a loop latch's phi copy: `i' = i + 1; cmp i`)
  * is moved above that definition, so rD dies there and the copy can be
@@ -2010,14 +2187,16 @@ out:
  * instruction, out[i * nw ...]) by backward iteration to a fixed point;
  * in0 gets the set live at the entry. */
 static bool liveness(const isa_inst *code, uint32_t n, uint32_t nw, uint64_t *out,
-                     uint64_t *in0)
+                     uint64_t *in0, uint64_t *work)
 {
     uint64_t *in = calloc((size_t)(n + 1) * nw, sizeof *in);   /* in[n]: exit, empty */
     if (!in)
         return false;
     memset(out, 0, (size_t)n * nw * sizeof *out);
     bool changed = true;
-    for (int iter = 0; changed && iter < 1000; iter++) {
+    /* *work bounds the whole pass on pathological input (each sweep costs
+     * n * nw word operations): no fixed point in budget, no coalescing */
+    for (; changed && *work >= (uint64_t)n * nw; *work -= (uint64_t)n * nw) {
         changed = false;
         for (uint32_t i = n; i-- > 0;) {
             const isa_inst *c = &code[i];
@@ -2089,6 +2268,7 @@ static void coalesce_copies(isa_inst *code, uint32_t *n)
     uint32_t *rename = calloc(nreg, sizeof *rename);
     if (!out || !pinned || !touched || !del || !ndef || !defs || !rename)
         goto out;
+    uint64_t work = UINT64_C(1) << 26;
     for (int round = 0; round < 64; round++) {
         /* definitions grouped by register: defs[ndef[r] .. ndef[r + 1]) */
         memset(pinned, 0, nreg);
@@ -2122,7 +2302,7 @@ static void coalesce_copies(isa_inst *code, uint32_t *n)
                     defs[fill[r.def[d]]++] = i;
             }
         }
-        if (!liveness(code, *n, nw, out, in0))
+        if (!liveness(code, *n, nw, out, in0, &work))
             break;
         /* merges of disjoint register pairs in one round: renaming one pair
          * changes no other register's liveness */
@@ -2310,6 +2490,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         if (!opt || strcmp(opt, "0") != 0) {
             invert_branches(x.code, &x.ncode);
             fuse_mad(x.code, &x.ncode);
+            fold_narrowing(x.code, &x.ncode);
             hoist_compares(x.code, x.ncode);
             coalesce_copies(x.code, &x.ncode);
             /* removed copies leave new fall-throughs and branch pairs */
