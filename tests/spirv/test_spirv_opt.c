@@ -62,6 +62,18 @@ static const char cl_src[] =
     "    out[i * 6 + 3] = r;\n"
     "    out[i * 6 + 4] = s + c + h;\n"
     "    out[i * 6 + 5] = as_uint(f);\n"
+    "}\n"
+    /* 64-bit ids narrowed to uint: folded where the wide value is set once,
+     * kept for the loop's 64-bit induction variable */
+    "kernel void nar(global uint *out, global const uint *in, uint n)\n"
+    "{\n"
+    "    uint i = get_global_id(0);\n"
+    "    if (i < n) {\n"
+    "        uint acc = 0;\n"
+    "        for (ulong j = get_global_id(0); j < n; j += 37)\n"
+    "            acc = acc * 3u + in[(uint)j];\n"
+    "        out[i] = acc + in[i] + (uint)get_local_id(0);\n"
+    "    }\n"
     "}\n";
 
 enum { N = 200, NOUT = 6 };
@@ -116,18 +128,23 @@ static bool compile(void)
     return spv_len > 20;
 }
 
-static void translate(bool opt, isa_kernel *k)
+static void translate_entry(const char *entry, bool opt, isa_kernel *k)
 {
     if (!opt)
         setenv("SGEMU_SPV_OPT", "0", 1);
     isa_diags d;
     memset(&d, 0, sizeof d);
-    int errs = spv_translate("k.spv", spv, spv_len, "mix", k, NULL, &d);
+    int errs = spv_translate("k.spv", spv, spv_len, entry, k, NULL, &d);
     unsetenv("SGEMU_SPV_OPT");
     if (errs)
         isa_diags_print(&d, stderr);
     isa_diags_free(&d);
     assert_int_equal(errs, 0);
+}
+
+static void translate(bool opt, isa_kernel *k)
+{
+    translate_entry("mix", opt, k);
 }
 
 static uint64_t run(const isa_kernel *k, uint32_t width, uint32_t *out, const uint32_t *in)
@@ -218,6 +235,71 @@ static void test_same_values_fewer_instructions(void **state)
     isa_kernel_free(&kp);
 }
 
+static uint64_t run_nar(const isa_kernel *k, uint32_t width, uint32_t *out, const uint32_t *in)
+{
+    memset(out, 0, N * 4);
+    sgemu_argval a[3];
+    memset(a, 0, sizeof a);
+    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)out;
+    a[0].bytes = N * 4;
+    a[1].data = (uint8_t *)(uintptr_t)in;
+    a[1].bytes = N * 4;
+    a[2].kind = SGEMU_VAL_SCALAR;
+    a[2].scalar = N - 7;              /* the last items skip the body */
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = N;
+    L.local[0] = 50;
+    L.local_given = true;
+    L.sg_width = width;
+    L.threads = 1;
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(k, &cfg, &L, a, &st, &f);
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    const uint64_t n = st.instructions;
+    sgemu_stats_free(&st);
+    return n;
+}
+
+static void test_narrowed_ids(void **state)
+{
+    (void)state;
+    if (!spv_len && !compile()) {
+        fprintf(stderr, "no clang-14/llvm-spirv-14: skipped\n");
+        skip();
+    }
+    isa_kernel ko, kp;
+    translate_entry("nar", true, &ko);
+    translate_entry("nar", false, &kp);
+    assert_true(ko.ninst < kp.ninst);
+    static uint32_t in[N], o1[N], o2[N];
+    for (uint32_t i = 0; i < N; i++)
+        in[i] = 0x9e3779b9u * (i + 3);
+    static const uint32_t widths[] = { 8, 16, 32 };
+    for (int w = 0; w < 3; w++) {
+        assert_true(run_nar(&ko, widths[w], o1, in) < run_nar(&kp, widths[w], o2, in));
+        assert_memory_equal(o1, o2, sizeof o1);
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t want = 0;
+            if (i < N - 7) {
+                uint32_t acc = 0;
+                for (uint64_t j = i; j < N - 7; j += 37)
+                    acc = acc * 3u + in[j];
+                want = acc + in[i] + i % 50;
+            }
+            if (o1[i] != want)
+                fail_msg("S=%u item %u: %#x, want %#x", widths[w], i, o1[i], want);
+        }
+    }
+    isa_kernel_free(&ko);
+    isa_kernel_free(&kp);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -243,6 +325,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_values_fewer_instructions),
+        cmocka_unit_test(test_narrowed_ids),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
