@@ -325,12 +325,14 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     update_shared(m, c, t);
     if (t != c->picked)
         c->woke = true;
-    uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * (TM_PIPE_COUNT + 1);
-    if (c->own[pos] != TM_NEVER) {
-        c->nrun[m->t_sched[t]]--;
-        cnt[c->upipe[pos]]--;
-    }
+    uint32_t sc = m->t_sched[t];
+    uint32_t *cnt = c->ucnt + (size_t)sc * (TM_PIPE_COUNT + 1);
+    bool was = c->own[pos] != TM_NEVER;
     if (th->state != TH_RUN || !th->ti) {
+        if (was) {
+            c->nrun[sc]--;
+            cnt[c->upipe[pos]]--;
+        }
         c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = TM_NEVER;
         return;
     }
@@ -338,10 +340,15 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
         compute_dep(m, th);
     c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
     uint32_t p = th->ti->upipe;
+    if (!was) {
+        c->nrun[sc]++;
+        cnt[p]++;
+    } else if (c->upipe[pos] != p) {    /* runnable before and after: one move */
+        cnt[c->upipe[pos]]--;
+        cnt[p]++;
+    }
     c->unit[pos] = th->ti->unitset;
     c->upipe[pos] = (uint8_t)p;
-    c->nrun[m->t_sched[t]]++;
-    cnt[p]++;
     c->qage[pos] = th->age;
 }
 
@@ -938,8 +945,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             c->snext[s] = low;
             return;
         }
-        uint32_t pp = o[pj];
-        c->rr[s] = pp - first + 1 < n ? pp - first + 1 : 0;
+        uint32_t pp = o[pj];        /* (rr: round_robin's alone) */
         uint32_t pick = m->s_list[pp];
         uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
         c->woke = false;
@@ -949,10 +955,11 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             return;
         sync_thread(m, c, pick);
         c->picked = UINT32_MAX;
-        if (c->woke)
+        if (c->woke) {
             nex = 0;
-        /* a new work-group may have reordered the ranks: find pp again */
-        pj = c->rank[pp] - first;
+            /* a new work-group may have reordered the ranks: find pp again */
+            pj = c->rank[pp] - first;
+        }
         if (nex < sizeof ex / sizeof ex[0])
             ex[nex++] = pj;
         bu = UINT32_MAX;
