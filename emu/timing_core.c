@@ -955,11 +955,11 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             return;
         sync_thread(m, c, pick);
         c->picked = UINT32_MAX;
-        if (c->woke) {
+        if (c->woke)
             nex = 0;
-            /* a new work-group may have reordered the ranks: find pp again */
-            pj = c->rank[pp] - first;
-        }
+        /* a new work-group may have reordered the ranks (also in the picked
+         * slot alone, which does not count as a wake): find pp again */
+        pj = c->rank[pp] - first;
         if (nex < sizeof ex / sizeof ex[0])
             ex[nex++] = pj;
         bu = UINT32_MAX;
