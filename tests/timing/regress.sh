@@ -6,9 +6,11 @@
 # `diff -r` (cycles, stalls and all statistics must be identical).
 set -u
 S=$(realpath "$1"); O=$(realpath -m "$2"); mkdir -p "$O"
-CDIR=${CDIR:-configs}   # CONFIGS and CDIR: other configs to compare on
 cd "$(dirname "$0")/../.."
-CONFIGS=${CONFIGS:-"default test-simple nvidia-h100 intel-xe-hpg intel-xe-hpc intel-gen9-gt2"}
+# CONFIGS: config files to compare on (default: the bundled devices and the
+# stress configs of tests/timing/configs, which exercise corner cases of the
+# issue loop: several units per pipe, wide issue, barriers released at once)
+CONFIGS=${CONFIGS:-"$(echo configs/{default,test-simple,nvidia-h100,intel-xe-hpg,intel-xe-hpc,intel-gen9-gt2}.yaml) $(ls tests/timing/configs/*.yaml)"}
 for f in examples/*.sgasm examples/calibration/*.sgasm examples/images/*.sgasm; do
     # header command: ';   sgemu run ...' plus '\' continuation lines
     cmd=$(awk '/^; *sgemu run/ && !done {on=1}
@@ -19,10 +21,11 @@ for f in examples/*.sgasm examples/calibration/*.sgasm examples/images/*.sgasm; 
     cmd=$(echo "$cmd" | sed -E 's/--record +[^ ]+//; s/^sgemu run //')
     cmd=$(echo "$cmd" | sed -E 's/--config +[^ ]+//')
     n=$(echo "$f" | tr / _)
-    for c in $CONFIGS; do
-        eval "\"$S\" run $cmd --config $CDIR/$c.yaml --record \"$O/$n.trace\" --json" \
+    for cf in $CONFIGS; do
+        c=$(basename "$cf" .yaml)
+        eval "\"$S\" run $cmd --config $cf --record \"$O/$n.trace\" --json" \
             > "$O/$n.$c.json" 2>&1
-        [ -f "$O/$n.trace" ] && "$S" replay "$O/$n.trace" --config $CDIR/$c.yaml --json 2>&1 | sed "s|$O/||g" > "$O/$n.$c.replay.json"
+        [ -f "$O/$n.trace" ] && "$S" replay "$O/$n.trace" --config $cf --json 2>&1 | sed "s|$O/||g" > "$O/$n.$c.replay.json"
         rm -f "$O/$n.trace"
     done
 done
