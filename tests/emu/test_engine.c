@@ -15,17 +15,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_kernel.h"
+
 static emu_config cfg;
 
 static void assemble(const char *src, isa_kernel *k)
 {
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = isa_assemble("test.sgasm", src, strlen(src), k, &d);
-    if (errs)
-        isa_diags_print(&d, stderr);
-    isa_diags_free(&d);
-    assert_int_equal(errs, 0);
+    test_assemble("test.sgasm", src, k);
 }
 
 static sgemu_argval buffer(size_t bytes)

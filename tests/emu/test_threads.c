@@ -14,19 +14,15 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_kernel.h"
+
 static emu_config cfg;
 static const uint32_t thread_counts[] = { 1, 2, 3, 4, 7, 0 };
 #define NTC (sizeof thread_counts / sizeof thread_counts[0])
 
 static void assemble(const char *src, isa_kernel *k)
 {
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = isa_assemble("threads.sgasm", src, strlen(src), k, &d);
-    if (errs)
-        isa_diags_print(&d, stderr);
-    isa_diags_free(&d);
-    assert_int_equal(errs, 0);
+    test_assemble("threads.sgasm", src, k);
 }
 
 static sgemu_launch launch1(uint64_t global, uint64_t local, uint32_t width, uint32_t threads)

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "test_kernel.h"
+
 #include "sgemu.h"
 
 #include <stdio.h>
@@ -30,15 +32,7 @@ static int setup(void **state)
 
 static void assemble(const char *src, isa_kernel *k)
 {
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = isa_assemble("test.sgasm", src, strlen(src), k, &d);
-    if (rc) {
-        isa_diags_print(&d, stderr);
-        fprintf(stderr, "%s\n", src);
-    }
-    isa_diags_free(&d);
-    assert_int_equal(rc, 0);
+    test_assemble("test.sgasm", src, k);
 }
 
 static int run(const char *src, uint64_t global, uint32_t S, sgemu_argval *args,

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_kernel.h"
+
 static const uint32_t thread_counts[] = { 2, 3, 7 };
 #define NTC (sizeof thread_counts / sizeof thread_counts[0])
 
@@ -53,13 +55,7 @@ static const char mix_src[] =
 
 static void assemble(const char *src, isa_kernel *k)
 {
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = isa_assemble("threads_timing.sgasm", src, strlen(src), k, &d);
-    if (errs)
-        isa_diags_print(&d, stderr);
-    isa_diags_free(&d);
-    assert_int_equal(errs, 0);
+    test_assemble("threads_timing.sgasm", src, k);
 }
 
 static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t local,
