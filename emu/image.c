@@ -224,6 +224,218 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
     return 0;
 }
 
+/* ---- sampled reads (sample_image*): OpenCL C image addressing and
+ * filtering, with the sampler_t bit-field as the last operand ---- */
+
+enum {
+    SMP_NORMALIZED = 0x1, SMP_ADDR_MASK = 0xe, SMP_ADDR_NONE = 0x0, SMP_ADDR_EDGE = 0x2,
+    SMP_ADDR_CLAMP = 0x4, SMP_ADDR_REPEAT = 0x6, SMP_ADDR_MIRROR = 0x8,
+    SMP_FILTER_MASK = 0x30, SMP_NEAREST = 0x10, SMP_LINEAR = 0x20
+};
+
+/* Texel (i, j) as four channels (missing channels 0, alpha 1); outside the
+ * image (CLK_ADDRESS_CLAMP) the border colour: (0,0,0,0) for CL_RGBA,
+ * (0,0,0,1) for CL_R and CL_RG. */
+static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t out[4])
+{
+    uint32_t one = fl ? f32_bits(1.0f) : 1;
+    uint32_t nch = channel_count[im->order], cb = channel_bytes[im->chtype];
+    bool in = i >= 0 && j >= 0 && i < (int64_t)im->width && j < (int64_t)im->height;
+    for (uint32_t c = 0; c < 4; c++) {
+        if (in && c < nch)
+            out[c] = channel_load((sgemu_channel_type)im->chtype,
+                                  im->data + (size_t)j * im->pitch +
+                                  (size_t)i * im->elem_bytes + c * cb);
+        else
+            out[c] = c == 3 && nch < 4 ? one : 0;
+    }
+}
+
+/* Nearest: the texel index along one axis of size n (coordinate s).
+ * Returns false when CLK_ADDRESS_NONE leaves the image (undefined in
+ * OpenCL; sgemu faults). */
+static bool nearest(uint32_t smp, float s, uint32_t n, int64_t *i)
+{
+    float u;
+    switch (smp & SMP_ADDR_MASK) {
+    case SMP_ADDR_REPEAT:
+        u = (s - floorf(s)) * (float)n;
+        *i = (int64_t)floorf(u);
+        if (*i > (int64_t)n - 1)
+            *i -= n;
+        return true;
+    case SMP_ADDR_MIRROR: {
+        float sp = 2.0f * rintf(0.5f * s);
+        u = fabsf(s - sp) * (float)n;
+        *i = (int64_t)floorf(u);
+        if (*i > (int64_t)n - 1)
+            *i = (int64_t)n - 1;
+        return true;
+    }
+    default:
+        break;
+    }
+    u = smp & SMP_NORMALIZED ? s * (float)n : s;
+    float f = floorf(u);
+    if (!(f > -1e9f && f < 1e9f))      /* NaN and huge values: clamp first */
+        f = f > 0 ? 1e9f : -1e9f;
+    *i = (int64_t)f;
+    switch (smp & SMP_ADDR_MASK) {
+    case SMP_ADDR_EDGE:
+        *i = *i < 0 ? 0 : *i > (int64_t)n - 1 ? (int64_t)n - 1 : *i;
+        return true;
+    case SMP_ADDR_CLAMP:
+        *i = *i < -1 ? -1 : *i > (int64_t)n ? (int64_t)n : *i;
+        return true;
+    default:
+        return *i >= 0 && *i < (int64_t)n;
+    }
+}
+
+/* Linear: the two texel indices and the weight a of the second. */
+static bool linear(uint32_t smp, float s, uint32_t n, int64_t i[2], float *a)
+{
+    float u;
+    int64_t w = n;
+    switch (smp & SMP_ADDR_MASK) {
+    case SMP_ADDR_REPEAT:
+        u = (s - floorf(s)) * (float)n;
+        i[0] = (int64_t)floorf(u - 0.5f);
+        i[1] = i[0] + 1;
+        if (i[0] < 0)
+            i[0] += w;
+        if (i[1] > w - 1)
+            i[1] -= w;
+        break;
+    case SMP_ADDR_MIRROR: {
+        float sp = 2.0f * rintf(0.5f * s);
+        u = fabsf(s - sp) * (float)n;
+        i[0] = (int64_t)floorf(u - 0.5f);
+        i[1] = i[0] + 1;
+        i[0] = i[0] < 0 ? 0 : i[0];
+        i[1] = i[1] > w - 1 ? w - 1 : i[1];
+        break;
+    }
+    default: {
+        u = smp & SMP_NORMALIZED ? s * (float)n : s;
+        float f = floorf(u - 0.5f);
+        if (!(f > -1e9f && f < 1e9f))
+            f = f > 0 ? 1e9f : -1e9f;
+        i[0] = (int64_t)f;
+        i[1] = i[0] + 1;
+        for (int k = 0; k < 2; k++) {
+            if ((smp & SMP_ADDR_MASK) == SMP_ADDR_EDGE)
+                i[k] = i[k] < 0 ? 0 : i[k] > w - 1 ? w - 1 : i[k];
+            else if ((smp & SMP_ADDR_MASK) == SMP_ADDR_CLAMP)
+                i[k] = i[k] < -1 ? -1 : i[k] > w ? w : i[k];
+            else if (i[k] < 0 || i[k] >= w)
+                return false;
+        }
+        break;
+    }
+    }
+    float t = u - 0.5f;
+    *a = t - floorf(t);
+    return true;
+}
+
+static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                         uint32_t pc)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    uint32_t arg = in->o[1].reg;
+    const sgemu_image *im = &run->args[arg].image;
+    img_kind ik = chtype_kind((sgemu_channel_type)im->chtype), want = inst_kind(in);
+    bool fl = want == IMG_F;
+    if (fl != (ik == IMG_F))
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s on image '%s' with channel type %s: the result is undefined "
+                         "in OpenCL", oi->mnemonic, image_name(run, arg), chtype_names[im->chtype]);
+    uint32_t w = sg->l.width, vec = in->vec ? in->vec : 1;
+    uint64_t sx[LANES_MAX], sy[LANES_MAX], ss[LANES_MAX];
+    const uint64_t *xs = lanes_src(&run->lenv, &sg->l, &in->o[2], 0, ISA_T_F32, sx);
+    const uint64_t *ys = lanes_src(&run->lenv, &sg->l, &in->o[3], 0, ISA_T_F32, sy);
+    const uint64_t *smps = lanes_src(&run->lenv, &sg->l, &in->o[4], 0, ISA_T_U32, ss);
+    uint32_t res[4][LANES_MAX];
+    int64_t first_x[LANES_MAX], first_y[LANES_MAX];
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        uint32_t smp = (uint32_t)smps[l];
+        float s = bits_f32((uint32_t)xs[l]), t = bits_f32((uint32_t)ys[l]);
+        uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
+        const char *bad = NULL;
+        if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
+            bad = "is not a valid sampler";
+        else if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
+            bad = "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
+        else if (fm == SMP_LINEAR && !fl)
+            bad = "filters an integer image linearly (undefined in OpenCL)";
+        else if (im->width == 0 || im->height == 0)
+            bad = "reads an empty image";
+        if (bad)
+            return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc, "%s: sampler 0x%x %s",
+                             oi->mnemonic, smp, bad);
+        uint32_t v[4];
+        if (fm == SMP_NEAREST) {
+            int64_t i, j;
+            if (!nearest(smp, s, im->width, &i) || !nearest(smp, t, im->height, &j))
+                return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
+                                 "%s: coordinate (%g,%g) is outside image '%s' (%ux%u) with "
+                                 "CLK_ADDRESS_NONE (undefined in OpenCL)", oi->mnemonic,
+                                 (double)s, (double)t, image_name(run, arg), im->width,
+                                 im->height);
+            texel(im, i, j, fl, v);
+            first_x[l] = i;
+            first_y[l] = j;
+        } else {
+            int64_t i[2], j[2];
+            float a, b;
+            if (!linear(smp, s, im->width, i, &a) || !linear(smp, t, im->height, j, &b))
+                return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
+                                 "%s: coordinate (%g,%g) needs texels outside image '%s' "
+                                 "(%ux%u) with CLK_ADDRESS_NONE (undefined in OpenCL)",
+                                 oi->mnemonic, (double)s, (double)t, image_name(run, arg),
+                                 im->width, im->height);
+            uint32_t t00[4], t10[4], t01[4], t11[4];
+            texel(im, i[0], j[0], true, t00);
+            texel(im, i[1], j[0], true, t10);
+            texel(im, i[0], j[1], true, t01);
+            texel(im, i[1], j[1], true, t11);
+            for (int c = 0; c < 4; c++)
+                v[c] = f32_bits((1 - a) * (1 - b) * bits_f32(t00[c]) + a * (1 - b) * bits_f32(t10[c]) +
+                                (1 - a) * b * bits_f32(t01[c]) + a * b * bits_f32(t11[c]));
+            first_x[l] = i[0];
+            first_y[l] = j[0];
+        }
+        for (int c = 0; c < 4; c++)
+            res[c][l] = v[c];
+    }
+    emu_rec *rec = current_rec(run, sg);
+    if (rec) {     /* the trace records the first texel of each lane */
+        uint32_t na = (uint32_t)__builtin_popcountll(mask);
+        uint64_t first = emu_trace_addrs(run->wg->trace, na);
+        if (first == UINT64_MAX)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
+        uint64_t *dst = run->wg->trace->addrs + first;
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1) {
+                int64_t cx = first_x[l] < 0 ? 0 : first_x[l] >= (int64_t)im->width ? im->width - 1 : first_x[l];
+                int64_t cy = first_y[l] < 0 ? 0 : first_y[l] >= (int64_t)im->height ? im->height - 1 : first_y[l];
+                *dst++ = COLL_IMAGE_ADDR(arg, (uint64_t)cy, (uint64_t)cx * im->elem_bytes);
+            }
+        rec->addr_first = first;
+        rec->naddr = na;
+    }
+    for (uint32_t c = 0; c < vec && c < 4; c++) {
+        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1)
+                d[l] = res[c][l];
+    }
+    return 0;
+}
+
 /* ---- image block I/O through collectives/ ---- */
 
 static void emit_uop(void *user, const coll_uop *u)
@@ -325,5 +537,7 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
                 d[l] = v;
         return 0;
     }
+    if (oi->shape == ISA_SHAPE_IMG_SMP)
+        return sample_access(run, sg, in, mask, pc);
     return element_access(run, sg, in, mask, pc);
 }

@@ -419,15 +419,36 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     run.k = k;
     run.cfg = cfg;
     run.launch = launch;
-    run.args = args;
     run.stats = stats;
     run.fault = fault;
-    if (check_launch(&run) || bind_args(&run) || check_memory(&run))
-        return fault->code;
+    /* .const_data: the kernel's own bytes, bound read-only in a copy of the
+     * argument list (the caller's list and buffers stay as given) */
+    sgemu_argval *own = NULL;
+    if (k->const_arg && k->const_arg <= k->narg) {
+        own = malloc(k->narg * sizeof *own);
+        if (!own) {
+            user_error(fault, "out of host memory setting up the run");
+            return fault->code = SGEMU_EXIT_INTERNAL;
+        }
+        memcpy(own, args, k->narg * sizeof *own);
+        sgemu_argval *cv = &own[k->const_arg - 1];
+        memset(cv, 0, sizeof *cv);
+        cv->kind = SGEMU_VAL_BUFFER;
+        cv->data = k->const_data;
+        cv->bytes = k->const_bytes;
+        args = own;
+    }
+    run.args = args;
+    int rc = check_launch(&run) || bind_args(&run) || check_memory(&run) ? fault->code : 0;
+    if (rc) {
+        free(own);
+        return rc;
+    }
     if (sgemu_stop_requested()) {
         fault->code = SGEMU_EXIT_INTERRUPTED;
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s': interrupted before it started",
                  k->name);
+        free(own);
         return fault->code;
     }
 
@@ -449,7 +470,6 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
         atomic_store_explicit(&launch->progress[1], run.wg_total, memory_order_relaxed);
     stats->work_items = run.global[0] * run.global[1] * run.global[2];
 
-    int rc = 0;
     if (alloc_pools(&run) != 0) {
         user_error(fault, "out of host memory setting up the run");   /* the message */
         fault->code = rc = SGEMU_EXIT_INTERNAL;
@@ -461,5 +481,6 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     else if (!rc)
         rc = emu_run_workgroups(&run);   /* functional: on launch->threads threads */
     free_pools(&run);
+    free(own);
     return rc;
 }

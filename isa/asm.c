@@ -268,6 +268,76 @@ static void dir_arg(asm_ctx *c, span dname, span rest)
     k->args[k->narg++] = a;
 }
 
+/* .const_data NAME HEX...: a read-only constant argument NAME carrying the
+ * given bytes (two hex digits each; tokens may hold any even number of
+ * digits).  Further lines with the same name append bytes. */
+static void dir_const_data(asm_ctx *c, span dname, span rest)
+{
+    QBUF;
+    isa_kernel *k = c->k;
+    span nt = next_tok(&rest);
+    char name[64];
+    if (!parse_name(c, nt, name, sizeof name, "constant data"))
+        return;
+    if (!k->const_arg) {
+        for (uint32_t i = 0; i < k->narg; i++)
+            if (strcmp(k->args[i].name, name) == 0) {
+                err(c, nt.line, nt.col, "duplicate argument '%s'", name);
+                return;
+            }
+        for (int sp = 0; sp < ISA_SP_COUNT; sp++)
+            if (span_eq(nt, isa_specials[sp].name)) {
+                err(c, nt.line, nt.col, "argument name '%s' is a reserved special name", name);
+                return;
+            }
+        if (k->narg >= ISA_MAX_ARGS) {
+            err(c, nt.line, nt.col, "too many arguments (limit %d)", ISA_MAX_ARGS);
+            return;
+        }
+        isa_arg *a = &k->args[k->narg++];
+        memset(a, 0, sizeof *a);
+        memcpy(a->name, name, sizeof a->name);
+        a->kind = ISA_ARG_CONSTANT;
+        a->type = ISA_T_U8;
+        a->line = dname.line;
+        k->const_arg = k->narg;
+    } else if (strcmp(k->args[k->const_arg - 1].name, name) != 0) {
+        err(c, nt.line, nt.col, "a kernel has one .const_data block ('%s' already)",
+            k->args[k->const_arg - 1].name);
+        return;
+    }
+    for (span t = next_tok(&rest); t.n; t = next_tok(&rest)) {
+        if (t.n % 2) {
+            err(c, t.line, t.col, "'%s': hex bytes need two digits each", q(t.p, t.n, qb));
+            return;
+        }
+        if (k->const_bytes + t.n / 2 > (1u << 26)) {
+            err(c, t.line, t.col, "more than 64 MiB of constant data");
+            return;
+        }
+        uint8_t *nd = realloc(k->const_data, k->const_bytes + t.n / 2);
+        if (!nd) {
+            err(c, t.line, t.col, "out of memory");
+            return;
+        }
+        k->const_data = nd;
+        for (size_t i = 0; i < t.n; i += 2) {
+            int v = 0;
+            for (size_t j = i; j < i + 2; j++) {
+                char ch = t.p[j];
+                int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                      : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+                if (d < 0) {
+                    err(c, t.line, t.col, "'%s' is not hex bytes", q(t.p, t.n, qb));
+                    return;
+                }
+                v = v * 16 + d;
+            }
+            k->const_data[k->const_bytes++] = (uint8_t)v;
+        }
+    }
+}
+
 static void directive(asm_ctx *c, span s)
 {
     QBUF;
@@ -284,6 +354,8 @@ static void directive(asm_ctx *c, span s)
             expect_end(c, s);
     } else if (span_eq(name, ".arg")) {
         dir_arg(c, name, s);
+    } else if (span_eq(name, ".const_data")) {
+        dir_const_data(c, name, s);
     } else if (span_eq(name, ".reqd_sub_group_size")) {
         dir_u32(c, name, s, &c->have_sg, &k->reqd_sg_size, 1, 64);
     } else if (span_eq(name, ".local_mem")) {

@@ -151,6 +151,16 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
         put(o, ".private_mem %u\n", k->private_mem);
     for (uint32_t a = 0; a < k->narg && a < ISA_MAX_ARGS; a++) {
         const isa_arg *arg = &k->args[a];
+        if (k->const_arg == a + 1) {   /* 32 bytes a line; an empty block keeps its name */
+            uint32_t i = 0;
+            do {
+                put(o, ".const_data %s", arg->name);
+                for (uint32_t j = 0; j < 32 && i < k->const_bytes; j++, i++)
+                    put(o, "%s%02x", j % 4 ? "" : " ", k->const_data[i]);
+                put(o, "\n");
+            } while (i < k->const_bytes);
+            continue;
+        }
         put(o, ".arg %s", arg->name);
         if (arg->kind == ISA_ARG_IMAGE2D)
             put(o, " image2d %s", accesses[arg->access < 3 ? arg->access : 0]);

@@ -62,7 +62,7 @@ typedef enum isa_opcode {
 #define ISA_SHAPES(X) \
     X(NONE)  X(D) X(D_S) X(D_S_S) X(D_S_S_S) X(D_S_ID) X(P_S_S) X(D_P_S_S) \
     X(P_P_P) X(P_P) X(LD) X(ST) X(ATOM) X(ATOM2) X(BRA) \
-    X(BLK_LD) X(BLK_ST) X(IMG_LD) X(IMG_ST) X(IMG_Q)
+    X(BLK_LD) X(BLK_ST) X(IMG_LD) X(IMG_ST) X(IMG_Q) X(IMG_SMP)
 
 typedef enum isa_shape {
 #define X(s) ISA_SHAPE_##s,
@@ -292,6 +292,12 @@ typedef struct isa_kernel {
     uint32_t npred;        /* predicates p0..npred-1 used */
     uint8_t *reg_bytes;    /* per register: widest type written or read (bytes) */
     uint32_t grf_bytes_per_lane; /* sum of reg_bytes + predicates: GRF demand */
+    /* .const_data: program-scope constant bytes (SPIR-V module-scope
+     * UniformConstant variables), bound read-only at launch to argument
+     * const_arg - 1, a `constant u8` argument the user does not pass. */
+    uint32_t const_arg;    /* argument index + 1; 0 if the kernel has none */
+    uint32_t const_bytes;
+    uint8_t *const_data;   /* owned */
 } isa_kernel;
 
 void isa_kernel_free(isa_kernel *k);

@@ -10,6 +10,9 @@ void isa_kernel_free(isa_kernel *k)
         return;
     free(k->inst);
     free(k->reg_bytes);
+    free(k->const_data);
+    k->const_data = NULL;
+    k->const_bytes = k->const_arg = 0;
     k->inst = NULL;
     k->reg_bytes = NULL;
     k->ninst = 0;

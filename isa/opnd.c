@@ -30,6 +30,7 @@ const isa_shape_pat isa_shape_pats[ISA_SHAPE_COUNT] = {
     [ISA_SHAPE_IMG_LD]  = { "diss", 4 },
     [ISA_SHAPE_IMG_ST]  = { "isss", 4 },
     [ISA_SHAPE_IMG_Q]   = { "di", 2 },
+    [ISA_SHAPE_IMG_SMP] = { "disss", 5 },
 };
 
 char isa_shape_letter(isa_shape s, unsigned n, unsigned i)
@@ -91,8 +92,10 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
             t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_READ:
-        if (i == 2 || i == 3)
-            t = ISA_T_I32, v = 1;
+        if (i == 2 || i == 3)   /* sampled reads: float coordinates, u32 sampler */
+            t = oi->shape == ISA_SHAPE_IMG_SMP ? ISA_T_F32 : ISA_T_I32, v = 1;
+        if (i == 4)
+            t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_WRITE:
         if (i == 1 || i == 2)

@@ -286,6 +286,6 @@ bool x_op_image(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpImageRead: image_read(x, f, in); return true;
     case SpvOpImageWrite: image_write(x, f, in); return true;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: image_size(x, f, in); return true;
-    default: return false;
+    default: return x_op_sampler(x, f, in);
     }
 }

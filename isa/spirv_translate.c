@@ -474,6 +474,8 @@ static void module_value(xctx *x, const spv_inst *in)
             x_def(x, NULL, id, 0);   /* loads of it are handled by OpLoad */
             return;
         }
+        if (x_is_const_var(x, in))
+            return;      /* laid out by x_const_vars once the parameters are known */
         if (sc == SpvStorageClassWorkgroup) {
             uint64_t sz = type_size(x, pt->elem), al = m->types[pt->elem].align;
             uint64_t off = al ? (x->k->local_mem + al - 1) / al * al : x->k->local_mem;
@@ -496,6 +498,9 @@ static void module_value(xctx *x, const spv_inst *in)
                 spv_enum_name("StorageClass", sc) ? spv_enum_name("StorageClass", sc) : "?");
         return;
     }
+    case SpvOpConstantSampler:
+        x_const_sampler(x, in);
+        return;
     default:
         return;
     }
@@ -2470,6 +2475,8 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     x.cur = NULL;
     if (!x.failed)
         setup_args(&x, e, args, &nargs, &unnamed);
+    if (!x.failed)
+        x_const_vars(&x);
     if (!x.failed)
         translate_function(&x, e->func, args, nargs, NULL, true, 0, NULL);
     if (!x.failed) {

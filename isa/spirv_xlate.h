@@ -103,6 +103,16 @@ uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
 /* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
 
+/* spirv_constdata.c: module-scope UniformConstant variables with an
+ * initialiser -> the kernel's .const_data (after the parameters are set). */
+bool x_is_const_var(xctx *x, const spv_inst *in);
+void x_const_vars(xctx *x);
+
+/* spirv_sampler.c: OpConstantSampler (module level), OpSampledImage,
+ * OpImageSampleExplicitLod. */
+void x_const_sampler(xctx *x, const spv_inst *in);
+bool x_op_sampler(xctx *x, xfn *f, const spv_inst *in);
+
 /* spirv_vecmem.c: OpenCL.std vloadn/vstoren/vload_half/vstore_half... */
 bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name);
 

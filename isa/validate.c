@@ -258,6 +258,13 @@ int isa_validate(isa_kernel *k, isa_diags *diags)
         v.errors++;
         k->narg = ISA_MAX_ARGS;
     }
+    if (k->const_arg && (k->const_arg > k->narg ||
+                         k->args[k->const_arg - 1].kind != ISA_ARG_CONSTANT ||
+                         (k->const_bytes && !k->const_data))) {
+        isa_diags_add(diags, 1, 1, ".const_data must name a constant argument with its bytes");
+        v.errors++;
+        k->const_arg = 0;
+    }
     if (k->ninst && !k->inst) {
         isa_diags_add(diags, 1, 1, "kernel has no instruction array");
         free(v.bytes);

@@ -188,7 +188,7 @@ static void test_every_opcode(void **st)
                     oi->shape == ISA_SHAPE_ATOM2 ? "dass" : oi->shape == ISA_SHAPE_BRA ? "ql" :
                     oi->shape == ISA_SHAPE_BLK_LD ? "da" : oi->shape == ISA_SHAPE_BLK_ST ? "as" :
                     oi->shape == ISA_SHAPE_IMG_LD ? "diss" : oi->shape == ISA_SHAPE_IMG_ST ? "isss" :
-                    "di";
+                    oi->shape == ISA_SHAPE_IMG_SMP ? "disss" : "di";
                 for (int i = 0; pat[i]; i++) {
                     const char *sep = i ? ", " : " ";
                     switch (pat[i]) {

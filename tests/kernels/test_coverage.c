@@ -393,6 +393,233 @@ static void test_vecmem(void **state)
     }
 }
 
+/* ------------------------------------------------------------ __constant data */
+
+typedef struct { float scale; int32_t off[3]; int16_t tag; } cd_p;
+
+static void cd_ref(int32_t v, float o[4])
+{
+    static const int32_t table[8] = { 3, 1, 4, 1, 5, 9, 2, 6 };
+    static const cd_p params[2] = { { 1.5f, { 10, 20, 30 }, 7 }, { -2.0f, { -1, -2, -3 }, -9 } };
+    static const float vtab[3][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 }, { 0, 0, 0, 0 } };
+    static const char msg[] = "sgemu";
+    static const int64_t big[2][3] = { { 1, -2, 3 }, { 1LL << 40, 5, -(1LL << 50) } };
+    static const int32_t lut[5] = { 11, 22, 33, 44, 55 };
+    const cd_p *p = &params[v & 1];
+    const float *q = vtab[v % 3];
+    o[0] = fmaf((float)table[v & 7], p->scale, (float)p->off[v % 3]) + (float)p->tag;
+    o[1] = fmaf(q[3], 1000.0f, fmaf(q[2], 100.0f, fmaf(q[1], 10.0f, q[0])));
+    o[2] = (float)msg[v % 6];
+    o[3] = (float)(big[v & 1][v % 3] >> 20);
+    o[0] += (float)lut[(v >> 3) % 5] * 1000.0f;
+}
+
+static void test_const_data(void **state)
+{
+    (void)state;
+    enum { G = 128 };
+    static int32_t in[G];
+    static float out[G * 4], twin[G * 4];
+    for (int i = 0; i < G; i++)
+        in[i] = (int32_t)(rnd() % 100000);
+    put("in.bin", in, sizeof in);
+    compile("constdata", "CL2.0");
+    /* the translated kernel as .sgasm: .const_data survives the round trip */
+    cli_result a = cli_run("spv2asm %s/constdata.spv", tmpdir);
+    assert_int_equal(a.status, 0);
+    assert_non_null(strstr(a.out, ".const_data __spirv_constants 03000000 01000000 04000000"));
+    put("constdata.sgasm", a.out, strlen(a.out));
+    cli_result_free(&a);
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/constdata.spv --sg %u --global %d --local 32 --arg in=int:@%s/in.bin "
+               "--arg out=float:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, tmpdir,
+               G * 4, tmpdir);
+        get("out.bin", out, sizeof out);
+        run_ok("run %s/constdata.sgasm --sg %u --global %d --local 32 --arg in=int:@%s/in.bin "
+               "--arg out=float:zeros:%d --out out=%s/twin.bin -q", tmpdir, widths[w], G,
+               tmpdir, G * 4, tmpdir);
+        get("twin.bin", twin, sizeof twin);
+        assert_memory_equal(out, twin, sizeof out);
+        for (int i = 0; i < G; i++) {
+            float want[4];
+            cd_ref(in[i], want);
+            for (int k = 0; k < 4; k++)
+                if (out[4 * i + k] != want[k])
+                    fail_msg("in %d, out[%d] = %a, want %a", in[i], k, (double)out[4 * i + k],
+                             (double)want[k]);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ samplers */
+
+enum { S_NORM = 1, S_NONE = 0, S_EDGE = 2, S_CLAMP = 4, S_REPEAT = 6, S_MIRROR = 8,
+       S_NEAREST = 0x10, S_LINEAR = 0x20 };
+enum { SW = 7, SH = 5 };
+static float s_f[SH][SW][4];          /* CL_RGBA CL_FLOAT */
+static uint16_t s_u[SH][SW][2];       /* CL_RG CL_UNSIGNED_INT16 */
+
+/* One axis of the OpenCL C image addressing rules (section "Image
+ * Addressing and Filtering"): texel indices and, for linear filtering, the
+ * weight of the second one. */
+static int ref_axis(unsigned smp, float s, int n, int i[2], float *a)
+{
+    unsigned am = smp & 0xe;
+    bool lin = (smp & 0x30) == S_LINEAR;
+    float u;
+    if (am == S_REPEAT)
+        u = (s - floorf(s)) * (float)n;
+    else if (am == S_MIRROR)
+        u = fabsf(s - 2.0f * rintf(0.5f * s)) * (float)n;
+    else
+        u = smp & S_NORM ? s * (float)n : s;
+    if (!lin) {
+        i[0] = (int)floorf(u);
+        if (am == S_REPEAT && i[0] > n - 1)
+            i[0] -= n;
+        if (am == S_MIRROR && i[0] > n - 1)
+            i[0] = n - 1;
+        if (am == S_EDGE)
+            i[0] = i[0] < 0 ? 0 : i[0] > n - 1 ? n - 1 : i[0];
+        if (am == S_CLAMP)
+            i[0] = i[0] < -1 ? -1 : i[0] > n ? n : i[0];
+        return 1;
+    }
+    i[0] = (int)floorf(u - 0.5f);
+    i[1] = i[0] + 1;
+    *a = (u - 0.5f) - floorf(u - 0.5f);
+    if (am == S_REPEAT) {
+        if (i[0] < 0)
+            i[0] += n;
+        if (i[1] > n - 1)
+            i[1] -= n;
+    } else if (am == S_MIRROR) {
+        i[0] = i[0] < 0 ? 0 : i[0];
+        i[1] = i[1] > n - 1 ? n - 1 : i[1];
+    } else {
+        for (int k = 0; k < 2; k++) {
+            if (am == S_EDGE)
+                i[k] = i[k] < 0 ? 0 : i[k] > n - 1 ? n - 1 : i[k];
+            else
+                i[k] = i[k] < -1 ? -1 : i[k] > n ? n : i[k];
+        }
+    }
+    return 2;
+}
+
+/* texel of the float image, border colour (0,0,0,0) outside (CL_RGBA) */
+static float ref_tf(int x, int y, int c)
+{
+    return x < 0 || y < 0 || x >= SW || y >= SH ? 0.0f : s_f[y][x][c];
+}
+
+/* texel of the CL_RG image: (r, g, 0, 1), border (0,0,0,1) */
+static uint32_t ref_tu(int x, int y, int c)
+{
+    if (c >= 2)
+        return c == 3;
+    return x < 0 || y < 0 || x >= SW || y >= SH ? 0 : s_u[y][x][c];
+}
+
+static void ref_samplef(unsigned smp, float x, float y, float out[4])
+{
+    int i[2], j[2];
+    float a = 0, b = 0;
+    int n = ref_axis(smp, x, SW, i, &a);
+    ref_axis(smp, y, SH, j, &b);
+    for (int c = 0; c < 4; c++)
+        out[c] = n == 1 ? ref_tf(i[0], j[0], c)
+                        : (1 - a) * (1 - b) * ref_tf(i[0], j[0], c) + a * (1 - b) * ref_tf(i[1], j[0], c) +
+                          (1 - a) * b * ref_tf(i[0], j[1], c) + a * b * ref_tf(i[1], j[1], c);
+}
+
+static void test_sampler(void **state)
+{
+    (void)state;
+    enum { G = 195 };
+    static float co[G][2], of[G][4], orep[G][4];
+    static uint32_t ou[G][4], oint[G][4];
+    for (int y = 0; y < SH; y++)
+        for (int x = 0; x < SW; x++) {
+            for (int c = 0; c < 4; c++)
+                s_f[y][x][c] = (float)urand(-8, 8);
+            s_u[y][x][0] = (uint16_t)rnd();
+            s_u[y][x][1] = (uint16_t)rnd();
+        }
+    put("fim.bin", s_f, sizeof s_f);
+    put("uim.bin", s_u, sizeof s_u);
+    compile("sampler", "CL2.0");
+    static const unsigned modes[] = {
+        S_EDGE | S_NEAREST, S_CLAMP | S_NEAREST, S_EDGE | S_LINEAR, S_CLAMP | S_LINEAR,
+        S_NORM | S_EDGE | S_NEAREST, S_NORM | S_CLAMP | S_NEAREST, S_NORM | S_REPEAT | S_NEAREST,
+        S_NORM | S_MIRROR | S_NEAREST, S_NORM | S_EDGE | S_LINEAR, S_NORM | S_CLAMP | S_LINEAR,
+        S_NORM | S_REPEAT | S_LINEAR, S_NORM | S_MIRROR | S_LINEAR,
+    };
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        unsigned smp = modes[m];
+        bool norm = smp & S_NORM;
+        for (int i = 0; i < G; i++) {
+            co[i][0] = norm ? (float)urand(-1.7, 2.7) : (float)urand(-3, SW + 3);
+            co[i][1] = norm ? (float)urand(-1.7, 2.7) : (float)urand(-3, SH + 3);
+        }
+        /* hand-worked points (7x5 image) */
+        co[0][0] = norm ? 1.25f : 2.75f;    /* norm repeat: u = 1.75 -> 1; unnorm: 2 */
+        co[0][1] = norm ? -0.1f : 1.25f;    /* norm repeat: 0.9 * 5 = 4.5 -> 4; unnorm: 1 */
+        co[1][0] = 1.3f;                    /* mirrored: |1.3 - 2| * 7 = 4.9 -> 4 */
+        co[1][1] = -0.3f;                   /* mirrored: |-0.3 - 0| * 5 = 1.5 -> 1 */
+        put("co.bin", co, sizeof co);
+        int w = (int)(m % 3);
+        run_ok("run %s/sampler.spv --kernel sampf --sg %u --global %d --local 65 "
+               "--arg fim=image2d:%dx%d:CL_RGBA:CL_FLOAT:@%s/fim.bin --arg s=%u "
+               "--arg co=float:@%s/co.bin --arg of=float:zeros:%d --arg orep=float:zeros:%d "
+               "--out of=%s/of.bin --out orep=%s/orep.bin -q", tmpdir, widths[w], G, SW, SH,
+               tmpdir, smp, tmpdir, G * 4, G * 4, tmpdir, tmpdir);
+        get("of.bin", of, sizeof of);
+        get("orep.bin", orep, sizeof orep);
+        if (smp == (S_NORM | S_REPEAT | S_NEAREST))
+            assert_memory_equal(of[0], s_f[4][1], 16);
+        if (smp == (S_EDGE | S_NEAREST))
+            assert_memory_equal(of[0], s_f[1][2], 16);
+        if (smp == (S_NORM | S_MIRROR | S_NEAREST))
+            assert_memory_equal(of[1], s_f[1][4], 16);
+        if (norm)
+            assert_memory_equal(orep[0], s_f[4][1], 16);   /* the program-scope sampler */
+        for (int i = 0; i < G; i++) {
+            float want[4], rep[4];
+            ref_samplef(smp, co[i][0], co[i][1], want);
+            ref_samplef(S_NORM | S_REPEAT | S_NEAREST, co[i][0], co[i][1], rep);
+            assert_memory_equal(orep[i], rep, sizeof rep);
+            for (int c = 0; c < 4; c++)
+                if (fabsf(of[i][c] - want[c]) > ((smp & 0x30) == S_LINEAR ? 1e-5f : 0.0f))
+                    fail_msg("sampler 0x%x at (%a, %a) channel %d: %a, want %a", smp,
+                             (double)co[i][0], (double)co[i][1], c, (double)of[i][c],
+                             (double)want[c]);
+        }
+        if ((smp & 0x30) == S_LINEAR)
+            continue;
+        run_ok("run %s/sampler.spv --kernel sampu --sg %u --global %d --local 65 "
+               "--arg uim=image2d:%dx%d:CL_RG:CL_UNSIGNED_INT16:@%s/uim.bin --arg s=%u "
+               "--arg co=float:@%s/co.bin --arg ou=uint:zeros:%d --arg oint=uint:zeros:%d "
+               "--out ou=%s/ou.bin --out oint=%s/oint.bin -q", tmpdir, widths[w], G, SW, SH,
+               tmpdir, smp, tmpdir, G * 4, G * 4, tmpdir, tmpdir);
+        get("ou.bin", ou, sizeof ou);
+        get("oint.bin", oint, sizeof oint);
+        for (int i = 0; i < G; i++) {
+            int xi[2], yj[2];
+            float a;
+            ref_axis(smp, co[i][0], SW, xi, &a);
+            ref_axis(smp, co[i][1], SH, yj, &a);
+            int ex = (i & 15) - 3, ey = (i >> 4) - 2;   /* int2 coordinates, clamp to edge */
+            ex = ex < 0 ? 0 : ex > SW - 1 ? SW - 1 : ex;
+            ey = ey < 0 ? 0 : ey > SH - 1 ? SH - 1 : ey;
+            for (int c = 0; c < 4; c++) {
+                assert_int_equal(ou[i][c], ref_tu(xi[0], yj[0], c));
+                assert_int_equal(oint[i][c], ref_tu(ex, ey, c));
+            }
+        }
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -415,6 +642,8 @@ int main(void)
         cmocka_unit_test(test_aggregates),
         cmocka_unit_test(test_aggregate_values),
         cmocka_unit_test(test_vecmem),
+        cmocka_unit_test(test_const_data),
+        cmocka_unit_test(test_sampler),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
