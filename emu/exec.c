@@ -257,6 +257,7 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
         uint32_t t[LANES_MAX];
         for (uint32_t l = 0; l < w; l++)
             t[l] = (uint32_t)v[l];
+        // cppcheck-suppress uninitvar ; the loop above fills the w slots copied
         memcpy(p, t, (size_t)w * 4);
     } else if (es == 8) {
         memcpy(p, v, (size_t)w * 8);
