@@ -13,7 +13,7 @@
 
 enum { K_POW, K_POWN, K_ROOTN };
 
-static uint32_t op1(xctx *x, isa_opcode op, isa_type t, isa_operand a)
+uint32_t x_op1(xctx *x, isa_opcode op, isa_type t, isa_operand a)
 {
     uint32_t r = x_reg(x, 1);
     isa_inst *in = x_emit(x, op, t);
@@ -23,7 +23,7 @@ static uint32_t op1(xctx *x, isa_opcode op, isa_type t, isa_operand a)
     return r;
 }
 
-static uint32_t op2(xctx *x, isa_opcode op, isa_type t, isa_operand a, isa_operand b)
+uint32_t x_op2(xctx *x, isa_opcode op, isa_type t, isa_operand a, isa_operand b)
 {
     uint32_t r = x_reg(x, 1);
     isa_inst *in = x_emit(x, op, t);
@@ -34,15 +34,15 @@ static uint32_t op2(xctx *x, isa_opcode op, isa_type t, isa_operand a, isa_opera
     return r;
 }
 
-static uint32_t cvt(xctx *x, isa_type to, isa_type from, isa_operand a)
+uint32_t x_cvt(xctx *x, isa_type to, isa_type from, isa_operand a)
 {
-    uint32_t r = op1(x, ISA_OP_CVT, to, a);
+    uint32_t r = x_op1(x, ISA_OP_CVT, to, a);
     x->code[x->ncode - 1].src_type = (uint8_t)from;
     return r;
 }
 
 /* A fresh predicate: a `cond` b. */
-static isa_operand cmp(xctx *x, isa_binop cond, isa_type t, isa_operand a, isa_operand b)
+isa_operand x_cmp(xctx *x, isa_binop cond, isa_type t, isa_operand a, isa_operand b)
 {
     uint32_t gen, p = x_pred(x, &gen);
     isa_inst *in = x_emit(x, ISA_OP_CMP, t);
@@ -54,7 +54,7 @@ static isa_operand cmp(xctx *x, isa_binop cond, isa_type t, isa_operand a, isa_o
     return x_P(p, false);
 }
 
-static isa_operand pop(xctx *x, isa_opcode op, isa_operand a, isa_operand b)
+isa_operand x_pop(xctx *x, isa_opcode op, isa_operand a, isa_operand b)
 {
     uint32_t gen, p = x_pred(x, &gen);
     isa_inst *in = x_emit(x, op, ISA_T_NONE);
@@ -81,56 +81,56 @@ static uint32_t lower_one(xctx *x, int kind, uint32_t X, isa_operand e, isa_type
 {
     isa_operand Y;
     if (kind == K_POW)
-        Y = et == ISA_T_F64 ? e : x_R(cvt(x, ISA_T_F64, et, e));
+        Y = et == ISA_T_F64 ? e : x_R(x_cvt(x, ISA_T_F64, et, e));
     else if (kind == K_POWN)
-        Y = x_R(cvt(x, ISA_T_F64, ISA_T_I32, e));
+        Y = x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, e));
     else
-        Y = x_R(op2(x, ISA_OP_DIV, ISA_T_F64, x_I(F64_ONE),
-                    x_R(cvt(x, ISA_T_F64, ISA_T_I32, e))));
-    uint32_t A = op1(x, ISA_OP_ABS, ISA_T_F64, x_R(X));
-    uint32_t L = op1(x, ISA_OP_LOG2, ISA_T_F64, x_R(A));
-    uint32_t M = op2(x, ISA_OP_MUL, ISA_T_F64, Y, x_R(L));
-    uint32_t R = op1(x, ISA_OP_EXP2, ISA_T_F64, x_R(M));
+        Y = x_R(x_op2(x, ISA_OP_DIV, ISA_T_F64, x_I(F64_ONE),
+                    x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, e))));
+    uint32_t A = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(X));
+    uint32_t L = x_op1(x, ISA_OP_LOG2, ISA_T_F64, x_R(A));
+    uint32_t M = x_op2(x, ISA_OP_MUL, ISA_T_F64, Y, x_R(L));
+    uint32_t R = x_op1(x, ISA_OP_EXP2, ISA_T_F64, x_R(M));
 
     /* odd integer exponent: the sign of x carries over (x = -0 included) */
     isa_operand odd;
     if (kind == K_ROOTN) {
-        uint32_t b = op2(x, ISA_OP_AND, ISA_T_I32, e, x_I(1));
-        odd = cmp(x, ISA_BINOP_NE, ISA_T_I32, x_R(b), x_I(0));
+        uint32_t b = x_op2(x, ISA_OP_AND, ISA_T_I32, e, x_I(1));
+        odd = x_cmp(x, ISA_BINOP_NE, ISA_T_I32, x_R(b), x_I(0));
     } else {
-        uint32_t h = op2(x, ISA_OP_REM, ISA_T_F64, Y, x_I(F64_TWO));
-        uint32_t ha = op1(x, ISA_OP_ABS, ISA_T_F64, x_R(h));
-        odd = cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(ha), x_I(F64_ONE));
+        uint32_t h = x_op2(x, ISA_OP_REM, ISA_T_F64, Y, x_I(F64_TWO));
+        uint32_t ha = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(h));
+        odd = x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(ha), x_I(F64_ONE));
     }
-    isa_operand sign = cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(X), x_I(0));
-    uint32_t N = op1(x, ISA_OP_NEG, ISA_T_F64, x_R(R));
-    sel_into(x, R, pop(x, ISA_OP_PAND, sign, odd), x_R(N));
+    isa_operand sign = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(X), x_I(0));
+    uint32_t N = x_op1(x, ISA_OP_NEG, ISA_T_F64, x_R(R));
+    sel_into(x, R, x_pop(x, ISA_OP_PAND, sign, odd), x_R(N));
 
-    isa_operand xneg = cmp(x, ISA_BINOP_LT, ISA_T_F64, x_R(X), x_I(0));
+    isa_operand xneg = x_cmp(x, ISA_BINOP_LT, ISA_T_F64, x_R(X), x_I(0));
     if (kind == K_POW) {
         /* finite x < 0 with a finite non-integer y: NaN */
-        uint32_t fr = op2(x, ISA_OP_REM, ISA_T_F64, Y, x_I(F64_ONE));
-        uint32_t fa = op1(x, ISA_OP_ABS, ISA_T_F64, x_R(fr));
-        isa_operand nonint = cmp(x, ISA_BINOP_GT, ISA_T_F64, x_R(fa), x_I(0));
-        isa_operand fin = cmp(x, ISA_BINOP_GT, ISA_T_F64, x_R(X), x_I(F64_NINF));
-        sel_into(x, R, pop(x, ISA_OP_PAND, pop(x, ISA_OP_PAND, xneg, fin), nonint),
+        uint32_t fr = x_op2(x, ISA_OP_REM, ISA_T_F64, Y, x_I(F64_ONE));
+        uint32_t fa = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(fr));
+        isa_operand nonint = x_cmp(x, ISA_BINOP_GT, ISA_T_F64, x_R(fa), x_I(0));
+        isa_operand fin = x_cmp(x, ISA_BINOP_GT, ISA_T_F64, x_R(X), x_I(F64_NINF));
+        sel_into(x, R, x_pop(x, ISA_OP_PAND, x_pop(x, ISA_OP_PAND, xneg, fin), nonint),
                  x_I(F64_NAN));
         /* pow(+1, y) = 1, pow(-1, +-inf) = 1 */
-        sel_into(x, R, cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(X), x_I(F64_ONE)), x_I(F64_ONE));
-        uint32_t ya = op1(x, ISA_OP_ABS, ISA_T_F64, Y);
-        isa_operand m1 = pop(x, ISA_OP_PAND,
-                             cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(A), x_I(F64_ONE)),
-                             cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(ya), x_I(F64_INF)));
+        sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(X), x_I(F64_ONE)), x_I(F64_ONE));
+        uint32_t ya = x_op1(x, ISA_OP_ABS, ISA_T_F64, Y);
+        isa_operand m1 = x_pop(x, ISA_OP_PAND,
+                             x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(A), x_I(F64_ONE)),
+                             x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(ya), x_I(F64_INF)));
         sel_into(x, R, m1, x_I(F64_ONE));
     }
     if (kind == K_ROOTN) {
         /* x < 0 with even n, and n = 0: NaN */
-        isa_operand even = pop(x, ISA_OP_PNOT, odd, odd);
-        sel_into(x, R, pop(x, ISA_OP_PAND, xneg, even), x_I(F64_NAN));
-        sel_into(x, R, cmp(x, ISA_BINOP_EQ, ISA_T_I32, e, x_I(0)), x_I(F64_NAN));
+        isa_operand even = x_pop(x, ISA_OP_PNOT, odd, odd);
+        sel_into(x, R, x_pop(x, ISA_OP_PAND, xneg, even), x_I(F64_NAN));
+        sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_I32, e, x_I(0)), x_I(F64_NAN));
     } else {
         /* x^0 = 1 for every x, NaN included */
-        sel_into(x, R, cmp(x, ISA_BINOP_EQ, ISA_T_F64, Y, x_I(0)), x_I(F64_ONE));
+        sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, Y, x_I(0)), x_I(F64_ONE));
     }
     return R;
 }
@@ -167,11 +167,11 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
     for (unsigned c = 0; c < t->ncomp && c < XV_MAX; c++) {
         isa_operand xs = x_src(x, &a->c[a->n == 1 ? 0 : c]);
         isa_operand es = x_src(x, &b->c[b->n == 1 ? 0 : c]);
-        uint32_t X = ty == ISA_T_F64 ? op1(x, ISA_OP_MOV, ISA_T_F64, xs)
-                                     : cvt(x, ISA_T_F64, ISA_T_F32, xs);
+        uint32_t X = ty == ISA_T_F64 ? x_op1(x, ISA_OP_MOV, ISA_T_F64, xs)
+                                     : x_cvt(x, ISA_T_F64, ISA_T_F32, xs);
         uint32_t R = lower_one(x, kind, X, es, et);
         if (ty == ISA_T_F32)
-            R = cvt(x, ISA_T_F32, ISA_T_F64, x_R(R));
+            R = x_cvt(x, ISA_T_F32, ISA_T_F64, x_R(R));
         r.c[c].o = x_R(R);
         r.c[c].space = X_SPACE_NONE;
     }

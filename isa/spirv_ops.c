@@ -504,6 +504,8 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
         emit_map(x, r, t, ISA_OP_MIN, ty, b, 2);
         return true;
     }
+    if (op == ISA_OP_COUNT && x_lower_extra(x, f, in, name))
+        return true;
     if (op == ISA_OP_COUNT && x_op_vecmem(x, f, in, name))
         return true;
     if (op == ISA_OP_COUNT && x_lower_pow(x, f, in, name))
@@ -994,6 +996,6 @@ bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
             do_group(x, f, in);
             return true;
         }
-        return false;
+        return x_op_relational(x, f, in);
     }
 }

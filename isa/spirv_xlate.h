@@ -102,6 +102,13 @@ uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
 
 /* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
+/* Scalar emission helpers: a fresh register rD = op(a[, b]); cvt to `to`
+ * from `from`; a fresh predicate a `cond` b; a predicate op of two. */
+uint32_t x_op1(xctx *x, isa_opcode op, isa_type t, isa_operand a);
+uint32_t x_op2(xctx *x, isa_opcode op, isa_type t, isa_operand a, isa_operand b);
+uint32_t x_cvt(xctx *x, isa_type to, isa_type from, isa_operand a);
+isa_operand x_cmp(xctx *x, isa_binop cond, isa_type t, isa_operand a, isa_operand b);
+isa_operand x_pop(xctx *x, isa_opcode op, isa_operand a, isa_operand b);
 
 /* spirv_constdata.c: module-scope UniformConstant variables with an
  * initialiser -> the kernel's .const_data (after the parameters are set). */
@@ -112,6 +119,11 @@ void x_const_vars(xctx *x);
  * OpImageSampleExplicitLod. */
 void x_const_sampler(xctx *x, const spv_inst *in);
 bool x_op_sampler(xctx *x, xfn *f, const spv_inst *in);
+
+/* spirv_extra.c: short exact lowerings of OpenCL.std functions (true if
+ * `name` is one) and of relational instructions (true if handled). */
+bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name);
+bool x_op_relational(xctx *x, xfn *f, const spv_inst *in);
 
 /* spirv_vecmem.c: OpenCL.std vloadn/vstoren/vload_half/vstore_half... */
 bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name);

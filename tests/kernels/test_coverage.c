@@ -620,6 +620,169 @@ static void test_sampler(void **state)
     }
 }
 
+/* ------------------------------------------------------------ exact lowerings */
+
+static void want_f(float got, float want, float tol, const char *what, int i)
+{
+    bool ok = isnan(want) ? isnan(got)
+            : tol == 0 ? memcmp(&got, &want, 4) == 0
+                       : fabsf(got - want) <= tol * fmaxf(1.0f, fabsf(want));
+    if (!ok)
+        fail_msg("%s (input %d): %a, want %a", what, i, (double)got, (double)want);
+}
+
+static float bits_to_f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t f_to_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float ref_mag(float x, float y, bool max)
+{
+    float ax = fabsf(x), ay = fabsf(y);
+    if (max ? ax > ay : ax < ay)
+        return x;
+    if (max ? ay > ax : ay < ax)
+        return y;
+    return max ? fmaxf(x, y) : fminf(x, y);
+}
+
+static void test_extra(void **state)
+{
+    (void)state;
+    enum { G = 256 };
+    static const float sp[] = { 0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 1e30f,
+                                -1e30f, INFINITY, -INFINITY, NAN, 8388607.5f, -8388607.5f,
+                                0.49999997f, -0.49999997f, 1e-40f, 3.0f, -7.25f };
+    static float a[G], b[G], o[G * 20];
+    static int32_t r[G * 8], ia[G], ib[G], io[G * 14];
+    static uint8_t c[G * 2], oc[G * 4];
+    static int64_t ol[G * 2];
+    enum { NSP = sizeof sp / sizeof sp[0] };
+    for (int i = 0; i < G; i++) {
+        a[i] = i < NSP * 4 ? sp[i % NSP] : (float)urand(-100, 100);
+        b[i] = i < NSP * 4 ? sp[(i / NSP + i) % NSP] : (float)urand(-100, 100);
+        ia[i] = (int32_t)rnd();
+        ib[i] = (int32_t)rnd();
+        if (i % 7 == 0) ia[i] = i % 2 ? INT32_MAX : INT32_MIN;
+        if (i % 11 == 0) ib[i] = i % 3 ? 0 : -1;
+        if (i % 13 == 0) ia[i] = 0;
+        c[2 * i] = (uint8_t)rnd();
+        c[2 * i + 1] = (uint8_t)rnd();
+        if (i % 5 == 0) c[2 * i] = 0;
+    }
+    put("a.bin", a, sizeof a);
+    put("b.bin", b, sizeof b);
+    put("ia.bin", ia, sizeof ia);
+    put("ib.bin", ib, sizeof ib);
+    put("c.bin", c, sizeof c);
+    compile("extra", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
+               "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
+               "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
+               G, tmpdir, tmpdir, G * 20, G * 8, tmpdir, tmpdir);
+        get("o.bin", o, sizeof o);
+        get("r.bin", r, sizeof r);
+        for (int i = 0; i < G; i++) {
+            float x = a[i], y = b[i];
+            const float *p = &o[i * 20];
+            want_f(p[0], floorf(x), 0, "floor", i);
+            want_f(p[1], ceilf(x), 0, "ceil", i);
+            want_f(p[2], truncf(x), 0, "trunc", i);
+            want_f(p[3], rintf(x), 0, "rint", i);
+            want_f(p[4], roundf(x), 0, "round", i);
+            want_f(p[5], copysignf(x, y), 0, "copysign", i);
+            want_f(p[6], isnan(x) || isnan(y) ? NAN : x > y ? x - y : 0.0f, 0, "fdim", i);
+            if (x == 0 && y == 0) {   /* fmax/fmin of +-0: either zero (C99 F.9.9.2) */
+                assert_true(p[7] == 0 && p[8] == 0);
+            } else {
+                want_f(p[7], ref_mag(x, y, true), 0, "maxmag", i);
+                want_f(p[8], ref_mag(x, y, false), 0, "minmag", i);
+            }
+            want_f(p[9], x < y ? 0.0f : 1.0f, 0, "step", i);
+            want_f(p[10], isnan(x) ? 0.0f : x > 0 ? 1.0f : x < 0 ? -1.0f : x, 0, "sign", i);
+            if (isfinite(x) && isfinite(y) && fabsf(x) < 1e20f && fabsf(y) < 1e20f) {
+                want_f(p[11], x + (y - x) * 0.25f, 1e-6f, "mix", i);
+                want_f(p[12], x * 57.29577951308232f, 1e-6f, "degrees", i);
+                want_f(p[13], x * 0.017453292519943295f, 1e-6f, "radians", i);
+                double d = (double)x * y + (double)y * 0.25 + 1.5 * x - 6.0;
+                double mag = fabs((double)x * y) + fabs(y * 0.25) + fabs(1.5 * x) + 6.0;
+                if (fabs(p[16] - d) > 1e-6 * mag + 1e-30)
+                    fail_msg("dot (input %d): %a, want %a", i, (double)p[16], d);
+                want_f(p[17], (float)sqrt((double)x * x + (double)y * y + 2.25), 1e-6f,
+                       "length", i);
+                double d0 = (double)(x - y), d1 = (double)(y - 0.25f), d2 = (double)(1.5f - x);
+                want_f(p[18], (float)sqrt(d0 * d0 + d1 * d1 + d2 * d2 + 25.0), 1e-6f,
+                       "distance", i);
+                want_f(p[19], 1.5f * y - x * x, 1e-6f, "cross", i);
+            }
+            want_f(p[14], i & 1 ? y : x, 0, "select", i);
+            uint32_t m = 0x80ff00ffu;
+            want_f(p[15], bits_to_f((f_to_bits(x) & ~m) | (f_to_bits(y) & m)), 0, "bitselect", i);
+            const int32_t *q = &r[i * 8];
+            assert_int_equal(q[0], isfinite(x) ? 1 : 0);
+            assert_int_equal(q[1], isnormal(x) ? 1 : 0);
+            assert_int_equal(q[2], signbit(x) ? 1 : 0);
+            assert_int_equal(q[3], !isnan(x) && !isnan(y));
+            assert_int_equal(q[4], isnan(x) || isnan(y));
+            bool m0 = x < y, m1 = y < x, m2 = x < 0, m3 = y < 0;
+            assert_int_equal(q[5], m0 || m1 || m2 || m3);
+            assert_int_equal(q[6], m0 && m1 && m2 && m3);
+            assert_int_equal(q[7], m2 ? 22 : 11);
+        }
+        run_ok("run %s/extra.spv --kernel iext --sg %u --global %d --local 64 "
+               "--arg a=int:@%s/ia.bin --arg b=int:@%s/ib.bin --arg o=int:zeros:%d "
+               "--arg c=uchar:@%s/c.bin --arg oc=uchar:zeros:%d --arg ol=long:zeros:%d "
+               "--out o=%s/io.bin --out oc=%s/oc.bin --out ol=%s/ol.bin -q", tmpdir, widths[w],
+               G, tmpdir, tmpdir, G * 14, tmpdir, G * 4, G * 2, tmpdir, tmpdir, tmpdir);
+        get("io.bin", io, sizeof io);
+        get("oc.bin", oc, sizeof oc);
+        get("ol.bin", ol, sizeof ol);
+        for (int i = 0; i < G; i++) {
+            int32_t x = ia[i], y = ib[i];
+            uint32_t ux = (uint32_t)x, uy = (uint32_t)y, rr = uy & 31;
+            const int32_t *p = &io[i * 14];
+            int64_t sum = (int64_t)x + y, dif = (int64_t)x - y;
+            uint32_t rot = rr ? (ux << rr) | (ux >> (32 - rr)) : ux;
+            assert_int_equal(p[0], x ? __builtin_ctz(ux) : 32);
+            assert_int_equal((uint32_t)p[1], rot);
+            assert_int_equal(p[2], sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum);
+            assert_int_equal(p[3], dif > INT32_MAX ? INT32_MAX : dif < INT32_MIN ? INT32_MIN : dif);
+            uint64_t us = (uint64_t)ux + uy;
+            assert_int_equal((uint32_t)p[4], us > UINT32_MAX ? UINT32_MAX : (uint32_t)us);
+            assert_int_equal((uint32_t)p[5], ux > uy ? ux - uy : 0);
+            assert_int_equal(p[6], (int32_t)(sum >> 1));
+            assert_int_equal(p[7], (int32_t)((sum + 1) >> 1));
+            assert_int_equal((uint32_t)p[8], (uint32_t)(us >> 1));
+            assert_int_equal((uint32_t)p[9], (uint32_t)(dif < 0 ? -dif : dif));
+            assert_int_equal((uint32_t)p[10], ux > uy ? ux - uy : uy - ux);
+            assert_int_equal((uint32_t)p[11], (uint32_t)(((int64_t)x * y) >> 32) + 7u);
+            assert_int_equal((uint32_t)p[12], (uint32_t)(((uint64_t)ux * uy) >> 32) + 7u);
+            assert_int_equal((uint32_t)p[13], rot);
+            uint8_t cx = c[2 * i], cy = c[2 * i + 1], cr = cy & 7;
+            int sc = (int8_t)cx + (int8_t)cy;
+            assert_int_equal(oc[4 * i], cx + cy > 255 ? 255 : cx + cy);
+            assert_int_equal(oc[4 * i + 1], (uint8_t)(sc > 127 ? 127 : sc < -128 ? -128 : sc));
+            assert_int_equal(oc[4 * i + 2], (uint8_t)(cr ? (cx << cr) | (cx >> (8 - cr)) : cx));
+            assert_int_equal(oc[4 * i + 3], cx ? __builtin_ctz(cx) : 8);
+            assert_int_equal(ol[2 * i], (int64_t)(((uint64_t)(uint32_t)x << 32) | ux));
+            int64_t l1 = (int64_t)((uint64_t)(int64_t)x << 33), l2 = (int64_t)((uint64_t)(int64_t)y << 33), ls;
+            if (__builtin_add_overflow(l1, l2, &ls))
+                ls = l1 < 0 ? INT64_MIN : INT64_MAX;
+            assert_int_equal(ol[2 * i + 1], ls);
+        }
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -644,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_vecmem),
         cmocka_unit_test(test_const_data),
         cmocka_unit_test(test_sampler),
+        cmocka_unit_test(test_extra),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,535 @@
+/* spirv_extra.c - OpenCL.std functions and relational instructions that have
+ * a short exact lowering onto sgemu instructions (one table row each):
+ * rounding (floor, ceil, trunc, rint, round), copysign, fdim, maxmag,
+ * minmag, step, sign, mix, degrees, radians, select, bitselect, ctz,
+ * rotate, add_sat, sub_sat, hadd, rhadd, abs_diff, mad_hi, upsample; the
+ * geometric dot, cross, length, distance (+ fast_), OpDot; OpIsFinite,
+ * OpIsNormal, OpSignBitSet, OpOrdered, OpUnordered, OpAny, OpAll. */
+#include "spirv_xlate.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* ---- type helpers ---- */
+
+static unsigned bits_of(isa_type t) { return isa_types[t].bytes * 8u; }
+
+static isa_type uint_of(isa_type t)
+{
+    switch (isa_types[t].bytes) {
+    case 1: return ISA_T_U8;
+    case 2: return ISA_T_U16;
+    case 4: return ISA_T_U32;
+    default: return ISA_T_U64;
+    }
+}
+
+static isa_type sint_of(isa_type t) { return x_signed(uint_of(t)); }
+
+/* The bits of float constant v in type t. */
+static isa_operand fconst(isa_type t, double v)
+{
+    if (t == ISA_T_F64) {
+        uint64_t b;
+        memcpy(&b, &v, 8);
+        return x_I(b);
+    }
+    if (t == ISA_T_F16)
+        return x_I(isa_f64_to_f16(v));
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return x_I(b);
+}
+
+static uint64_t sign_bit(isa_type t) { return 1ull << (bits_of(t) - 1); }
+static uint64_t all_ones(isa_type t) { return bits_of(t) >= 64 ? ~0ull : (1ull << bits_of(t)) - 1; }
+
+/* r = p ? a : b, fresh register */
+static uint32_t sel(xctx *x, isa_type t, isa_operand p, isa_operand a, isa_operand b)
+{
+    uint32_t r = x_reg(x, 1);
+    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
+    in->o[0] = x_R(r);
+    in->o[1] = p;
+    in->o[2] = a;
+    in->o[3] = b;
+    in->nopnd = 4;
+    return r;
+}
+
+/* copysign on bits: magnitude of a, sign of b */
+static uint32_t copysign_bits(xctx *x, isa_type t, isa_operand a, isa_operand b)
+{
+    isa_type u = uint_of(t);
+    uint32_t m = x_op2(x, ISA_OP_AND, u, a, x_I(all_ones(t) ^ sign_bit(t)));
+    uint32_t s = x_op2(x, ISA_OP_AND, u, b, x_I(sign_bit(t)));
+    return x_op2(x, ISA_OP_OR, u, x_R(m), x_R(s));
+}
+
+/* ---- per-component lowerings: t result type, s sources ---- */
+
+typedef uint32_t (*low_fn)(xctx *x, isa_type t, const isa_operand *s, int kind);
+
+/* floor/ceil/trunc/rint through a rounding cvt to i64 when |x| < 2^52 (f64)
+ * or 2^23 (f32): larger values, infinities and NaN are already integral;
+ * the sign of x is kept (floor(-0) = -0, ceil(-0.5) = -0). */
+static uint32_t low_round(xctx *x, isa_type t, const isa_operand *s, int rnd)
+{
+    uint32_t i = x_cvt(x, ISA_T_I64, t, s[0]);
+    x->code[x->ncode - 1].flags = (uint16_t)(rnd << ISA_F_RND_SHIFT);
+    uint32_t f = x_cvt(x, t, ISA_T_I64, x_R(i));
+    uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
+    isa_operand small = x_cmp(x, ISA_BINOP_LT, t, x_R(a),
+                              fconst(t, t == ISA_T_F64 ? 4503599627370496.0 : 8388608.0));
+    uint32_t r = sel(x, t, small, x_R(f), s[0]);
+    return copysign_bits(x, t, x_R(r), s[0]);
+}
+
+/* round: half way away from zero, from trunc and the exact x - trunc(x) */
+static uint32_t low_round_away(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t tr = low_round(x, t, s, ISA_RND_RTZ);
+    uint32_t d = x_op2(x, ISA_OP_SUB, t, s[0], x_R(tr));
+    uint32_t da = x_op1(x, ISA_OP_ABS, t, x_R(d));
+    uint32_t one = copysign_bits(x, t, fconst(t, 1.0), s[0]);
+    uint32_t up = x_op2(x, ISA_OP_ADD, t, x_R(tr), x_R(one));
+    isa_operand half = x_cmp(x, ISA_BINOP_GE, t, x_R(da), fconst(t, 0.5));
+    return sel(x, t, half, x_R(up), x_R(tr));
+}
+
+static uint32_t low_copysign(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    return copysign_bits(x, t, s[0], s[1]);
+}
+
+/* fdim: x - y if x > y, +0 if x <= y, NaN if either is NaN */
+static uint32_t low_fdim(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t d = x_op2(x, ISA_OP_SUB, t, s[0], s[1]);
+    return sel(x, t, x_cmp(x, ISA_BINOP_LE, t, s[0], s[1]), x_I(0), x_R(d));
+}
+
+/* maxmag (kind 0) / minmag (1): the larger/smaller magnitude, else fmax/fmin */
+static uint32_t low_mag(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    uint32_t ax = x_op1(x, ISA_OP_ABS, t, s[0]), ay = x_op1(x, ISA_OP_ABS, t, s[1]);
+    isa_binop c = kind ? ISA_BINOP_LT : ISA_BINOP_GT;
+    uint32_t m = x_op2(x, kind ? ISA_OP_MIN : ISA_OP_MAX, t, s[0], s[1]);
+    uint32_t r = sel(x, t, x_cmp(x, c, t, x_R(ay), x_R(ax)), s[1], x_R(m));
+    return sel(x, t, x_cmp(x, c, t, x_R(ax), x_R(ay)), s[0], x_R(r));
+}
+
+/* step(edge, x): x < edge ? 0 : 1 */
+static uint32_t low_step(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    return sel(x, t, x_cmp(x, ISA_BINOP_LT, t, s[1], s[0]), fconst(t, 0.0), fconst(t, 1.0));
+}
+
+/* sign: 1 for x > 0, -1 for x < 0, x for zeros, 0 for NaN */
+static uint32_t low_sign(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t r = sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[0]), s[0], fconst(t, 0.0));
+    r = sel(x, t, x_cmp(x, ISA_BINOP_GT, t, s[0], fconst(t, 0.0)), fconst(t, 1.0), x_R(r));
+    return sel(x, t, x_cmp(x, ISA_BINOP_LT, t, s[0], fconst(t, 0.0)), fconst(t, -1.0), x_R(r));
+}
+
+/* mix(x, y, a) = x + (y - x) * a */
+static uint32_t low_mix(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t d = x_op2(x, ISA_OP_SUB, t, s[1], s[0]);
+    uint32_t p = x_op2(x, ISA_OP_MUL, t, x_R(d), s[2]);
+    return x_op2(x, ISA_OP_ADD, t, s[0], x_R(p));
+}
+
+/* degrees (kind 0) = 180/pi r, radians (1) = pi/180 d */
+static uint32_t low_angle(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    return x_op2(x, ISA_OP_MUL, t, s[0],
+                 fconst(t, kind ? 0.017453292519943295769 : 57.295779513082320877));
+}
+
+/* bitselect(a, b, c) = (a & ~c) | (b & c), on the bits */
+static uint32_t low_bitselect(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_type u = uint_of(t);
+    uint32_t nc = x_op1(x, ISA_OP_NOT, u, s[2]);
+    uint32_t a = x_op2(x, ISA_OP_AND, u, s[0], x_R(nc));
+    uint32_t b = x_op2(x, ISA_OP_AND, u, s[1], s[2]);
+    return x_op2(x, ISA_OP_OR, u, x_R(a), x_R(b));
+}
+
+/* ctz: popcount((x & -x) - 1); ctz(0) = the width */
+static uint32_t low_ctz(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_type u = uint_of(t);
+    uint32_t n = x_op1(x, ISA_OP_NEG, x_signed(u), s[0]);
+    uint32_t lo = x_op2(x, ISA_OP_AND, u, s[0], x_R(n));
+    uint32_t m = x_op2(x, ISA_OP_SUB, u, x_R(lo), x_I(1));
+    return x_op1(x, ISA_OP_POPCOUNT, u, x_R(m));
+}
+
+/* rotate(v, i) = v << r | v >> ((w - r) mod w), r = i mod w */
+static uint32_t low_rotate(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_type u = uint_of(t);
+    uint64_t w = bits_of(t);
+    uint32_t r = x_op2(x, ISA_OP_AND, u, s[1], x_I(w - 1));
+    uint32_t l = x_op2(x, ISA_OP_SHL, u, s[0], x_R(r));
+    uint32_t nr = x_op2(x, ISA_OP_SUB, u, x_I(w), x_R(r));
+    uint32_t nm = x_op2(x, ISA_OP_AND, u, x_R(nr), x_I(w - 1));
+    uint32_t h = x_op2(x, ISA_OP_SHR, u, s[0], x_R(nm));
+    return x_op2(x, ISA_OP_OR, u, x_R(l), x_R(h));
+}
+
+/* add_sat (kind 0) / sub_sat (1), signedness from t */
+static uint32_t low_sat(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    isa_opcode op = kind ? ISA_OP_SUB : ISA_OP_ADD;
+    bool sg = isa_types[t].is_signed;
+    if (bits_of(t) < 64) {   /* exact in 64 bits, then clamp */
+        isa_type w = sg ? ISA_T_I64 : ISA_T_U64;
+        uint32_t a = x_cvt(x, w, t, s[0]), b = x_cvt(x, w, t, s[1]);
+        uint32_t r = x_op2(x, op, ISA_T_I64, x_R(a), x_R(b));
+        uint64_t hi = sg ? all_ones(t) >> 1 : all_ones(t);
+        uint64_t lo = sg ? (uint64_t)-(int64_t)(sign_bit(t)) : 0;
+        uint32_t c = x_op2(x, ISA_OP_MIN, ISA_T_I64, x_R(r), x_I(hi));
+        c = x_op2(x, ISA_OP_MAX, ISA_T_I64, x_R(c), x_I(lo));
+        return x_cvt(x, t, ISA_T_I64, x_R(c));
+    }
+    uint32_t r = x_op2(x, op, t, s[0], s[1]);
+    if (!sg) {   /* wrapped: the sum is below a / the difference above a */
+        isa_operand ov = x_cmp(x, kind ? ISA_BINOP_GT : ISA_BINOP_LT, t, x_R(r), s[0]);
+        return sel(x, t, ov, x_I(kind ? 0 : ~0ull), x_R(r));
+    }
+    /* signed overflow: the result's sign differs from a's where b's sign
+     * agrees with a's (add) or differs from it (sub) */
+    uint32_t ar = x_op2(x, ISA_OP_XOR, t, s[0], x_R(r));
+    uint32_t ab = x_op2(x, ISA_OP_XOR, t, s[0], s[1]);
+    uint32_t q = kind ? x_op2(x, ISA_OP_AND, t, x_R(ar), x_R(ab))
+                      : x_op2(x, ISA_OP_AND, t, x_R(ar), x_R(x_op1(x, ISA_OP_NOT, t, x_R(ab))));
+    isa_operand ov = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(q), x_I(0));
+    isa_operand neg = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, s[0], x_I(0));
+    uint32_t lim = sel(x, t, neg, x_I(sign_bit(t)), x_I(sign_bit(t) - 1));
+    return sel(x, t, ov, x_R(lim), x_R(r));
+}
+
+/* hadd (kind 0) = (x >> 1) + (y >> 1) + (x & y & 1); rhadd (1) with x | y */
+static uint32_t low_hadd(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    uint32_t a = x_op2(x, ISA_OP_SHR, t, s[0], x_I(1));
+    uint32_t b = x_op2(x, ISA_OP_SHR, t, s[1], x_I(1));
+    uint32_t c = x_op2(x, kind ? ISA_OP_OR : ISA_OP_AND, t, s[0], s[1]);
+    uint32_t c1 = x_op2(x, ISA_OP_AND, t, x_R(c), x_I(1));
+    uint32_t ab = x_op2(x, ISA_OP_ADD, t, x_R(a), x_R(b));
+    return x_op2(x, ISA_OP_ADD, t, x_R(ab), x_R(c1));
+}
+
+/* abs_diff: |x - y| as the unsigned type, no overflow */
+static uint32_t low_absdiff(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_type u = uint_of(t);
+    uint32_t d1 = x_op2(x, ISA_OP_SUB, u, s[0], s[1]), d2 = x_op2(x, ISA_OP_SUB, u, s[1], s[0]);
+    return sel(x, u, x_cmp(x, ISA_BINOP_GT, t, s[0], s[1]), x_R(d1), x_R(d2));
+}
+
+/* mad_hi(a, b, c) = mul_hi(a, b) + c */
+static uint32_t low_madhi(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t h = x_op2(x, ISA_OP_MUL_HI, t, s[0], s[1]);
+    return x_op2(x, ISA_OP_ADD, t, x_R(h), s[2]);
+}
+
+typedef struct ext_row {
+    const char *name;
+    uint8_t nsrc, sign;     /* sign: 0 from the type, 1 signed, 2 unsigned */
+    low_fn fn;
+    int kind;
+    bool isfloat;
+} ext_row;
+
+static const ext_row ext_rows[] = {
+    { "floor", 1, 0, low_round, ISA_RND_RTN, true }, { "ceil", 1, 0, low_round, ISA_RND_RTP, true },
+    { "trunc", 1, 0, low_round, ISA_RND_RTZ, true }, { "rint", 1, 0, low_round, ISA_RND_RTE, true },
+    { "round", 1, 0, low_round_away, 0, true }, { "copysign", 2, 0, low_copysign, 0, true },
+    { "fdim", 2, 0, low_fdim, 0, true }, { "maxmag", 2, 0, low_mag, 0, true },
+    { "minmag", 2, 0, low_mag, 1, true }, { "step", 2, 0, low_step, 0, true },
+    { "sign", 1, 0, low_sign, 0, true }, { "mix", 3, 0, low_mix, 0, true },
+    { "degrees", 1, 0, low_angle, 0, true }, { "radians", 1, 0, low_angle, 1, true },
+    { "select", 3, 0, NULL, 0, false }, { "bitselect", 3, 0, low_bitselect, 0, false },
+    { "ctz", 1, 0, low_ctz, 0, false }, { "rotate", 2, 2, low_rotate, 0, false },
+    { "s_add_sat", 2, 1, low_sat, 0, false }, { "u_add_sat", 2, 2, low_sat, 0, false },
+    { "s_sub_sat", 2, 1, low_sat, 1, false }, { "u_sub_sat", 2, 2, low_sat, 1, false },
+    { "s_hadd", 2, 1, low_hadd, 0, false }, { "u_hadd", 2, 2, low_hadd, 0, false },
+    { "s_rhadd", 2, 1, low_hadd, 1, false }, { "u_rhadd", 2, 2, low_hadd, 1, false },
+    { "s_abs_diff", 2, 1, low_absdiff, 0, false }, { "u_abs_diff", 2, 2, low_absdiff, 0, false },
+    { "s_mad_hi", 3, 1, low_madhi, 0, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false },
+};
+
+static const spv_type *val_type(xctx *x, uint32_t id)
+{
+    spv_module *m = x->m;
+    const spv_inst *d = id < m->bound && m->def[id] ? &m->ins[m->def[id] - 1] : NULL;
+    const spv_op_info *oi = d ? spv_op_find(d->op) : NULL;
+    return oi && oi->has_type ? x_type(x, spv_word(m, d, 1)) : NULL;
+}
+
+static void set_result(xctx *x, xfn *f, uint32_t id, const uint32_t *regs, unsigned n)
+{
+    xval *v = x_def(x, f, id, n);
+    for (unsigned c = 0; v && c < n; c++) {
+        v->c[c].o = x_R(regs[c]);
+        v->c[c].space = X_SPACE_NONE;
+    }
+}
+
+/* dot of n components in type t (sequential multiply-adds, no fusion) */
+static uint32_t dot(xctx *x, isa_type t, const xval *a, const xval *b)
+{
+    uint32_t acc = x_op2(x, ISA_OP_MUL, t, x_src(x, &a->c[0]), x_src(x, &b->c[0]));
+    for (unsigned c = 1; c < a->n; c++) {
+        uint32_t p = x_op2(x, ISA_OP_MUL, t, x_src(x, &a->c[c]), x_src(x, &b->c[c]));
+        acc = x_op2(x, ISA_OP_ADD, t, x_R(acc), x_R(p));
+    }
+    return acc;
+}
+
+static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, unsigned first)
+{
+    spv_module *m = x->m;
+    bool is_dot = !strcmp(name, "dot"), is_cross = !strcmp(name, "cross");
+    bool is_len = !strcmp(name, "length") || !strcmp(name, "fast_length");
+    bool is_dist = !strcmp(name, "distance") || !strcmp(name, "fast_distance");
+    if (!is_dot && !is_cross && !is_len && !is_dist)
+        return false;
+    unsigned n = is_len ? 1 : 2;
+    xval *s[2] = { NULL, NULL };
+    for (unsigned i = 0; i < n; i++)
+        if (in->nw <= first + i || !(s[i] = x_val(x, f, spv_word(m, in, first + i))) || !s[i]->n)
+            return true;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    const spv_type *at = val_type(x, spv_word(m, in, first));
+    if (!t || !at)
+        return true;
+    isa_type ct = x_comp_type(at);
+    if (ct != ISA_T_F32 && ct != ISA_T_F64) {
+        x_error(x, "'%s' is lowered for float and double only", name);
+        return true;
+    }
+    uint32_t id = spv_word(m, in, 2);
+    if (is_cross) {
+        if (s[0]->n < 3 || s[1]->n < 3) {
+            x_error(x, "cross needs 3 or 4 components");
+            return true;
+        }
+        uint32_t r[4];
+        static const int ia[3] = { 1, 2, 0 }, ib[3] = { 2, 0, 1 };
+        for (int c = 0; c < 3; c++) {
+            uint32_t p = x_op2(x, ISA_OP_MUL, ct, x_src(x, &s[0]->c[ia[c]]),
+                               x_src(x, &s[1]->c[ib[c]]));
+            uint32_t q = x_op2(x, ISA_OP_MUL, ct, x_src(x, &s[0]->c[ib[c]]),
+                               x_src(x, &s[1]->c[ia[c]]));
+            r[c] = x_op2(x, ISA_OP_SUB, ct, x_R(p), x_R(q));
+        }
+        r[3] = x_op1(x, ISA_OP_MOV, ct, x_I(0));
+        set_result(x, f, id, r, t->ncomp);
+        return true;
+    }
+    uint32_t r;
+    if (is_dot) {
+        r = dot(x, ct, s[0], s[1]);
+    } else {
+        xval d = *s[0];
+        if (is_dist)
+            for (unsigned c = 0; c < d.n; c++) {
+                d.c[c].o = x_R(x_op2(x, ISA_OP_SUB, ct, x_src(x, &s[0]->c[c]),
+                                     x_src(x, &s[1]->c[c])));
+                d.c[c].has_pred = 0;
+            }
+        /* sqrt of the sum of squares, in double for float so that it
+         * neither overflows nor underflows before the square root */
+        xval w = d;
+        isa_type wt = ct == ISA_T_F32 ? ISA_T_F64 : ct;
+        if (wt != ct)
+            for (unsigned c = 0; c < w.n; c++) {
+                w.c[c].o = x_R(x_cvt(x, wt, ct, x_src(x, &d.c[c])));
+                w.c[c].has_pred = 0;
+            }
+        r = x_op1(x, ISA_OP_SQRT, wt, x_R(dot(x, wt, &w, &w)));
+        if (wt != ct)
+            r = x_cvt(x, ct, wt, x_R(r));
+    }
+    set_result(x, f, id, &r, 1);
+    return true;
+}
+
+/* upsample(hi, lo): (hi << bits(lo)) | lo in the double-width result */
+static bool upsample(xctx *x, xfn *f, const spv_inst *in, const char *name)
+{
+    bool s = !strcmp(name, "s_upsample");
+    if (!s && strcmp(name, "u_upsample"))
+        return false;
+    spv_module *m = x->m;
+    xval *hi = in->nw > 6 ? x_val(x, f, spv_word(m, in, 5)) : NULL;
+    xval *lo = in->nw > 6 ? x_val(x, f, spv_word(m, in, 6)) : NULL;
+    const spv_type *rt = x_type(x, spv_word(m, in, 1));
+    const spv_type *lt = val_type(x, spv_word(m, in, 6));
+    if (!hi || !lo || !rt || !lt || !hi->n || !lo->n)
+        return true;
+    isa_type wt = uint_of(x_comp_type(rt)), ht = x_comp_type(lt), lt2 = uint_of(ht);
+    if (s)
+        ht = sint_of(ht);
+    uint32_t regs[XV_MAX];
+    for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
+        uint32_t h = x_cvt(x, s ? x_signed(wt) : wt, s ? ht : lt2, x_src(x, &hi->c[hi->n == 1 ? 0 : c]));
+        uint32_t sh = x_op2(x, ISA_OP_SHL, wt, x_R(h), x_I(bits_of(lt2)));
+        uint32_t l = x_cvt(x, wt, lt2, x_src(x, &lo->c[lo->n == 1 ? 0 : c]));
+        regs[c] = x_op2(x, ISA_OP_OR, wt, x_R(sh), x_R(l));
+    }
+    set_result(x, f, spv_word(m, in, 2), regs, rt->ncomp);
+    return true;
+}
+
+bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
+{
+    if (geometric(x, f, in, name, 5) || upsample(x, f, in, name))
+        return true;
+    const ext_row *row = NULL;
+    for (unsigned i = 0; i < sizeof ext_rows / sizeof ext_rows[0] && !row; i++)
+        if (!strcmp(ext_rows[i].name, name))
+            row = &ext_rows[i];
+    if (!row)
+        return false;
+    spv_module *m = x->m;
+    if (in->nw < 5u + row->nsrc) {
+        x_error(x, "'%s' has too few operands", name);
+        return true;
+    }
+    xval *s[3];
+    for (unsigned i = 0; i < row->nsrc; i++)
+        if (!(s[i] = x_val(x, f, spv_word(m, in, 5 + i))) || !s[i]->n)
+            return true;
+    const spv_type *rt = x_type(x, spv_word(m, in, 1));
+    if (!rt)
+        return true;
+    isa_type t = x_comp_type(rt);
+    if (row->isfloat && t != ISA_T_F32 && t != ISA_T_F64) {
+        x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
+        return true;
+    }
+    if (!row->isfloat && row->sign)
+        t = row->sign == 1 ? sint_of(t) : uint_of(t);
+    if (row->fn == low_ctz || row->fn == low_rotate || row->fn == low_bitselect) {
+        if (row->fn != low_bitselect && isa_types[t].is_float) {
+            x_error(x, "'%s' needs an integer type", name);
+            return true;
+        }
+    }
+    uint32_t regs[XV_MAX];
+    for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
+        isa_operand o[3];
+        for (unsigned i = 0; i < row->nsrc; i++)
+            o[i] = x_src(x, &s[i]->c[s[i]->n == 1 ? 0 : c]);
+        if (!row->fn) {
+            /* c ? b : a; vectors test the MSB of c (OpenCL select) */
+            const spv_type *ct = val_type(x, spv_word(m, in, 7));
+            isa_type cty = ct ? sint_of(x_comp_type(ct)) : ISA_T_I32;
+            isa_operand p = rt->ncomp > 1 ? x_cmp(x, ISA_BINOP_LT, cty, o[2], x_I(0))
+                                          : x_cmp(x, ISA_BINOP_NE, cty, o[2], x_I(0));
+            regs[c] = sel(x, t, p, o[1], o[0]);
+        } else {
+            regs[c] = row->fn(x, t, o, row->kind);
+        }
+    }
+    set_result(x, f, spv_word(m, in, 2), regs, rt->ncomp);
+    return true;
+}
+
+/* ---- relational core instructions ---- */
+
+bool x_op_relational(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    switch (in->op) {
+    case SpvOpIsFinite: case SpvOpIsNormal: case SpvOpSignBitSet:
+    case SpvOpOrdered: case SpvOpUnordered: case SpvOpAny: case SpvOpAll:
+    case SpvOpDot:
+        break;
+    default:
+        return false;
+    }
+    if (in->op == SpvOpDot) {
+        xval *a = x_val(x, f, spv_word(m, in, 3)), *b = x_val(x, f, spv_word(m, in, 4));
+        const spv_type *t = x_type(x, spv_word(m, in, 1));
+        if (!a || !b || !t || !a->n || a->n != b->n)
+            return true;
+        uint32_t r = dot(x, x_comp_type(t), a, b);
+        set_result(x, f, spv_word(m, in, 2), &r, 1);
+        return true;
+    }
+    const spv_type *rt = x_type(x, spv_word(m, in, 1));
+    bool two = in->op == SpvOpOrdered || in->op == SpvOpUnordered;
+    xval *a = x_val(x, f, spv_word(m, in, 3));
+    xval *b = two ? x_val(x, f, spv_word(m, in, 4)) : NULL;
+    const spv_type *at = val_type(x, spv_word(m, in, 3));
+    if (!rt || !a || !a->n || (two && (!b || !b->n)) || !at)
+        return true;
+    if (in->op == SpvOpAny || in->op == SpvOpAll) {
+        isa_operand p = x_predof(x, &a->c[0]);
+        for (unsigned c = 1; c < a->n; c++)
+            p = x_pop(x, in->op == SpvOpAny ? ISA_OP_POR : ISA_OP_PAND, p,
+                      x_predof(x, &a->c[c]));
+        if (a->n == 1)
+            p = x_pop(x, ISA_OP_PAND, p, p);
+        xval *v = x_def(x, f, spv_word(m, in, 2), 1);
+        if (v)
+            x_set_bool(x, &v->c[0], p.reg, x->slot_gen[p.reg], false);
+        return true;
+    }
+    isa_type t = x_comp_type(at);
+    if (!isa_types[t].is_float) {
+        x_error(x, "%s needs a floating-point operand", spv_op_name(in->op));
+        return true;
+    }
+    xval *v = x_def(x, f, spv_word(m, in, 2), rt->ncomp);
+    for (unsigned c = 0; v && c < rt->ncomp && c < a->n; c++) {
+        isa_operand s = x_src(x, &a->c[c]), p;
+        switch (in->op) {
+        case SpvOpIsFinite:
+            p = x_cmp(x, ISA_BINOP_LT, t, x_R(x_op1(x, ISA_OP_ABS, t, s)), fconst(t, INFINITY));
+            break;
+        case SpvOpIsNormal: {
+            uint32_t ab = x_op1(x, ISA_OP_ABS, t, s);
+            double mn = t == ISA_T_F64 ? 2.2250738585072014e-308 : t == ISA_T_F16 ? 6.103515625e-05
+                                                                                : 1.17549435e-38;
+            p = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_GE, t, x_R(ab), fconst(t, mn)),
+                      x_cmp(x, ISA_BINOP_LT, t, x_R(ab), fconst(t, INFINITY)));
+            break;
+        }
+        case SpvOpSignBitSet:
+            p = x_cmp(x, ISA_BINOP_LT, sint_of(t), s, x_I(0));
+            break;
+        default: {     /* ordered / unordered */
+            isa_operand sb = x_src(x, &b->c[b->n == 1 ? 0 : c]);
+            p = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, t, s, s),
+                      x_cmp(x, ISA_BINOP_EQ, t, sb, sb));
+            if (in->op == SpvOpUnordered)
+                p = x_pop(x, ISA_OP_PNOT, p, p);
+            break;
+        }
+        }
+        x_set_bool(x, &v->c[c], p.reg, x->slot_gen[p.reg], false);
+    }
+    return true;
+}
