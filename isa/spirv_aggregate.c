@@ -205,8 +205,11 @@ static bool fill(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size
 
 uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size)
 {
-    if (!size_ok(x, size))
+    if (size > (1u << 26)) {   /* .const_data's limit; stores check AGG_MAX_BYTES */
+        x_error(x, "a constant of %llu bytes (more than 64 MiB) is not supported",
+                (unsigned long long)size);
         return NULL;
+    }
     uint8_t *buf = calloc(1, size ? size : 1);
     if (!buf) {
         x_error(x, "out of memory");

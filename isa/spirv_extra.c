@@ -251,6 +251,32 @@ static uint32_t low_madhi(xctx *x, isa_type t, const isa_operand *s, int kind)
     return x_op2(x, ISA_OP_ADD, t, x_R(h), s[2]);
 }
 
+/* tan = sin / cos, computed in double (libm's sin and cos): float results
+ * within 1 ulp; double within a few ulp */
+static uint32_t low_tan(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_operand d = t == ISA_T_F64 ? s[0] : x_R(x_cvt(x, ISA_T_F64, t, s[0]));
+    uint32_t sn = x_op1(x, ISA_OP_SIN, ISA_T_F64, d), cs = x_op1(x, ISA_OP_COS, ISA_T_F64, d);
+    uint32_t q = x_op2(x, ISA_OP_DIV, ISA_T_F64, x_R(sn), x_R(cs));
+    return t == ISA_T_F64 ? q : x_cvt(x, t, ISA_T_F64, x_R(q));
+}
+
+/* ldexp(x, n) for float: x * 2^n in double (exact for |n| <= 400, which
+ * covers every finite float result), rounded once to float */
+static uint32_t low_ldexp(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t n = x_op2(x, ISA_OP_MIN, ISA_T_I32, s[1], x_I(400));
+    n = x_op2(x, ISA_OP_MAX, ISA_T_I32, x_R(n), x_I((uint32_t)-400));
+    uint32_t e = x_cvt(x, ISA_T_I64, ISA_T_I32, x_R(n));
+    e = x_op2(x, ISA_OP_ADD, ISA_T_I64, x_R(e), x_I(1023));
+    e = x_op2(x, ISA_OP_SHL, ISA_T_U64, x_R(e), x_I(52));
+    uint32_t d = x_cvt(x, ISA_T_F64, t, s[0]);
+    uint32_t p = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(d), x_R(e));
+    return x_cvt(x, t, ISA_T_F64, x_R(p));
+}
+
 typedef struct ext_row {
     const char *name;
     uint8_t nsrc, sign;     /* sign: 0 from the type, 1 signed, 2 unsigned */
@@ -275,6 +301,8 @@ static const ext_row ext_rows[] = {
     { "s_rhadd", 2, 1, low_hadd, 1, false }, { "u_rhadd", 2, 2, low_hadd, 1, false },
     { "s_abs_diff", 2, 1, low_absdiff, 0, false }, { "u_abs_diff", 2, 2, low_absdiff, 0, false },
     { "s_mad_hi", 3, 1, low_madhi, 0, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false },
+    { "tan", 1, 0, low_tan, 0, true }, { "native_tan", 1, 0, low_tan, 0, true },
+    { "half_tan", 1, 0, low_tan, 0, true }, { "ldexp", 2, 0, low_ldexp, 0, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -426,6 +454,10 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
     isa_type t = x_comp_type(rt);
     if (row->isfloat && t != ISA_T_F32 && t != ISA_T_F64) {
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
+        return true;
+    }
+    if (row->fn == low_ldexp && t != ISA_T_F32) {
+        x_error(x, "OpenCL.std 'ldexp' is lowered for float only");
         return true;
     }
     if (!row->isfloat && row->sign)

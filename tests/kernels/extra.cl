@@ -4,7 +4,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
 {
     size_t i = get_global_id(0);
     float x = a[i], y = b[i];
-    __global float *p = o + i * 20;
+    __global float *p = o + i * 22;
     p[0] = floor(x);
     p[1] = ceil(x);
     p[2] = trunc(x);
@@ -26,6 +26,9 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     p[17] = length(u.xyz);
     p[18] = distance(u, v);
     p[19] = cross(u, v).y;
+    p[20] = tan(x);
+    int g = (int)i;
+    p[21] = ldexp(x, (g * 37 & 511) - 256);
     __global int *q = r + i * 8;
     q[0] = isfinite(x);
     q[1] = isnormal(x);
