@@ -425,6 +425,64 @@ static void test_queries_conversions_addresses(void **state)
     assert_memory_equal(fast, slow, sizeof fast);
 }
 
+/* The instruction limit stops a runaway kernel at the same instruction,
+ * with the same message and counts, on both paths (the decoded loop checks
+ * it together with the stop requests at precomputed counts). */
+static void run_spin(uint64_t limit, bool decoded, sgemu_fault *f, uint64_t *ninst)
+{
+    static const char src[] =
+        ".kernel spin\n.arg out global u32\n"
+        "    mov.u32 r0, %global_id.x\n"
+        "loop:\n"
+        "    add.u32 r1, r1, r0\n"
+        "    st.global.u32 [%out + r0*4], r1\n"
+        "    bra loop\n";
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_assemble("spin.sgasm", src, strlen(src), &k, &d), 0);
+    isa_diags_free(&d);
+    static uint32_t out[64];
+    sgemu_argval a[1];
+    memset(a, 0, sizeof a);
+    a[0].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)out;
+    a[0].bytes = sizeof out;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = 64;
+    L.local[0] = 32;
+    L.local_given = true;
+    L.sg_width = 16;
+    L.threads = 1;
+    L.max_instructions = limit;
+    if (!decoded)
+        setenv("SGEMU_DECODE", "0", 1);
+    sgemu_stats st;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, a, &st, f), SGEMU_EXIT_FAULT);
+    unsetenv("SGEMU_DECODE");
+    *ninst = st.instructions;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+}
+
+static void test_instruction_limit(void **state)
+{
+    (void)state;
+    static const uint64_t limits[] = { 1, 1000, 1024, 1025, 2500, 4097 };
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        sgemu_fault ff, fs;
+        uint64_t nf, ns;
+        run_spin(limits[i], true, &ff, &nf);
+        run_spin(limits[i], false, &fs, &ns);
+        assert_non_null(strstr(ff.msg, "instruction limit"));
+        assert_string_equal(ff.msg, fs.msg);
+        assert_int_equal(nf, ns);
+        assert_int_equal(nf, limits[i]);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -442,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_timing_same_records),
         cmocka_unit_test(test_coalesced_memory),
         cmocka_unit_test(test_queries_conversions_addresses),
+        cmocka_unit_test(test_instruction_limit),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
