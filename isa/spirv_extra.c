@@ -277,6 +277,36 @@ static uint32_t low_ldexp(xctx *x, isa_type t, const isa_operand *s, int kind)
     return x_cvt(x, t, ISA_T_F64, x_R(p));
 }
 
+/* smoothstep(e0, e1, x): t = clamp((x - e0) / (e1 - e0), 0, 1), t t (3 - 2 t) */
+static uint32_t low_smooth(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t n = x_op2(x, ISA_OP_SUB, t, s[2], s[0]), d = x_op2(x, ISA_OP_SUB, t, s[1], s[0]);
+    uint32_t q = x_op2(x, ISA_OP_DIV, t, x_R(n), x_R(d));
+    q = x_op2(x, ISA_OP_MAX, t, x_R(q), fconst(t, 0.0));
+    q = x_op2(x, ISA_OP_MIN, t, x_R(q), fconst(t, 1.0));
+    uint32_t q2 = x_op2(x, ISA_OP_MUL, t, x_R(q), x_R(q));
+    uint32_t tq = x_op2(x, ISA_OP_MUL, t, fconst(t, 2.0), x_R(q));
+    uint32_t w = x_op2(x, ISA_OP_SUB, t, fconst(t, 3.0), x_R(tq));
+    return x_op2(x, ISA_OP_MUL, t, x_R(q2), x_R(w));
+}
+
+/* hypot for float: sqrt(x^2 + y^2) in double (no overflow, one rounding
+ * of the sum), then rounded to float; infinities win over NaN */
+static uint32_t low_hypot(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t a = x_cvt(x, ISA_T_F64, t, s[0]), b = x_cvt(x, ISA_T_F64, t, s[1]);
+    uint32_t a2 = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(a), x_R(a));
+    uint32_t b2 = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(b), x_R(b));
+    uint32_t sum = x_op2(x, ISA_OP_ADD, ISA_T_F64, x_R(a2), x_R(b2));
+    uint32_t r = x_cvt(x, t, ISA_T_F64, x_R(x_op1(x, ISA_OP_SQRT, ISA_T_F64, x_R(sum))));
+    uint32_t aa = x_op1(x, ISA_OP_ABS, t, s[0]), ab = x_op1(x, ISA_OP_ABS, t, s[1]);
+    isa_operand inf = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_EQ, t, x_R(aa), fconst(t, INFINITY)),
+                            x_cmp(x, ISA_BINOP_EQ, t, x_R(ab), fconst(t, INFINITY)));
+    return sel(x, t, inf, fconst(t, INFINITY), x_R(r));
+}
+
 typedef struct ext_row {
     const char *name;
     uint8_t nsrc, sign;     /* sign: 0 from the type, 1 signed, 2 unsigned */
@@ -303,6 +333,7 @@ static const ext_row ext_rows[] = {
     { "s_mad_hi", 3, 1, low_madhi, 0, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false },
     { "tan", 1, 0, low_tan, 0, true }, { "native_tan", 1, 0, low_tan, 0, true },
     { "half_tan", 1, 0, low_tan, 0, true }, { "ldexp", 2, 0, low_ldexp, 0, true },
+    { "smoothstep", 3, 0, low_smooth, 0, true }, { "hypot", 2, 0, low_hypot, 0, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -429,8 +460,72 @@ static bool upsample(xctx *x, xfn *f, const spv_inst *in, const char *name)
     return true;
 }
 
+/* fract, modf, sincos: a result and a second value stored through the
+ * pointer operand (one scalar st per component). */
+static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
+{
+    int k = !strcmp(name, "fract") ? 0 : !strcmp(name, "modf") ? 1 : !strcmp(name, "sincos") ? 2 : -1;
+    if (k < 0)
+        return false;
+    spv_module *m = x->m;
+    xval *a = in->nw > 6 ? x_val(x, f, spv_word(m, in, 5)) : NULL;
+    xval *p = in->nw > 6 ? x_val(x, f, spv_word(m, in, 6)) : NULL;
+    const spv_type *rt = x_type(x, spv_word(m, in, 1));
+    if (!a || !p || !rt || !a->n || !p->n)
+        return true;
+    isa_type t = x_comp_type(rt);
+    if (t != ISA_T_F32 && t != ISA_T_F64) {
+        x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
+        return true;
+    }
+    uint32_t res[XV_MAX], out[XV_MAX];
+    for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
+        isa_operand s = x_src(x, &a->c[a->n == 1 ? 0 : c]);
+        if (k == 2) {          /* sin, cos: the instructions themselves */
+            res[c] = x_op1(x, ISA_OP_SIN, t, s);
+            out[c] = x_op1(x, ISA_OP_COS, t, s);
+            continue;
+        }
+        uint32_t i = low_round(x, t, &s, k == 0 ? ISA_RND_RTN : ISA_RND_RTZ);
+        uint32_t d = x_op2(x, ISA_OP_SUB, t, s, x_R(i));
+        uint32_t ab = x_op1(x, ISA_OP_ABS, t, s);
+        isa_operand inf = x_cmp(x, ISA_BINOP_EQ, t, x_R(ab), fconst(t, INFINITY));
+        if (k == 0) {          /* fract = fmin(x - floor(x), largest below 1) */
+            double below1 = t == ISA_T_F64 ? 0x1.fffffffffffffp-1 : 0x1.fffffep-1;
+            uint32_t fr = x_op2(x, ISA_OP_MIN, t, x_R(d), fconst(t, below1));
+            fr = sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, s, s), x_R(fr), s);   /* NaN stays */
+            res[c] = sel(x, t, inf, x_R(copysign_bits(x, t, fconst(t, 0.0), s)), x_R(fr));
+        } else {               /* modf: x - trunc(x) with x's sign */
+            uint32_t fr = copysign_bits(x, t, x_R(d), s);
+            res[c] = sel(x, t, inf, x_R(copysign_bits(x, t, fconst(t, 0.0), s)), x_R(fr));
+        }
+        out[c] = i;            /* floor / trunc (x itself for inf and NaN) */
+    }
+    isa_space sp;
+    isa_operand ad = x_addr_of(x, &p->c[0], &sp);
+    for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
+        isa_inst *st = x_emit(x, ISA_OP_ST, t);
+        st->space = (uint8_t)sp;
+        st->o[0] = ad;
+        st->o[0].addr.disp += (int64_t)c * isa_types[t].bytes;
+        st->o[1] = x_R(out[c]);
+        st->nopnd = 2;
+    }
+    set_result(x, f, spv_word(m, in, 2), res, rt->ncomp);
+    return true;
+}
+
 bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
 {
+    if (ptr_out(x, f, in, name))
+        return true;
+    if (!strcmp(name, "hypot") || !strcmp(name, "smoothstep")) {
+        const spv_type *rt = x_type(x, spv_word(x->m, in, 1));
+        if (rt && !strcmp(name, "hypot") && x_comp_type(rt) != ISA_T_F32) {
+            x_error(x, "OpenCL.std 'hypot' is lowered for float only");
+            return true;
+        }
+    }
     if (geometric(x, f, in, name, 5) || upsample(x, f, in, name))
         return true;
     const ext_row *row = NULL;

@@ -4,7 +4,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
 {
     size_t i = get_global_id(0);
     float x = a[i], y = b[i];
-    __global float *p = o + i * 22;
+    __global float *p = o + i * 30;
     p[0] = floor(x);
     p[1] = ceil(x);
     p[2] = trunc(x);
@@ -29,6 +29,15 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     p[20] = tan(x);
     int g = (int)i;
     p[21] = ldexp(x, (g * 37 & 511) - 256);
+    float fl, ip, cv;
+    p[22] = fract(x, &fl);
+    p[23] = fl;
+    p[24] = modf(x, &ip);
+    p[25] = ip;
+    p[26] = smoothstep(-1.0f, 2.0f, x);
+    p[27] = hypot(x, y);
+    p[28] = sincos(x, &cv);
+    p[29] = cv;
     __global int *q = r + i * 8;
     q[0] = isfinite(x);
     q[1] = isnormal(x);

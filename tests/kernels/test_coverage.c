@@ -662,7 +662,7 @@ static void test_extra(void **state)
     static const float sp[] = { 0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 1e30f,
                                 -1e30f, INFINITY, -INFINITY, NAN, 8388607.5f, -8388607.5f,
                                 0.49999997f, -0.49999997f, 1e-40f, 3.0f, -7.25f };
-    static float a[G], b[G], o[G * 22];
+    static float a[G], b[G], o[G * 30];
     static int32_t r[G * 8], ia[G], ib[G], io[G * 14];
     static uint8_t c[G * 2], oc[G * 4];
     static int64_t ol[G * 2];
@@ -689,12 +689,26 @@ static void test_extra(void **state)
         run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
                "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
                "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
-               G, tmpdir, tmpdir, G * 22, G * 8, tmpdir, tmpdir);
+               G, tmpdir, tmpdir, G * 30, G * 8, tmpdir, tmpdir);
         get("o.bin", o, sizeof o);
         get("r.bin", r, sizeof r);
         for (int i = 0; i < G; i++) {
             float x = a[i], y = b[i];
-            const float *p = &o[i * 22];
+            const float *p = &o[i * 30];
+            float ipart;
+            want_f(p[22], isnan(x) ? NAN : isinf(x) ? copysignf(0.0f, x)
+                                                    : fminf(x - floorf(x), 0x1.fffffep-1f),
+                   0, "fract", i);
+            want_f(p[23], floorf(x), 0, "fract iptr", i);
+            want_f(p[24], modff(x, &ipart), 0, "modf", i);
+            want_f(p[25], ipart, 0, "modf iptr", i);
+            if (isfinite(x)) {
+                float st = fminf(fmaxf((x + 1.0f) / 3.0f, 0.0f), 1.0f);
+                want_f(p[26], st * st * (3.0f - 2.0f * st), 1e-6f, "smoothstep", i);
+            }
+            check_f32(p[27], hypot((double)x, (double)y), 1, "hypot", x, y);
+            check_f32(p[28], sin((double)x), 1, "sincos sin", x, 0);
+            check_f32(p[29], cos((double)x), 1, "sincos cos", x, 0);
             check_f32(p[20], tan((double)x), 1, "tan", x, 0);
             check_f32(p[21], ldexp((double)x, (i * 37 & 511) - 256), 0, "ldexp", x,
                       (i * 37 & 511) - 256);
