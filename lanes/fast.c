@@ -273,7 +273,8 @@ static inline lanes_mask pack_bits(const uint8_t *t, uint32_t n)
 
 #define GEN_CMP_BODY(W, EXPR) \
 { \
-    const uint32_t n = (W) ? (W) : w; \
+    /* w <= LANES_MAX (lanes_fast_cmp): said so for the row below */ \
+    const uint32_t n = (W) ? (W) : w < LANES_MAX ? w : LANES_MAX; \
     uint8_t t[LANES_MAX]; \
     for (uint32_t l = 0; l < n; l++) \
         t[l] = (EXPR); \
