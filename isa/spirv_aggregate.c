@@ -518,3 +518,100 @@ bool x_op_aggregate(xctx *x, xfn *f, const spv_inst *in)
     x_copy_bytes(x, da, ds, sa, ss, size, align);
     return true;
 }
+
+/* ------------------------------------------------------------ unaligned */
+
+/* The Aligned literal of the memory operands at word w, or 0. */
+static uint32_t aligned_at(xctx *x, const spv_inst *in, unsigned w)
+{
+    if (in->nw <= w + 1 || !(spv_word(x->m, in, w) & SpvMemoryAccessAlignedMask))
+        return 0;
+    return spv_word(x->m, in, w + 1);
+}
+
+/* Piece size for an access of element size es aligned to al (< es). */
+static unsigned piece_of(uint32_t al, unsigned es)
+{
+    unsigned p = 1;
+    while (p * 2 <= al && p * 2 < es)
+        p *= 2;
+    return p;
+}
+
+bool x_load_unaligned(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    uint32_t al = aligned_at(x, in, 4);
+    if (!t || !al || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC))
+        return false;
+    isa_type ct = x_comp_type(t);
+    unsigned es = isa_types[ct].bytes;
+    if (al >= es)
+        return false;
+    unsigned p = piece_of(al, es);
+    isa_type pt = chunk_type(p);
+    xval *ptr = x_val(x, f, spv_word(m, in, 3));
+    if (!ptr || !ptr->n)
+        return true;
+    isa_space sp;
+    isa_operand a = x_addr_of(x, &ptr->c[0], &sp);
+    uint32_t regs[XV_MAX];
+    for (unsigned c = 0; c < t->ncomp && c < XV_MAX; c++) {
+        uint32_t acc = 0;
+        for (unsigned k = 0; k * p < es; k++) {
+            uint32_t r = x_reg(x, 1);
+            isa_inst *ld = x_emit(x, ISA_OP_LD, pt);
+            ld->space = (uint8_t)sp;
+            ld->o[0] = x_R(r);
+            ld->o[1] = at(a, (uint64_t)c * es + (uint64_t)k * p);
+            ld->nopnd = 2;
+            if (k == 0) {
+                acc = r;
+                continue;
+            }
+            uint32_t sh = x_op2(x, ISA_OP_SHL, ISA_T_U64, x_R(r), x_I(k * p * 8));
+            acc = x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(acc), x_R(sh));
+        }
+        regs[c] = acc;
+    }
+    xval *v = x_def(x, f, spv_word(m, in, 2), t->ncomp);
+    for (unsigned c = 0; v && c < t->ncomp && c < XV_MAX; c++) {
+        v->c[c].o = x_R(regs[c]);
+        v->c[c].space = X_SPACE_NONE;
+    }
+    return true;
+}
+
+bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t vid = spv_word(m, in, 2);
+    const spv_type *t = type_of(x, vid);
+    uint32_t al = aligned_at(x, in, 3);
+    if (!t || !al || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC))
+        return false;
+    isa_type ct = x_comp_type(t);
+    unsigned es = isa_types[ct].bytes;
+    if (al >= es)
+        return false;
+    unsigned p = piece_of(al, es);
+    isa_type pt = chunk_type(p);
+    xval *ptr = x_val(x, f, spv_word(m, in, 1)), *v = x_val(x, f, vid);
+    if (!ptr || !v || !ptr->n || !v->n)
+        return true;
+    isa_space sp;
+    isa_operand a = x_addr_of(x, &ptr->c[0], &sp);
+    for (unsigned c = 0; c < t->ncomp && c < v->n; c++) {
+        isa_operand s = x_src(x, &v->c[c]);
+        for (unsigned k = 0; k * p < es; k++) {
+            isa_operand piece = k ? x_R(x_op2(x, ISA_OP_SHR, ISA_T_U64, s, x_I(k * p * 8))) : s;
+            isa_inst *st = x_emit(x, ISA_OP_ST, pt);
+            st->space = (uint8_t)sp;
+            st->o[0] = at(a, (uint64_t)c * es + (uint64_t)k * p);
+            st->o[1] = piece;
+            st->nopnd = 2;
+        }
+    }
+    return true;
+}

@@ -193,11 +193,12 @@ static void parse_type(spv_module *m, const spv_inst *in, uint32_t id)
         for (unsigned i = 0; i < n; i++) {
             uint32_t e = id_at(m, in, 2 + i);
             const spv_type *et = &m->types[e];
-            off = align_up(off, et->align);
+            if (!m->packed[id])    /* CPacked (__attribute__((packed))): no padding */
+                off = align_up(off, et->align);
             m->members[m->nmembers + i] = e;
             m->member_off[m->nmembers + i] = off;
             off += et->size;
-            if (et->align > al)
+            if (et->align > al && !m->packed[id])
                 al = et->align;
         }
         m->nmembers += n;
@@ -298,9 +299,10 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
     m->builtin = calloc(m->bound, sizeof *m->builtin);
     m->saturate = calloc(m->bound, 1);
     m->rounding = calloc(m->bound, 1);
+    m->packed = calloc(m->bound, 1);
     m->types = calloc(m->bound, sizeof *m->types);
     if (!m->ins || !m->def || !m->name || !m->builtin || !m->saturate || !m->rounding ||
-        !m->types) {
+        !m->types || !m->packed) {
         spv_err(m, NULL, "out of memory");
         return m->errors;
     }
@@ -357,6 +359,8 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
                 m->saturate[id] = 1;
             else if (dec == SpvDecorationFPRoundingMode)
                 m->rounding[id] = (uint8_t)(spv_word(m, in, 3) + 1);
+            else if (dec == SpvDecorationCPacked)
+                m->packed[id] = 1;
             break;
         }
         case SpvOpEntryPoint: {
@@ -399,6 +403,7 @@ void spv_module_free(spv_module *m)
     free(m->builtin);
     free(m->saturate);
     free(m->rounding);
+    free(m->packed);
     free(m->types);
     free(m->members);
     free(m->member_off);

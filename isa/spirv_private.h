@@ -73,6 +73,7 @@ typedef struct spv_module {
     uint32_t *builtin;     /* id -> BuiltIn + 1 */
     uint8_t *saturate;     /* id -> SaturatedConversion */
     uint8_t *rounding;     /* id -> FPRoundingMode + 1 */
+    uint8_t *packed;       /* id -> CPacked (packed struct: no padding) */
     spv_type *types;       /* id -> type info (kind NONE if not a type) */
     uint32_t *members;     /* struct member type ids */
     uint64_t *member_off;  /* struct member offsets */

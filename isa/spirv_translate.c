@@ -788,7 +788,7 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
         load_builtin(x, f, id, pid, t);
         return;
     }
-    if (x_load_aggregate(x, f, in))
+    if (x_load_aggregate(x, f, in) || x_load_unaligned(x, f, in))
         return;
     xval *p = x_val(x, f, pid);
     if (!p || !p->n)
@@ -811,7 +811,7 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
 static void do_store(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    if (x_store_aggregate(x, f, in))
+    if (x_store_aggregate(x, f, in) || x_store_unaligned(x, f, in))
         return;
     xval *p = x_val(x, f, spv_word(m, in, 1));
     xval *v = x_val(x, f, spv_word(m, in, 2));

@@ -97,6 +97,10 @@ bool x_op_aggregate(xctx *x, xfn *f, const spv_inst *in);
 void x_copy_bytes(xctx *x, isa_operand d, isa_space ds, isa_operand s, isa_space ss,
                   uint64_t size, uint64_t align);
 uint64_t x_var_align(xctx *x, uint32_t id, uint64_t al);
+/* OpLoad / OpStore whose Aligned operand is below the element size (packed
+ * structs): accesses of the alignment, combined with shifts. */
+bool x_load_unaligned(xctx *x, xfn *f, const spv_inst *in);
+bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in);
 /* The bytes of constant `id` laid out in `size` bytes (malloc'd), or NULL. */
 uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
 

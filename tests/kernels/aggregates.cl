@@ -32,3 +32,16 @@ __kernel void bytes(__global const uchar *in, __global uchar *out, int sh)
     cp[(i + sh) % 13] ^= 0x5a;
     __builtin_memcpy(out + i * 13, cp, 13);
 }
+
+/* a packed struct (OpDecorate CPacked): members at odd offsets, loaded and
+ * stored with Aligned 1 in pieces */
+typedef struct __attribute__((packed)) { char c; int i; short s; float f; } PK;   /* 11 bytes */
+
+__kernel void packed(__global PK *p, __global int *o)
+{
+    size_t i = get_global_id(0);
+    o[i] = p[i].i + p[i].s;
+    p[i].i = p[i].i * 3;
+    p[i].f = p[i].f + 1.0f;
+    p[i].s = (short)(p[i].s - 2);
+}

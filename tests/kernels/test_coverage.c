@@ -250,6 +250,38 @@ static void test_aggregates(void **state)
                "--arg in=uchar:@%s/bin.bin --arg out=uchar:zeros:%d --arg sh=%d "
                "--out out=%s/bout.bin -q", tmpdir, widths[w], G, L, tmpdir, G * 13, SH, tmpdir);
         get("bout.bin", bout, sizeof bout);
+        /* packed: 11-byte records, int at 1, short at 5, float at 7 */
+        static uint8_t pk[G * 11], pko[G * 11];
+        static int32_t po[G];
+        for (int i = 0; i < G * 11; i++)
+            pk[i] = (uint8_t)rnd();
+        for (int i = 0; i < G; i++) {   /* a finite float at offset 7 */
+            float fv = (float)urand(-50, 50);
+            memcpy(&pk[i * 11 + 7], &fv, 4);
+        }
+        put("pk.bin", pk, sizeof pk);
+        run_ok("run %s/aggregates.spv --kernel packed --sg %u --global %d --local %d "
+               "--arg p=uchar:@%s/pk.bin --arg o=int:zeros:%d --out p=%s/pko.bin "
+               "--out o=%s/po.bin -q", tmpdir, widths[w], G, L, tmpdir, G, tmpdir, tmpdir);
+        get("pko.bin", pko, sizeof pko);
+        get("po.bin", po, sizeof po);
+        for (int i = 0; i < G; i++) {
+            const uint8_t *r = &pk[i * 11], *q = &pko[i * 11];
+            int32_t iv;
+            int16_t sv;
+            float fv;
+            memcpy(&iv, r + 1, 4);
+            memcpy(&sv, r + 5, 2);
+            memcpy(&fv, r + 7, 4);
+            assert_int_equal(po[i], (int32_t)((uint32_t)iv + (uint32_t)(int32_t)sv));
+            int32_t iw = (int32_t)((uint32_t)iv * 3u);
+            int16_t sw = (int16_t)(sv - 2);
+            float fw = fv + 1.0f;
+            assert_int_equal(q[0], r[0]);
+            assert_memory_equal(q + 1, &iw, 4);
+            assert_memory_equal(q + 5, &sw, 2);
+            assert_memory_equal(q + 7, &fw, 4);
+        }
         for (int i = 0; i < G; i++)
             for (int k = 0; k < 13; k++)
                 assert_int_equal(bout[i * 13 + k],
