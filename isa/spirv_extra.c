@@ -660,3 +660,76 @@ bool x_op_relational(xctx *x, xfn *f, const spv_inst *in)
     }
     return true;
 }
+
+/* ---- OpBitcast between vectors of different component sizes ---- */
+
+void x_bitcast_regroup(xctx *x, xfn *f, const spv_inst *in, const xval *s,
+                       const spv_type *t, const spv_type *st)
+{
+    isa_type ta = x_comp_type(st), tb = x_comp_type(t);
+    unsigned a = isa_types[ta].bytes, b = isa_types[tb].bytes, na = st->ncomp, nb = t->ncomp;
+    if (na * a != nb * b || na == 3 || nb == 3 || na > XV_MAX || nb > XV_MAX || s->n < na) {
+        x_error(x, "OpBitcast between these types (3-component vectors or different sizes) "
+                   "is not supported");
+        return;
+    }
+    uint32_t regs[XV_MAX];
+    uint64_t ma = a >= 8 ? ~0ull : (1ull << (8 * a)) - 1, mb = b >= 8 ? ~0ull : (1ull << (8 * b)) - 1;
+    if (a < b) {          /* little-endian: component k of a group is bits k*a*8.. */
+        unsigned r = b / a;
+        for (unsigned j = 0; j < nb; j++) {
+            uint32_t acc = 0;
+            for (unsigned k = 0; k < r; k++) {
+                uint32_t p = x_op2(x, ISA_OP_AND, ISA_T_U64, x_src(x, &s->c[j * r + k]), x_I(ma));
+                if (k)
+                    p = x_op2(x, ISA_OP_SHL, ISA_T_U64, x_R(p), x_I(k * a * 8));
+                acc = k ? x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(acc), x_R(p)) : p;
+            }
+            regs[j] = acc;
+        }
+    } else {
+        unsigned r = a / b;
+        for (unsigned i = 0; i < na; i++)
+            for (unsigned k = 0; k < r; k++) {
+                isa_operand v = x_src(x, &s->c[i]);
+                uint32_t d = k ? x_op2(x, ISA_OP_SHR, ISA_T_U64, v, x_I(k * b * 8))
+                               : x_op1(x, ISA_OP_MOV, ISA_T_U64, v);
+                regs[i * r + k] = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(d), x_I(mb));
+            }
+    }
+    set_result(x, f, spv_word(x->m, in, 2), regs, nb);
+}
+
+/* ---- OpSatConvertSToU / OpSatConvertUToS: clamp in 64 bits ---- */
+
+void x_sat_convert(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    const spv_type *st = val_type(x, spv_word(m, in, 3));
+    xval *s = x_val(x, f, spv_word(m, in, 3));
+    if (!t || !st || !s || !s->n)
+        return;
+    bool s2u = in->op == SpvOpSatConvertSToU;
+    isa_type dt = uint_of(x_comp_type(t)), srt = uint_of(x_comp_type(st));
+    if (isa_types[x_comp_type(t)].is_float || isa_types[x_comp_type(st)].is_float) {
+        x_error(x, "saturating conversions are between integer types");
+        return;
+    }
+    if (s2u)
+        srt = x_signed(srt);
+    else
+        dt = x_signed(dt);
+    uint64_t hi = s2u ? all_ones(dt) : all_ones(dt) >> 1;
+    uint32_t regs[XV_MAX];
+    for (unsigned c = 0; c < t->ncomp && c < XV_MAX; c++) {
+        isa_type wt = s2u ? ISA_T_I64 : ISA_T_U64;
+        uint32_t w = x_cvt(x, wt, srt, x_src(x, &s->c[s->n == 1 ? 0 : c]));
+        if (s2u)
+            w = x_op2(x, ISA_OP_MAX, ISA_T_I64, x_R(w), x_I(0));
+        if (!(s2u && bits_of(dt) == 64))
+            w = x_op2(x, ISA_OP_MIN, s2u ? ISA_T_I64 : ISA_T_U64, x_R(w), x_I(hi));
+        regs[c] = x_cvt(x, dt, wt, x_R(w));
+    }
+    set_result(x, f, spv_word(m, in, 2), regs, t->ncomp);
+}

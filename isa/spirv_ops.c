@@ -387,7 +387,7 @@ static void do_bitcast(xctx *x, xfn *f, const spv_inst *in)
     }
     if (t->ncomp != st->ncomp || (t->isa_t < ISA_T_COUNT && st->isa_t < ISA_T_COUNT &&
                                   isa_types[t->isa_t].bytes != isa_types[st->isa_t].bytes)) {
-        x_error(x, "OpBitcast that regroups bits between vector components is not supported");
+        x_bitcast_regroup(x, f, in, s, t, st);
         return;
     }
     xval *r = x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
@@ -973,7 +973,7 @@ bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
     case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
         if (in->op == SpvOpSatConvertSToU || in->op == SpvOpSatConvertUToS) {
-            x_error(x, "saturating integer conversion between signednesses is not supported");
+            x_sat_convert(x, f, in);
             return true;
         }
         do_convert(x, f, in);

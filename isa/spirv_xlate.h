@@ -128,6 +128,10 @@ bool x_op_sampler(xctx *x, xfn *f, const spv_inst *in);
  * `name` is one) and of relational instructions (true if handled). */
 bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name);
 bool x_op_relational(xctx *x, xfn *f, const spv_inst *in);
+/* OpBitcast between vectors of different component sizes (as_ulong(uint2)). */
+void x_bitcast_regroup(xctx *x, xfn *f, const spv_inst *in, const xval *s,
+                       const spv_type *t, const spv_type *st);
+void x_sat_convert(xctx *x, xfn *f, const spv_inst *in);
 
 /* spirv_vecmem.c: OpenCL.std vloadn/vstoren/vload_half/vstore_half... */
 bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name);

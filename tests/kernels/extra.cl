@@ -79,3 +79,27 @@ __kernel void iext(__global const int *a, __global const int *b, __global int *o
     ol[2 * i] = upsample(x, ux);
     ol[2 * i + 1] = (long)add_sat((long)x << 33, (long)y << 33);
 }
+
+/* as_type between vectors of different component sizes, saturating
+ * conversions between signednesses */
+__kernel void casts(__global const uint *a, __global ulong *ol, __global uint *ou,
+                    __global uchar *oc, __global int *oi)
+{
+    size_t i = get_global_id(0);
+    uint x = a[2 * i], y = a[2 * i + 1];
+    uint2 v = (uint2)(x, y);
+    ulong l = as_ulong(v) ^ 0x0123456789abcdefUL;
+    ol[i] = l;
+    uint2 w = as_uint2(l + (ulong)i);
+    ou[2 * i] = w.x;
+    ou[2 * i + 1] = w.y;
+    uchar4 c = as_uchar4(x + y);
+    oc[4 * i] = c.w;
+    oc[4 * i + 1] = c.z;
+    oc[4 * i + 2] = c.y;
+    oc[4 * i + 3] = c.x;
+    oi[4 * i] = (int)convert_uint_sat((int)x);
+    oi[4 * i + 1] = convert_int_sat(y);
+    oi[4 * i + 2] = convert_uchar_sat((int)x);
+    oi[4 * i + 3] = convert_char_sat(y);
+}

@@ -829,6 +829,38 @@ static void test_extra(void **state)
                 ls = l1 < 0 ? INT64_MIN : INT64_MAX;
             assert_int_equal(ol[2 * i + 1], ls);
         }
+        /* casts: as_type regrouping and saturating conversions */
+        static uint32_t ca[G * 2], cu[G * 2];
+        static uint64_t cl[G];
+        static uint8_t cc[G * 4];
+        static int32_t ci[G * 4];
+        for (int i = 0; i < G * 2; i++)
+            ca[i] = (uint32_t)ia[i / 2] ^ (i & 1 ? (uint32_t)ib[i / 2] : 0u);
+        put("ca.bin", ca, sizeof ca);
+        run_ok("run %s/extra.spv --kernel casts --sg %u --global %d --local 64 "
+               "--arg a=uint:@%s/ca.bin --arg ol=ulong:zeros:%d --arg ou=uint:zeros:%d "
+               "--arg oc=uchar:zeros:%d --arg oi=int:zeros:%d --out ol=%s/cl.bin "
+               "--out ou=%s/cu.bin --out oc=%s/cc.bin --out oi=%s/ci.bin -q", tmpdir,
+               widths[w], G, tmpdir, G, G * 2, G * 4, G * 4, tmpdir, tmpdir, tmpdir, tmpdir);
+        get("cl.bin", cl, sizeof cl);
+        get("cu.bin", cu, sizeof cu);
+        get("cc.bin", cc, sizeof cc);
+        get("ci.bin", ci, sizeof ci);
+        for (int i = 0; i < G; i++) {
+            uint32_t x = ca[2 * i], y = ca[2 * i + 1];
+            uint64_t l = (((uint64_t)y << 32) | x) ^ 0x0123456789abcdefull;
+            assert_int_equal(cl[i], l);
+            assert_int_equal(cu[2 * i], (uint32_t)(l + (uint64_t)i));
+            assert_int_equal(cu[2 * i + 1], (uint32_t)((l + (uint64_t)i) >> 32));
+            uint32_t s = x + y;
+            for (int k = 0; k < 4; k++)
+                assert_int_equal(cc[4 * i + k], (s >> (8 * (3 - k))) & 255);
+            int32_t sx = (int32_t)x;
+            assert_int_equal((uint32_t)ci[4 * i], sx < 0 ? 0u : (uint32_t)sx);
+            assert_int_equal(ci[4 * i + 1], y > INT32_MAX ? INT32_MAX : (int32_t)y);
+            assert_int_equal(ci[4 * i + 2], sx < 0 ? 0 : sx > 255 ? 255 : sx);
+            assert_int_equal(ci[4 * i + 3], y > 127 ? 127 : (int32_t)y);
+        }
     }
 }
 
