@@ -70,7 +70,7 @@ uint64_t x_var_align(xctx *x, uint32_t id, uint64_t al)
 
 static isa_operand at(isa_operand a, uint64_t off)
 {
-    a.addr.disp += (int64_t)off;
+    a.addr.disp = (int64_t)((uint64_t)a.addr.disp + off);   /* wraps, never UB */
     return a;
 }
 

@@ -307,6 +307,56 @@ static uint32_t low_hypot(xctx *x, isa_type t, const isa_operand *s, int kind)
     return sel(x, t, inf, fconst(t, INFINITY), x_R(r));
 }
 
+/* The unbiased exponent of float x as an i32 register, from the double
+ * bits (float subnormals are normal there); *fin: x finite and non-zero. */
+static uint32_t exponent_of(xctx *x, isa_type t, isa_operand v, isa_operand *fin)
+{
+    uint32_t d = x_cvt(x, ISA_T_F64, t, v);
+    uint32_t e = x_op2(x, ISA_OP_SHR, ISA_T_U64, x_R(d), x_I(52));
+    e = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(e), x_I(0x7ff));
+    e = x_op2(x, ISA_OP_SUB, ISA_T_I32, x_R(e), x_I(1023));
+    uint32_t a = x_op1(x, ISA_OP_ABS, t, v);
+    *fin = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_LT, t, x_R(a), fconst(t, INFINITY)),
+                 x_cmp(x, ISA_BINOP_GT, t, x_R(a), fconst(t, 0.0)));
+    return e;
+}
+
+/* ilogb: the exponent; FP_ILOGB0 (INT_MIN) for 0, FP_ILOGBNAN (INT_MIN) for
+ * NaN, INT_MAX for infinities (clang's opencl-c-base.h values) */
+static uint32_t low_ilogb(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_operand fin;
+    uint32_t e = exponent_of(x, t, s[0], &fin);
+    uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
+    isa_operand inf = x_cmp(x, ISA_BINOP_EQ, t, x_R(a), fconst(t, INFINITY));
+    uint32_t r = sel(x, ISA_T_I32, inf, x_I(0x7fffffff), x_I(0x80000000u));
+    return sel(x, ISA_T_I32, fin, x_R(e), x_R(r));
+}
+
+/* logb: the exponent as a float; -inf for 0, +inf for infinities, NaN */
+static uint32_t low_logb(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_operand fin;
+    uint32_t e = exponent_of(x, t, s[0], &fin);
+    uint32_t ef = x_cvt(x, t, ISA_T_I32, x_R(e));
+    uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
+    uint32_t r = sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, x_R(a), fconst(t, 0.0)),
+                     fconst(t, -INFINITY), x_R(a));      /* inf -> inf, NaN -> NaN */
+    return sel(x, t, fin, x_R(ef), x_R(r));
+}
+
+/* nan(code): a quiet NaN carrying the code in its payload */
+static uint32_t low_nan(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    bool d = t == ISA_T_F64;
+    uint32_t p = x_op2(x, ISA_OP_AND, uint_of(t), s[0], x_I(d ? 0x7ffffffffffffull : 0x3fffff));
+    return x_op2(x, ISA_OP_OR, uint_of(t), x_R(p),
+                 x_I(d ? 0x7ff8000000000000ull : 0x7fc00000u));
+}
+
 typedef struct ext_row {
     const char *name;
     uint8_t nsrc, sign;     /* sign: 0 from the type, 1 signed, 2 unsigned */
@@ -334,6 +384,8 @@ static const ext_row ext_rows[] = {
     { "tan", 1, 0, low_tan, 0, true }, { "native_tan", 1, 0, low_tan, 0, true },
     { "half_tan", 1, 0, low_tan, 0, true }, { "ldexp", 2, 0, low_ldexp, 0, true },
     { "smoothstep", 3, 0, low_smooth, 0, true }, { "hypot", 2, 0, low_hypot, 0, true },
+    { "ilogb", 1, 0, low_ilogb, 0, false }, { "logb", 1, 0, low_logb, 0, true },
+    { "nan", 1, 0, low_nan, 0, false },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -370,9 +422,10 @@ static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, uns
     bool is_dot = !strcmp(name, "dot"), is_cross = !strcmp(name, "cross");
     bool is_len = !strcmp(name, "length") || !strcmp(name, "fast_length");
     bool is_dist = !strcmp(name, "distance") || !strcmp(name, "fast_distance");
-    if (!is_dot && !is_cross && !is_len && !is_dist)
+    bool is_norm = !strcmp(name, "normalize") || !strcmp(name, "fast_normalize");
+    if (!is_dot && !is_cross && !is_len && !is_dist && !is_norm)
         return false;
-    unsigned n = is_len ? 1 : 2;
+    unsigned n = is_len || is_norm ? 1 : 2;
     xval *s[2] = { NULL, NULL };
     for (unsigned i = 0; i < n; i++)
         if (in->nw <= first + i || !(s[i] = x_val(x, f, spv_word(m, in, first + i))) || !s[i]->n)
@@ -387,6 +440,47 @@ static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, uns
         return true;
     }
     uint32_t id = spv_word(m, in, 2);
+    if (is_norm) {
+        /* v / |v| in double; all-zero v is returned as is; with infinite
+         * components, the vector of their signs (1 for each infinity, 0
+         * elsewhere) is normalised instead */
+        if (ct != ISA_T_F32) {
+            x_error(x, "'%s' is lowered for float only", name);
+            return true;
+        }
+        unsigned nc = s[0]->n;
+        uint32_t d[XV_MAX] = { 0 }, inf[XV_MAX] = { 0 }, r[XV_MAX] = { 0 };
+        if (nc < 1 || nc > 4) {
+            x_error(x, "'%s' takes 1 to 4 components", name);
+            return true;
+        }
+        isa_operand any = x_I(0);
+        for (unsigned c = 0; c < nc; c++) {
+            isa_operand v = x_src(x, &s[0]->c[c]);
+            isa_operand pi = x_cmp(x, ISA_BINOP_EQ, ct, x_R(x_op1(x, ISA_OP_ABS, ct, v)),
+                                   fconst(ct, INFINITY));
+            inf[c] = sel(x, ISA_T_F64, pi, x_R(copysign_bits(x, ISA_T_F64, fconst(ISA_T_F64, 1.0),
+                                                           x_R(x_cvt(x, ISA_T_F64, ct, v)))),
+                         fconst(ISA_T_F64, 0.0));
+            any = c ? x_pop(x, ISA_OP_POR, any, pi) : x_pop(x, ISA_OP_PAND, pi, pi);
+            d[c] = x_cvt(x, ISA_T_F64, ct, v);
+        }
+        for (unsigned c = 0; c < nc; c++)
+            d[c] = sel(x, ISA_T_F64, any, x_R(inf[c]), x_R(d[c]));
+        uint32_t sum = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(d[0]), x_R(d[0]));
+        for (unsigned c = 1; c < nc; c++)
+            sum = x_op2(x, ISA_OP_ADD, ISA_T_F64, x_R(sum),
+                        x_R(x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(d[c]), x_R(d[c]))));
+        uint32_t len = x_op1(x, ISA_OP_SQRT, ISA_T_F64, x_R(sum));
+        isa_operand zero = x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(len), fconst(ISA_T_F64, 0.0));
+        for (unsigned c = 0; c < nc; c++) {
+            uint32_t q = x_op2(x, ISA_OP_DIV, ISA_T_F64, x_R(d[c]), x_R(len));
+            uint32_t qf = x_cvt(x, ct, ISA_T_F64, x_R(q));
+            r[c] = sel(x, ct, zero, x_src(x, &s[0]->c[c]), x_R(qf));
+        }
+        set_result(x, f, id, r, nc);
+        return true;
+    }
     if (is_cross) {
         if (s[0]->n < 3 || s[1]->n < 3) {
             x_error(x, "cross needs 3 or 4 components");
@@ -507,7 +601,7 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
         isa_inst *st = x_emit(x, ISA_OP_ST, t);
         st->space = (uint8_t)sp;
         st->o[0] = ad;
-        st->o[0].addr.disp += (int64_t)c * isa_types[t].bytes;
+        st->o[0].addr.disp = (int64_t)((uint64_t)st->o[0].addr.disp + c * isa_types[t].bytes);
         st->o[1] = x_R(out[c]);
         st->nopnd = 2;
     }
@@ -551,8 +645,20 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
-    if (row->fn == low_ldexp && t != ISA_T_F32) {
-        x_error(x, "OpenCL.std 'ldexp' is lowered for float only");
+    if ((row->fn == low_ldexp || row->fn == low_logb) && t != ISA_T_F32) {
+        x_error(x, "OpenCL.std '%s' is lowered for float only", name);
+        return true;
+    }
+    if (row->fn == low_ilogb) {   /* the operand's type decides */
+        const spv_type *at = val_type(x, spv_word(m, in, 5));
+        t = at ? x_comp_type(at) : ISA_T_NONE;
+        if (t != ISA_T_F32) {
+            x_error(x, "OpenCL.std 'ilogb' is lowered for float only");
+            return true;
+        }
+    }
+    if (row->fn == low_nan && t != ISA_T_F32 && t != ISA_T_F64) {
+        x_error(x, "OpenCL.std 'nan' is lowered for float and double only");
         return true;
     }
     if (!row->isfloat && row->sign)

@@ -699,7 +699,7 @@ static void access_chain(xctx *x, xfn *f, const spv_inst *in)
                 x_error(x, "struct member index is not a valid constant");
                 return;
             }
-            a.disp += (int64_t)m->member_off[t->first_member + iv->c[0].o.imm];
+            a.disp = (int64_t)((uint64_t)a.disp + m->member_off[t->first_member + iv->c[0].o.imm]);
             ty = m->members[t->first_member + iv->c[0].o.imm];
             continue;
         } else {
@@ -712,7 +712,7 @@ static void access_chain(xctx *x, xfn *f, const spv_inst *in)
         if (iv->c[0].o.kind == ISA_OPND_IMM) {
             int64_t iv64 = it && it->isa_t == ISA_T_U32 ? (int64_t)(int32_t)iv->c[0].o.imm
                                                         : (int64_t)iv->c[0].o.imm;
-            a.disp += iv64 * (int64_t)step;
+            a.disp = (int64_t)((uint64_t)a.disp + (uint64_t)iv64 * step);   /* wraps, never UB */
             continue;
         }
         if (a.has_index) {   /* fold what we have into a register first */

@@ -24,7 +24,7 @@ static isa_operand vm_addr(xctx *x, const xc *p, const xc *offset, uint64_t stri
 {
     if (offset->o.kind == ISA_OPND_IMM) {
         isa_operand a = x_addr_of(x, p, sp);
-        a.addr.disp += (int64_t)(offset->o.imm * stride);
+        a.addr.disp = (int64_t)((uint64_t)a.addr.disp + offset->o.imm * stride);
         return a;
     }
     uint32_t r = x_reg(x, 1);
@@ -126,7 +126,7 @@ bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name)
             isa_inst *st = x_emit(x, ISA_OP_ST, mt);
             st->space = (uint8_t)sp;
             st->o[0] = a;
-            st->o[0].addr.disp += (int64_t)k * esz;
+            st->o[0].addr.disp = (int64_t)((uint64_t)st->o[0].addr.disp + (uint64_t)k * esz);
             st->o[1] = s;
             st->nopnd = 2;
         }
@@ -142,7 +142,7 @@ bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name)
         ld->space = (uint8_t)sp;
         ld->o[0] = x_R(lr);
         ld->o[1] = a;
-        ld->o[1].addr.disp += (int64_t)k * esz;
+        ld->o[1].addr.disp = (int64_t)((uint64_t)ld->o[1].addr.disp + (uint64_t)k * esz);
         ld->nopnd = 2;
         if (row->half) {
             isa_inst *cv = x_emit(x, ISA_OP_CVT, vt);

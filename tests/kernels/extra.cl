@@ -4,7 +4,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
 {
     size_t i = get_global_id(0);
     float x = a[i], y = b[i];
-    __global float *p = o + i * 30;
+    __global float *p = o + i * 33;
     p[0] = floor(x);
     p[1] = ceil(x);
     p[2] = trunc(x);
@@ -38,7 +38,10 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     p[27] = hypot(x, y);
     p[28] = sincos(x, &cv);
     p[29] = cv;
-    __global int *q = r + i * 8;
+    p[30] = normalize(u).z;
+    p[31] = logb(x);
+    p[32] = nan((uint)i);
+    __global int *q = r + i * 9;
     q[0] = isfinite(x);
     q[1] = isnormal(x);
     q[2] = signbit(x);
@@ -48,6 +51,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     q[5] = any(m);
     q[6] = all(m);
     q[7] = select((int4)(11), (int4)(22), m).z;
+    q[8] = ilogb(x);
 }
 
 __kernel void iext(__global const int *a, __global const int *b, __global int *o,
