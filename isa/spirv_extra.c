@@ -347,6 +347,19 @@ static uint32_t low_logb(xctx *x, isa_type t, const isa_operand *s, int kind)
     return sel(x, t, fin, x_R(ef), x_R(r));
 }
 
+/* cbrt for float: x's sign times exp2(log2|x| / 3) in double, rounded once */
+static uint32_t low_cbrt(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    uint32_t d = x_cvt(x, ISA_T_F64, t, s[0]);
+    uint32_t a = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(d));
+    uint32_t l = x_op1(x, ISA_OP_LOG2, ISA_T_F64, x_R(a));
+    uint32_t q = x_op2(x, ISA_OP_DIV, ISA_T_F64, x_R(l), fconst(ISA_T_F64, 3.0));
+    uint32_t e = x_op1(x, ISA_OP_EXP2, ISA_T_F64, x_R(q));
+    uint32_t r = x_cvt(x, t, ISA_T_F64, x_R(e));
+    return copysign_bits(x, t, x_R(r), s[0]);
+}
+
 /* nan(code): a quiet NaN carrying the code in its payload */
 static uint32_t low_nan(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
@@ -385,7 +398,7 @@ static const ext_row ext_rows[] = {
     { "half_tan", 1, 0, low_tan, 0, true }, { "ldexp", 2, 0, low_ldexp, 0, true },
     { "smoothstep", 3, 0, low_smooth, 0, true }, { "hypot", 2, 0, low_hypot, 0, true },
     { "ilogb", 1, 0, low_ilogb, 0, false }, { "logb", 1, 0, low_logb, 0, true },
-    { "nan", 1, 0, low_nan, 0, false },
+    { "nan", 1, 0, low_nan, 0, false }, { "cbrt", 1, 0, low_cbrt, 0, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -558,7 +571,8 @@ static bool upsample(xctx *x, xfn *f, const spv_inst *in, const char *name)
  * pointer operand (one scalar st per component). */
 static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
 {
-    int k = !strcmp(name, "fract") ? 0 : !strcmp(name, "modf") ? 1 : !strcmp(name, "sincos") ? 2 : -1;
+    int k = !strcmp(name, "fract") ? 0 : !strcmp(name, "modf") ? 1 : !strcmp(name, "sincos") ? 2
+          : !strcmp(name, "frexp") ? 3 : -1;
     if (k < 0)
         return false;
     spv_module *m = x->m;
@@ -572,9 +586,24 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
+    if (k == 3 && t != ISA_T_F32) {
+        x_error(x, "OpenCL.std 'frexp' is lowered for float only");
+        return true;
+    }
     uint32_t res[XV_MAX], out[XV_MAX];
     for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
         isa_operand s = x_src(x, &a->c[a->n == 1 ? 0 : c]);
+        if (k == 3) {          /* frexp: x = m 2^e, 0.5 <= |m| < 1; 0, inf, NaN: x and 0 */
+            isa_operand fin;
+            uint32_t e = exponent_of(x, t, s, &fin);
+            e = x_op2(x, ISA_OP_ADD, ISA_T_I32, x_R(e), x_I(1));
+            uint32_t ne = x_op1(x, ISA_OP_NEG, ISA_T_I32, x_R(e));
+            isa_operand two[2] = { s, x_R(ne) };
+            uint32_t mnt = low_ldexp(x, t, two, 0);
+            res[c] = sel(x, t, fin, x_R(mnt), s);
+            out[c] = sel(x, ISA_T_I32, fin, x_R(e), x_I(0));
+            continue;
+        }
         if (k == 2) {          /* sin, cos: the instructions themselves */
             res[c] = x_op1(x, ISA_OP_SIN, t, s);
             out[c] = x_op1(x, ISA_OP_COS, t, s);
@@ -598,10 +627,10 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
     isa_space sp;
     isa_operand ad = x_addr_of(x, &p->c[0], &sp);
     for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
-        isa_inst *st = x_emit(x, ISA_OP_ST, t);
+        isa_inst *st = x_emit(x, ISA_OP_ST, k == 3 ? ISA_T_I32 : t);
         st->space = (uint8_t)sp;
         st->o[0] = ad;
-        st->o[0].addr.disp = (int64_t)((uint64_t)st->o[0].addr.disp + c * isa_types[t].bytes);
+        st->o[0].addr.disp = (int64_t)((uint64_t)st->o[0].addr.disp + c * 4u * (k == 3 ? 1u : isa_types[t].bytes / 4u));
         st->o[1] = x_R(out[c]);
         st->nopnd = 2;
     }
@@ -645,7 +674,7 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
-    if ((row->fn == low_ldexp || row->fn == low_logb) && t != ISA_T_F32) {
+    if ((row->fn == low_ldexp || row->fn == low_logb || row->fn == low_cbrt) && t != ISA_T_F32) {
         x_error(x, "OpenCL.std '%s' is lowered for float only", name);
         return true;
     }

@@ -4,7 +4,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
 {
     size_t i = get_global_id(0);
     float x = a[i], y = b[i];
-    __global float *p = o + i * 33;
+    __global float *p = o + i * 35;
     p[0] = floor(x);
     p[1] = ceil(x);
     p[2] = trunc(x);
@@ -41,7 +41,10 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     p[30] = normalize(u).z;
     p[31] = logb(x);
     p[32] = nan((uint)i);
-    __global int *q = r + i * 9;
+    int ex;
+    p[33] = frexp(x, &ex);
+    p[34] = cbrt(x);
+    __global int *q = r + i * 10;
     q[0] = isfinite(x);
     q[1] = isnormal(x);
     q[2] = signbit(x);
@@ -52,6 +55,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     q[6] = all(m);
     q[7] = select((int4)(11), (int4)(22), m).z;
     q[8] = ilogb(x);
+    q[9] = ex;
 }
 
 __kernel void iext(__global const int *a, __global const int *b, __global int *o,

@@ -694,8 +694,8 @@ static void test_extra(void **state)
     static const float sp[] = { 0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 1e30f,
                                 -1e30f, INFINITY, -INFINITY, NAN, 8388607.5f, -8388607.5f,
                                 0.49999997f, -0.49999997f, 1e-40f, 3.0f, -7.25f };
-    static float a[G], b[G], o[G * 33];
-    static int32_t r[G * 9], ia[G], ib[G], io[G * 14];
+    static float a[G], b[G], o[G * 35];
+    static int32_t r[G * 10], ia[G], ib[G], io[G * 14];
     static uint8_t c[G * 2], oc[G * 4];
     static int64_t ol[G * 2];
     enum { NSP = sizeof sp / sizeof sp[0] };
@@ -721,12 +721,17 @@ static void test_extra(void **state)
         run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
                "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
                "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
-               G, tmpdir, tmpdir, G * 33, G * 9, tmpdir, tmpdir);
+               G, tmpdir, tmpdir, G * 35, G * 10, tmpdir, tmpdir);
         get("o.bin", o, sizeof o);
         get("r.bin", r, sizeof r);
         for (int i = 0; i < G; i++) {
             float x = a[i], y = b[i];
-            const float *p = &o[i * 33];
+            const float *p = &o[i * 35];
+            int fe = 0;
+            float fm = isfinite(x) ? frexpf(x, &fe) : x;
+            check_f32(p[33], fm, 0, "frexp", x, 0);
+            assert_int_equal(r[i * 10 + 9], fe);
+            check_f32(p[34], cbrt((double)x), 1, "cbrt", x, 0);
             {   /* normalize((x, y, 1.5, -2)).z, infinities as their signs */
                 double vx = x, vy = y, vz = 1.5, vw = -2.0;
                 if (isinf(x) || isinf(y)) {
@@ -740,7 +745,7 @@ static void test_extra(void **state)
             check_f32(p[31], logbf(x), 0, "logb", x, 0);
             uint32_t nb = f_to_bits(p[32]);
             assert_int_equal(nb, 0x7fc00000u | (uint32_t)i);
-            assert_int_equal(r[i * 9 + 8], x == 0 || isnan(x) ? INT32_MIN : isinf(x) ? INT32_MAX : ilogbf(x));
+            assert_int_equal(r[i * 10 + 8], x == 0 || isnan(x) ? INT32_MIN : isinf(x) ? INT32_MAX : ilogbf(x));
             float ipart;
             want_f(p[22], isnan(x) ? NAN : isinf(x) ? copysignf(0.0f, x)
                                                     : fminf(x - floorf(x), 0x1.fffffep-1f),
@@ -791,7 +796,7 @@ static void test_extra(void **state)
             want_f(p[14], i & 1 ? y : x, 0, "select", i);
             uint32_t m = 0x80ff00ffu;
             want_f(p[15], bits_to_f((f_to_bits(x) & ~m) | (f_to_bits(y) & m)), 0, "bitselect", i);
-            const int32_t *q = &r[i * 9];
+            const int32_t *q = &r[i * 10];
             assert_int_equal(q[0], isfinite(x) ? 1 : 0);
             assert_int_equal(q[1], isnormal(x) ? 1 : 0);
             assert_int_equal(q[2], signbit(x) ? 1 : 0);
