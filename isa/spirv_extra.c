@@ -360,6 +360,29 @@ static uint32_t low_cbrt(xctx *x, isa_type t, const isa_operand *s, int kind)
     return copysign_bits(x, t, x_R(r), s[0]);
 }
 
+/* nextafter(x, y): the neighbour of x toward y, on the bits (ordered like
+ * sign-magnitude integers); x == y gives y, a NaN operand NaN, and from a
+ * zero the smallest subnormal with y's sign */
+static uint32_t low_nextafter(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    isa_type u = uint_of(t);
+    uint32_t up = x_op2(x, ISA_OP_ADD, u, s[0], x_I(1));
+    uint32_t dn = x_op2(x, ISA_OP_SUB, u, s[0], x_I(1));
+    isa_operand xpos = x_cmp(x, ISA_BINOP_GT, t, s[0], fconst(t, 0.0));
+    isa_operand ygt = x_cmp(x, ISA_BINOP_GT, t, s[1], s[0]);
+    isa_operand toward0 = x_pop(x, ISA_OP_PXOR, xpos, ygt);   /* x>0 != y>x: toward 0 */
+    uint32_t r = sel(x, u, toward0, x_R(dn), x_R(up));
+    /* from +-0: the smallest subnormal with y's sign */
+    uint32_t tiny = copysign_bits(x, t, x_I(1), s[1]);
+    r = sel(x, u, x_cmp(x, ISA_BINOP_EQ, t, s[0], fconst(t, 0.0)), x_R(tiny), x_R(r));
+    r = sel(x, u, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[1]), s[1], x_R(r));
+    uint32_t nan = x_op2(x, ISA_OP_ADD, t, s[0], s[1]);   /* NaN when either is */
+    isa_operand ord = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[0]),
+                            x_cmp(x, ISA_BINOP_EQ, t, s[1], s[1]));
+    return sel(x, u, ord, x_R(r), x_R(nan));
+}
+
 /* nan(code): a quiet NaN carrying the code in its payload */
 static uint32_t low_nan(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
@@ -399,6 +422,7 @@ static const ext_row ext_rows[] = {
     { "smoothstep", 3, 0, low_smooth, 0, true }, { "hypot", 2, 0, low_hypot, 0, true },
     { "ilogb", 1, 0, low_ilogb, 0, false }, { "logb", 1, 0, low_logb, 0, true },
     { "nan", 1, 0, low_nan, 0, false }, { "cbrt", 1, 0, low_cbrt, 0, true },
+    { "nextafter", 2, 0, low_nextafter, 0, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)

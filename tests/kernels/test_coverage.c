@@ -694,7 +694,7 @@ static void test_extra(void **state)
     static const float sp[] = { 0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 1e30f,
                                 -1e30f, INFINITY, -INFINITY, NAN, 8388607.5f, -8388607.5f,
                                 0.49999997f, -0.49999997f, 1e-40f, 3.0f, -7.25f };
-    static float a[G], b[G], o[G * 35];
+    static float a[G], b[G], o[G * 36];
     static int32_t r[G * 10], ia[G], ib[G], io[G * 14];
     static uint8_t c[G * 2], oc[G * 4];
     static int64_t ol[G * 2];
@@ -721,12 +721,13 @@ static void test_extra(void **state)
         run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
                "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
                "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
-               G, tmpdir, tmpdir, G * 35, G * 10, tmpdir, tmpdir);
+               G, tmpdir, tmpdir, G * 36, G * 10, tmpdir, tmpdir);
         get("o.bin", o, sizeof o);
         get("r.bin", r, sizeof r);
         for (int i = 0; i < G; i++) {
             float x = a[i], y = b[i];
-            const float *p = &o[i * 35];
+            const float *p = &o[i * 36];
+            check_f32(p[35], nextafterf(x, y), 0, "nextafter", x, y);
             int fe = 0;
             float fm = isfinite(x) ? frexpf(x, &fe) : x;
             check_f32(p[33], fm, 0, "frexp", x, 0);
