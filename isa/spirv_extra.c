@@ -383,6 +383,29 @@ static uint32_t low_nextafter(xctx *x, isa_type t, const isa_operand *s, int kin
     return sel(x, u, ord, x_R(r), x_R(nan));
 }
 
+/* remainder(x, y) for float, exact in double: r2 = fmod(|x|, 2|y|) gives
+ * r = fmod(|x|, |y|) and the parity of the quotient; r - |y| when r is past
+ * |y|/2 (or at it with an odd quotient); x's sign.  fmod supplies NaN for
+ * y = 0 or infinite x, and x for infinite y. */
+static uint32_t low_remainder(xctx *x, isa_type t, const isa_operand *s, int kind)
+{
+    (void)kind;
+    const isa_type d = ISA_T_F64;
+    uint32_t X = x_cvt(x, d, t, s[0]), Y = x_cvt(x, d, t, s[1]);
+    uint32_t ax = x_op1(x, ISA_OP_ABS, d, x_R(X)), ay = x_op1(x, ISA_OP_ABS, d, x_R(Y));
+    uint32_t y2 = x_op2(x, ISA_OP_MUL, d, x_R(ay), fconst(d, 2.0));
+    uint32_t r2 = x_op2(x, ISA_OP_REM, d, x_R(ax), x_R(y2));
+    isa_operand odd = x_cmp(x, ISA_BINOP_GE, d, x_R(r2), x_R(ay));
+    uint32_t r = sel(x, d, odd, x_R(x_op2(x, ISA_OP_SUB, d, x_R(r2), x_R(ay))), x_R(r2));
+    uint32_t h = x_op2(x, ISA_OP_MUL, d, x_R(ay), fconst(d, 0.5));
+    isa_operand past = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_GT, d, x_R(r), x_R(h)),
+                             x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, d, x_R(r), x_R(h)), odd));
+    r = sel(x, d, past, x_R(x_op2(x, ISA_OP_SUB, d, x_R(r), x_R(ay))), x_R(r));
+    uint32_t n = x_op1(x, ISA_OP_NEG, d, x_R(r));
+    r = sel(x, d, x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(X), x_I(0)), x_R(n), x_R(r));
+    return x_cvt(x, t, d, x_R(r));
+}
+
 /* nan(code): a quiet NaN carrying the code in its payload */
 static uint32_t low_nan(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
@@ -422,7 +445,7 @@ static const ext_row ext_rows[] = {
     { "smoothstep", 3, 0, low_smooth, 0, true }, { "hypot", 2, 0, low_hypot, 0, true },
     { "ilogb", 1, 0, low_ilogb, 0, false }, { "logb", 1, 0, low_logb, 0, true },
     { "nan", 1, 0, low_nan, 0, false }, { "cbrt", 1, 0, low_cbrt, 0, true },
-    { "nextafter", 2, 0, low_nextafter, 0, true },
+    { "nextafter", 2, 0, low_nextafter, 0, true }, { "remainder", 2, 0, low_remainder, 0, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -698,7 +721,8 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
-    if ((row->fn == low_ldexp || row->fn == low_logb || row->fn == low_cbrt) && t != ISA_T_F32) {
+    if ((row->fn == low_ldexp || row->fn == low_logb || row->fn == low_cbrt ||
+         row->fn == low_remainder) && t != ISA_T_F32) {
         x_error(x, "OpenCL.std '%s' is lowered for float only", name);
         return true;
     }

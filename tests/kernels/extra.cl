@@ -4,7 +4,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
 {
     size_t i = get_global_id(0);
     float x = a[i], y = b[i];
-    __global float *p = o + i * 36;
+    __global float *p = o + i * 37;
     p[0] = floor(x);
     p[1] = ceil(x);
     p[2] = trunc(x);
@@ -45,6 +45,7 @@ __kernel void fext(__global const float *a, __global const float *b, __global fl
     p[33] = frexp(x, &ex);
     p[34] = cbrt(x);
     p[35] = nextafter(x, y);
+    p[36] = remainder(x, y);
     __global int *q = r + i * 10;
     q[0] = isfinite(x);
     q[1] = isnormal(x);

@@ -694,7 +694,7 @@ static void test_extra(void **state)
     static const float sp[] = { 0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 1e30f,
                                 -1e30f, INFINITY, -INFINITY, NAN, 8388607.5f, -8388607.5f,
                                 0.49999997f, -0.49999997f, 1e-40f, 3.0f, -7.25f };
-    static float a[G], b[G], o[G * 36];
+    static float a[G], b[G], o[G * 37];
     static int32_t r[G * 10], ia[G], ib[G], io[G * 14];
     static uint8_t c[G * 2], oc[G * 4];
     static int64_t ol[G * 2];
@@ -711,6 +711,12 @@ static void test_extra(void **state)
         c[2 * i + 1] = (uint8_t)rnd();
         if (i % 5 == 0) c[2 * i] = 0;
     }
+    static const float ties[][2] = { { 2.5f, 1.0f }, { 3.5f, 1.0f }, { -2.5f, 1.0f },
+                                     { 5.0f, 2.0f }, { 7.0f, -2.0f }, { 1e30f, 3.0f } };
+    for (size_t k = 0; k < sizeof ties / sizeof ties[0]; k++) {   /* remainder ties */
+        a[NSP * 4 + k] = ties[k][0];
+        b[NSP * 4 + k] = ties[k][1];
+    }
     put("a.bin", a, sizeof a);
     put("b.bin", b, sizeof b);
     put("ia.bin", ia, sizeof ia);
@@ -721,12 +727,13 @@ static void test_extra(void **state)
         run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
                "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
                "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
-               G, tmpdir, tmpdir, G * 36, G * 10, tmpdir, tmpdir);
+               G, tmpdir, tmpdir, G * 37, G * 10, tmpdir, tmpdir);
         get("o.bin", o, sizeof o);
         get("r.bin", r, sizeof r);
         for (int i = 0; i < G; i++) {
             float x = a[i], y = b[i];
-            const float *p = &o[i * 36];
+            const float *p = &o[i * 37];
+            check_f32(p[36], remainderf(x, y), 0, "remainder", x, y);
             check_f32(p[35], nextafterf(x, y), 0, "nextafter", x, y);
             int fe = 0;
             float fm = isfinite(x) ? frexpf(x, &fe) : x;
