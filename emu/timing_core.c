@@ -819,8 +819,9 @@ static void start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->cur = 0;
         th->recs = w->tr.sg[i].recs;
         /* a work-group without records (a kernel of no instructions) never
-         * allocated pcs: NULL + 0 is undefined */
-        th->pcs = w->pcs ? w->pcs + pcs_at : NULL;
+         * allocated pcs: NULL + 0 is undefined, and no record is read */
+        static const uint32_t no_pcs[1];
+        th->pcs = w->pcs ? w->pcs + pcs_at : no_pcs;
         pcs_at += w->tr.sg[i].n;
         th->nrec = w->tr.sg[i].n;
         th->dep_ok = false;

@@ -542,7 +542,7 @@ static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, uns
         return true;
     }
     if (is_cross) {
-        if (s[0]->n < 3 || s[1]->n < 3) {
+        if (!s[1] || s[0]->n < 3 || s[1]->n < 3) {
             x_error(x, "cross needs 3 or 4 components");
             return true;
         }
@@ -709,8 +709,9 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "'%s' has too few operands", name);
         return true;
     }
-    xval *s[3];
-    for (unsigned i = 0; i < row->nsrc; i++)
+    xval *s[3] = { NULL, NULL, NULL };
+    const unsigned nsrc = row->nsrc < 3 ? row->nsrc : 3;
+    for (unsigned i = 0; i < nsrc; i++)
         if (!(s[i] = x_val(x, f, spv_word(m, in, 5 + i))) || !s[i]->n)
             return true;
     const spv_type *rt = x_type(x, spv_word(m, in, 1));
@@ -746,10 +747,11 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
             return true;
         }
     }
-    uint32_t regs[XV_MAX];
+    uint32_t regs[XV_MAX] = { 0 };
     for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
         isa_operand o[3];
-        for (unsigned i = 0; i < row->nsrc; i++)
+        memset(o, 0, sizeof o);
+        for (unsigned i = 0; i < nsrc; i++)
             o[i] = x_src(x, &s[i]->c[s[i]->n == 1 ? 0 : c]);
         if (!row->fn) {
             /* c ? b : a; vectors test the MSB of c (OpenCL select) */
@@ -856,7 +858,7 @@ void x_bitcast_regroup(xctx *x, xfn *f, const spv_inst *in, const xval *s,
                    "is not supported");
         return;
     }
-    uint32_t regs[XV_MAX];
+    uint32_t regs[XV_MAX] = { 0 };
     uint64_t ma = a >= 8 ? ~0ull : (1ull << (8 * a)) - 1, mb = b >= 8 ? ~0ull : (1ull << (8 * b)) - 1;
     if (a < b) {          /* little-endian: component k of a group is bits k*a*8.. */
         unsigned r = b / a;

@@ -70,16 +70,16 @@ bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name)
     xval *data = row->store ? x_val(x, f, spv_word(m, in, 5)) : NULL;
     if (!off || !p || !off->n || !p->n || (row->store && (!data || !data->n)))
         return true;
-    const spv_type *rt = row->store ? NULL : x_type(x, spv_word(m, in, 1));
-    unsigned n = row->store ? data->n : (rt ? rt->ncomp : 0);
+    const spv_type *rt = data ? NULL : x_type(x, spv_word(m, in, 1));
+    unsigned n = data ? data->n : (rt ? rt->ncomp : 0);     /* data: a store */
     if (!n)
         return true;
     /* element type in memory and in registers */
     isa_type mt, vt;
     if (row->half) {
         mt = ISA_T_F16;
-        vt = row->store ? ISA_T_NONE : x_comp_type(rt);
-        if (row->store) {
+        vt = data ? ISA_T_NONE : x_comp_type(rt);
+        if (data) {
             uint32_t did = spv_word(m, in, 5);
             const spv_inst *d = did < m->bound && m->def[did] ? &m->ins[m->def[did] - 1] : NULL;
             const spv_op_info *oi = d ? spv_op_find(d->op) : NULL;
@@ -90,7 +90,7 @@ bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name)
             x_error(x, "'%s' converts float or double only", name);
             return true;
         }
-    } else if (row->store) {
+    } else if (data) {
         uint32_t did = spv_word(m, in, 5);
         const spv_inst *d = did < m->bound && m->def[did] ? &m->ins[m->def[did] - 1] : NULL;
         const spv_op_info *oi = d ? spv_op_find(d->op) : NULL;
@@ -105,7 +105,7 @@ bool x_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name)
     unsigned stride_n = row->aligned && n == 3 ? 4 : n;
     isa_space sp;
     isa_operand a = vm_addr(x, &p->c[0], &off->c[0], (uint64_t)stride_n * esz, &sp);
-    if (row->store) {
+    if (data) {
         if (sp == ISA_SPACE_CONSTANT) {
             x_error(x, "'%s' into constant memory", name);
             return true;
