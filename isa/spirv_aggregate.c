@@ -301,21 +301,7 @@ static void store_value(xctx *x, xfn *f, uint32_t id, isa_operand a, isa_space s
     xval *v = x_val(x, f, id);
     if (!v || !v->n)
         return;
-    isa_type ct = x_comp_type(t);
-    isa_inst *st;
-    if (v->n > 1) {
-        uint32_t r = x_gather(x, v, ct);
-        st = x_emit(x, ISA_OP_ST, ct);
-        st->o[1] = x_R(r);
-    } else {
-        isa_operand s = x_src(x, &v->c[0]);
-        st = x_emit(x, ISA_OP_ST, ct);
-        st->o[1] = s;
-    }
-    st->vec = v->n;
-    st->space = (uint8_t)sp;
-    st->o[0] = a;
-    st->nopnd = 2;
+    x_store_value(x, v, x_comp_type(t), a, sp);
 }
 
 /* Load a value of (non-aggregate) type t from a into result id. */
@@ -538,19 +524,30 @@ static unsigned piece_of(uint32_t al, unsigned es)
     return p;
 }
 
+/* A scalar/vector access of type t aligned to al below its element size:
+ * element size *es, piece size *p and piece type *pt; false if not that case
+ * (no Aligned operand, other types, or alignment enough for plain access). */
+static bool split_access(const spv_type *t, uint32_t al, unsigned *es, unsigned *p,
+                         isa_type *pt)
+{
+    if (!t || !al || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC))
+        return false;
+    *es = isa_types[x_comp_type(t)].bytes;
+    if (al >= *es)
+        return false;
+    *p = piece_of(al, *es);
+    *pt = chunk_type(*p);
+    return true;
+}
+
 bool x_load_unaligned(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     const spv_type *t = x_type(x, spv_word(m, in, 1));
-    uint32_t al = aligned_at(x, in, 4);
-    if (!t || !al || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC))
+    unsigned es, p;
+    isa_type pt;
+    if (!split_access(t, aligned_at(x, in, 4), &es, &p, &pt))
         return false;
-    isa_type ct = x_comp_type(t);
-    unsigned es = isa_types[ct].bytes;
-    if (al >= es)
-        return false;
-    unsigned p = piece_of(al, es);
-    isa_type pt = chunk_type(p);
     xval *ptr = x_val(x, f, spv_word(m, in, 3));
     if (!ptr || !ptr->n)
         return true;
@@ -588,15 +585,10 @@ bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in)
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, 2);
     const spv_type *t = type_of(x, vid);
-    uint32_t al = aligned_at(x, in, 3);
-    if (!t || !al || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC))
+    unsigned es, p;
+    isa_type pt;
+    if (!split_access(t, aligned_at(x, in, 3), &es, &p, &pt))
         return false;
-    isa_type ct = x_comp_type(t);
-    unsigned es = isa_types[ct].bytes;
-    if (al >= es)
-        return false;
-    unsigned p = piece_of(al, es);
-    isa_type pt = chunk_type(p);
     xval *ptr = x_val(x, f, spv_word(m, in, 1)), *v = x_val(x, f, vid);
     if (!ptr || !v || !ptr->n || !v->n)
         return true;

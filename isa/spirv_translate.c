@@ -808,6 +808,24 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
         x_error(x, "loads of bool are not supported");
 }
 
+void x_store_value(xctx *x, const xval *v, isa_type ct, isa_operand a, isa_space sp)
+{
+    isa_inst *st;
+    if (v->n > 1) {
+        uint32_t r = gather(x, v, ct);
+        st = x_emit(x, ISA_OP_ST, ct);
+        st->o[1] = x_R(r);
+    } else {
+        isa_operand s = x_src(x, &v->c[0]);
+        st = x_emit(x, ISA_OP_ST, ct);
+        st->o[1] = s;
+    }
+    st->vec = v->n;
+    st->space = (uint8_t)sp;
+    st->o[0] = a;
+    st->nopnd = 2;
+}
+
 static void do_store(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -831,21 +849,7 @@ static void do_store(xctx *x, xfn *f, const spv_inst *in)
         return;
     isa_space sp;
     isa_operand a = addr_of(x, &p->c[0], &sp);
-    isa_type ct = comp_type(t);
-    isa_inst *st;
-    if (v->n > 1) {
-        uint32_t r = gather(x, v, ct);
-        st = x_emit(x, ISA_OP_ST, ct);
-        st->o[1] = x_R(r);
-    } else {
-        isa_operand s = x_src(x, &v->c[0]);
-        st = x_emit(x, ISA_OP_ST, ct);
-        st->o[1] = s;
-    }
-    st->vec = v->n;
-    st->space = (uint8_t)sp;
-    st->o[0] = a;
-    st->nopnd = 2;
+    x_store_value(x, v, comp_type(t), a, sp);
 }
 
 static void do_atomic(xctx *x, xfn *f, const spv_inst *in)

@@ -82,6 +82,9 @@ isa_operand x_addr_of(xctx *x, const xc *c, isa_space *space);
 bool x_alloc_regs(xctx *x, xval *v, const spv_type *t);
 isa_type x_comp_type(const spv_type *t);
 uint32_t x_gather(xctx *x, const xval *v, isa_type t);
+/* Store value v (components of type ct; a vector is gathered into consecutive
+ * registers first) to address a in space sp: one ST. */
+void x_store_value(xctx *x, const xval *v, isa_type ct, isa_operand a, isa_space sp);
 
 /* spirv_image.c: image element access/queries and Intel block I/O. */
 bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
