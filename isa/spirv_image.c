@@ -73,12 +73,38 @@ static bool coords(xctx *x, xfn *f, uint32_t id, isa_operand *cx, isa_operand *c
     return true;
 }
 
+/* The image in word w of `in` and its (x, y) coordinate in word w + 1. */
+static bool image_at(xctx *x, xfn *f, const spv_inst *in, unsigned w, isa_operand *img,
+                     isa_operand *cx, isa_operand *cy)
+{
+    return image_opnd(x, f, spv_word(x->m, in, w), img) &&
+           coords(x, f, spv_word(x->m, in, w + 1), cx, cy);
+}
+
 /* A vector or scalar value in consecutive registers; *vec gets its width. */
 static isa_operand packed(xctx *x, const xval *v, isa_type t)
 {
     if (v->n == 1)
         return x_src(x, &v->c[0]);
     return x_R(x_gather(x, v, t));
+}
+
+/* The address (*a, *sp) of the pointer in word w of block I/O `in`; false
+ * (with an error for other spaces) if there is none.  `what`: "reads" or
+ * "writes". */
+static bool block_addr(xctx *x, xfn *f, const spv_inst *in, unsigned w, const char *what,
+                       isa_operand *a, isa_space *sp)
+{
+    xval *p = x_val(x, f, spv_word(x->m, in, w));
+    if (!p || !p->n)
+        return false;
+    *a = x_addr_of(x, &p->c[0], sp);
+    if (*sp != ISA_SPACE_GLOBAL && *sp != ISA_SPACE_LOCAL) {
+        x_error(x, "%s: block %s work on __global and __local memory only",
+                spv_op_name(in->op), what);
+        return false;
+    }
+    return true;
 }
 
 static void block_read(xctx *x, xfn *f, const spv_inst *in, bool image)
@@ -94,8 +120,7 @@ static void block_read(xctx *x, xfn *f, const spv_inst *in, bool image)
         return;
     if (image) {
         isa_operand img, cx, cy;
-        if (!image_opnd(x, f, spv_word(m, in, 3), &img) ||
-            !coords(x, f, spv_word(m, in, 4), &cx, &cy))
+        if (!image_at(x, f, in, 3, &img, &cx, &cy))
             return;
         isa_inst *i = x_emit(x, op, ct);
         i->vec = t->ncomp;
@@ -107,16 +132,10 @@ static void block_read(xctx *x, xfn *f, const spv_inst *in, bool image)
         i->nopnd = 4;
         return;
     }
-    xval *p = x_val(x, f, spv_word(m, in, 3));
-    if (!p || !p->n)
-        return;
     isa_space sp;
-    isa_operand a = x_addr_of(x, &p->c[0], &sp);
-    if (sp != ISA_SPACE_GLOBAL && sp != ISA_SPACE_LOCAL) {
-        x_error(x, "%s: block reads work on __global and __local memory only",
-                spv_op_name(in->op));
+    isa_operand a;
+    if (!block_addr(x, f, in, 3, "reads", &a, &sp))
         return;
-    }
     isa_inst *i = x_emit(x, op, ct);
     i->vec = t->ncomp;
     i->space = (uint8_t)sp;
@@ -139,8 +158,7 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
         return;
     if (image) {
         isa_operand img, cx, cy;
-        if (!image_opnd(x, f, spv_word(m, in, 1), &img) ||
-            !coords(x, f, spv_word(m, in, 2), &cx, &cy))
+        if (!image_at(x, f, in, 1, &img, &cx, &cy))
             return;
         isa_operand s = packed(x, v, ct);
         isa_inst *i = x_emit(x, op, ct);
@@ -153,16 +171,10 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
         i->nopnd = 4;
         return;
     }
-    xval *p = x_val(x, f, spv_word(m, in, 1));
-    if (!p || !p->n)
-        return;
     isa_space sp;
-    isa_operand a = x_addr_of(x, &p->c[0], &sp);
-    if (sp != ISA_SPACE_GLOBAL && sp != ISA_SPACE_LOCAL) {
-        x_error(x, "%s: block writes work on __global and __local memory only",
-                spv_op_name(in->op));
+    isa_operand a;
+    if (!block_addr(x, f, in, 1, "writes", &a, &sp))
         return;
-    }
     isa_operand s = packed(x, v, ct);
     isa_inst *i = x_emit(x, op, ct);
     i->vec = v->n;
@@ -187,8 +199,7 @@ static void image_read(xctx *x, xfn *f, const spv_inst *in)
     if (!v || !x_alloc_regs(x, v, t))
         return;
     isa_operand img, cx, cy;
-    if (!image_opnd(x, f, spv_word(m, in, 3), &img) ||
-        !coords(x, f, spv_word(m, in, 4), &cx, &cy))
+    if (!image_at(x, f, in, 3, &img, &cx, &cy))
         return;
     const spv_type *ct = value_type(x, spv_word(m, in, 4));
     const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? x_type(x, ct->elem) : ct;
@@ -224,8 +235,7 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
     const spv_type *t = value_type(x, vid);
     xval *v = x_val(x, f, vid);
     isa_operand img, cx, cy;
-    if (!t || !v || !v->n || !image_opnd(x, f, spv_word(m, in, 1), &img) ||
-        !coords(x, f, spv_word(m, in, 2), &cx, &cy))
+    if (!t || !v || !v->n || !image_at(x, f, in, 1, &img, &cx, &cy))
         return;
     isa_type et = x_comp_type(t);
     isa_opcode op = isa_types[et].is_float ? ISA_OP_WRITE_IMAGEF
