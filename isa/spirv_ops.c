@@ -159,15 +159,25 @@ static const spv_type *type_of_id(xctx *x, uint32_t id)
     return x_type(x, spv_word(m, d, 1));
 }
 
+/* The common head of conversions, compares and class tests: n operands from
+ * word 3 into s, the type of the first (*ot) and the result (its type *t);
+ * NULL if any of them is missing. */
+static xval *typed_operands(xctx *x, xfn *f, const spv_inst *in, unsigned n, xval **s,
+                            const spv_type **ot, const spv_type **t)
+{
+    if (!operands(x, f, in, 3, n, s))
+        return NULL;
+    *ot = type_of_id(x, spv_word(x->m, in, 3));
+    xval *r = result(x, f, in, t);
+    return *ot ? r : NULL;
+}
+
 static void do_convert(xctx *x, xfn *f, const spv_inst *in)
 {
-    const spv_type *t;
+    const spv_type *t, *st;
     xval *src;
-    if (!operands(x, f, in, 3, 1, &src))
-        return;
-    const spv_type *st = type_of_id(x, spv_word(x->m, in, 3));
-    xval *r = result(x, f, in, &t);
-    if (!r || !st)
+    xval *r = typed_operands(x, f, in, 1, &src, &st, &t);
+    if (!r)
         return;
     isa_type dt = ctype(t), sty = ctype(st);
     switch (in->op) {
@@ -204,13 +214,10 @@ static void do_convert(xctx *x, xfn *f, const spv_inst *in)
 
 static void do_compare(xctx *x, xfn *f, const spv_inst *in, isa_binop cond, int sg, bool neg)
 {
-    const spv_type *t;
+    const spv_type *t, *ot;
     xval *s[2];
-    if (!operands(x, f, in, 3, 2, s))
-        return;
-    const spv_type *ot = type_of_id(x, spv_word(x->m, in, 3));
-    xval *r = result(x, f, in, &t);
-    if (!r || !ot)
+    xval *r = typed_operands(x, f, in, 2, s, &ot, &t);
+    if (!r)
         return;
     isa_type ty = with_sign(ot->kind == SPV_TY_PTR ? ISA_T_U64 : ctype(ot), sg);
     for (unsigned c = 0; c < t->ncomp; c++) {
@@ -229,13 +236,10 @@ static void do_compare(xctx *x, xfn *f, const spv_inst *in, isa_binop cond, int 
 /* FOrdNotEqual (lt or gt) and FUnordEqual (its negation). */
 static void do_ord_ne(xctx *x, xfn *f, const spv_inst *in, bool neg)
 {
-    const spv_type *t;
+    const spv_type *t, *ot;
     xval *s[2];
-    if (!operands(x, f, in, 3, 2, s))
-        return;
-    const spv_type *ot = type_of_id(x, spv_word(x->m, in, 3));
-    xval *r = result(x, f, in, &t);
-    if (!r || !ot)
+    xval *r = typed_operands(x, f, in, 2, s, &ot, &t);
+    if (!r)
         return;
     for (unsigned c = 0; c < t->ncomp; c++) {
         isa_operand a = x_src(x, comp(s[0], c)), b = x_src(x, comp(s[1], c));
@@ -262,13 +266,10 @@ static void do_ord_ne(xctx *x, xfn *f, const spv_inst *in, bool neg)
 /* isnan / isinf / isfinite-like tests: a single compare per component. */
 static void do_class(xctx *x, xfn *f, const spv_inst *in)
 {
-    const spv_type *t;
+    const spv_type *t, *ot;
     xval *s;
-    if (!operands(x, f, in, 3, 1, &s))
-        return;
-    const spv_type *ot = type_of_id(x, spv_word(x->m, in, 3));
-    xval *r = result(x, f, in, &t);
-    if (!r || !ot)
+    xval *r = typed_operands(x, f, in, 1, &s, &ot, &t);
+    if (!r)
         return;
     isa_type ft = ctype(ot);
     uint64_t inf = ft == ISA_T_F16 ? 0x7c00 : ft == ISA_T_F64 ? 0x7ff0000000000000ull : 0x7f800000;
@@ -612,6 +613,31 @@ static void group_map(xctx *x, xfn *f, const spv_inst *in, isa_opcode op, isa_ty
             r->c[c].has_pred = 0;
 }
 
+/* Copy the four words of ballot mask `mask` to registers g..g+3. */
+static void mask_copy(xctx *x, const xval *mask, uint32_t g)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U32);
+        mv->o[0] = x_R(g + i);
+        mv->o[1] = x_src(x, comp(mask, i));
+        mv->nopnd = 2;
+    }
+}
+
+/* Rd = op(mask in g..g+3) as the one component of r; the caller may add an
+ * operand to the returned instruction (valid until the next emit). */
+static isa_inst *ballot_query(xctx *x, xval *r, isa_opcode op, uint32_t d, uint32_t g)
+{
+    isa_inst *bi = x_emit(x, op, ISA_T_U32);
+    bi->vec = 4;
+    bi->o[0] = x_R(d);
+    bi->o[1] = x_R(g);
+    bi->nopnd = 2;
+    memset(&r->c[0], 0, sizeof r->c[0]);
+    r->c[0].o = x_R(d);
+    return bi;
+}
+
 static void do_group(xctx *x, xfn *f, const spv_inst *in)
 {
     int scope = scope_at(x, f, in, 3);
@@ -737,22 +763,12 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
                     g = mask.c[0].o.reg;
                 else {
                     g = x_reg(x, 4);
-                    for (unsigned i = 0; i < 4; i++) {
-                        isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U32);
-                        mv->o[0] = x_R(g + i);
-                        mv->o[1] = x_src(x, comp(s[0], i));
-                        mv->nopnd = 2;
-                    }
+                    mask_copy(x, s[0], g);
                 }
             }
-            isa_inst *bi = x_emit(x, op, ISA_T_U32);
-            bi->vec = 4;
-            bi->o[0] = x_R(mr);
-            bi->o[1] = x_R(g);
+            isa_inst *bi = ballot_query(x, r, op, mr, g);
             bi->o[2] = idx;
             bi->nopnd = 3;
-            memset(&r->c[0], 0, sizeof r->c[0]);
-            r->c[0].o = x_R(mr);
             return;
         }
         group_map(x, f, in, op, ty, s, 2);
@@ -801,19 +817,8 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
         if (!r)
             return;
         uint32_t g = x_reg(x, 4), d = x_reg(x, 1);
-        for (unsigned i = 0; i < 4; i++) {
-            isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U32);
-            mv->o[0] = x_R(g + i);
-            mv->o[1] = x_src(x, comp(s[0], i));
-            mv->nopnd = 2;
-        }
-        isa_inst *bi = x_emit(x, op, ISA_T_U32);
-        bi->vec = 4;
-        bi->o[0] = x_R(d);
-        bi->o[1] = x_R(g);
-        bi->nopnd = 2;
-        memset(&r->c[0], 0, sizeof r->c[0]);
-        r->c[0].o = x_R(d);
+        mask_copy(x, s[0], g);
+        ballot_query(x, r, op, d, g);
         return;
     }
     case SpvOpGroupNonUniformRotateKHR: {
