@@ -723,6 +723,69 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         finish_thread(m, ci, th);
 }
 
+/* issue() and then sync_thread() of the picked slot t, for the common case:
+ * an ALU instruction without spills (alu_fast), with two more records after
+ * it (so the thread neither ends nor reaches its last record: its shared
+ * flag depends on the next instruction alone), without the Chrome trace.
+ * Same arithmetic and statistics as the general pair, with what they
+ * re-derive taken from the instruction's precomputed fields. */
+static inline bool can_issue_alu(const tm_model *m, const tm_thread *th)
+{
+    return th->ti->alu_fast && th->cur + 2 < th->nrec && !m->tracing;
+}
+
+static inline __attribute__((always_inline)) void
+issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
+{
+    tm_thread *th = &c->th[t];
+    const tm_inst *ti = th->ti;
+    if (!th->dep_ok)
+        compute_dep(m, th);
+    uint64_t *f = th->eu_units + (ti->unitset & 0xffff);
+    uint32_t b = 0;
+    for (uint32_t u = 1; u < ti->unitset >> 16; u++)
+        if (f[u] < f[b])
+            b = u;
+    uint64_t pipe = f[b], dep = th->dep;
+    uint64_t gap = T - th->next_issue;
+    tm_stall why = TM_STALL_ISSUE;
+    if (dep > th->next_issue && dep >= pipe)
+        why = th->dmem ? TM_STALL_MEM : TM_STALL_DEP;
+    else if (pipe > th->next_issue)
+        why = TM_STALL_PIPE;
+    c->stall[why] += gap;
+    tm_line_stats *ls = &c->per_inst[th->pcs[th->cur]];
+    ls->stalls += gap;
+    th->cur++;
+    set_ti(m, c, th);
+    th->next_issue = T + 1;
+    uint64_t s = max64(T, pipe);
+    f[b] = s + ti->occ;
+    uint64_t done = s + ti->lat;
+    for (uint32_t j = 0; j < ti->ndst; j++) {
+        th->ready[ti->dst.first + j] = done;
+        th->rmem[ti->dst.first + j] = 0;
+    }
+    ls->cycles += done - T;
+    th->last_done = max64(th->last_done, done);
+    /* sync_thread: runnable before and after, not at its last record */
+    const tm_inst *nx = th->ti;
+    uint8_t sh = nx->shared || th->in_uops;
+    c->nshared += (uint32_t)sh - c->shared[t];
+    c->shared[t] = sh;
+    compute_dep(m, th);
+    uint32_t pos = m->t_pos[t];
+    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
+    uint32_t p = nx->upipe;
+    if (c->upipe[pos] != p) {
+        uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * (TM_PIPE_COUNT + 1);
+        cnt[c->upipe[pos]]--;
+        cnt[p]++;
+        c->upipe[pos] = (uint8_t)p;
+    }
+    c->unit[pos] = nx->unitset;
+}
+
 /* Slot t got the newest age: move it to the end of its scheduler's order. */
 static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
 {
@@ -951,15 +1014,19 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         uint32_t pp = o[pj];        /* (rr: round_robin's alone) */
         uint32_t pick = m->s_list[pp];
         uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
-        c->woke = false;
-        c->picked = pick;
-        issue(m, ci, pick, T);
-        if (m->err)
-            return;
-        sync_thread(m, c, pick);
-        c->picked = UINT32_MAX;
-        if (c->woke)
-            nex = 0;
+        if (can_issue_alu(m, &c->th[pick])) {
+            issue_alu(m, c, pick, T);
+        } else {
+            c->woke = false;
+            c->picked = pick;
+            issue(m, ci, pick, T);
+            if (m->err)
+                return;
+            sync_thread(m, c, pick);
+            c->picked = UINT32_MAX;
+            if (c->woke)
+                nex = 0;
+        }
         /* a new work-group may have reordered the ranks (also in the picked
          * slot alone, which does not count as a wake): find pp again */
         pj = c->rank[pp] - first;
@@ -999,12 +1066,10 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     c->snext[s] = next;
 }
 
+/* The general scheduler (round_robin; oldest_first wider than 8, which
+ * step_sched_oldest's pick list does not hold). */
 static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
-    if (m->tc->policy != 0 && m->tc->issue_width <= 8) {
-        step_sched_oldest(m, ci, s, T);
-        return;
-    }
     tm_cu *c = &m->cu[ci];
     uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
     uint32_t first = m->s_first[s];
@@ -1080,15 +1145,19 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
-        c->woke = false;
-        c->picked = pick;
-        issue(m, ci, pick, T);
-        if (m->err)
-            return;
-        sync_thread(m, c, pick);
-        c->picked = UINT32_MAX;
-        if (c->woke)
-            full = true;
+        if (can_issue_alu(m, &c->th[pick])) {
+            issue_alu(m, c, pick, T);
+        } else {
+            c->woke = false;
+            c->picked = pick;
+            issue(m, ci, pick, T);
+            if (m->err)
+                return;
+            sync_thread(m, c, pick);
+            c->picked = UINT32_MAX;
+            if (c->woke)
+                full = true;
+        }
         bu = UINT32_MAX;
         if (pu != UINT32_MAX) {
             bpf = units_free(eu, pu);
@@ -1130,9 +1199,14 @@ static void step(tm_model *m, uint32_t ci, uint64_t T)
      * release, new work-group) lowers c->next_time along with its snext */
     c->next_time = TM_NEVER;
     uint64_t next = TM_NEVER;
+    bool oldest = m->tc->policy != 0 && m->tc->issue_width <= 8;
     for (uint32_t s = 0; s < m->nsched && !m->err; s++) {
-        if (c->snext[s] <= T)
-            step_sched(m, ci, s, T);
+        if (c->snext[s] <= T) {
+            if (oldest)
+                step_sched_oldest(m, ci, s, T);
+            else
+                step_sched(m, ci, s, T);
+        }
         if (c->snext[s] < next)
             next = c->snext[s];
     }
@@ -1239,6 +1313,15 @@ static void prepare_insts(tm_model *m)
                 ti->flat[n++] = (uint16_t)s;
             }
         ti->nflat = (uint8_t)n;
+        uint32_t ii = m->tc->pipe[ti->pipe].ii ? m->tc->pipe[ti->pipe].ii : 1;
+        ti->alu_fast = ti->kind == TM_K_ALU && !ti->fills && !ti->spills && ti->has_pipe &&
+                       ti->passes >= 1;
+        ti->occ = (uint32_t)ti->passes * ii;
+        ti->lat = m->tc->pipe[ti->pipe].latency + (uint32_t)(ti->passes ? ti->passes - 1 : 0) * ii;
+        uint32_t dend = (uint32_t)ti->dst.first + ti->dst.n;
+        if (dend > m->nslot_regs)
+            dend = m->nslot_regs;
+        ti->ndst = (uint16_t)(dend > ti->dst.first ? dend - ti->dst.first : 0);
     }
 }
 

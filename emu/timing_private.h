@@ -47,6 +47,13 @@ typedef struct tm_inst {
     uint8_t upipe;        /* pipe the issue waits for, TM_PIPE_COUNT: none */
     uint8_t shared;       /* may touch state shared between compute units */
     uint32_t unitset;     /* that pipe's units (offset | count << 16), UINT32_MAX: none */
+    /* The ALU fast path (issue_alu): an ALU instruction without spills,
+     * its pipe occupancy (passes x interval), its result time after the
+     * start (latency + (passes - 1) x interval) and its destination slots
+     * [dst.first, dst.first + ndst) (those below the slot count). */
+    uint8_t alu_fast;
+    uint16_t ndst;
+    uint32_t occ, lat;
 } tm_inst;
 
 void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
