@@ -321,12 +321,7 @@ static void load_value(xctx *x, xfn *f, uint32_t id, const spv_type *t, isa_oper
     xval *v = x_def(x, f, id, 1);
     if (!v || !x_alloc_regs(x, v, t))
         return;
-    isa_inst *ld = x_emit(x, ISA_OP_LD, x_comp_type(t));
-    ld->vec = t->ncomp;
-    ld->space = (uint8_t)sp;
-    ld->o[0] = v->c[0].o;
-    ld->o[1] = a;
-    ld->nopnd = 2;
+    x_load_value(x, v, t, a, sp);
 }
 
 /* Byte offset and type of the member reached by literal indices

@@ -798,14 +798,19 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
         return;
     isa_space sp;
     isa_operand a = addr_of(x, &p->c[0], &sp);
+    x_load_value(x, v, t, a, sp);
+    if (t->kind == SPV_TY_BOOL)
+        x_error(x, "loads of bool are not supported");
+}
+
+void x_load_value(xctx *x, const xval *v, const spv_type *t, isa_operand a, isa_space sp)
+{
     isa_inst *ld = x_emit(x, ISA_OP_LD, comp_type(t));
     ld->vec = t->ncomp;
     ld->space = (uint8_t)sp;
     ld->o[0] = v->c[0].o;
     ld->o[1] = a;
     ld->nopnd = 2;
-    if (t->kind == SPV_TY_BOOL)
-        x_error(x, "loads of bool are not supported");
 }
 
 void x_store_value(xctx *x, const xval *v, isa_type ct, isa_operand a, isa_space sp)

@@ -85,6 +85,9 @@ uint32_t x_gather(xctx *x, const xval *v, isa_type t);
 /* Store value v (components of type ct; a vector is gathered into consecutive
  * registers first) to address a in space sp: one ST. */
 void x_store_value(xctx *x, const xval *v, isa_type ct, isa_operand a, isa_space sp);
+/* Load type t from address a in space sp into v's registers (allocated,
+ * consecutive): one LD. */
+void x_load_value(xctx *x, const xval *v, const spv_type *t, isa_operand a, isa_space sp);
 
 /* spirv_image.c: image element access/queries and Intel block I/O. */
 bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
