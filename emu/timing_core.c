@@ -23,6 +23,10 @@ const char *const tm_stall_names[TM_STALL_COUNT] = {
 
 enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 
+/* Per scheduler, runnable slots per pipe (and "none"): a power-of-two row. */
+#define TM_UCNT_STRIDE 16
+_Static_assert(TM_UCNT_STRIDE >= TM_PIPE_COUNT + 1, "ucnt row holds every pipe and none");
+
 typedef struct tm_thread {
     /* first cache line: what every issue and scan refresh reads */
     _Alignas(64) const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
@@ -197,7 +201,7 @@ static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
 /* The scoreboard part: latest ready time of the current record's sources.
  * Cached per thread: it changes only when the thread moves to another record
  * or writes its own registers. */
-static void compute_dep(const tm_model *m, tm_thread *th)
+static inline __attribute__((always_inline)) void compute_dep(const tm_model *m, tm_thread *th)
 {
     const tm_inst *ti = th->ti;
     uint64_t d = 0;
@@ -326,7 +330,7 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     if (t != c->picked)
         c->woke = true;
     uint32_t sc = m->t_sched[t];
-    uint32_t *cnt = c->ucnt + (size_t)sc * (TM_PIPE_COUNT + 1);
+    uint32_t *cnt = c->ucnt + (size_t)sc * TM_UCNT_STRIDE;
     bool was = c->own[pos] != TM_NEVER;
     if (th->state != TH_RUN || !th->ti) {
         if (was) {
@@ -778,7 +782,7 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
     c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
     uint32_t p = nx->upipe;
     if (c->upipe[pos] != p) {
-        uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * (TM_PIPE_COUNT + 1);
+        uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * TM_UCNT_STRIDE;
         cnt[c->upipe[pos]]--;
         cnt[p]++;
         c->upipe[pos] = (uint8_t)p;
@@ -963,7 +967,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     uint64_t bpf = 0;               /* ... and when it frees */
     uint32_t ex[8], nex = 0;        /* ranks picked since the last wake (kept out) */
     uint64_t low = TM_NEVER;
-    const uint32_t *cnt = c->ucnt + (size_t)s * (TM_PIPE_COUNT + 1);
+    const uint32_t *cnt = c->ucnt + (size_t)s * TM_UCNT_STRIDE;
     for (uint32_t k = 0; k < iw; k++) {
         uint32_t pj = UINT32_MAX;
         low = TM_NEVER;
@@ -1363,7 +1367,7 @@ static int model_alloc(tm_model *m)
         c->ord = calloc(m->slots, sizeof *c->ord);
         c->upipe = calloc(m->slots, sizeof *c->upipe);
         c->nrun = calloc(m->nsched, sizeof *c->nrun);
-        c->ucnt = calloc((size_t)m->nsched * (TM_PIPE_COUNT + 1), sizeof *c->ucnt);
+        c->ucnt = calloc((size_t)m->nsched * TM_UCNT_STRIDE, sizeof *c->ucnt);
         c->rank = calloc(m->slots, sizeof *c->rank);
         c->oe = calloc(m->slots, sizeof *c->oe);
         c->shared = calloc(m->slots, sizeof *c->shared);
