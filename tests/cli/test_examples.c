@@ -1,7 +1,7 @@
 /* test_examples.c - every example kernel through the sgemu CLI at widths 8,
  * 16 and 32, compared with plain C references computed here from inputs the
  * test generates itself. */
-#include "cli_harness.h"
+#include "kernel_harness.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,38 +19,11 @@ static const unsigned widths[] = { 8, 16, 32 };
 static uint64_t rng_state = 88172645463325252ULL;
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ULL;
+    return cli_rand(&rng_state);
 }
 
-static char tmpdir[64];
-
-static void tmp_path(char *buf, size_t n, const char *name)
-{
-    snprintf(buf, n, "%s/%s", tmpdir, name);
-}
-
-static void write_file(const char *name, const void *p, size_t n)
-{
-    char path[256];
-    tmp_path(path, sizeof path, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
-}
-
-static void read_file(const char *name, void *p, size_t n)
-{
-    char path[256];
-    tmp_path(path, sizeof path, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fread(p, 1, n, f), n);
-    fclose(f);
-}
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 static void expect_ok(cli_result *r)
 {
@@ -68,8 +41,8 @@ static void test_vector_add(void **state)
         a[i] = (float)(int32_t)(rnd() >> 40) / 1024.0f;
         b[i] = (float)(int32_t)(rnd() >> 40) / 512.0f;
     }
-    write_file("a.bin", a, sizeof a);
-    write_file("b.bin", b, sizeof b);
+    cli_put("a.bin", a, sizeof a);
+    cli_put("b.bin", b, sizeof b);
     for (size_t w = 0; w < 3; w++) {
         cli_result r = cli_run("run examples/vector_add.sgasm --sg %u --global %d --local 64 "
                                "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin "
@@ -77,7 +50,7 @@ static void test_vector_add(void **state)
                                widths[w], G, tmpdir, tmpdir, G, N, tmpdir);
         expect_ok(&r);
         cli_result_free(&r);
-        read_file("c.bin", c, sizeof c);
+        cli_get("c.bin", c, sizeof c);
         for (int i = 0; i < G; i++) {
             float want = i < N ? a[i] + b[i] : 0.0f;
             assert_memory_equal(&c[i], &want, 4);
@@ -92,7 +65,7 @@ static void test_transpose2d(void **state)
     float in[W * H], out[W * H];
     for (int i = 0; i < W * H; i++)
         in[i] = (float)(rnd() % 100000);
-    write_file("in.bin", in, sizeof in);
+    cli_put("in.bin", in, sizeof in);
     const char *locals[] = { "16,4", "16,3" };   /* 20 % 3 != 0: a trailing partial group */
     for (size_t w = 0; w < 3; w++) {
         for (int l = 0; l < 2; l++) {
@@ -102,7 +75,7 @@ static void test_transpose2d(void **state)
                                    widths[w], W, H, locals[l], tmpdir, W * H, tmpdir);
             expect_ok(&r);
             cli_result_free(&r);
-            read_file("out.bin", out, sizeof out);
+            cli_get("out.bin", out, sizeof out);
             for (int y = 0; y < H; y++)
                 for (int x = 0; x < W; x++)
                     assert_true(out[x * H + y] == in[y * W + x]);
@@ -117,7 +90,7 @@ static void test_local_reduce(void **state)
     int32_t in[G], out[G / L];
     for (int i = 0; i < G; i++)
         in[i] = (int32_t)rnd();            /* full range: sums wrap */
-    write_file("rin.bin", in, sizeof in);
+    cli_put("rin.bin", in, sizeof in);
     for (size_t w = 0; w < 3; w++) {
         cli_result r = cli_run("run examples/local_reduce.sgasm --sg %u --global %d --local %d "
                                "--arg in=int:@%s/rin.bin --arg out=int:zeros:%d "
@@ -125,7 +98,7 @@ static void test_local_reduce(void **state)
                                widths[w], G, L, tmpdir, G / L, L * 4, tmpdir);
         expect_ok(&r);
         cli_result_free(&r);
-        read_file("rout.bin", out, sizeof out);
+        cli_get("rout.bin", out, sizeof out);
         for (int g = 0; g < G / L; g++) {
             uint32_t sum = 0;
             for (int i = 0; i < L; i++)
@@ -142,7 +115,7 @@ static void test_collatz(void **state)
     uint32_t in[G], steps[G];
     for (int i = 0; i < G; i++)
         in[i] = (uint32_t)(rnd() % 5000);
-    write_file("cin.bin", in, sizeof in);
+    cli_put("cin.bin", in, sizeof in);
     for (size_t w = 0; w < 3; w++) {
         cli_result r = cli_run("run examples/collatz.sgasm --sg %u --global %d --local 100 "
                                "--arg in=uint:@%s/cin.bin --arg steps=uint:zeros:%d "
@@ -150,7 +123,7 @@ static void test_collatz(void **state)
                                widths[w], G, tmpdir, G, tmpdir);
         expect_ok(&r);
         cli_result_free(&r);
-        read_file("cout.bin", steps, sizeof steps);
+        cli_get("cout.bin", steps, sizeof steps);
         for (int i = 0; i < G; i++) {
             uint32_t n = in[i], k = 0;
             while (n > 1) {
@@ -169,7 +142,7 @@ static void test_histogram(void **state)
     uint32_t data[G], bins[B];
     for (int i = 0; i < G; i++)
         data[i] = (uint32_t)rnd();
-    write_file("hin.bin", data, sizeof data);
+    cli_put("hin.bin", data, sizeof data);
     for (size_t w = 0; w < 3; w++) {
         cli_result r = cli_run("run examples/histogram.sgasm --sg %u --global %d --local 128 "
                                "--arg data=uint:@%s/hin.bin --arg bins=uint:zeros:%d "
@@ -177,7 +150,7 @@ static void test_histogram(void **state)
                                widths[w], G, tmpdir, B, B, tmpdir);
         expect_ok(&r);
         cli_result_free(&r);
-        read_file("hout.bin", bins, sizeof bins);
+        cli_get("hout.bin", bins, sizeof bins);
         uint32_t want[B] = { 0 };
         for (int i = 0; i < G; i++)
             want[data[i] % B]++;
@@ -203,7 +176,7 @@ static void test_stream_compaction(void **state)
         if (in[i] > 0)
             want[nwant++] = in[i];
     }
-    write_file("sin.bin", in, sizeof in);
+    cli_put("sin.bin", in, sizeof in);
     qsort(want, (size_t)nwant, sizeof want[0], cmp_int);
     for (size_t w = 0; w < 3; w++) {
         /* local 100: the last sub-group of every work-group is partial */
@@ -214,8 +187,8 @@ static void test_stream_compaction(void **state)
                                widths[w], G, tmpdir, G, tmpdir, tmpdir);
         expect_ok(&r);
         cli_result_free(&r);
-        read_file("scount.bin", &count, 4);
-        read_file("sout.bin", out, sizeof out);
+        cli_get("scount.bin", &count, 4);
+        cli_get("sout.bin", out, sizeof out);
         assert_int_equal(count, (uint32_t)nwant);
         qsort(out, count, sizeof out[0], cmp_int);
         assert_memory_equal(out, want, (size_t)nwant * 4);
@@ -229,7 +202,7 @@ static void test_shuffle_stencil(void **state)
     float in[G], out[G];
     for (int i = 0; i < G; i++)
         in[i] = (float)(int32_t)(rnd() >> 44) * 0.25f;
-    write_file("tin.bin", in, sizeof in);
+    cli_put("tin.bin", in, sizeof in);
     for (size_t w = 0; w < 3; w++) {
         cli_result r = cli_run("run examples/shuffle_stencil.sgasm --sg %u --global %d "
                                "--local 64 --arg in=float:@%s/tin.bin --arg out=float:zeros:%d "
@@ -237,7 +210,7 @@ static void test_shuffle_stencil(void **state)
                                widths[w], G, tmpdir, G, G, tmpdir);
         expect_ok(&r);
         cli_result_free(&r);
-        read_file("tout.bin", out, sizeof out);
+        cli_get("tout.bin", out, sizeof out);
         for (int i = 0; i < G; i++) {
             int l = i > 0 ? i - 1 : 0, rr = i < G - 1 ? i + 1 : G - 1;
             float want = (in[l] + in[i]) + in[rr];
@@ -249,16 +222,13 @@ static void test_shuffle_stencil(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-ex-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("ex");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

@@ -3,7 +3,7 @@
  * clang-14 + llvm-spirv-14, checked with spirv-val, run through
  * `sgemu run K.spv` and compared with C references written here from the
  * OpenCL C definitions (libm for pow). */
-#include "cli_harness.h"
+#include "kernel_harness.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -17,75 +17,19 @@
 #include <cmocka.h>
 
 static const unsigned widths[] = { 8, 16, 32 };
-static char tmpdir[64];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static uint32_t rnd(void)
 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+    return (uint32_t)(cli_rand(&rng) >> 32);
 }
 
 /* uniform in [lo, hi) */
 static double urand(double lo, double hi)
 {
     return lo + (hi - lo) * (rnd() / 4294967296.0);
-}
-
-static void put(const char *name, const void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
-}
-
-static void get(const char *name, void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fread(p, 1, n, f), n);
-    fclose(f);
-}
-
-/* Compile tests/kernels/NAME.cl to TMP/NAME.spv and validate it. */
-static void compile(const char *name, const char *std)
-{
-    if (system("command -v clang-14 >/dev/null && command -v llvm-spirv-14 >/dev/null && "
-               "command -v spirv-val >/dev/null") != 0)
-        fail_msg("clang-14, llvm-spirv-14 and spirv-val (spirv-tools) are needed for the "
-                 "kernel corpus (bash tools/dev.sh installs them)");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "clang-14 -cl-std=%s -target spir64 -emit-llvm -c -include opencl-c.h "
-             "-cl-kernel-arg-info -O2 -I %s/tests/kernels %s/tests/kernels/%s.cl -o %s/%s.bc && "
-             "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
-             "--preserve-ocl-kernel-arg-type-metadata-through-string %s/%s.bc -o %s/%s.spv && "
-             "spirv-val %s/%s.spv", std, cli_src(), cli_src(), name, tmpdir, name, tmpdir, name,
-             tmpdir, name, tmpdir, name);
-    if (system(cmd) != 0)
-        fail_msg("compiling or validating %s.cl failed: %s", name, cmd);
-}
-
-static void run_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run_ok(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    cli_result r = cli_run("%s", cmd);
-    if (r.status != 0)
-        fprintf(stderr, "sgemu %s failed (%d): %s\n", cmd, r.status, r.err);
-    assert_int_equal(r.status, 0);
-    cli_result_free(&r);
 }
 
 /* ------------------------------------------------------------ pow family */
@@ -153,29 +97,29 @@ static void test_pow(void **state)
         dx[i] = i < NS ? x[i] : urand(-40.0, 40.0);
         dy[i] = i < NS ? y[i] : (i % 2 ? (double)(int)urand(-150.0, 150.0) : urand(-150, 150));
     }
-    put("x.bin", x, sizeof x);
-    put("y.bin", y, sizeof y);
-    put("n.bin", n, sizeof n);
-    put("dx.bin", dx, sizeof dx);
-    put("dy.bin", dy, sizeof dy);
-    compile("math", "CL2.0");
+    cli_put("x.bin", x, sizeof x);
+    cli_put("y.bin", y, sizeof y);
+    cli_put("n.bin", n, sizeof n);
+    cli_put("dx.bin", dx, sizeof dx);
+    cli_put("dy.bin", dy, sizeof dy);
+    cli_compile("math", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/math.spv --kernel powk --sg %u --global %d --local 64 "
-               "--arg x=float:@%s/x.bin --arg y=float:@%s/y.bin --arg n=int:@%s/n.bin "
-               "--arg out=float:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G,
-               tmpdir, tmpdir, tmpdir, G * 4, tmpdir);
-        get("out.bin", out, sizeof out);
+        cli_run_ok("run %s/math.spv --kernel powk --sg %u --global %d --local 64 "
+                   "--arg x=float:@%s/x.bin --arg y=float:@%s/y.bin --arg n=int:@%s/n.bin "
+                   "--arg out=float:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G,
+                   tmpdir, tmpdir, tmpdir, G * 4, tmpdir);
+        cli_get("out.bin", out, sizeof out);
         for (i = 0; i < G; i++) {
             check_f32(out[4 * i], pow(x[i], y[i]), 1, "pow", x[i], y[i]);
             check_f32(out[4 * i + 1], pow(x[i], n[i]), 1, "pown", x[i], n[i]);
             check_f32(out[4 * i + 2], ref_rootn(x[i], n[i]), 1, "rootn", x[i], n[i]);
             check_f32(out[4 * i + 3], pow(x[i], y[i ^ 1]), 1, "pow.y", x[i], y[i ^ 1]);
         }
-        run_ok("run %s/math.spv --kernel powd --sg %u --global %d --local 64 "
-               "--arg x=double:@%s/dx.bin --arg y=double:@%s/dy.bin "
-               "--arg out=double:zeros:%d --out out=%s/dout.bin -q", tmpdir, widths[w], G,
-               tmpdir, tmpdir, G, tmpdir);
-        get("dout.bin", dout, sizeof dout);
+        cli_run_ok("run %s/math.spv --kernel powd --sg %u --global %d --local 64 "
+                   "--arg x=double:@%s/dx.bin --arg y=double:@%s/dy.bin "
+                   "--arg out=double:zeros:%d --out out=%s/dout.bin -q", tmpdir, widths[w], G,
+                   tmpdir, tmpdir, G, tmpdir);
+        cli_get("dout.bin", dout, sizeof dout);
         for (i = 0; i < G; i++) {
             double want = pow(dx[i], dy[i]), got = dout[i];
             bool ok;
@@ -220,17 +164,18 @@ static void test_aggregates(void **state)
     }
     for (int i = 0; i < G * 13; i++)
         bin[i] = (uint8_t)rnd();
-    put("in.bin", in, sizeof in);
-    put("tio.bin", tio, sizeof tio);
-    put("bin.bin", bin, sizeof bin);
-    compile("aggregates", "CL2.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_put("tio.bin", tio, sizeof tio);
+    cli_put("bin.bin", bin, sizeof bin);
+    cli_compile("aggregates", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/aggregates.spv --kernel structs --sg %u --global %d --local %d "
-               "--arg in=uchar:@%s/in.bin --arg out=uchar:zeros:%zu --arg tio=uchar:@%s/tio.bin "
-               "--arg ls=local:%zu --out out=%s/out.bin --out tio=%s/tout.bin -q", tmpdir,
-               widths[w], G, L, tmpdir, sizeof out, tmpdir, L * sizeof(agg_s), tmpdir, tmpdir);
-        get("out.bin", out, sizeof out);
-        get("tout.bin", tout, sizeof tout);
+        cli_run_ok("run %s/aggregates.spv --kernel structs --sg %u --global %d --local %d "
+                   "--arg in=uchar:@%s/in.bin --arg out=uchar:zeros:%zu "
+                   "--arg tio=uchar:@%s/tio.bin "
+                   "--arg ls=local:%zu --out out=%s/out.bin --out tio=%s/tout.bin -q", tmpdir,
+                   widths[w], G, L, tmpdir, sizeof out, tmpdir, L * sizeof(agg_s), tmpdir, tmpdir);
+        cli_get("out.bin", out, sizeof out);
+        cli_get("tout.bin", tout, sizeof tout);
         for (int i = 0; i < G; i++) {
             /* out[i] = the modified copy of the next work-item's struct */
             agg_s want = in[i / L * L + (i % L + 1) % L];
@@ -246,10 +191,10 @@ static void test_aggregates(void **state)
             t.v[1] *= 2.0f;
             assert_memory_equal(&tout[i], &t, sizeof t);
         }
-        run_ok("run %s/aggregates.spv --kernel bytes --sg %u --global %d --local %d "
-               "--arg in=uchar:@%s/bin.bin --arg out=uchar:zeros:%d --arg sh=%d "
-               "--out out=%s/bout.bin -q", tmpdir, widths[w], G, L, tmpdir, G * 13, SH, tmpdir);
-        get("bout.bin", bout, sizeof bout);
+        cli_run_ok("run %s/aggregates.spv --kernel bytes --sg %u --global %d --local %d "
+                   "--arg in=uchar:@%s/bin.bin --arg out=uchar:zeros:%d --arg sh=%d "
+                   "--out out=%s/bout.bin -q", tmpdir, widths[w], G, L, tmpdir, G * 13, SH, tmpdir);
+        cli_get("bout.bin", bout, sizeof bout);
         /* packed: 11-byte records, int at 1, short at 5, float at 7 */
         static uint8_t pk[G * 11], pko[G * 11];
         static int32_t po[G];
@@ -259,12 +204,12 @@ static void test_aggregates(void **state)
             float fv = (float)urand(-50, 50);
             memcpy(&pk[i * 11 + 7], &fv, 4);
         }
-        put("pk.bin", pk, sizeof pk);
-        run_ok("run %s/aggregates.spv --kernel packed --sg %u --global %d --local %d "
-               "--arg p=uchar:@%s/pk.bin --arg o=int:zeros:%d --out p=%s/pko.bin "
-               "--out o=%s/po.bin -q", tmpdir, widths[w], G, L, tmpdir, G, tmpdir, tmpdir);
-        get("pko.bin", pko, sizeof pko);
-        get("po.bin", po, sizeof po);
+        cli_put("pk.bin", pk, sizeof pk);
+        cli_run_ok("run %s/aggregates.spv --kernel packed --sg %u --global %d --local %d "
+                   "--arg p=uchar:@%s/pk.bin --arg o=int:zeros:%d --out p=%s/pko.bin "
+                   "--out o=%s/po.bin -q", tmpdir, widths[w], G, L, tmpdir, G, tmpdir, tmpdir);
+        cli_get("pko.bin", pko, sizeof pko);
+        cli_get("po.bin", po, sizeof po);
         for (int i = 0; i < G; i++) {
             const uint8_t *r = &pk[i * 11], *q = &pko[i * 11];
             int32_t iv;
@@ -305,8 +250,8 @@ static void test_aggregate_values(void **state)
         in[i].d = ((uint64_t)rnd() << 32) | rnd();
     }
     memset(out, 0xa5, sizeof out);
-    put("in.bin", in, sizeof in);
-    put("out.bin", out, sizeof out);
+    cli_put("in.bin", in, sizeof in);
+    cli_put("out.bin", out, sizeof out);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "spirv-as %s/tests/spirv/aggregate_values.spvasm -o %s/av.spv && "
              "spirv-val %s/av.spv", cli_src(), tmpdir, tmpdir);
@@ -314,11 +259,11 @@ static void test_aggregate_values(void **state)
         fail_msg("assembling or validating aggregate_values.spvasm failed: %s", cmd);
     assert_int_equal(sizeof(agg_v), 32);
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/av.spv --sg %u --global %d --local 16 --arg in=uchar:@%s/in.bin "
-               "--arg out=uchar:@%s/out.bin --out out=%s/res.bin -q", tmpdir, widths[w], G,
-               tmpdir, tmpdir, tmpdir);
+        cli_run_ok("run %s/av.spv --sg %u --global %d --local 16 --arg in=uchar:@%s/in.bin "
+                   "--arg out=uchar:@%s/out.bin --out out=%s/res.bin -q", tmpdir, widths[w], G,
+                   tmpdir, tmpdir, tmpdir);
         static agg_v res[G * 4];
-        get("res.bin", res, sizeof res);
+        cli_get("res.bin", res, sizeof res);
         for (int i = 0; i < G; i++) {
             const agg_v *r = &res[4 * i], *s = &in[i];
             assert_int_equal(r[0].x, s->x + s->arr[1]);
@@ -391,19 +336,19 @@ static void test_vecmem(void **state)
     }
     for (int i = 0; i < 2 * G; i++)
         ia[i] = (int32_t)rnd();
-    put("a.bin", a, sizeof a);
-    put("h.bin", h, sizeof h);
-    put("ia.bin", ia, sizeof ia);
-    compile("vecmem", "CL2.0");
+    cli_put("a.bin", a, sizeof a);
+    cli_put("h.bin", h, sizeof h);
+    cli_put("ia.bin", ia, sizeof ia);
+    cli_compile("vecmem", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/vecmem.spv --sg %u --global %d --local 32 --arg a=float:@%s/a.bin "
-               "--arg o=float:zeros:%d --arg h=ushort:@%s/h.bin --arg oh=ushort:zeros:%d "
-               "--arg ia=int:@%s/ia.bin --arg io=int:zeros:%d --out o=%s/o.bin "
-               "--out oh=%s/oh.bin --out io=%s/io.bin -q", tmpdir, widths[w], G, tmpdir, 7 * G,
-               tmpdir, 9 * G, tmpdir, 2 * G, tmpdir, tmpdir, tmpdir);
-        get("o.bin", o, sizeof o);
-        get("oh.bin", oh, sizeof oh);
-        get("io.bin", io, sizeof io);
+        cli_run_ok("run %s/vecmem.spv --sg %u --global %d --local 32 --arg a=float:@%s/a.bin "
+                   "--arg o=float:zeros:%d --arg h=ushort:@%s/h.bin --arg oh=ushort:zeros:%d "
+                   "--arg ia=int:@%s/ia.bin --arg io=int:zeros:%d --out o=%s/o.bin "
+                   "--out oh=%s/oh.bin --out io=%s/io.bin -q", tmpdir, widths[w], G, tmpdir, 7 * G,
+                   tmpdir, 9 * G, tmpdir, 2 * G, tmpdir, tmpdir, tmpdir);
+        cli_get("o.bin", o, sizeof o);
+        cli_get("oh.bin", oh, sizeof oh);
+        cli_get("io.bin", io, sizeof io);
         for (int i = 0; i < G; i++) {
             for (int k = 0; k < 4; k++)
                 assert_true(o[4 * i + k] == a[4 * i + k] * 2.0f);
@@ -454,23 +399,23 @@ static void test_const_data(void **state)
     static float out[G * 4], twin[G * 4];
     for (int i = 0; i < G; i++)
         in[i] = (int32_t)(rnd() % 100000);
-    put("in.bin", in, sizeof in);
-    compile("constdata", "CL2.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_compile("constdata", "CL2.0");
     /* the translated kernel as .sgasm: .const_data survives the round trip */
     cli_result a = cli_run("spv2asm %s/constdata.spv", tmpdir);
     assert_int_equal(a.status, 0);
     assert_non_null(strstr(a.out, ".const_data __spirv_constants 03000000 01000000 04000000"));
-    put("constdata.sgasm", a.out, strlen(a.out));
+    cli_put("constdata.sgasm", a.out, strlen(a.out));
     cli_result_free(&a);
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/constdata.spv --sg %u --global %d --local 32 --arg in=int:@%s/in.bin "
-               "--arg out=float:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, tmpdir,
-               G * 4, tmpdir);
-        get("out.bin", out, sizeof out);
-        run_ok("run %s/constdata.sgasm --sg %u --global %d --local 32 --arg in=int:@%s/in.bin "
-               "--arg out=float:zeros:%d --out out=%s/twin.bin -q", tmpdir, widths[w], G,
-               tmpdir, G * 4, tmpdir);
-        get("twin.bin", twin, sizeof twin);
+        cli_run_ok("run %s/constdata.spv --sg %u --global %d --local 32 --arg in=int:@%s/in.bin "
+                   "--arg out=float:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, tmpdir,
+                   G * 4, tmpdir);
+        cli_get("out.bin", out, sizeof out);
+        cli_run_ok("run %s/constdata.sgasm --sg %u --global %d --local 32 --arg in=int:@%s/in.bin "
+                   "--arg out=float:zeros:%d --out out=%s/twin.bin -q", tmpdir, widths[w], G,
+                   tmpdir, G * 4, tmpdir);
+        cli_get("twin.bin", twin, sizeof twin);
         assert_memory_equal(out, twin, sizeof out);
         for (int i = 0; i < G; i++) {
             float want[4];
@@ -578,9 +523,9 @@ static void test_sampler(void **state)
             s_u[y][x][0] = (uint16_t)rnd();
             s_u[y][x][1] = (uint16_t)rnd();
         }
-    put("fim.bin", s_f, sizeof s_f);
-    put("uim.bin", s_u, sizeof s_u);
-    compile("sampler", "CL2.0");
+    cli_put("fim.bin", s_f, sizeof s_f);
+    cli_put("uim.bin", s_u, sizeof s_u);
+    cli_compile("sampler", "CL2.0");
     static const unsigned modes[] = {
         S_EDGE | S_NEAREST, S_CLAMP | S_NEAREST, S_EDGE | S_LINEAR, S_CLAMP | S_LINEAR,
         S_NORM | S_EDGE | S_NEAREST, S_NORM | S_CLAMP | S_NEAREST, S_NORM | S_REPEAT | S_NEAREST,
@@ -599,15 +544,15 @@ static void test_sampler(void **state)
         co[0][1] = norm ? -0.1f : 1.25f;    /* norm repeat: 0.9 * 5 = 4.5 -> 4; unnorm: 1 */
         co[1][0] = 1.3f;                    /* mirrored: |1.3 - 2| * 7 = 4.9 -> 4 */
         co[1][1] = -0.3f;                   /* mirrored: |-0.3 - 0| * 5 = 1.5 -> 1 */
-        put("co.bin", co, sizeof co);
+        cli_put("co.bin", co, sizeof co);
         int w = (int)(m % 3);
-        run_ok("run %s/sampler.spv --kernel sampf --sg %u --global %d --local 65 "
-               "--arg fim=image2d:%dx%d:CL_RGBA:CL_FLOAT:@%s/fim.bin --arg s=%u "
-               "--arg co=float:@%s/co.bin --arg of=float:zeros:%d --arg orep=float:zeros:%d "
-               "--out of=%s/of.bin --out orep=%s/orep.bin -q", tmpdir, widths[w], G, SW, SH,
-               tmpdir, smp, tmpdir, G * 4, G * 4, tmpdir, tmpdir);
-        get("of.bin", of, sizeof of);
-        get("orep.bin", orep, sizeof orep);
+        cli_run_ok("run %s/sampler.spv --kernel sampf --sg %u --global %d --local 65 "
+                   "--arg fim=image2d:%dx%d:CL_RGBA:CL_FLOAT:@%s/fim.bin --arg s=%u "
+                   "--arg co=float:@%s/co.bin --arg of=float:zeros:%d --arg orep=float:zeros:%d "
+                   "--out of=%s/of.bin --out orep=%s/orep.bin -q", tmpdir, widths[w], G, SW, SH,
+                   tmpdir, smp, tmpdir, G * 4, G * 4, tmpdir, tmpdir);
+        cli_get("of.bin", of, sizeof of);
+        cli_get("orep.bin", orep, sizeof orep);
         if (smp == (S_NORM | S_REPEAT | S_NEAREST))
             assert_memory_equal(of[0], s_f[4][1], 16);
         if (smp == (S_EDGE | S_NEAREST))
@@ -629,13 +574,13 @@ static void test_sampler(void **state)
         }
         if ((smp & 0x30) == S_LINEAR)
             continue;
-        run_ok("run %s/sampler.spv --kernel sampu --sg %u --global %d --local 65 "
-               "--arg uim=image2d:%dx%d:CL_RG:CL_UNSIGNED_INT16:@%s/uim.bin --arg s=%u "
-               "--arg co=float:@%s/co.bin --arg ou=uint:zeros:%d --arg oint=uint:zeros:%d "
-               "--out ou=%s/ou.bin --out oint=%s/oint.bin -q", tmpdir, widths[w], G, SW, SH,
-               tmpdir, smp, tmpdir, G * 4, G * 4, tmpdir, tmpdir);
-        get("ou.bin", ou, sizeof ou);
-        get("oint.bin", oint, sizeof oint);
+        cli_run_ok("run %s/sampler.spv --kernel sampu --sg %u --global %d --local 65 "
+                   "--arg uim=image2d:%dx%d:CL_RG:CL_UNSIGNED_INT16:@%s/uim.bin --arg s=%u "
+                   "--arg co=float:@%s/co.bin --arg ou=uint:zeros:%d --arg oint=uint:zeros:%d "
+                   "--out ou=%s/ou.bin --out oint=%s/oint.bin -q", tmpdir, widths[w], G, SW, SH,
+                   tmpdir, smp, tmpdir, G * 4, G * 4, tmpdir, tmpdir);
+        cli_get("ou.bin", ou, sizeof ou);
+        cli_get("oint.bin", oint, sizeof oint);
         for (int i = 0; i < G; i++) {
             int xi[2], yj[2];
             float a;
@@ -717,19 +662,19 @@ static void test_extra(void **state)
         a[NSP * 4 + k] = ties[k][0];
         b[NSP * 4 + k] = ties[k][1];
     }
-    put("a.bin", a, sizeof a);
-    put("b.bin", b, sizeof b);
-    put("ia.bin", ia, sizeof ia);
-    put("ib.bin", ib, sizeof ib);
-    put("c.bin", c, sizeof c);
-    compile("extra", "CL2.0");
+    cli_put("a.bin", a, sizeof a);
+    cli_put("b.bin", b, sizeof b);
+    cli_put("ia.bin", ia, sizeof ia);
+    cli_put("ib.bin", ib, sizeof ib);
+    cli_put("c.bin", c, sizeof c);
+    cli_compile("extra", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
-               "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
-               "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
-               G, tmpdir, tmpdir, G * 37, G * 10, tmpdir, tmpdir);
-        get("o.bin", o, sizeof o);
-        get("r.bin", r, sizeof r);
+        cli_run_ok("run %s/extra.spv --kernel fext --sg %u --global %d --local 64 "
+                   "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg o=float:zeros:%d "
+                   "--arg r=int:zeros:%d --out o=%s/o.bin --out r=%s/r.bin -q", tmpdir, widths[w],
+                   G, tmpdir, tmpdir, G * 37, G * 10, tmpdir, tmpdir);
+        cli_get("o.bin", o, sizeof o);
+        cli_get("r.bin", r, sizeof r);
         for (int i = 0; i < G; i++) {
             float x = a[i], y = b[i];
             const float *p = &o[i * 37];
@@ -815,14 +760,14 @@ static void test_extra(void **state)
             assert_int_equal(q[6], m0 && m1 && m2 && m3);
             assert_int_equal(q[7], m2 ? 22 : 11);
         }
-        run_ok("run %s/extra.spv --kernel iext --sg %u --global %d --local 64 "
-               "--arg a=int:@%s/ia.bin --arg b=int:@%s/ib.bin --arg o=int:zeros:%d "
-               "--arg c=uchar:@%s/c.bin --arg oc=uchar:zeros:%d --arg ol=long:zeros:%d "
-               "--out o=%s/io.bin --out oc=%s/oc.bin --out ol=%s/ol.bin -q", tmpdir, widths[w],
-               G, tmpdir, tmpdir, G * 14, tmpdir, G * 4, G * 2, tmpdir, tmpdir, tmpdir);
-        get("io.bin", io, sizeof io);
-        get("oc.bin", oc, sizeof oc);
-        get("ol.bin", ol, sizeof ol);
+        cli_run_ok("run %s/extra.spv --kernel iext --sg %u --global %d --local 64 "
+                   "--arg a=int:@%s/ia.bin --arg b=int:@%s/ib.bin --arg o=int:zeros:%d "
+                   "--arg c=uchar:@%s/c.bin --arg oc=uchar:zeros:%d --arg ol=long:zeros:%d "
+                   "--out o=%s/io.bin --out oc=%s/oc.bin --out ol=%s/ol.bin -q", tmpdir, widths[w],
+                   G, tmpdir, tmpdir, G * 14, tmpdir, G * 4, G * 2, tmpdir, tmpdir, tmpdir);
+        cli_get("io.bin", io, sizeof io);
+        cli_get("oc.bin", oc, sizeof oc);
+        cli_get("ol.bin", ol, sizeof ol);
         for (int i = 0; i < G; i++) {
             int32_t x = ia[i], y = ib[i];
             uint32_t ux = (uint32_t)x, uy = (uint32_t)y, rr = uy & 31;
@@ -863,16 +808,16 @@ static void test_extra(void **state)
         static int32_t ci[G * 4];
         for (int i = 0; i < G * 2; i++)
             ca[i] = (uint32_t)ia[i / 2] ^ (i & 1 ? (uint32_t)ib[i / 2] : 0u);
-        put("ca.bin", ca, sizeof ca);
-        run_ok("run %s/extra.spv --kernel casts --sg %u --global %d --local 64 "
-               "--arg a=uint:@%s/ca.bin --arg ol=ulong:zeros:%d --arg ou=uint:zeros:%d "
-               "--arg oc=uchar:zeros:%d --arg oi=int:zeros:%d --out ol=%s/cl.bin "
-               "--out ou=%s/cu.bin --out oc=%s/cc.bin --out oi=%s/ci.bin -q", tmpdir,
-               widths[w], G, tmpdir, G, G * 2, G * 4, G * 4, tmpdir, tmpdir, tmpdir, tmpdir);
-        get("cl.bin", cl, sizeof cl);
-        get("cu.bin", cu, sizeof cu);
-        get("cc.bin", cc, sizeof cc);
-        get("ci.bin", ci, sizeof ci);
+        cli_put("ca.bin", ca, sizeof ca);
+        cli_run_ok("run %s/extra.spv --kernel casts --sg %u --global %d --local 64 "
+                   "--arg a=uint:@%s/ca.bin --arg ol=ulong:zeros:%d --arg ou=uint:zeros:%d "
+                   "--arg oc=uchar:zeros:%d --arg oi=int:zeros:%d --out ol=%s/cl.bin "
+                   "--out ou=%s/cu.bin --out oc=%s/cc.bin --out oi=%s/ci.bin -q", tmpdir,
+                   widths[w], G, tmpdir, G, G * 2, G * 4, G * 4, tmpdir, tmpdir, tmpdir, tmpdir);
+        cli_get("cl.bin", cl, sizeof cl);
+        cli_get("cu.bin", cu, sizeof cu);
+        cli_get("cc.bin", cc, sizeof cc);
+        cli_get("ci.bin", ci, sizeof ci);
         for (int i = 0; i < G; i++) {
             uint32_t x = ca[2 * i], y = ca[2 * i + 1];
             uint64_t l = (((uint64_t)y << 32) | x) ^ 0x0123456789abcdefull;
@@ -894,16 +839,13 @@ static void test_extra(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-cover-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("cover");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

@@ -2,7 +2,7 @@
  * compiled with clang-14 + llvm-spirv-14 (the pipeline of `sgemu run K.cl`),
  * checked with spirv-val, run through `sgemu run K.spv` at SIMD8/16/32 and
  * compared with C references written here from the OpenCL definitions. */
-#include "cli_harness.h"
+#include "kernel_harness.h"
 
 #include <limits.h>
 #include <setjmp.h>
@@ -16,81 +16,13 @@
 #include <cmocka.h>
 
 static const unsigned widths[] = { 8, 16, 32 };
-static char tmpdir[64];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 static uint32_t rnd(void)
 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
-}
-
-static void put(const char *name, const void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
-}
-
-static void get(const char *name, void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fread(p, 1, n, f), n);
-    fclose(f);
-}
-
-/* Compile tests/kernels/NAME.cl to TMP/NAME.spv and validate it. */
-static void compile(const char *name, const char *std)
-{
-    if (system("command -v clang-14 >/dev/null && command -v llvm-spirv-14 >/dev/null && "
-               "command -v spirv-val >/dev/null") != 0)
-        fail_msg("clang-14, llvm-spirv-14 and spirv-val (spirv-tools) are needed for the "
-                 "kernel corpus (bash tools/dev.sh installs them)");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "clang-14 -cl-std=%s -target spir64 -emit-llvm -c -include opencl-c.h "
-             "-cl-kernel-arg-info -O2 -I %s/tests/kernels %s/tests/kernels/%s.cl -o %s/%s.bc && "
-             "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
-             "--preserve-ocl-kernel-arg-type-metadata-through-string %s/%s.bc -o %s/%s.spv && "
-             "spirv-val %s/%s.spv", std, cli_src(), cli_src(), name, tmpdir, name, tmpdir, name,
-             tmpdir, name, tmpdir, name);
-    if (system(cmd) != 0)
-        fail_msg("compiling or validating %s.cl failed: %s", name, cmd);
-}
-
-static cli_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static cli_result run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    cli_result r = cli_run("%s", cmd);
-    if (r.status != 0)
-        fprintf(stderr, "sgemu %s failed (%d): %s\n", cmd, r.status, r.err);
-    assert_int_equal(r.status, 0);
-    return r;
-}
-
-static void run_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run_ok(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    cli_result r = run("%s", cmd);
-    cli_result_free(&r);
+    return (uint32_t)(cli_rand(&rng) >> 32);
 }
 
 static int32_t smallint(void)
@@ -108,13 +40,13 @@ static void test_wg_collectives(void **state)
     for (int i = 0; i < G; i++)
         in[i] = (i % 37 == 5) ? 7 : smallint();
     in[L + 9] = -950;           /* work_group_all false in group 1 */
-    put("in.bin", in, sizeof in);
-    compile("wg_collectives", "CL2.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_compile("wg_collectives", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/wg_collectives.spv --check --sg %u --global %d --local %d --arg in=int:@%s/in.bin "
-               "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, L, tmpdir,
-               G * 8, tmpdir);
-        get("out.bin", out, sizeof out);
+        cli_run_ok("run %s/wg_collectives.spv --check --sg %u --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/out.bin -q",
+                   tmpdir, widths[w], G, L, tmpdir, G * 8, tmpdir);
+        cli_get("out.bin", out, sizeof out);
         for (int g = 0; g < G; g++) {
             int b = g / L * L, sum = 0, mn = INT_MAX, mx = INT_MIN, inc = 0, exc = INT_MIN;
             int all = 1, any = 0;
@@ -150,19 +82,19 @@ static void test_sg_collectives(void **state)
     for (int i = 0; i < G; i++)
         in[i] = (i % 29 == 3) ? 7 : smallint();
     in[40] = -990;
-    put("in.bin", in, sizeof in);
-    compile("sg_collectives", "CL2.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_compile("sg_collectives", "CL2.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/sg_collectives.spv --check --sg %d --global %d --local %d "
-               "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir,
-               S, G, L, tmpdir, G * 10, tmpdir);
-        get("out.bin", out, sizeof out);
+        cli_run_ok("run %s/sg_collectives.spv --check --sg %d --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir,
+                   S, G, L, tmpdir, G * 10, tmpdir);
+        cli_get("out.bin", out, sizeof out);
         /* the hand-written twin gives the same outputs */
-        run_ok("run examples/sg_collectives.sgasm --check --sg %d --global %d --local %d "
-               "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/twin.bin -q", S, G,
-               L, tmpdir, G * 10, tmpdir);
-        get("twin.bin", twin, sizeof twin);
+        cli_run_ok("run examples/sg_collectives.sgasm --check --sg %d --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/twin.bin -q", S, G,
+                   L, tmpdir, G * 10, tmpdir);
+        cli_get("twin.bin", twin, sizeof twin);
         assert_memory_equal(out, twin, sizeof out);
         for (int g = 0; g < G; g++) {
             int b = g / S * S, sum = 0, mn = INT_MAX, mx = INT_MIN, inc = 0, exc = INT_MAX;
@@ -202,14 +134,14 @@ static void test_khr_ext(void **state)
         in[i] = (int32_t)(rnd() % 100000);
     for (int i = 64; i < 96; i++)
         in[i] = 5000 + i;                 /* all_equal(v / 4096) true in this range */
-    put("in.bin", in, sizeof in);
-    compile("khr_ext", "CL3.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_compile("khr_ext", "CL3.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/khr_ext.spv --check --sg %d --global %d --local %d --arg in=int:@%s/in.bin "
-               "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, S, G, L, tmpdir, G * N,
-               tmpdir);
-        get("out.bin", out, sizeof out);
+        cli_run_ok("run %s/khr_ext.spv --check --sg %d --global %d --local %d "
+                   "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --out out=%s/out.bin -q",
+                   tmpdir, S, G, L, tmpdir, G * N, tmpdir);
+        cli_get("out.bin", out, sizeof out);
         for (int g = 0; g < G; g++) {
             int b = g / S * S, l = g % S;
             const int32_t *o = &out[g * N];
@@ -289,18 +221,18 @@ static void test_intel_shuffle(void **state)
     static uint32_t in[G], out[G * N], twin[G * N];
     for (int i = 0; i < G; i++)
         in[i] = rnd();
-    put("in.bin", in, sizeof in);
-    compile("intel_shuffle", "CL2.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_compile("intel_shuffle", "CL2.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/intel_shuffle.spv --check --sg %d --global %d --local %d "
-               "--arg in=uint:@%s/in.bin --arg out=uint:zeros:%d --out out=%s/out.bin -q",
-               tmpdir, S, G, L, tmpdir, G * N, tmpdir);
-        get("out.bin", out, sizeof out);
-        run_ok("run examples/intel_shuffle.sgasm --check --sg %d --global %d --local %d "
-               "--arg in=uint:@%s/in.bin --arg out=uint:zeros:%d --out out=%s/twin.bin -q", S,
-               G, L, tmpdir, G * N, tmpdir);
-        get("twin.bin", twin, sizeof twin);
+        cli_run_ok("run %s/intel_shuffle.spv --check --sg %d --global %d --local %d "
+                   "--arg in=uint:@%s/in.bin --arg out=uint:zeros:%d --out out=%s/out.bin -q",
+                   tmpdir, S, G, L, tmpdir, G * N, tmpdir);
+        cli_get("out.bin", out, sizeof out);
+        cli_run_ok("run examples/intel_shuffle.sgasm --check --sg %d --global %d --local %d "
+                   "--arg in=uint:@%s/in.bin --arg out=uint:zeros:%d --out out=%s/twin.bin -q", S,
+                   G, L, tmpdir, G * N, tmpdir);
+        cli_get("twin.bin", twin, sizeof twin);
         assert_memory_equal(out, twin, sizeof out);
         for (int g = 0; g < G; g++) {
             int b = g / S * S, l = g % S;
@@ -351,7 +283,7 @@ static void test_block_io(void **state)
         { "blk_u64", "ulong", 8, { 1, 2, 4, 8, 1 } },
     };
     enum { G = 128, L = 64 };
-    compile("block_io", "CL2.0");
+    cli_compile("block_io", "CL2.0");
     for (unsigned t = 0; t < 4; t++)
         for (int w = 0; w < 3; w++) {
             int S = (int)widths[w], B = ks[t].bytes;
@@ -361,11 +293,11 @@ static void test_block_io(void **state)
             assert_non_null(out);
             for (size_t i = 0; i < n * B; i++)
                 in[i] = (uint8_t)rnd();
-            put("bin.bin", in, n * B);
-            run_ok("run %s/block_io.spv --kernel %s --sg %d --global %d --local %d "
-                   "--arg in=%s:@%s/bin.bin --arg out=%s:zeros:%zu --out out=%s/bout.bin -q",
-                   tmpdir, ks[t].k, S, G, L, ks[t].ty, tmpdir, ks[t].ty, n, tmpdir);
-            get("bout.bin", out, n * B);
+            cli_put("bin.bin", in, n * B);
+            cli_run_ok("run %s/block_io.spv --kernel %s --sg %d --global %d --local %d "
+                       "--arg in=%s:@%s/bin.bin --arg out=%s:zeros:%zu --out out=%s/bout.bin -q",
+                       tmpdir, ks[t].k, S, G, L, ks[t].ty, tmpdir, ks[t].ty, n, tmpdir);
+            cli_get("bout.bin", out, n * B);
             for (size_t e = 0; e < n; e++) {
                 size_t r = e % (5 * 16 * (size_t)S);
                 int slot = (int)(r / (16 * (size_t)S));
@@ -401,14 +333,14 @@ static void test_block_local(void **state)
     static uint32_t in[G], out[G * 12];
     for (int i = 0; i < G; i++)
         in[i] = rnd();
-    put("lin.bin", in, sizeof in);
-    compile("block_io", "CL2.0");
+    cli_put("lin.bin", in, sizeof in);
+    cli_compile("block_io", "CL2.0");
     for (int w = 0; w < 3; w++) {
         int S = (int)widths[w];
-        run_ok("run %s/block_io.spv --kernel blk_local --sg %d --global %d --local %d "
-               "--arg in=uint:@%s/lin.bin --arg out=uint:zeros:%d --arg tile=local:%d "
-               "--out out=%s/lout.bin -q", tmpdir, S, G, L, tmpdir, G * 12, L * 64, tmpdir);
-        get("lout.bin", out, sizeof out);
+        cli_run_ok("run %s/block_io.spv --kernel blk_local --sg %d --global %d --local %d "
+                   "--arg in=uint:@%s/lin.bin --arg out=uint:zeros:%d --arg tile=local:%d "
+                   "--out out=%s/lout.bin -q", tmpdir, S, G, L, tmpdir, G * 12, L * 64, tmpdir);
+        cli_get("lout.bin", out, sizeof out);
         for (int g = 0; g < G; g++) {
             int l = g % S, b = g - l;
             uint32_t T[8 * 64];
@@ -469,21 +401,21 @@ static void test_block_image(void **state)
             a16[y][x] = (uint16_t)rnd();
             a8[y][x] = (uint8_t)rnd();
         }
-    put("a32.bin", a32, sizeof a32);
-    put("a16.bin", a16, sizeof a16);
-    put("a8.bin", a8, sizeof a8);
-    compile("block_io", "CL2.0");
+    cli_put("a32.bin", a32, sizeof a32);
+    cli_put("a16.bin", a16, sizeof a16);
+    cli_put("a8.bin", a8, sizeof a8);
+    cli_compile("block_io", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/block_io.spv --kernel blk_image --sg %u --global %d,%d --local %d,1 "
-               "--arg a32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:@%s/a32.bin "
-               "--arg a16=image2d:%dx%d:CL_R:CL_UNSIGNED_INT16:@%s/a16.bin "
-               "--arg a8=image2d:%dx%d:CL_R:CL_UNSIGNED_INT8:@%s/a8.bin "
-               "--arg o32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
-               "--arg o2=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
-               "--out o32=%s/o32.bin --out o2=%s/o2.bin -q", tmpdir, widths[w], W, H / 8, L,
-               W, H, tmpdir, W, H, tmpdir, W, H, tmpdir, W, H, W, H, tmpdir, tmpdir);
-        get("o32.bin", o32, sizeof o32);
-        get("o2.bin", o2, sizeof o2);
+        cli_run_ok("run %s/block_io.spv --kernel blk_image --sg %u --global %d,%d --local %d,1 "
+                   "--arg a32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:@%s/a32.bin "
+                   "--arg a16=image2d:%dx%d:CL_R:CL_UNSIGNED_INT16:@%s/a16.bin "
+                   "--arg a8=image2d:%dx%d:CL_R:CL_UNSIGNED_INT8:@%s/a8.bin "
+                   "--arg o32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
+                   "--arg o2=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
+                   "--out o32=%s/o32.bin --out o2=%s/o2.bin -q", tmpdir, widths[w], W, H / 8, L,
+                   W, H, tmpdir, W, H, tmpdir, W, H, tmpdir, W, H, W, H, tmpdir, tmpdir);
+        cli_get("o32.bin", o32, sizeof o32);
+        cli_get("o2.bin", o2, sizeof o2);
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {
                 int y0 = y / 8 * 8, k = y % 8;
@@ -512,21 +444,21 @@ static void test_images(void **state)
                 src[y][x][c] = (uint8_t)rnd();
                 fsrc[y][x][c] = (uint8_t)rnd();
             }
-    put("src.bin", src, sizeof src);
-    put("fsrc.bin", fsrc, sizeof fsrc);
-    compile("images", "CL2.0");
+    cli_put("src.bin", src, sizeof src);
+    cli_put("fsrc.bin", fsrc, sizeof fsrc);
+    cli_compile("images", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/images.spv --sg %u --global %d,%d --local 16,2 "
-               "--arg src=image2d:%dx%d:CL_RGBA:CL_UNSIGNED_INT8:@%s/src.bin "
-               "--arg fsrc=image2d:%dx%d:CL_RGBA:CL_UNORM_INT8:@%s/fsrc.bin "
-               "--arg dst=image2d:%dx%d:CL_RGBA:CL_UNSIGNED_INT16:zeros "
-               "--arg fdst=image2d:%dx%d:CL_RGBA:CL_FLOAT:zeros --arg dims=int:zeros:4 "
-               "--out dst=%s/dst.bin --out fdst=%s/fdst.bin --out dims=%s/dims.bin -q",
-               tmpdir, widths[w], W, H, W, H, tmpdir, W, H, tmpdir, W, H, W, H, tmpdir, tmpdir,
-               tmpdir);
-        get("dst.bin", dst, sizeof dst);
-        get("fdst.bin", fdst, sizeof fdst);
-        get("dims.bin", dims, sizeof dims);
+        cli_run_ok("run %s/images.spv --sg %u --global %d,%d --local 16,2 "
+                   "--arg src=image2d:%dx%d:CL_RGBA:CL_UNSIGNED_INT8:@%s/src.bin "
+                   "--arg fsrc=image2d:%dx%d:CL_RGBA:CL_UNORM_INT8:@%s/fsrc.bin "
+                   "--arg dst=image2d:%dx%d:CL_RGBA:CL_UNSIGNED_INT16:zeros "
+                   "--arg fdst=image2d:%dx%d:CL_RGBA:CL_FLOAT:zeros --arg dims=int:zeros:4 "
+                   "--out dst=%s/dst.bin --out fdst=%s/fdst.bin --out dims=%s/dims.bin -q",
+                   tmpdir, widths[w], W, H, W, H, tmpdir, W, H, tmpdir, W, H, W, H, tmpdir, tmpdir,
+                   tmpdir);
+        cli_get("dst.bin", dst, sizeof dst);
+        cli_get("fdst.bin", fdst, sizeof fdst);
+        cli_get("dims.bin", dims, sizeof dims);
         assert_int_equal(dims[0], W);
         assert_int_equal(dims[1], H);
         assert_int_equal(dims[2], W);
@@ -553,13 +485,13 @@ static void test_control(void **state)
     static int32_t in[G], out[2 * G];
     for (int i = 0; i < G; i++)
         in[i] = (int32_t)(rnd() % 3000);
-    put("in.bin", in, sizeof in);
-    compile("control", "CL2.0");
+    cli_put("in.bin", in, sizeof in);
+    cli_compile("control", "CL2.0");
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/control.spv --sg %u --global %d --local 64 --arg in=int:@%s/in.bin "
-               "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, tmpdir,
-               2 * G, tmpdir);
-        get("out.bin", out, sizeof out);
+        cli_run_ok("run %s/control.spv --sg %u --global %d --local 64 --arg in=int:@%s/in.bin "
+                   "--arg out=int:zeros:%d --out out=%s/out.bin -q", tmpdir, widths[w], G, tmpdir,
+                   2 * G, tmpdir);
+        cli_get("out.bin", out, sizeof out);
         for (int g = 0; g < G; g++) {
             int v = in[g], acc = 0;
             for (int k = 0; k < 48; k++) {
@@ -597,10 +529,10 @@ static void test_atomics(void **state)
     static int32_t stats[8];
     for (int i = 0; i < G; i++)
         d[i] = rnd();
-    put("d.bin", d, sizeof d);
+    cli_put("d.bin", d, sizeof d);
     int32_t init[8] = { INT_MAX, INT_MIN, 0, 0, -1, 0, 0, 0 };
-    put("s.bin", init, sizeof init);
-    compile("atomics", "CL2.0");
+    cli_put("s.bin", init, sizeof init);
+    cli_compile("atomics", "CL2.0");
     uint32_t rb[16] = { 0 };
     int32_t rs[8] = { INT_MAX, INT_MIN, 0, 0, -1, 0, 0, 0 };
     for (int i = 0; i < G; i++) {
@@ -617,12 +549,12 @@ static void test_atomics(void **state)
             rs[6] = 1;
     }
     for (int w = 0; w < 3; w++) {
-        run_ok("run %s/atomics.spv --sg %u --global %d --local %d --arg data=uint:@%s/d.bin "
-               "--arg bins=uint:zeros:16 --arg stats=int:@%s/s.bin --arg lbins=local:64 "
-               "--out bins=%s/b.bin --out stats=%s/st.bin -q", tmpdir, widths[w], G, L, tmpdir,
-               tmpdir, tmpdir, tmpdir);
-        get("b.bin", bins, sizeof bins);
-        get("st.bin", stats, sizeof stats);
+        cli_run_ok("run %s/atomics.spv --sg %u --global %d --local %d --arg data=uint:@%s/d.bin "
+                   "--arg bins=uint:zeros:16 --arg stats=int:@%s/s.bin --arg lbins=local:64 "
+                   "--out bins=%s/b.bin --out stats=%s/st.bin -q", tmpdir, widths[w], G, L, tmpdir,
+                   tmpdir, tmpdir, tmpdir);
+        cli_get("b.bin", bins, sizeof bins);
+        cli_get("st.bin", stats, sizeof stats);
         assert_memory_equal(bins, rb, sizeof rb);
         assert_memory_equal(stats, rs, 7 * sizeof(int32_t));
         assert_true(stats[7] >= 1 && stats[7] <= G);      /* some work-item won */
@@ -648,10 +580,10 @@ static double cycles_of(const cli_result *r)
 static void test_cycles_twin(void **state)
 {
     (void)state;
-    cli_result a = run("spv2asm examples/bench/alu_loop.cl");
+    cli_result a = cli_run_checked("spv2asm examples/bench/alu_loop.cl");
     char path[256];
     snprintf(path, sizeof path, "%s/alu_twin.sgasm", tmpdir);
-    put("alu_twin.sgasm", a.out, strlen(a.out));
+    cli_put("alu_twin.sgasm", a.out, strlen(a.out));
     cli_result_free(&a);
     for (int w = 0; w < 3; w++) {
         static const char *const src[3] = { "examples/bench/alu_loop.cl", NULL,
@@ -659,14 +591,14 @@ static void test_cycles_twin(void **state)
         double c[3];
         uint32_t o[3][1024];
         for (int e = 0; e < 3; e++) {
-            cli_result r = run("run %s --sg %u --global 1024 --local 128 "
-                               "--arg out=uint:zeros:1024 --out out=%s/alu%d.bin",
-                               src[e] ? src[e] : path, widths[w], tmpdir, e);
+            cli_result r = cli_run_checked("run %s --sg %u --global 1024 --local 128 "
+                                           "--arg out=uint:zeros:1024 --out out=%s/alu%d.bin",
+                                           src[e] ? src[e] : path, widths[w], tmpdir, e);
             c[e] = cycles_of(&r);
             cli_result_free(&r);
             char name[32];
             snprintf(name, sizeof name, "alu%d.bin", e);
-            get(name, o[e], sizeof o[e]);
+            cli_get(name, o[e], sizeof o[e]);
         }
         assert_true(c[0] > 0);
         assert_true(c[0] == c[1]);            /* same stream, same cycles */
@@ -695,16 +627,13 @@ static void test_cycles_twin(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-kernels-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("kernels");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

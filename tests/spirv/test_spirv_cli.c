@@ -2,7 +2,7 @@
  * sgemu CLI, both from their committed .spv modules and compiled from .cl
  * with clang-14/llvm-spirv-14, at widths 8, 16 and 32; compared with C
  * references computed here and with the hand-written .sgasm examples. */
-#include "cli_harness.h"
+#include "kernel_harness.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,35 +17,13 @@
 
 static const unsigned widths[] = { 8, 16, 32 };
 static const char *const exts[] = { "spv", "cl" };
-static char tmpdir[64];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ULL;
-}
-
-static void write_file(const char *name, const void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
-}
-
-static void read_file(const char *name, void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fread(p, 1, n, f), n);
-    fclose(f);
+    return cli_rand(&rng_state);
 }
 
 static bool have_compiler(void)
@@ -61,14 +39,10 @@ static void run_ok(const char *ext, const char *fmt, ...)
     if (!strcmp(ext, "cl") && !have_compiler())
         fail_msg("clang-14 and llvm-spirv-14 are needed for the .cl tests "
                  "(bash tools/dev.sh installs them)");
-    char cmd[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    cli_result r = cli_vrun_logged(fmt, ap);
     va_end(ap);
-    cli_result r = cli_run("%s", cmd);
-    if (r.status != 0)
-        fprintf(stderr, "sgemu %s failed (%d): %s\n", cmd, r.status, r.err);
     assert_int_equal(r.status, 0);
     cli_result_free(&r);
 }
@@ -82,21 +56,21 @@ static void test_vector_add(void **state)
         a[i] = (float)(int32_t)(rnd() >> 44) / 64.0f;
         b[i] = (float)(int32_t)(rnd() >> 44) / 32.0f;
     }
-    write_file("a.bin", a, sizeof a);
-    write_file("b.bin", b, sizeof b);
+    cli_put("a.bin", a, sizeof a);
+    cli_put("b.bin", b, sizeof b);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/vector_add.%s --sg %u --global %d --local 64 "
                    "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg c=float:zeros:%d "
                    "--arg n=%d --out c=%s/c.bin -q", exts[e], widths[w], G, tmpdir, tmpdir, G,
                    N, tmpdir);
-            read_file("c.bin", c, sizeof c);
+            cli_get("c.bin", c, sizeof c);
             for (int i = 0; i < G; i++)
                 assert_true(c[i] == (i < N ? a[i] + b[i] : 0.0f));
             run_ok("spv", "run examples/vector_add.sgasm --sg %u --global %d --local 64 "
                    "--arg a=float:@%s/a.bin --arg b=float:@%s/b.bin --arg c=float:zeros:%d "
                    "--arg n=%d --out c=%s/s.bin -q", widths[w], G, tmpdir, tmpdir, G, N, tmpdir);
-            read_file("s.bin", s, sizeof s);
+            cli_get("s.bin", s, sizeof s);
             assert_memory_equal(c, s, sizeof c);
         }
 }
@@ -110,14 +84,14 @@ static void test_local_reduce(void **state)
         in[i] = (int32_t)(rnd() >> 40) - (1 << 23);
         ref[i / L] += in[i];
     }
-    write_file("in.bin", in, sizeof in);
+    cli_put("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/local_reduce.%s --sg %u --global %d --local %d "
                    "--arg in=int:@%s/in.bin --arg out=int:zeros:%d --arg scratch=local:%d "
                    "--out out=%s/out.bin -q", exts[e], widths[w], G, L, tmpdir, G / L, L * 4,
                    tmpdir);
-            read_file("out.bin", out, sizeof out);
+            cli_get("out.bin", out, sizeof out);
             assert_memory_equal(out, ref, sizeof out);
         }
 }
@@ -131,13 +105,13 @@ static void test_histogram(void **state)
         data[i] = (uint32_t)(rnd() >> 32);
         ref[data[i] % B]++;
     }
-    write_file("d.bin", data, sizeof data);
+    cli_put("d.bin", data, sizeof data);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/histogram.%s --sg %u --global %d --local 128 "
                    "--arg data=uint:@%s/d.bin --arg bins=uint:zeros:%d --arg nbins=%d "
                    "--out bins=%s/bins.bin -q", exts[e], widths[w], G, tmpdir, B, B, tmpdir);
-            read_file("bins.bin", bins, sizeof bins);
+            cli_get("bins.bin", bins, sizeof bins);
             assert_memory_equal(bins, ref, sizeof bins);
         }
 }
@@ -160,15 +134,15 @@ static void test_stream_compaction(void **state)
             ref[nref++] = in[i];
     }
     qsort(ref, nref, 4, cmp_i32);
-    write_file("in.bin", in, sizeof in);
+    cli_put("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/stream_compaction.%s --check --sg %u --global %d "
                    "--local 128 --arg in=int:@%s/in.bin --arg out=int:zeros:%d "
                    "--arg count=uint:zeros:1 --out out=%s/out.bin --out count=%s/n.bin -q",
                    exts[e], widths[w], G, tmpdir, G, tmpdir, tmpdir);
-            read_file("n.bin", &count, 4);
-            read_file("out.bin", out, sizeof out);
+            cli_get("n.bin", &count, 4);
+            cli_get("out.bin", out, sizeof out);
             assert_int_equal(count, nref);
             /* the hand-written twin: same elements in the same order (sgemu
              * runs the sub-groups' atomics in one deterministic order) */
@@ -177,8 +151,8 @@ static void test_stream_compaction(void **state)
                    "--arg count=uint:zeros:1 --out out=%s/tw.bin --out count=%s/tn.bin -q",
                    widths[w], G, tmpdir, G, tmpdir, tmpdir);
             uint32_t tcount;
-            read_file("tn.bin", &tcount, 4);
-            read_file("tw.bin", twin, sizeof twin);
+            cli_get("tn.bin", &tcount, 4);
+            cli_get("tw.bin", twin, sizeof twin);
             assert_int_equal(tcount, count);
             assert_memory_equal(twin, out, sizeof out);
             qsort(out, count, 4, cmp_i32);
@@ -193,13 +167,13 @@ static void test_shuffle_stencil(void **state)
     float in[G], out[G], s[G];
     for (int i = 0; i < G; i++)
         in[i] = (float)(int32_t)(rnd() >> 44) / 128.0f;
-    write_file("in.bin", in, sizeof in);
+    cli_put("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/shuffle_stencil.%s --check --sg %u --global %d "
                    "--local 64 --arg in=float:@%s/in.bin --arg out=float:zeros:%d --arg n=%d "
                    "--out out=%s/out.bin -q", exts[e], widths[w], G, tmpdir, G, G, tmpdir);
-            read_file("out.bin", out, sizeof out);
+            cli_get("out.bin", out, sizeof out);
             for (int i = 0; i < G; i++) {
                 float l = in[i > 0 ? i - 1 : 0], r = in[i < G - 1 ? i + 1 : G - 1];
                 float ref = (in[i] + l) + r;
@@ -208,7 +182,7 @@ static void test_shuffle_stencil(void **state)
             run_ok("spv", "run examples/shuffle_stencil.sgasm --check --sg %u --global %d --local 64 "
                    "--arg in=float:@%s/in.bin --arg out=float:zeros:%d --arg n=%d "
                    "--out out=%s/s.bin -q", widths[w], G, tmpdir, G, G, tmpdir);
-            read_file("s.bin", s, sizeof s);
+            cli_get("s.bin", s, sizeof s);
             assert_memory_equal(out, s, sizeof out);
         }
 }
@@ -220,7 +194,7 @@ static void test_wg_scan(void **state)
     int32_t in[G], inc[G], exc[G], tot[G / L];
     for (int i = 0; i < G; i++)
         in[i] = (int32_t)(rnd() >> 54) - 512;
-    write_file("in.bin", in, sizeof in);
+    cli_put("in.bin", in, sizeof in);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/wg_scan.%s --check --sg %u --global %d --local %d "
@@ -228,9 +202,9 @@ static void test_wg_scan(void **state)
                    "--arg total=int:zeros:%d --out inc=%s/i.bin --out exc=%s/e.bin "
                    "--out total=%s/t.bin -q", exts[e], widths[w], G, L, tmpdir, G, G, G / L,
                    tmpdir, tmpdir, tmpdir);
-            read_file("i.bin", inc, sizeof inc);
-            read_file("e.bin", exc, sizeof exc);
-            read_file("t.bin", tot, sizeof tot);
+            cli_get("i.bin", inc, sizeof inc);
+            cli_get("e.bin", exc, sizeof exc);
+            cli_get("t.bin", tot, sizeof tot);
             for (int g = 0; g < G / L; g++) {
                 int32_t run = 0;
                 for (int i = g * L; i < (g + 1) * L; i++) {
@@ -246,9 +220,9 @@ static void test_wg_scan(void **state)
                    "--arg total=int:zeros:%d --out inc=%s/ti.bin --out exc=%s/te.bin "
                    "--out total=%s/tt.bin -q", widths[w], G, L, tmpdir, G, G, G / L, tmpdir,
                    tmpdir, tmpdir);
-            read_file("ti.bin", ti, sizeof ti);
-            read_file("te.bin", te, sizeof te);
-            read_file("tt.bin", tt, sizeof tt);
+            cli_get("ti.bin", ti, sizeof ti);
+            cli_get("te.bin", te, sizeof te);
+            cli_get("tt.bin", tt, sizeof tt);
             assert_memory_equal(ti, inc, sizeof inc);
             assert_memory_equal(te, exc, sizeof exc);
             assert_memory_equal(tt, tot, sizeof tot);
@@ -262,13 +236,13 @@ static void test_collatz(void **state)
     uint32_t start[G], steps[G], s[G];
     for (int i = 0; i < G; i++)
         start[i] = (uint32_t)(rnd() >> 52) + (uint32_t)i;
-    write_file("in.bin", start, sizeof start);
+    cli_put("in.bin", start, sizeof start);
     for (int e = 0; e < 2; e++)
         for (int w = 0; w < 3; w++) {
             run_ok(exts[e], "run examples/opencl/collatz.%s --sg %u --global %d --local 64 "
                    "--arg in=uint:@%s/in.bin --arg steps=uint:zeros:%d --out steps=%s/o.bin -q",
                    exts[e], widths[w], G, tmpdir, G, tmpdir);
-            read_file("o.bin", steps, sizeof steps);
+            cli_get("o.bin", steps, sizeof steps);
             for (int i = 0; i < G; i++) {
                 uint32_t x = start[i], n = 0;
                 while (x > 1) {
@@ -280,7 +254,7 @@ static void test_collatz(void **state)
             run_ok("spv", "run examples/collatz.sgasm --sg %u --global %d --local 64 "
                    "--arg in=uint:@%s/in.bin --arg steps=uint:zeros:%d --out steps=%s/s.bin -q",
                    widths[w], G, tmpdir, G, tmpdir);
-            read_file("s.bin", s, sizeof s);
+            cli_get("s.bin", s, sizeof s);
             assert_memory_equal(steps, s, sizeof s);
         }
 }
@@ -314,7 +288,7 @@ static void test_spv2asm_reassembles(void **state)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         cli_result r = cli_run("spv2asm examples/opencl/%s.spv", names[i]);
         assert_int_equal(r.status, 0);
-        write_file("k.sgasm", r.out, strlen(r.out));
+        cli_put("k.sgasm", r.out, strlen(r.out));
         run_ok("spv", "asm %s/k.sgasm", tmpdir);
         char want[96];
         snprintf(want, sizeof want, ".kernel %s\n", names[i]);
@@ -360,8 +334,7 @@ static void test_bad_usage(void **state)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-spirv-XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (cli_tmpdir_make("spirv"))
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector_add),
@@ -377,9 +350,7 @@ int main(void)
         cmocka_unit_test(test_bad_usage),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
+    if (cli_tmpdir_remove())
         rc = rc ? rc : 1;
     return rc;
 }
