@@ -4,7 +4,7 @@
  * bit for bit at SIMD8/16/32. No platform (or no OpenCL headers at build time) is a skip
  * with the reason (exit 77), never a pass. */
 #define CL_TARGET_OPENCL_VERSION 120
-#include "cli_harness.h"
+#include "kernel_harness.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #ifdef SGEMU_HAVE_OPENCL
-#include <CL/cl.h>
+#include "ocl_host.h"
 
 /* One kernel argument, described once for both runs. */
 typedef enum { A_IN, A_OUT, A_U32, A_LOCAL, A_IMG_IN, A_IMG_OUT } arg_kind;
@@ -49,15 +49,13 @@ static cl_platform_id platform;
 static cl_device_id device;
 static cl_context ctx;
 static cl_command_queue queue;
-static char tmpdir[64];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint32_t rnd(void)
 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+    return (uint32_t)(cli_rand(&rng) >> 32);
 }
 
 static void *random_bytes(size_t n)
@@ -67,26 +65,6 @@ static void *random_bytes(size_t n)
     for (size_t i = 0; i < n; i++)
         p[i] = (uint8_t)rnd();
     return p;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
 }
 
 #define CL_OK(call)                                                          \
@@ -102,17 +80,15 @@ static void run_ocl(kcase *k)
     char path[512];
     size_t len;
     snprintf(path, sizeof path, "%s/%s", cli_src(), k->file);
-    char *src = slurp(path, &len);
+    char *src = ocl_read_file(path, &len);
     assert_non_null(src);
     cl_int err;
-    const char *srcs[1] = { src };
-    cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, &len, &err);
-    CL_OK(err);
-    if (clBuildProgram(prog, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        fail_msg("building %s on OpenCL failed:\n%s", k->file, log);
-    }
+    char log[8192];
+    const char *step;
+    cl_program prog = ocl_build(ctx, device, src, len, &err, &step, log, sizeof log);
+    if (!prog)
+        fail_msg("building %s on OpenCL failed: %s: OpenCL error %d\n%s", k->file, step,
+                 (int)err, log);
     free(src);
     cl_kernel kern = clCreateKernel(prog, k->kernel, &err);
     CL_OK(err);
@@ -165,16 +141,6 @@ static void run_ocl(kcase *k)
             clReleaseMemObject(mem[i]);
     clReleaseKernel(kern);
     clReleaseProgram(prog);
-}
-
-static void put(const char *name, const void *p, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
 }
 
 /* Run the case through sgemu with the inputs it had before run_ocl (the
@@ -233,7 +199,7 @@ static void run_sgemu_and_compare(const kcase *k)
             char path[256];
             size_t len;
             snprintf(path, sizeof path, "%s/%s.sg%u.out", tmpdir, a->name, sg);
-            char *got = slurp(path, &len);
+            char *got = ocl_read_file(path, &len);
             assert_non_null(got);
             assert_int_equal(len, a->bytes);
             size_t m = a->cmp_bytes ? a->cmp_bytes : a->bytes;
@@ -263,7 +229,7 @@ static void cross_check(kcase *k)
         if (a->kind == A_IN || a->kind == A_OUT || a->kind == A_IMG_IN) {
             char name[64];
             snprintf(name, sizeof name, "%s.in", a->name);
-            put(name, a->data, a->bytes);
+            cli_put(name, a->data, a->bytes);
         }
         if (a->kind == A_IMG_OUT) {
             a->data = calloc(1, a->bytes);
@@ -422,8 +388,7 @@ static int setup(void **state)
     queue = clCreateCommandQueue(ctx, device, 0, &err);
     if (err != CL_SUCCESS)
         return -1;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-pocl-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("pocl");
 }
 
 static int teardown(void **state)
@@ -431,9 +396,7 @@ static int teardown(void **state)
     (void)state;
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

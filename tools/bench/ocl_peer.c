@@ -5,6 +5,7 @@
  * prints: "<platform>\t<seconds per run>\t<fnv1a of the output>" */
 #define CL_TARGET_OPENCL_VERSION 120
 #include "bench.h"
+#include "ocl_host.h"
 
 #include <CL/cl.h>
 #include <stdio.h>
@@ -17,26 +18,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
 }
 
 static int fail(const char *what, cl_int e)
@@ -69,7 +50,7 @@ int main(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", argv[1], w->cl_file);
     size_t len;
-    char *src = slurp(path, &len);
+    char *src = ocl_read_file(path, &len);
     if (!src)
         return fail("reading the kernel source", 0);
 
@@ -88,15 +69,13 @@ int main(int argc, char **argv)
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
     if (!q)
         return fail("clCreateCommandQueue", e);
-    const char *srcs[1] = { src };
-    cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, &len, &e);
-    if (!prog)
-        return fail("clCreateProgramWithSource", e);
-    if ((e = clBuildProgram(prog, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "%s\n", log);
-        return fail("clBuildProgram", e);
+    char log[8192];
+    const char *step;
+    cl_program prog = ocl_build(ctx, dev, src, len, &e, &step, log, sizeof log);
+    if (!prog) {
+        if (log[0])
+            fprintf(stderr, "%s\n", log);
+        return fail(step, e);
     }
     cl_kernel kern = clCreateKernel(prog, w->name, &e);
     if (!kern)
