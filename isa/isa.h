@@ -98,7 +98,17 @@ typedef enum isa_pipe {
     X(BALLOT) X(INVERSE_BALLOT) X(BALLOT_BIT_EXTRACT) X(BALLOT_BIT_COUNT) \
     X(BALLOT_INC_SCAN) X(BALLOT_EXC_SCAN) X(BALLOT_FIND_LSB) X(BALLOT_FIND_MSB) \
     X(LANE_MASK) \
-    X(BLOCK_READ) X(BLOCK_WRITE) X(IMG_READ) X(IMG_WRITE) X(IMG_QUERY)
+    X(BLOCK_READ) X(BLOCK_WRITE) X(IMG_READ) X(IMG_WRITE) X(IMG_QUERY) \
+    ISA_MATH_FAMILIES(X)
+
+/* --- added by the math built-ins work (append-only) --- */
+/* Elementary functions beyond sin/cos/exp2/log2 that lanes/math.c computes
+ * with the C library (one opcodes.def row each, TRANS pipe).  ATAN stays
+ * first and ATAN2 (the one binary op) last: isa_family_is_math tests the
+ * range. */
+#define ISA_MATH_FAMILIES(X) \
+    X(ATAN) X(ASIN) X(ACOS) X(SINH) X(COSH) X(TANH) X(ASINH) X(ACOSH) \
+    X(ATANH) X(EXPM1) X(LOG1P) X(ERF) X(ERFC) X(TGAMMA) X(LGAMMA) X(ATAN2)
 
 typedef enum isa_family {
 #define X(f) ISA_FAM_##f,
@@ -106,6 +116,12 @@ typedef enum isa_family {
 #undef X
     ISA_FAM_COUNT
 } isa_family;
+
+/* --- added by the math built-ins work (append-only) --- */
+static inline bool isa_family_is_math(isa_family f)
+{
+    return f >= ISA_FAM_ATAN && f <= ISA_FAM_ATAN2;
+}
 
 /* Combining operators (reduce/scan/atomics) and compare conditions. */
 #define ISA_BINOPS(X) \

@@ -45,7 +45,7 @@ char isa_shape_letter(isa_shape s, unsigned n, unsigned i)
 
 bool isa_family_is_arith(isa_family fam)
 {
-    return fam <= ISA_FAM_COS;
+    return fam <= ISA_FAM_COS || isa_family_is_math(fam);
 }
 
 bool isa_op_takes_space(const isa_op_info *oi)

@@ -378,7 +378,9 @@ int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
                        : lanes_src(env, sg, &in->o[1 + i], comp, t,
                                    scratch[i]);
         int e;
-        switch (t) {
+        if (isa_family_is_math(oi->family))
+            e = lanes_math_row(oi->family, t, w, x.a, x.b, r);
+        else switch (t) {
         case ISA_T_F16: e = f16_row(oi->family, &x); break;
         case ISA_T_F32: e = f32_row(oi->family, &x); break;
         case ISA_T_F64: e = f64_row(oi->family, &x); break;

@@ -125,6 +125,11 @@ uint16_t lanes_fma_f16(double a, double b, double c);
 int lanes_exec_cvt(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
                    lanes_mask mask);
 
+/* The elementary-function rows (isa_family_is_math) over w lanes of type t:
+ * r = f(a) or atan2(a, b) (math.c); LANES_FAULT_BAD_INST for other rows. */
+int lanes_math_row(isa_family f, isa_type t, uint32_t w, const uint64_t *a,
+                   const uint64_t *b, uint64_t *r);
+
 /* Write rows tmp[c] of `vec` registers starting at dst into lanes of mask. */
 void lanes_blend(lanes_sg *sg, uint32_t dst, uint32_t vec,
                  const uint64_t (*tmp)[LANES_MAX], lanes_mask mask);
