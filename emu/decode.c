@@ -142,6 +142,10 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
         d->kind = EMU_D_BRA;
         return;
     }
+    if (oi->family == ISA_FAM_RET) {
+        d->kind = EMU_D_RET;
+        return;
+    }
     if (oi->family == ISA_FAM_NOP && oi->pipe != ISA_PIPE_COLL &&
         oi->pipe != ISA_PIPE_BLOCK) {
         d->kind = EMU_D_NOP;
@@ -225,6 +229,83 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
     d->kind = EMU_D_ALU;
 }
 
+static uint64_t reg_bit(uint32_t r)
+{
+    return r < 64 ? UINT64_C(1) << r : 0;
+}
+
+/* Registers r < 64 that only work-item id queries write (emu_dprog's
+ * ramp_regs), then the instructions that use them: the queries that set
+ * the bit, argument-based loads/stores indexed by such a register with
+ * scale = element size, and integer compares of one against a constant. */
+static void find_ramps(dctx *c)
+{
+    emu_dprog *p = c->p;
+    const isa_kernel *k = c->k;
+    const uint32_t w = c->w;
+    uint64_t ids = 0, other = 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const emu_dinst *d = &p->d[i];
+        const isa_inst *in = &k->inst[i];
+        switch ((emu_dkind)d->kind) {
+        case EMU_D_SPECIAL:
+            if (d->src[0] == ISA_SP_GLOBAL_ID || d->src[0] == ISA_SP_LOCAL_ID)
+                ids |= reg_bit(d->dst / w);
+            else
+                other |= reg_bit(d->dst / w);
+            break;
+        case EMU_D_ALU:
+        case EMU_D_MOV:
+            other |= reg_bit(d->dst / w);
+            break;
+        case EMU_D_LDST:
+            if (!p->mem[d->src[0]].store)
+                other |= reg_bit(p->mem[d->src[0]].val_row / w);
+            break;
+        case EMU_D_CMP:
+        case EMU_D_BRA:
+        case EMU_D_NOP:
+        case EMU_D_RET:
+            break;
+        case EMU_D_GENERIC:
+        case EMU_D_MEM:
+        case EMU_D_XALU:
+        default:
+            /* the generic code may write any register it names, and the
+             * ones after it (vectors, block reads): all of them count */
+            for (unsigned j = 0; j < ISA_MAX_OPNDS; j++)
+                if (in->o[j].kind == ISA_OPND_REG && in->o[j].reg < 64)
+                    other |= ~UINT64_C(0) << in->o[j].reg;
+            break;
+        }
+    }
+    p->ramp_regs = ids & ~other;
+    if (!p->ramp_regs)
+        return;
+    for (uint32_t i = 0; i < p->n; i++) {
+        emu_dinst *d = &p->d[i];
+        const isa_inst *in = &k->inst[i];
+        if (d->kind == EMU_D_SPECIAL && (p->ramp_regs & reg_bit(d->dst / w))) {
+            d->ramp = 1;
+            d->pred = (uint16_t)(d->dst / w);
+        } else if (d->kind == EMU_D_LDST) {
+            emu_dmem *m = &p->mem[d->src[0]];
+            const uint32_t r = m->idx_row / w;
+            if (!m->base_reg && m->idx != EMU_IDX_NONE && m->scale == m->esize &&
+                (p->ramp_regs & reg_bit(r))) {
+                m->ramp_idx = 1;
+                m->idx_reg = (uint16_t)r;
+            }
+        } else if (d->kind == EMU_D_CMP && d->sel[0] == 0 && d->sel[1] == 1 &&
+                   int_type((isa_type)in->type) &&
+                   (p->ramp_regs & reg_bit(d->src[0] / w))) {
+            d->ramp = 1;
+            d->src[2] = d->src[0] / w;
+            d->dst = (uint32_t)in->cond | (uint32_t)in->type << 8;
+        }
+    }
+}
+
 int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
                const uint64_t *arg_values)
 {
@@ -250,6 +331,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     dctx c = { p, k, w, arg_values };
     for (uint32_t i = 0; i < k->ninst; i++)
         decode_one(&c, &k->inst[i], &p->d[i]);
+    find_ramps(&c);
     return 0;
 }
 

@@ -24,7 +24,8 @@ typedef enum emu_dkind {
     EMU_D_SPECIAL,       /* mov of a work-item query (src[0] special, src[1] dim) */
     EMU_D_MEM,           /* load/store/atomic: emu_mem_exec inside the stint */
     EMU_D_XALU,          /* other ALU op: lanes_exec_alu inside the stint */
-    EMU_D_LDST           /* scalar load/store with an emu_dmem (src[0]) */
+    EMU_D_LDST,          /* scalar load/store with an emu_dmem (src[0]) */
+    EMU_D_RET            /* ret: the lanes leave */
 } emu_dkind;
 
 /* A scalar load or store resolved at decode time: lane l's address is
@@ -46,12 +47,22 @@ typedef struct emu_dmem {
     uint32_t val_row;    /* load: destination row; store: value row */
     uint8_t val_sel;     /* store: value in registers (0) or constants (1) */
     uint8_t base_reg, idx, store, esize, space;
+    /* argument base, scale = esize, index register idx_reg in
+     * emu_dprog.ramp_regs: coalesced whenever that register is a ramp */
+    uint8_t ramp_idx;
+    uint16_t idx_reg;
 } emu_dmem;
 
 typedef struct emu_dinst {
     uint8_t kind;        /* emu_dkind */
     uint8_t sel[3];      /* per source: 0 register row, 1 constant row */
-    uint8_t negate;      /* BRA: !pN */
+    union {
+        uint8_t negate;  /* BRA: !pN */
+        /* SPECIAL: the destination (register pred) is in ramp_regs;
+         * CMP: source 0 is register src[2] of ramp_regs and source 1 a
+         * constant (dst holds cond | type << 8) */
+        uint8_t ramp;
+    };
     uint8_t has_pred;    /* BRA: conditional */
     uint16_t pred;       /* CMP destination / BRA condition predicate */
     uint32_t dst;        /* destination row offset (register * S) */
@@ -69,6 +80,10 @@ typedef struct emu_dprog {
     emu_dmem *mem;       /* nmem resolved loads and stores */
     uint32_t n, nconst, nmem;
     bool fast;           /* fast paths on (memory.c's coalesced accesses too) */
+    /* bit r (r < 64): every instruction that may write register r is a
+     * decoded global/local id query, so exec.c can keep a per-sub-group
+     * "r is a lane ramp" bit that only those queries change */
+    uint64_t ramp_regs;
 } emu_dprog;
 
 /* Decode k for sub-group width w with the launch's argument values;

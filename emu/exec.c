@@ -105,13 +105,17 @@ static const uint64_t lane_id[LANES_MAX] = { LID16(0), LID16(16), LID16(32), LID
 #undef LID4
 #undef LID16
 
-/* Work-item query row for a decoded mov (launch.c's special_values gives
- * the same values): the queries that are uniform over the sub-group, and
+/* What special_value found: lane l's value is *v (SP_ROW) or *v + l
+ * (SP_RAMP), or the launch's callback has to compute the row. */
+enum { SP_CALLBACK, SP_ROW, SP_RAMP };
+
+/* Work-item query of a decoded mov (launch.c's special_values gives the
+ * same values): the queries that are uniform over the sub-group, and
  * global/local ids while the sub-group's lanes stay inside one row of the
- * work-group.  false: let the launch's callback compute it. */
-static inline __attribute__((always_inline)) bool
-special_row(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
-            uint64_t *out, const uint32_t w)
+ * work-group. */
+static inline __attribute__((always_inline)) int
+special_value(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
+              const uint32_t w, uint64_t *out)
 {
     const emu_wg *wg = run->wg;
     uint64_t v;
@@ -128,17 +132,12 @@ special_row(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
             lid[2] = lin / (ls0 * ls1);
         }
         if (lid[0] + w > ls0)
-            return false;
+            return SP_CALLBACK;
         v = lid[dim];
         if (sp == ISA_SP_GLOBAL_ID)
             v += wg->group_id[dim] * run->local[dim] + run->offset[dim];
-        if (dim == 0)
-            for (uint32_t l = 0; l < w; l++)
-                out[l] = v + lane_id[l];
-        else
-            for (uint32_t l = 0; l < w; l++)
-                out[l] = v;
-        return true;
+        *out = v;
+        return dim == 0 ? SP_RAMP : SP_ROW;
     }
     case ISA_SP_LOCAL_SIZE:          v = wg->local_size[dim]; break;
     case ISA_SP_GROUP_ID:            v = wg->group_id[dim]; break;
@@ -147,11 +146,61 @@ special_row(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
     case ISA_SP_ENQUEUED_LOCAL_SIZE: v = run->local[dim]; break;
     case ISA_SP_GLOBAL_OFFSET:       v = run->offset[dim]; break;
     default:
-        return false;
+        return SP_CALLBACK;
     }
+    *out = v;
+    return SP_ROW;
+}
+
+/* r[l] == r[0] + l for every lane (64-bit): the lane-ramp property the
+ * decoded loads, stores and compares use (decode.h, emu_dprog.ramp_regs) */
+static inline __attribute__((always_inline)) bool
+row_is_ramp(const uint64_t *r, const uint32_t w)
+{
+    const uint64_t r0 = r[0];
+    if (r[w - 1] != r0 + (w - 1))
+        return false;
+    uint64_t acc = 0;
     for (uint32_t l = 0; l < w; l++)
-        out[l] = v;
-    return true;
+        acc |= (r[l] - lane_id[l]) ^ r0;
+    return acc == 0;
+}
+
+/* How a load/store index register reads lane value v (memory.c's
+ * lane_addresses). */
+static inline __attribute__((always_inline)) uint64_t
+index_value(emu_didx k, uint64_t v)
+{
+    switch (k) {
+    case EMU_IDX_U32: return v & 0xffffffffu;
+    case EMU_IDX_S32: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+    default:          return v;
+    }
+}
+
+/* emu_mem_ptr's answer for a decoded access that it would accept, inline
+ * (a call and a switch per access cost as much as a 16-lane copy): the
+ * host pointer of n bytes at address a, or NULL for anything else, which
+ * the caller hands to emu_mem_exec to find and report. */
+static inline __attribute__((always_inline)) uint8_t *
+ldst_ptr(const emu_run *run, uint32_t space, uint64_t a, uint64_t n, bool store)
+{
+    if (space == ISA_SPACE_LOCAL) {
+        const emu_wg *wg = run->wg;
+        return a <= wg->local_bytes && n <= wg->local_bytes - a ? wg->local_mem + a : NULL;
+    }
+    /* global or constant (decode_mem admits no other space): buffer i
+     * lives at (i + 1) << EMU_BUF_SHIFT; address 0 wraps to a huge i */
+    const uint64_t i = (a >> EMU_BUF_SHIFT) - 1;
+    if (i >= run->k->narg)
+        return NULL;
+    const uint8_t kind = run->k->args[i].kind;
+    const sgemu_argval *v = &run->args[i];
+    if ((kind != ISA_ARG_GLOBAL && (kind != ISA_ARG_CONSTANT || store)) ||
+        v->kind != SGEMU_VAL_BUFFER)
+        return NULL;
+    const uint64_t off = a & EMU_BUF_OFFSET_MASK;
+    return off <= v->bytes && n <= v->bytes - off ? v->data + off : NULL;
 }
 
 /* A decoded scalar load or store (decode.h's emu_dmem).  The common case,
@@ -162,7 +211,7 @@ special_row(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
 static inline __attribute__((always_inline)) int
 exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
           lanes_mask mask, lanes_mask full, uint32_t pc, emu_rec *rec,
-          uint64_t *regs, const uint64_t *consts, const uint32_t w)
+          uint64_t *regs, const uint64_t *consts, const uint32_t w, const uint64_t ramp)
 {
     const uint64_t es = m->esize;
     if (rec || mask != full)
@@ -174,8 +223,16 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
     /* lane l at a0 + l * size: an index that steps by one per lane over a
      * uniform base (scale = size), or a base register that steps by size;
      * each test is one OR-reduction the compiler vectorises.  Any other
-     * form is checked address by address. */
-    if (m->idx == EMU_IDX_NONE && m->base_reg) {
+     * form is checked address by address.  An index register known to be
+     * a lane ramp (ramp_idx, decode.h) needs only its first and last
+     * lanes: read as the index type they are w - 1 apart exactly when no
+     * lane wrapped around 2^32 (u32) or 2^31 (i32). */
+    if (m->ramp_idx && (ramp >> m->idx_reg & 1)) {
+        const emu_didx k = (emu_didx)m->idx;
+        const uint64_t x0 = index_value(k, x[0]);
+        acc = index_value(k, x[w - 1]) - x0 - (w - 1);
+        a0 = b0 + x0 * sc + disp;
+    } else if (m->idx == EMU_IDX_NONE && m->base_reg) {
         for (uint32_t l = 0; l < w; l++)
             acc |= (b[l] - lane_id[l] * es) ^ b0;
         a0 = b0 + disp;
@@ -228,10 +285,8 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
         for (uint32_t l = 1; l < w; l++)
             acc |= addr[l] ^ (a0 + l * es);
     }
-    const bool ok = acc == 0 && a0 % es == 0;
-    const char *why;
-    uint8_t *p = ok ? emu_mem_ptr(run, (isa_space)m->space, a0, (uint32_t)(w * es),
-                                  m->store, sg->id * w, &why) : NULL;
+    const bool ok = acc == 0 && (a0 & (es - 1)) == 0;   /* es: 1, 2, 4 or 8 */
+    uint8_t *p = ok ? ldst_ptr(run, m->space, a0, w * es, m->store) : NULL;
     if (!p)
         return emu_mem_exec(run, sg, in, mask, pc, rec);
     if (!m->store) {
@@ -312,13 +367,26 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
     /* operand rows: a source's sel picks the register file or the
      * pre-broadcast constants */
     const uint64_t *const base[2] = { regs, run->dp.consts };
+    /* bit r: register r holds a lane ramp (r[l] = r[0] + l).  Only the
+     * work-item id queries write the registers of dp.ramp_regs (decode.c
+     * checks every writer), so the bit stays true until one of them runs
+     * again.  Tracked in the untraced copies; a sub-group resuming after a
+     * barrier finds its ramps again by looking at the rows once. */
+    const bool track = !traced && W != 0;
+    uint64_t ramp = 0;
+    if (track && run->dp.ramp_regs && s->depth && s->e[s->depth - 1].pc != 0)
+        for (uint64_t rr = run->dp.ramp_regs; rr; rr &= rr - 1) {
+            const unsigned r = (unsigned)__builtin_ctzll(rr);
+            if (row_is_ramp(regs + (size_t)r * w, w))
+                ramp |= UINT64_C(1) << r;
+        }
 
     while (s->depth) {
         lanes_simt_entry *top = &s->e[s->depth - 1];
         uint32_t pc = top->pc;
         const uint32_t rpc = top->rpc;
         const lanes_mask mask = top->mask & ~s->exited;
-        const uint64_t nl = lane_count(mask);
+        const uint64_t nl = mask == full ? w : lane_count(mask);
         const emu_dinst *d;
         emu_rec *rec;
 
@@ -376,8 +444,15 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 }
                 pc++;
             } else if (d->kind == EMU_D_CMP) {
-                const lanes_mask v = d->cmp(base[d->sel[0]] + d->src[0],
-                                            base[d->sel[1]] + d->src[1], w);
+                const uint64_t *a = base[d->sel[0]] + d->src[0];
+                const uint64_t *b = base[d->sel[1]] + d->src[1];
+                lanes_mask v;
+                /* a ramp against a constant: the lanes below (or at) the
+                 * constant are a prefix, counted instead of compared */
+                if (!(track && d->ramp && (ramp >> d->src[2] & 1) &&
+                      lanes_fast_cmp_ramp((isa_binop)(d->dst & 0xff), (isa_type)(d->dst >> 8),
+                                          a[0], a[w - 1], b[0], w, &v)))
+                    v = d->cmp(a, b, w);
                 lanes_mask *p = &sg->l.preds[d->pred];
                 *p = (*p & ~mask) | (v & mask);
                 pc++;
@@ -404,17 +479,47 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             case EMU_D_NOP:
                 pc++;
                 break;
+            case EMU_D_RET:
+                /* as the generic path's: the lanes leave, the stint ends */
+                top->pc = pc;
+                lanes_simt_ret(s);
+                goto next_stint;
             case EMU_D_SPECIAL: {
-                uint64_t row[LANES_MAX];
-                if (!special_row(run, sg, d->src[0], d->src[1], row, w)) {
-                    if (run->lenv.special)
-                        run->lenv.special(run->lenv.user, &sg->l,
-                                          (isa_special)d->src[0], d->src[1], row);
-                    else
-                        memset(row, 0, sizeof row);
-                }
+                uint64_t v = 0;
+                const int got = special_value(run, sg, d->src[0], d->src[1], w, &v);
                 uint64_t *r = regs + d->dst;
                 const uint64_t m = d->m;
+                if (track && d->ramp) {
+                    /* a tracked register: still a ramp after the type's
+                     * mask unless that wrapped a lane */
+                    const uint64_t bit = UINT64_C(1) << d->pred;
+                    ramp &= ~bit;
+                    if (got == SP_RAMP && mask == full && (v & m) + (w - 1) <= m)
+                        ramp |= bit;
+                }
+                if (got != SP_CALLBACK && mask == full) {
+                    if (got == SP_RAMP)
+                        for (uint32_t l = 0; l < w; l++)
+                            r[l] = (v + lane_id[l]) & m;
+                    else
+                        for (uint32_t l = 0; l < w; l++)
+                            r[l] = v & m;
+                    pc++;
+                    break;
+                }
+                uint64_t row[LANES_MAX];
+                if (got == SP_RAMP) {
+                    for (uint32_t l = 0; l < w; l++)
+                        row[l] = v + lane_id[l];
+                } else if (got == SP_ROW) {
+                    for (uint32_t l = 0; l < w; l++)
+                        row[l] = v;
+                } else if (run->lenv.special) {
+                    run->lenv.special(run->lenv.user, &sg->l, (isa_special)d->src[0],
+                                      d->src[1], row);
+                } else {
+                    memset(row, 0, sizeof row);
+                }
                 if (mask == full) {
                     for (uint32_t l = 0; l < w; l++)
                         r[l] = row[l] & m;
@@ -429,7 +534,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             }
             case EMU_D_LDST:
                 if (exec_ldst(run, sg, &run->dp.mem[d->src[0]], &k->inst[pc], mask, full,
-                              pc, rec, regs, run->dp.consts, w)) {
+                              pc, rec, regs, run->dp.consts, w, track ? ramp : 0)) {
                     top->pc = pc;
                     LEAVE(run->fault->code);
                 }

@@ -483,6 +483,378 @@ static void test_instruction_limit(void **state)
     }
 }
 
+/* ------------------------------------------------------------ lane ramps */
+
+/* A register only id queries write is a lane ramp after mov %global_id.x
+ * or %local_id.x (decode.h ramp_regs): loads and stores indexed by it skip
+ * the per-lane address test and compares of it against a constant count
+ * lanes.  Each scenario runs decoded and with SGEMU_DECODE=0: the same
+ * exit code, fault message (lane, address), output bytes and statistics;
+ * the values are also checked against their definition here. */
+typedef struct rr_run {
+    int rc;
+    char msg[sizeof ((sgemu_fault *)0)->msg];
+    uint64_t inst, lanes;
+} rr_run;
+
+static void run_ramp_src(const char *src, sgemu_argval *a, const sgemu_launch *L,
+                         bool decoded, rr_run *r)
+{
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_assemble("ramp.sgasm", src, strlen(src), &k, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+    if (!decoded)
+        setenv("SGEMU_DECODE", "0", 1);
+    sgemu_stats st;
+    sgemu_fault f;
+    memset(&f, 0, sizeof f);
+    r->rc = sgemu_run(&k, &cfg, L, a, &st, &f);
+    unsetenv("SGEMU_DECODE");
+    snprintf(r->msg, sizeof r->msg, "%s", r->rc ? f.msg : "");
+    r->inst = st.instructions;
+    r->lanes = st.lane_ops;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+}
+
+enum { RN = 256 };
+
+typedef struct ramp_case {
+    const char *what;
+    const char *body;          /* after the .arg lines */
+    uint64_t global, local, offset;
+    uint32_t width;
+    size_t in_elems, out_elems;
+    bool faults;
+} ramp_case;
+
+/* in[i] = f(i); out has out_elems u32; scalar n = global */
+static uint32_t rin(uint64_t i) { return 0x9e3779b9u * (uint32_t)i + 17u; }
+
+static void ramp_case_run(const ramp_case *c, bool decoded, uint32_t *out, rr_run *r)
+{
+    static uint32_t in[RN];
+    for (uint32_t i = 0; i < RN; i++)
+        in[i] = rin(i);
+    char src[2048];
+    snprintf(src, sizeof src,
+             ".kernel ramp\n.arg in global u32\n.arg out global u32\n.arg n u32\n"
+             ".arg scratch local u32\n%s", c->body);
+    memset(out, 0, RN * 4);
+    sgemu_argval a[4];
+    memset(a, 0, sizeof a);
+    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)in;
+    a[0].bytes = c->in_elems * 4;
+    a[1].data = (uint8_t *)out;
+    a[1].bytes = c->out_elems * 4;
+    a[2].kind = SGEMU_VAL_SCALAR;
+    a[2].scalar = c->global;
+    a[3].kind = SGEMU_VAL_LOCAL;
+    a[3].bytes = (size_t)c->local * 4;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = c->global;
+    L.local[0] = c->local;
+    L.offset[0] = c->offset;
+    L.local_given = true;
+    L.sg_width = c->width;
+    L.threads = 1;
+    run_ramp_src(src, a, &L, decoded, r);
+}
+
+static const char body_copy[] =     /* out[gid] = in[gid] + 1, u32 index */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "    add.u32 r1, r1, 1\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "    ret\n";
+static const char body_i64_disp[] = /* out[gid] = in[gid + 1] (i64 index) */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:i64*4 + 4]\n"
+    "    st.global.u32 [%out + r0:u64*4], r1\n"
+    "    ret\n";
+static const char body_neg[] =      /* out[gid] = in[gid - 2]: lanes 0, 1 below */
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:i32*4 - 8]\n"
+    "    st.global.u32 [%out + r0:i32*4], r1\n"
+    "    ret\n";
+static const char body_i32_view[] = /* ids past 2^32 - 8: continuous as i32 */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:i32*4 + 32]\n"
+    "    st.global.u32 [%out + r0:i32*4 + 32], r1\n"
+    "    ret\n";
+static const char body_u32_view[] = /* the same ids wrap as u32 */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4 + 32]\n"
+    "    st.global.u32 [%out + r0:u32*4 + 32], r1\n"
+    "    ret\n";
+static const char body_masked[] =   /* if (gid < n): partial last sub-group */
+    "    mov.u32 r0, %global_id.x\n"
+    "    cmp.lt.u32 p0, r0, %n\n"
+    "    bra !p0, done\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "done:\n"
+    "    ret\n";
+static const char body_barrier[] =  /* through local memory, read after a barrier */
+    "    mov.u32 r1, %local_id.x\n"
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r2, [%in + r0:u32*4]\n"
+    "    st.local.u32 [%scratch + r1:u32*4], r2\n"
+    "    barrier.local\n"
+    "    ld.local.u32 r3, [%scratch + r1:u32*4]\n"
+    "    add.u32 r3, r3, r1\n"
+    "    st.global.u32 [%out + r0:u32*4], r3\n"
+    "    ret\n";
+static const char body_rewritten[] = /* r0 also written by add: no ramp bit */
+    "    mov.u64 r0, %global_id.x\n"
+    "    add.u64 r0, r0, 1\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "    sub.u64 r0, r0, 1\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "    ret\n";
+static const char body_hole[] =    /* lane 5 of each 16 reads in[0]: first and last as a ramp */
+    "    mov.u64 r0, %global_id.x\n"
+    "    and.u64 r3, r0, 15\n"
+    "    cmp.eq.u64 p1, r3, 5\n"
+    "    sel.u64 r0, p1, 0, r0\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "    mov.u64 r0, %global_id.x\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "    ret\n";
+static const char body_u32_wrap_in[] = /* as u32 the ids wrap at lane 8; a block from lane 0 would fit */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4 - 17179869152]\n"
+    "    st.global.u32 [%out + r0:u32*4 - 17179869152], r1\n"
+    "    ret\n";
+static const char body_i32_wrap_in[] = /* as i32 the ids wrap at lane 8 (2^31) */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:i32*4 - 8589934560]\n"
+    "    st.global.u32 [%out + r0:i32*4 - 8589934560], r1\n"
+    "    ret\n";
+static const char body_requery[] =  /* r0 re-set by a uniform id query */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "    mov.u64 r0, %group_id.x\n"
+    "    mov.u64 r0, %local_id.y\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "    mov.u64 r0, %local_id.x\n"
+    "    st.global.u32 [%out + r0:u32*4 + 512], r1\n"
+    "    ret\n";
+static const char body_vec[] =      /* a vector load writes r0 too: no ramp bit */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r2, [%in + r0:u32*4]\n"
+    "    st.global.u32 [%out + r0:u32*4], r2\n"
+    "    cmp.eq.u32 p0, r2, 12345\n"
+    "    bra !p0, done\n"
+    "    ld.global.u32x2 r0, [%in]\n"
+    "done:\n"
+    "    ret\n";
+
+static void test_ramp_accesses(void **state)
+{
+    (void)state;
+    static const ramp_case cs[] = {
+        { "whole", body_copy, 256, 64, 0, 16, 256, 256, false },
+        { "S=8", body_copy, 256, 64, 0, 8, 256, 256, false },
+        { "S=32", body_copy, 256, 128, 0, 32, 256, 256, false },
+        { "S=4", body_copy, 64, 16, 0, 4, 256, 256, false },
+        { "partial sub-group", body_copy, 250, 50, 0, 16, 256, 256, false },
+        /* the block of sub-group 15 overlaps the end of in (251 items):
+         * lane 11 (item 251) is the first outside */
+        { "past the end", body_copy, 256, 64, 0, 16, 251, 256, true },
+        { "past the end of out", body_copy, 256, 64, 0, 16, 256, 247, true },
+        { "offset past the end", body_copy, 64, 64, 200, 16, 256, 256, true },
+        { "i64 index, disp", body_i64_disp, 255, 85, 0, 16, 256, 256, false },
+        { "i64 index, disp, end", body_i64_disp, 256, 64, 0, 16, 256, 256, true },
+        { "negative offset", body_neg, 64, 64, 0, 16, 256, 256, true },
+        { "negative, offset 2", body_neg, 64, 64, 2, 16, 256, 256, false },
+        { "i32 view across 2^32", body_i32_view, 16, 16, 0xfffffff8u, 16, 256, 256, false },
+        { "u32 view across 2^32", body_u32_view, 16, 16, 0xfffffff8u, 16, 256, 256, true },
+        { "i32 view across 2^31", body_i32_view, 16, 16, 0x7ffffff8u, 16, 256, 256, true },
+        { "masked lanes", body_masked, 256, 64, 0, 16, 256, 256, false },
+        { "masked lanes, n odd", body_masked, 201, 67, 0, 16, 256, 256, false },
+        { "barrier", body_barrier, 256, 64, 0, 16, 256, 256, false },
+        { "barrier S=32", body_barrier, 256, 128, 0, 32, 256, 256, false },
+        { "rewritten", body_rewritten, 255, 51, 0, 16, 256, 256, false },
+        { "re-queried", body_requery, 128, 64, 0, 16, 256, 256, false },
+        { "vector write", body_vec, 256, 64, 0, 16, 256, 256, false },
+        { "hole", body_hole, 256, 64, 0, 16, 256, 256, false },
+        { "u32 wrap, block inside", body_u32_wrap_in, 16, 16, 0xfffffff8u, 16, 256, 256, true },
+        { "i32 wrap, block inside", body_i32_wrap_in, 16, 16, 0x7ffffff8u, 16, 256, 256, true },
+    };
+    static uint32_t fast[RN], slow[RN];
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        const ramp_case *c = &cs[i];
+        rr_run rf, rs;
+        ramp_case_run(c, true, fast, &rf);
+        ramp_case_run(c, false, slow, &rs);
+        if (rf.rc != rs.rc || strcmp(rf.msg, rs.msg) || memcmp(fast, slow, sizeof fast))
+            fail_msg("%s: decoded rc %d '%s', generic rc %d '%s'", c->what, rf.rc, rf.msg,
+                     rs.rc, rs.msg);
+        assert_int_equal(rf.inst, rs.inst);
+        assert_int_equal(rf.lanes, rs.lanes);
+        assert_int_equal(rf.rc, c->faults ? SGEMU_EXIT_FAULT : 0);
+        if (c->faults)
+            assert_non_null(strstr(rf.msg, "out-of-bounds"));
+    }
+    /* the values, from their definitions */
+    ramp_case_run(&cs[0], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], rin(i) + 1);
+    ramp_case_run(&cs[4], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i < 250 ? rin(i) + 1 : 0);
+    ramp_case_run(&cs[8], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i < 255 ? rin(i + 1) : 0);
+    ramp_case_run(&cs[11], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i >= 2 && i < 66 ? rin(i - 2) : 0);
+    ramp_case_run(&cs[12], true, fast, &(rr_run){ 0 });   /* ids -8..7 as i32 */
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i < 16 ? rin(i) : 0);
+    ramp_case_run(&cs[16], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i < 201 ? rin(i) : 0);
+    ramp_case_run(&cs[17], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], rin(i) + i % 64);
+    ramp_case_run(&cs[19], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i < 255 ? rin(i + 1) : 0);
+    ramp_case_run(&cs[22], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i % 16 == 5 ? rin(0) : rin(i));
+    /* the faults name the first lane outside the buffer */
+    rr_run rf;
+    ramp_case_run(&cs[23], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(4294967296,0,0)"));
+    ramp_case_run(&cs[24], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(2147483648,0,0)"));
+    ramp_case_run(&cs[5], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(251,0,0)"));
+    ramp_case_run(&cs[6], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(247,0,0)"));
+    ramp_case_run(&cs[10], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(0,0,0)"));
+    ramp_case_run(&cs[14], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(2147483640,0,0)"));
+}
+
+/* Compares of a ramp against a constant, every condition on the four
+ * integer types, with ids placed so that the low 32 bits wrap, cross 2^31
+ * or not: the predicate of each (written as 0/1 rows) against C's compare
+ * of the values as the type reads them, and against the generic path. */
+enum { NCMP = 24 };
+static const char *const cmp_conds[6] = { "eq", "ne", "lt", "le", "gt", "ge" };
+static const char *const cmp_types[4] = { "u32", "i32", "u64", "i64" };
+
+static bool cmp_ref(int c, int t, uint64_t a, uint64_t b)
+{
+    int sgn;   /* -1, 0, 1 */
+    switch (t) {
+    case 0: { uint32_t x = (uint32_t)a, y = (uint32_t)b; sgn = x < y ? -1 : x > y; break; }
+    case 1: { int32_t x = (int32_t)(uint32_t)a, y = (int32_t)(uint32_t)b; sgn = x < y ? -1 : x > y; break; }
+    case 2: sgn = a < b ? -1 : a > b; break;
+    default: { int64_t x = (int64_t)a, y = (int64_t)b; sgn = x < y ? -1 : x > y; break; }
+    }
+    switch (c) {
+    case 0: return sgn == 0;
+    case 1: return sgn != 0;
+    case 2: return sgn < 0;
+    case 3: return sgn <= 0;
+    case 4: return sgn > 0;
+    default: return sgn >= 0;
+    }
+}
+
+static void run_cmp_kernel(uint64_t offset, uint64_t kval, bool imm, uint32_t width,
+                           bool decoded, uint32_t *out, rr_run *r)
+{
+    char src[8192];
+    int n = snprintf(src, sizeof src, ".kernel cmps\n.arg out global u32\n.arg k u64\n"
+                     "    mov.u64 r0, %%global_id.x\n"
+                     "    mov.u32 r2, %%local_id.x\n");
+    for (int c = 0; c < 6; c++)
+        for (int t = 0; t < 4; t++) {
+            char kop[64];
+            if (imm)
+                snprintf(kop, sizeof kop, "%llu", (unsigned long long)(t < 2 ? kval & 0xffffffffu : kval));
+            else
+                snprintf(kop, sizeof kop, "%%k");
+            n += snprintf(src + n, sizeof src - (size_t)n,
+                          "    cmp.%s.%s p0, r0, %s\n"
+                          "    sel.u32 r1, p0, 1, 0\n"
+                          "    st.global.u32 [%%out + r2:u32*4 + %d], r1\n",
+                          cmp_conds[c], cmp_types[t], kop, (c * 4 + t) * 64 * 4);
+        }
+    snprintf(src + n, sizeof src - (size_t)n, "    ret\n");
+    memset(out, 0, NCMP * 64 * 4);
+    sgemu_argval a[2];
+    memset(a, 0, sizeof a);
+    a[0].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)out;
+    a[0].bytes = NCMP * 64 * 4;
+    a[1].kind = SGEMU_VAL_SCALAR;
+    a[1].scalar = kval;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = 64;
+    L.local[0] = 64;
+    L.offset[0] = offset;
+    L.local_given = true;
+    L.sg_width = width;
+    L.threads = 1;
+    run_ramp_src(src, a, &L, decoded, r);
+}
+
+static void test_ramp_compares(void **state)
+{
+    (void)state;
+    static const uint64_t offsets[] = {
+        0, 5, 0x7ffffff0u, 0x7ffffff8u, 0xffffffe8u, 0xfffffff8u,
+        UINT64_C(0x7ffffffffffffff0), UINT64_C(0xffffffffffffff00), UINT64_C(0x12345678ffffffe0),
+    };
+    static const int64_t deltas[] = { -100, -1, 0, 1, 7, 15, 16, 17, 31, 32, 40, 63, 64, 70 };
+    static const uint32_t widths[] = { 8, 16, 32 };
+    static uint32_t fast[NCMP * 64], slow[NCMP * 64];
+    for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++)
+        for (size_t di = 0; di < sizeof deltas / sizeof *deltas; di++)
+            for (int imm = 0; imm < 2; imm++) {
+                const uint32_t w = widths[(o + di + (size_t)imm) % 3];
+                const uint64_t kv = offsets[o] + (uint64_t)deltas[di];
+                rr_run rf, rs;
+                run_cmp_kernel(offsets[o], kv, imm, w, true, fast, &rf);
+                assert_int_equal(rf.rc, 0);
+                for (int c = 0; c < 6; c++)
+                    for (int t = 0; t < 4; t++)
+                        for (uint64_t i = 0; i < 64; i++) {
+                            /* immediates of u32/i32 compares are the low bits */
+                            const uint64_t b = imm && t < 2 ? kv & 0xffffffffu : kv;
+                            const bool want = cmp_ref(c, t, offsets[o] + i, b);
+                            if (fast[(c * 4 + t) * 64 + i] != (uint32_t)want)
+                                fail_msg("cmp.%s.%s offset %#llx k %#llx lane %llu S=%u: %u",
+                                         cmp_conds[c], cmp_types[t],
+                                         (unsigned long long)offsets[o],
+                                         (unsigned long long)kv, (unsigned long long)i, w,
+                                         fast[(c * 4 + t) * 64 + i]);
+                        }
+                run_cmp_kernel(offsets[o], kv, imm, w, false, slow, &rs);
+                assert_memory_equal(fast, slow, sizeof fast);
+                assert_int_equal(rf.inst, rs.inst);
+                assert_int_equal(rf.lanes, rs.lanes);
+            }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -501,6 +873,8 @@ int main(void)
         cmocka_unit_test(test_coalesced_memory),
         cmocka_unit_test(test_queries_conversions_addresses),
         cmocka_unit_test(test_instruction_limit),
+        cmocka_unit_test(test_ramp_accesses),
+        cmocka_unit_test(test_ramp_compares),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

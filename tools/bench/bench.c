@@ -110,6 +110,13 @@ static int load_cl(const char *src_root, const char *rel, isa_kernel *k)
 }
 
 static bool use_cl;    /* children load the workload's .cl instead of its .sgasm */
+/* sgemu_run calls per child; the child reports the fastest.  The ocl
+ * section sets OCL_REPS so that sgemu is timed as its peers are: the best
+ * of that many runs of the kernel alone, its buffers already written once
+ * (the first run takes the page faults of a fresh output buffer, which the
+ * peers take when they create their buffers, outside their timed region). */
+static int child_reps = 1;
+#define OCL_REPS 3
 
 /* In a child: set up, run sgemu once, report. */
 static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t width,
@@ -145,9 +152,18 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
         L.threads = threads;
         sgemu_stats st;
         sgemu_fault fault;
-        double t0 = now();
-        r.rc = sgemu_run(&k, &cfg, &L, b.args, &st, &fault);
-        r.secs = now() - t0;
+        r.secs = 1e30;
+        for (int rep = 0; rep < child_reps; rep++) {
+            if (rep)
+                sgemu_stats_free(&st);
+            double t0 = now();
+            r.rc = sgemu_run(&k, &cfg, &L, b.args, &st, &fault);
+            double t = now() - t0;
+            if (t < r.secs)
+                r.secs = t;
+            if (r.rc)
+                break;
+        }
         r.lane_ops = st.lane_ops;
         r.instructions = st.instructions;
         r.subgroups = st.subgroups;
@@ -230,7 +246,7 @@ static double run_ocl(const opts *o, const bench_work *w, uint64_t n, bool oclgr
     snprintf(cmd, sizeof cmd, "%s%s '%s' %s %llu %d 2>&1",
              oclgrind ? "POCL_MAX_PTHREAD_COUNT=1 oclgrind " :
                         "POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1 ",
-             BENCH_OCL_PEER, o->src, w->name, (unsigned long long)n, oclgrind ? 1 : 3);
+             BENCH_OCL_PEER, o->src, w->name, (unsigned long long)n, OCL_REPS);
     FILE *p = popen(cmd, "r");   // NOLINT(cert-env33-c): the peer runs under oclgrind/PoCL env settings, on purpose
     if (!p) {
         snprintf(why, whyn, "cannot start the peer");
@@ -317,7 +333,11 @@ static void section_ocl(const opts *o)
     printf("sgemu runs the same .cl file through clang-14, llvm-spirv-14 and its SPIR-V front"
            " end (or, marked, the hand-written .sgasm twin when that fails); figures are"
            " work-items per second (Oclgrind on 1/16 of the size: it is linear in the"
-           " items).\n\n");
+           " items).  Each side is timed alike: the best of %d launches of the kernel"
+           " alone (sgemu: `sgemu_run`, including its decode; the peers:"
+           " clEnqueueNDRangeKernel + clFinish), with the inputs already in the"
+           " buffers; neither side's buffer allocation, filling, transfers or output"
+           " check is timed.\n\n", OCL_REPS);
     printf("| workload | items | sgemu Mitem/s | Oclgrind Mitem/s | sgemu/Oclgrind |"
            " PoCL Mitem/s | PoCL/sgemu |\n|---|---|---|---|---|---|---|\n");
     for (uint32_t i = 0; i < bench_nworks; i++) {
@@ -331,6 +351,7 @@ static void section_ocl(const opts *o)
             continue;
         }
         use_cl = true;
+        child_reps = OCL_REPS;
         child_res f = run_forked(o, w, n, 16, false, 1);
         use_cl = false;
         const char *what = " (.cl)";
@@ -338,6 +359,7 @@ static void section_ocl(const opts *o)
             f = run_forked(o, w, n, 16, false, 1);
             what = " (.sgasm twin)";
         }
+        child_reps = 1;
         uint64_t items = n, nh = 0, gh = 0, ph = 0;
         run_native(w, n, 16, &nh);
         double sg = f.rc ? 0 : items / f.secs / 1e6;
