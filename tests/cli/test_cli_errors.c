@@ -1,6 +1,6 @@
 /* test_cli_errors.c - what the sgemu command does with bad input: messages,
  * exit codes, and outputs that are never half-written or overwrite inputs. */
-#include "cli_harness.h"
+#include "kernel_harness.h"
 
 #include <setjmp.h>
 #include <stdbool.h>
@@ -14,16 +14,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-static char dir[64];
+/* the harness's folder, under the short name the commands below use */
+static const char *const dir = cli_tmpdir;
 
 static void put(const char *name, const char *text)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    cli_put(name, text, strlen(text));
 }
 
 static bool exists(const char *name)
@@ -197,16 +193,13 @@ static void test_json_summary(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/sgemu-cli-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return cli_tmpdir_make("cli");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../cli/cli_harness.h"
+#include "../cli/kernel_harness.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static char tmpdir[256];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 static double now_s(void)
 {
@@ -144,16 +145,13 @@ static void test_sigint_mid_replay(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-sigint-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("sigint");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

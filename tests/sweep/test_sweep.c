@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../cli/cli_harness.h"
+#include "../cli/kernel_harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[256];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 static void write_text(const char *name, const char *text)
 {
@@ -326,16 +327,13 @@ static void test_plots(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-sweep-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("sweep");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)

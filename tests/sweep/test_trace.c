@@ -8,14 +8,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../cli/cli_harness.h"
+#include "../cli/kernel_harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static char tmpdir[256];
+/* the harness's folder, under the short name the commands below use */
+static const char *const tmpdir = cli_tmpdir;
 
 /* The "timing" object of a --json output (balanced braces). */
 static char *timing_json(const char *out)
@@ -251,16 +252,13 @@ static void test_forged_payload_fields(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-trace-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return cli_tmpdir_make("trace");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cli_tmpdir_remove();
 }
 
 int main(void)
