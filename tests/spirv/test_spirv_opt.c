@@ -147,23 +147,26 @@ static void translate(bool opt, isa_kernel *k)
     translate_entry("mix", opt, k);
 }
 
-static uint64_t run(const isa_kernel *k, uint32_t width, uint32_t *out, const uint32_t *in)
+/* Run k over N items at width: out (out_words words, zeroed first), in (N
+ * words), n as the scalar, work-groups of `local`; the instructions executed. */
+static uint64_t launch(const isa_kernel *k, uint32_t width, uint32_t *out, size_t out_words,
+                       const uint32_t *in, uint32_t n, uint32_t local)
 {
-    memset(out, 0, N * NOUT * 4);
+    memset(out, 0, out_words * 4);
     sgemu_argval a[3];
     memset(a, 0, sizeof a);
     a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
     a[0].data = (uint8_t *)out;
-    a[0].bytes = N * NOUT * 4;
+    a[0].bytes = out_words * 4;
     a[1].data = (uint8_t *)(uintptr_t)in;
     a[1].bytes = N * 4;
     a[2].kind = SGEMU_VAL_SCALAR;
-    a[2].scalar = N;
+    a[2].scalar = n;
     sgemu_launch L;
     memset(&L, 0, sizeof L);
     L.dims = 1;
     L.global[0] = N;
-    L.local[0] = 40;      /* partial sub-groups at every width */
+    L.local[0] = local;
     L.local_given = true;
     L.sg_width = width;
     L.threads = 1;
@@ -173,9 +176,14 @@ static uint64_t run(const isa_kernel *k, uint32_t width, uint32_t *out, const ui
     if (rc)
         fprintf(stderr, "run: %s\n", f.msg);
     assert_int_equal(rc, 0);
-    const uint64_t n = st.instructions;
+    const uint64_t ninst = st.instructions;
     sgemu_stats_free(&st);
-    return n;
+    return ninst;
+}
+
+static uint64_t run(const isa_kernel *k, uint32_t width, uint32_t *out, const uint32_t *in)
+{
+    return launch(k, width, out, N * NOUT, in, N, 40);   /* partial sub-groups at every width */
 }
 
 static unsigned count_op(const isa_kernel *k, isa_opcode op, isa_type t)
@@ -237,33 +245,7 @@ static void test_same_values_fewer_instructions(void **state)
 
 static uint64_t run_nar(const isa_kernel *k, uint32_t width, uint32_t *out, const uint32_t *in)
 {
-    memset(out, 0, N * 4);
-    sgemu_argval a[3];
-    memset(a, 0, sizeof a);
-    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
-    a[0].data = (uint8_t *)out;
-    a[0].bytes = N * 4;
-    a[1].data = (uint8_t *)(uintptr_t)in;
-    a[1].bytes = N * 4;
-    a[2].kind = SGEMU_VAL_SCALAR;
-    a[2].scalar = N - 7;              /* the last items skip the body */
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = N;
-    L.local[0] = 50;
-    L.local_given = true;
-    L.sg_width = width;
-    L.threads = 1;
-    sgemu_stats st;
-    sgemu_fault f;
-    int rc = sgemu_run(k, &cfg, &L, a, &st, &f);
-    if (rc)
-        fprintf(stderr, "run: %s\n", f.msg);
-    assert_int_equal(rc, 0);
-    const uint64_t n = st.instructions;
-    sgemu_stats_free(&st);
-    return n;
+    return launch(k, width, out, N, in, N - 7, 50);       /* the last items skip the body */
 }
 
 static void test_narrowed_ids(void **state)
