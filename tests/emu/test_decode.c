@@ -6,6 +6,7 @@
  * C, and the same bytes, statistics and timing-model cycles as the generic
  * path (SGEMU_DECODE=0). */
 #include "sgemu.h"
+#include "test_args.h"
 #include "timing.h"
 
 #include <setjmp.h>
@@ -858,11 +859,7 @@ static void test_ramp_compares(void **state)
 static int setup(void **state)
 {
     (void)state;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = emu_config_load_bundled("test-simple", &cfg, &d);
-    isa_diags_free(&d);
-    return errs ? -1 : 0;
+    return load_test_config(&cfg) ? -1 : 0;
 }
 
 int main(void)

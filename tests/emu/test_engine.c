@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "test_kernel.h"
+#include "test_args.h"
 
 static emu_config cfg;
 
@@ -471,11 +472,7 @@ static void test_launch_errors(void **state)
 static int setup(void **state)
 {
     (void)state;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = emu_config_load_bundled("test-simple", &cfg, &d);
-    isa_diags_free(&d);
-    return errs ? -1 : 0;
+    return load_test_config(&cfg) ? -1 : 0;
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "test_kernel.h"
+#include "test_args.h"
 
 #include "sgemu.h"
 
@@ -23,11 +24,7 @@ static emu_config cfg;
 static int setup(void **state)
 {
     (void)state;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = emu_config_load_bundled("test-simple", &cfg, &d);
-    isa_diags_free(&d);
-    return rc;
+    return load_test_config(&cfg);
 }
 
 static void assemble(const char *src, isa_kernel *k)
@@ -64,25 +61,6 @@ static uint8_t *bytes_pattern(size_t n, uint32_t seed)
         p[i] = (uint8_t)(s >> 16);
     }
     return p;
-}
-
-static sgemu_argval buf(uint8_t *data, size_t n)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_BUFFER;
-    v.data = data;
-    v.bytes = n;
-    return v;
-}
-
-static sgemu_argval scalar(uint64_t x)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_SCALAR;
-    v.scalar = x;
-    return v;
 }
 
 /* The spellings: mnemonic suffix, asm type, element bytes, max vector. */
@@ -152,7 +130,7 @@ static void buffer_read_case(const variant *v, uint32_t S, uint32_t vec, bool lo
     size_t sbytes = (size_t)off + (size_t)nsg * stride, dbytes = (size_t)n * vec * es;
     uint8_t *s = bytes_pattern(sbytes, S * 31 + vec + es);
     uint8_t *d = calloc(1, dbytes);
-    sgemu_argval a[4] = { buf(s, sbytes), buf(d, dbytes), scalar(off), { 0 } };
+    sgemu_argval a[4] = { arg_buffer(s, sbytes), arg_buffer(d, dbytes), arg_scalar(off), { 0 } };
     a[3].kind = SGEMU_VAL_LOCAL;
     a[3].bytes = sbytes;
     sgemu_fault f;
@@ -240,7 +218,7 @@ static void buffer_write_case(const variant *v, uint32_t S, uint32_t vec, bool l
         dbytes = off + sbytes;
     uint8_t *s = bytes_pattern(sbytes, S * 7 + vec * 3 + es);
     uint8_t *d = calloc(1, dbytes);
-    sgemu_argval a[4] = { buf(s, sbytes), buf(d, dbytes), scalar(off), { 0 } };
+    sgemu_argval a[4] = { arg_buffer(s, sbytes), arg_buffer(d, dbytes), arg_scalar(off), { 0 } };
     a[3].kind = SGEMU_VAL_LOCAL;
     a[3].bytes = dbytes;
     sgemu_fault f;
@@ -294,7 +272,7 @@ static int run_simple(const char *body, uint64_t global, uint32_t S, sgemu_fault
     snprintf(src, sizeof src,
              ".kernel e\n.arg p global u32\n.arg lm local u32\n%s  ret\n", body);
     uint8_t *d = calloc(1, 4096);
-    sgemu_argval a[2] = { buf(d, 4096), { 0 } };
+    sgemu_argval a[2] = { arg_buffer(d, 4096), { 0 } };
     a[1].kind = SGEMU_VAL_LOCAL;
     a[1].bytes = 1024;
     int rc = run(src, global, S, a, f, NULL);
@@ -412,8 +390,8 @@ static int image_read_case(const variant *v, const fmt *fm, uint32_t S, uint32_t
     img_read_src(v, t, vec, src, sizeof src);
     size_t dbytes = (size_t)S * vec * v->es;
     uint8_t *d = calloc(1, dbytes);
-    sgemu_argval a[4] = { image(fm, w, h, 3, S + vec + (uint32_t)x), buf(d, dbytes),
-                          scalar((uint32_t)x), scalar((uint32_t)y) };
+    sgemu_argval a[4] = { image(fm, w, h, 3, S + vec + (uint32_t)x), arg_buffer(d, dbytes),
+                          arg_scalar((uint32_t)x), arg_scalar((uint32_t)y) };
     sgemu_stats st;
     int rc = run(src, S, S, a, f, &st);
     if (rc == 0) {
@@ -519,8 +497,8 @@ static int image_write_case(const variant *v, const fmt *fm, uint32_t S, uint32_
         "  ret\n", v->type, vec, t, v->es, v->suffix, t);
     size_t sbytes = (size_t)S * vec * v->es;
     uint8_t *s = bytes_pattern(sbytes, S * 5 + vec);
-    sgemu_argval a[4] = { image(fm, w, h, 5, 99), buf(s, sbytes), scalar((uint32_t)x),
-                          scalar((uint32_t)y) };
+    sgemu_argval a[4] = { image(fm, w, h, 5, 99), arg_buffer(s, sbytes), arg_scalar((uint32_t)x),
+                          arg_scalar((uint32_t)y) };
     size_t ib = (size_t)a[0].image.pitch * h;
     uint8_t *ref = malloc(ib);
     memcpy(ref, a[0].image.data, ib);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "sgemu.h"
+#include "test_args.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,7 @@ static emu_config cfg;
 static int setup(void **state)
 {
     (void)state;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = emu_config_load_bundled("test-simple", &cfg, &d);
-    isa_diags_free(&d);
-    return rc;
+    return load_test_config(&cfg);
 }
 
 static char *slurp(const char *rel, size_t *len)
@@ -69,41 +66,6 @@ static void launch2(sgemu_launch *L, uint64_t gx, uint64_t gy, uint64_t lx, uint
     L->max_instructions = 100000000;
 }
 
-static sgemu_argval image(sgemu_channel_order o, sgemu_channel_type t, uint32_t w,
-                          uint32_t h, uint8_t *data)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_IMAGE;
-    v.image.width = w;
-    v.image.height = h;
-    v.image.order = (uint8_t)o;
-    v.image.chtype = (uint8_t)t;
-    v.image.elem_bytes = sgemu_image_elem_bytes(o, t);
-    v.image.pitch = w * v.image.elem_bytes;
-    v.image.data = data;
-    return v;
-}
-
-static sgemu_argval buffer(void *p, size_t n)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_BUFFER;
-    v.data = p;
-    v.bytes = n;
-    return v;
-}
-
-static sgemu_argval scalar(uint64_t x)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_SCALAR;
-    v.scalar = x;
-    return v;
-}
-
 static void expect_run(const isa_kernel *k, const sgemu_launch *L, sgemu_argval *a)
 {
     sgemu_stats st;
@@ -124,8 +86,8 @@ static void test_transpose16(void **state)
         for (uint32_t i = 0; i < N * N; i++)
             in[i] = (uint16_t)(i * 2654435761u >> 7);
         sgemu_argval a[4] = {
-            image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT16, N, N, (uint8_t *)in),
-            buffer(out, (size_t)N * N * 2), scalar(N), { 0 },
+            arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT16, N, N, (uint8_t *)in),
+            arg_buffer(out, (size_t)N * N * 2), arg_scalar(N), { 0 },
         };
         a[3].kind = SGEMU_VAL_LOCAL;
         a[3].bytes = 128;
@@ -153,8 +115,8 @@ static void test_gemm_tile(void **state)
         A[i] = (float)((i * 7 + 3) % 9) - 4.0f;
     for (uint32_t i = 0; i < K * N; i++)
         B[i] = (float)((i * 5 + 1) % 7) - 3.0f;
-    sgemu_argval a[5] = { buffer(A, M * K * 4), buffer(B, K * N * 4), buffer(C, M * N * 4),
-                          scalar(K), scalar(N) };
+    sgemu_argval a[5] = { arg_buffer(A, M * K * 4), arg_buffer(B, K * N * 4),
+                          arg_buffer(C, M * N * 4), arg_scalar(K), arg_scalar(N) };
     sgemu_launch L;
     launch2(&L, N, M / 8, 8, 1);
     expect_run(&k, &L, a);
@@ -206,8 +168,8 @@ static void test_box_filter(void **state)
     uint32_t w, h;
     uint8_t *src = load_pgm(&w, &h);
     uint8_t *dst = calloc((size_t)w * h, 1);
-    sgemu_argval a[2] = { image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8, w, h, src),
-                          image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8, w, h, dst) };
+    sgemu_argval a[2] = { arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8, w, h, src),
+                          arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8, w, h, dst) };
     sgemu_launch L;
     launch2(&L, w, h, 0, 0);
     expect_run(&k, &L, a);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "sgemu.h"
+#include "test_args.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,11 +20,7 @@ static emu_config cfg;
 static int setup(void **state)
 {
     (void)state;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = emu_config_load_bundled("test-simple", &cfg, &d);
-    isa_diags_free(&d);
-    return rc;
+    return load_test_config(&cfg);
 }
 
 static int run(const char *src, uint32_t gx, uint32_t gy, sgemu_argval *a, sgemu_fault *f)
@@ -49,32 +46,6 @@ static int run(const char *src, uint32_t gx, uint32_t gy, sgemu_argval *a, sgemu
     return rc;
 }
 
-static sgemu_argval image(sgemu_channel_order o, sgemu_channel_type t, uint32_t w,
-                          uint32_t h, void *data)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_IMAGE;
-    v.image.width = w;
-    v.image.height = h;
-    v.image.order = (uint8_t)o;
-    v.image.chtype = (uint8_t)t;
-    v.image.elem_bytes = sgemu_image_elem_bytes(o, t);
-    v.image.pitch = w * v.image.elem_bytes;
-    v.image.data = data;
-    return v;
-}
-
-static sgemu_argval buffer(void *p, size_t n)
-{
-    sgemu_argval v;
-    memset(&v, 0, sizeof v);
-    v.kind = SGEMU_VAL_BUFFER;
-    v.data = p;
-    v.bytes = n;
-    return v;
-}
-
 /* out[(y*W + x)*4 + c] = channel c of read_image<kind>(img, x+dx, y+dy) */
 static const char *read_kernel(char *b, size_t n, const char *fn, const char *t,
                                const char *clamp, int dx, int dy)
@@ -95,21 +66,21 @@ static void test_read_unorm_and_float(void **state)
     char src[1024];
     uint8_t px[4 * 2 * 1] = { 0, 51, 255, 128, 1, 2, 3, 4 };
     float out[2 * 4];
-    sgemu_argval a[2] = { image(SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT8, 2, 1, px),
-                          buffer(out, sizeof out) };
+    sgemu_argval a[2] = { arg_image(SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT8, 2, 1, px),
+                          arg_buffer(out, sizeof out) };
     sgemu_fault f;
     assert_int_equal(run(read_kernel(src, sizeof src, "read_imagef", "f32", "", 0, 0), 2, 1, a, &f), 0);
     for (int i = 0; i < 8; i++)
         assert_true(out[i] == (float)px[i] / 255.0f);
     /* CL_R + UNORM16: (v/65535, 0, 0, 1) */
     uint16_t r16[2] = { 65535, 32768 };
-    a[0] = image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNORM_INT16, 2, 1, r16);
+    a[0] = arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNORM_INT16, 2, 1, r16);
     assert_int_equal(run(src, 2, 1, a, &f), 0);
     assert_true(out[0] == 1.0f && out[1] == 0.0f && out[2] == 0.0f && out[3] == 1.0f);
     assert_true(out[4] == 32768.0f / 65535.0f && out[7] == 1.0f);
     /* CL_RG + HALF: 1.5 = 0x3e00, -2 = 0xc000 */
     uint16_t hf[2 * 2] = { 0x3e00, 0xc000, 0x3c00, 0x0000 };
-    a[0] = image(SGEMU_ORDER_RG, SGEMU_CHTYPE_HALF_FLOAT, 2, 1, hf);
+    a[0] = arg_image(SGEMU_ORDER_RG, SGEMU_CHTYPE_HALF_FLOAT, 2, 1, hf);
     assert_int_equal(run(src, 2, 1, a, &f), 0);
     assert_true(out[0] == 1.5f && out[1] == -2.0f && out[2] == 0.0f && out[3] == 1.0f);
     assert_true(out[4] == 1.0f && out[5] == 0.0f);
@@ -121,8 +92,8 @@ static void test_read_int_clamp_and_faults(void **state)
     char src[1024];
     int8_t px[3 * 2] = { -1, 5, -128, 127, 0, -7 };
     int32_t out[3 * 2 * 4];
-    sgemu_argval a[2] = { image(SGEMU_ORDER_R, SGEMU_CHTYPE_SIGNED_INT8, 3, 2, px),
-                          buffer(out, sizeof out) };
+    sgemu_argval a[2] = { arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_SIGNED_INT8, 3, 2, px),
+                          arg_buffer(out, sizeof out) };
     sgemu_fault f;
     /* read at (x+1, y-1) with clamp-to-edge */
     assert_int_equal(run(read_kernel(src, sizeof src, "read_imagei", "i32", ".clamp", 1, -1),
@@ -158,7 +129,7 @@ static void test_writes_and_queries(void **state)
         "  write_imageui.u32x4 %%img, r0, r1, r4\n  ret\n");
     uint8_t px[4 * 2 * 2];
     memset(px, 0xee, sizeof px);
-    sgemu_argval a[2] = { image(SGEMU_ORDER_RG, SGEMU_CHTYPE_UNSIGNED_INT8, 4, 2, px) };
+    sgemu_argval a[2] = { arg_image(SGEMU_ORDER_RG, SGEMU_CHTYPE_UNSIGNED_INT8, 4, 2, px) };
     sgemu_fault f;
     assert_int_equal(run(src, 4, 2, a, &f), 0);
     for (int y = 0; y < 2; y++)
@@ -174,8 +145,8 @@ static void test_writes_and_queries(void **state)
         "  write_imagef.f32x4 %%img, r0, r1, r4\n  ret\n");
     float v[8] = { -0.5f, 0.0f, 0.5f, 1.0f, 2.0f, 0.1f, 254.5f / 255.0f, 1.5f / 255.0f };
     uint8_t u8[8];
-    a[0] = image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNORM_INT8, 8, 1, u8);
-    a[1] = buffer(v, sizeof v);
+    a[0] = arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNORM_INT8, 8, 1, u8);
+    a[1] = arg_buffer(v, sizeof v);
     assert_int_equal(run(src, 8, 1, a, &f), 0);
     for (int i = 0; i < 8; i++) {
         float c = v[i] < 0 ? 0 : v[i] > 1 ? 1 : v[i];
@@ -195,8 +166,8 @@ static void test_writes_and_queries(void **state)
         "  st.global.u32 [%%out], r0\n  st.global.u32 [%%out + 4], r1\n  ret\n");
     uint32_t wh[2] = { 0, 0 };
     uint8_t tiny[5 * 3];
-    a[0] = image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8, 5, 3, tiny);
-    a[1] = buffer(wh, sizeof wh);
+    a[0] = arg_image(SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8, 5, 3, tiny);
+    a[1] = arg_buffer(wh, sizeof wh);
     assert_int_equal(run(src, 1, 1, a, &f), 0);
     assert_int_equal(wh[0], 5);
     assert_int_equal(wh[1], 3);

@@ -3,6 +3,7 @@
  * memory) the address; launch limits end it with exit code 1; a stop request
  * with 130.  Runs go through sgemu_run on the bundled test-simple device. */
 #include "sgemu.h"
+#include "test_args.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,11 +34,7 @@ static emu_config device;
 static int setup(void **state)
 {
     (void)state;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = emu_config_load_bundled("test-simple", &device, &d);
-    isa_diags_free(&d);
-    return errs;
+    return load_test_config(&device);
 }
 
 static outcome run_shape(const char *src, const shape *s)

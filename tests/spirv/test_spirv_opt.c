@@ -8,6 +8,7 @@
  * without clang-14 / llvm-spirv-14. */
 #include "sgemu.h"
 #include "spirv.h"
+#include "test_args.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -288,11 +289,7 @@ static int setup(void **state)
     snprintf(tmpdir, sizeof tmpdir, "/tmp/sgemu-spvopt-XXXXXX");
     if (!mkdtemp(tmpdir))
         return -1;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = emu_config_load_bundled("test-simple", &cfg, &d);
-    isa_diags_free(&d);
-    return errs ? -1 : 0;
+    return load_test_config(&cfg) ? -1 : 0;
 }
 
 static int teardown(void **state)
