@@ -7,6 +7,7 @@
 
 #include "coll.h"
 #include "test_values.h"
+#include "test_wg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,15 +17,8 @@
 /* ------------------------------------------------------------ fixture */
 
 #define NREG 12
-#define MAXSG 256
 
-typedef struct wg {
-    uint32_t w, n, nsg;
-    lanes_sg sg[MAXSG];
-    lanes_sg *p[MAXSG];
-    lanes_mask act[MAXSG];
-    coll_group g;
-} wg;
+typedef test_wg wg;
 
 static uint32_t counts[COLL_UOP_COUNT];
 static uint32_t last_lanes[COLL_UOP_COUNT];
@@ -52,30 +46,8 @@ static coll_env env = { &lenv, &opt, NULL, &sink, slm, sizeof slm, take_note, NU
 
 static void wg_init(wg *x, uint32_t w, uint32_t n, uint32_t lx, uint32_t ly)
 {
-    memset(x, 0, sizeof *x);
-    x->w = w;
-    x->n = n;
-    x->nsg = (n + w - 1) / w;
-    assert_true(x->nsg <= MAXSG);
-    for (uint32_t j = 0; j < x->nsg; j++) {
-        uint32_t size = n - j * w < w ? n - j * w : w;
-        assert_int_equal(lanes_sg_init(&x->sg[j], w, size, NREG, 1), 0);
-        x->p[j] = &x->sg[j];
-        x->act[j] = x->sg[j].exists;
-    }
-    x->g.nsg = x->nsg;
-    x->g.sg = x->p;
-    x->g.active = x->act;
-    x->g.local_size[0] = lx;
-    x->g.local_size[1] = ly;
-    x->g.local_size[2] = n / (lx * ly);
-    x->g.wg_items = n;
-}
-
-static void wg_free(wg *x)
-{
-    for (uint32_t j = 0; j < x->nsg; j++)
-        lanes_sg_free(&x->sg[j]);
+    const uint32_t local[3] = { lx, ly, n / (lx * ly) };
+    test_wg_init(x, w, n, NREG, local);
 }
 
 /* work-item k (linear local id) register r */
@@ -118,10 +90,7 @@ static coll_status run(wg *x, const isa_inst *in, int j, coll_report *rep)
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return test_xorshift64(&rng);
 }
 
 /* a small-integer value of type t (exact in every float type) */
@@ -235,7 +204,7 @@ static void test_spec_example(void **state)
             assert_int_equal(run(&x, &b, w == 8 ? 0 : -1, NULL), COLL_OK);
             for (uint32_t k = 0; k < 8; k++)
                 assert_int_equal(*item(&x, 0, k), exc[k]);
-            wg_free(&x);
+            test_wg_free(&x);
         }
     }
 }
@@ -331,7 +300,7 @@ static void test_wg_matrix(void **state)
                                        ~0ull, true);
                         }
                     }
-                wg_free(&x);
+                test_wg_free(&x);
             }
 }
 
@@ -383,7 +352,7 @@ static void test_nu_algorithms(void **state)
                         assert_int_equal(run(&x, &in, 0, NULL), COLL_OK);
                         check_fold(&x, fams[fi], op, t, 0, n, x.act[0], true);
                     }
-                    wg_free(&x);
+                    test_wg_free(&x);
                 }
     }
 }
@@ -411,7 +380,7 @@ static void test_clustered_reduce(void **state)
             /* counts: 2 MOV fill + log2 c ALU + 1 MOV */
             assert_int_equal(counts[COLL_UOP_ALU], __builtin_ctz(c));
             assert_int_equal(counts[COLL_UOP_MOV], 3);
-            wg_free(&x);
+            test_wg_free(&x);
         }
     }
     wg x;
@@ -422,7 +391,7 @@ static void test_clustered_reduce(void **state)
     assert_int_equal(run(&x, &in, 0, NULL), COLL_ID_RANGE);
     in.o[2].imm = 16;
     assert_int_equal(run(&x, &in, 0, NULL), COLL_ID_RANGE);
-    wg_free(&x);
+    test_wg_free(&x);
 }
 
 /* edge values: type min/max, overflowing sums, -0.0, NaN, +-INF */
@@ -453,7 +422,7 @@ static void test_edge_values(void **state)
     in = mk(ISA_OP_SG_REDUCE_ADD, ISA_T_I16, 2);
     assert_int_equal(run(&x, &in, 0, NULL), COLL_OK);
     assert_int_equal(*item(&x, 0, 5), (8u * 0x7fff) & 0xffff);
-    wg_free(&x);
+    test_wg_free(&x);
 
     /* floats: NaN ignored by min/max, INF, -0 */
     const isa_type ft[] = { ISA_T_F16, ISA_T_F32, ISA_T_F64 };
@@ -476,7 +445,7 @@ static void test_edge_values(void **state)
         assert_int_equal(run(&x, &in, 0, NULL), COLL_OK);
         assert_true(as_d(t, *item(&x, 0, 0)) == INFINITY);
         assert_true(as_d(t, *item(&x, 0, 4)) == 0.0);  /* NaN ignored */
-        wg_free(&x);
+        test_wg_free(&x);
         /* random floats against the tolerance */
         for (uint32_t wi = 1; wi < 6; wi++) {
             wg_init(&x, widths[wi], 100, 100, 1);
@@ -488,7 +457,7 @@ static void test_edge_values(void **state)
                 assert_int_equal(run(&x, &in, -1, NULL), COLL_OK);
                 check_fold(&x, fam, ISA_BINOP_ADD, t, 0, 100, ~0ull, false);
             }
-            wg_free(&x);
+            test_wg_free(&x);
         }
     }
 }
@@ -551,7 +520,7 @@ static void test_uop_counts(void **state)
         run(&x, &in, 0, NULL);
         assert_int_equal(counts[COLL_UOP_ALU], 2);
         assert_int_equal(counts[COLL_UOP_MOV_INDIRECT], 2);
-        wg_free(&x);
+        test_wg_free(&x);
     }
     /* work-group reduce, tree, W = 16, 100 items = 7 subgroups:
      * per subgroup level 1 (2 MOV, 4 ALU, 1 BCAST, 1 SLM_STORE), 1 BARRIER,
@@ -571,7 +540,7 @@ static void test_uop_counts(void **state)
     in = mk(ISA_OP_WG_SCAN_INC_ADD, ISA_T_I32, 2);
     run(&x, &in, -1, NULL);
     assert_int_equal(counts[COLL_UOP_SLM_LOAD], 6);
-    wg_free(&x);
+    test_wg_free(&x);
 }
 
 static void test_shuffles(void **state)
@@ -656,7 +625,7 @@ static void test_shuffles(void **state)
                             assert_int_equal(got, src[s]);  /* inactive: register content */
                         }
                     }
-                    wg_free(&x);
+                    test_wg_free(&x);
                 }
 }
 
@@ -689,7 +658,7 @@ static void test_vector_shuffle_and_broadcast(void **state)
     for (uint32_t l = 0; l < 16; l++)
         for (uint32_t c = 0; c < 4; c++)
             assert_int_equal(lanes_reg(&x.sg[0], c)[l], 90 + c);
-    wg_free(&x);
+    test_wg_free(&x);
 }
 
 static void test_broadcasts(void **state)
@@ -737,7 +706,7 @@ static void test_broadcasts(void **state)
                     assert_int_equal(rep.sg * w + rep.lane, n - 1);
                 }
             }
-            wg_free(&x);
+            test_wg_free(&x);
         }
     /* sub-group broadcast, non-uniform broadcast, broadcast_first */
     for (size_t wi = 0; wi < 6; wi++) {
@@ -764,7 +733,7 @@ static void test_broadcasts(void **state)
         in = mk(ISA_OP_SG_BROADCAST_FIRST, ISA_T_I32, 2);
         assert_int_equal(run(&x, &in, 0, NULL), COLL_OK);
         assert_int_equal(lanes_reg(&x.sg[0], 0)[w > 2 ? 2 : 0], w > 2 ? 1001 : 1000);
-        wg_free(&x);
+        test_wg_free(&x);
     }
 }
 
@@ -840,7 +809,7 @@ static void test_vote_ballot(void **state)
             for (uint32_t l = 0; l < w && l < 32; l++)
                 if (act >> l & 1)
                     assert_int_equal(lanes_reg(&x.sg[0], 0)[l], (1u << l) - 1);
-            wg_free(&x);
+            test_wg_free(&x);
         }
     /* work_group_all / any over 100 items, W = 8 */
     wg x;
@@ -853,7 +822,7 @@ static void test_vote_ballot(void **state)
     in = mk(ISA_OP_WG_ANY, ISA_T_I32, 2);
     assert_int_equal(run(&x, &in, -1, NULL), COLL_OK);
     assert_int_equal(*item(&x, 0, 99) != 0, 1);
-    wg_free(&x);
+    test_wg_free(&x);
 }
 
 static void test_diagnostics(void **state)
@@ -912,7 +881,7 @@ static void test_diagnostics(void **state)
         assert_int_equal(run(&x, &in, wgs ? -1 : 1, &rep), COLL_OK);
     }
     opt.check = false;
-    wg_free(&x);
+    test_wg_free(&x);
 }
 
 int main(void)

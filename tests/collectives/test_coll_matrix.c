@@ -12,6 +12,7 @@
 
 #include "coll.h"
 #include "test_values.h"
+#include "test_wg.h"
 #include "coll_private.h"   /* coll_fault_hook only */
 
 #include <math.h>
@@ -26,7 +27,6 @@
 #define R_B 32
 #define R_C 48
 #define R_D 49
-#define MAXSG 256
 
 static const uint32_t widths[] = { 1, 4, 8, 16, 32, 64 };
 static const uint32_t wg_sizes[] = { 1, 7, 8, 24, 33, 100, 256 };
@@ -48,23 +48,13 @@ static void take_note(void *u, const coll_report *r)
 }
 static coll_env env = { &lenv, &opt, NULL, NULL, slm, sizeof slm, take_note, NULL };
 
-typedef struct wg {
-    uint32_t w, n, nsg;
-    lanes_sg sg[MAXSG];
-    lanes_sg *p[MAXSG];
-    lanes_mask act[MAXSG];
-    uint64_t before[MAXSG][16][64];  /* destination before the run */
-    coll_group g;
-} wg;
-static wg X;
+static test_wg X;
+static uint64_t before[TEST_WG_MAXSG][16][64];  /* destination before the run */
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return test_xorshift64(&rng);
 }
 static double unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
@@ -105,32 +95,11 @@ static uint64_t gen(isa_type t, isa_binop op, bool edge)
     return from_d(t, ev[rnd() % 9]);
 }
 
+/* shape NULL: a 1-D work-group */
 static void wg_init(uint32_t w, uint32_t n, const uint32_t shape[3])
 {
-    wg *x = &X;
-    x->w = w;
-    x->n = n;
-    x->nsg = (n + w - 1) / w;
-    assert_true(x->nsg <= MAXSG);
-    for (uint32_t j = 0; j < x->nsg; j++) {
-        uint32_t size = n - j * w < w ? n - j * w : w;
-        assert_int_equal(lanes_sg_init(&x->sg[j], w, size, NREG, 1), 0);
-        x->p[j] = &x->sg[j];
-        x->act[j] = x->sg[j].exists;
-    }
-    memset(&x->g, 0, sizeof x->g);
-    x->g.nsg = x->nsg;
-    x->g.sg = x->p;
-    x->g.active = x->act;
-    for (int d = 0; d < 3; d++)
-        x->g.local_size[d] = shape ? shape[d] : d == 0 ? n : 1;
-    x->g.wg_items = n;
-}
-
-static void wg_free(void)
-{
-    for (uint32_t j = 0; j < X.nsg; j++)
-        lanes_sg_free(&X.sg[j]);
+    const uint32_t one_d[3] = { n, 1, 1 };
+    test_wg_init(&X, w, n, NREG, shape ? shape : one_d);
 }
 
 static uint64_t *R(uint32_t j, uint32_t r) { return lanes_reg(&X.sg[j], r); }
@@ -333,7 +302,7 @@ static void setup(const run_cfg *c)
                     v = comp < 4 ? bwords[comp] : 0;   /* a uniform uint4 */
                 R(j, R_A + comp)[l] = v;
                 R(j, R_B + comp)[l] = gen(c->t, op, c->edge);
-                R(j, R_DST + comp)[l] = X.before[j][comp][l] = rnd() & mask_of(c->t);
+                R(j, R_DST + comp)[l] = before[j][comp][l] = rnd() & mask_of(c->t);
             }
         /* index / delta / id operands */
         for (uint32_t l = 0; l < w; l++) {
@@ -691,8 +660,8 @@ static void run_one(const run_cfg *c)
         for (uint32_t comp = 0; comp < nd; comp++)
             for (uint32_t l = 0; l < c->w; l++)
                 if (!active(j, l))
-                    assert_true(R(j, R_DST + comp)[l] == X.before[j][comp][l]);
-    wg_free();
+                    assert_true(R(j, R_DST + comp)[l] == before[j][comp][l]);
+    test_wg_free(&X);
     runs_done++;
     for (uint32_t wi = 0; wi < 6; wi++)
         if (widths[wi] == c->w)
@@ -944,7 +913,7 @@ static void test_check_catches_fault(void **state)
             } else {
                 assert_int_equal(st, COLL_OK);
             }
-            wg_free();
+            test_wg_free(&X);
         }
     }
     coll_options_default(&opt);
