@@ -104,11 +104,12 @@ typedef enum isa_pipe {
 /* --- added by the math built-ins work (append-only) --- */
 /* Elementary functions beyond sin/cos/exp2/log2 that lanes/math.c computes
  * with the C library (one opcodes.def row each, TRANS pipe).  ATAN stays
- * first and ATAN2 (the one binary op) last: isa_family_is_math tests the
- * range. */
+ * first, the unary ones before ATAN2, the binary ones from ATAN2 to HYPOT
+ * (last): isa_family_is_math and lanes/math.c test these ranges. */
 #define ISA_MATH_FAMILIES(X) \
     X(ATAN) X(ASIN) X(ACOS) X(SINH) X(COSH) X(TANH) X(ASINH) X(ACOSH) \
-    X(ATANH) X(EXPM1) X(LOG1P) X(ERF) X(ERFC) X(TGAMMA) X(LGAMMA) X(ATAN2)
+    X(ATANH) X(EXPM1) X(LOG1P) X(ERF) X(ERFC) X(TGAMMA) X(LGAMMA) X(CBRT) \
+    X(ATAN2) X(HYPOT)
 
 typedef enum isa_family {
 #define X(f) ISA_FAM_##f,
@@ -120,7 +121,7 @@ typedef enum isa_family {
 /* --- added by the math built-ins work (append-only) --- */
 static inline bool isa_family_is_math(isa_family f)
 {
-    return f >= ISA_FAM_ATAN && f <= ISA_FAM_ATAN2;
+    return f >= ISA_FAM_ATAN && f <= ISA_FAM_HYPOT;
 }
 
 /* Combining operators (reduce/scan/atomics) and compare conditions. */

@@ -1,18 +1,23 @@
 /*
  * math.c - per-lane semantics of the elementary-function rows of
- * opcodes.def (isa_family_is_math: atan .. lgamma, atan2).
+ * opcodes.def (isa_family_is_math: atan .. cbrt, then the binary atan2 and
+ * hypot).
  *
  * Each op is the C library's double function.  f16 and f32 operands widen
  * exactly to double and the result is rounded once to the type, so those
  * results are within 0.5 ulp plus libm's (tiny, relative 2^-52-ish) double
  * error; f64 results are libm's own (glibc: within a few ulp, inside the
- * OpenCL C bounds; docs/isa.md).  Special values (NaN, infinities, signed
+ * OpenCL C bounds; docs/isa.md), except where the double function is not
+ * (glibc's cbrt is 3 ulp off at times, OpenCL allows 2): those take the
+ * long double function, rounded once to double.  Special values (NaN, infinities, signed
  * zeros, poles, domain errors) are libm's, i.e. C99 Annex F, which is what
  * the OpenCL C specification asks for.
  */
 #include "lanes_priv.h"
 
 typedef double (*math1_fn)(double);
+typedef double (*math2_fn)(double, double);
+typedef long double (*math1l_fn)(long double);
 
 /* lgamma through lgamma_r: the plain one writes the global signgam, and
  * host threads run sub-groups concurrently */
@@ -22,8 +27,8 @@ static double lgamma_nosign(double v)
     return lgamma_r(v, &sign);
 }
 
-/* unary rows, indexed from ISA_FAM_ATAN; a missing row is a bad
- * instruction, not a silent result */
+/* unary rows, indexed from ISA_FAM_ATAN, and binary rows from ISA_FAM_ATAN2;
+ * a missing row is a bad instruction, not a silent result */
 #define M1(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN] = fn,
 static const math1_fn math1[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
     M1(ATAN, atan) M1(ASIN, asin) M1(ACOS, acos)
@@ -31,25 +36,41 @@ static const math1_fn math1[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
     M1(ASINH, asinh) M1(ACOSH, acosh) M1(ATANH, atanh)
     M1(EXPM1, expm1) M1(LOG1P, log1p)
     M1(ERF, erf) M1(ERFC, erfc)
-    M1(TGAMMA, tgamma) M1(LGAMMA, lgamma_nosign)
+    M1(TGAMMA, tgamma) M1(LGAMMA, lgamma_nosign) M1(CBRT, cbrt)
+};
+/* f64 through long double where the double function misses OpenCL's bound */
+static const math1l_fn math1l[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
+    M1(CBRT, cbrtl)
 };
 #undef M1
+#define M2(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN2] = fn,
+static const math2_fn math2[ISA_FAM_HYPOT - ISA_FAM_ATAN2 + 1] = {
+    M2(ATAN2, atan2) M2(HYPOT, hypot)
+};
+#undef M2
 
 int lanes_math_row(isa_family f, isa_type t, uint32_t w, const uint64_t *a,
                    const uint64_t *b, uint64_t *r)
 {
     if (!isa_family_is_math(f) || !lp_valid_type(t) || !isa_types[t].is_float)
         return LANES_FAULT_BAD_INST;
-    if (f == ISA_FAM_ATAN2) {
-        if (!b)
+    if (f >= ISA_FAM_ATAN2) {
+        const math2_fn fn = math2[f - ISA_FAM_ATAN2];
+        if (!b || !fn)
             return LANES_FAULT_BAD_INST;
         for (uint32_t l = 0; l < w; l++)
-            r[l] = lp_fstore(t, atan2(lp_fload(t, a[l]), lp_fload(t, b[l])));
+            r[l] = lp_fstore(t, fn(lp_fload(t, a[l]), lp_fload(t, b[l])));
         return LANES_OK;
     }
     const math1_fn fn = math1[f - ISA_FAM_ATAN];
+    const math1l_fn fnl = math1l[f - ISA_FAM_ATAN];
     if (!fn)
         return LANES_FAULT_BAD_INST;
+    if (t == ISA_T_F64 && fnl) {
+        for (uint32_t l = 0; l < w; l++)
+            r[l] = lp_f64_bits((double)fnl((long double)lp_f64(a[l])));
+        return LANES_OK;
+    }
     for (uint32_t l = 0; l < w; l++)
         r[l] = lp_fstore(t, fn(lp_fload(t, a[l])));
     return LANES_OK;

@@ -1,5 +1,5 @@
 /* test_math_ops.c - the elementary-function rows of opcodes.def (atan ..
- * lgamma, atan2): their table entries, assembler / disassembler round
+ * cbrt, atan2, hypot): their table entries, assembler / disassembler round
  * trip and rejections, and their per-lane results through lanes_exec_alu
  * against the C library's float functions (OpenCL C ulp limits), long
  * double references (f32 within 1 ulp, f64 within the OpenCL limits) and
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ static const fn_row rows[] = {
     { "tgamma", tgammaf, tgammal, 16, 16, 0.01, 34 },
     /* lgamma has no OpenCL limit; away from its zeros libm keeps a few */
     { "lgamma", lgf, lgl, 16, 16, 3, 1e4 },
+    { "cbrt", cbrtf, cbrtl, 2, 2, -1e6, 1e6 },
 };
 enum { NROWS = sizeof rows / sizeof rows[0] };
 
@@ -145,7 +147,7 @@ static void test_table_rows(void **st)
     (void)st;
     static const char *const names[] = {
         "atan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-        "expm1", "log1p", "erf", "erfc", "tgamma", "lgamma", "atan2",
+        "expm1", "log1p", "erf", "erfc", "tgamma", "lgamma", "cbrt", "atan2", "hypot",
     };
     unsigned seen = 0;
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -155,7 +157,8 @@ static void test_table_rows(void **st)
         assert_true(isa_family_is_math(oi->family));
         assert_int_equal(strcasecmp(isa_family_names[oi->family], names[i]), 0);   /* names itself */
         assert_int_equal(oi->pipe, ISA_PIPE_TRANS);
-        assert_int_equal(oi->shape, strcmp(names[i], "atan2") ? ISA_SHAPE_D_S : ISA_SHAPE_D_S_S);
+        bool two = !strcmp(names[i], "atan2") || !strcmp(names[i], "hypot");
+        assert_int_equal(oi->shape, two ? ISA_SHAPE_D_S_S : ISA_SHAPE_D_S);
         assert_int_equal(oi->types, ISA_TM_FLOAT);
     }
     for (int op = 0; op < ISA_OP_COUNT; op++)
@@ -173,7 +176,7 @@ static void test_roundtrip(void **st)
     char *src = every_math_op();
     isa_kernel k2;
     assemble(src, &kern);
-    assert_int_equal(kern.ninst, 16 * 3 + 1);
+    assert_int_equal(kern.ninst, 18 * 3 + 1);
     char *text = isa_disassemble(&kern);
     assert_non_null(text);
     assert_non_null(strstr(text, "atan2.f64 r0, r1, r2"));
@@ -297,7 +300,8 @@ static void test_f64_random(void **st)
     }
 }
 
-static void test_atan2_random(void **st)
+/* the binary rows: atan2 (OpenCL limit 6 ulp) and hypot (4) */
+static void test_binary_random(void **st)
 {
     (void)st;
     uint64_t a[W], b[W], ad[W], bd[W];
@@ -321,6 +325,17 @@ static void test_atan2_random(void **st)
         for (int l = 0; l < W; l++) {
             double y = bitsd(ad[l]), x = bitsd(bd[l]), got = bitsd(lanes_reg(&sg, 0)[l]);
             assert_true(ulps_ref(atan2l(y, x), got, 53, -1022) <= 6);
+        }
+        run_op("hypot", "f32", a, b, ~(lanes_mask)0);
+        for (int l = 0; l < W; l++) {
+            float y = bitsf(a[l]), x = bitsf(b[l]), got = bitsf(lanes_reg(&sg, 0)[l]);
+            assert_true(ulps_f(got, hypotf(y, x)) <= 4);
+            assert_true(ulps_ref(sqrtl((long double)x * x + (long double)y * y), got, 24, -126) <= 1.0);
+        }
+        run_op("hypot", "f64", ad, bd, ~(lanes_mask)0);
+        for (int l = 0; l < W; l++) {
+            double y = bitsd(ad[l]), x = bitsd(bd[l]), got = bitsd(lanes_reg(&sg, 0)[l]);
+            assert_true(ulps_ref(sqrtl((long double)x * x + (long double)y * y), got, 53, -1022) <= 4);
         }
     }
 }
@@ -355,6 +370,10 @@ static void test_specials(void **st)
         { "atan2", -1.0, inf, -0.0 }, { "atan2", inf, -inf, 3 * pi / 4 },
         { "atan2", -inf, inf, -pi / 4 }, { "atan2", 1.0, 0.0, pi / 2 },
         { "atan2", nan, 1.0, nan }, { "atan2", 1.0, nan, nan },
+        { "cbrt", -8.0, 0, -2.0 }, { "cbrt", -0.0, 0, -0.0 }, { "cbrt", -inf, 0, -inf },
+        { "cbrt", 27.0, 0, 3.0 }, { "cbrt", nan, 0, nan }, { "hypot", 3.0, -4.0, 5.0 },
+        { "hypot", -0.0, -0.0, 0.0 }, { "hypot", inf, nan, inf }, { "hypot", nan, -inf, inf },
+        { "hypot", nan, 1.0, nan }, { "hypot", 1e30, 1e30, 1.4142135623730951e30 },
     };
     for (unsigned i = 0; i < sizeof sp / sizeof sp[0]; i++) {
         uint64_t a[W], b[W], ad[W], bd[W];
@@ -413,7 +432,7 @@ int main(void)
         cmocka_unit_test(test_rejected_forms),
         cmocka_unit_test_setup_teardown(test_f32_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_f64_random, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_atan2_random, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_binary_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_specials, setup, teardown),
         cmocka_unit_test_setup_teardown(test_f16, setup, teardown),
     };
