@@ -14,28 +14,51 @@
 #include <string.h>
 #include <cmocka.h>
 
+/* Assemble src into k and load configs/test-simple.yaml into cfg. */
+static void load(const char *src, isa_kernel *k, emu_config *cfg)
+{
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), k, &d), 0);
+    assert_int_equal(emu_config_load_bundled("test-simple", cfg, &d), 0);
+    isa_diags_free(&d);
+}
+
+/* Run k with timing; the cycle count.  *out (if given) receives the scalar
+ * timing statistics (its pointers cleared). */
+static uint64_t timed_run(const isa_kernel *k, const emu_config *cfg, const sgemu_launch *L,
+                          sgemu_argval *args, sgemu_timing *out)
+{
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(k, cfg, L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    assert_non_null(st.timing);
+    uint64_t c = st.timing->cycles;
+    if (out) {
+        *out = *st.timing;
+        out->cu_busy_cycles = out->cu_issued = NULL;
+        out->per_inst = NULL;
+    }
+    sgemu_stats_free(&st);
+    return c;
+}
+
 static uint64_t run_cycles(const char *src, uint32_t width, uint64_t global, uint64_t local,
                            const char *trace)
 {
     isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
     emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    load(src, &k, &cfg);
     uint32_t buf[1024] = { 0 };
     sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
                                .bytes = sizeof buf } };
     sgemu_launch L = { .dims = 1, .global = { global }, .local = { local },
                        .local_given = true, .sg_width = width, .timing = true,
                        .trace_path = trace };
-    sgemu_stats st;
-    sgemu_fault f;
-    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
-    assert_non_null(st.timing);
-    uint64_t c = st.timing->cycles;
-    sgemu_stats_free(&st);
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
     isa_kernel_free(&k);
-    isa_diags_free(&d);
     return c;
 }
 
@@ -88,10 +111,8 @@ static void test_barrier(void **state)
 static uint64_t run_any(const char *src, uint32_t width, sgemu_timing *out)
 {
     isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
     emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    load(src, &k, &cfg);
     static uint32_t bufs[ISA_MAX_ARGS][1024];
     static uint32_t pix[16 * 16];
     memset(bufs, 0, sizeof bufs);
@@ -120,22 +141,8 @@ static uint64_t run_any(const char *src, uint32_t width, sgemu_timing *out)
     }
     sgemu_launch L = { .dims = 1, .global = { width }, .local = { width },
                        .local_given = true, .sg_width = width, .timing = true };
-    sgemu_stats st;
-    sgemu_fault f;
-    int rc = sgemu_run(&k, &cfg, &L, args, &st, &f);
-    if (rc)
-        fprintf(stderr, "run: %s\n", f.msg);
-    assert_int_equal(rc, 0);
-    assert_non_null(st.timing);
-    uint64_t c = st.timing->cycles;
-    if (out) {
-        *out = *st.timing;
-        out->cu_busy_cycles = out->cu_issued = NULL;
-        out->per_inst = NULL;
-    }
-    sgemu_stats_free(&st);
+    uint64_t c = timed_run(&k, &cfg, &L, args, out);
     isa_kernel_free(&k);
-    isa_diags_free(&d);
     return c;
 }
 
@@ -287,28 +294,18 @@ static uint64_t run_spill(uint32_t allow, sgemu_timing *out)
     const char *src = ".kernel sp\n.arg out global u32\n"
                       "mov.u32 r39, 1\nadd.u32 r0, r39, r39\nret\n";
     isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    load(src, &k, &cfg);
     assert_int_equal(k.nreg, 40);
     k.grf_bytes_per_lane = 160;
-    emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
     cfg.timing.allow_spill = allow;
     uint32_t buf[32] = { 0 };
     sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
                                .bytes = sizeof buf } };
     sgemu_launch L = { .dims = 1, .global = { 32 }, .local = { 32 }, .local_given = true,
                        .sg_width = 32, .timing = true };
-    sgemu_stats st;
-    sgemu_fault f;
-    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
-    uint64_t c = st.timing->cycles;
-    *out = *st.timing;
-    out->cu_busy_cycles = out->cu_issued = NULL;
-    out->per_inst = NULL;
-    sgemu_stats_free(&st);
+    uint64_t c = timed_run(&k, &cfg, &L, args, out);
     isa_kernel_free(&k);
-    isa_diags_free(&d);
     return c;
 }
 
@@ -406,21 +403,17 @@ static void test_trace_limit(void **state)
                       "mov.u32 r0, %global_id.x\nld.global.u32 r1, [%out + r0*4]\n"
                       "add.u32 r1, r1, r0\nst.global.u32 [%out + r0*4], r1\nret\n";
     isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("t.sgasm", src, strlen(src), &k, &d), 0);
     emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    load(src, &k, &cfg);
     uint32_t buf[256] = { 0 };
     sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
                                .bytes = sizeof buf } };
     sgemu_launch L = { .dims = 1, .global = { 256 }, .local = { 32 }, .local_given = true,
                        .sg_width = 8, .timing = true, .trace_path = "t3.json",
                        .trace_limit = 3 };
-    sgemu_stats st;
-    sgemu_fault f;
-    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
-    assert_int_equal(st.timing->trace_events, 3);
-    sgemu_stats_free(&st);
+    sgemu_timing t;
+    timed_run(&k, &cfg, &L, args, &t);
+    assert_int_equal(t.trace_events, 3);
     char *s = slurp("t3.json");
     check_json(s);
     uint32_t n = 0;
@@ -430,7 +423,6 @@ static void test_trace_limit(void **state)
     free(s);
     remove("t3.json");
     isa_kernel_free(&k);
-    isa_diags_free(&d);
 }
 
 /* Occupancy: 100 registers per thread (400 B/lane x 8 lanes / 32 B) in a
