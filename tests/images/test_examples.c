@@ -7,6 +7,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
+#include "test_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,19 +26,7 @@ static char *slurp(const char *rel, size_t *len)
     const char *root = getenv("SGEMU_SRC");
     char path[1024];
     snprintf(path, sizeof path, "%s/examples/images/%s", root ? root : ".", rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fprintf(stderr, "cannot open %s\n", path);
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)n + 1);
-    assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-    p[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return p;
+    return test_slurp(path, len);
 }
 
 static void load(const char *rel, isa_kernel *k)

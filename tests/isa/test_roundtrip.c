@@ -15,23 +15,9 @@
 #include <cmocka.h>
 
 #include "isa.h"
+#include "test_file.h"
 
 static const char *fixtures_dir, *examples_dir;
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    *len = fread(b, 1, (size_t)n, f);
-    b[*len] = 0;
-    fclose(f);
-    return b;
-}
 
 static void same_kernel(const isa_kernel *a, const isa_kernel *b)
 {
@@ -117,7 +103,7 @@ static int walk(const char *dir, bool deep)
                 count += walk(path, deep);
         } else if (ends_with(path, ".sgasm")) {
             size_t len = 0;
-            char *src = slurp(path, &len);
+            char *src = test_read_file(path, &len);
             assert_non_null(src);
             roundtrip_text(path, src, len);
             free(src);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "../cli/kernel_harness.h"
+#include "../test_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,16 +33,7 @@ static char *read_text(const char *dir, const char *name)
 {
     char p[512];
     snprintf(p, sizeof p, "%s/%s/%s", tmpdir, dir, name);
-    FILE *f = fopen(p, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc(1, (size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
+    return test_read_file(p, NULL);
 }
 
 /* Two tiny kernels, width x L2 size x zip(l2 latency, dram latency). */

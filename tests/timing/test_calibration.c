@@ -18,21 +18,15 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_file.h"
+
 static char *slurp(const char *name)
 {
     const char *src = getenv("SGEMU_SRC");
     assert_non_null(src);
     char path[1024];
     snprintf(path, sizeof path, "%s/examples/calibration/%s.sgasm", src, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc(1, (size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
+    return test_slurp(path, NULL);
 }
 
 /* Run example `name` on the H100 config: n iterations, `items` work-items in

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_file.h"
+
 /* Assemble src into k and load configs/test-simple.yaml into cfg. */
 static void load(const char *src, isa_kernel *k, emu_config *cfg)
 {
@@ -327,20 +329,6 @@ static void test_spill(void **state)
     assert_int_equal(t.spill_bytes_moved, 0);
 }
 
-/* Same run twice: identical cycles and identical trace files. */
-static char *slurp(const char *p)
-{
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc(1, (size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
-}
-
 /* Structural JSON check: balanced brackets outside strings, the keys
  * Perfetto reads present. */
 static void check_json(const char *s)
@@ -372,6 +360,7 @@ static void check_json(const char *s)
     assert_non_null(strstr(s, "\"ts\""));
 }
 
+/* Same run twice: identical cycles and identical trace files. */
 static void test_determinism_and_trace(void **state)
 {
     (void)state;
@@ -382,7 +371,7 @@ static void test_determinism_and_trace(void **state)
     uint64_t b = run_cycles(src, 8, 256, 32, "t2.json");
     assert_int_equal(a, b);
     assert_true(a > 0);
-    char *s1 = slurp("t1.json"), *s2 = slurp("t2.json");
+    char *s1 = test_slurp("t1.json", NULL), *s2 = test_slurp("t2.json", NULL);
     assert_string_equal(s1, s2);
     check_json(s1);
     /* memory traffic counters (bytes per level per window) on their own track */
@@ -414,7 +403,7 @@ static void test_trace_limit(void **state)
     sgemu_timing t;
     timed_run(&k, &cfg, &L, args, &t);
     assert_int_equal(t.trace_events, 3);
-    char *s = slurp("t3.json");
+    char *s = test_slurp("t3.json", NULL);
     check_json(s);
     uint32_t n = 0;
     for (const char *p = s; (p = strstr(p, "\"ph\": \"")) != NULL; p++)
