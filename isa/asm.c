@@ -116,17 +116,29 @@ static bool parse_u64(span s, uint64_t *v)
 
 /* --------------------------------------------------------------- pass 1 */
 
+/* arr (of *cap elements of esz bytes) grown to twice its size, or `first`
+ * elements; NULL (reported at `at` as out of memory for `what`, arr kept)
+ * if that fails. */
+static void *grow(asm_ctx *c, void *arr, size_t *cap, size_t esz, size_t first, span at,
+                  const char *what)
+{
+    size_t n = *cap ? *cap * 2 : first;
+    void *p = realloc(arr, n * esz);
+    if (!p) {
+        err(c, at.line, at.col, "out of memory for %s", what);
+        return NULL;
+    }
+    *cap = n;
+    return p;
+}
+
 static void add_label(asm_ctx *c, span name)
 {
     if (c->nlabel == c->caplabel) {
-        size_t cap = c->caplabel ? c->caplabel * 2 : 32;
-        label *n = realloc(c->labels, cap * sizeof *n);
-        if (!n) {
-            err(c, name.line, name.col, "out of memory for labels");
+        label *n = grow(c, c->labels, &c->caplabel, sizeof *n, 32, name, "labels");
+        if (!n)
             return;
-        }
         c->labels = n;
-        c->caplabel = cap;
     }
     c->labels[c->nlabel++] = (label){ name.p, name.n, (uint32_t)c->ninst, name.line, name.col };
 }
@@ -140,14 +152,10 @@ static void add_inst_line(asm_ctx *c, span s)
         return;
     }
     if (c->ninst == c->capinst) {
-        size_t cap = c->capinst ? c->capinst * 2 : 64;
-        span *n = realloc(c->insts, cap * sizeof *n);
-        if (!n) {
-            err(c, s.line, s.col, "out of memory for instructions");
+        span *n = grow(c, c->insts, &c->capinst, sizeof *n, 64, s, "instructions");
+        if (!n)
             return;
-        }
         c->insts = n;
-        c->capinst = cap;
     }
     c->insts[c->ninst++] = s;
 }
@@ -505,6 +513,28 @@ static const char *type_str(isa_type t, unsigned vec, char *buf)
     return buf;
 }
 
+/* The index in lo..hi-1 of the entry of `names` that m spells, or -1. */
+static int name_index(span m, const char *const *names, int lo, int hi)
+{
+    for (int i = lo; i < hi; i++)
+        if (span_eq(m, names[i]))
+            return i;
+    return -1;
+}
+
+/* Modifier m (shown as `name`) of `mnem`: reports "<what> 'name' is not
+ * allowed for 'mnem'" unless `allowed`, else "duplicate <dup> 'name'" if
+ * `seen` before; true if neither. */
+static bool modifier_ok(asm_ctx *c, span m, const char *name, const char *mnem, bool allowed,
+                        bool seen, const char *what, const char *dup)
+{
+    if (!allowed)
+        err(c, m.line, m.col, "%s '%s' is not allowed for '%s'", what, name, mnem);
+    else if (seen)
+        err(c, m.line, m.col, "duplicate %s '%s'", dup, name);
+    return allowed && !seen;
+}
+
 /* Decode the dot-separated modifiers of `mn` into *in.  Returns false if an
  * error was reported. */
 static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
@@ -560,25 +590,15 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
         if (is_bar && (span_eq(m, "local") || span_eq(m, "global") || span_eq(m, "image"))) {
             unsigned f = span_eq(m, "local") ? ISA_F_FENCE_LOCAL
                        : span_eq(m, "global") ? ISA_F_FENCE_GLOBAL : ISA_F_FENCE_IMAGE;
-            if (in->flags & f) {
-                err(c, m.line, m.col, "duplicate modifier '%s'", q(m.p, m.n, qb));
-                ok = false;
-            }
+            ok = modifier_ok(c, m, q(m.p, m.n, qb), mnem, true, in->flags & f, "modifier",
+                             "modifier") && ok;
             in->flags |= (uint16_t)f;
             continue;
         }
-        int sp = -1;
-        for (int i = 0; i < ISA_SPACE_IMAGE; i++)
-            if (span_eq(m, isa_space_names[i]))
-                sp = i;
+        int sp = name_index(m, isa_space_names, 0, ISA_SPACE_IMAGE);
         if (sp >= 0) {
-            if (!isa_op_takes_space(oi)) {
-                err(c, m.line, m.col, "address space '%s' is not allowed for '%s'", isa_space_names[sp], mnem);
-                ok = false;
-            } else if (have_space) {
-                err(c, m.line, m.col, "duplicate address space modifier '%s'", isa_space_names[sp]);
-                ok = false;
-            }
+            ok = modifier_ok(c, m, isa_space_names[sp], mnem, isa_op_takes_space(oi), have_space,
+                             "address space", "address space modifier") && ok;
             have_space = true;
             in->space = (uint8_t)sp;
             continue;
@@ -594,29 +614,16 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
                 cond = b;
         }
         if (cond >= 0) {
-            if (oi->family != ISA_FAM_CMP) {
-                err(c, m.line, m.col, "condition '%s' is not allowed for '%s'", q(m.p, m.n, qb), mnem);
-                ok = false;
-            } else if (have_cond) {
-                err(c, m.line, m.col, "duplicate condition modifier '%s'", q(m.p, m.n, qb));
-                ok = false;
-            }
+            ok = modifier_ok(c, m, q(m.p, m.n, qb), mnem, oi->family == ISA_FAM_CMP, have_cond,
+                             "condition", "condition modifier") && ok;
             have_cond = true;
             in->cond = (uint8_t)cond;
             continue;
         }
-        int rnd = -1;
-        for (int r = 1; r < ISA_RND_COUNT; r++)
-            if (span_eq(m, isa_round_names[r]))
-                rnd = r;
+        int rnd = name_index(m, isa_round_names, 1, ISA_RND_COUNT);
         if (rnd >= 0) {
-            if (!is_cvt && !isa_family_is_arith(oi->family)) {
-                err(c, m.line, m.col, "rounding mode '%s' is not allowed for '%s'", q(m.p, m.n, qb), mnem);
-                ok = false;
-            } else if (have_rnd) {
-                err(c, m.line, m.col, "duplicate rounding modifier '%s'", q(m.p, m.n, qb));
-                ok = false;
-            }
+            ok = modifier_ok(c, m, q(m.p, m.n, qb), mnem, is_cvt || isa_family_is_arith(oi->family),
+                             have_rnd, "rounding mode", "rounding modifier") && ok;
             have_rnd = true;
             in->flags = (uint16_t)((in->flags & ~ISA_F_RND_MASK) | ((unsigned)rnd << ISA_F_RND_SHIFT));
             continue;
@@ -631,13 +638,8 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
             if (!span_eq(m, fl[i].name))
                 continue;
             found = true;
-            if (!fl[i].allowed) {
-                err(c, m.line, m.col, "modifier '%s' is not allowed for '%s'", fl[i].name, mnem);
-                ok = false;
-            } else if (in->flags & fl[i].flag) {
-                err(c, m.line, m.col, "duplicate modifier '%s'", fl[i].name);
-                ok = false;
-            }
+            ok = modifier_ok(c, m, fl[i].name, mnem, fl[i].allowed, in->flags & fl[i].flag,
+                             "modifier", "modifier") && ok;
             in->flags |= (uint16_t)fl[i].flag;
         }
         if (!found) {
