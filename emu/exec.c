@@ -292,10 +292,7 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
     if (!m->store) {
         uint64_t *d = regs + m->val_row;
         if (es == 4) {
-            uint32_t t[LANES_MAX];
-            memcpy(t, p, (size_t)w * 4);
-            for (uint32_t l = 0; l < w; l++)
-                d[l] = t[l];
+            lanes_fast_widen32(d, p, w);
         } else if (es == 8) {
             memcpy(d, p, (size_t)w * 8);   /* little-endian host */
         } else {
@@ -309,11 +306,7 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
     }
     const uint64_t *v = (m->val_sel ? consts : regs) + m->val_row;
     if (es == 4) {
-        uint32_t t[LANES_MAX];
-        for (uint32_t l = 0; l < w; l++)
-            t[l] = (uint32_t)v[l];
-        // cppcheck-suppress uninitvar ; the loop above fills the w slots copied
-        memcpy(p, t, (size_t)w * 4);
+        lanes_fast_narrow32(p, v, w);
     } else if (es == 8) {
         memcpy(p, v, (size_t)w * 8);
     } else {
@@ -498,7 +491,10 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                         ramp |= bit;
                 }
                 if (got != SP_CALLBACK && mask == full) {
-                    if (got == SP_RAMP)
+                    const uint64_t vm = v & m;
+                    if (got == SP_RAMP && vm + (w - 1) <= m)   /* no lane wraps */
+                        lanes_fast_ramp(r, vm, w);
+                    else if (got == SP_RAMP)
                         for (uint32_t l = 0; l < w; l++)
                             r[l] = (v + lane_id[l]) & m;
                     else

@@ -10,6 +10,11 @@
 
 #include "lanes.h"
 
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* r[l] = op(a[l], b[l], c[l]) for l < width (unused sources may be NULL).
  * r may be one of the sources: each lane reads before it writes. */
 typedef void (*lanes_fast_fn)(uint64_t *r, const uint64_t *a,
@@ -76,6 +81,62 @@ static inline bool lanes_fast_cmp_ramp(isa_binop cond, isa_type t, uint64_t a0,
     case ISA_BINOP_GE: *out = all & ~mlt; return true;
     default: return false;
     }
+}
+
+/* Rows to and from 32-bit elements in memory (a coalesced load or store
+ * of u32/i32/f32): d[l] = the element at p + 4 l, zero-extended, and the
+ * element at p + 4 l = the low 32 bits of v[l], for l < w.  SSE2 moves
+ * four lanes with one unpack pair or one shuffle; p never overlaps a row. */
+static inline __attribute__((always_inline)) void lanes_fast_widen32(uint64_t *d, const uint8_t *p, uint32_t w)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    for (; l + 4 <= w; l += 4) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 4 * l));
+        _mm_storeu_si128((__m128i *)(void *)(d + l), _mm_unpacklo_epi32(x, z));
+        _mm_storeu_si128((__m128i *)(void *)(d + l + 2), _mm_unpackhi_epi32(x, z));
+    }
+#endif
+    for (; l < w; l++) {
+        uint32_t t;
+        memcpy(&t, p + 4 * l, 4);
+        d[l] = t;
+    }
+}
+
+static inline __attribute__((always_inline)) void lanes_fast_narrow32(uint8_t *p, const uint64_t *v, uint32_t w)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__)
+    for (; l + 4 <= w; l += 4) {
+        const __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + l)));
+        const __m128 b = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + l + 2)));
+        _mm_storeu_si128((__m128i *)(void *)(p + 4 * l),
+                         _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))));
+    }
+#endif
+    for (; l < w; l++) {
+        const uint32_t t = (uint32_t)v[l];
+        memcpy(p + 4 * l, &t, 4);
+    }
+}
+
+/* r[l] = v + l for l < w (a work-item id row): two lanes an add. */
+static inline __attribute__((always_inline)) void lanes_fast_ramp(uint64_t *r, uint64_t v,
+                                                                  uint32_t w)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__)
+    __m128i x = _mm_set_epi64x((long long)(v + 1), (long long)v);
+    const __m128i two = _mm_set1_epi64x(2);
+    for (; l + 2 <= w; l += 2) {
+        _mm_storeu_si128((__m128i *)(void *)(r + l), x);
+        x = _mm_add_epi64(x, two);
+    }
+#endif
+    for (; l < w; l++)
+        r[l] = v + l;
 }
 
 /* d[l] = s[l] for the lanes of mask (l < w). */

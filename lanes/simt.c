@@ -66,7 +66,9 @@ int lanes_simt_reset(lanes_simt *s, lanes_mask lanes, uint32_t entry_pc)
     s->e[0] = (lanes_simt_entry){ .pc = entry_pc, .rpc = ISA_PC_EXIT,
                                   .mask = lanes };
     s->depth = 1;
-    simt_settle(s);
+    /* the usual entry (some lanes, a pc before exit) is settled already */
+    if (lanes == 0 || entry_pc == ISA_PC_EXIT)
+        simt_settle(s);
     return 0;
 }
 
@@ -146,6 +148,8 @@ void lanes_simt_branch(lanes_simt *s, lanes_mask taken, uint32_t target,
 
 void lanes_simt_ret(lanes_simt *s)
 {
-    s->exited |= lanes_simt_active(s);
+    if (s->depth == 0)
+        return;
+    s->exited |= s->e[s->depth - 1].mask;   /* lanes_simt_active, inline */
     simt_settle(s);
 }
