@@ -346,9 +346,10 @@ static void run_query(const qlaunch *q, bool decoded, bool timing, uint64_t *out
     memset(&L, 0, sizeof L);
     L.dims = q->dims;
     for (uint32_t i = 0; i < 3; i++) {
-        L.global[i] = i < q->dims ? q->global[i] : 1;
-        L.local[i] = i < q->dims ? q->local[i] : 1;
-        L.offset[i] = i < q->dims ? q->offset[i] : 0;
+        bool given = i < q->dims && i < 2;   /* qlaunch holds 2 dimensions */
+        L.global[i] = given ? q->global[i] : 1;
+        L.local[i] = given ? q->local[i] : 1;
+        L.offset[i] = given ? q->offset[i] : 0;
     }
     L.local_given = true;
     L.sg_width = q->width;
