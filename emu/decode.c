@@ -3,6 +3,7 @@
  * interpreter's per-instruction work is a switch, a few loads and one call
  * of a straight-line lane kernel. */
 #include "decode.h"
+#include "emu_private.h"   /* EMU_BUF_SHIFT */
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,13 @@ static void decode_mem(dctx *c, const isa_inst *in, bool store, emu_dinst *d)
     m->store = store;
     m->esize = (uint8_t)isa_types[in->type].bytes;
     m->space = in->space;
+    /* the argument's own buffer: what exec.c's bounds check expects to
+     * find at these addresses (the argument kinds are fixed for the run) */
+    const uint64_t hi = m->base >> EMU_BUF_SHIFT;
+    if (!m->base_reg && in->space != ISA_SPACE_LOCAL && hi >= 1 && hi <= k->narg &&
+        (k->args[hi - 1].kind == ISA_ARG_GLOBAL ||
+         (k->args[hi - 1].kind == ISA_ARG_CONSTANT && !store)))
+        m->buf = (uint16_t)hi;
     if (store) {
         uint32_t off;
         bind_source(c, vo, (isa_type)in->type, &m->val_sel, &off);

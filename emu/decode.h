@@ -51,6 +51,10 @@ typedef struct emu_dmem {
      * emu_dprog.ramp_regs: coalesced whenever that register is a ramp */
     uint8_t ramp_idx;
     uint16_t idx_reg;
+    /* argument base of a global/constant access that this access may use
+     * (a global buffer, or a constant one for a load): its argument index
+     * + 1, the high bits of its addresses; 0 when not resolved */
+    uint16_t buf;
 } emu_dmem;
 
 typedef struct emu_dinst {

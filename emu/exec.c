@@ -152,20 +152,6 @@ special_value(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
     return SP_ROW;
 }
 
-/* r[l] == r[0] + l for every lane (64-bit): the lane-ramp property the
- * decoded loads, stores and compares use (decode.h, emu_dprog.ramp_regs) */
-static inline __attribute__((always_inline)) bool
-row_is_ramp(const uint64_t *r, const uint32_t w)
-{
-    const uint64_t r0 = r[0];
-    if (r[w - 1] != r0 + (w - 1))
-        return false;
-    uint64_t acc = 0;
-    for (uint32_t l = 0; l < w; l++)
-        acc |= (r[l] - lane_id[l]) ^ r0;
-    return acc == 0;
-}
-
 /* How a load/store index register reads lane value v (memory.c's
  * lane_addresses). */
 static inline __attribute__((always_inline)) uint64_t
@@ -211,7 +197,7 @@ ldst_ptr(const emu_run *run, uint32_t space, uint64_t a, uint64_t n, bool store)
 static inline __attribute__((always_inline)) int
 exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
           lanes_mask mask, lanes_mask full, uint32_t pc, emu_rec *rec,
-          uint64_t *regs, const uint64_t *consts, const uint32_t w, const uint64_t ramp)
+          uint64_t *regs, const uint64_t *consts, const uint32_t w, const bool idx_ramp)
 {
     const uint64_t es = m->esize;
     if (rec || mask != full)
@@ -224,10 +210,10 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
      * uniform base (scale = size), or a base register that steps by size;
      * each test is one OR-reduction the compiler vectorises.  Any other
      * form is checked address by address.  An index register known to be
-     * a lane ramp (ramp_idx, decode.h) needs only its first and last
+     * a lane ramp (idx_ramp: m->ramp_idx and its bit) needs only its first and last
      * lanes: read as the index type they are w - 1 apart exactly when no
      * lane wrapped around 2^32 (u32) or 2^31 (i32). */
-    if (m->ramp_idx && (ramp >> m->idx_reg & 1)) {
+    if (idx_ramp) {
         const emu_didx k = (emu_didx)m->idx;
         const uint64_t x0 = index_value(k, x[0]);
         acc = index_value(k, x[w - 1]) - x0 - (w - 1);
@@ -286,7 +272,16 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
             acc |= addr[l] ^ (a0 + l * es);
     }
     const bool ok = acc == 0 && (a0 & (es - 1)) == 0;   /* es: 1, 2, 4 or 8 */
-    uint8_t *p = ok ? ldst_ptr(run, m->space, a0, w * es, m->store) : NULL;
+    uint8_t *p = NULL;
+    if (ok && m->buf && a0 >> EMU_BUF_SHIFT == m->buf) {
+        /* the argument's buffer (decode checked its kind): its bounds */
+        const sgemu_argval *v = &run->args[m->buf - 1];
+        const uint64_t off = a0 & EMU_BUF_OFFSET_MASK, nb = w * es;
+        if (v->kind == SGEMU_VAL_BUFFER && off <= v->bytes && nb <= v->bytes - off)
+            p = v->data + off;
+    } else if (ok) {
+        p = ldst_ptr(run, m->space, a0, w * es, m->store);
+    }
     if (!p)
         return emu_mem_exec(run, sg, in, mask, pc, rec);
     if (!m->store) {
@@ -362,17 +357,13 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
     const uint64_t *const base[2] = { regs, run->dp.consts };
     /* bit r: register r holds a lane ramp (r[l] = r[0] + l).  Only the
      * work-item id queries write the registers of dp.ramp_regs (decode.c
-     * checks every writer), so the bit stays true until one of them runs
-     * again.  Tracked in the untraced copies; a sub-group resuming after a
-     * barrier finds its ramps again by looking at the rows once. */
+     * checks every writer), so a bit stays true until one of them runs
+     * again.  Tracked in the untraced copies of the loop, from all clear
+     * at each entry: a sub-group resuming after a barrier takes the
+     * general paths until its next id query (looking at the rows again
+     * cost local_reduce more than its few whole-sub-group uses gained). */
     const bool track = !traced && W != 0;
     uint64_t ramp = 0;
-    if (track && run->dp.ramp_regs && s->depth && s->e[s->depth - 1].pc != 0)
-        for (uint64_t rr = run->dp.ramp_regs; rr; rr &= rr - 1) {
-            const unsigned r = (unsigned)__builtin_ctzll(rr);
-            if (row_is_ramp(regs + (size_t)r * w, w))
-                ramp |= UINT64_C(1) << r;
-        }
 
     while (s->depth) {
         lanes_simt_entry *top = &s->e[s->depth - 1];
@@ -528,14 +519,17 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 pc++;
                 break;
             }
-            case EMU_D_LDST:
-                if (exec_ldst(run, sg, &run->dp.mem[d->src[0]], &k->inst[pc], mask, full,
-                              pc, rec, regs, run->dp.consts, w, track ? ramp : 0)) {
+            case EMU_D_LDST: {
+                const emu_dmem *m = &run->dp.mem[d->src[0]];
+                const bool ir = track && m->ramp_idx && (ramp >> m->idx_reg & 1);
+                if (exec_ldst(run, sg, m, &k->inst[pc], mask, full,
+                              pc, rec, regs, run->dp.consts, w, ir)) {
                     top->pc = pc;
                     LEAVE(run->fault->code);
                 }
                 pc++;
                 goto moved;
+            }
             case EMU_D_MEM:
                 if (emu_mem_exec(run, sg, &k->inst[pc], mask, pc, rec)) {
                     top->pc = pc;
