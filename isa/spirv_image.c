@@ -89,6 +89,19 @@ static isa_operand packed(xctx *x, const xval *v, isa_type t)
     return x_R(x_gather(x, v, t));
 }
 
+/* One image or block access: op.t of `vec` components in space sp over the
+ * n operands o. */
+static void emit_access(xctx *x, isa_opcode op, isa_type t, unsigned vec, isa_space sp,
+                        unsigned n, const isa_operand *o)
+{
+    isa_inst *i = x_emit(x, op, t);
+    i->vec = (uint8_t)vec;
+    i->space = (uint8_t)sp;
+    for (unsigned k = 0; k < n; k++)
+        i->o[k] = o[k];
+    i->nopnd = (uint8_t)n;
+}
+
 /* The address (*a, *sp) of the pointer in word w of block I/O `in`; false
  * (with an error for other spaces) if there is none.  `what`: "reads" or
  * "writes". */
@@ -122,26 +135,15 @@ static void block_read(xctx *x, xfn *f, const spv_inst *in, bool image)
         isa_operand img, cx, cy;
         if (!image_at(x, f, in, 3, &img, &cx, &cy))
             return;
-        isa_inst *i = x_emit(x, op, ct);
-        i->vec = t->ncomp;
-        i->space = ISA_SPACE_IMAGE;
-        i->o[0] = v->c[0].o;
-        i->o[1] = img;
-        i->o[2] = cx;
-        i->o[3] = cy;
-        i->nopnd = 4;
+        emit_access(x, op, ct, t->ncomp, ISA_SPACE_IMAGE, 4,
+                    (isa_operand[]){ v->c[0].o, img, cx, cy });
         return;
     }
     isa_space sp;
     isa_operand a;
     if (!block_addr(x, f, in, 3, "reads", &a, &sp))
         return;
-    isa_inst *i = x_emit(x, op, ct);
-    i->vec = t->ncomp;
-    i->space = (uint8_t)sp;
-    i->o[0] = v->c[0].o;
-    i->o[1] = a;
-    i->nopnd = 2;
+    emit_access(x, op, ct, t->ncomp, sp, 2, (isa_operand[]){ v->c[0].o, a });
 }
 
 static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
@@ -161,14 +163,7 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
         if (!image_at(x, f, in, 1, &img, &cx, &cy))
             return;
         isa_operand s = packed(x, v, ct);
-        isa_inst *i = x_emit(x, op, ct);
-        i->vec = v->n;
-        i->space = ISA_SPACE_IMAGE;
-        i->o[0] = img;
-        i->o[1] = cx;
-        i->o[2] = cy;
-        i->o[3] = s;
-        i->nopnd = 4;
+        emit_access(x, op, ct, v->n, ISA_SPACE_IMAGE, 4, (isa_operand[]){ img, cx, cy, s });
         return;
     }
     isa_space sp;
@@ -176,12 +171,7 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
     if (!block_addr(x, f, in, 1, "writes", &a, &sp))
         return;
     isa_operand s = packed(x, v, ct);
-    isa_inst *i = x_emit(x, op, ct);
-    i->vec = v->n;
-    i->space = (uint8_t)sp;
-    i->o[0] = a;
-    i->o[1] = s;
-    i->nopnd = 2;
+    emit_access(x, op, ct, v->n, sp, 2, (isa_operand[]){ a, s });
 }
 
 /* Image operands word (after the coordinate / texel) asks for sign extension:
@@ -218,14 +208,7 @@ static void image_read(xctx *x, xfn *f, const spv_inst *in)
                    "(half images: read_imageh is not)", spv_op_name(in->op));
         return;
     }
-    isa_inst *i = x_emit(x, op, et);
-    i->vec = t->ncomp;
-    i->space = ISA_SPACE_IMAGE;
-    i->o[0] = v->c[0].o;
-    i->o[1] = img;
-    i->o[2] = cx;
-    i->o[3] = cy;
-    i->nopnd = 4;
+    emit_access(x, op, et, t->ncomp, ISA_SPACE_IMAGE, 4, (isa_operand[]){ v->c[0].o, img, cx, cy });
 }
 
 static void image_write(xctx *x, xfn *f, const spv_inst *in)
@@ -248,14 +231,7 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
         return;
     }
     isa_operand s = packed(x, v, et);
-    isa_inst *i = x_emit(x, op, et);
-    i->vec = v->n;
-    i->space = ISA_SPACE_IMAGE;
-    i->o[0] = img;
-    i->o[1] = cx;
-    i->o[2] = cy;
-    i->o[3] = s;
-    i->nopnd = 4;
+    emit_access(x, op, et, v->n, ISA_SPACE_IMAGE, 4, (isa_operand[]){ img, cx, cy, s });
 }
 
 /* OpImageQuerySize(Lod): (width, height) of an image2d_t. */
