@@ -6,6 +6,8 @@
  * file is written beside the target and renamed into place at the end. */
 #include "timing_private.h"
 
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,6 +35,10 @@ int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
         tr->tmp_path = NULL;
         return -1;
     }
+    /* mkstemp makes the file 0600: give it the mode fopen would */
+    mode_t um = umask(0);
+    umask(um);
+    (void)fchmod(fd, 0666 & ~um);
     tr->f = fdopen(fd, "w");
     if (!tr->f) {
         close(fd);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "spirv.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -323,6 +324,10 @@ int cli_write_atomic(const char *path, const void *data, size_t n)
     }
     tmp_live = 1;
     sigprocmask(SIG_SETMASK, &old, NULL);
+    /* mkstemp makes the file 0600: give it the mode fopen would */
+    mode_t um = umask(0);
+    umask(um);
+    (void)fchmod(fd, 0666 & ~um);
     const uint8_t *p = data;
     size_t left = n;
     int rc = 0, e = 0;
