@@ -103,7 +103,7 @@ static int walk(const char *dir, bool deep)
                 count += walk(path, deep);
         } else if (ends_with(path, ".sgasm")) {
             size_t len = 0;
-            char *src = test_read_file(path, &len);
+            char *src = file_read_all(path, &len);
             assert_non_null(src);
             roundtrip_text(path, src, len);
             free(src);

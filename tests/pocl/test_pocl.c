@@ -80,7 +80,7 @@ static void run_ocl(kcase *k)
     char path[512];
     size_t len;
     snprintf(path, sizeof path, "%s/%s", cli_src(), k->file);
-    char *src = ocl_read_file(path, &len);
+    char *src = file_read_all(path, &len);
     assert_non_null(src);
     cl_int err;
     char log[8192];
@@ -199,7 +199,7 @@ static void run_sgemu_and_compare(const kcase *k)
             char path[256];
             size_t len;
             snprintf(path, sizeof path, "%s/%s.sg%u.out", tmpdir, a->name, sg);
-            char *got = ocl_read_file(path, &len);
+            char *got = file_read_all(path, &len);
             assert_non_null(got);
             assert_int_equal(len, a->bytes);
             size_t m = a->cmp_bytes ? a->cmp_bytes : a->bytes;

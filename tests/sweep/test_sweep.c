@@ -33,7 +33,7 @@ static char *read_text(const char *dir, const char *name)
 {
     char p[512];
     snprintf(p, sizeof p, "%s/%s/%s", tmpdir, dir, name);
-    return test_read_file(p, NULL);
+    return file_read_all(p, NULL);
 }
 
 /* Two tiny kernels, width x L2 size x zip(l2 latency, dram latency). */

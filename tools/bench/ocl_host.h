@@ -1,38 +1,15 @@
 /* ocl_host.h - OpenCL host code shared by the bench's OpenCL peer
- * (ocl_peer.c) and the PoCL cross-check (tests/pocl/test_pocl.c): reading
- * a file whole and building an OpenCL C program with its log.  Header-only
+ * (ocl_peer.c) and the PoCL cross-check (tests/pocl/test_pocl.c): building
+ * an OpenCL C program with its log (and file_read.h).  Header-only
  * (static inline) as both are single-file programs, built only where the
  * OpenCL headers and ICD loader are found (define CL_TARGET_OPENCL_VERSION
  * before including it). */
 #ifndef SGEMU_OCL_HOST_H
 #define SGEMU_OCL_HOST_H
 
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "file_read.h"
 
-/* The file at path, NUL-terminated (malloc'd, *len bytes before the NUL),
- * or NULL if it cannot be read. */
-static inline char *ocl_read_file(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
-}
+#include <CL/cl.h>
 
 /* The OpenCL C source src (len bytes) built for dev, or NULL with *err the
  * OpenCL error and *step the call that failed; a failed build leaves its

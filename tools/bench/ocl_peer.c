@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", argv[1], w->cl_file);
     size_t len;
-    char *src = ocl_read_file(path, &len);
+    char *src = file_read_all(path, &len);
     if (!src)
         return fail("reading the kernel source", 0);
 
