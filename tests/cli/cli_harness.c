@@ -1,5 +1,6 @@
 /* cli_harness.c - see cli_harness.h */
 #include "cli_harness.h"
+#include "../../tools/bench/file_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,22 +15,11 @@ const char *cli_src(void)
     return s ? s : ".";
 }
 
+/* The file's text, or an empty string if it cannot be read. */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return calloc(1, 1);
-    size_t cap = 4096, n = 0;
-    char *b = malloc(cap);
-    size_t got;
-    while ((got = fread(b + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap)
-            b = realloc(b, cap *= 2);
-    }
-    b[n] = 0;
-    fclose(f);
-    return b;
+    char *s = file_read_all(path, NULL);
+    return s ? s : calloc(1, 1);
 }
 
 cli_result cli_run(const char *fmt, ...)
