@@ -161,24 +161,28 @@ static void buffer_read_case(const variant *v, uint32_t S, uint32_t vec, bool lo
     free(d);
 }
 
-static void test_buffer_reads(void **state)
+typedef void buffer_case(const variant *v, uint32_t S, uint32_t vec, bool local);
+
+/* fn for every spelling x width x vector size the spelling allows. */
+static void each_shape(buffer_case *fn, bool local)
 {
-    (void)state;
     for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++)
         for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
             for (size_t ci = 0; ci < sizeof vecs / sizeof vecs[0]; ci++)
                 if (vecs[ci] <= variants[vi].maxvec)
-                    buffer_read_case(&variants[vi], widths[wi], vecs[ci], false);
+                    fn(&variants[vi], widths[wi], vecs[ci], local);
+}
+
+static void test_buffer_reads(void **state)
+{
+    (void)state;
+    each_shape(buffer_read_case, false);
 }
 
 static void test_local_reads(void **state)
 {
     (void)state;
-    for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++)
-        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
-            for (size_t ci = 0; ci < sizeof vecs / sizeof vecs[0]; ci++)
-                if (vecs[ci] <= variants[vi].maxvec)
-                    buffer_read_case(&variants[vi], widths[wi], vecs[ci], true);
+    each_shape(buffer_read_case, true);
 }
 
 /* ------------------------------------------------------ buffer writes */
@@ -255,13 +259,8 @@ static void buffer_write_case(const variant *v, uint32_t S, uint32_t vec, bool l
 static void test_buffer_writes(void **state)
 {
     (void)state;
-    for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++)
-        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
-            for (size_t ci = 0; ci < sizeof vecs / sizeof vecs[0]; ci++)
-                if (vecs[ci] <= variants[vi].maxvec) {
-                    buffer_write_case(&variants[vi], widths[wi], vecs[ci], false);
-                    buffer_write_case(&variants[vi], widths[wi], vecs[ci], true);
-                }
+    each_shape(buffer_write_case, false);
+    each_shape(buffer_write_case, true);
 }
 
 /* ------------------------------------------------------ buffer errors */
