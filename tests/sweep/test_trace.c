@@ -156,16 +156,22 @@ static void damage(const char *src, const char *dst, long keep, long flip)
     fclose(b);
 }
 
+/* Record kernels[1] at SIMD8 as tmpdir/NAME (its path in path). */
+static void record_good(const char *name, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", tmpdir, name);
+    cli_result rec = cli_run("run %s %s %s --sg 8 --record %s -q", kernels[1].file,
+                             kernels[1].nd, kernels[1].args, path);
+    assert_int_equal(rec.status, 0);
+    cli_result_free(&rec);
+}
+
 static void test_corrupt_traces(void **state)
 {
     (void)state;
     char good[512], bad[512];
-    snprintf(good, sizeof good, "%s/good.sgt", tmpdir);
+    record_good("good.sgt", good, sizeof good);
     snprintf(bad, sizeof bad, "%s/bad.sgt", tmpdir);
-    cli_result rec = cli_run("run %s %s %s --sg 8 --record %s -q", kernels[1].file,
-                             kernels[1].nd, kernels[1].args, good);
-    assert_int_equal(rec.status, 0);
-    cli_result_free(&rec);
     long n = file_size(good);
     assert_true(n > 600);
     struct { long keep, flip; const char *want; } cases[] = {
@@ -228,12 +234,8 @@ static void test_forged_payload_fields(void **state)
 {
     (void)state;
     char good[512], bad[512];
-    snprintf(good, sizeof good, "%s/good2.sgt", tmpdir);
+    record_good("good2.sgt", good, sizeof good);
     snprintf(bad, sizeof bad, "%s/forged.sgt", tmpdir);
-    cli_result rec = cli_run("run %s %s %s --sg 8 --record %s -q", kernels[1].file,
-                             kernels[1].nd, kernels[1].args, good);
-    assert_int_equal(rec.status, 0);
-    cli_result_free(&rec);
     forge_header(good, bad, 300);              /* payload length: replay and info */
     cli_result r = cli_run("replay %s", bad);
     cli_result t = cli_run("trace info %s", bad);
