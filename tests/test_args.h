@@ -44,6 +44,20 @@ static inline sgemu_argval arg_image(sgemu_channel_order o, sgemu_channel_type t
     return v;
 }
 
+/* A 1-D launch of `global` work-items in work-groups of `local` at
+ * sub-group width `width` (0: the config's default); the rest zero. */
+static inline sgemu_launch launch_1d(uint64_t global, uint64_t local, uint32_t width)
+{
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = global;
+    L.local[0] = local;
+    L.local_given = true;
+    L.sg_width = width;
+    return L;
+}
+
 /* Load the bundled "test-simple" configuration into cfg; its error count. */
 static inline int load_test_config(emu_config *cfg)
 {

@@ -37,13 +37,7 @@ static sgemu_argval buffer(size_t bytes)
 
 static sgemu_launch launch1(uint64_t global, uint64_t local, uint32_t width)
 {
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = global;
-    L.local[0] = local;
-    L.local_given = true;
-    L.sg_width = width;
+    sgemu_launch L = launch_1d(global, local, width);
     L.max_instructions = 10000000;
     return L;
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "test_kernel.h"
+#include "test_args.h"
 
 static emu_config cfg;
 static const uint32_t thread_counts[] = { 1, 2, 3, 4, 7, 0 };
@@ -27,13 +28,7 @@ static void assemble(const char *src, isa_kernel *k)
 
 static sgemu_launch launch1(uint64_t global, uint64_t local, uint32_t width, uint32_t threads)
 {
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = global;
-    L.local[0] = local;
-    L.local_given = true;
-    L.sg_width = width;
+    sgemu_launch L = launch_1d(global, local, width);
     L.threads = threads;
     L.max_instructions = 100000000;
     return L;

@@ -37,13 +37,7 @@ static int run(const char *src, uint64_t global, uint32_t S, sgemu_argval *args,
 {
     isa_kernel k;
     assemble(src, &k);
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = global;
-    L.local[0] = global;
-    L.local_given = true;
-    L.sg_width = S;
+    sgemu_launch L = launch_1d(global, global, S);
     L.max_instructions = 1000000;
     sgemu_stats s0;
     int rc = sgemu_run(&k, &cfg, &L, args, st ? st : &s0, f);

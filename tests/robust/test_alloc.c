@@ -8,6 +8,7 @@
  * its own allocations are not wrapped.) */
 #include "lanes.h"
 #include "sgemu.h"
+#include "test_args.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -181,12 +182,7 @@ static int run_mix(const isa_kernel *k, const emu_config *cfg, bool check, bool 
     v[2].bytes = 32 * 4;
     v[3].kind = SGEMU_VAL_SCALAR;
     v[3].scalar = 64;
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = 64;
-    L.local[0] = 32;
-    L.local_given = true;
+    sgemu_launch L = launch_1d(64, 32, 0);
     L.max_instructions = 100000;
     L.check = check;
     L.timing = timing;

@@ -290,12 +290,7 @@ static void ndrange_offset_wraps(void **state)
     memset(&k, 0, sizeof k);
     memset(&d, 0, sizeof d);
     assert_int_equal(isa_assemble("t.sgasm", trivial, strlen(trivial), &k, &d), 0);
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = s.global[0];
-    L.local[0] = 8;
-    L.local_given = true;
+    sgemu_launch L = launch_1d(s.global[0], 8, 0);
     L.offset[0] = UINT64_MAX - 10;
     sgemu_stats st;
     sgemu_fault f;

@@ -163,13 +163,7 @@ static uint64_t launch(const isa_kernel *k, uint32_t width, uint32_t *out, size_
     a[1].bytes = N * 4;
     a[2].kind = SGEMU_VAL_SCALAR;
     a[2].scalar = n;
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = N;
-    L.local[0] = local;
-    L.local_given = true;
-    L.sg_width = width;
+    sgemu_launch L = launch_1d(N, local, width);
     L.threads = 1;
     sgemu_stats st;
     sgemu_fault f;

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "test_kernel.h"
+#include "test_args.h"
 
 static const uint32_t thread_counts[] = { 2, 3, 7 };
 #define NTC (sizeof thread_counts / sizeof thread_counts[0])
@@ -74,13 +75,7 @@ static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t 
     a[1].bytes = n * 4;
     a[2].kind = SGEMU_VAL_LOCAL;
     a[2].bytes = local * 4;
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = n;
-    L.local[0] = local;
-    L.local_given = true;
-    L.sg_width = width;
+    sgemu_launch L = launch_1d(n, local, width);
     L.threads = threads;
     L.timing = true;
     L.max_instructions = 100000000;
