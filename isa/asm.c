@@ -78,30 +78,43 @@ static bool span_eq(span s, const char *lit)
     return s.n == n && memcmp(s.p, lit, n) == 0;
 }
 
-static void trim(span *s)
+static void skip_ws(span *s)
 {
     while (s->n && is_space(s->p[0])) {
         s->p++;
         s->n--;
         s->col++;
     }
+}
+
+static void trim(span *s)
+{
+    skip_ws(s);
     while (s->n && is_space(s->p[s->n - 1]))
         s->n--;
 }
 
-/* Next whitespace-separated token of *s (advances *s). */
-static span next_tok(span *s)
+/* The longest prefix of *s whose characters satisfy pred (advances *s). */
+static span take_while(span *s, bool (*pred)(char))
 {
-    trim(s);
     span t = *s;
     size_t i = 0;
-    while (i < s->n && !is_space(s->p[i]))
+    while (i < s->n && pred(s->p[i]))
         i++;
     t.n = i;
     s->p += i;
     s->n -= i;
     s->col += (uint32_t)i;
     return t;
+}
+
+static bool not_space(char ch) { return !is_space(ch); }
+
+/* Next whitespace-separated token of *s (advances *s). */
+static span next_tok(span *s)
+{
+    trim(s);
+    return take_while(s, not_space);
 }
 
 /* Parse a decimal or hex unsigned number that must fill the span. */
@@ -860,29 +873,7 @@ static bool op_src(asm_ctx *c, span s, isa_operand *o, isa_type t, unsigned vec,
     return false;
 }
 
-/* A span cursor over the inside of [..] with whitespace skipping. */
-static void skip_ws(span *s)
-{
-    while (s->n && is_space(s->p[0])) {
-        s->p++;
-        s->n--;
-        s->col++;
-    }
-}
-
-static span take_while(span *s, bool (*pred)(char))
-{
-    span t = *s;
-    size_t i = 0;
-    while (i < s->n && pred(s->p[i]))
-        i++;
-    t.n = i;
-    s->p += i;
-    s->n -= i;
-    s->col += (uint32_t)i;
-    return t;
-}
-
+/* The inside of [..]: a span cursor with whitespace skipping (skip_ws). */
 static bool is_word(char ch) { return is_id(ch) || ch == '%'; }
 
 static bool op_addr(asm_ctx *c, span s, isa_operand *o, const isa_inst *in)
