@@ -147,6 +147,8 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
             d->pred = in->o[0].reg;
             d->negate = in->o[0].negate != 0;
         }
+        d->src[0] = in->target;
+        d->src[1] = in->reconv;
         d->kind = EMU_D_BRA;
         return;
     }
@@ -267,6 +269,7 @@ static void find_ramps(dctx *c)
             other |= reg_bit(d->dst / w);
             break;
         case EMU_D_LDST:
+        case EMU_D_LDST_RAMP:
             if (!p->mem[d->src[0]].store)
                 other |= reg_bit(p->mem[d->src[0]].val_row / w);
             break;
@@ -303,6 +306,18 @@ static void find_ramps(dctx *c)
                 (p->ramp_regs & reg_bit(r))) {
                 m->ramp_idx = 1;
                 m->idx_reg = (uint16_t)r;
+                if (m->buf) {
+                    d->kind = EMU_D_LDST_RAMP;
+                    d->src[1] = m->idx_row;
+                    d->sel[1] = m->idx;
+                    d->sel[2] = m->esize;
+                    d->m = m->base + m->disp;
+                    d->src[2] = m->buf;
+                    d->dst = m->val_row;
+                    d->sel[0] = m->store ? m->val_sel : 0;
+                    d->has_pred = m->store;
+                    d->pred = (uint16_t)r;
+                }
             }
         } else if (d->kind == EMU_D_CMP && d->sel[0] == 0 && d->sel[1] == 1 &&
                    int_type((isa_type)in->type) &&
@@ -339,6 +354,12 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     dctx c = { p, k, w, arg_values };
     for (uint32_t i = 0; i < k->ninst; i++)
         decode_one(&c, &k->inst[i], &p->d[i]);
+    /* a compare followed by a branch on its predicate (a loop latch, an
+     * if): exec.c runs the branch without a dispatch of its own */
+    for (uint32_t i = 0; i + 1 < k->ninst; i++)
+        if (p->d[i].kind == EMU_D_CMP && p->d[i + 1].kind == EMU_D_BRA &&
+            p->d[i + 1].has_pred && p->d[i + 1].pred == p->d[i].pred)
+            p->d[i].has_pred = 1;
     find_ramps(&c);
     return 0;
 }

@@ -18,14 +18,23 @@ typedef enum emu_dkind {
     EMU_D_GENERIC = 0,   /* the isa_inst path (lanes_exec_alu, memory...) */
     EMU_D_ALU,           /* scalar ALU op with a lanes_fast kernel */
     EMU_D_MOV,           /* scalar mov of a register or constant row */
-    EMU_D_CMP,           /* compare into a predicate */
-    EMU_D_BRA,           /* branch, conditional or not */
+    EMU_D_CMP,           /* compare into a predicate; has_pred: the next
+                            instruction is a BRA on that predicate */
+    EMU_D_BRA,           /* branch, conditional or not: target src[0],
+                            reconvergence point src[1] */
     EMU_D_NOP,
     EMU_D_SPECIAL,       /* mov of a work-item query (src[0] special, src[1] dim) */
     EMU_D_MEM,           /* load/store/atomic: emu_mem_exec inside the stint */
     EMU_D_XALU,          /* other ALU op: lanes_exec_alu inside the stint */
     EMU_D_LDST,          /* scalar load/store with an emu_dmem (src[0]) */
-    EMU_D_RET            /* ret: the lanes leave */
+    EMU_D_RET,           /* ret: the lanes leave */
+    /* EMU_D_LDST of an argument's buffer indexed by a ramp register with
+     * scale = element size, the coalesced case in the instruction itself:
+     * index row src[1] read as sel[1] (emu_didx), element size sel[2],
+     * base + displacement in m, buffer (argument + 1) src[2], register
+     * row dst (sel[0]: a store's value is a constant row), store has_pred,
+     * index register pred; src[0] is its emu_dmem for every other case */
+    EMU_D_LDST_RAMP
 } emu_dkind;
 
 /* A scalar load or store resolved at decode time: lane l's address is

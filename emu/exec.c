@@ -189,6 +189,36 @@ ldst_ptr(const emu_run *run, uint32_t space, uint64_t a, uint64_t n, bool store)
     return off <= v->bytes && n <= v->bytes - off ? v->data + off : NULL;
 }
 
+/* The copy of a coalesced access: a load's w elements of es bytes at p
+ * into row d, or a store's row v to them. */
+static inline __attribute__((always_inline)) void
+ldst_copy(uint8_t *p, bool store, uint64_t es, uint64_t *d, const uint64_t *v,
+          const uint32_t w)
+{
+    if (!store) {
+        if (es == 4) {
+            lanes_fast_widen32(d, p, w);
+        } else if (es == 8) {
+            memcpy(d, p, (size_t)w * 8);   /* little-endian host */
+        } else {
+            for (uint32_t l = 0; l < w; l++) {
+                uint64_t x = 0;
+                memcpy(&x, p + es * l, es);
+                d[l] = x;
+            }
+        }
+        return;
+    }
+    if (es == 4) {
+        lanes_fast_narrow32(p, v, w);
+    } else if (es == 8) {
+        memcpy(p, v, (size_t)w * 8);
+    } else {
+        for (uint32_t l = 0; l < w; l++)
+            memcpy(p + es * l, &v[l], es);
+    }
+}
+
 /* A decoded scalar load or store (decode.h's emu_dmem).  The common case,
  * every lane active and lane l at address(0) + l * size inside one buffer,
  * is one bounds check and a straight copy; everything else (a partial
@@ -284,30 +314,8 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
     }
     if (!p)
         return emu_mem_exec(run, sg, in, mask, pc, rec);
-    if (!m->store) {
-        uint64_t *d = regs + m->val_row;
-        if (es == 4) {
-            lanes_fast_widen32(d, p, w);
-        } else if (es == 8) {
-            memcpy(d, p, (size_t)w * 8);   /* little-endian host */
-        } else {
-            for (uint32_t l = 0; l < w; l++) {
-                uint64_t v = 0;
-                memcpy(&v, p + es * l, es);
-                d[l] = v;
-            }
-        }
-        return 0;
-    }
-    const uint64_t *v = (m->val_sel ? consts : regs) + m->val_row;
-    if (es == 4) {
-        lanes_fast_narrow32(p, v, w);
-    } else if (es == 8) {
-        memcpy(p, v, (size_t)w * 8);
-    } else {
-        for (uint32_t l = 0; l < w; l++)
-            memcpy(p + es * l, &v[l], es);
-    }
+    ldst_copy(p, m->store, es, regs + m->val_row,
+              (m->val_sel ? consts : regs) + m->val_row, w);
     return 0;
 }
 
@@ -440,6 +448,15 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 lanes_mask *p = &sg->l.preds[d->pred];
                 *p = (*p & ~mask) | (v & mask);
                 pc++;
+                /* the branch on this predicate right after it (decode.h):
+                 * no dispatch of its own, still counted as an instruction;
+                 * only where the loop top would not stop before it */
+                if (!traced && d->has_pred && pc != rpc && n < check) {
+                    n++;
+                    lanes += nl;
+                    d = &dec[pc];
+                    goto branch;
+                }
             } else switch ((emu_dkind)d->kind) {
             case EMU_D_ALU:
             case EMU_D_CMP:
@@ -519,6 +536,29 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 pc++;
                 break;
             }
+            case EMU_D_LDST_RAMP:
+                /* the whole sub-group over a ramp index that stays one
+                 * row in the index type: one block inside the buffer */
+                if (track && (ramp >> d->pred & 1) && mask == full) {
+                    const uint64_t *x = regs + d->src[1];
+                    const emu_didx ik = (emu_didx)d->sel[1];
+                    const uint64_t es = d->sel[2], x0 = index_value(ik, x[0]);
+                    const uint64_t a0 = d->m + x0 * es;
+                    if (index_value(ik, x[w - 1]) - x0 == w - 1 && !(a0 & (es - 1)) &&
+                        a0 >> EMU_BUF_SHIFT == d->src[2]) {
+                        const sgemu_argval *v = &run->args[d->src[2] - 1];
+                        const uint64_t off = a0 & EMU_BUF_OFFSET_MASK, nb = w * es;
+                        if (v->kind == SGEMU_VAL_BUFFER && off <= v->bytes &&
+                            nb <= v->bytes - off) {
+                            ldst_copy(v->data + off, d->has_pred, es, regs + d->dst,
+                                      base[d->sel[0]] + d->dst, w);
+                            pc++;
+                            goto moved;
+                        }
+                    }
+                }
+                /* every other case: as EMU_D_LDST */
+                __attribute__((fallthrough));
             case EMU_D_LDST: {
                 const emu_dmem *m = &run->dp.mem[d->src[0]];
                 const bool ir = track && m->ramp_idx && (ramp >> m->idx_reg & 1);
@@ -545,10 +585,11 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 }
                 pc++;
                 break;
-            case EMU_D_BRA: {
-                const isa_inst *in = &k->inst[pc];
+            case EMU_D_BRA:
+            branch: {
+                const uint32_t target = d->src[0];
                 if (!d->has_pred) {
-                    pc = in->target;
+                    pc = target;
                     goto moved;
                 }
                 lanes_mask p = sg->l.preds[d->pred];
@@ -557,7 +598,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 p &= mask;
                 /* a uniform branch stays in the stint */
                 if (p == mask) {
-                    pc = in->target;
+                    pc = target;
                     goto moved;
                 }
                 if (p == 0) {
@@ -565,7 +606,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                     goto moved;
                 }
                 top->pc = pc;
-                lanes_simt_branch(s, p, in->target, pc + 1, in->reconv);
+                lanes_simt_branch(s, p, target, pc + 1, d->src[1]);
                 goto next_stint;
             }
             case EMU_D_GENERIC:

@@ -430,15 +430,25 @@ static void test_queries_conversions_addresses(void **state)
 /* The instruction limit stops a runaway kernel at the same instruction,
  * with the same message and counts, on both paths (the decoded loop checks
  * it together with the stop requests at precomputed counts). */
-static void run_spin(uint64_t limit, bool decoded, sgemu_fault *f, uint64_t *ninst)
+static void run_spin(uint64_t limit, bool decoded, bool latch, sgemu_fault *f,
+                     uint64_t *ninst)
 {
-    static const char src[] =
+    static const char spin[] =
         ".kernel spin\n.arg out global u32\n"
         "    mov.u32 r0, %global_id.x\n"
         "loop:\n"
         "    add.u32 r1, r1, r0\n"
         "    st.global.u32 [%out + r0*4], r1\n"
         "    bra loop\n";
+    /* a compare and the branch on it (one dispatch when decoded) */
+    static const char spin_latch[] =
+        ".kernel spin\n.arg out global u32\n"
+        "    mov.u32 r0, %global_id.x\n"
+        "loop:\n"
+        "    add.u32 r1, r1, r0\n"
+        "    cmp.ne.u32 p0, r0, 0xffffffff\n"
+        "    bra p0, loop\n";
+    const char *src = latch ? spin_latch : spin;
     isa_kernel k;
     isa_diags d;
     memset(&d, 0, sizeof d);
@@ -472,17 +482,19 @@ static void run_spin(uint64_t limit, bool decoded, sgemu_fault *f, uint64_t *nin
 static void test_instruction_limit(void **state)
 {
     (void)state;
-    static const uint64_t limits[] = { 1, 1000, 1024, 1025, 2500, 4097 };
-    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
-        sgemu_fault ff, fs;
-        uint64_t nf, ns;
-        run_spin(limits[i], true, &ff, &nf);
-        run_spin(limits[i], false, &fs, &ns);
-        assert_non_null(strstr(ff.msg, "instruction limit"));
-        assert_string_equal(ff.msg, fs.msg);
-        assert_int_equal(nf, ns);
-        assert_int_equal(nf, limits[i]);
-    }
+    static const uint64_t limits[] = { 1, 2, 3, 1000, 1023, 1024, 1025, 1026, 2047, 2048,
+                                       2500, 4097 };
+    for (int latch = 0; latch < 2; latch++)
+        for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+            sgemu_fault ff, fs;
+            uint64_t nf, ns;
+            run_spin(limits[i], true, latch, &ff, &nf);
+            run_spin(limits[i], false, latch, &fs, &ns);
+            assert_non_null(strstr(ff.msg, "instruction limit"));
+            assert_string_equal(ff.msg, fs.msg);
+            assert_int_equal(nf, ns);
+            assert_int_equal(nf, limits[i]);
+        }
 }
 
 /* ------------------------------------------------------------ lane ramps */
