@@ -409,12 +409,16 @@ static int image_read_case(const variant *v, const fmt *fm, uint32_t S, uint32_t
     return rc;
 }
 
-static void test_image_reads(void **state)
+typedef int image_case(const variant *v, const fmt *fm, uint32_t S, uint32_t vec, uint32_t w,
+                       uint32_t h, int x, int y, sgemu_fault *f);
+
+/* fn inside the image for every format, variant (not _ul), width and vector
+ * size: S * es + 8 bytes wide, vec + 2 rows, at (x, 1) where x is 4 for
+ * 4-byte elements and x_narrow for narrower ones; each must succeed. */
+static void each_image_shape(image_case *fn, int x_narrow)
 {
-    (void)state;
-    /* inside the image for every format, variant, width, vector size */
     for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
-        for (size_t vi = 0; vi < 4; vi++)          /* _ul: 8-byte data below */
+        for (size_t vi = 0; vi < 4; vi++)          /* _ul: 8-byte data, tested apart */
             for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
                 for (size_t ci = 0; ci < sizeof vecs / sizeof vecs[0]; ci++) {
                     const variant *v = &variants[vi];
@@ -424,12 +428,18 @@ static void test_image_reads(void **state)
                     uint32_t wb = S * v->es + 8;
                     uint32_t w = (wb + fmts[fi].eb - 1) / fmts[fi].eb;
                     sgemu_fault f;
-                    int x = fmts[fi].eb == 4 ? 4 : 3;    /* reads: any byte x */
-                    int rc = image_read_case(v, &fmts[fi], S, vec, w, vec + 2, x, 1, &f);
+                    int x = fmts[fi].eb == 4 ? 4 : x_narrow;
+                    int rc = fn(v, &fmts[fi], S, vec, w, vec + 2, x, 1, &f);
                     if (rc)
                         fprintf(stderr, "%s\n", f.msg);
                     assert_int_equal(rc, 0);
                 }
+}
+
+static void test_image_reads(void **state)
+{
+    (void)state;
+    each_image_shape(image_read_case, 3);      /* reads: any byte x */
     /* _ul on a 4-byte-element image */
     sgemu_fault f;
     assert_int_equal(image_read_case(&variants[4], &fmts[4], 8, 2, 20, 4, 0, 0, &f), 0);
@@ -520,21 +530,7 @@ static int image_write_case(const variant *v, const fmt *fm, uint32_t S, uint32_
 static void test_image_writes(void **state)
 {
     (void)state;
-    for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
-        for (size_t vi = 0; vi < 4; vi++)
-            for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
-                for (size_t ci = 0; ci < sizeof vecs / sizeof vecs[0]; ci++) {
-                    const variant *v = &variants[vi];
-                    uint32_t S = widths[wi], vec = vecs[ci];
-                    if (vec > v->maxvec)
-                        continue;
-                    uint32_t w = (S * v->es + 8 + fmts[fi].eb - 1) / fmts[fi].eb;
-                    sgemu_fault f;
-                    int rc = image_write_case(v, &fmts[fi], S, vec, w, vec + 2, 4, 1, &f);
-                    if (rc)
-                        fprintf(stderr, "%s\n", f.msg);
-                    assert_int_equal(rc, 0);
-                }
+    each_image_shape(image_write_case, 4);
     /* 4-byte elements: writes past each edge and corner are dropped */
     const int xs[] = { -16, -4, 0, 24, 40 };
     const int ys[] = { -3, 0, 4, 6 };
