@@ -262,11 +262,16 @@ static uint32_t low_tan(xctx *x, isa_type t, const isa_operand *s, int kind)
     return t == ISA_T_F64 ? q : x_cvt(x, t, ISA_T_F64, x_R(q));
 }
 
+static uint32_t ldexp_f64(xctx *x, const isa_operand *s);
+
 /* ldexp(x, n) for float: x * 2^n in double (exact for |n| <= 400, which
- * covers every finite float result), rounded once to float */
+ * covers every finite float result), rounded once to float; double:
+ * ldexp_f64 */
 static uint32_t low_ldexp(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
     (void)kind;
+    if (t == ISA_T_F64)
+        return ldexp_f64(x, s);
     uint32_t n = x_op2(x, ISA_OP_MIN, ISA_T_I32, s[1], x_I(400));
     n = x_op2(x, ISA_OP_MAX, ISA_T_I32, x_R(n), x_I((uint32_t)-400));
     uint32_t e = x_cvt(x, ISA_T_I64, ISA_T_I32, x_R(n));
@@ -291,30 +296,23 @@ static uint32_t low_smooth(xctx *x, isa_type t, const isa_operand *s, int kind)
     return x_op2(x, ISA_OP_MUL, t, x_R(q2), x_R(w));
 }
 
-/* hypot for float: sqrt(x^2 + y^2) in double (no overflow, one rounding
- * of the sum), then rounded to float; infinities win over NaN */
-static uint32_t low_hypot(xctx *x, isa_type t, const isa_operand *s, int kind)
-{
-    (void)kind;
-    uint32_t a = x_cvt(x, ISA_T_F64, t, s[0]), b = x_cvt(x, ISA_T_F64, t, s[1]);
-    uint32_t a2 = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(a), x_R(a));
-    uint32_t b2 = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(b), x_R(b));
-    uint32_t sum = x_op2(x, ISA_OP_ADD, ISA_T_F64, x_R(a2), x_R(b2));
-    uint32_t r = x_cvt(x, t, ISA_T_F64, x_R(x_op1(x, ISA_OP_SQRT, ISA_T_F64, x_R(sum))));
-    uint32_t aa = x_op1(x, ISA_OP_ABS, t, s[0]), ab = x_op1(x, ISA_OP_ABS, t, s[1]);
-    isa_operand inf = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_EQ, t, x_R(aa), fconst(t, INFINITY)),
-                            x_cmp(x, ISA_BINOP_EQ, t, x_R(ab), fconst(t, INFINITY)));
-    return sel(x, t, inf, fconst(t, INFINITY), x_R(r));
-}
-
-/* The unbiased exponent of float x as an i32 register, from the double
- * bits (float subnormals are normal there); *fin: x finite and non-zero. */
+/* The unbiased exponent of float or double x as an i32 register, from the
+ * double bits (float subnormals are normal there, double ones are scaled by
+ * 2^64 first); *fin: x finite and non-zero. */
 static uint32_t exponent_of(xctx *x, isa_type t, isa_operand v, isa_operand *fin)
 {
     uint32_t d = x_cvt(x, ISA_T_F64, t, v);
+    isa_operand sub = x_I(0);
+    if (t == ISA_T_F64) {
+        uint32_t ad = x_op1(x, ISA_OP_ABS, t, x_R(d));
+        sub = x_cmp(x, ISA_BINOP_LT, t, x_R(ad), fconst(t, 0x1p-1022));
+        d = sel(x, t, sub, x_R(x_op2(x, ISA_OP_MUL, t, x_R(d), fconst(t, 0x1p64))), x_R(d));
+    }
     uint32_t e = x_op2(x, ISA_OP_SHR, ISA_T_U64, x_R(d), x_I(52));
     e = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(e), x_I(0x7ff));
     e = x_op2(x, ISA_OP_SUB, ISA_T_I32, x_R(e), x_I(1023));
+    if (t == ISA_T_F64)
+        e = sel(x, ISA_T_I32, sub, x_R(x_op2(x, ISA_OP_SUB, ISA_T_I32, x_R(e), x_I(64))), x_R(e));
     uint32_t a = x_op1(x, ISA_OP_ABS, t, v);
     *fin = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_LT, t, x_R(a), fconst(t, INFINITY)),
                  x_cmp(x, ISA_BINOP_GT, t, x_R(a), fconst(t, 0.0)));
@@ -347,17 +345,46 @@ static uint32_t low_logb(xctx *x, isa_type t, const isa_operand *s, int kind)
     return sel(x, t, fin, x_R(ef), x_R(r));
 }
 
-/* cbrt for float: x's sign times exp2(log2|x| / 3) in double, rounded once */
-static uint32_t low_cbrt(xctx *x, isa_type t, const isa_operand *s, int kind)
+/* ldexp(x, n) for double, exact: x = m 2^e with m in [1, 2) taken from the
+ * bits (subnormals scaled by 2^64 first); E = e + n (n clamped to +-4000).
+ * Normal E: m 2^E, one exact multiply; E > 1023: +-inf; below: the
+ * subnormal multiple rint(m 2^(E + 1074)) 2^-1074 (the one rounding, to
+ * nearest even; E under -1134 gives 0); x's sign last.  0, infinities and
+ * NaN give x. */
+static uint32_t ldexp_f64(xctx *x, const isa_operand *s)
 {
-    (void)kind;
-    uint32_t d = x_cvt(x, ISA_T_F64, t, s[0]);
-    uint32_t a = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(d));
-    uint32_t l = x_op1(x, ISA_OP_LOG2, ISA_T_F64, x_R(a));
-    uint32_t q = x_op2(x, ISA_OP_DIV, ISA_T_F64, x_R(l), fconst(ISA_T_F64, 3.0));
-    uint32_t e = x_op1(x, ISA_OP_EXP2, ISA_T_F64, x_R(q));
-    uint32_t r = x_cvt(x, t, ISA_T_F64, x_R(e));
-    return copysign_bits(x, t, x_R(r), s[0]);
+    const isa_type d = ISA_T_F64;
+    isa_operand fin;
+    uint32_t e = exponent_of(x, d, s[0], &fin);
+    uint32_t a = x_op1(x, ISA_OP_ABS, d, s[0]);
+    isa_operand sub = x_cmp(x, ISA_BINOP_LT, d, x_R(a), fconst(d, 0x1p-1022));
+    uint32_t as = sel(x, d, sub, x_R(x_op2(x, ISA_OP_MUL, d, x_R(a), fconst(d, 0x1p64))), x_R(a));
+    uint32_t m = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(as), x_I(0x000fffffffffffffull));
+    m = x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(m), x_I(0x3ff0000000000000ull));
+    uint32_t n = x_op2(x, ISA_OP_MIN, ISA_T_I32, s[1], x_I(4000));
+    n = x_op2(x, ISA_OP_MAX, ISA_T_I32, x_R(n), x_I((uint32_t)-4000));
+    uint32_t E = x_op2(x, ISA_OP_ADD, ISA_T_I32, x_R(e), x_R(n));
+    /* normal: 2^E from its exponent field (E clamped into range) */
+    uint32_t En = x_op2(x, ISA_OP_MAX, ISA_T_I32, x_R(E), x_I((uint32_t)-1022));
+    En = x_op2(x, ISA_OP_MIN, ISA_T_I32, x_R(En), x_I(1023));
+    uint32_t pw = x_cvt(x, ISA_T_I64, ISA_T_I32, x_R(En));
+    pw = x_op2(x, ISA_OP_ADD, ISA_T_I64, x_R(pw), x_I(1023));
+    pw = x_op2(x, ISA_OP_SHL, ISA_T_U64, x_R(pw), x_I(52));
+    uint32_t r = x_op2(x, ISA_OP_MUL, d, x_R(m), x_R(pw));
+    /* subnormal: m 2^(E + 1074) < 2^53 rounded to an integer, times 2^-1074 */
+    uint32_t Es = x_op2(x, ISA_OP_MAX, ISA_T_I32, x_R(E), x_I((uint32_t)-1134));
+    uint32_t ps = x_cvt(x, ISA_T_I64, ISA_T_I32, x_R(Es));
+    ps = x_op2(x, ISA_OP_ADD, ISA_T_I64, x_R(ps), x_I(1023 + 1074));
+    ps = x_op2(x, ISA_OP_SHL, ISA_T_U64, x_R(ps), x_I(52));
+    uint32_t q = x_op2(x, ISA_OP_MUL, d, x_R(m), x_R(ps));
+    uint32_t qi = x_cvt(x, ISA_T_I64, d, x_R(q));
+    x->code[x->ncode - 1].flags = (uint16_t)(ISA_RND_RTE << ISA_F_RND_SHIFT);
+    uint32_t qs = x_op2(x, ISA_OP_MUL, d, x_R(x_cvt(x, d, ISA_T_I64, x_R(qi))), x_I(1));
+    r = sel(x, d, x_cmp(x, ISA_BINOP_LT, ISA_T_I32, x_R(E), x_I((uint32_t)-1022)), x_R(qs), x_R(r));
+    r = sel(x, d, x_cmp(x, ISA_BINOP_GT, ISA_T_I32, x_R(E), x_I(1023)), fconst(d, INFINITY), x_R(r));
+    uint32_t sg = x_op2(x, ISA_OP_AND, ISA_T_U64, s[0], x_I(sign_bit(d)));
+    r = x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(r), x_R(sg));
+    return sel(x, d, fin, x_R(r), s[0]);
 }
 
 /* nextafter(x, y): the neighbour of x toward y, on the bits (ordered like
@@ -381,29 +408,6 @@ static uint32_t low_nextafter(xctx *x, isa_type t, const isa_operand *s, int kin
     isa_operand ord = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[0]),
                             x_cmp(x, ISA_BINOP_EQ, t, s[1], s[1]));
     return sel(x, u, ord, x_R(r), x_R(nan));
-}
-
-/* remainder(x, y) for float, exact in double: r2 = fmod(|x|, 2|y|) gives
- * r = fmod(|x|, |y|) and the parity of the quotient; r - |y| when r is past
- * |y|/2 (or at it with an odd quotient); x's sign.  fmod supplies NaN for
- * y = 0 or infinite x, and x for infinite y. */
-static uint32_t low_remainder(xctx *x, isa_type t, const isa_operand *s, int kind)
-{
-    (void)kind;
-    const isa_type d = ISA_T_F64;
-    uint32_t X = x_cvt(x, d, t, s[0]), Y = x_cvt(x, d, t, s[1]);
-    uint32_t ax = x_op1(x, ISA_OP_ABS, d, x_R(X)), ay = x_op1(x, ISA_OP_ABS, d, x_R(Y));
-    uint32_t y2 = x_op2(x, ISA_OP_MUL, d, x_R(ay), fconst(d, 2.0));
-    uint32_t r2 = x_op2(x, ISA_OP_REM, d, x_R(ax), x_R(y2));
-    isa_operand odd = x_cmp(x, ISA_BINOP_GE, d, x_R(r2), x_R(ay));
-    uint32_t r = sel(x, d, odd, x_R(x_op2(x, ISA_OP_SUB, d, x_R(r2), x_R(ay))), x_R(r2));
-    uint32_t h = x_op2(x, ISA_OP_MUL, d, x_R(ay), fconst(d, 0.5));
-    isa_operand past = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_GT, d, x_R(r), x_R(h)),
-                             x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, d, x_R(r), x_R(h)), odd));
-    r = sel(x, d, past, x_R(x_op2(x, ISA_OP_SUB, d, x_R(r), x_R(ay))), x_R(r));
-    uint32_t n = x_op1(x, ISA_OP_NEG, d, x_R(r));
-    r = sel(x, d, x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(X), x_I(0)), x_R(n), x_R(r));
-    return x_cvt(x, t, d, x_R(r));
 }
 
 /* nan(code): a quiet NaN carrying the code in its payload */
@@ -442,10 +446,10 @@ static const ext_row ext_rows[] = {
     { "s_mad_hi", 3, 1, low_madhi, 0, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false },
     { "tan", 1, 0, low_tan, 0, true }, { "native_tan", 1, 0, low_tan, 0, true },
     { "half_tan", 1, 0, low_tan, 0, true }, { "ldexp", 2, 0, low_ldexp, 0, true },
-    { "smoothstep", 3, 0, low_smooth, 0, true }, { "hypot", 2, 0, low_hypot, 0, true },
+    { "smoothstep", 3, 0, low_smooth, 0, true },
     { "ilogb", 1, 0, low_ilogb, 0, false }, { "logb", 1, 0, low_logb, 0, true },
-    { "nan", 1, 0, low_nan, 0, false }, { "cbrt", 1, 0, low_cbrt, 0, true },
-    { "nextafter", 2, 0, low_nextafter, 0, true }, { "remainder", 2, 0, low_remainder, 0, true },
+    { "nan", 1, 0, low_nan, 0, false },
+    { "nextafter", 2, 0, low_nextafter, 0, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -633,10 +637,6 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
-    if (k == 3 && t != ISA_T_F32) {
-        x_error(x, "OpenCL.std 'frexp' is lowered for float only");
-        return true;
-    }
     uint32_t res[XV_MAX], out[XV_MAX];
     for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
         isa_operand s = x_src(x, &a->c[a->n == 1 ? 0 : c]);
@@ -689,13 +689,6 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
 {
     if (ptr_out(x, f, in, name))
         return true;
-    if (!strcmp(name, "hypot") || !strcmp(name, "smoothstep")) {
-        const spv_type *rt = x_type(x, spv_word(x->m, in, 1));
-        if (rt && !strcmp(name, "hypot") && x_comp_type(rt) != ISA_T_F32) {
-            x_error(x, "OpenCL.std 'hypot' is lowered for float only");
-            return true;
-        }
-    }
     if (geometric(x, f, in, name, 5) || upsample(x, f, in, name))
         return true;
     const ext_row *row = NULL;
@@ -722,16 +715,11 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
-    if ((row->fn == low_ldexp || row->fn == low_logb || row->fn == low_cbrt ||
-         row->fn == low_remainder) && t != ISA_T_F32) {
-        x_error(x, "OpenCL.std '%s' is lowered for float only", name);
-        return true;
-    }
     if (row->fn == low_ilogb) {   /* the operand's type decides */
         const spv_type *at = val_type(x, spv_word(m, in, 5));
         t = at ? x_comp_type(at) : ISA_T_NONE;
-        if (t != ISA_T_F32) {
-            x_error(x, "OpenCL.std 'ilogb' is lowered for float only");
+        if (t != ISA_T_F32 && t != ISA_T_F64) {
+            x_error(x, "OpenCL.std 'ilogb' is lowered for float and double only");
             return true;
         }
     }

@@ -1,6 +1,7 @@
 /* spirv_math.c - OpenCL.std pow, pown and rootn lowered around
  * exp2(y * log2|x|), with the special cases of the OpenCL C spec (C99 Annex
- * F) selected afterwards.  float is computed in double (sgemu's exp2/log2 are
+ * F) selected afterwards; the *pi forms, lgamma_r, remquo, remainder and
+ * mad_sat at the end of the file.  float is computed in double (sgemu's exp2/log2 are
  * libm's double functions), so float results are within 1 ulp; double
  * results carry the error of y * log2|x| through exp2 (see docs/opencl.md). */
 #include "spirv_xlate.h"
@@ -178,5 +179,308 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
     xval *v = x_def(x, f, spv_word(m, in, 2), r.n);
     if (v)
         *v = r;
+    return true;
+}
+
+/* ---- elementary-function lowerings (added by the math built-ins work):
+ * the *pi forms, lgamma_r's sign, remquo / remainder and mad_sat.  Float
+ * operands are widened to double (exactly) and the result rounded once;
+ * docs/opencl.md gives the error bounds. ---- */
+
+#define TD        ISA_T_F64
+#define F64_HALF  0x3fe0000000000000ull
+#define F64_PI    0x400921fb54442d18ull   /* pi rounded to double */
+#define F64_2P52  0x4330000000000000ull
+#define F64_128   0x4060000000000000ull
+#define F64_SIGN  0x8000000000000000ull
+
+/* rD = p ? a : b, fresh register */
+static uint32_t pick(xctx *x, isa_type t, isa_operand p, isa_operand a, isa_operand b)
+{
+    uint32_t r = x_reg(x, 1);
+    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
+    in->o[0] = x_R(r);
+    in->o[1] = p;
+    in->o[2] = a;
+    in->o[3] = b;
+    in->nopnd = 4;
+    return r;
+}
+
+/* cvt with a rounding mode */
+static uint32_t cvt_rnd(xctx *x, isa_type to, isa_type from, isa_operand a, unsigned rnd)
+{
+    uint32_t r = x_cvt(x, to, from, a);
+    x->code[x->ncode - 1].flags = (uint16_t)(rnd << ISA_F_RND_SHIFT);
+    return r;
+}
+
+/* rint of an f64: a round-to-nearest-even cvt through i64 below 2^52; from
+ * there on v is integral already (infinities and NaN included) */
+static uint32_t rint_d(xctx *x, isa_operand v)
+{
+    uint32_t i = cvt_rnd(x, ISA_T_I64, TD, v, ISA_RND_RTE);
+    uint32_t f = x_cvt(x, TD, ISA_T_I64, x_R(i));
+    uint32_t a = x_op1(x, ISA_OP_ABS, TD, v);
+    return pick(x, TD, x_cmp(x, ISA_BINOP_LT, TD, x_R(a), x_I(F64_2P52)), x_R(f), v);
+}
+
+/* sin(pi v) for |v| <= 1/2: pi v and the sine each round once (relative) */
+static uint32_t sin_pi(xctx *x, isa_operand v)
+{
+    uint32_t a = x_op2(x, ISA_OP_MUL, TD, v, x_I(F64_PI));
+    return x_op1(x, ISA_OP_SIN, TD, x_R(a));
+}
+
+enum { PI_SIN, PI_COS, PI_TAN };
+
+/* sinpi / cospi / tanpi of the f64 X.  r = X - 2 rint(X / 2) in [-1, 1] is
+ * exact; sin(pi r) is folded onto |v| <= 1/2 (v = min(|r|, 1 - |r|)), cos(pi
+ * r) onto sin(pi | |r| - 1/2 |) with the sign of 1/2 - |r|: those steps are
+ * exact too, so the only errors are pi v's rounding and the sine's.  The
+ * special values: sinpi(+-n) = +-0, cospi(n + 1/2) = +0, tanpi = sinpi /
+ * cospi (+-0 and +-inf as the OpenCL C specification lists), NaN for
+ * infinities and NaN. */
+static uint32_t pi_trig(xctx *x, int kind, isa_operand X)
+{
+    uint32_t h = x_op2(x, ISA_OP_MUL, TD, X, x_I(F64_HALF));
+    uint32_t n = rint_d(x, x_R(h));
+    uint32_t n2 = x_op2(x, ISA_OP_ADD, TD, x_R(n), x_R(n));
+    uint32_t r = x_op2(x, ISA_OP_SUB, TD, X, x_R(n2));
+    uint32_t a = x_op1(x, ISA_OP_ABS, TD, x_R(r));
+    uint32_t sn = 0, cs = 0;
+    if (kind != PI_COS) {
+        uint32_t b = x_op2(x, ISA_OP_SUB, TD, x_I(F64_ONE), x_R(a));
+        uint32_t v = x_op2(x, ISA_OP_MIN, TD, x_R(a), x_R(b));
+        uint32_t s = sin_pi(x, x_R(v));
+        uint32_t ns = x_op1(x, ISA_OP_NEG, TD, x_R(s));
+        sn = pick(x, TD, x_cmp(x, ISA_BINOP_LT, TD, x_R(r), x_I(0)), x_R(ns), x_R(s));
+        /* a zero takes X's sign: sinpi(-2) = -0, sinpi(1) = +0 */
+        uint32_t z = x_op2(x, ISA_OP_AND, ISA_T_U64, X, x_I(F64_SIGN));
+        sn = pick(x, TD, x_cmp(x, ISA_BINOP_EQ, TD, x_R(s), x_I(0)), x_R(z), x_R(sn));
+    }
+    if (kind != PI_SIN) {
+        uint32_t d = x_op2(x, ISA_OP_SUB, TD, x_R(a), x_I(F64_HALF));
+        uint32_t u = x_op1(x, ISA_OP_ABS, TD, x_R(d));
+        uint32_t s = sin_pi(x, x_R(u));
+        uint32_t ns = x_op1(x, ISA_OP_NEG, TD, x_R(s));
+        cs = pick(x, TD, x_cmp(x, ISA_BINOP_GT, TD, x_R(a), x_I(F64_HALF)), x_R(ns), x_R(s));
+    }
+    return kind == PI_SIN ? sn : kind == PI_COS ? cs
+         : x_op2(x, ISA_OP_DIV, TD, x_R(sn), x_R(cs));
+}
+
+/* The sign of gamma(X) as lgamma_r reports it (glibc's convention): -1 for
+ * -0 and for negative non-integers whose floor is odd, else +1 (poles,
+ * infinities and NaN included). */
+static uint32_t gamma_sign(xctx *x, isa_operand X)
+{
+    uint32_t i = cvt_rnd(x, ISA_T_I64, TD, X, ISA_RND_RTN);
+    uint32_t fl = x_cvt(x, TD, ISA_T_I64, x_R(i));
+    uint32_t a = x_op1(x, ISA_OP_ABS, TD, X);
+    uint32_t odd = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(i), x_I(1));
+    isa_operand p = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_LT, TD, x_R(a), x_I(F64_2P52)),
+                          x_cmp(x, ISA_BINOP_LT, TD, X, x_I(0)));
+    p = x_pop(x, ISA_OP_PAND, p, x_cmp(x, ISA_BINOP_NE, TD, x_R(fl), X));
+    p = x_pop(x, ISA_OP_PAND, p, x_cmp(x, ISA_BINOP_NE, ISA_T_U64, x_R(odd), x_I(0)));
+    p = x_pop(x, ISA_OP_POR, p, x_cmp(x, ISA_BINOP_EQ, ISA_T_U64, X, x_I(F64_SIGN)));
+    return pick(x, ISA_T_I32, p, x_I(0xffffffffu), x_I(1));
+}
+
+/* remainder(X, Y) of two f64 and, in *quo, the low 7 bits of the quotient
+ * with the sign of X / Y (remquo).  r = fmod(|X|, |Y|) is exact; so is
+ * fmod(|X|, 128 |Y|) = k |Y| + r with k the truncated quotient mod 128
+ * (128 |Y| overflowing to inf leaves |X|, k = 0, as it should), so k is
+ * (r128 - r) / |Y| rounded to the nearest integer.  Past |Y| / 2, or at it
+ * with an odd k, r - |Y| and k + 1; X's sign last.  fmod gives NaN for Y = 0
+ * and infinite X, and X for infinite Y. */
+static uint32_t rem_quo(xctx *x, isa_operand X, isa_operand Y, uint32_t *quo)
+{
+    uint32_t ax = x_op1(x, ISA_OP_ABS, TD, X), ay = x_op1(x, ISA_OP_ABS, TD, Y);
+    uint32_t r = x_op2(x, ISA_OP_REM, TD, x_R(ax), x_R(ay));
+    uint32_t y128 = x_op2(x, ISA_OP_MUL, TD, x_R(ay), x_I(F64_128));
+    uint32_t r128 = x_op2(x, ISA_OP_REM, TD, x_R(ax), x_R(y128));
+    uint32_t kd = x_op2(x, ISA_OP_DIV, TD, x_R(x_op2(x, ISA_OP_SUB, TD, x_R(r128), x_R(r))),
+                        x_R(ay));
+    uint32_t k = cvt_rnd(x, ISA_T_I32, TD, x_R(kd), ISA_RND_RTE);
+    uint32_t odd = x_op2(x, ISA_OP_AND, ISA_T_U32, x_R(k), x_I(1));
+    uint32_t r2 = x_op2(x, ISA_OP_ADD, TD, x_R(r), x_R(r));
+    isa_operand up = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_GT, TD, x_R(r2), x_R(ay)),
+                           x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, TD, x_R(r2), x_R(ay)),
+                                 x_cmp(x, ISA_BINOP_NE, ISA_T_U32, x_R(odd), x_I(0))));
+    uint32_t rd = x_op2(x, ISA_OP_SUB, TD, x_R(r), x_R(ay));
+    r = pick(x, TD, up, x_R(rd), x_R(r));
+    isa_operand xneg = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, X, x_I(0));
+    r = pick(x, TD, xneg, x_R(x_op1(x, ISA_OP_NEG, TD, x_R(r))), x_R(r));
+    if (quo) {
+        uint32_t k1 = x_op2(x, ISA_OP_ADD, ISA_T_U32, x_R(k), x_I(1));
+        k = pick(x, ISA_T_U32, up, x_R(k1), x_R(k));
+        k = x_op2(x, ISA_OP_AND, ISA_T_U32, x_R(k), x_I(127));
+        isa_operand qneg = x_pop(x, ISA_OP_PXOR, xneg,
+                                 x_cmp(x, ISA_BINOP_LT, ISA_T_I64, Y, x_I(0)));
+        uint32_t nk = x_op1(x, ISA_OP_NEG, ISA_T_I32, x_R(k));
+        *quo = pick(x, ISA_T_I32, qneg, x_R(nk), x_R(k));
+    }
+    return r;
+}
+
+static isa_type uint_type(isa_type t)
+{
+    switch (isa_types[t].bytes) {
+    case 1: return ISA_T_U8;
+    case 2: return ISA_T_U16;
+    case 4: return ISA_T_U32;
+    default: return ISA_T_U64;
+    }
+}
+
+/* mad_sat(a, b, c) of integer type t: below 64 bits a b + c is exact in 64
+ * bits and clamped; 64-bit: the 128-bit sum (mul_hi : mul) + c, saturated
+ * when it does not fit (unsigned: a high word or a carry; signed: the high
+ * word is not the sign extension of the low one). */
+static uint32_t mad_sat(xctx *x, isa_type t, isa_operand a, isa_operand b, isa_operand c)
+{
+    const bool sg = isa_types[t].is_signed;
+    const unsigned bits = isa_types[t].bytes * 8u;
+    const isa_type i64 = ISA_T_I64, u64 = ISA_T_U64;
+    if (bits < 64) {
+        isa_type w = sg ? i64 : u64;
+        uint32_t A = x_cvt(x, w, t, a), B = x_cvt(x, w, t, b), C = x_cvt(x, w, t, c);
+        uint32_t s = x_op2(x, ISA_OP_ADD, w, x_R(x_op2(x, ISA_OP_MUL, w, x_R(A), x_R(B))), x_R(C));
+        uint64_t hi = sg ? (1ull << (bits - 1)) - 1 : (1ull << bits) - 1;
+        s = x_op2(x, ISA_OP_MIN, w, x_R(s), x_I(hi));
+        if (sg)
+            s = x_op2(x, ISA_OP_MAX, w, x_R(s), x_I((uint64_t)-(int64_t)(1ull << (bits - 1))));
+        return x_cvt(x, t, w, x_R(s));
+    }
+    uint32_t hi = x_op2(x, ISA_OP_MUL_HI, sg ? i64 : u64, a, b);
+    uint32_t lo = x_op2(x, ISA_OP_MUL, u64, a, b);
+    uint32_t s = x_op2(x, ISA_OP_ADD, u64, x_R(lo), c);
+    isa_operand carry = x_cmp(x, ISA_BINOP_LT, u64, x_R(s), x_R(lo));
+    if (!sg)
+        return pick(x, u64, x_pop(x, ISA_OP_POR, carry,
+                                  x_cmp(x, ISA_BINOP_NE, u64, x_R(hi), x_I(0))),
+                    x_I(~0ull), x_R(s));
+    /* high word of the sum: hi + (c < 0 ? -1 : 0) + carry (never wraps) */
+    uint32_t cs = x_op2(x, ISA_OP_SHR, i64, c, x_I(63));
+    uint32_t cy = pick(x, i64, carry, x_I(1), x_I(0));
+    uint32_t sh = x_op2(x, ISA_OP_ADD, i64, x_R(x_op2(x, ISA_OP_ADD, i64, x_R(hi), x_R(cs))),
+                        x_R(cy));
+    uint32_t ss = x_op2(x, ISA_OP_SHR, i64, x_R(s), x_I(63));
+    uint32_t lim = pick(x, i64, x_cmp(x, ISA_BINOP_LT, i64, x_R(sh), x_I(0)),
+                        x_I(0x8000000000000000ull), x_I(0x7fffffffffffffffull));
+    return pick(x, i64, x_cmp(x, ISA_BINOP_EQ, i64, x_R(sh), x_R(ss)), x_R(s), x_R(lim));
+}
+
+enum { M_SINPI, M_COSPI, M_TANPI, M_ASINPI, M_ACOSPI, M_ATANPI, M_ATAN2PI, M_LGAMMA_R,
+       M_REMQUO, M_REMAINDER, M_SMADSAT, M_UMADSAT };
+
+/* name, kind, value operands, an int pointer operand after them */
+static const struct math_row {
+    const char *name;
+    uint8_t kind, nsrc;
+    bool ptr;
+} math_rows[] = {
+    { "sinpi", M_SINPI, 1, false },       { "cospi", M_COSPI, 1, false },
+    { "tanpi", M_TANPI, 1, false },       { "asinpi", M_ASINPI, 1, false },
+    { "acospi", M_ACOSPI, 1, false },     { "atanpi", M_ATANPI, 1, false },
+    { "atan2pi", M_ATAN2PI, 2, false },   { "lgamma_r", M_LGAMMA_R, 1, true },
+    { "remquo", M_REMQUO, 2, true },      { "remainder", M_REMAINDER, 2, false },
+    { "s_mad_sat", M_SMADSAT, 3, false }, { "u_mad_sat", M_UMADSAT, 3, false },
+};
+
+/* One component: result register, *out the value stored through the
+ * pointer (lgamma_r, remquo). */
+static uint32_t math_one(xctx *x, int kind, isa_type t, const isa_operand *s, uint32_t *out)
+{
+    if (kind == M_SMADSAT || kind == M_UMADSAT)
+        return mad_sat(x, t, s[0], s[1], s[2]);
+    if (kind == M_LGAMMA_R) {
+        isa_operand d = t == TD ? s[0] : x_R(x_cvt(x, TD, t, s[0]));
+        *out = gamma_sign(x, d);
+        return x_op1(x, ISA_OP_LGAMMA, t, s[0]);
+    }
+    isa_operand a = t == TD ? s[0] : x_R(x_cvt(x, TD, t, s[0]));
+    isa_operand b = a;
+    if (kind == M_ATAN2PI || kind == M_REMQUO || kind == M_REMAINDER)
+        b = t == TD ? s[1] : x_R(x_cvt(x, TD, t, s[1]));
+    uint32_t r;
+    switch (kind) {
+    case M_SINPI: r = pi_trig(x, PI_SIN, a); break;
+    case M_COSPI: r = pi_trig(x, PI_COS, a); break;
+    case M_TANPI: r = pi_trig(x, PI_TAN, a); break;
+    case M_REMQUO: r = rem_quo(x, a, b, out); break;
+    case M_REMAINDER: r = rem_quo(x, a, b, NULL); break;
+    default: {
+        /* op(a) / pi: pi's rounding cancels where op gives pi_d exactly
+         * (atan2pi(+0, -0) = 1, asinpi(1) = 1/2) */
+        uint32_t v = kind == M_ATAN2PI ? x_op2(x, ISA_OP_ATAN2, TD, a, b)
+                   : x_op1(x, kind == M_ASINPI ? ISA_OP_ASIN : kind == M_ACOSPI ? ISA_OP_ACOS
+                              : ISA_OP_ATAN, TD, a);
+        r = x_op2(x, ISA_OP_DIV, TD, x_R(v), x_I(F64_PI));
+        break;
+    }
+    }
+    return t == TD ? r : x_cvt(x, t, TD, x_R(r));
+}
+
+bool x_lower_math(xctx *x, xfn *f, const spv_inst *in, const char *name)
+{
+    const struct math_row *row = NULL;
+    for (unsigned i = 0; i < sizeof math_rows / sizeof math_rows[0] && !row; i++)
+        if (!strcmp(math_rows[i].name, name))
+            row = &math_rows[i];
+    if (!row)
+        return false;
+    spv_module *m = x->m;
+    if (in->nw < 5u + row->nsrc + row->ptr) {
+        x_error(x, "'%s' has too few operands", name);
+        return true;
+    }
+    xval *s[3] = { NULL, NULL, NULL }, *p = NULL;
+    for (unsigned i = 0; i < row->nsrc; i++)
+        if (!(s[i] = x_val(x, f, spv_word(m, in, 5 + i))) || !s[i]->n)
+            return true;
+    if (row->ptr && (!(p = x_val(x, f, spv_word(m, in, 5 + row->nsrc))) || !p->n))
+        return true;
+    const spv_type *rt = x_type(x, spv_word(m, in, 1));
+    if (!rt)
+        return true;
+    isa_type t = x_comp_type(rt);
+    const bool ints = row->kind == M_SMADSAT || row->kind == M_UMADSAT;
+    if (ints ? t >= ISA_T_COUNT || isa_types[t].is_float : t != ISA_T_F32 && t != TD) {
+        x_error(x, "OpenCL.std '%s' is lowered for %s only", name,
+                ints ? "integer types" : "float and double");
+        return true;
+    }
+    if (ints)
+        t = row->kind == M_SMADSAT ? x_signed(t) : uint_type(t);
+    uint32_t res[XV_MAX], out[XV_MAX];
+    const unsigned nc = rt->ncomp < XV_MAX ? rt->ncomp : XV_MAX;
+    for (unsigned c = 0; c < nc; c++) {
+        isa_operand o[3];
+        memset(o, 0, sizeof o);
+        for (unsigned i = 0; i < row->nsrc; i++)
+            o[i] = x_src(x, &s[i]->c[s[i]->n == 1 ? 0 : c]);
+        out[c] = 0;
+        res[c] = math_one(x, row->kind, t, o, &out[c]);
+    }
+    if (row->ptr) {            /* one i32 per component, in order */
+        isa_space sp;
+        isa_operand ad = x_addr_of(x, &p->c[0], &sp);
+        for (unsigned c = 0; c < nc; c++) {
+            isa_inst *st = x_emit(x, ISA_OP_ST, ISA_T_I32);
+            st->space = (uint8_t)sp;
+            st->o[0] = ad;
+            st->o[0].addr.disp = (int64_t)((uint64_t)st->o[0].addr.disp + c * 4u);
+            st->o[1] = x_R(out[c]);
+            st->nopnd = 2;
+        }
+    }
+    xval *v = x_def(x, f, spv_word(m, in, 2), nc);
+    for (unsigned c = 0; v && c < nc; c++) {
+        v->c[c].o = x_R(res[c]);
+        v->c[c].space = X_SPACE_NONE;
+    }
     return true;
 }

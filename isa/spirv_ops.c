@@ -41,7 +41,12 @@ enum { SG_T, SG_S, SG_U };
     X(mad, MAD, T) X(fma, FMA, T) X(fabs, ABS, T) X(s_abs, ABS, S) \
     X(s_min, MIN, S) X(u_min, MIN, U) X(s_max, MAX, S) X(u_max, MAX, U) \
     X(clz, CLZ, T) X(popcount, POPCOUNT, T) X(s_mul_hi, MUL_HI, S) X(u_mul_hi, MUL_HI, U) \
-    X(s_mad24, MAD, S) X(u_mad24, MAD, U) X(s_mul24, MUL, S) X(u_mul24, MUL, U)
+    X(s_mad24, MAD, S) X(u_mad24, MAD, U) X(s_mul24, MUL, S) X(u_mul24, MUL, U) \
+    X(atan, ATAN, T) X(asin, ASIN, T) X(acos, ACOS, T) X(atan2, ATAN2, T) \
+    X(sinh, SINH, T) X(cosh, COSH, T) X(tanh, TANH, T) X(asinh, ASINH, T) \
+    X(acosh, ACOSH, T) X(atanh, ATANH, T) X(expm1, EXPM1, T) X(log1p, LOG1P, T) \
+    X(erf, ERF, T) X(erfc, ERFC, T) X(tgamma, TGAMMA, T) X(lgamma, LGAMMA, T) \
+    X(cbrt, CBRT, T) X(hypot, HYPOT, T)
 
 static isa_type with_sign(isa_type t, int sg)
 {
@@ -505,6 +510,8 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
         emit_map(x, r, t, ISA_OP_MIN, ty, b, 2);
         return true;
     }
+    if (op == ISA_OP_COUNT && x_lower_math(x, f, in, name))
+        return true;
     if (op == ISA_OP_COUNT && x_lower_extra(x, f, in, name))
         return true;
     if (op == ISA_OP_COUNT && x_op_vecmem(x, f, in, name))

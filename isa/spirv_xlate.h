@@ -112,6 +112,9 @@ uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
 
 /* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
+/* spirv_math.c: the *pi forms, lgamma_r, remquo, remainder, s_/u_mad_sat
+ * (true if `name` is one). */
+bool x_lower_math(xctx *x, xfn *f, const spv_inst *in, const char *name);
 /* Scalar emission helpers: a fresh register rD = op(a[, b]); cvt to `to`
  * from `from`; a fresh predicate a `cond` b; a predicate op of two. */
 uint32_t x_op1(xctx *x, isa_opcode op, isa_type t, isa_operand a);
