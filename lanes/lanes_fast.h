@@ -128,7 +128,8 @@ static inline __attribute__((always_inline)) void lanes_fast_ramp(uint64_t *r, u
 {
     uint32_t l = 0;
 #if defined(__SSE2__)
-    __m128i x = _mm_set_epi64x((long long)(v + 1), (long long)v);
+    const uint64_t v1 = v + 1;
+    __m128i x = _mm_set_epi64x((long long)v1, (long long)v);
     const __m128i two = _mm_set1_epi64x(2);
     for (; l + 2 <= w; l += 2) {
         _mm_storeu_si128((__m128i *)(void *)(r + l), x);

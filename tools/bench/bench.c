@@ -152,6 +152,7 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
         L.threads = threads;
         sgemu_stats st;
         sgemu_fault fault;
+        memset(&st, 0, sizeof st);
         r.secs = 1e30;
         for (int rep = 0; rep < child_reps; rep++) {
             if (rep)
