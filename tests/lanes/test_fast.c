@@ -377,6 +377,142 @@ static void test_uniform_shift(void **state)
     assert_int_equal(checked, 6 * 4 * 2 * 12);
 }
 
+/* lanes_fast_cmp_ramp: a ramp row a0 + l against one value, every
+ * condition on u32/i32/u64/i64, near the places where a type's view of the
+ * ramp wraps (2^31, 2^32, 2^63, 2^64): whenever it answers, each lane's bit
+ * is C's compare of that lane's value as the type reads it, and the
+ * compare kernel on the materialised row agrees; it declines exactly when
+ * the ramp wraps in the type.  Then the row copies next to it. */
+static bool cmp_c(isa_binop c, isa_type t, uint64_t a, uint64_t b)
+{
+    int s;
+    switch (t) {
+    case ISA_T_U32: s = (uint32_t)a < (uint32_t)b ? -1 : (uint32_t)a > (uint32_t)b; break;
+    case ISA_T_I32: s = (int32_t)(uint32_t)a < (int32_t)(uint32_t)b ? -1
+                      : (int32_t)(uint32_t)a > (int32_t)(uint32_t)b; break;
+    case ISA_T_U64: s = a < b ? -1 : a > b; break;
+    default:        s = (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b; break;
+    }
+    switch (c) {
+    case ISA_BINOP_EQ: return s == 0;
+    case ISA_BINOP_NE: return s != 0;
+    case ISA_BINOP_LT: return s < 0;
+    case ISA_BINOP_LE: return s <= 0;
+    case ISA_BINOP_GT: return s > 0;
+    default:           return s >= 0;
+    }
+}
+
+/* does lane w - 1 of the ramp read as lane 0's value + w - 1 in t? */
+static bool ramp_fits(isa_type t, uint64_t a0, uint32_t w)
+{
+    const uint64_t last = a0 + (w - 1);
+    switch (t) {
+    case ISA_T_U32: return (uint64_t)(uint32_t)a0 + (w - 1) == (uint32_t)last;
+    case ISA_T_I32: return (int64_t)(int32_t)(uint32_t)a0 + (w - 1) ==
+                           (int64_t)(int32_t)(uint32_t)last;
+    case ISA_T_U64: return a0 <= last;
+    default:        return (int64_t)a0 <= (int64_t)last;
+    }
+}
+
+static void test_cmp_ramp(void **state)
+{
+    (void)state;
+    static const isa_type ts[4] = { ISA_T_U32, ISA_T_I32, ISA_T_U64, ISA_T_I64 };
+    static const uint64_t starts[] = {
+        0, 1, 100, 0x7fffffe0u, 0x7ffffff8u, 0x80000000u, 0xffffffe0u, 0xfffffff9u,
+        UINT64_C(0x100000000), UINT64_C(0x7ffffffffffffff0), UINT64_C(0x8000000000000000),
+        UINT64_C(0xfffffffffffffff0), UINT64_C(0xffffffffffffffc0),
+    };
+    static const uint32_t ws[] = { 1, 8, 16, 32, 64 };
+    rng_state = 0x243f6a8885a308d3u;
+    uint64_t row[64], brow[64];
+    int answered = 0, declined = 0;
+    for (size_t si = 0; si < sizeof starts / sizeof *starts; si++)
+        for (size_t wi = 0; wi < sizeof ws / sizeof *ws; wi++) {
+            const uint32_t w = ws[wi];
+            const uint64_t a0 = starts[si];
+            for (uint32_t l = 0; l < w; l++)
+                row[l] = a0 + l;
+            for (int k = 0; k < 24; k++) {
+                /* b around the ramp's ends, and random */
+                const uint64_t b = k < 20 ? a0 + (uint64_t)(int64_t)(k - 3) +
+                                            (k >= 10 ? w - 8 : 0)
+                                          : rnd64();
+                for (uint32_t l = 0; l < w; l++)
+                    brow[l] = b;
+                for (int ti = 0; ti < 4; ti++)
+                    for (isa_binop c = ISA_BINOP_EQ; c <= ISA_BINOP_GE; c++) {
+                        lanes_mask got = 0x5a5a;
+                        const bool ok = lanes_fast_cmp_ramp(c, ts[ti], a0, a0 + (w - 1), b, w,
+                                                            &got);
+                        assert_int_equal(ok, ramp_fits(ts[ti], a0, w));
+                        if (!ok) {
+                            assert_int_equal(got, 0x5a5a);
+                            declined++;
+                            continue;
+                        }
+                        answered++;
+                        for (uint32_t l = 0; l < w; l++)
+                            if (((got >> l) & 1) != cmp_c(c, ts[ti], a0 + l, b))
+                                fail_msg("cond %d type %d a0 %#llx b %#llx w %u lane %u", (int)c,
+                                         (int)ts[ti], (unsigned long long)a0,
+                                         (unsigned long long)b, w, l);
+                        if (w < 64)
+                            assert_int_equal(got >> w, 0);
+                        lanes_fast_cmp_fn f = lanes_fast_cmp(c, ts[ti], w);
+                        assert_non_null(f);
+                        assert_int_equal(f(row, brow, w), got);
+                    }
+            }
+        }
+    assert_true(answered > 1000);
+    assert_true(declined > 100);
+    lanes_mask m = 0;
+    assert_false(lanes_fast_cmp_ramp(ISA_BINOP_LT, ISA_T_F32, 0, 15, 3, 16, &m));
+    assert_false(lanes_fast_cmp_ramp(ISA_BINOP_ADD, ISA_T_U32, 0, 15, 3, 16, &m));
+}
+
+static void test_row_copies(void **state)
+{
+    (void)state;
+    static const uint32_t ws[] = { 1, 3, 4, 7, 8, 16, 32, 64 };
+    rng_state = 0x13198a2e03707344u;
+    for (size_t wi = 0; wi < sizeof ws / sizeof *ws; wi++) {
+        const uint32_t w = ws[wi];
+        uint8_t mem[64 * 4 + 8];
+        uint64_t row[64 + 1], src[64];
+        for (size_t i = 0; i < sizeof mem; i++)
+            mem[i] = (uint8_t)rnd64();
+        /* widen from an odd address: element l is bytes 1 + 4l .. 4 + 4l */
+        row[w] = 0xdeadbeef;
+        lanes_fast_widen32(row, mem + 1, w);
+        for (uint32_t l = 0; l < w; l++) {
+            const uint64_t want = (uint64_t)mem[1 + 4 * l] | (uint64_t)mem[2 + 4 * l] << 8 |
+                                  (uint64_t)mem[3 + 4 * l] << 16 | (uint64_t)mem[4 + 4 * l] << 24;
+            assert_int_equal(row[l], want);
+        }
+        assert_int_equal(row[w], 0xdeadbeef);
+        /* narrow: the low 32 bits of each slot, nothing past the block */
+        for (uint32_t l = 0; l < w; l++)
+            src[l] = rnd64();
+        memset(mem, 0xee, sizeof mem);
+        lanes_fast_narrow32(mem + 3, src, w);
+        for (uint32_t l = 0; l < w; l++)
+            for (int b = 0; b < 4; b++)
+                assert_int_equal(mem[3 + 4 * l + (uint32_t)b], (uint8_t)(src[l] >> (8 * b)));
+        assert_int_equal(mem[2], 0xee);
+        assert_int_equal(mem[3 + 4 * w], 0xee);
+        /* a ramp row, also across 2^64 */
+        const uint64_t v = wi & 1 ? UINT64_C(0xfffffffffffffffc) : rnd64();
+        lanes_fast_ramp(row, v, w);
+        for (uint32_t l = 0; l < w; l++)
+            assert_int_equal(row[l], v + l);
+        assert_int_equal(row[w], 0xdeadbeef);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +524,8 @@ int main(void)
         cmocka_unit_test(test_cvt_values),
         cmocka_unit_test(test_cvt_differential),
         cmocka_unit_test(test_uniform_shift),
+        cmocka_unit_test(test_cmp_ramp),
+        cmocka_unit_test(test_row_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
