@@ -294,15 +294,30 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
         m->nins++;
         p += nw;
     }
-    m->def = calloc(m->bound, sizeof *m->def);
-    m->name = calloc(m->bound, sizeof *m->name);
-    m->builtin = calloc(m->bound, sizeof *m->builtin);
-    m->saturate = calloc(m->bound, 1);
-    m->rounding = calloc(m->bound, 1);
-    m->packed = calloc(m->bound, 1);
-    m->types = calloc(m->bound, sizeof *m->types);
+    /* The header's bound only promises that every id is below it: a module
+     * (or a corrupt header) may declare up to 2^22 while its ids stay small,
+     * and the per-id tables here and in the translator (per function it
+     * inlines) are sized and walked by m->bound.  Every id is an operand
+     * word, so the largest operand word below the declared bound, plus one,
+     * is a bound too: each comparison of an id with it comes out as with the
+     * declared one.  The tables get that size; m->bound becomes it after the
+     * loop below, whose messages name the declared bound. */
+    uint32_t top = 0;
+    for (uint32_t i = 0; m->ins && i < m->nins; i++)
+        for (uint32_t j = m->ins[i].off + 1; j < m->ins[i].off + m->ins[i].nw; j++)
+            if (m->w[j] < m->bound && m->w[j] > top)
+                top = m->w[j];
+    uint32_t used = top + 1;
+    m->def = calloc(used, sizeof *m->def);
+    m->name = calloc(used, sizeof *m->name);
+    m->builtin = calloc(used, sizeof *m->builtin);
+    m->saturate = calloc(used, 1);
+    m->rounding = calloc(used, 1);
+    m->packed = calloc(used, 1);
+    m->types = calloc(used, sizeof *m->types);
     if (!m->ins || !m->def || !m->name || !m->builtin || !m->saturate || !m->rounding ||
         !m->types || !m->packed) {
+        m->bound = used;
         spv_err(m, NULL, "out of memory");
         return m->errors;
     }
@@ -391,6 +406,7 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
             break;
         }
     }
+    m->bound = used;
     return m->errors;
 }
 
