@@ -50,6 +50,7 @@ isa_inst *x_emit(xctx *x, isa_opcode op, isa_type t)
     in->reconv = ISA_PC_EXIT;
     isa_family fam = isa_ops[op].family;
     x->pure[x->ncode] = (fam <= ISA_FAM_COS && fam != ISA_FAM_DIV && fam != ISA_FAM_REM) ||
+                        isa_family_is_math(fam) ||
                         fam == ISA_FAM_MOV || fam == ISA_FAM_CMP || fam == ISA_FAM_SEL ||
                         fam == ISA_FAM_CVT || (fam >= ISA_FAM_PAND && fam <= ISA_FAM_PNOT);
     x->ncode++;

@@ -340,6 +340,40 @@ static void test_binary_random(void **st)
     }
 }
 
+/* Every 40009th f32 bit pattern (all ranges: subnormals, huge values,
+ * infinities, NaN): within 1 ulp of the long double function, or equal to
+ * its rounding to float (overflow, zeros, NaN). */
+static void test_f32_sweep(void **st)
+{
+    (void)st;
+    for (unsigned r = 0; r < NROWS; r++) {
+        char src[96];
+        isa_kernel k;
+        snprintf(src, sizeof src, ".kernel k\n %s.f32 r0, r1\n ret\n", rows[r].mn);
+        assemble(src, &k);
+        uint64_t u = 0;
+        unsigned n = 0;
+        while (u < UINT64_C(0x100000000)) {
+            for (int l = 0; l < W; l++, u += 40009)
+                lanes_reg(&sg, 1)[l] = u & 0xffffffffu;
+            assert_int_equal(lanes_exec_alu(NULL, &sg, &k.inst[0], ~(lanes_mask)0), 0);
+            for (int l = 0; l < W; l++, n++) {
+                float x = bitsf(lanes_reg(&sg, 1)[l]), got = bitsf(lanes_reg(&sg, 0)[l]);
+                long double ref = rows[r].fl(x);
+                float rf = (float)ref;
+                bool ok = isnan(rf) ? isnan(got) != 0 : fbits(rf) == fbits(got) ||
+                          ulps_ref(ref, got, 24, -126) <= 1.0;
+                if (!ok)
+                    fprintf(stderr, "%s(%a) = %a, long double %La\n", rows[r].mn, (double)x,
+                            (double)got, ref);
+                assert_true(ok);
+            }
+        }
+        assert_true(n > 100000);
+        isa_kernel_free(&k);
+    }
+}
+
 /* C99 Annex F special values, exact (f32 and f64 alike). */
 typedef struct special { const char *mn; double a, b, r; } special;
 
@@ -433,6 +467,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_f32_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_f64_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_binary_random, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_f32_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_specials, setup, teardown),
         cmocka_unit_test_setup_teardown(test_f16, setup, teardown),
     };

@@ -181,57 +181,53 @@ static int fill_unary(double *v, int n)
     return n;
 }
 
-static void test_unary(void **state)
+/* Run unary_f on fx and unary_d on dx (g values each) at the widths ws and
+ * check every column; print the largest errors when `report`. */
+static void run_unary(const float *fx, const double *dx, int g, const unsigned *ws, int nw,
+                      bool report)
 {
-    (void)state;
-    enum { G = 512 };
-    static double dx[G], dout[G * NU];
-    static float fx[G], fout[G * NU];
-    static int32_t sgn[G], dsgn[G];
+    float *fout = malloc(sizeof *fout * (size_t)g * NU);
+    double *dout = malloc(sizeof *dout * (size_t)g * NU);
+    int32_t *sgn = malloc(sizeof *sgn * (size_t)g), *dsgn = malloc(sizeof *dsgn * (size_t)g);
     double worst_f[NUC] = { 0 }, worst_d[NUC] = { 0 };
-    fill_unary(dx, G);
-    for (int i = 0; i < G; i++)
-        fx[i] = (float)dx[i];
-    /* the double run gets values that are not floats too */
-    for (int i = 40; i < G; i += 2)
-        dx[i] += urand(-1, 1) * 0x1p-30 * dx[i];
-    cli_put("fx.bin", fx, sizeof fx);
-    cli_put("dx.bin", dx, sizeof dx);
+    assert_true(fout && dout && sgn && dsgn);
+    cli_put("fx.bin", fx, sizeof *fx * (size_t)g);
+    cli_put("dx.bin", dx, sizeof *dx * (size_t)g);
     cli_compile("mathfn", "CL2.0");
-    for (int w = 0; w < 3; w++) {
+    for (int w = 0; w < nw; w++) {
         cli_run_ok("run %s/mathfn.spv --kernel unary_f --sg %u --global %d --local 64 "
                    "--arg x=float:@%s/fx.bin --arg out=float:zeros:%d --arg sgn=int:zeros:%d "
-                   "--out out=%s/fout.bin --out sgn=%s/sgn.bin -q", tmpdir, widths[w], G, tmpdir,
-                   G * NU, G, tmpdir, tmpdir);
-        cli_get("fout.bin", fout, sizeof fout);
-        cli_get("sgn.bin", sgn, sizeof sgn);
+                   "--out out=%s/fout.bin --out sgn=%s/sgn.bin -q", tmpdir, ws[w], g, tmpdir,
+                   g * NU, g, tmpdir, tmpdir);
+        cli_get("fout.bin", fout, sizeof *fout * (size_t)g * NU);
+        cli_get("sgn.bin", sgn, sizeof *sgn * (size_t)g);
         cli_run_ok("run %s/mathfn.spv --kernel unary_d --sg %u --global %d --local 64 "
                    "--arg x=double:@%s/dx.bin --arg out=double:zeros:%d --arg sgn=int:zeros:%d "
-                   "--out out=%s/dout.bin --out sgn=%s/dsgn.bin -q", tmpdir, widths[w], G, tmpdir,
-                   G * NU, G, tmpdir, tmpdir);
-        cli_get("dout.bin", dout, sizeof dout);
-        cli_get("dsgn.bin", dsgn, sizeof dsgn);
-        for (int i = 0; i < G; i++) {
+                   "--out out=%s/dout.bin --out sgn=%s/dsgn.bin -q", tmpdir, ws[w], g, tmpdir,
+                   g * NU, g, tmpdir, tmpdir);
+        cli_get("dout.bin", dout, sizeof *dout * (size_t)g * NU);
+        cli_get("dsgn.bin", dsgn, sizeof *dsgn * (size_t)g);
+        for (int i = 0; i < g; i++) {
             float x = fx[i];
             double xd = dx[i];
             for (int c = 0; c < NUC; c++) {
                 const ucol *u = &ucols[c];
-                float got = fout[i * NU + c];
+                float got = fout[(size_t)i * NU + c];
                 long double want = u->ff ? (long double)u->ff(x) : u->fl(x);
                 double ef = ulp_err(isfinite(want) && fabsl(want) <= FLT_MAX ? want
                                     : (long double)(float)want, got, 24, -126);
                 worst_f[c] = ef > worst_f[c] ? ef : worst_f[c];
                 if (!close_f(want, got, u->ulp_f))
                     fail_msg("%s(float %a) = %a, want %a (SIMD%u)", u->name, (double)x,
-                             (double)got, (double)want, widths[w]);
-                double gd = dout[i * NU + c];
+                             (double)got, (double)want, ws[w]);
+                double gd = dout[(size_t)i * NU + c];
                 long double wd = u->fl(xd);
                 double ed = ulp_err(isfinite(wd) && fabsl(wd) > DBL_MAX ? (long double)(double)wd
                                     : wd, gd, 53, -1022);
                 worst_d[c] = ed > worst_d[c] ? ed : worst_d[c];
                 if (!close_d(wd, gd, u->ulp_d))
                     fail_msg("%s(double %a) = %a, want %a (SIMD%u)", u->name, xd, gd,
-                             (double)wd, widths[w]);
+                             (double)wd, ws[w]);
             }
             if (sgn[i] != ref_lgamma_sign(x))
                 fail_msg("lgamma_r(float %a): sign %d, want %d", (double)x, sgn[i],
@@ -240,18 +236,59 @@ static void test_unary(void **state)
                 fail_msg("lgamma_r(double %a): sign %d, want %d", xd, dsgn[i],
                          ref_lgamma_sign(xd));
             /* the vector forms: tanh(-x), erfc(x) */
-            if (!close_f(tanhf(-x), fout[i * NU + 23], 5))
-                fail_msg("tanh(float4) .y at %a = %a", (double)x, (double)fout[i * NU + 23]);
-            if (!close_f(erfcf(x), fout[i * NU + 24], 16))
-                fail_msg("erfc(float2) .y at %a = %a", (double)x, (double)fout[i * NU + 24]);
-            if (!close_d(tanhl(-xd), dout[i * NU + 23], 5) ||
-                !close_d(erfcl(xd), dout[i * NU + 24], 16))
-                fail_msg("double vector forms at %a", xd);
+            const float *fo = &fout[(size_t)i * NU];
+            const double *d_o = &dout[(size_t)i * NU];
+            if (!close_f(tanhf(-x), fo[23], 5) || !close_f(erfcf(x), fo[24], 16))
+                fail_msg("float vector forms at %a: %a %a", (double)x, (double)fo[23],
+                         (double)fo[24]);
+            if (!close_d(tanhl(-xd), d_o[23], 5) || !close_d(erfcl(xd), d_o[24], 16))
+                fail_msg("double vector forms at %a: %a %a", xd, d_o[23], d_o[24]);
         }
     }
-    for (int c = 0; c < NUC; c++)
-        printf("%-8s float %.2f ulp, double %.2f ulp (OpenCL: %g, %g)\n", ucols[c].name,
-               worst_f[c], worst_d[c], ucols[c].ulp_f, ucols[c].ulp_d);
+    if (report)
+        for (int c = 0; c < NUC; c++)
+            printf("%-8s float %.2f ulp, double %.2f ulp (OpenCL: %g, %g)\n", ucols[c].name,
+                   worst_f[c], worst_d[c], ucols[c].ulp_f, ucols[c].ulp_d);
+    free(fout);
+    free(dout);
+    free(sgn);
+    free(dsgn);
+}
+
+static void test_unary(void **state)
+{
+    (void)state;
+    enum { G = 512 };
+    static double dx[G];
+    static float fx[G];
+    fill_unary(dx, G);
+    for (int i = 0; i < G; i++)
+        fx[i] = (float)dx[i];
+    /* the double run gets values that are not floats too */
+    for (int i = 40; i < G; i += 2)
+        dx[i] += urand(-1, 1) * 0x1p-30 * dx[i];
+    run_unary(fx, dx, G, widths, 3, true);
+}
+
+/* 65536 float bit patterns 65521 apart and as many random double ones:
+ * every range (subnormals, huge values, infinities, NaN) at SIMD16 */
+static void test_unary_sweep(void **state)
+{
+    (void)state;
+    enum { G = 65536 };
+    float *fx = malloc(sizeof *fx * G);
+    double *dx = malloc(sizeof *dx * G);
+    assert_true(fx && dx);
+    for (uint32_t i = 0; i < G; i++) {
+        uint32_t u = i * 65521u;
+        uint64_t v = cli_rand(&rng);
+        memcpy(&fx[i], &u, 4);
+        memcpy(&dx[i], &v, 8);
+    }
+    static const unsigned w16[] = { 16 };
+    run_unary(fx, dx, G, w16, 1, true);
+    free(fx);
+    free(dx);
 }
 
 /* ------------------------------------------------------------ remquo */
@@ -529,6 +566,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unary),
+        cmocka_unit_test(test_unary_sweep),
         cmocka_unit_test(test_binary),
         cmocka_unit_test(test_madsat),
         cmocka_unit_test(test_dexp),
