@@ -143,3 +143,19 @@ __kernel void dexp(__global const double *x, __global const int *n, __global dou
     iout[2 * i] = ilogb(v);
     iout[2 * i + 1] = e;
 }
+
+/* vector forms of the pointer functions: one int per component, in order */
+__kernel void vecptr(__global const float *x, __global const float *y, __global float *out,
+                     __global int *iout)
+{
+    size_t i = get_global_id(0);
+    float4 a = (float4)(x[i], y[i], -x[i], x[i] * 0.5f);
+    float4 b = (float4)(y[i], x[i], 3.0f, -y[i]);
+    int4 q, s;
+    float4 r = remquo(a, b, &q);
+    float4 l = lgamma_r(a, &s);
+    vstore4(r, 2 * i, out);
+    vstore4(l, 2 * i + 1, out);
+    vstore4(q, 2 * i, iout);
+    vstore4(s, 2 * i + 1, iout);
+}

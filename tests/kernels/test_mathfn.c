@@ -429,6 +429,46 @@ static void test_binary(void **state)
     }
 }
 
+/* float4 remquo and lgamma_r: each component as the scalar functions */
+static void test_vector_pointers(void **state)
+{
+    (void)state;
+    enum { G = 128 };
+    static float x[G], y[G], out[G * 8];
+    static int32_t iout[G * 8];
+    for (int i = 0; i < G; i++) {
+        x[i] = (float)urand(-50, 50);
+        y[i] = (float)urand(-8, 8);
+    }
+    x[0] = -0.0f;
+    y[1] = 0.5f;
+    x[1] = -2.5f;
+    cli_put("vx.bin", x, sizeof x);
+    cli_put("vy.bin", y, sizeof y);
+    cli_compile("mathfn", "CL2.0");
+    cli_run_ok("run %s/mathfn.spv --kernel vecptr --sg 16 --global %d --local 64 "
+               "--arg x=float:@%s/vx.bin --arg y=float:@%s/vy.bin --arg out=float:zeros:%d "
+               "--arg iout=int:zeros:%d --out out=%s/vout.bin --out iout=%s/viout.bin -q",
+               tmpdir, G, tmpdir, tmpdir, G * 8, G * 8, tmpdir, tmpdir);
+    cli_get("vout.bin", out, sizeof out);
+    cli_get("viout.bin", iout, sizeof iout);
+    for (int i = 0; i < G; i++) {
+        const float a[4] = { x[i], y[i], -x[i], x[i] * 0.5f };
+        const float b[4] = { y[i], x[i], 3.0f, -y[i] };
+        for (int c = 0; c < 4; c++) {
+            if (!close_f(remainderf(a[c], b[c]), out[8 * i + c], 0))
+                fail_msg("remquo(float4) [%d] (%a, %a) = %a", c, (double)a[c], (double)b[c],
+                         (double)out[8 * i + c]);
+            if (b[c] != 0)
+                check_quo(iout[8 * i + c], a[c], b[c], "float4");
+            if (!close_f(ref_lgamma(a[c]), out[8 * i + 4 + c], 16) ||
+                iout[8 * i + 4 + c] != ref_lgamma_sign(a[c]))
+                fail_msg("lgamma_r(float4) [%d] (%a) = %a, sign %d", c, (double)a[c],
+                         (double)out[8 * i + 4 + c], iout[8 * i + 4 + c]);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ mad_sat */
 
 static int64_t ref_madsat(i128 a, i128 b, i128 c, i128 lo, i128 hi)
@@ -568,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_unary),
         cmocka_unit_test(test_unary_sweep),
         cmocka_unit_test(test_binary),
+        cmocka_unit_test(test_vector_pointers),
         cmocka_unit_test(test_madsat),
         cmocka_unit_test(test_dexp),
     };
