@@ -772,8 +772,15 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
     }
     ls->cycles += done - T;
     th->last_done = max64(th->last_done, done);
-    /* sync_thread: runnable before and after, not at its last record */
+    /* sync_thread: runnable before and after, not at its last record (two
+     * records were left, so th->ti is set; the general update otherwise) */
     const tm_inst *nx = th->ti;
+    if (__builtin_expect(!nx, 0)) {
+        c->picked = t;
+        sync_thread(m, c, t);
+        c->picked = UINT32_MAX;
+        return;
+    }
     uint8_t sh = nx->shared || th->in_uops;
     c->nshared += (uint32_t)sh - c->shared[t];
     c->shared[t] = sh;
