@@ -140,6 +140,10 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
     const isa_op_info *oi = &isa_ops[in->op];
 
     if (oi->family == ISA_FAM_BRA) {
+        /* a target past the end (an unvalidated kernel) stays generic,
+         * which exec.c's stint start clamps to the end */
+        if (in->target > k->ninst)
+            return;
         if (in->o[0].kind == ISA_OPND_PRED) {
             if (in->o[0].reg >= k->npred)
                 return;
@@ -337,7 +341,8 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     for (uint32_t i = 0; i < k->ninst; i++)
         for (unsigned j = 1; j < ISA_MAX_OPNDS; j++)
             nconst += count_const(&k->inst[i].o[j]) ? 1u : 0u;
-    p->d = calloc(k->ninst ? k->ninst : 1, sizeof *p->d);
+    /* one more: the end sentinel (EMU_D_END), on every path */
+    p->d = calloc((size_t)k->ninst + 1, sizeof *p->d);
     p->consts = calloc((nconst ? nconst : 1) * w, sizeof *p->consts);
     p->mem = calloc(k->ninst ? k->ninst : 1, sizeof *p->mem);
     if (!p->d || !p->consts || !p->mem) {
@@ -345,6 +350,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
         return -1;
     }
     p->n = k->ninst;
+    p->d[k->ninst].kind = EMU_D_END;
     /* SGEMU_DECODE=0 leaves every instruction on the generic path: the
      * reference for A/B measurements and for bisecting a fast kernel */
     const char *env = getenv("SGEMU_DECODE");

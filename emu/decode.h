@@ -34,7 +34,8 @@ typedef enum emu_dkind {
      * base + displacement in m, buffer (argument + 1) src[2], register
      * row dst (sel[0]: a store's value is a constant row), store has_pred,
      * index register pred; src[0] is its emu_dmem for every other case */
-    EMU_D_LDST_RAMP
+    EMU_D_LDST_RAMP,
+    EMU_D_END            /* the sentinel after the last instruction: returns */
 } emu_dkind;
 
 /* A scalar load or store resolved at decode time: lane l's address is
@@ -88,7 +89,7 @@ typedef struct emu_dinst {
 } emu_dinst;
 
 typedef struct emu_dprog {
-    emu_dinst *d;        /* ninst */
+    emu_dinst *d;        /* ninst, then the EMU_D_END sentinel */
     uint64_t *consts;    /* nconst rows of width S */
     emu_dmem *mem;       /* nmem resolved loads and stores */
     uint32_t n, nconst, nmem;

@@ -382,8 +382,17 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
         const emu_dinst *d;
         emu_rec *rec;
 
+        /* past the end is the end (a branch target the generic path
+         * took): the decoded form's sentinel there returns */
+        if (pc > kinst)
+            pc = kinst;
+
         for (;;) {
-            if (pc >= kinst) {         /* falling off the end returns */
+            /* falling off the end returns; the untraced copies find the
+             * end through the sentinel instruction (EMU_D_END) instead of
+             * a compare per instruction, and here when the limit or stop
+             * check below would come first */
+            if ((traced || n >= check) && pc >= kinst) {
                 top->pc = pc;
                 lanes_simt_ret(s);
                 goto next_stint;
@@ -480,6 +489,12 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             case EMU_D_NOP:
                 pc++;
                 break;
+            case EMU_D_END:
+                /* the end of the kernel, not an instruction */
+                n--;
+                lanes -= nl;
+                /* fall through: it returns */
+                __attribute__((fallthrough));
             case EMU_D_RET:
                 /* as the generic path's: the lanes leave, the stint ends */
                 top->pc = pc;

@@ -869,6 +869,88 @@ static void test_ramp_compares(void **state)
             }
 }
 
+/* A kernel that ends by falling off its last instruction (no ret), or by
+ * a branch to the label after it: decoded (the end sentinel) and generic
+ * alike, and the end is not an instruction, so a limit of exactly the
+ * executed count passes and one less stops at the same place. */
+static int run_noret(const char *src, uint64_t limit, bool decoded, uint32_t *out,
+                     uint64_t *ninst, char *msg, size_t msgn)
+{
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_assemble("noret.sgasm", src, strlen(src), &k, &d), 0);
+    isa_diags_free(&d);
+    memset(out, 0, 64 * 4);
+    sgemu_argval a[1];
+    memset(a, 0, sizeof a);
+    a[0].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)out;
+    a[0].bytes = 64 * 4;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = 64;
+    L.local[0] = 32;
+    L.local_given = true;
+    L.sg_width = 16;
+    L.threads = 1;
+    L.max_instructions = limit;
+    if (!decoded)
+        setenv("SGEMU_DECODE", "0", 1);
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(&k, &cfg, &L, a, &st, &f);
+    unsetenv("SGEMU_DECODE");
+    snprintf(msg, msgn, "%s", rc ? f.msg : "");
+    *ninst = st.instructions;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+    return rc;
+}
+
+static void test_end_of_kernel(void **state)
+{
+    (void)state;
+    static const char *const srcs[2] = {
+        ".kernel noret\n.arg out global u32\n"
+        "    mov.u32 r0, %global_id.x\n"
+        "    add.u32 r1, r0, 5\n"
+        "    st.global.u32 [%out + r0*4], r1\n",
+        ".kernel tolabel\n.arg out global u32\n"
+        "    mov.u32 r0, %global_id.x\n"
+        "    add.u32 r1, r0, 5\n"
+        "    st.global.u32 [%out + r0*4], r1\n"
+        "    and.u32 r2, r0, 16\n"
+        "    cmp.ne.u32 p0, r2, 0\n"
+        "    bra p0, end\n"
+        "    st.global.u32 [%out + r0*4], r2\n"
+        "end:\n",
+    };
+    /* sub-groups of 16: 3 instructions each, or 6 (odd ones) and 7 */
+    static const uint64_t total[2] = { 12, 26 };
+    static uint32_t o1[64], o2[64];
+    for (int i = 0; i < 2; i++) {
+        for (int lim = 0; lim < 3; lim++) {
+            const uint64_t limit = lim == 0 ? 0 : lim == 1 ? total[i] : total[i] - 1;
+            char m1[1024], m2[1024];
+            uint64_t n1, n2;
+            int r1 = run_noret(srcs[i], limit, true, o1, &n1, m1, sizeof m1);
+            int r2 = run_noret(srcs[i], limit, false, o2, &n2, m2, sizeof m2);
+            assert_int_equal(r1, r2);
+            assert_string_equal(m1, m2);
+            assert_int_equal(n1, n2);
+            assert_memory_equal(o1, o2, sizeof o1);
+            assert_int_equal(r1, lim == 2 ? SGEMU_EXIT_FAULT : 0);
+            if (lim < 2) {
+                assert_int_equal(n1, total[i]);
+                for (uint32_t x = 0; x < 64; x++)
+                    assert_int_equal(o1[x], i == 1 && !(x & 16) ? 0 : x + 5);
+            }
+        }
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -885,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_instruction_limit),
         cmocka_unit_test(test_ramp_accesses),
         cmocka_unit_test(test_ramp_compares),
+        cmocka_unit_test(test_end_of_kernel),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
