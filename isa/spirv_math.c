@@ -1,18 +1,16 @@
-/* spirv_math.c - OpenCL.std pow, pown and rootn lowered around
- * exp2(y * log2|x|), with the special cases of the OpenCL C spec (C99 Annex
- * F) selected afterwards; the *pi forms, lgamma_r, remquo, remainder and
- * mad_sat at the end of the file.  float is computed in double (sgemu's exp2/log2 are
- * libm's double functions), so float results are within 1 ulp; double
- * results carry the error of y * log2|x| through exp2 (see docs/opencl.md). */
+/* spirv_math.c - OpenCL.std functions lowered around the elementary-function
+ * instructions: pown (pow of the exact double n), rootn (exp2(log2|x| / n)
+ * with its special cases), powr (pow with powr's NaN cases); the *pi forms,
+ * lgamma_r, remquo, remainder and mad_sat at the end of the file.  Special
+ * cases are the OpenCL C spec's (C99 Annex F); float is computed in double
+ * and rounded once (docs/opencl.md gives the bounds). */
 #include "spirv_xlate.h"
 
 #define F64_ONE  0x3ff0000000000000ull
-#define F64_TWO  0x4000000000000000ull
 #define F64_INF  0x7ff0000000000000ull
-#define F64_NINF 0xfff0000000000000ull
 #define F64_NAN  0x7ff8000000000000ull
 
-enum { K_POW, K_POWN, K_ROOTN };
+enum { K_POWN, K_ROOTN, K_POWR };
 
 uint32_t x_op1(xctx *x, isa_opcode op, isa_type t, isa_operand a)
 {
@@ -77,74 +75,72 @@ static void sel_into(xctx *x, uint32_t r, isa_operand p, isa_operand a)
     in->nopnd = 4;
 }
 
-/* One component: X (f64 register) and the exponent operand e of type et. */
-static uint32_t lower_one(xctx *x, int kind, uint32_t X, isa_operand e, isa_type et)
+/* rootn(X, n), X an f64 register, n an i32 operand: exp2(log2|X| / n) with
+ * X's sign for odd n; NaN for n = 0 and for X < 0 with even n. */
+static uint32_t rootn_one(xctx *x, uint32_t X, isa_operand e)
 {
-    isa_operand Y;
-    if (kind == K_POW)
-        Y = et == ISA_T_F64 ? e : x_R(x_cvt(x, ISA_T_F64, et, e));
-    else if (kind == K_POWN)
-        Y = x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, e));
-    else
-        Y = x_R(x_op2(x, ISA_OP_DIV, ISA_T_F64, x_I(F64_ONE),
-                    x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, e))));
+    isa_operand Y = x_R(x_op2(x, ISA_OP_DIV, ISA_T_F64, x_I(F64_ONE),
+                              x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, e))));
     uint32_t A = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(X));
     uint32_t L = x_op1(x, ISA_OP_LOG2, ISA_T_F64, x_R(A));
     uint32_t M = x_op2(x, ISA_OP_MUL, ISA_T_F64, Y, x_R(L));
     uint32_t R = x_op1(x, ISA_OP_EXP2, ISA_T_F64, x_R(M));
 
-    /* odd integer exponent: the sign of x carries over (x = -0 included) */
-    isa_operand odd;
-    if (kind == K_ROOTN) {
-        uint32_t b = x_op2(x, ISA_OP_AND, ISA_T_I32, e, x_I(1));
-        odd = x_cmp(x, ISA_BINOP_NE, ISA_T_I32, x_R(b), x_I(0));
-    } else {
-        uint32_t h = x_op2(x, ISA_OP_REM, ISA_T_F64, Y, x_I(F64_TWO));
-        uint32_t ha = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(h));
-        odd = x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(ha), x_I(F64_ONE));
-    }
+    /* odd n: the sign of x carries over (x = -0 included) */
+    uint32_t b = x_op2(x, ISA_OP_AND, ISA_T_I32, e, x_I(1));
+    isa_operand odd = x_cmp(x, ISA_BINOP_NE, ISA_T_I32, x_R(b), x_I(0));
     isa_operand sign = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(X), x_I(0));
     uint32_t N = x_op1(x, ISA_OP_NEG, ISA_T_F64, x_R(R));
     sel_into(x, R, x_pop(x, ISA_OP_PAND, sign, odd), x_R(N));
 
+    /* x < 0 with even n, and n = 0: NaN */
     isa_operand xneg = x_cmp(x, ISA_BINOP_LT, ISA_T_F64, x_R(X), x_I(0));
-    if (kind == K_POW) {
-        /* finite x < 0 with a finite non-integer y: NaN */
-        uint32_t fr = x_op2(x, ISA_OP_REM, ISA_T_F64, Y, x_I(F64_ONE));
-        uint32_t fa = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(fr));
-        isa_operand nonint = x_cmp(x, ISA_BINOP_GT, ISA_T_F64, x_R(fa), x_I(0));
-        isa_operand fin = x_cmp(x, ISA_BINOP_GT, ISA_T_F64, x_R(X), x_I(F64_NINF));
-        sel_into(x, R, x_pop(x, ISA_OP_PAND, x_pop(x, ISA_OP_PAND, xneg, fin), nonint),
-                 x_I(F64_NAN));
-        /* pow(+1, y) = 1, pow(-1, +-inf) = 1 */
-        sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(X), x_I(F64_ONE)), x_I(F64_ONE));
-        uint32_t ya = x_op1(x, ISA_OP_ABS, ISA_T_F64, Y);
-        isa_operand m1 = x_pop(x, ISA_OP_PAND,
-                             x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(A), x_I(F64_ONE)),
-                             x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, x_R(ya), x_I(F64_INF)));
-        sel_into(x, R, m1, x_I(F64_ONE));
-    }
-    if (kind == K_ROOTN) {
-        /* x < 0 with even n, and n = 0: NaN */
-        isa_operand even = x_pop(x, ISA_OP_PNOT, odd, odd);
-        sel_into(x, R, x_pop(x, ISA_OP_PAND, xneg, even), x_I(F64_NAN));
-        sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_I32, e, x_I(0)), x_I(F64_NAN));
-    } else {
-        /* x^0 = 1 for every x, NaN included */
-        sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_F64, Y, x_I(0)), x_I(F64_ONE));
-    }
+    isa_operand even = x_pop(x, ISA_OP_PNOT, odd, odd);
+    sel_into(x, R, x_pop(x, ISA_OP_PAND, xneg, even), x_I(F64_NAN));
+    sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_I32, e, x_I(0)), x_I(F64_NAN));
     return R;
+}
+
+/* powr(x, y) in type t: pow(x + 0, y) (libm's, which -0 would send to -inf
+ * for odd y < 0), NaN where powr's domain ends: x < 0, x or y NaN, 0^0,
+ * inf^0, 1^inf. */
+static uint32_t powr_one(xctx *x, isa_type t, isa_operand xs, isa_operand ys)
+{
+    const bool d = t == ISA_T_F64;
+    const uint64_t one = d ? F64_ONE : 0x3f800000u, inf = d ? F64_INF : 0x7f800000u;
+    const uint64_t nan = d ? F64_NAN : 0x7fc00000u;
+    uint32_t x0 = x_op2(x, ISA_OP_ADD, t, xs, x_I(0));
+    uint32_t r = x_op2(x, ISA_OP_POW, t, x_R(x0), ys);
+    uint32_t ay = x_op1(x, ISA_OP_ABS, t, ys);
+    isa_operand bad = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_LT, t, xs, x_I(0)),
+                            x_cmp(x, ISA_BINOP_NE, t, xs, xs));
+    bad = x_pop(x, ISA_OP_POR, bad, x_cmp(x, ISA_BINOP_NE, t, ys, ys));
+    isa_operand y0 = x_cmp(x, ISA_BINOP_EQ, t, ys, x_I(0));
+    isa_operand x0inf = x_pop(x, ISA_OP_POR, x_cmp(x, ISA_BINOP_EQ, t, xs, x_I(0)),
+                              x_cmp(x, ISA_BINOP_EQ, t, xs, x_I(inf)));
+    bad = x_pop(x, ISA_OP_POR, bad, x_pop(x, ISA_OP_PAND, y0, x0inf));
+    isa_operand oneinf = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, t, xs, x_I(one)),
+                               x_cmp(x, ISA_BINOP_EQ, t, x_R(ay), x_I(inf)));
+    bad = x_pop(x, ISA_OP_POR, bad, oneinf);
+    uint32_t res = x_reg(x, 1);
+    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
+    in->o[0] = x_R(res);
+    in->o[1] = bad;
+    in->o[2] = x_I(nan);
+    in->o[3] = x_R(r);
+    in->nopnd = 4;
+    return res;
 }
 
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
 {
     int kind;
-    if (!strcmp(name, "pow"))
-        kind = K_POW;
-    else if (!strcmp(name, "pown"))
+    if (!strcmp(name, "pown"))
         kind = K_POWN;
     else if (!strcmp(name, "rootn"))
         kind = K_ROOTN;
+    else if (!strcmp(name, "powr"))
+        kind = K_POWR;
     else
         return false;
     spv_module *m = x->m;
@@ -161,18 +157,27 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
-    isa_type et = kind == K_POW ? ty : ISA_T_I32;
     xval r;
     memset(&r, 0, sizeof r);
     r.n = t->ncomp;
     for (unsigned c = 0; c < t->ncomp && c < XV_MAX; c++) {
-        isa_operand xs = x_src(x, &a->c[a->n == 1 ? 0 : c]);
-        isa_operand es = x_src(x, &b->c[b->n == 1 ? 0 : c]);
-        uint32_t X = ty == ISA_T_F64 ? x_op1(x, ISA_OP_MOV, ISA_T_F64, xs)
-                                     : x_cvt(x, ISA_T_F64, ISA_T_F32, xs);
-        uint32_t R = lower_one(x, kind, X, es, et);
-        if (ty == ISA_T_F32)
-            R = x_cvt(x, ISA_T_F32, ISA_T_F64, x_R(R));
+        isa_operand xs = x_src(x, &a->c[c < a->n ? c : 0]);
+        isa_operand es = x_src(x, &b->c[c < b->n ? c : 0]);
+        uint32_t R;
+        if (kind == K_POWR) {
+            R = powr_one(x, ty, xs, es);
+        } else {
+            uint32_t X = ty == ISA_T_F64 ? x_op1(x, ISA_OP_MOV, ISA_T_F64, xs)
+                                         : x_cvt(x, ISA_T_F64, ISA_T_F32, xs);
+            /* pown: libm's pow of the exact double n (its special cases are
+             * pown's); in double for float too, so n keeps all its bits */
+            R = kind == K_POWN
+                ? x_op2(x, ISA_OP_POW, ISA_T_F64, x_R(X),
+                        x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, es)))
+                : rootn_one(x, X, es);
+            if (ty == ISA_T_F32)
+                R = x_cvt(x, ISA_T_F32, ISA_T_F64, x_R(R));
+        }
         r.c[c].o = x_R(R);
         r.c[c].space = X_SPACE_NONE;
     }
@@ -461,7 +466,7 @@ bool x_lower_math(xctx *x, xfn *f, const spv_inst *in, const char *name)
         isa_operand o[3];
         memset(o, 0, sizeof o);
         for (unsigned i = 0; i < row->nsrc; i++)
-            o[i] = x_src(x, &s[i]->c[s[i]->n == 1 ? 0 : c]);
+            o[i] = x_src(x, &s[i]->c[c < s[i]->n ? c : 0]);
         out[c] = 0;
         res[c] = math_one(x, row->kind, t, o, &out[c]);
     }

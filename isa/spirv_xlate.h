@@ -110,7 +110,7 @@ bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in);
 /* The bytes of constant `id` laid out in `size` bytes (malloc'd), or NULL. */
 uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
 
-/* spirv_math.c: OpenCL.std pow, pown, rootn (true if `name` is one). */
+/* spirv_math.c: OpenCL.std pown, rootn, powr (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);
 /* spirv_math.c: the *pi forms, lgamma_r, remquo, remainder, s_/u_mad_sat
  * (true if `name` is one). */

@@ -1,7 +1,7 @@
 /*
  * math.c - per-lane semantics of the elementary-function rows of
- * opcodes.def (isa_family_is_math: atan .. cbrt, then the binary atan2 and
- * hypot).
+ * opcodes.def (isa_family_is_math: atan .. log10, then the binary atan2,
+ * hypot and pow).
  *
  * Each op is the C library's double function.  f16 and f32 operands widen
  * exactly to double and the result is rounded once to the type, so those
@@ -27,6 +27,12 @@ static double lgamma_nosign(double v)
     return lgamma_r(v, &sign);
 }
 
+/* 10^v: pow is exact in its base and within 1 ulp (exp10 is a GNU extension) */
+static double exp10_pow(double v)
+{
+    return pow(10.0, v);
+}
+
 /* unary rows, indexed from ISA_FAM_ATAN, and binary rows from ISA_FAM_ATAN2;
  * a missing row is a bad instruction, not a silent result */
 #define M1(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN] = fn,
@@ -37,6 +43,7 @@ static const math1_fn math1[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
     M1(EXPM1, expm1) M1(LOG1P, log1p)
     M1(ERF, erf) M1(ERFC, erfc)
     M1(TGAMMA, tgamma) M1(LGAMMA, lgamma_nosign) M1(CBRT, cbrt)
+    M1(EXP, exp) M1(EXP10, exp10_pow) M1(LOG, log) M1(LOG10, log10)
 };
 /* f64 through long double where the double function misses OpenCL's bound */
 static const math1l_fn math1l[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
@@ -44,8 +51,8 @@ static const math1l_fn math1l[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
 };
 #undef M1
 #define M2(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN2] = fn,
-static const math2_fn math2[ISA_FAM_HYPOT - ISA_FAM_ATAN2 + 1] = {
-    M2(ATAN2, atan2) M2(HYPOT, hypot)
+static const math2_fn math2[ISA_FAM_POW - ISA_FAM_ATAN2 + 1] = {
+    M2(ATAN2, atan2) M2(HYPOT, hypot) M2(POW, pow)
 };
 #undef M2
 

@@ -159,3 +159,36 @@ __kernel void vecptr(__global const float *x, __global const float *y, __global 
     vstore4(q, 2 * i, iout);
     vstore4(s, 2 * i + 1, iout);
 }
+
+/* exp, exp10, log, log10 (instructions), pow, pown (pow of the double n),
+ * powr (pow with powr's NaN cases) */
+#define NE 7
+__kernel void explog_f(__global const float *x, __global const float *y, __global const int *n,
+                       __global float *out)
+{
+    size_t i = get_global_id(0);
+    float a = x[i], b = y[i];
+    __global float *o = out + i * NE;
+    o[0] = exp(a);
+    o[1] = exp10(a);
+    o[2] = log(a);
+    o[3] = log10(a);
+    o[4] = pow(a, b);
+    o[5] = powr(a, b);
+    o[6] = pown(a, n[i]);
+}
+
+__kernel void explog_d(__global const double *x, __global const double *y, __global const int *n,
+                       __global double *out)
+{
+    size_t i = get_global_id(0);
+    double a = x[i], b = y[i];
+    __global double *o = out + i * NE;
+    o[0] = exp(a);
+    o[1] = exp10(a);
+    o[2] = log(a);
+    o[3] = log10(a);
+    o[4] = pow(a, b);
+    o[5] = powr(a, b);
+    o[6] = pown(a, n[i]);
+}

@@ -469,6 +469,93 @@ static void test_vector_pointers(void **state)
     }
 }
 
+/* ------------------------------------------------------------ exp, log, pow */
+
+/* powr from its OpenCL C definition: pow for x >= 0 (x = -0 as +0) with NaN
+ * for x < 0, NaN operands, 0^0, inf^0 and 1^inf */
+static long double ref_powr(long double x, long double y)
+{
+    if (isnan(x) || isnan(y) || x < 0 || (y == 0 && (x == 0 || isinf(x))) ||
+        (x == 1 && isinf(y)))
+        return NAN;
+    return powl(x == 0 ? 0.0L : x, y);
+}
+
+static void test_explog(void **state)
+{
+    (void)state;
+    enum { G = 512, NE = 7 };
+    static const double sp[][2] = {
+        { 0.0, 0.0 }, { -0.0, -3.0 }, { -0.0, -2.0 }, { 0.0, -1.0 }, { INFINITY, 0.0 },
+        { INFINITY, -2.0 }, { -INFINITY, 3.0 }, { 1.0, INFINITY }, { 1.0, NAN }, { NAN, 0.0 },
+        { -1.0, INFINITY }, { -2.0, 3.0 }, { -2.0, 0.5 }, { 0.5, -INFINITY }, { 2.0, 0.5 },
+        { 88.7, 1.0 }, { -103.0, 2.0 }, { 38.5, 1.0 }, { -45.0, 1.0 }, { 1e-40, 2.0 },
+        { 1.0, 1e10 }, { 10.0, 38.0 }, { 3.0, -150.0 }, { -1.0, 1e30 },
+    };
+    enum { NSP = sizeof sp / sizeof sp[0] };
+    static float fx[G], fy[G], fout[G * NE];
+    static double dx[G], dy[G], dout[G * NE];
+    static int32_t n[G];
+    static const int sn[] = { 0, 1, -1, 2, -3, 7, 40, -40, 1 << 30, -(1 << 30) - 1 };
+    for (int i = 0; i < G; i++) {
+        if (i < NSP) {
+            dx[i] = sp[i][0];
+            dy[i] = sp[i][1];
+        } else if (i % 2) {
+            dx[i] = urand(-90, 90);
+            dy[i] = urand(-10, 10);
+        } else {
+            dx[i] = urand(0, 1) * ldexp(1.0, (int)urand(-30, 30));
+            dy[i] = urand(-20, 20);
+        }
+        n[i] = i < 10 ? sn[i] : (int)urand(-30, 30);
+        fx[i] = (float)dx[i];
+        fy[i] = (float)dy[i];
+        if (i >= NSP && i % 3 == 0) {   /* the double run reaches past float's range */
+            dx[i] *= 7.5;
+            dy[i] *= 1 + 0x1p-40;
+        }
+    }
+    cli_put("lx.bin", fx, sizeof fx);
+    cli_put("ly.bin", fy, sizeof fy);
+    cli_put("ldx.bin", dx, sizeof dx);
+    cli_put("ldy.bin", dy, sizeof dy);
+    cli_put("ln.bin", n, sizeof n);
+    cli_compile("mathfn", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        cli_run_ok("run %s/mathfn.spv --kernel explog_f --sg %u --global %d --local 64 "
+                   "--arg x=float:@%s/lx.bin --arg y=float:@%s/ly.bin --arg n=int:@%s/ln.bin "
+                   "--arg out=float:zeros:%d --out out=%s/lout.bin -q", tmpdir, widths[w], G,
+                   tmpdir, tmpdir, tmpdir, G * NE, tmpdir);
+        cli_get("lout.bin", fout, sizeof fout);
+        cli_run_ok("run %s/mathfn.spv --kernel explog_d --sg %u --global %d --local 64 "
+                   "--arg x=double:@%s/ldx.bin --arg y=double:@%s/ldy.bin --arg n=int:@%s/ln.bin "
+                   "--arg out=double:zeros:%d --out out=%s/ldout.bin -q", tmpdir, widths[w], G,
+                   tmpdir, tmpdir, tmpdir, G * NE, tmpdir);
+        cli_get("ldout.bin", dout, sizeof dout);
+        for (int i = 0; i < G; i++) {
+            const float a = fx[i], b = fy[i];
+            const float want_f[NE] = { expf(a), powf(10.0f, a), logf(a), log10f(a), powf(a, b),
+                                       (float)ref_powr(a, b), (float)powl(a, n[i]) };
+            /* OpenCL C limits: exp, exp10, log, log10 3 ulp; pow, powr, pown 16 */
+            static const double lim[NE] = { 3, 3, 3, 3, 16, 16, 16 };
+            static const char *const nm[NE] = { "exp", "exp10", "log", "log10", "pow", "powr",
+                                                "pown" };
+            for (int c = 0; c < NE; c++)
+                if (!close_f(want_f[c], fout[i * NE + c], lim[c]))
+                    fail_msg("%s(float %a, %a, n %d) = %a, want %a", nm[c], (double)a, (double)b,
+                             n[i], (double)fout[i * NE + c], (double)want_f[c]);
+            const double ad = dx[i], bd = dy[i];
+            const long double want_d[NE] = { expl(ad), powl(10.0L, ad), logl(ad), log10l(ad),
+                                             powl(ad, bd), ref_powr(ad, bd), powl(ad, n[i]) };
+            for (int c = 0; c < NE; c++)
+                if (!close_d(want_d[c], dout[i * NE + c], lim[c]))
+                    fail_msg("%s(double %a, %a, n %d) = %a, want %a", nm[c], ad, bd, n[i],
+                             dout[i * NE + c], (double)want_d[c]);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ mad_sat */
 
 static int64_t ref_madsat(i128 a, i128 b, i128 c, i128 lo, i128 hi)
@@ -609,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_unary_sweep),
         cmocka_unit_test(test_binary),
         cmocka_unit_test(test_vector_pointers),
+        cmocka_unit_test(test_explog),
         cmocka_unit_test(test_madsat),
         cmocka_unit_test(test_dexp),
     };
