@@ -20,6 +20,8 @@ for f in examples/*.sgasm examples/calibration/*.sgasm examples/images/*.sgasm; 
     cmd=${cmd%%(*}                       # trailing remarks
     cmd=$(echo "$cmd" | sed -E 's/--record +[^ ]+//; s/^sgemu run //')
     cmd=$(echo "$cmd" | sed -E 's/--config +[^ ]+//')
+    # files the command writes (--out NAME=FILE) go to OUTDIR, not the tree
+    cmd=$(echo "$cmd" | sed -E "s#(--out +[A-Za-z0-9_]+=)([^ ]+)#\1$O/\2#g")
     n=$(echo "$f" | tr / _)
     for cf in $CONFIGS; do
         c=$(basename "$cf" .yaml)
