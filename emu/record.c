@@ -60,28 +60,6 @@ emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg)
     return r;
 }
 
-emu_rec *emu_trace_push_n(emu_wg_trace *t, uint32_t sg, uint32_t n)
-{
-    emu_sg_stream *s = &t->sg[sg];
-    if (n > UINT32_MAX - s->n)
-        return NULL;
-    if (s->n + n > s->cap) {
-        uint64_t cap = s->cap ? s->cap : 256;
-        while (cap < (uint64_t)s->n + n)
-            cap *= 2;
-        if (cap > UINT32_MAX)
-            cap = UINT32_MAX;
-        emu_rec *r = realloc(s->recs, cap * sizeof *r);
-        if (!r)
-            return NULL;
-        s->recs = r;
-        s->cap = (uint32_t)cap;
-    }
-    emu_rec *r = &s->recs[s->n];
-    s->n += n;
-    return r;
-}
-
 uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n)
 {
     if (t->naddrs + n > t->addrs_cap) {

@@ -46,9 +46,6 @@ void emu_trace_reset(emu_wg_trace *t, uint32_t nsg);
 void emu_trace_free(emu_wg_trace *t);
 /* Append a record to subgroup sg's stream; returns it (NULL: out of memory). */
 emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg);
-/* n more records at the end of stream sg, left for the caller to fill
- * (NULL: out of host memory). */
-emu_rec *emu_trace_push_n(emu_wg_trace *t, uint32_t sg, uint32_t n);
 /* Reserve n address slots; returns the first index or UINT64_MAX. */
 uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n);
 int emu_trace_uop(emu_wg_trace *t, const coll_uop *u);

@@ -7,7 +7,6 @@
 #include "timing.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +27,6 @@
 #define WINDOW_LOG 21
 #define REC_BYTES 32u           /* pc naddr addr_first uop_first nuops mask */
 #define UOP_BYTES 40u           /* kind type binop space lanes sg bytes rows addr pitch image mask */
-/* Records are read straight into emu_rec where the stored layout (little
- * endian, the fields in the order above) is the host's. */
-#define REC_BATCH 1024u
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define REC_HOST_LE 1
-#else
-#define REC_HOST_LE 0
-#endif
-#define REC_AS_STORED (REC_HOST_LE && sizeof(emu_rec) == REC_BYTES && offsetof(emu_rec, naddr) == 4 && \
-    offsetof(emu_rec, addr_first) == 8 && offsetof(emu_rec, uop_first) == 16 && \
-    offsetof(emu_rec, nuops) == 20 && offsetof(emu_rec, mask) == 24 && sizeof(lanes_mask) == 8)
 
 static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
 {
@@ -707,34 +695,18 @@ int emu_tracer_wg(emu_trace_reader *r, uint64_t expect, emu_wg_trace *t, char *m
     for (uint32_t s = 0; s < nsg; s++) {
         uint32_t n;
         RD(n, 4);
-        uint32_t base = t->sg[s].n;
         for (uint32_t i = 0; i < n; i++) {
-            emu_rec *rec;
-            if (REC_AS_STORED) {
-                /* the stored layout is the in-memory one: copy a batch of
-                 * records at once (bounded: a corrupt count fails on the data) */
-                if (i % REC_BATCH == 0) {
-                    uint32_t k = n - i < REC_BATCH ? n - i : REC_BATCH;
-                    rec = emu_trace_push_n(t, s, k);
-                    if (!rec)
-                        BAD("out of host memory");
-                    if (!r_bytes(r, rec, (size_t)k * REC_BYTES))
-                        goto fail;
-                }
-                rec = &t->sg[s].recs[base + i];
-            } else {
-                rec = emu_trace_push(t, s);
-                if (!rec)
-                    BAD("out of host memory");
-                if (!(b = r_take(r, REC_BYTES, tmp)))
-                    goto fail;
-                rec->pc = (uint32_t)le(b, 4);
-                rec->naddr = (uint32_t)le(b + 4, 4);
-                rec->addr_first = le(b + 8, 8);
-                rec->uop_first = (uint32_t)le(b + 16, 4);
-                rec->nuops = (uint32_t)le(b + 20, 4);
-                rec->mask = le(b + 24, 8);
-            }
+            emu_rec *rec = emu_trace_push(t, s);
+            if (!rec)
+                BAD("out of host memory");
+            if (!(b = r_take(r, REC_BYTES, tmp)))
+                goto fail;
+            rec->pc = (uint32_t)le(b, 4);
+            rec->naddr = (uint32_t)le(b + 4, 4);
+            rec->addr_first = le(b + 8, 8);
+            rec->uop_first = (uint32_t)le(b + 16, 4);
+            rec->nuops = (uint32_t)le(b + 20, 4);
+            rec->mask = le(b + 24, 8);
             if (rec->pc >= r->ninst || rec->naddr > w ||
                 rec->addr_first > naddrs || rec->naddr > naddrs - rec->addr_first ||
                 rec->uop_first > nuops || rec->nuops > nuops - rec->uop_first ||
