@@ -797,6 +797,25 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
     c->unit[pos] = nx->unitset;
 }
 
+/* Issue the picked slot's next instruction at T and refresh its scan entry;
+ * true when that woke another slot (barrier release, new work-group). */
+static inline __attribute__((always_inline)) bool
+issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pick, uint64_t T)
+{
+    if (can_issue_alu(m, &c->th[pick])) {
+        issue_alu(m, c, pick, T);
+        return false;
+    }
+    c->woke = false;
+    c->picked = pick;
+    issue(m, ci, pick, T);
+    if (m->err)
+        return false;
+    sync_thread(m, c, pick);
+    c->picked = UINT32_MAX;
+    return c->woke;
+}
+
 /* Slot t got the newest age: move it to the end of its scheduler's order. */
 static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
 {
@@ -1025,19 +1044,10 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         uint32_t pp = o[pj];        /* (rr: round_robin's alone) */
         uint32_t pick = m->s_list[pp];
         uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
-        if (can_issue_alu(m, &c->th[pick])) {
-            issue_alu(m, c, pick, T);
-        } else {
-            c->woke = false;
-            c->picked = pick;
-            issue(m, ci, pick, T);
-            if (m->err)
-                return;
-            sync_thread(m, c, pick);
-            c->picked = UINT32_MAX;
-            if (c->woke)
-                nex = 0;
-        }
+        if (issue_picked(m, ci, c, pick, T))
+            nex = 0;
+        if (m->err)
+            return;
         /* a new work-group may have reordered the ranks (also in the picked
          * slot alone, which does not count as a wake): find pp again */
         pj = c->rank[pp] - first;
@@ -1156,19 +1166,10 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
-        if (can_issue_alu(m, &c->th[pick])) {
-            issue_alu(m, c, pick, T);
-        } else {
-            c->woke = false;
-            c->picked = pick;
-            issue(m, ci, pick, T);
-            if (m->err)
-                return;
-            sync_thread(m, c, pick);
-            c->picked = UINT32_MAX;
-            if (c->woke)
-                full = true;
-        }
+        if (issue_picked(m, ci, c, pick, T))
+            full = true;
+        if (m->err)
+            return;
         bu = UINT32_MAX;
         if (pu != UINT32_MAX) {
             bpf = units_free(eu, pu);
