@@ -798,19 +798,20 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
 }
 
 /* Issue the picked slot's next instruction at T and refresh its scan entry;
- * true when that woke another slot (barrier release, new work-group). */
-static inline __attribute__((always_inline)) bool
+ * 1 when that woke another slot (barrier release, new work-group), -1 on
+ * an error (m->err), else 0. */
+static inline __attribute__((always_inline)) int
 issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pick, uint64_t T)
 {
     if (can_issue_alu(m, &c->th[pick])) {
         issue_alu(m, c, pick, T);
-        return false;
+        return 0;
     }
     c->woke = false;
     c->picked = pick;
     issue(m, ci, pick, T);
     if (m->err)
-        return false;
+        return -1;
     sync_thread(m, c, pick);
     c->picked = UINT32_MAX;
     return c->woke;
@@ -1044,10 +1045,11 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         uint32_t pp = o[pj];        /* (rr: round_robin's alone) */
         uint32_t pick = m->s_list[pp];
         uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
-        if (issue_picked(m, ci, c, pick, T))
-            nex = 0;
-        if (m->err)
+        int ip = issue_picked(m, ci, c, pick, T);
+        if (ip < 0)
             return;
+        if (ip)
+            nex = 0;
         /* a new work-group may have reordered the ranks (also in the picked
          * slot alone, which does not count as a wake): find pp again */
         pj = c->rank[pp] - first;
@@ -1166,10 +1168,11 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
-        if (issue_picked(m, ci, c, pick, T))
-            full = true;
-        if (m->err)
+        int ip = issue_picked(m, ci, c, pick, T);
+        if (ip < 0)
             return;
+        if (ip)
+            full = true;
         bu = UINT32_MAX;
         if (pu != UINT32_MAX) {
             bpf = units_free(eu, pu);
