@@ -104,13 +104,13 @@ typedef enum isa_pipe {
 /* --- added by the math built-ins work (append-only) --- */
 /* Elementary functions beyond sin/cos/exp2/log2 that lanes/math.c computes
  * with the C library (one opcodes.def row each, TRANS pipe).  ATAN stays
- * first, the unary ones before ATAN2, the binary ones from ATAN2 to POW
+ * first, the unary ones before ATAN2, the binary ones from ATAN2 to ROOTN
  * (last): isa_family_is_math and lanes/math.c test these ranges. */
 #define ISA_MATH_FAMILIES(X) \
     X(ATAN) X(ASIN) X(ACOS) X(SINH) X(COSH) X(TANH) X(ASINH) X(ACOSH) \
     X(ATANH) X(EXPM1) X(LOG1P) X(ERF) X(ERFC) X(TGAMMA) X(LGAMMA) X(CBRT) \
     X(EXP) X(EXP10) X(LOG) X(LOG10) \
-    X(ATAN2) X(HYPOT) X(POW)
+    X(ATAN2) X(HYPOT) X(POW) X(ROOTN)
 
 typedef enum isa_family {
 #define X(f) ISA_FAM_##f,
@@ -122,7 +122,7 @@ typedef enum isa_family {
 /* --- added by the math built-ins work (append-only) --- */
 static inline bool isa_family_is_math(isa_family f)
 {
-    return f >= ISA_FAM_ATAN && f <= ISA_FAM_POW;
+    return f >= ISA_FAM_ATAN && f <= ISA_FAM_ROOTN;
 }
 
 /* Combining operators (reduce/scan/atomics) and compare conditions. */

@@ -1,6 +1,6 @@
 /* spirv_math.c - OpenCL.std functions lowered around the elementary-function
- * instructions: pown (pow of the exact double n), rootn (exp2(log2|x| / n)
- * with its special cases), powr (pow with powr's NaN cases); the *pi forms,
+ * instructions: pown and rootn (pow and rootn of the exact double n), powr
+ * (pow with powr's NaN cases); the *pi forms,
  * lgamma_r, remquo, remainder and mad_sat at the end of the file.  Special
  * cases are the OpenCL C spec's (C99 Annex F); float is computed in double
  * and rounded once (docs/opencl.md gives the bounds). */
@@ -62,43 +62,6 @@ isa_operand x_pop(xctx *x, isa_opcode op, isa_operand a, isa_operand b)
     in->o[2] = b;
     in->nopnd = op == ISA_OP_PNOT ? 2 : 3;
     return x_P(p, false);
-}
-
-/* r = p ? a : r (in place, f64). */
-static void sel_into(xctx *x, uint32_t r, isa_operand p, isa_operand a)
-{
-    isa_inst *in = x_emit(x, ISA_OP_SEL, ISA_T_F64);
-    in->o[0] = x_R(r);
-    in->o[1] = p;
-    in->o[2] = a;
-    in->o[3] = x_R(r);
-    in->nopnd = 4;
-}
-
-/* rootn(X, n), X an f64 register, n an i32 operand: exp2(log2|X| / n) with
- * X's sign for odd n; NaN for n = 0 and for X < 0 with even n. */
-static uint32_t rootn_one(xctx *x, uint32_t X, isa_operand e)
-{
-    isa_operand Y = x_R(x_op2(x, ISA_OP_DIV, ISA_T_F64, x_I(F64_ONE),
-                              x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, e))));
-    uint32_t A = x_op1(x, ISA_OP_ABS, ISA_T_F64, x_R(X));
-    uint32_t L = x_op1(x, ISA_OP_LOG2, ISA_T_F64, x_R(A));
-    uint32_t M = x_op2(x, ISA_OP_MUL, ISA_T_F64, Y, x_R(L));
-    uint32_t R = x_op1(x, ISA_OP_EXP2, ISA_T_F64, x_R(M));
-
-    /* odd n: the sign of x carries over (x = -0 included) */
-    uint32_t b = x_op2(x, ISA_OP_AND, ISA_T_I32, e, x_I(1));
-    isa_operand odd = x_cmp(x, ISA_BINOP_NE, ISA_T_I32, x_R(b), x_I(0));
-    isa_operand sign = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(X), x_I(0));
-    uint32_t N = x_op1(x, ISA_OP_NEG, ISA_T_F64, x_R(R));
-    sel_into(x, R, x_pop(x, ISA_OP_PAND, sign, odd), x_R(N));
-
-    /* x < 0 with even n, and n = 0: NaN */
-    isa_operand xneg = x_cmp(x, ISA_BINOP_LT, ISA_T_F64, x_R(X), x_I(0));
-    isa_operand even = x_pop(x, ISA_OP_PNOT, odd, odd);
-    sel_into(x, R, x_pop(x, ISA_OP_PAND, xneg, even), x_I(F64_NAN));
-    sel_into(x, R, x_cmp(x, ISA_BINOP_EQ, ISA_T_I32, e, x_I(0)), x_I(F64_NAN));
-    return R;
 }
 
 /* powr(x, y) in type t: pow(x + 0, y) (libm's, which -0 would send to -inf
@@ -169,12 +132,10 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
         } else {
             uint32_t X = ty == ISA_T_F64 ? x_op1(x, ISA_OP_MOV, ISA_T_F64, xs)
                                          : x_cvt(x, ISA_T_F64, ISA_T_F32, xs);
-            /* pown: libm's pow of the exact double n (its special cases are
+            /* pow / rootn of the exact double n (pow's special cases are
              * pown's); in double for float too, so n keeps all its bits */
-            R = kind == K_POWN
-                ? x_op2(x, ISA_OP_POW, ISA_T_F64, x_R(X),
-                        x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, es)))
-                : rootn_one(x, X, es);
+            R = x_op2(x, kind == K_POWN ? ISA_OP_POW : ISA_OP_ROOTN, ISA_T_F64, x_R(X),
+                      x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, es)));
             if (ty == ISA_T_F32)
                 R = x_cvt(x, ISA_T_F32, ISA_T_F64, x_R(R));
         }

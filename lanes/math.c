@@ -1,7 +1,7 @@
 /*
  * math.c - per-lane semantics of the elementary-function rows of
  * opcodes.def (isa_family_is_math: atan .. log10, then the binary atan2,
- * hypot and pow).
+ * hypot, pow and rootn).
  *
  * Each op is the C library's double function.  f16 and f32 operands widen
  * exactly to double and the result is rounded once to the type, so those
@@ -33,6 +33,23 @@ static double exp10_pow(double v)
     return pow(10.0, v);
 }
 
+/* rootn(v, n), n an integer value: |v|^(1/n) in long double (1/n and the
+ * exponent keep 64 bits there, so the double result is within 1 ulp, where
+ * a double pow(v, 1/n) is off by up to |ln v / n| 2^-53 relative), v's sign
+ * for odd n; NaN for n = 0 or not an integer and for v < 0 with even n.  pow
+ * supplies the zeros and infinities: rootn(+-0, n < 0) = +-inf (odd n) or
+ * +inf (even n), rootn(+-0, n > 0) = +-0 or +0. */
+static double rootn_ld(double v, double n)
+{
+    if (isnan(v) || !isfinite(n) || n != nearbyint(n) || n == 0)
+        return NAN;
+    const bool odd = fmod(n, 2.0) != 0;
+    if (v < 0 && !odd)
+        return NAN;
+    const double r = (double)powl(fabsl((long double)v), 1.0L / (long double)n);
+    return odd ? copysign(r, v) : r;
+}
+
 /* unary rows, indexed from ISA_FAM_ATAN, and binary rows from ISA_FAM_ATAN2;
  * a missing row is a bad instruction, not a silent result */
 #define M1(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN] = fn,
@@ -51,8 +68,8 @@ static const math1l_fn math1l[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
 };
 #undef M1
 #define M2(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN2] = fn,
-static const math2_fn math2[ISA_FAM_POW - ISA_FAM_ATAN2 + 1] = {
-    M2(ATAN2, atan2) M2(HYPOT, hypot) M2(POW, pow)
+static const math2_fn math2[ISA_FAM_ROOTN - ISA_FAM_ATAN2 + 1] = {
+    M2(ATAN2, atan2) M2(HYPOT, hypot) M2(POW, pow) M2(ROOTN, rootn_ld)
 };
 #undef M2
 

@@ -1,5 +1,5 @@
 /* test_math_ops.c - the elementary-function rows of opcodes.def (atan ..
- * log10, atan2, hypot, pow): their table entries, assembler / disassembler round
+ * log10, atan2, hypot, pow, rootn): their table entries, assembler / disassembler round
  * trip and rejections, and their per-lane results through lanes_exec_alu
  * against the C library's float functions (OpenCL C ulp limits), long
  * double references (f32 within 1 ulp, f64 within the OpenCL limits) and
@@ -154,7 +154,7 @@ static void test_table_rows(void **st)
     static const char *const names[] = {
         "atan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
         "expm1", "log1p", "erf", "erfc", "tgamma", "lgamma", "cbrt", "exp", "exp10", "log",
-        "log10", "atan2", "hypot", "pow",
+        "log10", "atan2", "hypot", "pow", "rootn",
     };
     unsigned seen = 0;
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -165,7 +165,7 @@ static void test_table_rows(void **st)
         assert_int_equal(strcasecmp(isa_family_names[oi->family], names[i]), 0);   /* names itself */
         assert_int_equal(oi->pipe, ISA_PIPE_TRANS);
         bool two = !strcmp(names[i], "atan2") || !strcmp(names[i], "hypot") ||
-                   !strcmp(names[i], "pow");
+                   !strcmp(names[i], "pow") || !strcmp(names[i], "rootn");
         assert_int_equal(oi->shape, two ? ISA_SHAPE_D_S_S : ISA_SHAPE_D_S);
         assert_int_equal(oi->types, ISA_TM_FLOAT);
     }
@@ -184,7 +184,7 @@ static void test_roundtrip(void **st)
     char *src = every_math_op();
     isa_kernel k2;
     assemble(src, &kern);
-    assert_int_equal(kern.ninst, 23 * 3 + 1);
+    assert_int_equal(kern.ninst, 24 * 3 + 1);
     char *text = isa_disassemble(&kern);
     assert_non_null(text);
     assert_non_null(strstr(text, "atan2.f64 r0, r1, r2"));
@@ -310,7 +310,8 @@ static void test_f64_random(void **st)
     }
 }
 
-/* the binary rows: atan2 (OpenCL limit 6 ulp), hypot (4) and pow (16) */
+/* the binary rows: atan2 (OpenCL limit 6 ulp), hypot (4), pow and rootn (16;
+ * rootn within 1 ulp of the long double root) */
 static void test_binary_random(void **st)
 {
     (void)st;
@@ -363,6 +364,27 @@ static void test_binary_random(void **st)
             long double ref = powl(x, y);
             assert_true(isnan((double)ref) ? isnan(got) != 0
                         : (double)ref == got || ulps_ref(ref, got, 53, -1022) <= 16);
+        }
+        /* rootn: x over all magnitudes, n in [-20, 20] \ {0} */
+        uint64_t n[W], xs[W];
+        for (int l = 0; l < W; l++) {
+            int k = (int)(unit() * 40) - 20;
+            n[l] = dbits(k ? k : 3);
+            xs[l] = dbits((unit() - 0.3) * ldexp(1.0, (int)(unit() * 2000) - 1000));
+        }
+        run_op("rootn", "f64", xs, n, ~(lanes_mask)0);
+        for (int l = 0; l < W; l++) {
+            double x = bitsd(xs[l]), k = bitsd(n[l]), got = bitsd(lanes_reg(&sg, 0)[l]);
+            bool odd = fmod(k, 2.0) != 0;
+            if (x < 0 && !odd) {
+                assert_true(isnan(got));
+                continue;
+            }
+            long double ref = expl(logl(fabsl((long double)x)) / k);
+            ref = x < 0 ? -ref : ref;
+            if (ulps_ref(ref, got, 53, -1022) > 1.0)
+                fprintf(stderr, "rootn(%a, %g) = %a, want %La\n", x, k, got, ref);
+            assert_true(ulps_ref(ref, got, 53, -1022) <= 1.0);
         }
     }
 }
@@ -444,6 +466,11 @@ static void test_specials(void **st)
         { "pow", 1.0, nan, 1.0 }, { "pow", -0.0, -3.0, -inf }, { "pow", -0.0, -2.0, inf },
         { "pow", -1.0, inf, 1.0 }, { "pow", -2.0, 0.5, nan }, { "pow", 0.5, -inf, inf },
         { "pow", -inf, 3.0, -inf }, { "pow", -inf, -3.0, -0.0 },
+        { "rootn", -8.0, 3.0, -2.0 }, { "rootn", 27.0, 3.0, 3.0 }, { "rootn", 16.0, -4.0, 0.5 },
+        { "rootn", -0.0, -3.0, -inf }, { "rootn", -0.0, -2.0, inf }, { "rootn", -0.0, 3.0, -0.0 },
+        { "rootn", -0.0, 2.0, 0.0 }, { "rootn", -4.0, 2.0, nan }, { "rootn", 5.0, 0.0, nan },
+        { "rootn", 5.0, 1.5, nan }, { "rootn", -inf, 3.0, -inf }, { "rootn", -inf, -3.0, -0.0 },
+        { "rootn", inf, -2.0, 0.0 }, { "rootn", nan, 3.0, nan }, { "rootn", 2.0, nan, nan },
     };
     for (unsigned i = 0; i < sizeof sp / sizeof sp[0]; i++) {
         uint64_t a[W], b[W], ad[W], bd[W];

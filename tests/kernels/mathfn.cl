@@ -160,9 +160,9 @@ __kernel void vecptr(__global const float *x, __global const float *y, __global 
     vstore4(s, 2 * i + 1, iout);
 }
 
-/* exp, exp10, log, log10 (instructions), pow, pown (pow of the double n),
- * powr (pow with powr's NaN cases) */
-#define NE 7
+/* exp, exp10, log, log10 (instructions), pow, pown, rootn (pow / rootn of
+ * the double n), powr (pow with powr's NaN cases) */
+#define NE 8
 __kernel void explog_f(__global const float *x, __global const float *y, __global const int *n,
                        __global float *out)
 {
@@ -176,6 +176,7 @@ __kernel void explog_f(__global const float *x, __global const float *y, __globa
     o[4] = pow(a, b);
     o[5] = powr(a, b);
     o[6] = pown(a, n[i]);
+    o[7] = rootn(a, n[i]);
 }
 
 __kernel void explog_d(__global const double *x, __global const double *y, __global const int *n,
@@ -191,4 +192,5 @@ __kernel void explog_d(__global const double *x, __global const double *y, __glo
     o[4] = pow(a, b);
     o[5] = powr(a, b);
     o[6] = pown(a, n[i]);
+    o[7] = rootn(a, n[i]);
 }

@@ -481,10 +481,25 @@ static long double ref_powr(long double x, long double y)
     return powl(x == 0 ? 0.0L : x, y);
 }
 
+/* rootn from its OpenCL C definition: the n-th root, x's sign for odd n;
+ * NaN for n = 0 and for x < 0 with even n; zeros and infinities as listed */
+static long double ref_rootn(long double x, int n)
+{
+    bool odd = n % 2 != 0;
+    if (isnan(x) || n == 0 || (x < 0 && !odd))
+        return NAN;
+    long double s = odd && signbit(x) ? -1.0L : 1.0L;
+    if (x == 0)
+        return s * (n < 0 ? (long double)INFINITY : 0.0L);
+    if (isinf(x))
+        return s * (n > 0 ? (long double)INFINITY : 0.0L);
+    return s * expl(logl(fabsl(x)) / n);
+}
+
 static void test_explog(void **state)
 {
     (void)state;
-    enum { G = 512, NE = 7 };
+    enum { G = 512, NE = 8 };
     static const double sp[][2] = {
         { 0.0, 0.0 }, { -0.0, -3.0 }, { -0.0, -2.0 }, { 0.0, -1.0 }, { INFINITY, 0.0 },
         { INFINITY, -2.0 }, { -INFINITY, 3.0 }, { 1.0, INFINITY }, { 1.0, NAN }, { NAN, 0.0 },
@@ -536,18 +551,20 @@ static void test_explog(void **state)
         for (int i = 0; i < G; i++) {
             const float a = fx[i], b = fy[i];
             const float want_f[NE] = { expf(a), powf(10.0f, a), logf(a), log10f(a), powf(a, b),
-                                       (float)ref_powr(a, b), (float)powl(a, n[i]) };
-            /* OpenCL C limits: exp, exp10, log, log10 3 ulp; pow, powr, pown 16 */
-            static const double lim[NE] = { 3, 3, 3, 3, 16, 16, 16 };
+                                       (float)ref_powr(a, b), (float)powl(a, n[i]),
+                                       (float)ref_rootn(a, n[i]) };
+            /* OpenCL C limits: exp, exp10, log, log10 3 ulp; pow, powr, pown, rootn 16 */
+            static const double lim[NE] = { 3, 3, 3, 3, 16, 16, 16, 16 };
             static const char *const nm[NE] = { "exp", "exp10", "log", "log10", "pow", "powr",
-                                                "pown" };
+                                                "pown", "rootn" };
             for (int c = 0; c < NE; c++)
                 if (!close_f(want_f[c], fout[i * NE + c], lim[c]))
                     fail_msg("%s(float %a, %a, n %d) = %a, want %a", nm[c], (double)a, (double)b,
                              n[i], (double)fout[i * NE + c], (double)want_f[c]);
             const double ad = dx[i], bd = dy[i];
             const long double want_d[NE] = { expl(ad), powl(10.0L, ad), logl(ad), log10l(ad),
-                                             powl(ad, bd), ref_powr(ad, bd), powl(ad, n[i]) };
+                                             powl(ad, bd), ref_powr(ad, bd), powl(ad, n[i]),
+                                             ref_rootn(ad, n[i]) };
             for (int c = 0; c < NE; c++)
                 if (!close_d(want_d[c], dout[i * NE + c], lim[c]))
                     fail_msg("%s(double %a, %a, n %d) = %a, want %a", nm[c], ad, bd, n[i],
