@@ -404,10 +404,11 @@ bool x_lower_math(xctx *x, xfn *f, const spv_inst *in, const char *name)
         return true;
     }
     xval *s[3] = { NULL, NULL, NULL }, *p = NULL;
-    for (unsigned i = 0; i < row->nsrc; i++)
+    const unsigned nsrc = row->nsrc < 3 ? row->nsrc : 3;
+    for (unsigned i = 0; i < nsrc; i++)
         if (!(s[i] = x_val(x, f, spv_word(m, in, 5 + i))) || !s[i]->n)
             return true;
-    if (row->ptr && (!(p = x_val(x, f, spv_word(m, in, 5 + row->nsrc))) || !p->n))
+    if (row->ptr && (!(p = x_val(x, f, spv_word(m, in, 5 + nsrc))) || !p->n))
         return true;
     const spv_type *rt = x_type(x, spv_word(m, in, 1));
     if (!rt)
@@ -426,7 +427,7 @@ bool x_lower_math(xctx *x, xfn *f, const spv_inst *in, const char *name)
     for (unsigned c = 0; c < nc; c++) {
         isa_operand o[3];
         memset(o, 0, sizeof o);
-        for (unsigned i = 0; i < row->nsrc; i++)
+        for (unsigned i = 0; i < nsrc; i++)
             o[i] = x_src(x, &s[i]->c[c < s[i]->n ? c : 0]);
         out[c] = 0;
         res[c] = math_one(x, row->kind, t, o, &out[c]);
