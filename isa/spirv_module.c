@@ -267,7 +267,7 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
     }
     /* instruction boundaries */
     size_t cap = 256;
-    m->ins = malloc(cap * sizeof *m->ins);
+    m->ins = calloc(cap, sizeof *m->ins);   /* zeroed: the analyzer cannot see nins bound the reads */
     uint32_t line = 0;
     for (size_t p = 5; p < m->nw && m->ins;) {
         uint32_t nw = m->w[p] >> 16, op = m->w[p] & 0xffff;
