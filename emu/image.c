@@ -1,6 +1,7 @@
 /* image.c - image2d_t access: read_image{ui,i,f} / write_image{ui,i,f} with
- * integer coordinates, get_image_width/height, and the image forms of the
- * sub-group block reads and writes (run as micro-ops by collectives/).
+ * integer coordinates, the queries (get_image_width/height,
+ * get_image_channel_order/data_type), and the image forms of the sub-group
+ * block reads and writes (run as micro-ops by collectives/).
  * Every access is checked against the image; no byte outside it is read or
  * written. */
 #include "block_io.h"
@@ -8,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <spirv/unified1/spirv.h>
 
 static const uint8_t channel_count[SGEMU_ORDER_COUNT] = {
 #define X(E, n, c) [SGEMU_ORDER_##E] = c,
@@ -26,6 +28,42 @@ static const char *const chtype_names[SGEMU_CHTYPE_COUNT] = {
     SGEMU_CHANNEL_TYPES(X)
 #undef X
 };
+
+/* get_image_channel_order / _data_type return what SPIR-V's
+ * OpImageQueryOrder / OpImageQueryFormat return: the ImageChannelOrder /
+ * ImageChannelDataType enum.  OpenCL C's CLK_* value is that plus 0x10B0 /
+ * 0x10D0 (clang adds it after the query).  Every order and type an image
+ * argument can have is listed, so no entry is 0 by omission. */
+static const uint32_t spv_order[SGEMU_ORDER_COUNT] = {
+    [SGEMU_ORDER_R] = SpvImageChannelOrderR,          /* CLK_R    0x10B0 */
+    [SGEMU_ORDER_RG] = SpvImageChannelOrderRG,        /* CLK_RG   0x10B2 */
+    [SGEMU_ORDER_RGBA] = SpvImageChannelOrderRGBA,    /* CLK_RGBA 0x10B5 */
+};
+
+static const uint32_t spv_chtype[SGEMU_CHTYPE_COUNT] = {
+    [SGEMU_CHTYPE_UNSIGNED_INT8] = SpvImageChannelDataTypeUnsignedInt8,    /* 0x10DA */
+    [SGEMU_CHTYPE_UNSIGNED_INT16] = SpvImageChannelDataTypeUnsignedInt16,  /* 0x10DB */
+    [SGEMU_CHTYPE_UNSIGNED_INT32] = SpvImageChannelDataTypeUnsignedInt32,  /* 0x10DC */
+    [SGEMU_CHTYPE_SIGNED_INT8] = SpvImageChannelDataTypeSignedInt8,        /* 0x10D7 */
+    [SGEMU_CHTYPE_SIGNED_INT16] = SpvImageChannelDataTypeSignedInt16,      /* 0x10D8 */
+    [SGEMU_CHTYPE_SIGNED_INT32] = SpvImageChannelDataTypeSignedInt32,      /* 0x10D9 */
+    [SGEMU_CHTYPE_UNORM_INT8] = SpvImageChannelDataTypeUnormInt8,          /* 0x10D2 */
+    [SGEMU_CHTYPE_UNORM_INT16] = SpvImageChannelDataTypeUnormInt16,        /* 0x10D3 */
+    [SGEMU_CHTYPE_HALF_FLOAT] = SpvImageChannelDataTypeHalfFloat,          /* 0x10DD */
+    [SGEMU_CHTYPE_FLOAT] = SpvImageChannelDataTypeFloat,                   /* 0x10DE */
+};
+
+/* The value of one image query instruction. */
+static uint32_t image_query(const sgemu_image *im, isa_opcode op)
+{
+    switch (op) {
+    case ISA_OP_GET_IMAGE_WIDTH: return im->width;
+    case ISA_OP_GET_IMAGE_HEIGHT: return im->height;
+    case ISA_OP_GET_IMAGE_CHANNEL_ORDER: return spv_order[im->order];
+    case ISA_OP_GET_IMAGE_CHANNEL_DATA_TYPE: return spv_chtype[im->chtype];
+    default: return 0;   /* no other IMG_QUERY rows */
+    }
+}
 
 /* What each read/write flavour accepts: OpenCL pairs read_imageui with
  * unsigned integer channels, read_imagei with signed ones and read_imagef
@@ -530,7 +568,7 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
         return block_access(run, sg, in, mask, pc);
     if (oi->family == ISA_FAM_IMG_QUERY) {
         const sgemu_image *im = &run->args[io->reg].image;
-        uint64_t v = in->op == ISA_OP_GET_IMAGE_WIDTH ? im->width : im->height;
+        uint64_t v = image_query(im, (isa_opcode)in->op);
         uint64_t *d = lanes_reg(&sg->l, in->o[0].reg);
         for (uint32_t l = 0; l < sg->l.width; l++)
             if (mask >> l & 1)

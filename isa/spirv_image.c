@@ -262,6 +262,32 @@ static void image_size(xctx *x, xfn *f, const spv_inst *in)
         x_error(x, "%s: the size must be 32-bit integers", spv_op_name(in->op));
 }
 
+/* OpImageQueryFormat / OpImageQueryOrder: one instruction returning the SPIR-V
+ * enum, as the opcode defines it; clang's following OpIAdd of 0x10D0 / 0x10B0
+ * (to CLK_*) is translated as emitted. */
+static void image_channel(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    isa_operand img;
+    if (!t || !image_opnd(x, f, spv_word(m, in, 3), &img))
+        return;
+    isa_type et = x_comp_type(t);
+    if (t->ncomp != 1 || isa_types[et].bytes != 4 || isa_types[et].is_float) {
+        x_error(x, "%s: the result must be a 32-bit integer", spv_op_name(in->op));
+        return;
+    }
+    xval *v = x_def(x, f, spv_word(m, in, 2), 1);
+    if (!v || !x_alloc_regs(x, v, t))
+        return;
+    isa_inst *i = x_emit(x, in->op == SpvOpImageQueryOrder ? ISA_OP_GET_IMAGE_CHANNEL_ORDER
+                                                           : ISA_OP_GET_IMAGE_CHANNEL_DATA_TYPE, et);
+    i->space = ISA_SPACE_IMAGE;
+    i->o[0] = v->c[0].o;
+    i->o[1] = img;
+    i->nopnd = 2;
+}
+
 bool x_op_image(xctx *x, xfn *f, const spv_inst *in)
 {
     switch (in->op) {
@@ -272,6 +298,7 @@ bool x_op_image(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpImageRead: image_read(x, f, in); return true;
     case SpvOpImageWrite: image_write(x, f, in); return true;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: image_size(x, f, in); return true;
+    case SpvOpImageQueryFormat: case SpvOpImageQueryOrder: image_channel(x, f, in); return true;
     default: return x_op_sampler(x, f, in);
     }
 }

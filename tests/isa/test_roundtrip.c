@@ -203,6 +203,68 @@ static void test_every_opcode(void **st)
     free(src);
 }
 
+/* The image channel queries: their spelling assembles to the two opcodes
+ * with the image operand and the image space, and survives a round trip. */
+static void test_image_channel_queries(void **st)
+{
+    (void)st;
+    static const char src[] =
+        ".kernel q\n.arg x global i32\n.arg im image2d read_only\n"
+        "    get_image_channel_data_type.u32 r0, %im\n"
+        "    get_image_channel_order.i32 r1, %im\n"
+        "    ret\n";
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int e = isa_assemble("q", src, sizeof src - 1, &k, &d);
+    if (e)
+        isa_diags_print(&d, stderr);
+    assert_int_equal(e, 0);
+    assert_int_equal(k.ninst, 3);
+    const int ops[2] = { ISA_OP_GET_IMAGE_CHANNEL_DATA_TYPE, ISA_OP_GET_IMAGE_CHANNEL_ORDER };
+    const int types[2] = { ISA_T_U32, ISA_T_I32 };
+    for (int i = 0; i < 2; i++) {
+        const isa_inst *in = &k.inst[i];
+        assert_int_equal(in->op, ops[i]);
+        assert_int_equal(in->type, types[i]);
+        assert_int_equal(in->space, ISA_SPACE_IMAGE);
+        assert_int_equal(in->nopnd, 2);
+        assert_int_equal(in->o[0].kind, ISA_OPND_REG);
+        assert_int_equal(in->o[0].reg, i);
+        assert_int_equal(in->o[1].kind, ISA_OPND_ARG);
+        assert_int_equal(in->o[1].reg, 1);   /* %im is the second argument */
+    }
+    char *t = isa_disassemble(&k);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "get_image_channel_data_type.u32 r0, %im"));
+    assert_non_null(strstr(t, "get_image_channel_order.i32 r1, %im"));
+    free(t);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    roundtrip_text("q.sgasm", src, sizeof src - 1);
+    /* other shapes, types and operands are refused */
+    static const char *const bad[] = {
+        "    get_image_channel_order.f32 r0, %im\n",
+        "    get_image_channel_order.u64 r0, %im\n",
+        "    get_image_channel_data_type.u32 r0, %x\n",
+        "    get_image_channel_data_type.u32 r0, r1\n",
+        "    get_image_channel_order.u32 r0\n",
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        char buf[256];
+        int n = snprintf(buf, sizeof buf, ".kernel q\n.arg x global i32\n"
+                         ".arg im image2d read_only\n%s    ret\n", bad[b]);
+        memset(&d, 0, sizeof d);
+        int r = isa_assemble("bad", buf, (size_t)n, &k, &d);
+        if (r == 0) {
+            fprintf(stderr, "accepted: %s", bad[b]);
+            isa_kernel_free(&k);
+        }
+        assert_int_not_equal(r, 0);
+        isa_diags_free(&d);
+    }
+}
+
 int main(int argc, char **argv)
 {
     fixtures_dir = argc > 1 ? argv[1] : getenv("SGEMU_ISA_FIXTURES");
@@ -211,6 +273,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_every_opcode),
+        cmocka_unit_test(test_image_channel_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
