@@ -639,8 +639,6 @@ static void access_chain(xctx *x, xfn *f, const spv_inst *in)
     const spv_type *bt = NULL;
     if (!base || !base->n)
         return;
-    for (uint32_t i = 1; i < m->bound; i++)
-        (void)0;
     /* the base's pointee type comes from the base's defining type */
     uint32_t bid = spv_word(m, in, 3);
     const spv_inst *bd = m->def[bid] ? &m->ins[m->def[bid] - 1] : NULL;
