@@ -6,6 +6,31 @@
 
 #define NU 25
 
+/* o[0..21]: the one-argument functions of both kernels */
+#define UNARY_ROW(o, v) \
+    o[0] = atan(v); \
+    o[1] = asin(v); \
+    o[2] = acos(v); \
+    o[3] = sinh(v); \
+    o[4] = cosh(v); \
+    o[5] = tanh(v); \
+    o[6] = asinh(v); \
+    o[7] = acosh(v); \
+    o[8] = atanh(v); \
+    o[9] = expm1(v); \
+    o[10] = log1p(v); \
+    o[11] = erf(v); \
+    o[12] = erfc(v); \
+    o[13] = tgamma(v); \
+    o[14] = lgamma(v); \
+    o[15] = cbrt(v); \
+    o[16] = sinpi(v); \
+    o[17] = cospi(v); \
+    o[18] = tanpi(v); \
+    o[19] = asinpi(v); \
+    o[20] = acospi(v); \
+    o[21] = atanpi(v)
+
 /* one row of NU results per work-item; lgamma_r's sign through a private
  * pointer; a float4 tanh and a float2 erfc for the vector forms */
 __kernel void unary_f(__global const float *x, __global float *out, __global int *sgn)
@@ -13,28 +38,7 @@ __kernel void unary_f(__global const float *x, __global float *out, __global int
     size_t i = get_global_id(0);
     float v = x[i];
     __global float *o = out + i * NU;
-    o[0] = atan(v);
-    o[1] = asin(v);
-    o[2] = acos(v);
-    o[3] = sinh(v);
-    o[4] = cosh(v);
-    o[5] = tanh(v);
-    o[6] = asinh(v);
-    o[7] = acosh(v);
-    o[8] = atanh(v);
-    o[9] = expm1(v);
-    o[10] = log1p(v);
-    o[11] = erf(v);
-    o[12] = erfc(v);
-    o[13] = tgamma(v);
-    o[14] = lgamma(v);
-    o[15] = cbrt(v);
-    o[16] = sinpi(v);
-    o[17] = cospi(v);
-    o[18] = tanpi(v);
-    o[19] = asinpi(v);
-    o[20] = acospi(v);
-    o[21] = atanpi(v);
+    UNARY_ROW(o, v);
     int s;
     o[22] = lgamma_r(v, &s);
     sgn[i] = s;
@@ -49,28 +53,7 @@ __kernel void unary_d(__global const double *x, __global double *out, __global i
     size_t i = get_global_id(0);
     double v = x[i];
     __global double *o = out + i * NU;
-    o[0] = atan(v);
-    o[1] = asin(v);
-    o[2] = acos(v);
-    o[3] = sinh(v);
-    o[4] = cosh(v);
-    o[5] = tanh(v);
-    o[6] = asinh(v);
-    o[7] = acosh(v);
-    o[8] = atanh(v);
-    o[9] = expm1(v);
-    o[10] = log1p(v);
-    o[11] = erf(v);
-    o[12] = erfc(v);
-    o[13] = tgamma(v);
-    o[14] = lgamma(v);
-    o[15] = cbrt(v);
-    o[16] = sinpi(v);
-    o[17] = cospi(v);
-    o[18] = tanpi(v);
-    o[19] = asinpi(v);
-    o[20] = acospi(v);
-    o[21] = atanpi(v);
+    UNARY_ROW(o, v);
     o[22] = lgamma_r(v, sgn + i);   /* a global pointer this time */
     double4 t = tanh((double4)(v, -v, 0.5 * v, 2.0));
     o[23] = t.y;
