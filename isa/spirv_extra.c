@@ -45,19 +45,6 @@ static isa_operand fconst(isa_type t, double v)
 static uint64_t sign_bit(isa_type t) { return 1ull << (bits_of(t) - 1); }
 static uint64_t all_ones(isa_type t) { return bits_of(t) >= 64 ? ~0ull : (1ull << bits_of(t)) - 1; }
 
-/* r = p ? a : b, fresh register */
-static uint32_t sel(xctx *x, isa_type t, isa_operand p, isa_operand a, isa_operand b)
-{
-    uint32_t r = x_reg(x, 1);
-    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
-    in->o[0] = x_R(r);
-    in->o[1] = p;
-    in->o[2] = a;
-    in->o[3] = b;
-    in->nopnd = 4;
-    return r;
-}
-
 /* copysign on bits: magnitude of a, sign of b */
 static uint32_t copysign_bits(xctx *x, isa_type t, isa_operand a, isa_operand b)
 {
@@ -82,7 +69,7 @@ static uint32_t low_round(xctx *x, isa_type t, const isa_operand *s, int rnd)
     uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
     isa_operand small = x_cmp(x, ISA_BINOP_LT, t, x_R(a),
                               fconst(t, t == ISA_T_F64 ? 4503599627370496.0 : 8388608.0));
-    uint32_t r = sel(x, t, small, x_R(f), s[0]);
+    uint32_t r = x_sel(x, t, small, x_R(f), s[0]);
     return copysign_bits(x, t, x_R(r), s[0]);
 }
 
@@ -96,7 +83,7 @@ static uint32_t low_round_away(xctx *x, isa_type t, const isa_operand *s, int ki
     uint32_t one = copysign_bits(x, t, fconst(t, 1.0), s[0]);
     uint32_t up = x_op2(x, ISA_OP_ADD, t, x_R(tr), x_R(one));
     isa_operand half = x_cmp(x, ISA_BINOP_GE, t, x_R(da), fconst(t, 0.5));
-    return sel(x, t, half, x_R(up), x_R(tr));
+    return x_sel(x, t, half, x_R(up), x_R(tr));
 }
 
 static uint32_t low_copysign(xctx *x, isa_type t, const isa_operand *s, int kind)
@@ -110,7 +97,7 @@ static uint32_t low_fdim(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
     (void)kind;
     uint32_t d = x_op2(x, ISA_OP_SUB, t, s[0], s[1]);
-    return sel(x, t, x_cmp(x, ISA_BINOP_LE, t, s[0], s[1]), x_I(0), x_R(d));
+    return x_sel(x, t, x_cmp(x, ISA_BINOP_LE, t, s[0], s[1]), x_I(0), x_R(d));
 }
 
 /* maxmag (kind 0) / minmag (1): the larger/smaller magnitude, else fmax/fmin */
@@ -119,24 +106,24 @@ static uint32_t low_mag(xctx *x, isa_type t, const isa_operand *s, int kind)
     uint32_t ax = x_op1(x, ISA_OP_ABS, t, s[0]), ay = x_op1(x, ISA_OP_ABS, t, s[1]);
     isa_binop c = kind ? ISA_BINOP_LT : ISA_BINOP_GT;
     uint32_t m = x_op2(x, kind ? ISA_OP_MIN : ISA_OP_MAX, t, s[0], s[1]);
-    uint32_t r = sel(x, t, x_cmp(x, c, t, x_R(ay), x_R(ax)), s[1], x_R(m));
-    return sel(x, t, x_cmp(x, c, t, x_R(ax), x_R(ay)), s[0], x_R(r));
+    uint32_t r = x_sel(x, t, x_cmp(x, c, t, x_R(ay), x_R(ax)), s[1], x_R(m));
+    return x_sel(x, t, x_cmp(x, c, t, x_R(ax), x_R(ay)), s[0], x_R(r));
 }
 
 /* step(edge, x): x < edge ? 0 : 1 */
 static uint32_t low_step(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
     (void)kind;
-    return sel(x, t, x_cmp(x, ISA_BINOP_LT, t, s[1], s[0]), fconst(t, 0.0), fconst(t, 1.0));
+    return x_sel(x, t, x_cmp(x, ISA_BINOP_LT, t, s[1], s[0]), fconst(t, 0.0), fconst(t, 1.0));
 }
 
 /* sign: 1 for x > 0, -1 for x < 0, x for zeros, 0 for NaN */
 static uint32_t low_sign(xctx *x, isa_type t, const isa_operand *s, int kind)
 {
     (void)kind;
-    uint32_t r = sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[0]), s[0], fconst(t, 0.0));
-    r = sel(x, t, x_cmp(x, ISA_BINOP_GT, t, s[0], fconst(t, 0.0)), fconst(t, 1.0), x_R(r));
-    return sel(x, t, x_cmp(x, ISA_BINOP_LT, t, s[0], fconst(t, 0.0)), fconst(t, -1.0), x_R(r));
+    uint32_t r = x_sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[0]), s[0], fconst(t, 0.0));
+    r = x_sel(x, t, x_cmp(x, ISA_BINOP_GT, t, s[0], fconst(t, 0.0)), fconst(t, 1.0), x_R(r));
+    return x_sel(x, t, x_cmp(x, ISA_BINOP_LT, t, s[0], fconst(t, 0.0)), fconst(t, -1.0), x_R(r));
 }
 
 /* mix(x, y, a) = x + (y - x) * a */
@@ -209,7 +196,7 @@ static uint32_t low_sat(xctx *x, isa_type t, const isa_operand *s, int kind)
     uint32_t r = x_op2(x, op, t, s[0], s[1]);
     if (!sg) {   /* wrapped: the sum is below a / the difference above a */
         isa_operand ov = x_cmp(x, kind ? ISA_BINOP_GT : ISA_BINOP_LT, t, x_R(r), s[0]);
-        return sel(x, t, ov, x_I(kind ? 0 : ~0ull), x_R(r));
+        return x_sel(x, t, ov, x_I(kind ? 0 : ~0ull), x_R(r));
     }
     /* signed overflow: the result's sign differs from a's where b's sign
      * agrees with a's (add) or differs from it (sub) */
@@ -219,8 +206,8 @@ static uint32_t low_sat(xctx *x, isa_type t, const isa_operand *s, int kind)
                       : x_op2(x, ISA_OP_AND, t, x_R(ar), x_R(x_op1(x, ISA_OP_NOT, t, x_R(ab))));
     isa_operand ov = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, x_R(q), x_I(0));
     isa_operand neg = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, s[0], x_I(0));
-    uint32_t lim = sel(x, t, neg, x_I(sign_bit(t)), x_I(sign_bit(t) - 1));
-    return sel(x, t, ov, x_R(lim), x_R(r));
+    uint32_t lim = x_sel(x, t, neg, x_I(sign_bit(t)), x_I(sign_bit(t) - 1));
+    return x_sel(x, t, ov, x_R(lim), x_R(r));
 }
 
 /* hadd (kind 0) = (x >> 1) + (y >> 1) + (x & y & 1); rhadd (1) with x | y */
@@ -240,7 +227,7 @@ static uint32_t low_absdiff(xctx *x, isa_type t, const isa_operand *s, int kind)
     (void)kind;
     isa_type u = uint_of(t);
     uint32_t d1 = x_op2(x, ISA_OP_SUB, u, s[0], s[1]), d2 = x_op2(x, ISA_OP_SUB, u, s[1], s[0]);
-    return sel(x, u, x_cmp(x, ISA_BINOP_GT, t, s[0], s[1]), x_R(d1), x_R(d2));
+    return x_sel(x, u, x_cmp(x, ISA_BINOP_GT, t, s[0], s[1]), x_R(d1), x_R(d2));
 }
 
 /* mad_hi(a, b, c) = mul_hi(a, b) + c */
@@ -306,13 +293,13 @@ static uint32_t exponent_of(xctx *x, isa_type t, isa_operand v, isa_operand *fin
     if (t == ISA_T_F64) {
         uint32_t ad = x_op1(x, ISA_OP_ABS, t, x_R(d));
         sub = x_cmp(x, ISA_BINOP_LT, t, x_R(ad), fconst(t, 0x1p-1022));
-        d = sel(x, t, sub, x_R(x_op2(x, ISA_OP_MUL, t, x_R(d), fconst(t, 0x1p64))), x_R(d));
+        d = x_sel(x, t, sub, x_R(x_op2(x, ISA_OP_MUL, t, x_R(d), fconst(t, 0x1p64))), x_R(d));
     }
     uint32_t e = x_op2(x, ISA_OP_SHR, ISA_T_U64, x_R(d), x_I(52));
     e = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(e), x_I(0x7ff));
     e = x_op2(x, ISA_OP_SUB, ISA_T_I32, x_R(e), x_I(1023));
     if (t == ISA_T_F64)
-        e = sel(x, ISA_T_I32, sub, x_R(x_op2(x, ISA_OP_SUB, ISA_T_I32, x_R(e), x_I(64))), x_R(e));
+        e = x_sel(x, ISA_T_I32, sub, x_R(x_op2(x, ISA_OP_SUB, ISA_T_I32, x_R(e), x_I(64))), x_R(e));
     uint32_t a = x_op1(x, ISA_OP_ABS, t, v);
     *fin = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_LT, t, x_R(a), fconst(t, INFINITY)),
                  x_cmp(x, ISA_BINOP_GT, t, x_R(a), fconst(t, 0.0)));
@@ -328,8 +315,8 @@ static uint32_t low_ilogb(xctx *x, isa_type t, const isa_operand *s, int kind)
     uint32_t e = exponent_of(x, t, s[0], &fin);
     uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
     isa_operand inf = x_cmp(x, ISA_BINOP_EQ, t, x_R(a), fconst(t, INFINITY));
-    uint32_t r = sel(x, ISA_T_I32, inf, x_I(0x7fffffff), x_I(0x80000000u));
-    return sel(x, ISA_T_I32, fin, x_R(e), x_R(r));
+    uint32_t r = x_sel(x, ISA_T_I32, inf, x_I(0x7fffffff), x_I(0x80000000u));
+    return x_sel(x, ISA_T_I32, fin, x_R(e), x_R(r));
 }
 
 /* logb: the exponent as a float; -inf for 0, +inf for infinities, NaN */
@@ -340,9 +327,9 @@ static uint32_t low_logb(xctx *x, isa_type t, const isa_operand *s, int kind)
     uint32_t e = exponent_of(x, t, s[0], &fin);
     uint32_t ef = x_cvt(x, t, ISA_T_I32, x_R(e));
     uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
-    uint32_t r = sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, x_R(a), fconst(t, 0.0)),
+    uint32_t r = x_sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, x_R(a), fconst(t, 0.0)),
                      fconst(t, -INFINITY), x_R(a));      /* inf -> inf, NaN -> NaN */
-    return sel(x, t, fin, x_R(ef), x_R(r));
+    return x_sel(x, t, fin, x_R(ef), x_R(r));
 }
 
 /* ldexp(x, n) for double, exact: x = m 2^e with m in [1, 2) taken from the
@@ -358,7 +345,7 @@ static uint32_t ldexp_f64(xctx *x, const isa_operand *s)
     uint32_t e = exponent_of(x, d, s[0], &fin);
     uint32_t a = x_op1(x, ISA_OP_ABS, d, s[0]);
     isa_operand sub = x_cmp(x, ISA_BINOP_LT, d, x_R(a), fconst(d, 0x1p-1022));
-    uint32_t as = sel(x, d, sub, x_R(x_op2(x, ISA_OP_MUL, d, x_R(a), fconst(d, 0x1p64))), x_R(a));
+    uint32_t as = x_sel(x, d, sub, x_R(x_op2(x, ISA_OP_MUL, d, x_R(a), fconst(d, 0x1p64))), x_R(a));
     uint32_t m = x_op2(x, ISA_OP_AND, ISA_T_U64, x_R(as), x_I(0x000fffffffffffffull));
     m = x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(m), x_I(0x3ff0000000000000ull));
     uint32_t n = x_op2(x, ISA_OP_MIN, ISA_T_I32, s[1], x_I(4000));
@@ -380,11 +367,11 @@ static uint32_t ldexp_f64(xctx *x, const isa_operand *s)
     uint32_t qi = x_cvt(x, ISA_T_I64, d, x_R(q));
     x->code[x->ncode - 1].flags = (uint16_t)(ISA_RND_RTE << ISA_F_RND_SHIFT);
     uint32_t qs = x_op2(x, ISA_OP_MUL, d, x_R(x_cvt(x, d, ISA_T_I64, x_R(qi))), x_I(1));
-    r = sel(x, d, x_cmp(x, ISA_BINOP_LT, ISA_T_I32, x_R(E), x_I((uint32_t)-1022)), x_R(qs), x_R(r));
-    r = sel(x, d, x_cmp(x, ISA_BINOP_GT, ISA_T_I32, x_R(E), x_I(1023)), fconst(d, INFINITY), x_R(r));
+    r = x_sel(x, d, x_cmp(x, ISA_BINOP_LT, ISA_T_I32, x_R(E), x_I((uint32_t)-1022)), x_R(qs), x_R(r));
+    r = x_sel(x, d, x_cmp(x, ISA_BINOP_GT, ISA_T_I32, x_R(E), x_I(1023)), fconst(d, INFINITY), x_R(r));
     uint32_t sg = x_op2(x, ISA_OP_AND, ISA_T_U64, s[0], x_I(sign_bit(d)));
     r = x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(r), x_R(sg));
-    return sel(x, d, fin, x_R(r), s[0]);
+    return x_sel(x, d, fin, x_R(r), s[0]);
 }
 
 /* nextafter(x, y): the neighbour of x toward y, on the bits (ordered like
@@ -399,15 +386,15 @@ static uint32_t low_nextafter(xctx *x, isa_type t, const isa_operand *s, int kin
     isa_operand xpos = x_cmp(x, ISA_BINOP_GT, t, s[0], fconst(t, 0.0));
     isa_operand ygt = x_cmp(x, ISA_BINOP_GT, t, s[1], s[0]);
     isa_operand toward0 = x_pop(x, ISA_OP_PXOR, xpos, ygt);   /* x>0 != y>x: toward 0 */
-    uint32_t r = sel(x, u, toward0, x_R(dn), x_R(up));
+    uint32_t r = x_sel(x, u, toward0, x_R(dn), x_R(up));
     /* from +-0: the smallest subnormal with y's sign */
     uint32_t tiny = copysign_bits(x, t, x_I(1), s[1]);
-    r = sel(x, u, x_cmp(x, ISA_BINOP_EQ, t, s[0], fconst(t, 0.0)), x_R(tiny), x_R(r));
-    r = sel(x, u, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[1]), s[1], x_R(r));
+    r = x_sel(x, u, x_cmp(x, ISA_BINOP_EQ, t, s[0], fconst(t, 0.0)), x_R(tiny), x_R(r));
+    r = x_sel(x, u, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[1]), s[1], x_R(r));
     uint32_t nan = x_op2(x, ISA_OP_ADD, t, s[0], s[1]);   /* NaN when either is */
     isa_operand ord = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, t, s[0], s[0]),
                             x_cmp(x, ISA_BINOP_EQ, t, s[1], s[1]));
-    return sel(x, u, ord, x_R(r), x_R(nan));
+    return x_sel(x, u, ord, x_R(r), x_R(nan));
 }
 
 /* nan(code): a quiet NaN carrying the code in its payload */
@@ -523,14 +510,14 @@ static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, uns
             isa_operand v = x_src(x, &s[0]->c[c]);
             isa_operand pi = x_cmp(x, ISA_BINOP_EQ, ct, x_R(x_op1(x, ISA_OP_ABS, ct, v)),
                                    fconst(ct, INFINITY));
-            inf[c] = sel(x, ISA_T_F64, pi, x_R(copysign_bits(x, ISA_T_F64, fconst(ISA_T_F64, 1.0),
+            inf[c] = x_sel(x, ISA_T_F64, pi, x_R(copysign_bits(x, ISA_T_F64, fconst(ISA_T_F64, 1.0),
                                                            x_R(x_cvt(x, ISA_T_F64, ct, v)))),
                          fconst(ISA_T_F64, 0.0));
             any = c ? x_pop(x, ISA_OP_POR, any, pi) : x_pop(x, ISA_OP_PAND, pi, pi);
             d[c] = x_cvt(x, ISA_T_F64, ct, v);
         }
         for (unsigned c = 0; c < nc; c++)
-            d[c] = sel(x, ISA_T_F64, any, x_R(inf[c]), x_R(d[c]));
+            d[c] = x_sel(x, ISA_T_F64, any, x_R(inf[c]), x_R(d[c]));
         uint32_t sum = x_op2(x, ISA_OP_MUL, ISA_T_F64, x_R(d[0]), x_R(d[0]));
         for (unsigned c = 1; c < nc; c++)
             sum = x_op2(x, ISA_OP_ADD, ISA_T_F64, x_R(sum),
@@ -540,7 +527,7 @@ static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, uns
         for (unsigned c = 0; c < nc; c++) {
             uint32_t q = x_op2(x, ISA_OP_DIV, ISA_T_F64, x_R(d[c]), x_R(len));
             uint32_t qf = x_cvt(x, ct, ISA_T_F64, x_R(q));
-            r[c] = sel(x, ct, zero, x_src(x, &s[0]->c[c]), x_R(qf));
+            r[c] = x_sel(x, ct, zero, x_src(x, &s[0]->c[c]), x_R(qf));
         }
         set_result(x, f, id, r, nc);
         return true;
@@ -647,8 +634,8 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
             uint32_t ne = x_op1(x, ISA_OP_NEG, ISA_T_I32, x_R(e));
             isa_operand two[2] = { s, x_R(ne) };
             uint32_t mnt = low_ldexp(x, t, two, 0);
-            res[c] = sel(x, t, fin, x_R(mnt), s);
-            out[c] = sel(x, ISA_T_I32, fin, x_R(e), x_I(0));
+            res[c] = x_sel(x, t, fin, x_R(mnt), s);
+            out[c] = x_sel(x, ISA_T_I32, fin, x_R(e), x_I(0));
             continue;
         }
         if (k == 2) {          /* sin, cos: the instructions themselves */
@@ -663,11 +650,11 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
         if (k == 0) {          /* fract = fmin(x - floor(x), largest below 1) */
             double below1 = t == ISA_T_F64 ? 0x1.fffffffffffffp-1 : 0x1.fffffep-1;
             uint32_t fr = x_op2(x, ISA_OP_MIN, t, x_R(d), fconst(t, below1));
-            fr = sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, s, s), x_R(fr), s);   /* NaN stays */
-            res[c] = sel(x, t, inf, x_R(copysign_bits(x, t, fconst(t, 0.0), s)), x_R(fr));
+            fr = x_sel(x, t, x_cmp(x, ISA_BINOP_EQ, t, s, s), x_R(fr), s);   /* NaN stays */
+            res[c] = x_sel(x, t, inf, x_R(copysign_bits(x, t, fconst(t, 0.0), s)), x_R(fr));
         } else {               /* modf: x - trunc(x) with x's sign */
             uint32_t fr = copysign_bits(x, t, x_R(d), s);
-            res[c] = sel(x, t, inf, x_R(copysign_bits(x, t, fconst(t, 0.0), s)), x_R(fr));
+            res[c] = x_sel(x, t, inf, x_R(copysign_bits(x, t, fconst(t, 0.0), s)), x_R(fr));
         }
         out[c] = i;            /* floor / trunc (x itself for inf and NaN) */
     }
@@ -747,7 +734,7 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
             isa_type cty = ct ? sint_of(x_comp_type(ct)) : ISA_T_I32;
             isa_operand p = rt->ncomp > 1 ? x_cmp(x, ISA_BINOP_LT, cty, o[2], x_I(0))
                                           : x_cmp(x, ISA_BINOP_NE, cty, o[2], x_I(0));
-            regs[c] = sel(x, t, p, o[1], o[0]);
+            regs[c] = x_sel(x, t, p, o[1], o[0]);
         } else {
             regs[c] = row->fn(x, t, o, row->kind);
         }

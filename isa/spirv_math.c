@@ -33,6 +33,19 @@ uint32_t x_op2(xctx *x, isa_opcode op, isa_type t, isa_operand a, isa_operand b)
     return r;
 }
 
+/* rD = p ? a : b, fresh register */
+uint32_t x_sel(xctx *x, isa_type t, isa_operand p, isa_operand a, isa_operand b)
+{
+    uint32_t r = x_reg(x, 1);
+    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
+    in->o[0] = x_R(r);
+    in->o[1] = p;
+    in->o[2] = a;
+    in->o[3] = b;
+    in->nopnd = 4;
+    return r;
+}
+
 uint32_t x_cvt(xctx *x, isa_type to, isa_type from, isa_operand a)
 {
     uint32_t r = x_op1(x, ISA_OP_CVT, to, a);
@@ -85,14 +98,7 @@ static uint32_t powr_one(xctx *x, isa_type t, isa_operand xs, isa_operand ys)
     isa_operand oneinf = x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, t, xs, x_I(one)),
                                x_cmp(x, ISA_BINOP_EQ, t, x_R(ay), x_I(inf)));
     bad = x_pop(x, ISA_OP_POR, bad, oneinf);
-    uint32_t res = x_reg(x, 1);
-    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
-    in->o[0] = x_R(res);
-    in->o[1] = bad;
-    in->o[2] = x_I(nan);
-    in->o[3] = x_R(r);
-    in->nopnd = 4;
-    return res;
+    return x_sel(x, t, bad, x_I(nan), x_R(r));
 }
 
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
@@ -160,19 +166,6 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
 #define F64_128   0x4060000000000000ull
 #define F64_SIGN  0x8000000000000000ull
 
-/* rD = p ? a : b, fresh register */
-static uint32_t pick(xctx *x, isa_type t, isa_operand p, isa_operand a, isa_operand b)
-{
-    uint32_t r = x_reg(x, 1);
-    isa_inst *in = x_emit(x, ISA_OP_SEL, t);
-    in->o[0] = x_R(r);
-    in->o[1] = p;
-    in->o[2] = a;
-    in->o[3] = b;
-    in->nopnd = 4;
-    return r;
-}
-
 /* cvt with a rounding mode */
 static uint32_t cvt_rnd(xctx *x, isa_type to, isa_type from, isa_operand a, unsigned rnd)
 {
@@ -188,7 +181,7 @@ static uint32_t rint_d(xctx *x, isa_operand v)
     uint32_t i = cvt_rnd(x, ISA_T_I64, TD, v, ISA_RND_RTE);
     uint32_t f = x_cvt(x, TD, ISA_T_I64, x_R(i));
     uint32_t a = x_op1(x, ISA_OP_ABS, TD, v);
-    return pick(x, TD, x_cmp(x, ISA_BINOP_LT, TD, x_R(a), x_I(F64_2P52)), x_R(f), v);
+    return x_sel(x, TD, x_cmp(x, ISA_BINOP_LT, TD, x_R(a), x_I(F64_2P52)), x_R(f), v);
 }
 
 /* sin(pi v) for |v| <= 1/2: pi v and the sine each round once (relative) */
@@ -220,17 +213,17 @@ static uint32_t pi_trig(xctx *x, int kind, isa_operand X)
         uint32_t v = x_op2(x, ISA_OP_MIN, TD, x_R(a), x_R(b));
         uint32_t s = sin_pi(x, x_R(v));
         uint32_t ns = x_op1(x, ISA_OP_NEG, TD, x_R(s));
-        sn = pick(x, TD, x_cmp(x, ISA_BINOP_LT, TD, x_R(r), x_I(0)), x_R(ns), x_R(s));
+        sn = x_sel(x, TD, x_cmp(x, ISA_BINOP_LT, TD, x_R(r), x_I(0)), x_R(ns), x_R(s));
         /* a zero takes X's sign: sinpi(-2) = -0, sinpi(1) = +0 */
         uint32_t z = x_op2(x, ISA_OP_AND, ISA_T_U64, X, x_I(F64_SIGN));
-        sn = pick(x, TD, x_cmp(x, ISA_BINOP_EQ, TD, x_R(s), x_I(0)), x_R(z), x_R(sn));
+        sn = x_sel(x, TD, x_cmp(x, ISA_BINOP_EQ, TD, x_R(s), x_I(0)), x_R(z), x_R(sn));
     }
     if (kind != PI_SIN) {
         uint32_t d = x_op2(x, ISA_OP_SUB, TD, x_R(a), x_I(F64_HALF));
         uint32_t u = x_op1(x, ISA_OP_ABS, TD, x_R(d));
         uint32_t s = sin_pi(x, x_R(u));
         uint32_t ns = x_op1(x, ISA_OP_NEG, TD, x_R(s));
-        cs = pick(x, TD, x_cmp(x, ISA_BINOP_GT, TD, x_R(a), x_I(F64_HALF)), x_R(ns), x_R(s));
+        cs = x_sel(x, TD, x_cmp(x, ISA_BINOP_GT, TD, x_R(a), x_I(F64_HALF)), x_R(ns), x_R(s));
     }
     return kind == PI_SIN ? sn : kind == PI_COS ? cs
          : x_op2(x, ISA_OP_DIV, TD, x_R(sn), x_R(cs));
@@ -250,7 +243,7 @@ static uint32_t gamma_sign(xctx *x, isa_operand X)
     p = x_pop(x, ISA_OP_PAND, p, x_cmp(x, ISA_BINOP_NE, TD, x_R(fl), X));
     p = x_pop(x, ISA_OP_PAND, p, x_cmp(x, ISA_BINOP_NE, ISA_T_U64, x_R(odd), x_I(0)));
     p = x_pop(x, ISA_OP_POR, p, x_cmp(x, ISA_BINOP_EQ, ISA_T_U64, X, x_I(F64_SIGN)));
-    return pick(x, ISA_T_I32, p, x_I(0xffffffffu), x_I(1));
+    return x_sel(x, ISA_T_I32, p, x_I(0xffffffffu), x_I(1));
 }
 
 /* remainder(X, Y) of two f64 and, in *quo, the low 7 bits of the quotient
@@ -275,17 +268,17 @@ static uint32_t rem_quo(xctx *x, isa_operand X, isa_operand Y, uint32_t *quo)
                            x_pop(x, ISA_OP_PAND, x_cmp(x, ISA_BINOP_EQ, TD, x_R(r2), x_R(ay)),
                                  x_cmp(x, ISA_BINOP_NE, ISA_T_U32, x_R(odd), x_I(0))));
     uint32_t rd = x_op2(x, ISA_OP_SUB, TD, x_R(r), x_R(ay));
-    r = pick(x, TD, up, x_R(rd), x_R(r));
+    r = x_sel(x, TD, up, x_R(rd), x_R(r));
     isa_operand xneg = x_cmp(x, ISA_BINOP_LT, ISA_T_I64, X, x_I(0));
-    r = pick(x, TD, xneg, x_R(x_op1(x, ISA_OP_NEG, TD, x_R(r))), x_R(r));
+    r = x_sel(x, TD, xneg, x_R(x_op1(x, ISA_OP_NEG, TD, x_R(r))), x_R(r));
     if (quo) {
         uint32_t k1 = x_op2(x, ISA_OP_ADD, ISA_T_U32, x_R(k), x_I(1));
-        k = pick(x, ISA_T_U32, up, x_R(k1), x_R(k));
+        k = x_sel(x, ISA_T_U32, up, x_R(k1), x_R(k));
         k = x_op2(x, ISA_OP_AND, ISA_T_U32, x_R(k), x_I(127));
         isa_operand qneg = x_pop(x, ISA_OP_PXOR, xneg,
                                  x_cmp(x, ISA_BINOP_LT, ISA_T_I64, Y, x_I(0)));
         uint32_t nk = x_op1(x, ISA_OP_NEG, ISA_T_I32, x_R(k));
-        *quo = pick(x, ISA_T_I32, qneg, x_R(nk), x_R(k));
+        *quo = x_sel(x, ISA_T_I32, qneg, x_R(nk), x_R(k));
     }
     return r;
 }
@@ -324,18 +317,18 @@ static uint32_t mad_sat(xctx *x, isa_type t, isa_operand a, isa_operand b, isa_o
     uint32_t s = x_op2(x, ISA_OP_ADD, u64, x_R(lo), c);
     isa_operand carry = x_cmp(x, ISA_BINOP_LT, u64, x_R(s), x_R(lo));
     if (!sg)
-        return pick(x, u64, x_pop(x, ISA_OP_POR, carry,
+        return x_sel(x, u64, x_pop(x, ISA_OP_POR, carry,
                                   x_cmp(x, ISA_BINOP_NE, u64, x_R(hi), x_I(0))),
                     x_I(~0ull), x_R(s));
     /* high word of the sum: hi + (c < 0 ? -1 : 0) + carry (never wraps) */
     uint32_t cs = x_op2(x, ISA_OP_SHR, i64, c, x_I(63));
-    uint32_t cy = pick(x, i64, carry, x_I(1), x_I(0));
+    uint32_t cy = x_sel(x, i64, carry, x_I(1), x_I(0));
     uint32_t sh = x_op2(x, ISA_OP_ADD, i64, x_R(x_op2(x, ISA_OP_ADD, i64, x_R(hi), x_R(cs))),
                         x_R(cy));
     uint32_t ss = x_op2(x, ISA_OP_SHR, i64, x_R(s), x_I(63));
-    uint32_t lim = pick(x, i64, x_cmp(x, ISA_BINOP_LT, i64, x_R(sh), x_I(0)),
+    uint32_t lim = x_sel(x, i64, x_cmp(x, ISA_BINOP_LT, i64, x_R(sh), x_I(0)),
                         x_I(0x8000000000000000ull), x_I(0x7fffffffffffffffull));
-    return pick(x, i64, x_cmp(x, ISA_BINOP_EQ, i64, x_R(sh), x_R(ss)), x_R(s), x_R(lim));
+    return x_sel(x, i64, x_cmp(x, ISA_BINOP_EQ, i64, x_R(sh), x_R(ss)), x_R(s), x_R(lim));
 }
 
 enum { M_SINPI, M_COSPI, M_TANPI, M_ASINPI, M_ACOSPI, M_ATANPI, M_ATAN2PI, M_LGAMMA_R,

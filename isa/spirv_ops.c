@@ -916,14 +916,7 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
         i->o[1] = rem;
         i->o[2] = b;
         i->nopnd = 3;
-        uint32_t out = x_reg(x, 1);
-        i = x_emit(x, ISA_OP_SEL, ty);
-        i->o[0] = x_R(out);
-        i->o[1] = x_P(p1, false);
-        i->o[2] = x_R(t1 + 1);
-        i->o[3] = rem;
-        i->nopnd = 4;
-        r->c[c].o = x_R(out);
+        r->c[c].o = x_R(x_sel(x, ty, x_P(p1, false), x_R(t1 + 1), rem));
     }
 }
 

@@ -274,13 +274,7 @@ isa_operand x_predof(xctx *x, const xc *c)
 
 void x_set_bool(xctx *x, xc *c, uint32_t p, uint32_t gen, bool neg)
 {
-    uint32_t r = x_reg(x, 1);
-    isa_inst *in = x_emit(x, ISA_OP_SEL, ISA_T_U32);
-    in->o[0] = x_R(r);
-    in->o[1] = x_P(p, neg);
-    in->o[2] = x_I(1);
-    in->o[3] = x_I(0);
-    in->nopnd = 4;
+    uint32_t r = x_sel(x, ISA_T_U32, x_P(p, neg), x_I(1), x_I(0));
     c->o = x_R(r);
     c->has_pred = 1;
     c->pred = (uint8_t)p;

@@ -119,6 +119,7 @@ bool x_lower_math(xctx *x, xfn *f, const spv_inst *in, const char *name);
  * from `from`; a fresh predicate a `cond` b; a predicate op of two. */
 uint32_t x_op1(xctx *x, isa_opcode op, isa_type t, isa_operand a);
 uint32_t x_op2(xctx *x, isa_opcode op, isa_type t, isa_operand a, isa_operand b);
+uint32_t x_sel(xctx *x, isa_type t, isa_operand p, isa_operand a, isa_operand b);
 uint32_t x_cvt(xctx *x, isa_type to, isa_type from, isa_operand a);
 isa_operand x_cmp(xctx *x, isa_binop cond, isa_type t, isa_operand a, isa_operand b);
 isa_operand x_pop(xctx *x, isa_opcode op, isa_operand a, isa_operand b);
