@@ -356,15 +356,13 @@ static void sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     c->qage[pos] = th->age;
 }
 
-static void write_dst(tm_model *m, tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
+/* The destination slots (those below the slot count: ndst) ready at done. */
+static inline void write_dst(tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
 {
     th->dep_ok = false;
-    for (uint32_t j = 0; j < ti->dst.n; j++) {
-        uint32_t s = ti->dst.first + j;
-        if (s < m->nslot_regs) {
-            th->ready[s] = done;
-            th->rmem[s] = mem;
-        }
+    for (uint32_t j = 0; j < ti->ndst; j++) {
+        th->ready[ti->dst.first + j] = done;
+        th->rmem[ti->dst.first + j] = mem;
     }
 }
 
@@ -525,7 +523,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         prev_in = in;
         prev_kind = u->kind;
     }
-    write_dst(m, th, ti, chain, false);
+    write_dst(th, ti, chain, false);
     th->last_done = max64(th->last_done, chain);
     tm_line_stats *ls = &c->per_inst[r->pc];
     ls->cycles += chain - th->issue_t;
@@ -660,7 +658,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t t0 = ti->fills ? spill_fill(m, ci, ti_idx, ti, T) : T;
         uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, t0, ti->passes);
         done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
-        write_dst(m, th, ti, done, false);
+        write_dst(th, ti, done, false);
         if (ti->spills)
             spill_store(m, ci, ti_idx, ti, done);
         break;
@@ -680,7 +678,7 @@ static void issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
             done = tm_mem_global(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
         if (atomic && sp == ISA_SPACE_LOCAL)
             done += tc->atomic_ii;
-        write_dst(m, th, ti, done, true);
+        write_dst(th, ti, done, true);
         if (ti->spills)
             spill_store(m, ci, ti_idx, ti, done);
         break;
@@ -766,10 +764,7 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
     uint64_t s = max64(T, pipe);
     f[b] = s + ti->occ;
     uint64_t done = s + ti->lat;
-    for (uint32_t j = 0; j < ti->ndst; j++) {
-        th->ready[ti->dst.first + j] = done;
-        th->rmem[ti->dst.first + j] = 0;
-    }
+    write_dst(th, ti, done, false);
     ls->cycles += done - T;
     th->last_done = max64(th->last_done, done);
     /* sync_thread: runnable before and after, not at its last record (two
