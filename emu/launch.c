@@ -408,6 +408,88 @@ static void free_pools(emu_run *run)
     emu_decode_free(&run->dp);
 }
 
+/* The hidden data-block arguments of a run and the copies it owns. */
+typedef struct prog_data {
+    sgemu_argval *own;     /* the argument list with the blocks bound */
+    uint8_t *gcopy;        /* engine-owned .global_data copy, or NULL */
+    uint8_t *ccopy;        /* .const_data copy when relocations patch it */
+} prog_data;
+
+static void free_program_data(prog_data *pd)
+{
+    free(pd->own);
+    free(pd->gcopy);
+    free(pd->ccopy);
+    memset(pd, 0, sizeof *pd);
+}
+
+/* Bind .const_data read-only (the kernel's own bytes, or a patched copy when
+ * .data_reloc entries point from it) and .global_data to a fresh copy of
+ * its initial bytes: every launch starts from the same state and the
+ * kernel's bytes are never written.  A caller that bound a buffer of at
+ * least the block's size to the global block gets the copy made in it and
+ * sees the final bytes after the run (`sgemu run --out VAR`); otherwise the
+ * engine owns the copy.  Relocations write block base + addend: the buffer
+ * addresses bind_args gives the arguments (emu_buffer_base). */
+static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data *pd)
+{
+    memset(pd, 0, sizeof *pd);
+    bool has_c = k->const_arg && k->const_arg <= k->narg;
+    bool has_g = k->global_arg && k->global_arg <= k->narg;
+    if (!has_c && !has_g)
+        return 0;
+    pd->own = malloc(k->narg * sizeof *pd->own);
+    if (!pd->own)
+        return -1;
+    memcpy(pd->own, *args, k->narg * sizeof *pd->own);
+    bool patch_c = false;
+    for (uint32_t i = 0; i < k->nreloc && has_c; i++)
+        patch_c |= k->relocs[i].arg == k->const_arg - 1;
+    if (has_c) {
+        sgemu_argval *cv = &pd->own[k->const_arg - 1];
+        memset(cv, 0, sizeof *cv);
+        cv->kind = SGEMU_VAL_BUFFER;
+        cv->data = k->const_data;
+        cv->bytes = k->const_bytes;
+        if (patch_c) {
+            pd->ccopy = malloc(k->const_bytes ? k->const_bytes : 1);
+            if (!pd->ccopy)
+                goto fail;
+            memcpy(pd->ccopy, k->const_data, k->const_bytes);
+            cv->data = pd->ccopy;
+        }
+    }
+    if (has_g) {
+        sgemu_argval *gv = &pd->own[k->global_arg - 1];
+        uint8_t *dst = gv->kind == SGEMU_VAL_BUFFER && gv->data && gv->bytes >= k->global_bytes
+                     ? gv->data : NULL;
+        if (!dst && !(dst = pd->gcopy = malloc(k->global_bytes ? k->global_bytes : 1)))
+            goto fail;
+        memset(gv, 0, sizeof *gv);
+        gv->kind = SGEMU_VAL_BUFFER;
+        gv->data = dst;
+        gv->bytes = k->global_bytes;
+        if (k->global_bytes)
+            memcpy(dst, k->global_data, k->global_bytes);
+    }
+    for (uint32_t i = 0; i < k->nreloc; i++) {
+        const isa_reloc *r = &k->relocs[i];
+        sgemu_argval *hv = r->arg < k->narg ? &pd->own[r->arg] : NULL;
+        /* isa_validate keeps only relocations inside their blocks */
+        if (!hv || (r->arg != k->global_arg - 1 && r->arg != k->const_arg - 1) ||
+            (uint64_t)r->offset + 8 > hv->bytes)
+            continue;
+        uint64_t a = emu_buffer_base(r->target) + (uint64_t)r->addend;
+        for (int b = 0; b < 8; b++)      /* sgemu memory is little-endian */
+            hv->data[r->offset + (uint32_t)b] = (uint8_t)(a >> (8 * b));
+    }
+    *args = pd->own;
+    return 0;
+fail:
+    free_program_data(pd);
+    return -1;
+}
+
 int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault)
@@ -421,34 +503,24 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     run.launch = launch;
     run.stats = stats;
     run.fault = fault;
-    /* .const_data: the kernel's own bytes, bound read-only in a copy of the
-     * argument list (the caller's list and buffers stay as given) */
-    sgemu_argval *own = NULL;
-    if (k->const_arg && k->const_arg <= k->narg) {
-        own = malloc(k->narg * sizeof *own);
-        if (!own) {
-            user_error(fault, "out of host memory setting up the run");
-            return fault->code = SGEMU_EXIT_INTERNAL;
-        }
-        memcpy(own, args, k->narg * sizeof *own);
-        sgemu_argval *cv = &own[k->const_arg - 1];
-        memset(cv, 0, sizeof *cv);
-        cv->kind = SGEMU_VAL_BUFFER;
-        cv->data = k->const_data;
-        cv->bytes = k->const_bytes;
-        args = own;
+    /* .const_data / .global_data: hidden arguments, bound in a copy of the
+     * argument list (the caller's list stays as given) */
+    prog_data pd;
+    if (bind_program_data(k, &args, &pd) != 0) {
+        user_error(fault, "out of host memory setting up the run");
+        return fault->code = SGEMU_EXIT_INTERNAL;
     }
     run.args = args;
     int rc = check_launch(&run) || bind_args(&run) || check_memory(&run) ? fault->code : 0;
     if (rc) {
-        free(own);
+        free_program_data(&pd);
         return rc;
     }
     if (sgemu_stop_requested()) {
         fault->code = SGEMU_EXIT_INTERRUPTED;
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s': interrupted before it started",
                  k->name);
-        free(own);
+        free_program_data(&pd);
         return fault->code;
     }
 
@@ -481,6 +553,6 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
     else if (!rc)
         rc = emu_run_workgroups(&run);   /* functional: on launch->threads threads */
     free_pools(&run);
-    free(own);
+    free_program_data(&pd);
     return rc;
 }

@@ -289,18 +289,23 @@ static void dir_arg(asm_ctx *c, span dname, span rest)
     k->args[k->narg++] = a;
 }
 
-/* .const_data NAME HEX...: a read-only constant argument NAME carrying the
- * given bytes (two hex digits each; tokens may hold any even number of
- * digits).  Further lines with the same name append bytes. */
-static void dir_const_data(asm_ctx *c, span dname, span rest)
+/* .const_data NAME HEX... / .global_data NAME HEX...: a hidden argument NAME
+ * (`constant u8`, read-only / `global u8`, a fresh writable copy per launch)
+ * carrying the given bytes (two hex digits each; tokens may hold any even
+ * number of digits).  Further lines with the same name append bytes. */
+static void dir_data(asm_ctx *c, span dname, span rest, bool global)
 {
     QBUF;
     isa_kernel *k = c->k;
+    uint32_t *argp = global ? &k->global_arg : &k->const_arg;
+    uint32_t *bytes = global ? &k->global_bytes : &k->const_bytes;
+    uint8_t **data = global ? &k->global_data : &k->const_data;
+    const char *dir = global ? ".global_data" : ".const_data";
     span nt = next_tok(&rest);
     char name[64];
-    if (!parse_name(c, nt, name, sizeof name, "constant data"))
+    if (!parse_name(c, nt, name, sizeof name, global ? "global data" : "constant data"))
         return;
-    if (!k->const_arg) {
+    if (!*argp) {
         for (uint32_t i = 0; i < k->narg; i++)
             if (strcmp(k->args[i].name, name) == 0) {
                 err(c, nt.line, nt.col, "duplicate argument '%s'", name);
@@ -318,13 +323,13 @@ static void dir_const_data(asm_ctx *c, span dname, span rest)
         isa_arg *a = &k->args[k->narg++];
         memset(a, 0, sizeof *a);
         memcpy(a->name, name, sizeof a->name);
-        a->kind = ISA_ARG_CONSTANT;
+        a->kind = global ? ISA_ARG_GLOBAL : ISA_ARG_CONSTANT;
         a->type = ISA_T_U8;
         a->line = dname.line;
-        k->const_arg = k->narg;
-    } else if (strcmp(k->args[k->const_arg - 1].name, name) != 0) {
-        err(c, nt.line, nt.col, "a kernel has one .const_data block ('%s' already)",
-            k->args[k->const_arg - 1].name);
+        *argp = k->narg;
+    } else if (strcmp(k->args[*argp - 1].name, name) != 0) {
+        err(c, nt.line, nt.col, "a kernel has one %s block ('%s' already)", dir,
+            k->args[*argp - 1].name);
         return;
     }
     for (span t = next_tok(&rest); t.n; t = next_tok(&rest)) {
@@ -332,16 +337,16 @@ static void dir_const_data(asm_ctx *c, span dname, span rest)
             err(c, t.line, t.col, "'%s': hex bytes need two digits each", q(t.p, t.n, qb));
             return;
         }
-        if (k->const_bytes + t.n / 2 > (1u << 26)) {
-            err(c, t.line, t.col, "more than 64 MiB of constant data");
+        if (*bytes + t.n / 2 > (1u << 26)) {
+            err(c, t.line, t.col, "more than 64 MiB of %s data", global ? "global" : "constant");
             return;
         }
-        uint8_t *nd = realloc(k->const_data, k->const_bytes + t.n / 2);
+        uint8_t *nd = realloc(*data, *bytes + t.n / 2);
         if (!nd) {
             err(c, t.line, t.col, "out of memory");
             return;
         }
-        k->const_data = nd;
+        *data = nd;
         for (size_t i = 0; i < t.n; i += 2) {
             int v = 0;
             for (size_t j = i; j < i + 2; j++) {
@@ -354,9 +359,139 @@ static void dir_const_data(asm_ctx *c, span dname, span rest)
                 }
                 v = v * 16 + d;
             }
-            k->const_data[k->const_bytes++] = (uint8_t)v;
+            (*data)[(*bytes)++] = (uint8_t)v;
         }
     }
+}
+
+/* The index of the data block (.const_data or .global_data argument) named
+ * by t, or -1 after an error. */
+static int data_block(asm_ctx *c, span t)
+{
+    QBUF;
+    const isa_kernel *k = c->k;
+    if (!t.n) {
+        err(c, t.line, t.col, "missing data block name");
+        return -1;
+    }
+    for (int w = 0; w < 2; w++) {
+        uint32_t a = w ? k->global_arg : k->const_arg;
+        if (a && span_eq(t, k->args[a - 1].name))
+            return (int)a - 1;
+    }
+    err(c, t.line, t.col, "'%s' is not a .const_data or .global_data block declared above",
+        q(t.p, t.n, qb));
+    return -1;
+}
+
+/* A decimal or hex count < 2^32 that must fill the token. */
+static bool parse_u32_tok(asm_ctx *c, span t, const char *what, uint32_t *v)
+{
+    QBUF;
+    uint64_t x;
+    if (!t.n) {
+        err(c, t.line, t.col, "missing %s", what);
+        return false;
+    }
+    if (!parse_u64(t, &x) || x > UINT32_MAX) {
+        err(c, t.line, t.col, "bad %s '%s' (expected a number below 2^32)", what,
+            q(t.p, t.n, qb));
+        return false;
+    }
+    *v = (uint32_t)x;
+    return true;
+}
+
+/* .data_reloc BLOCK OFFSET TARGET ADDEND: the 8 bytes at OFFSET of data
+ * block BLOCK hold, at launch, the address of data block TARGET plus ADDEND
+ * (a pointer initialiser that takes the address of a program-scope
+ * variable).  Both blocks must be declared above; ranges are checked by the
+ * validator. */
+static void dir_data_reloc(asm_ctx *c, span rest)
+{
+    QBUF;
+    isa_kernel *k = c->k;
+    isa_reloc r;
+    memset(&r, 0, sizeof r);
+    int b = data_block(c, next_tok(&rest));
+    if (b < 0)
+        return;
+    span ot = next_tok(&rest);
+    if (!parse_u32_tok(c, ot, "offset", &r.offset))
+        return;
+    int t = data_block(c, next_tok(&rest));
+    if (t < 0)
+        return;
+    span at = next_tok(&rest);
+    uint64_t bits;
+    if (!at.n) {
+        err(c, at.line, at.col, "missing addend");
+        return;
+    }
+    if (isa_parse_imm(at.p, at.n, ISA_T_I64, &bits)) {
+        err(c, at.line, at.col, "bad addend '%s' (expected a byte offset)", q(at.p, at.n, qb));
+        return;
+    }
+    expect_end(c, rest);
+    r.arg = (uint32_t)b;
+    r.target = (uint32_t)t;
+    r.addend = (int64_t)bits;
+    isa_reloc *n = realloc(k->relocs, (k->nreloc + 1) * sizeof *n);
+    if (!n) {
+        err(c, ot.line, ot.col, "out of memory");
+        return;
+    }
+    k->relocs = n;
+    k->relocs[k->nreloc++] = r;
+}
+
+/* .global_var NAME OFFSET BYTES TYPE: program-scope variable NAME (an
+ * OpenCL C name; '.' allowed, as in the `kernel.var` of a static local) is
+ * BYTES bytes at OFFSET of the .global_data block, printed as TYPE. */
+static void dir_global_var(asm_ctx *c, span rest)
+{
+    QBUF;
+    isa_kernel *k = c->k;
+    isa_gvar g;
+    memset(&g, 0, sizeof g);
+    span nt = next_tok(&rest);
+    bool ok = nt.n > 0 && nt.n < sizeof g.name && is_id0(nt.p[0]);
+    for (size_t i = 0; ok && i < nt.n; i++)
+        ok = is_id(nt.p[i]) || nt.p[i] == '.';
+    if (!ok) {
+        err(c, nt.line, nt.col, nt.n ? "invalid variable name '%s'" : "missing variable name%s",
+            nt.n ? q(nt.p, nt.n, qb) : "");
+        return;
+    }
+    memcpy(g.name, nt.p, nt.n);
+    for (uint32_t i = 0; i < k->ngvar; i++)
+        if (!strcmp(k->gvars[i].name, g.name)) {
+            err(c, nt.line, nt.col, "duplicate variable '%s'", g.name);
+            return;
+        }
+    if (!k->global_arg) {
+        err(c, nt.line, nt.col, ".global_var needs a .global_data block declared above");
+        return;
+    }
+    if (!parse_u32_tok(c, next_tok(&rest), "offset", &g.offset) ||
+        !parse_u32_tok(c, next_tok(&rest), "size", &g.bytes))
+        return;
+    span tt = next_tok(&rest);
+    isa_type ty = isa_type_from_name(tt.p, tt.n);
+    if (ty == ISA_T_NONE) {
+        err(c, tt.line, tt.col, tt.n ? "unknown type '%s'" : "missing type%s",
+            tt.n ? q(tt.p, tt.n, qb) : "");
+        return;
+    }
+    g.type = (uint8_t)ty;
+    expect_end(c, rest);
+    isa_gvar *n = realloc(k->gvars, (k->ngvar + 1) * sizeof *n);
+    if (!n) {
+        err(c, nt.line, nt.col, "out of memory");
+        return;
+    }
+    k->gvars = n;
+    k->gvars[k->ngvar++] = g;
 }
 
 static void directive(asm_ctx *c, span s)
@@ -376,7 +511,13 @@ static void directive(asm_ctx *c, span s)
     } else if (span_eq(name, ".arg")) {
         dir_arg(c, name, s);
     } else if (span_eq(name, ".const_data")) {
-        dir_const_data(c, name, s);
+        dir_data(c, name, s, false);
+    } else if (span_eq(name, ".global_data")) {
+        dir_data(c, name, s, true);
+    } else if (span_eq(name, ".data_reloc")) {
+        dir_data_reloc(c, s);
+    } else if (span_eq(name, ".global_var")) {
+        dir_global_var(c, s);
     } else if (span_eq(name, ".reqd_sub_group_size")) {
         dir_u32(c, name, s, &c->have_sg, &k->reqd_sg_size, 1, 64);
     } else if (span_eq(name, ".local_mem")) {

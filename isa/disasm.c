@@ -151,14 +151,17 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
         put(o, ".private_mem %u\n", k->private_mem);
     for (uint32_t a = 0; a < k->narg && a < ISA_MAX_ARGS; a++) {
         const isa_arg *arg = &k->args[a];
-        if (k->const_arg == a + 1) {   /* 32 bytes a line; an empty block keeps its name */
-            uint32_t i = 0;
+        if (k->const_arg == a + 1 || k->global_arg == a + 1) {
+            /* 32 bytes a line; an empty block keeps its name */
+            bool g = k->global_arg == a + 1;
+            uint32_t n = g ? k->global_bytes : k->const_bytes, i = 0;
+            const uint8_t *d = g ? k->global_data : k->const_data;
             do {
-                put(o, ".const_data %s", arg->name);
-                for (uint32_t j = 0; j < 32 && i < k->const_bytes; j++, i++)
-                    put(o, "%s%02x", j % 4 ? "" : " ", k->const_data[i]);
+                put(o, "%s %s", g ? ".global_data" : ".const_data", arg->name);
+                for (uint32_t j = 0; j < 32 && i < n; j++, i++)
+                    put(o, "%s%02x", j % 4 ? "" : " ", d[i]);
                 put(o, "\n");
-            } while (i < k->const_bytes);
+            } while (i < n);
             continue;
         }
         put(o, ".arg %s", arg->name);
@@ -168,6 +171,18 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
             put(o, "%s%s %s", arg->kind ? " " : "", arg_kinds[arg->kind],
                 arg->type < ISA_T_COUNT ? isa_types[arg->type].asm_name : "?");
         put(o, "\n");
+    }
+    /* after every argument: both blocks they name are declared by now */
+    for (uint32_t i = 0; i < k->nreloc; i++) {
+        const isa_reloc *r = &k->relocs[i];
+        if (r->arg < k->narg && r->target < k->narg)
+            put(o, ".data_reloc %s %u %s %lld\n", k->args[r->arg].name, r->offset,
+                k->args[r->target].name, (long long)r->addend);
+    }
+    for (uint32_t i = 0; i < k->ngvar; i++) {
+        const isa_gvar *g = &k->gvars[i];
+        put(o, ".global_var %s %u %u %s\n", g->name, g->offset, g->bytes,
+            g->type < ISA_T_COUNT ? isa_types[g->type].asm_name : "?");
     }
     for (uint32_t pc = 0; pc <= k->ninst; pc++) {
         if (is_target && is_target[pc])

@@ -316,7 +316,41 @@ typedef struct isa_kernel {
     uint32_t const_arg;    /* argument index + 1; 0 if the kernel has none */
     uint32_t const_bytes;
     uint8_t *const_data;   /* owned */
+    /* --- added by program-scope __global variables (append-only) --- */
+    /* .global_data: the initial bytes of program-scope global variables
+     * (SPIR-V module-scope CrossWorkgroup variables), bound at every launch
+     * to a fresh writable copy as argument global_arg - 1, a `global u8`
+     * argument the user does not pass.  .data_reloc entries patch addresses
+     * into the copies; .global_var names the variables inside the block. */
+    uint32_t global_arg;   /* argument index + 1; 0 if the kernel has none */
+    uint32_t global_bytes;
+    uint8_t *global_data;  /* owned: initial bytes (never written by a run) */
+    uint32_t nreloc;
+    struct isa_reloc *relocs;  /* owned */
+    uint32_t ngvar;
+    struct isa_gvar *gvars;    /* owned */
 } isa_kernel;
+
+/* --- added by program-scope __global variables (append-only) --- */
+/* A pointer inside a data block whose value is only known at launch: the
+ * 8 bytes at `offset` of block argument `arg` (the .global_data or
+ * .const_data argument) hold the address of block argument `target` plus
+ * `addend`, written little-endian into the run's copy of the block. */
+typedef struct isa_reloc {
+    uint32_t arg;          /* argument index of the block holding the pointer */
+    uint32_t offset;       /* byte offset of the pointer in that block */
+    uint32_t target;       /* argument index of the block pointed into */
+    uint32_t pad;
+    int64_t addend;        /* byte offset inside the target block */
+} isa_reloc;
+
+/* A named program-scope global variable inside .global_data (for
+ * `sgemu run --out NAME`): `bytes` at `offset`, printed as `type`. */
+typedef struct isa_gvar {
+    char name[64];
+    uint32_t offset, bytes;
+    uint8_t type;          /* isa_type of the elements */
+} isa_gvar;
 
 void isa_kernel_free(isa_kernel *k);
 

@@ -13,6 +13,13 @@ void isa_kernel_free(isa_kernel *k)
     free(k->const_data);
     k->const_data = NULL;
     k->const_bytes = k->const_arg = 0;
+    free(k->global_data);
+    free(k->relocs);
+    free(k->gvars);
+    k->global_data = NULL;
+    k->relocs = NULL;
+    k->gvars = NULL;
+    k->global_bytes = k->global_arg = k->nreloc = k->ngvar = 0;
     k->inst = NULL;
     k->reg_bytes = NULL;
     k->ninst = 0;

@@ -3,7 +3,9 @@
  * tables clang makes of initialised private arrays).  Their bytes, laid out
  * from the types, go into the kernel's .const_data block, which the engine
  * binds read-only to a hidden `constant u8` argument appended after the
- * parameters; each variable is an address [%__spirv_constants + offset]. */
+ * parameters; each variable is an address [%__spirv_constants + offset].
+ * Initialisers holding addresses of program-scope variables are laid out by
+ * x_data_image (spirv_globaldata.c) as relocations. */
 #include "spirv_xlate.h"
 
 #include <stdio.h>
@@ -62,19 +64,17 @@ void x_const_vars(xctx *x)
             x_error(x, "more than 64 MiB of program-scope constant data");
             return;
         }
-        uint8_t *img = x_const_image(x, spv_word(m, in, 4), t->size);
-        uint8_t *nd = img ? realloc(k->const_data, off + t->size) : NULL;
+        uint8_t *nd = realloc(k->const_data, off + t->size);
         if (!nd) {
-            if (img)
-                x_error(x, "out of memory");
-            free(img);
+            x_error(x, "out of memory");
             return;
         }
         k->const_data = nd;
-        memset(nd + k->const_bytes, 0, off - k->const_bytes);   /* alignment padding */
-        memcpy(nd + off, img, t->size);
-        free(img);
+        memset(nd + k->const_bytes, 0, off + t->size - k->const_bytes);   /* padding */
         k->const_bytes = (uint32_t)(off + t->size);
+        /* pointers to program-scope variables become .data_reloc entries */
+        if (!x_data_image(x, spv_word(m, in, 4), nd, off, off + t->size, k->const_arg - 1))
+            return;
         xval *v = x_def(x, NULL, id, 1);
         if (!v)
             return;

@@ -469,8 +469,8 @@ static void module_value(xctx *x, const spv_inst *in)
             x_def(x, NULL, id, 0);   /* loads of it are handled by OpLoad */
             return;
         }
-        if (x_is_const_var(x, in))
-            return;      /* laid out by x_const_vars once the parameters are known */
+        if (x_is_const_var(x, in) || x_is_global_var(x, in))
+            return;      /* laid out by x_const_vars / x_global_vars after the parameters */
         if (sc == SpvStorageClassWorkgroup) {
             uint64_t sz = type_size(x, pt->elem), al = m->types[pt->elem].align;
             uint64_t off = al ? (x->k->local_mem + al - 1) / al * al : x->k->local_mem;
@@ -791,9 +791,22 @@ static void do_load(xctx *x, xfn *f, const spv_inst *in)
         return;
     isa_space sp;
     isa_operand a = addr_of(x, &p->c[0], &sp);
+    if (t->kind == SPV_TY_BOOL && t->ncomp == 1) {
+        /* a byte 0/1, as LLVM keeps an i1 global (`static global` shrunk to
+         * bool by the optimiser) */
+        uint32_t b = x_reg(x, 1);
+        isa_inst *ld = x_emit(x, ISA_OP_LD, ISA_T_U8);
+        ld->vec = 1;
+        ld->space = (uint8_t)sp;
+        ld->o[0] = x_R(b);
+        ld->o[1] = a;
+        ld->nopnd = 2;
+        v->c[0].o = x_R(x_cvt(x, ISA_T_U32, ISA_T_U8, x_R(b)));
+        return;
+    }
     x_load_value(x, v, t, a, sp);
     if (t->kind == SPV_TY_BOOL)
-        x_error(x, "loads of bool are not supported");
+        x_error(x, "loads of bool vectors are not supported");
 }
 
 void x_load_value(xctx *x, const xval *v, const spv_type *t, isa_operand a, isa_space sp)
@@ -847,6 +860,18 @@ static void do_store(xctx *x, xfn *f, const spv_inst *in)
         return;
     isa_space sp;
     isa_operand a = addr_of(x, &p->c[0], &sp);
+    if (t->kind == SPV_TY_BOOL && t->ncomp == 1) {   /* one byte 0/1, as do_load reads */
+        isa_operand b = x_src(x, &v->c[0]);
+        if (b.kind == ISA_OPND_REG)
+            b = x_R(x_cvt(x, ISA_T_U8, ISA_T_U32, b));
+        isa_inst *st = x_emit(x, ISA_OP_ST, ISA_T_U8);
+        st->vec = 1;
+        st->space = (uint8_t)sp;
+        st->o[0] = a;
+        st->o[1] = b;
+        st->nopnd = 2;
+        return;
+    }
     x_store_value(x, v, comp_type(t), a, sp);
 }
 
@@ -2479,6 +2504,8 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         setup_args(&x, e, args, &nargs, &unnamed);
     if (!x.failed)
         x_const_vars(&x);
+    if (!x.failed)
+        x_global_vars(&x);
     if (!x.failed)
         translate_function(&x, e->func, args, nargs, NULL, true, 0, NULL);
     if (!x.failed) {

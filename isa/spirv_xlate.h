@@ -129,6 +129,17 @@ isa_operand x_pop(xctx *x, isa_opcode op, isa_operand a, isa_operand b);
 bool x_is_const_var(xctx *x, const spv_inst *in);
 void x_const_vars(xctx *x);
 
+/* spirv_globaldata.c: module-scope CrossWorkgroup variables -> the kernel's
+ * .global_data, .global_var and .data_reloc (after x_const_vars, whose
+ * relocations it resolves too). */
+bool x_is_global_var(xctx *x, const spv_inst *in);
+void x_global_vars(xctx *x);
+/* Lay out initialiser `id` at buf[off..) (buf holds `size` bytes) of data
+ * block argument block_arg: bytes, and relocations for pointers to
+ * program-scope variables. */
+bool x_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
+                  uint32_t block_arg);
+
 /* spirv_sampler.c: OpConstantSampler (module level), OpSampledImage,
  * OpImageSampleExplicitLod. */
 void x_const_sampler(xctx *x, const spv_inst *in);

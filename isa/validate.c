@@ -242,6 +242,62 @@ static void check_inst(vctx *v)
     }
 }
 
+/* Bytes of data block argument a (.const_data / .global_data), or -1 if a
+ * is neither. */
+static int64_t block_bytes(const isa_kernel *k, uint32_t a)
+{
+    if (k->const_arg && a == k->const_arg - 1)
+        return k->const_bytes;
+    if (k->global_arg && a == k->global_arg - 1)
+        return k->global_bytes;
+    return -1;
+}
+
+/* .global_data, .data_reloc and .global_var: the block is a `global`
+ * argument with its bytes; every pointer and variable lies inside its block
+ * and every address inside (or one past the end of) its target.  Entries
+ * that fail are dropped so that the engine never sees them. */
+static int check_global_data(isa_kernel *k, isa_diags *diags)
+{
+    int errors = 0;
+    if (k->global_arg && (k->global_arg > k->narg || k->global_arg == k->const_arg ||
+                          k->args[k->global_arg - 1].kind != ISA_ARG_GLOBAL ||
+                          (k->global_bytes && !k->global_data))) {
+        isa_diags_add(diags, 1, 1, ".global_data must name a global argument with its bytes");
+        errors++;
+        k->global_arg = 0;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < k->nreloc; i++) {
+        const isa_reloc *r = &k->relocs[i];
+        int64_t hb = block_bytes(k, r->arg), tb = block_bytes(k, r->target);
+        if (hb < 0 || tb < 0 || (uint64_t)r->offset + 8 > (uint64_t)hb ||
+            r->addend < 0 || r->addend > tb) {
+            isa_diags_add(diags, 1, 1, ".data_reloc %u: the pointer at offset %u must lie "
+                          "in a data block and point into one (addend %lld)", i, r->offset,
+                          (long long)r->addend);
+            errors++;
+            continue;
+        }
+        k->relocs[n++] = *r;
+    }
+    k->nreloc = n;
+    n = 0;
+    for (uint32_t i = 0; i < k->ngvar; i++) {
+        const isa_gvar *g = &k->gvars[i];
+        if (!k->global_arg || (uint64_t)g->offset + g->bytes > k->global_bytes ||
+            g->type >= ISA_T_COUNT || !g->name[0] || !memchr(g->name, 0, sizeof g->name)) {
+            isa_diags_add(diags, 1, 1, ".global_var %u: a variable must lie inside the "
+                          ".global_data block and have a type", i);
+            errors++;
+            continue;
+        }
+        k->gvars[n++] = *g;
+    }
+    k->ngvar = n;
+    return errors;
+}
+
 int isa_validate(isa_kernel *k, isa_diags *diags)
 {
     vctx v;
@@ -265,6 +321,7 @@ int isa_validate(isa_kernel *k, isa_diags *diags)
         v.errors++;
         k->const_arg = 0;
     }
+    v.errors += check_global_data(k, diags);
     if (k->ninst && !k->inst) {
         isa_diags_add(diags, 1, 1, "kernel has no instruction array");
         free(v.bytes);

@@ -251,6 +251,18 @@ static int find_arg(const isa_kernel *k, const char *name)
     return -1;
 }
 
+/* A program-scope global variable (.global_var) by its OpenCL C name; an
+ * argument of the same name wins (find_arg first). */
+static const isa_gvar *find_gvar(const isa_kernel *k, const char *name)
+{
+    if (!k->global_arg)
+        return NULL;
+    for (uint32_t i = 0; i < k->ngvar; i++)
+        if (!strcmp(k->gvars[i].name, name))
+            return &k->gvars[i];
+    return NULL;
+}
+
 static bool same_file(const char *a, const char *b)
 {
     char ra[PATH_MAX], rb[PATH_MAX];
@@ -295,18 +307,24 @@ static int resolve_positions(run_opts *o, const isa_kernel *k)
 static int check_names(const run_opts *o, const isa_kernel *k)
 {
     for (uint32_t i = 0; i < o->nargspecs; i++) {
-        if (find_arg(k, o->argspecs[i].name) < 0)
+        int ai = find_arg(k, o->argspecs[i].name);
+        if (ai < 0)
             return cli_error("--arg: kernel '%s' has no argument '%s'", k->name,
                              o->argspecs[i].name);
+        if ((uint32_t)ai + 1 == k->const_arg || (uint32_t)ai + 1 == k->global_arg)
+            return cli_error("--arg: '%s' is the kernel's program-scope %s data, which sgemu "
+                             "binds itself", o->argspecs[i].name,
+                             (uint32_t)ai + 1 == k->global_arg ? "global" : "constant");
         for (uint32_t j = 0; j < i; j++)
             if (!strcmp(o->argspecs[i].name, o->argspecs[j].name))
                 return cli_error("--arg: argument '%s' given twice", o->argspecs[i].name);
     }
     for (uint32_t i = 0; i < o->nouts; i++) {
         int ai = find_arg(k, o->outs[i].name);
-        if (ai < 0)
-            return cli_error("--out: kernel '%s' has no argument '%s'", k->name, o->outs[i].name);
-        uint8_t kind = k->args[ai].kind;
+        if (ai < 0 && !find_gvar(k, o->outs[i].name))
+            return cli_error("--out: kernel '%s' has no argument or program-scope global "
+                             "variable '%s'", k->name, o->outs[i].name);
+        uint8_t kind = ai < 0 ? ISA_ARG_GLOBAL : k->args[ai].kind;
         if (kind != ISA_ARG_GLOBAL && kind != ISA_ARG_CONSTANT && kind != ISA_ARG_IMAGE2D)
             return cli_error("--out: argument '%s' is not a buffer or image", o->outs[i].name);
         const char *f = o->outs[i].file;
@@ -381,10 +399,22 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
     int first = 1;
     for (uint32_t i = 0; i < o->nouts; i++) {
         int ai = find_arg(k, o->outs[i].name);
+        const isa_gvar *gv = ai < 0 ? find_gvar(k, o->outs[i].name) : NULL;
+        if (gv)                    /* a variable: its bytes of the global block */
+            ai = (int)k->global_arg - 1;
+        if (ai < 0 || (uint32_t)ai >= k->narg)
+            continue;              /* check_names refused it */
         const isa_arg *a = &k->args[ai];
+        const char *oname = gv ? gv->name : a->name;
         size_t n;
         isa_type t;
         const uint8_t *p = out_bytes(a, &vals[ai], &n, &t);
+        if (gv) {
+            bool in = p && (uint64_t)gv->offset + gv->bytes <= n;
+            p = in ? p + gv->offset : NULL;
+            n = in ? gv->bytes : 0;
+            t = (isa_type)gv->type;
+        }
         if (o->outs[i].file) {
             char path[1200];
             const char *f = o->outs[i].file, *dot = strrchr(f, '.'), *slash = strrchr(f, '/');
@@ -404,7 +434,7 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
         char buf[64];
         if (json) {
             fprintf(json, "%s", first ? "" : ", ");
-            cli_json_string(json, a->name);
+            cli_json_string(json, oname);
             fputs(": [", json);
             for (size_t e = 0; e + es <= n; e += es) {
                 cli_format_value(t, p + e, buf, sizeof buf);
@@ -417,7 +447,7 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
             continue;
         }
         if (headers)
-            printf("# %s sg=%u\n", a->name, width);
+            printf("# %s sg=%u\n", oname, width);
         if (vals[ai].kind == SGEMU_VAL_IMAGE) {
             cli_print_image(stdout, a, &vals[ai]);
             continue;
@@ -537,6 +567,14 @@ int cli_cmd_run(int argc, char **argv)
                 if (!strcmp(o.argspecs[j].name, k.args[i].name))
                     spec = o.argspecs[j].value;
             rc = cli_make_value(&k.args[i], spec, &vals[i]);
+            if (!rc && i + 1 == k.global_arg) {
+                /* program-scope globals: sgemu_run fills this buffer with the
+                 * initial bytes, so --out sees the final ones */
+                vals[i].kind = SGEMU_VAL_BUFFER;
+                vals[i].bytes = k.global_bytes;
+                if (!(vals[i].data = calloc(1, k.global_bytes ? k.global_bytes : 1)))
+                    rc = cli_error("out of memory for the program-scope global data");
+            }
         }
         if (rc) {
             for (uint32_t i = 0; i < k.narg; i++)
