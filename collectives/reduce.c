@@ -10,6 +10,10 @@ uint64_t coll_pad_value(isa_binop op, isa_type t)
 {
     if (isa_types[t].is_float && (op == ISA_BINOP_MIN || op == ISA_BINOP_MAX))
         return t == ISA_T_F16 ? 0x7e00u : t == ISA_T_F32 ? 0x7fc00000u : 0x7ff8000000000000ull;
+    /* float add: -0.0, the IEEE identity (-0 + x = x for every x, -0
+     * included, where +0 + -0 = +0 would turn a fold of -0.0 into +0.0) */
+    if (isa_types[t].is_float && op == ISA_BINOP_ADD)
+        return t == ISA_T_F16 ? 0x8000u : t == ISA_T_F32 ? 0x80000000u : 0x8000000000000000ull;
     return lanes_identity(op, t);
 }
 
