@@ -333,6 +333,191 @@ static void find_ramps(dctx *c)
     }
 }
 
+/* Bits r..r+n-1 of the registers below 64 (the rest are always zeroed). */
+static uint64_t reg_span(uint32_t r, uint32_t n)
+{
+    if (r >= 64 || n == 0)
+        return 0;
+    return (n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << r;
+}
+
+/* Whether lane l of everything instruction `in` does depends only on lane
+ * l (and uniform values): ALU-like ops, memory, branches, barriers.  The
+ * collectives, shuffles, block I/O and images may read other lanes. */
+static bool lane_wise(const isa_inst *in)
+{
+    if (in->op >= ISA_OP_COUNT)
+        return false;
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK)
+        return false;
+    switch (oi->family) {
+    case ISA_FAM_IMG_READ:
+    case ISA_FAM_IMG_WRITE:
+    case ISA_FAM_IMG_QUERY:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* Registers an instruction may read: every register it names (a vector's
+ * components too), the destination of a pure write excepted.  More than
+ * it reads is safe: it only keeps more zeroing. */
+static uint64_t inst_uses(const isa_inst *in, bool dst_written)
+{
+    const uint32_t vec = in->vec > 1 ? in->vec : 1;
+    uint64_t u = 0;
+    for (unsigned j = 0; j < ISA_MAX_OPNDS; j++) {
+        const isa_operand *o = &in->o[j];
+        if (o->kind == ISA_OPND_REG && !(j == 0 && dst_written))
+            u |= reg_span(o->reg, vec);
+        else if (o->kind == ISA_OPND_ADDR) {
+            if (o->addr.base_kind == ISA_OPND_REG)
+                u |= reg_span(o->addr.base, 1);
+            if (o->addr.has_index)
+                u |= reg_span(o->addr.index, 1);
+        }
+    }
+    return u;
+}
+
+/* Registers the instruction writes in every lane it runs for (its
+ * destination, scalar), as the decoded kernels and lanes_exec_alu do. */
+static uint64_t inst_defs(const isa_inst *in)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (in->o[0].kind != ISA_OPND_REG || (in->vec && in->vec != 1))
+        return 0;
+    if (oi->family == ISA_FAM_LD)
+        return reg_span(in->o[0].reg, 1);
+    switch (oi->shape) {
+    case ISA_SHAPE_D_S:
+    case ISA_SHAPE_D_S_S:
+    case ISA_SHAPE_D_S_S_S:
+    case ISA_SHAPE_D_P_S_S:
+        return oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
+               oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT
+               ? reg_span(in->o[0].reg, 1) : 0;
+    default:
+        return 0;
+    }
+}
+
+/* emu_dprog.zero_regs.  A lane runs exactly the instructions its own
+ * scalar work-item would (the SIMT stack only orders the paths), and a
+ * lane-wise instruction writes only its active lanes and reads a lane's
+ * values only for that lane.  So when every instruction is lane-wise, a
+ * register written on every path from the entry before each read of it
+ * ("definitely assigned", a forward must-analysis over the branches)
+ * never shows a lane a value it did not write itself: whatever an earlier
+ * work-group left there is unobservable, and zeroing it is dead work. */
+static void find_dead_zeroing(dctx *c)
+{
+    emu_dprog *p = c->p;
+    const isa_kernel *k = c->k;
+    const uint32_t n = k->ninst;
+    p->zero_regs = ~UINT64_C(0);
+    for (uint32_t i = 0; i < n; i++)
+        if (!lane_wise(&k->inst[i]))
+            return;
+    /* in[i]: registers assigned on every path to i; ~0 until reached */
+    uint64_t *in = malloc(((size_t)n + 1) * sizeof *in);
+    uint8_t *reached = calloc((size_t)n + 1, 1);
+    if (!in || !reached) {
+        free(in);
+        free(reached);
+        return;
+    }
+    for (uint32_t i = 0; i <= n; i++)
+        in[i] = ~UINT64_C(0);
+    in[0] = 0;
+    reached[0] = 1;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!reached[i])
+                continue;
+            const isa_inst *ins = &k->inst[i];
+            const isa_op_info *oi = &isa_ops[ins->op];
+            const uint64_t out = in[i] | inst_defs(ins);
+            uint32_t succ[2], ns = 0;
+            if (oi->family == ISA_FAM_BRA) {
+                succ[ns++] = ins->target < n ? ins->target : n;
+                if (ins->o[0].kind == ISA_OPND_PRED)
+                    succ[ns++] = i + 1;
+            } else if (oi->family != ISA_FAM_RET) {
+                succ[ns++] = i + 1;
+            }
+            for (uint32_t j = 0; j < ns; j++) {
+                const uint32_t t = succ[j];
+                const uint64_t v = in[t] & out;
+                if (!reached[t] || v != in[t]) {
+                    reached[t] = 1;
+                    in[t] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    uint64_t z = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (reached[i])
+            z |= inst_uses(&k->inst[i], inst_defs(&k->inst[i]) != 0) & ~in[i];
+    p->zero_regs = z;
+    free(in);
+    free(reached);
+}
+
+/* emu_dmem's ramp range for the argument buffer v (decode.h). */
+static void bind_ramp(emu_dmem *m, uint32_t w, const sgemu_argval *v)
+{
+    m->ramp_lo = m->ramp_n = 0;
+    m->ramp_ptr = 0;
+    const uint64_t es = m->esize, nb = (uint64_t)w * es;
+    const int64_t disp = (int64_t)m->disp;
+    if (v->kind != SGEMU_VAL_BUFFER || es == 0 || (es & (es - 1)) || v->bytes < nb ||
+        ((uint64_t)disp & (es - 1)) || disp == INT64_MIN)
+        return;
+    /* the block's offset in the buffer, disp + x0 * es, in [0, last]
+     * (and below 2^40, inside the buffer's address range) */
+    uint64_t last = v->bytes - nb;
+    if (last > EMU_BUF_OFFSET_MASK)
+        last = EMU_BUF_OFFSET_MASK;
+    const int64_t nq = -(disp / (int64_t)es);          /* exact: disp % es == 0 */
+    const int64_t span = (int64_t)(last / es);
+    int64_t lo = nq, hi = nq > INT64_MAX - span ? INT64_MAX : nq + span;
+    /* lanes 0..w-1 one row apart in the index type: no lane crosses 2^32
+     * (u32) or 2^31 (i32); the ramp itself never wraps a 64-bit slot */
+    if (m->idx == EMU_IDX_U32) {
+        lo = lo < 0 ? 0 : lo;
+        hi = hi > (INT64_C(1) << 32) - w ? (INT64_C(1) << 32) - w : hi;
+    } else if (m->idx == EMU_IDX_S32) {
+        lo = lo < -(INT64_C(1) << 31) ? -(INT64_C(1) << 31) : lo;
+        hi = hi > (INT64_C(1) << 31) - w ? (INT64_C(1) << 31) - w : hi;
+    } else if (m->idx != EMU_IDX_64) {
+        return;
+    }
+    if (lo > hi)
+        return;
+    m->ramp_lo = (uint64_t)lo;
+    m->ramp_n = (uint64_t)hi - (uint64_t)lo + 1;
+    m->ramp_ptr = (uintptr_t)v->data + (uintptr_t)(uint64_t)disp;
+}
+
+void emu_decode_bind(emu_dprog *p, const isa_kernel *k, uint32_t w,
+                     const sgemu_argval *args)
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        const emu_dinst *d = &p->d[i];
+        if (d->kind != EMU_D_LDST_RAMP)
+            continue;
+        emu_dmem *m = &p->mem[d->src[0]];
+        if (m->buf >= 1 && m->buf <= k->narg)
+            bind_ramp(m, w, &args[m->buf - 1]);
+    }
+}
+
 int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
                const uint64_t *arg_values)
 {
@@ -351,6 +536,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     }
     p->n = k->ninst;
     p->d[k->ninst].kind = EMU_D_END;
+    p->zero_regs = ~UINT64_C(0);
     /* SGEMU_DECODE=0 leaves every instruction on the generic path: the
      * reference for A/B measurements and for bisecting a fast kernel */
     const char *env = getenv("SGEMU_DECODE");
@@ -367,6 +553,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
             p->d[i + 1].has_pred && p->d[i + 1].pred == p->d[i].pred)
             p->d[i].has_pred = 1;
     find_ramps(&c);
+    find_dead_zeroing(&c);
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "isa.h"
 #include "lanes.h"
 #include "lanes_fast.h"
+#include "sgemu.h"
 
 typedef enum emu_dkind {
     EMU_D_GENERIC = 0,   /* the isa_inst path (lanes_exec_alu, memory...) */
@@ -65,6 +66,11 @@ typedef struct emu_dmem {
      * (a global buffer, or a constant one for a load): its argument index
      * + 1, the high bits of its addresses; 0 when not resolved */
     uint16_t buf;
+    /* EMU_D_LDST_RAMP, set by emu_decode_bind: lane 0's index value x0
+     * (read as idx) takes the coalesced copy at ramp_ptr + x0 * esize
+     * exactly when x0 - ramp_lo < ramp_n (ramp_n 0: never) */
+    uint64_t ramp_lo, ramp_n;
+    uintptr_t ramp_ptr;
 } emu_dmem;
 
 typedef struct emu_dinst {
@@ -98,6 +104,11 @@ typedef struct emu_dprog {
      * decoded global/local id query, so exec.c can keep a per-sub-group
      * "r is a lane ramp" bit that only those queries change */
     uint64_t ramp_regs;
+    /* registers r < 64 that a sub-group's entry must zero: the others are
+     * written (lane-wise) on every path before any read, and no
+     * cross-lane instruction could see their inactive lanes (decode.c's
+     * find_dead_zeroing); registers >= 64 are always zeroed */
+    uint64_t zero_regs;
 } emu_dprog;
 
 /* Decode k for sub-group width w with the launch's argument values;
@@ -106,5 +117,10 @@ typedef struct emu_dprog {
 int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
                const uint64_t *arg_values);
 void emu_decode_free(emu_dprog *p);
+/* Resolve what the fast paths can only know from the bound arguments
+ * (buffer addresses and sizes: the ranges of EMU_D_LDST_RAMP); before any
+ * work-group runs, as the arguments stay fixed for the run. */
+void emu_decode_bind(emu_dprog *p, const isa_kernel *k, uint32_t w,
+                     const sgemu_argval *args);
 
 #endif

@@ -102,6 +102,11 @@ void emu_mem_describe(const emu_run *run, isa_space space, uint64_t addr,
 /* exec.c: run one subgroup until it blocks, finishes or faults. */
 int emu_exec_subgroup(emu_run *run, emu_sg *sg);
 
+/* exec.c: the first pass over work-group wg of an untraced run: sets
+ * every sub-group up, then runs each (in id order) until it blocks,
+ * finishes or faults; *ndone: how many finished.  0 or the fault code. */
+int emu_exec_workgroup(emu_run *run, emu_wg *wg, uint32_t *ndone);
+
 /* exec.c: a collective or block-I/O instruction over group g. */
 int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_t pc);
 

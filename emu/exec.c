@@ -328,7 +328,7 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
  * caller): read-modify-writes of the statistics on every instruction were
  * a loop-carried store-load chain that cost more than a small instruction's
  * lane work; they are handed back at every exit (LEAVE). */
-#define LEAVE(rc) do { *ninst = n; *nlanes = lanes; return (rc); } while (0)
+#define LEAVE(rc) do { *ninst = n; *nlanes = lanes + nl * (n - n0); return (rc); } while (0)
 
 /* the next local count at which the limit or a stop request is checked:
  * the limit itself, or the next multiple of 1024 instructions overall */
@@ -341,19 +341,21 @@ static inline uint64_t next_check(uint64_t icount0, uint64_t n, uint64_t budget)
 /* `traced` is a constant in each of the two copies emu_exec_subgroup
  * calls, so the untraced one carries no record keeping at all */
 static inline __attribute__((always_inline)) int
-exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const bool traced,
-          const uint32_t W)
+exec_loop(emu_run *run, emu_sg *sg, const uint64_t icount0, uint64_t *ninst,
+          uint64_t *nlanes, const bool traced, const uint32_t W)
 {
     const isa_kernel *k = run->k;
     const uint32_t kinst = k->ninst;
-    const uint64_t icount0 = run->instructions;
     lanes_simt *s = &sg->l.simt;
     emu_wg_trace *tr = traced ? run->wg->trace : NULL;
     const uint64_t limit = run->launch->max_instructions;
     /* instructions this call may run before the limit */
     const uint64_t budget = !limit ? UINT64_MAX
                           : limit > icount0 ? limit - icount0 : 0;
-    uint64_t n = 0, lanes = 0;
+    /* lanes: active-lane count of the finished stints; a stint's own
+     * instructions (n - n0) share its mask, so its nl lanes each are added
+     * once when it ends instead of on every instruction */
+    uint64_t n = 0, lanes = 0, n0 = 0, nl = 0;
     /* one compare per instruction covers the limit and the stop requests */
     uint64_t check = next_check(icount0, 0, budget);
     const uint32_t w = W ? W : sg->l.width;
@@ -378,7 +380,8 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
         uint32_t pc = top->pc;
         const uint32_t rpc = top->rpc;
         const lanes_mask mask = top->mask & ~s->exited;
-        const uint64_t nl = mask == full ? w : lane_count(mask);
+        nl = mask == full ? w : lane_count(mask);
+        n0 = n;
         const emu_dinst *d;
         emu_rec *rec;
 
@@ -394,7 +397,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
              * check below would come first */
             if ((traced || n >= check) && pc >= kinst) {
                 top->pc = pc;
-                lanes_simt_ret(s);
+                lanes_fast_simt_ret(s);
                 goto next_stint;
             }
             if (n >= check) {
@@ -415,7 +418,6 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                 check = next_check(icount0, n + 1, budget);
             }
             n++;
-            lanes += nl;
             rec = NULL;
             if (traced && tr) {
                 rec = emu_trace_push(tr, sg->id);
@@ -462,7 +464,6 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
                  * only where the loop top would not stop before it */
                 if (!traced && d->has_pred && pc != rpc && n < check) {
                     n++;
-                    lanes += nl;
                     d = &dec[pc];
                     goto branch;
                 }
@@ -492,13 +493,12 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             case EMU_D_END:
                 /* the end of the kernel, not an instruction */
                 n--;
-                lanes -= nl;
                 /* fall through: it returns */
                 __attribute__((fallthrough));
             case EMU_D_RET:
                 /* as the generic path's: the lanes leave, the stint ends */
                 top->pc = pc;
-                lanes_simt_ret(s);
+                lanes_fast_simt_ret(s);
                 goto next_stint;
             case EMU_D_SPECIAL: {
                 uint64_t v = 0;
@@ -553,23 +553,19 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             }
             case EMU_D_LDST_RAMP:
                 /* the whole sub-group over a ramp index that stays one
-                 * row in the index type: one block inside the buffer */
+                 * row in the index type: one block inside the buffer.
+                 * emu_decode_bind turned the checks (no lane wraps in the
+                 * index type, alignment, the argument's buffer and its
+                 * bounds) into one range of lane 0's index. */
                 if (track && (ramp >> d->pred & 1) && mask == full) {
-                    const uint64_t *x = regs + d->src[1];
-                    const emu_didx ik = (emu_didx)d->sel[1];
-                    const uint64_t es = d->sel[2], x0 = index_value(ik, x[0]);
-                    const uint64_t a0 = d->m + x0 * es;
-                    if (index_value(ik, x[w - 1]) - x0 == w - 1 && !(a0 & (es - 1)) &&
-                        a0 >> EMU_BUF_SHIFT == d->src[2]) {
-                        const sgemu_argval *v = &run->args[d->src[2] - 1];
-                        const uint64_t off = a0 & EMU_BUF_OFFSET_MASK, nb = w * es;
-                        if (v->kind == SGEMU_VAL_BUFFER && off <= v->bytes &&
-                            nb <= v->bytes - off) {
-                            ldst_copy(v->data + off, d->has_pred, es, regs + d->dst,
-                                      base[d->sel[0]] + d->dst, w);
-                            pc++;
-                            goto moved;
-                        }
+                    const emu_dmem *rm = &run->dp.mem[d->src[0]];
+                    const uint64_t es = d->sel[2];
+                    const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
+                    if (x0 - rm->ramp_lo < rm->ramp_n) {
+                        ldst_copy((uint8_t *)(rm->ramp_ptr + x0 * es), d->has_pred, es,
+                                  regs + d->dst, base[d->sel[0]] + d->dst, w);
+                        pc++;
+                        goto moved;
                     }
                 }
                 /* every other case: as EMU_D_LDST */
@@ -663,7 +659,7 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             }
             break;
         case ISA_FAM_RET:
-            lanes_simt_ret(s);
+            lanes_fast_simt_ret(s);
             break;
         case ISA_FAM_BARRIER:
             if (!whole_subgroup(sg, mask))
@@ -708,7 +704,9 @@ exec_loop(emu_run *run, emu_sg *sg, uint64_t *ninst, uint64_t *nlanes, const boo
             lanes_simt_goto(s, pc + 1);
             break;
         }
-    next_stint: ;
+    next_stint:
+        lanes += nl * (n - n0);
+        n0 = n;
     }
     sg->state = EMU_SG_DONE;
     LEAVE(0);
@@ -722,13 +720,14 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
     /* untraced runs at the common widths get copies whose lane loops have
      * a constant trip count (unrolled, no loop overhead) */
     int rc;
+    const uint64_t ic = run->instructions;
     if (run->wg->trace)
-        rc = exec_loop(run, sg, &ninst, &nlanes, true, 0);
+        rc = exec_loop(run, sg, ic, &ninst, &nlanes, true, 0);
     else switch (sg->l.width) {
-        case 8:  rc = exec_loop(run, sg, &ninst, &nlanes, false, 8); break;
-        case 16: rc = exec_loop(run, sg, &ninst, &nlanes, false, 16); break;
-        case 32: rc = exec_loop(run, sg, &ninst, &nlanes, false, 32); break;
-        default: rc = exec_loop(run, sg, &ninst, &nlanes, false, 0); break;
+        case 8:  rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 8); break;
+        case 16: rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 16); break;
+        case 32: rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 32); break;
+        default: rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 0); break;
     }
     sgemu_stats *st = run->stats;
     run->instructions += ninst;
@@ -736,4 +735,89 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
     st->lane_ops += nlanes;
     st->lane_slots += ninst * sg->l.width;
     return rc;
+}
+
+/* Zero the registers a sub-group's entry must (decode.h's zero_regs; the
+ * ones at 64 and above always): all of them in one memset when that is
+ * every register, else row by row. */
+static inline __attribute__((always_inline)) void
+zero_regs(uint64_t *regs, uint32_t nreg, uint64_t z, const uint32_t w)
+{
+    const uint32_t low = nreg < 64 ? nreg : 64;
+    const uint64_t all = lanes_mask_first(low);
+    z &= all;
+    if (z == all) {
+        memset(regs, 0, (size_t)nreg * w * sizeof *regs);
+        return;
+    }
+    for (; z; z &= z - 1)
+        memset(regs + (size_t)__builtin_ctzll(z) * w, 0, (size_t)w * sizeof *regs);
+    if (nreg > 64)
+        memset(regs + (size_t)64 * w, 0, (size_t)(nreg - 64) * w * sizeof *regs);
+}
+
+/* emu_exec_workgroup for one width (W 0: any).  The set-up is
+ * emu_run_workgroup's for every sub-group before any runs; then each runs
+ * in id order, its instruction count starting where the previous one's
+ * ended, and the statistics are added once. */
+static inline __attribute__((always_inline)) int
+exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
+{
+    const uint32_t S = run->width, w = W ? W : S;
+    const uint32_t nsg = wg->nsg, items = wg->items;
+    const uint32_t nreg = run->k->nreg, npred = run->k->npred;
+    const uint64_t z = run->dp.zero_regs;
+    emu_sg *const sgs = wg->sg;
+    for (uint32_t i = 0; i < nsg; i++) {
+        emu_sg *sg = &sgs[i];
+        const uint32_t size = i + 1 < nsg ? S : items - i * S;
+        sg->id = i;
+        sg->state = EMU_SG_RUNNING;
+        sg->l.size = size;
+        sg->l.exists = lanes_mask_first(size);
+        zero_regs(sg->l.regs, nreg, z, w);
+        for (uint32_t p = 0; p < npred; p++)
+            sg->l.preds[p] = 0;
+        if (lanes_fast_simt_enter(&sg->l.simt, sg->l.exists) != 0)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                             "out of host memory for the SIMT stack");
+    }
+    const uint64_t ic = run->instructions;
+    uint64_t n = 0, lanes = 0;
+    uint32_t done = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < nsg; i++) {
+        emu_sg *sg = &sgs[i];
+        uint64_t ni = 0, nl = 0;
+        rc = exec_loop(run, sg, ic + n, &ni, &nl, false, W);
+        n += ni;
+        lanes += nl;
+        if (rc) {
+            rc = run->fault->code;
+            break;
+        }
+        if (sg->l.simt.oom) {
+            rc = emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                           "out of host memory growing the SIMT stack");
+            break;
+        }
+        done += sg->state == EMU_SG_DONE;
+    }
+    sgemu_stats *st = run->stats;
+    run->instructions += n;
+    st->instructions += n;
+    st->lane_ops += lanes;
+    st->lane_slots += n * S;
+    *ndone = done;
+    return rc;
+}
+
+int emu_exec_workgroup(emu_run *run, emu_wg *wg, uint32_t *ndone)
+{
+    switch (run->width) {
+    case 8:  return exec_group(run, wg, ndone, 8);
+    case 16: return exec_group(run, wg, ndone, 16);
+    case 32: return exec_group(run, wg, ndone, 32);
+    default: return exec_group(run, wg, ndone, 0);
+    }
 }

@@ -79,6 +79,26 @@ static int meet(emu_run *run, emu_wg *wg)
     return 0;
 }
 
+/* One pass over the sub-groups: each that is running runs until it
+ * blocks, finishes or faults; *ndone: how many have finished. */
+static int run_pass(emu_run *run, emu_wg *wg, emu_wg_trace *trace, uint32_t *ndone)
+{
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < wg->nsg; i++) {
+        emu_sg *sg = &wg->sg[i];
+        if (sg->state == EMU_SG_RUNNING && emu_exec_subgroup(run, sg))
+            return run->fault->code;
+        if (sg->l.simt.oom)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                             "out of host memory growing the SIMT stack");
+        if (sg->state == EMU_SG_BLOCKED && trace)
+            sg->block_rec = trace->sg[i].n - 1;
+        done += sg->state == EMU_SG_DONE;
+    }
+    *ndone = done;
+    return 0;
+}
+
 /* run->wg points here: callers read run->wg->nsg after the work-group
  * finished, so it must outlive this call (a local here was read after
  * return: valgrind, uninitialised values in the run summary) */
@@ -111,44 +131,39 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
     memset(wg->local_mem, 0, run->local_total);
     if (run->k->private_mem)
         memset(wg->private_mem, 0, (size_t)wg->items * run->k->private_mem);
-    for (uint32_t i = 0; i < wg->nsg; i++) {
-        emu_sg *sg = &wg->sg[i];
-        uint32_t size = i + 1 < wg->nsg ? S : wg->items - i * S;
-        sg->id = i;
-        sg->state = EMU_SG_RUNNING;
-        sg->l.size = size;
-        sg->l.exists = lanes_mask_first(size);
-        memset(sg->l.regs, 0, (size_t)sg->l.nreg * S * sizeof *sg->l.regs);
-        memset(sg->l.preds, 0, (size_t)sg->l.npred * sizeof *sg->l.preds);
-        /* keeps the stack's storage from the last work-group */
-        if (lanes_simt_reset(&sg->l.simt, sg->l.exists, 0) != 0)
-            return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
-                             "out of host memory for the SIMT stack");
-        if (trace && i < 64)
-            trace->sg_size[i] = size;
-    }
-
-    for (;;) {
-        uint32_t done = 0;
+    uint32_t done = 0;
+    if (!trace) {
+        /* untraced: exec.c sets up and runs the first pass of all the
+         * sub-groups in one call */
+        if (emu_exec_workgroup(run, wg, &done))
+            return run->fault->code;
+    } else {
         for (uint32_t i = 0; i < wg->nsg; i++) {
             emu_sg *sg = &wg->sg[i];
-            if (sg->state == EMU_SG_RUNNING && emu_exec_subgroup(run, sg))
-                return run->fault->code;
-            if (sg->l.simt.oom)
+            uint32_t size = i + 1 < wg->nsg ? S : wg->items - i * S;
+            sg->id = i;
+            sg->state = EMU_SG_RUNNING;
+            sg->l.size = size;
+            sg->l.exists = lanes_mask_first(size);
+            memset(sg->l.regs, 0, (size_t)sg->l.nreg * S * sizeof *sg->l.regs);
+            memset(sg->l.preds, 0, (size_t)sg->l.npred * sizeof *sg->l.preds);
+            /* keeps the stack's storage from the last work-group */
+            if (lanes_simt_reset(&sg->l.simt, sg->l.exists, 0) != 0)
                 return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
-                                 "out of host memory growing the SIMT stack");
-            if (sg->state == EMU_SG_BLOCKED && trace)
-                sg->block_rec = trace->sg[i].n - 1;
-            done += sg->state == EMU_SG_DONE;
+                                 "out of host memory for the SIMT stack");
+            if (i < 64)
+                trace->sg_size[i] = size;
         }
-        if (done == wg->nsg) {
-            if (run->launch->progress)
-                atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
-            return 0;
-        }
-        if (meet(run, wg))
+        if (run_pass(run, wg, trace, &done))
             return run->fault->code;
     }
+    while (done != wg->nsg) {
+        if (meet(run, wg) || run_pass(run, wg, trace, &done))
+            return run->fault->code;
+    }
+    if (run->launch->progress)
+        atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
+    return 0;
 }
 
 /* ------------------------------------------------- the NDRange, threaded
@@ -280,6 +295,7 @@ static void *worker_main(void *arg)
 
 int emu_run_workgroups(emu_run *run)
 {
+    emu_decode_bind(&run->dp, run->k, run->width, run->args);
     uint32_t T = pick_threads(run);
     if (T <= 1) {
         for (uint64_t wg = 0; wg < run->wg_total; wg++) {

@@ -150,4 +150,30 @@ static inline void lanes_fast_blend(uint64_t *d, const uint64_t *s,
     }
 }
 
+/* lanes_simt_reset(s, lanes, 0) for the usual entry of a sub-group that
+ * ran before: its stack already has storage (cap) and some lanes start, so
+ * nothing grows and nothing needs settling. */
+static inline int lanes_fast_simt_enter(lanes_simt *s, lanes_mask lanes)
+{
+    if (!s->cap || !lanes)
+        return lanes_simt_reset(s, lanes, 0);
+    s->e[0] = (lanes_simt_entry){ .pc = 0, .rpc = ISA_PC_EXIT, .mask = lanes };
+    s->depth = 1;
+    s->exited = 0;
+    s->oom = false;
+    return 0;
+}
+
+/* lanes_simt_ret: with one entry its lanes all leave, which empties the
+ * stack (the settle pass would pop it); deeper stacks take the call. */
+static inline void lanes_fast_simt_ret(lanes_simt *s)
+{
+    if (s->depth == 1) {
+        s->exited |= s->e[0].mask;
+        s->depth = 0;
+        return;
+    }
+    lanes_simt_ret(s);
+}
+
 #endif
