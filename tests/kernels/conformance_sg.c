@@ -257,6 +257,185 @@ static void test_arith(void **state)
     assert_int_equal(cf_bad, 0);
 }
 
+/* ------------------------------------------------------------- shuffles */
+
+enum { SH_NOUT = 24 };
+static unsigned long sh_checked[SH_NOUT];   /* checks per slot (none vacuous) */
+
+/* one check: the value of work-item `src` of the sub-group (v), or nothing
+ * when the spec leaves the result undefined (src < 0: out of range) */
+static void sh_expect(const cf_type *t, unsigned W, size_t gid, unsigned slot,
+                      const uint8_t *out, const uint64_t *v, long src, unsigned n,
+                      bool need_active, unsigned g)
+{
+    if (src < 0 || src >= (long)n || (need_active && !cf_active(g, (unsigned)src)))
+        return;
+    uint64_t got = cf_ld(t, out, gid * SH_NOUT + slot);
+    sh_checked[slot]++;
+    if (((got ^ v[src]) & cf_mask(t)) != 0)   /* moved values: bit-exact */
+        cf_report("shuffle", t, W, gid, slot, got, v[src]);
+}
+
+static void check_shuffle(const cf_type *t, unsigned W, int delta, const uint8_t *a,
+                          const uint8_t *b, const uint8_t *e, const uint32_t *idx,
+                          const uint8_t *out)
+{
+    uint64_t fillv = 0;
+    memset(&fillv, AR_FILL, t->size);
+    for (unsigned g = 0; g < CF_GROUPS; g++)
+        for (unsigned sg = 0; sg * W < CF_LOCAL; sg++) {
+            unsigned base = g * CF_LOCAL + sg * W;
+            unsigned n = CF_LOCAL - sg * W < W ? CF_LOCAL - sg * W : W;
+            uint64_t va[64], vb[64], ve[64];
+            for (unsigned j = 0; j < n; j++) {
+                va[j] = cf_ld(t, a, base + j);
+                vb[j] = cf_ld(t, b, base + j);
+                ve[j] = cf_ld(t, e, base + j);
+            }
+            unsigned bid = (g * 7 + sg * 3) % n;
+            long first = -1;
+            for (unsigned j = 0; j < n && first < 0; j++)
+                if (cf_active(g, j))
+                    first = j;
+            for (unsigned l = 0; l < n; l++) {
+                size_t gid = base + l;
+                long i = (long)idx[gid];   /* in [0, 2W) or 0xffffffff */
+                bool small = i < 2 * (long)W;
+                /* sub_group_broadcast: x of work-item bid */
+                sh_expect(t, W, gid, 0, out, va, bid, n, false, g);
+                /* intel_sub_group_shuffle: x of work-item i (out of range
+                 * for i >= max sub-group size) */
+                sh_expect(t, W, gid, 1, out, va, i < (long)W ? i : -1, n, false, g);
+                /* intel_sub_group_shuffle_down(current = x, next = y, i):
+                 * s = l + i; s < W: current of s; W <= s < 2W: next of s - W */
+                if (small) {
+                    long s = (long)l + i;
+                    if (s < (long)W)
+                        sh_expect(t, W, gid, 2, out, va, s, n, false, g);
+                    else if (s < 2 * (long)W)
+                        sh_expect(t, W, gid, 2, out, vb, s - W, n, false, g);
+                    /* intel_sub_group_shuffle_up(previous = y, current = x, i):
+                     * s = l - i; 0 <= s < W: current of s; -W <= s < 0:
+                     * previous of s + W */
+                    s = (long)l - i;
+                    if (s >= 0)
+                        sh_expect(t, W, gid, 3, out, va, s, n, false, g);
+                    else if (s >= -(long)W)
+                        sh_expect(t, W, gid, 3, out, vb, s + W, n, false, g);
+                    /* intel_sub_group_shuffle_xor: x of l ^ i */
+                    s = (long)(l ^ (unsigned)i);
+                    sh_expect(t, W, gid, 4, out, va, s < (long)W ? s : -1, n, false, g);
+                }
+                /* sub_group_rotate: (l + delta) mod max sub-group size; a
+                 * negative sum is only checked in the clustered form below */
+                if ((long)l + delta >= 0)
+                    sh_expect(t, W, gid, 5, out, va, ((long)l + delta) % (long)W, n, false, g);
+                /* clustered: cluster base + (id in cluster + delta) mod c */
+                for (unsigned j = 0; j < 6; j++) {
+                    unsigned c = 1u << j;
+                    if (c > W)
+                        break;
+                    long r = ((long)(l % c) + delta) % (long)c;
+                    if (r < 0)
+                        r += c;   /* the remainder of a division by c: 0 <= r < c */
+                    sh_expect(t, W, gid, 6 + j, out, va, (long)(l / c * c) + r, n, false, g);
+                }
+                if (!cf_active(g, l)) {
+                    for (unsigned k = 12; k <= 18; k++) {
+                        uint64_t got = cf_ld(t, out, gid * SH_NOUT + k);
+                        if (((got ^ fillv) & cf_mask(t)) != 0)
+                            cf_report("shuffle-unwritten", t, W, gid, k, got, fillv);
+                    }
+                    continue;
+                }
+                /* Khronos shuffles: the value of an active work-item < n */
+                if (i != 0xffffffffL) {
+                    sh_expect(t, W, gid, 12, out, va, i, n, true, g);
+                    sh_expect(t, W, gid, 13, out, va, (long)(l ^ (unsigned)i), n, true, g);
+                    sh_expect(t, W, gid, 14, out, va, (long)l - i, n, true, g);
+                    sh_expect(t, W, gid, 15, out, va, (long)l + i, n, true, g);
+                }
+                sh_expect(t, W, gid, 16, out, va, bid, n, true, g);
+                sh_expect(t, W, gid, 17, out, va, first, n, true, g);
+                /* all_equal: every active e equal (numbers; no NaN, no -0 in e) */
+                bool eq = true;
+                for (unsigned j = 0; j < n; j++)
+                    if (cf_active(g, j) && !cf_same(t, ve[j], ve[first], false))
+                        eq = false;
+                uint64_t got = cf_ld(t, out, gid * SH_NOUT + 18);
+                uint64_t one = t->k == CK_INT ? 1 : cf_fromfl(t, 1.0);
+                if (((got ^ (eq ? one : 0)) & cf_mask(t)) != 0)
+                    cf_report("all_equal", t, W, gid, 18, got, eq);
+            }
+        }
+}
+
+static uint64_t gen_bits(const cf_type *t)
+{
+    return rnd64() & cf_mask(t);
+}
+
+static void run_shuffle(unsigned ti, unsigned W, int delta)
+{
+    const cf_type *t = &cf_types[ti];
+    size_t nb = (size_t)CF_GLOBAL * t->size, nout = (size_t)CF_GLOBAL * SH_NOUT * t->size;
+    uint8_t *a = malloc(nb), *b = malloc(nb), *e = malloc(nb), *out = malloc(nout);
+    uint32_t *idx = malloc(CF_GLOBAL * sizeof *idx);
+    assert_true(a && b && e && out && idx);
+    for (unsigned i = 0; i < CF_GLOBAL; i++) {
+        cf_st(t, a, i, gen_bits(t));
+        cf_st(t, b, i, gen_bits(t));
+        /* e: equal within most sub-groups (one value per 64 work-items), a
+         * different value now and then */
+        uint64_t ev = (uint64_t)(i / 64 * 3 + 1);
+        if (rnd() % 97 == 0)
+            ev += 1;
+        cf_st(t, e, i, t->k == CK_INT ? ev & cf_mask(t) : cf_fromfl(t, (double)(ev % 512)));
+        /* the CTS's index / delta: uniform in [-1, 2W - 1] as a uint */
+        idx[i] = (uint32_t)((long)(rnd() % (2 * W + 1)) - 1);
+    }
+    memset(out, AR_FILL, nout);
+    cli_put("a.bin", a, nb);
+    cli_put("b.bin", b, nb);
+    cli_put("e.bin", e, nb);
+    cli_put("idx.bin", idx, CF_GLOBAL * sizeof *idx);
+    cli_put("o.bin", out, nout);
+    cli_put("masks.bin", cf_masks, sizeof cf_masks);
+    cli_run_ok("run %s/conformance_shuffle.spv --kernel shf_%s --sg %u --global %d --local %d "
+               "--no-timing --arg a=%s:@%s/a.bin --arg b=%s:@%s/b.bin --arg e=%s:@%s/e.bin "
+               "--arg idx=uint:@%s/idx.bin --arg out=%s:@%s/o.bin "
+               "--arg masks=uint:@%s/masks.bin --arg delta=%d --out out=%s/r.bin -q", tmp,
+               t->name, W, CF_GLOBAL, CF_LOCAL, t->name, tmp, t->name, tmp, t->name, tmp, tmp,
+               t->name, tmp, tmp, delta, tmp);
+    cli_get("r.bin", out, nout);
+    check_shuffle(t, W, delta, a, b, e, idx, out);
+    free(a);
+    free(b);
+    free(e);
+    free(idx);
+    free(out);
+}
+
+static void test_shuffle(void **state)
+{
+    (void)state;
+    cli_compile("conformance_shuffle", "CL3.0");
+    cf_bad = 0;
+    unsigned k = 0;
+    for (unsigned ti = 0; ti < CF_NTYPES; ti++)
+        for (unsigned w = 0; w < 3; w++) {
+            unsigned W = cf_widths[w];
+            const int deltas[6] = { 0, 1, 3, (int)W - 1, (int)W + 5, -3 };
+            run_shuffle(ti, W, deltas[k++ % 6]);
+        }
+    assert_int_equal(cf_bad, 0);
+    for (unsigned j = 0; j < 18; j++) {
+        if (getenv("CF_VERBOSE"))
+            fprintf(stderr, "slot %u: %lu checks\n", j, sh_checked[j]);
+        assert_true(sh_checked[j] > 1000);
+    }
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -293,6 +472,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arith),
         cmocka_unit_test(test_neg_zero),
+        cmocka_unit_test(test_shuffle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
