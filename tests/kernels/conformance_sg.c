@@ -436,6 +436,270 @@ static void test_shuffle(void **state)
     }
 }
 
+/* --------------------------------------------------------- ballot, vote */
+
+enum { BA_NOUT = 40 };
+
+static unsigned long ba_checked[BA_NOUT];
+
+static void ba_expect(unsigned W, size_t gid, unsigned slot, const uint32_t *out,
+                      uint32_t exp, bool truth)
+{
+    uint32_t got = out[gid * BA_NOUT + slot];
+    ba_checked[slot]++;
+    if (truth ? ((got != 0) != (exp != 0)) : got != exp)
+        cf_report("ballot", &cf_types[5], W, gid, slot, got, exp);
+}
+
+/* bit k of a 128-bit uint4 (word k / 32, bit k % 32) */
+static bool bit4(const uint32_t *u, unsigned k)
+{
+    return k < 128 && ((u[k / 32] >> (k % 32)) & 1u);
+}
+
+static void check_ballot(unsigned W, const int32_t *a, const uint32_t *uv, const uint32_t *idx,
+                         const uint32_t *out)
+{
+    unsigned nsg = (CF_LOCAL + W - 1) / W;
+    for (unsigned g = 0; g < CF_GROUPS; g++)
+        for (unsigned sg = 0; sg < nsg; sg++) {
+            unsigned base = g * CF_LOCAL + sg * W;
+            unsigned n = CF_LOCAL - sg * W < W ? CF_LOCAL - sg * W : W;
+            const uint32_t *u = &uv[4 * (g * nsg + sg)];
+            const int32_t *p = &a[base];
+            /* the spec's bit queries consider bits below the max size W */
+            unsigned count = 0;
+            long lsb = -1, msb = -1;
+            for (unsigned k = 0; k < W; k++)
+                if (bit4(u, k)) {
+                    count++;
+                    if (lsb < 0)
+                        lsb = k;
+                    msb = k;
+                }
+            bool all = true, any = false, nall = true, nany = false;
+            long first = -1;
+            uint32_t bal[4] = { 0, 0, 0, 0 };
+            unsigned bcount = 0;
+            for (unsigned j = 0; j < n; j++) {
+                all = all && p[j] != 0;
+                any = any || p[j] != 0;
+                if (!cf_active(g, j))
+                    continue;
+                if (first < 0)
+                    first = j;
+                nall = nall && p[j] != 0;
+                nany = nany || p[j] != 0;
+                if (p[j] != 0) {
+                    bal[j / 32] |= 1u << (j % 32);
+                    bcount++;
+                }
+            }
+            for (unsigned l = 0; l < n; l++) {
+                size_t gid = base + l;
+                ba_expect(W, gid, 4, out, bit4(u, l), true);
+                if (idx[gid] < n)   /* undefined for an index >= the sub-group size */
+                    ba_expect(W, gid, 5, out, bit4(u, idx[gid]), true);
+                ba_expect(W, gid, 6, out, count, false);
+                unsigned inc = 0, exc = 0;
+                for (unsigned k = 0; k <= l; k++) {
+                    inc += bit4(u, k);
+                    exc += k < l && bit4(u, k);
+                }
+                ba_expect(W, gid, 7, out, inc, false);
+                ba_expect(W, gid, 8, out, exc, false);
+                if (count) {   /* no bit below W: undefined */
+                    ba_expect(W, gid, 9, out, (uint32_t)lsb, false);
+                    ba_expect(W, gid, 10, out, (uint32_t)msb, false);
+                }
+                ba_expect(W, gid, 31, out, all, true);
+                ba_expect(W, gid, 32, out, any, true);
+                if (!cf_active(g, l)) {
+                    for (unsigned k = 0; k < 4; k++)
+                        ba_expect(W, gid, k, out, 0xA5A5A5A5u, false);
+                    for (unsigned k = 33; k <= 37; k++)
+                        ba_expect(W, gid, k, out, 0xA5A5A5A5u, false);
+                    continue;
+                }
+                for (unsigned k = 0; k < 4; k++)
+                    ba_expect(W, gid, k, out, bal[k], false);
+                ba_expect(W, gid, 33, out, (long)l == first, true);
+                ba_expect(W, gid, 34, out, nall, true);
+                ba_expect(W, gid, 35, out, nany, true);
+                ba_expect(W, gid, 36, out, bit4(u, l), true);
+                ba_expect(W, gid, 37, out, bcount, false);
+            }
+        }
+}
+
+static void test_ballot(void **state)
+{
+    (void)state;
+    cli_compile("conformance_ballot", "CL3.0");
+    cf_bad = 0;
+    static int32_t a[CF_GLOBAL];
+    static uint32_t uv[4 * CF_GLOBAL], idx[CF_GLOBAL], out[CF_GLOBAL * BA_NOUT];
+    for (unsigned w = 0; w < 3; w++) {
+        unsigned W = cf_widths[w], nsg = (CF_LOCAL + W - 1) / W;
+        /* predicates by sub-group, as the CTS's any/all patterns: all 0,
+         * all 0 but one 41, all ~0, random (half zero, non-zero as 0x100) */
+        for (unsigned i = 0; i < CF_GLOBAL; i++) {
+            unsigned s = i / CF_LOCAL * nsg + i % CF_LOCAL / W, l = i % CF_LOCAL % W;
+            switch ((s + w) % 4) {
+            case 0: a[i] = 0; break;
+            case 1: a[i] = l == (s * 5) % W ? 41 : 0; break;
+            case 2: a[i] = -1; break;
+            default: a[i] = (rnd() & 1) ? 0x100 : 0; break;
+            }
+            idx[i] = rnd() % (2 * W);
+        }
+        for (unsigned s = 0; s < CF_GROUPS * nsg; s++)
+            for (unsigned k = 0; k < 4; k++) {
+                uint32_t r = rnd();
+                /* now and then only bits at or above W (none counted) */
+                if (s % 8 == 5)
+                    r = k * 32 >= W ? r : W >= 32 ? 0 : r & ~((1u << W) - 1);
+                uv[4 * s + k] = r;
+            }
+        memset(out, 0xA5, sizeof out);
+        cli_put("a.bin", a, sizeof a);
+        cli_put("uv.bin", uv, sizeof uv);
+        cli_put("idx.bin", idx, sizeof idx);
+        cli_put("o.bin", out, sizeof out);
+        cli_put("masks.bin", cf_masks, sizeof cf_masks);
+        cli_run_ok("run %s/conformance_ballot.spv --kernel ballot --sg %u --global %d --local %d "
+                   "--no-timing --arg a=int:@%s/a.bin --arg uv=uint:@%s/uv.bin "
+                   "--arg idx=uint:@%s/idx.bin --arg out=uint:@%s/o.bin "
+                   "--arg masks=uint:@%s/masks.bin --out out=%s/r.bin -q", tmp, W, CF_GLOBAL,
+                   CF_LOCAL, tmp, tmp, tmp, tmp, tmp, tmp);
+        cli_get("r.bin", out, sizeof out);
+        check_ballot(W, a, uv, idx, out);
+    }
+    assert_int_equal(cf_bad, 0);
+    for (unsigned k = 0; k <= 37; k++)
+        assert_true((k >= 11 && k <= 30) || ba_checked[k] > 500);
+}
+
+/* get_sub_group_eq/ge/gt/le/lt_mask (cl_khr_subgroup_ballot): bit k set
+ * when k ==, >=, >, <=, < the sub-group local id l; ge and gt only below
+ * the max sub-group size W.  llvm-spirv-14 reads them from the
+ * SubgroupEqMask .. SubgroupLtMask BuiltIn variables. */
+static void test_masks(void **state)
+{
+    (void)state;
+    cli_compile("conformance_ballot", "CL3.0");
+    cf_bad = 0;
+    static uint32_t out[CF_GLOBAL * BA_NOUT];
+    for (unsigned w = 0; w < 3; w++) {
+        unsigned W = cf_widths[w];
+        cli_result r = cli_run("run %s/conformance_ballot.spv --kernel masks --sg %u "
+                               "--global %d --local %d --no-timing --arg out=uint:zeros:%d "
+                               "--out out=%s/r.bin -q", tmp, W, CF_GLOBAL, CF_LOCAL,
+                               CF_GLOBAL * BA_NOUT, tmp);
+        if (r.status != 0 && strstr(r.err, "built-in variable SubgroupEqMask is not supported")) {
+            /* the BuiltIn load is lowered in isa/spirv_translate.c (not
+             * this audit's file): reported, skipped until it lands */
+            cli_result_free(&r);
+            skip();
+        }
+        assert_int_equal(r.status, 0);
+        cli_result_free(&r);
+        cli_get("r.bin", out, sizeof out);
+        for (size_t gid = 0; gid < CF_GLOBAL; gid++) {
+            unsigned l = (unsigned)(gid % CF_LOCAL % W);
+            for (unsigned wd = 0; wd < 4; wd++) {
+                uint32_t eq = 0, ge = 0, gt = 0, le = 0, lt = 0;
+                for (unsigned b = 0; b < 32; b++) {
+                    unsigned k = wd * 32 + b;
+                    eq |= (uint32_t)(k == l) << b;
+                    ge |= (uint32_t)(k >= l && k < W) << b;
+                    gt |= (uint32_t)(k > l && k < W) << b;
+                    le |= (uint32_t)(k <= l) << b;
+                    lt |= (uint32_t)(k < l) << b;
+                }
+                ba_expect(W, gid, 11 + wd, out, eq, false);
+                ba_expect(W, gid, 15 + wd, out, ge, false);
+                ba_expect(W, gid, 19 + wd, out, gt, false);
+                ba_expect(W, gid, 23 + wd, out, le, false);
+                ba_expect(W, gid, 27 + wd, out, lt, false);
+            }
+        }
+    }
+    assert_int_equal(cf_bad, 0);
+}
+
+/* ------------------------------------------------------ work-item queries */
+
+/* get_sub_group_* over an NDRange (1-3 dimensions, non-uniform edges):
+ * linear local id = x + y Lx + z Lx Ly with this work-group's real sizes,
+ * sub-group id = linear / W, local id = linear % W, size = W except the
+ * last sub-group, count = ceil(work-group items / W), enqueued count from
+ * the enqueued (uniform) local size (spec README decision 2,
+ * cl_khr_subgroups get_enqueued_num_sub_groups). */
+static void run_query(unsigned W, unsigned dims, const unsigned *G, const unsigned *Lq)
+{
+    unsigned total = G[0] * G[1] * G[2];
+    uint32_t *out = calloc((size_t)total * 8, sizeof *out);
+    assert_non_null(out);
+    char gs[64], ls[64];
+    if (dims == 1) {
+        snprintf(gs, sizeof gs, "%u", G[0]);
+        snprintf(ls, sizeof ls, "%u", Lq[0]);
+    } else if (dims == 2) {
+        snprintf(gs, sizeof gs, "%u,%u", G[0], G[1]);
+        snprintf(ls, sizeof ls, "%u,%u", Lq[0], Lq[1]);
+    } else {
+        snprintf(gs, sizeof gs, "%u,%u,%u", G[0], G[1], G[2]);
+        snprintf(ls, sizeof ls, "%u,%u,%u", Lq[0], Lq[1], Lq[2]);
+    }
+    cli_run_ok("run %s/conformance_ballot.spv --kernel query --sg %u --global %s --local %s "
+               "--no-timing --arg out=uint:zeros:%u --out out=%s/r.bin -q", tmp, W, gs, ls,
+               total * 8, tmp);
+    cli_get("r.bin", out, (size_t)total * 8 * sizeof *out);
+    unsigned enq = Lq[0] * Lq[1] * Lq[2];
+    for (unsigned z = 0; z < G[2]; z++)
+        for (unsigned y = 0; y < G[1]; y++)
+            for (unsigned x = 0; x < G[0]; x++) {
+                unsigned gid = x + y * G[0] + z * G[0] * G[1];
+                unsigned c[3] = { x, y, z }, L[3], lid[3];
+                for (unsigned d = 0; d < 3; d++) {
+                    unsigned grp = c[d] / Lq[d];
+                    /* the last work-group along d holds the remainder */
+                    L[d] = (grp + 1) * Lq[d] <= G[d] ? Lq[d] : G[d] - grp * Lq[d];
+                    lid[d] = c[d] % Lq[d];
+                }
+                unsigned lin = lid[0] + lid[1] * L[0] + lid[2] * L[0] * L[1];
+                unsigned items = L[0] * L[1] * L[2], sgid = lin / W;
+                unsigned size = items - sgid * W < W ? items - sgid * W : W;
+                uint32_t exp[7] = { size, W, (items + W - 1) / W, (enq + W - 1) / W, sgid,
+                                    lin % W, lin };
+                for (unsigned k = 0; k < 7; k++)
+                    if (out[gid * 8 + k] != exp[k])
+                        cf_report("query", NULL, W, gid, k, out[gid * 8 + k], exp[k]);
+            }
+    free(out);
+}
+
+static void test_queries(void **state)
+{
+    (void)state;
+    cli_compile("conformance_ballot", "CL3.0");
+    cf_bad = 0;
+    static const struct { unsigned dims, G[3], L[3]; } shapes[] = {
+        { 1, { 2000, 1, 1 }, { 200, 1, 1 } },   /* the CTS's uniform shape */
+        { 1, { 1150, 1, 1 }, { 200, 1, 1 } },   /* 5 * local + 3/4 local */
+        { 1, { 170, 1, 1 }, { 64, 1, 1 } },     /* ballot/vote: last group of 42 */
+        { 2, { 30, 20, 1 }, { 10, 7, 1 } },     /* non-uniform along y */
+        { 2, { 13, 5, 1 }, { 4, 4, 1 } },       /* along x and y */
+        { 3, { 12, 6, 5 }, { 5, 3, 2 } },       /* along x and z */
+        { 3, { 8, 4, 3 }, { 4, 2, 3 } },
+    };
+    for (unsigned k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (unsigned w = 0; w < 3; w++)
+            run_query(cf_widths[w], shapes[k].dims, shapes[k].G, shapes[k].L);
+    assert_int_equal(cf_bad, 0);
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -473,6 +737,9 @@ int main(void)
         cmocka_unit_test(test_arith),
         cmocka_unit_test(test_neg_zero),
         cmocka_unit_test(test_shuffle),
+        cmocka_unit_test(test_ballot),
+        cmocka_unit_test(test_masks),
+        cmocka_unit_test(test_queries),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
