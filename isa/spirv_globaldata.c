@@ -153,13 +153,13 @@ static bool add_reloc(xctx *x, uint32_t block_arg, uint64_t off, uint32_t var, i
     return true;
 }
 
-bool x_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
-                  uint32_t block_arg)
+static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
+                     uint32_t block_arg, int depth)
 {
     spv_module *m = x->m;
     const spv_inst *d = def_of(x, id);
     const spv_type *t = type_of_id(x, id);
-    if (!d || !t || off + t->size > size) {
+    if (!d || !t || off + t->size > size || depth > 64) {
         x_error(x, "initialiser %u does not fit its variable", id);
         return false;
     }
@@ -191,7 +191,7 @@ bool x_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t siz
             } else {
                 o = (uint64_t)i * m->types[t->elem].size;
             }
-            if (!x_data_image(x, spv_word(m, d, 3 + i), buf, off + o, size, block_arg))
+            if (!image_at(x, spv_word(m, d, 3 + i), buf, off + o, size, block_arg, depth + 1))
                 return false;
         }
         return true;
@@ -202,6 +202,12 @@ bool x_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t siz
     memcpy(buf + off, img, t->size);
     free(img);
     return true;
+}
+
+bool x_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
+                  uint32_t block_arg)
+{
+    return image_at(x, id, buf, off, size, block_arg, 0);
 }
 
 /* The element type that `sgemu run --out VAR` prints a variable of type t

@@ -287,7 +287,8 @@ static int resolve_positions(run_opts *o, const isa_kernel *k)
                 return cli_error("kernel '%s' has %u parameters; there is no parameter %lu",
                                  k->name, k->narg, pos);
             snprintf(name, 64, "%s", k->args[pos].name);
-        } else if (cli_kernel_args_unnamed && find_arg(k, name) < 0) {
+        } else if (cli_kernel_args_unnamed && find_arg(k, name) < 0 &&
+                   (n < o->nargspecs || !find_gvar(k, name))) {
             fprintf(stderr, "sgemu: error: kernel '%s' has no parameter named '%s': the SPIR-V "
                     "module carries no parameter names (compile with -cl-kernel-arg-info or "
                     "-fno-discard-value-names), so address them by position:\n", k->name, name);

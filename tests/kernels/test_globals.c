@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <cmocka.h>
@@ -241,6 +242,23 @@ static void test_cli_errors(void **state)
     cli_result_free(&r);
 }
 
+/* A module without parameter names (no -cl-kernel-arg-info): parameters go
+ * by position, variables still by name. */
+static void test_unnamed_params(void **state)
+{
+    (void)state;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "clang-14 -cl-std=CL2.0 -target spir64 -emit-llvm -c -include opencl-c.h -O2 "
+             "%s/tests/kernels/globals.cl -o %s/nn.bc && llvm-spirv-14 %s/nn.bc -o %s/nn.spv",
+             cli_src(), tmpdir, tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    cli_result r = cli_run_checked("run %s/nn.spv --kernel globals --global 24 --local 8 "
+                                   "--arg 0=int:zeros:144 --out counter --no-timing -q", tmpdir);
+    assert_string_equal(r.out, "24\n");
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -263,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_write_through),
         cmocka_unit_test(test_sgasm_round_trip),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_unnamed_params),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
