@@ -361,18 +361,19 @@ static bool lane_wise(const isa_inst *in)
     }
 }
 
-/* Registers an instruction may read: every register it names (a vector's
- * components too), the destination of a pure write excepted.  More than
- * it reads is safe: it only keeps more zeroing. */
-static uint64_t inst_uses(const isa_inst *in, bool dst_written)
+/* Registers (kind ISA_OPND_REG) or predicates (ISA_OPND_PRED) an
+ * instruction may read: every one it names (a vector's components too),
+ * the destination of a pure write excepted.  More than it reads is safe:
+ * it only keeps more zeroing. */
+static uint64_t inst_uses(const isa_inst *in, uint8_t kind, bool dst_written)
 {
-    const uint32_t vec = in->vec > 1 ? in->vec : 1;
+    const uint32_t vec = in->vec > 1 && kind == ISA_OPND_REG ? in->vec : 1;
     uint64_t u = 0;
     for (unsigned j = 0; j < ISA_MAX_OPNDS; j++) {
         const isa_operand *o = &in->o[j];
-        if (o->kind == ISA_OPND_REG && !(j == 0 && dst_written))
+        if (o->kind == kind && !(j == 0 && dst_written))
             u |= reg_span(o->reg, vec);
-        else if (o->kind == ISA_OPND_ADDR) {
+        else if (o->kind == ISA_OPND_ADDR && kind == ISA_OPND_REG) {
             if (o->addr.base_kind == ISA_OPND_REG)
                 u |= reg_span(o->addr.base, 1);
             if (o->addr.has_index)
@@ -382,13 +383,21 @@ static uint64_t inst_uses(const isa_inst *in, bool dst_written)
     return u;
 }
 
-/* Registers the instruction writes in every lane it runs for (its
- * destination, scalar), as the decoded kernels and lanes_exec_alu do. */
-static uint64_t inst_defs(const isa_inst *in)
+/* The register or predicate (by kind) an instruction writes in every
+ * lane it runs for: its scalar destination, as the decoded kernels,
+ * emu_mem_exec and lanes_exec_alu write it. */
+static uint64_t inst_defs(const isa_inst *in, uint8_t kind)
 {
     const isa_op_info *oi = &isa_ops[in->op];
-    if (in->o[0].kind != ISA_OPND_REG || (in->vec && in->vec != 1))
+    const bool alu = oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
+                     oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT;
+    if (in->o[0].kind != kind || (in->vec && in->vec != 1))
         return 0;
+    if (kind == ISA_OPND_PRED) {
+        const bool pdef = oi->shape == ISA_SHAPE_P_S_S || oi->shape == ISA_SHAPE_P_P_P ||
+                          oi->shape == ISA_SHAPE_P_P;
+        return alu && pdef ? reg_span(in->o[0].reg, 1) : 0;
+    }
     if (oi->family == ISA_FAM_LD)
         return reg_span(in->o[0].reg, 1);
     switch (oi->shape) {
@@ -396,41 +405,29 @@ static uint64_t inst_defs(const isa_inst *in)
     case ISA_SHAPE_D_S_S:
     case ISA_SHAPE_D_S_S_S:
     case ISA_SHAPE_D_P_S_S:
-        return oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
-               oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT
-               ? reg_span(in->o[0].reg, 1) : 0;
+        return alu ? reg_span(in->o[0].reg, 1) : 0;
     default:
         return 0;
     }
 }
 
-/* emu_dprog.zero_regs.  A lane runs exactly the instructions its own
- * scalar work-item would (the SIMT stack only orders the paths), and a
- * lane-wise instruction writes only its active lanes and reads a lane's
- * values only for that lane.  So when every instruction is lane-wise, a
- * register written on every path from the entry before each read of it
- * ("definitely assigned", a forward must-analysis over the branches)
- * never shows a lane a value it did not write itself: whatever an earlier
- * work-group left there is unobservable, and zeroing it is dead work. */
-static void find_dead_zeroing(dctx *c)
+/* The registers or predicates (by kind) that must start zeroed, for
+ * emu_dprog.zero_regs / zero_preds.  A lane runs exactly the
+ * instructions its own scalar work-item would (the SIMT stack only orders
+ * the paths), and a lane-wise instruction writes only its active lanes and
+ * reads a lane's values only for that lane.  So when every instruction is
+ * lane-wise, a register written on every path from the entry before each
+ * read of it ("definitely assigned": a forward must-analysis over the
+ * branches) never shows a lane a value it did not write itself; whatever
+ * an earlier work-group left there is unobservable and zeroing it is dead
+ * work.  in and reached: scratch of ninst + 1 entries. */
+static uint64_t must_zero(const isa_kernel *k, uint8_t kind, uint64_t *in, uint8_t *reached)
 {
-    emu_dprog *p = c->p;
-    const isa_kernel *k = c->k;
     const uint32_t n = k->ninst;
-    p->zero_regs = ~UINT64_C(0);
-    for (uint32_t i = 0; i < n; i++)
-        if (!lane_wise(&k->inst[i]))
-            return;
-    /* in[i]: registers assigned on every path to i; ~0 until reached */
-    uint64_t *in = malloc(((size_t)n + 1) * sizeof *in);
-    uint8_t *reached = calloc((size_t)n + 1, 1);
-    if (!in || !reached) {
-        free(in);
-        free(reached);
-        return;
+    for (uint32_t i = 0; i <= n; i++) {
+        in[i] = ~UINT64_C(0);    /* assigned on every path to i; ~0 until reached */
+        reached[i] = 0;
     }
-    for (uint32_t i = 0; i <= n; i++)
-        in[i] = ~UINT64_C(0);
     in[0] = 0;
     reached[0] = 1;
     for (bool changed = true; changed;) {
@@ -440,7 +437,7 @@ static void find_dead_zeroing(dctx *c)
                 continue;
             const isa_inst *ins = &k->inst[i];
             const isa_op_info *oi = &isa_ops[ins->op];
-            const uint64_t out = in[i] | inst_defs(ins);
+            const uint64_t out = in[i] | inst_defs(ins, kind);
             uint32_t succ[2], ns = 0;
             if (oi->family == ISA_FAM_BRA) {
                 succ[ns++] = ins->target < n ? ins->target : n;
@@ -463,8 +460,23 @@ static void find_dead_zeroing(dctx *c)
     uint64_t z = 0;
     for (uint32_t i = 0; i < n; i++)
         if (reached[i])
-            z |= inst_uses(&k->inst[i], inst_defs(&k->inst[i]) != 0) & ~in[i];
-    p->zero_regs = z;
+            z |= inst_uses(&k->inst[i], kind, inst_defs(&k->inst[i], kind) != 0) & ~in[i];
+    return z;
+}
+
+static void find_dead_zeroing(dctx *c)
+{
+    emu_dprog *p = c->p;
+    const isa_kernel *k = c->k;
+    for (uint32_t i = 0; i < k->ninst; i++)
+        if (!lane_wise(&k->inst[i]))
+            return;
+    uint64_t *in = malloc(((size_t)k->ninst + 1) * sizeof *in);
+    uint8_t *reached = malloc((size_t)k->ninst + 1);
+    if (in && reached) {
+        p->zero_regs = must_zero(k, ISA_OPND_REG, in, reached);
+        p->zero_preds = must_zero(k, ISA_OPND_PRED, in, reached);
+    }
     free(in);
     free(reached);
 }
@@ -536,7 +548,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     }
     p->n = k->ninst;
     p->d[k->ninst].kind = EMU_D_END;
-    p->zero_regs = ~UINT64_C(0);
+    p->zero_regs = p->zero_preds = ~UINT64_C(0);
     /* SGEMU_DECODE=0 leaves every instruction on the generic path: the
      * reference for A/B measurements and for bisecting a fast kernel */
     const char *env = getenv("SGEMU_DECODE");

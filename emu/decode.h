@@ -107,8 +107,9 @@ typedef struct emu_dprog {
     /* registers r < 64 that a sub-group's entry must zero: the others are
      * written (lane-wise) on every path before any read, and no
      * cross-lane instruction could see their inactive lanes (decode.c's
-     * find_dead_zeroing); registers >= 64 are always zeroed */
-    uint64_t zero_regs;
+     * find_dead_zeroing); registers >= 64 are always zeroed.  zero_preds:
+     * the same for the predicates */
+    uint64_t zero_regs, zero_preds;
 } emu_dprog;
 
 /* Decode k for sub-group width w with the launch's argument values;

@@ -767,6 +767,7 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
     const uint32_t nsg = wg->nsg, items = wg->items;
     const uint32_t nreg = run->k->nreg, npred = run->k->npred;
     const uint64_t z = run->dp.zero_regs;
+    const uint64_t zp = run->dp.zero_preds & lanes_mask_first(npred < 64 ? npred : 64);
     emu_sg *const sgs = wg->sg;
     for (uint32_t i = 0; i < nsg; i++) {
         emu_sg *sg = &sgs[i];
@@ -776,7 +777,9 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
         sg->l.size = size;
         sg->l.exists = lanes_mask_first(size);
         zero_regs(sg->l.regs, nreg, z, w);
-        for (uint32_t p = 0; p < npred; p++)
+        for (uint64_t m = zp; m; m &= m - 1)
+            sg->l.preds[__builtin_ctzll(m)] = 0;
+        for (uint32_t p = 64; p < npred; p++)
             sg->l.preds[p] = 0;
         if (lanes_fast_simt_enter(&sg->l.simt, sg->l.exists) != 0)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,

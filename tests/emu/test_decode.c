@@ -5,6 +5,7 @@
  * a partial trailing sub-group gives the values computed here directly in
  * C, and the same bytes, statistics and timing-model cycles as the generic
  * path (SGEMU_DECODE=0). */
+#include "decode.h"
 #include "sgemu.h"
 #include "test_args.h"
 #include "timing.h"
@@ -957,6 +958,320 @@ static int setup(void **state)
     return load_test_config(&cfg) ? -1 : 0;
 }
 
+/* ------------------------------------- work-groups as one call (exec.c)
+ *
+ * Untraced work-groups set their sub-groups up and run them from one call
+ * and skip zeroing registers and predicates that every path writes before
+ * reading them (decode.h zero_regs / zero_preds).  Read-before-write
+ * registers must still start at zero in every work-group, also when the
+ * previous work-group on the same sub-group slot wrote them; faults and
+ * limits in later sub-groups and work-groups name the same work-item and
+ * count the same instructions as the generic path. */
+static const char body_undef[] =   /* items with bit 6 clear load r1; the others store r1 unwritten */
+    "    mov.u32 r0, %global_id.x\n"
+    "    and.u32 r2, r0, 64\n"
+    "    cmp.eq.u32 p0, r2, 0\n"
+    "    bra !p0, skip\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "skip:\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "    ret\n";
+static const char body_undef_pred[] = /* p1 set only where bit 6 is clear, read by all */
+    "    mov.u32 r0, %global_id.x\n"
+    "    and.u32 r2, r0, 64\n"
+    "    cmp.eq.u32 p0, r2, 0\n"
+    "    bra !p0, skip\n"
+    "    cmp.ne.u32 p1, r0, 0xffffffff\n"
+    "skip:\n"
+    "    mov.u32 r1, 7\n"
+    "    bra !p1, out\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "out:\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "    ret\n";
+static const char body_shuffle[] = /* r1 written before its read, but a shuffle reads other lanes */
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r4, %sub_group_local_id\n"
+    "    add.u32 r4, r4, 1\n"
+    "    and.u32 r4, r4, 15\n"
+    "    and.u32 r2, r0, 64\n"
+    "    cmp.eq.u32 p0, r2, 0\n"
+    "    bra !p0, skip\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "skip:\n"
+    "    cmp.lt.u32 p0, r0, 250\n"
+    "    bra !p0, done\n"
+    "    intel_sub_group_shuffle.u32 r3, r1, r4\n"
+    "    st.global.u32 [%out + r0:u32*4], r3\n"
+    "done:\n"
+    "    ret\n";
+static const char body_fault_late[] = /* loads past in's end from work-group 1, sub-group 1 */
+    "    mov.u32 r0, %global_id.x\n"
+    "    cmp.ge.u32 p0, r0, %n\n"
+    "    bra p0, done\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "    st.global.u32 [%out + r0:u32*4], r1\n"
+    "done:\n"
+    "    ret\n";
+
+static void test_group_zeroing_and_faults(void **state)
+{
+    (void)state;
+    static const ramp_case cs[] = {
+        { "unwritten register", body_undef, 256, 64, 0, 16, 256, 256, false },
+        { "unwritten register S=8", body_undef, 256, 64, 0, 8, 256, 256, false },
+        { "unwritten predicate", body_undef_pred, 256, 64, 0, 16, 256, 256, false },
+        { "unwritten predicate S=32", body_undef_pred, 256, 128, 0, 32, 256, 256, false },
+        { "shuffle of unwritten lanes", body_shuffle, 256, 64, 0, 16, 256, 256, false },
+        { "fault in a later sub-group", body_fault_late, 256, 64, 0, 16, 84, 256, true },
+        { "fault, partial work-groups", body_fault_late, 250, 60, 0, 16, 200, 256, true },
+        { "no fault, partial work-groups", body_fault_late, 250, 60, 0, 16, 256, 256, false },
+        { "fault S=4", body_fault_late, 256, 64, 0, 4, 130, 256, true },
+    };
+    static uint32_t fast[RN], slow[RN];
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        const ramp_case *c = &cs[i];
+        rr_run rf, rs;
+        ramp_case_run(c, true, fast, &rf);
+        ramp_case_run(c, false, slow, &rs);
+        if (rf.rc != rs.rc || strcmp(rf.msg, rs.msg) || memcmp(fast, slow, sizeof fast))
+            fail_msg("%s: decoded rc %d '%s', generic rc %d '%s'", c->what, rf.rc, rf.msg,
+                     rs.rc, rs.msg);
+        assert_int_equal(rf.inst, rs.inst);
+        assert_int_equal(rf.lanes, rs.lanes);
+        assert_int_equal(rf.rc, c->faults ? SGEMU_EXIT_FAULT : 0);
+    }
+    /* values: the unwritten ones read zero in every work-group */
+    for (int j = 0; j < 2; j++) {
+        ramp_case_run(&cs[j], true, fast, &(rr_run){ 0 });
+        for (uint32_t i = 0; i < 256; i++)
+            assert_int_equal(fast[i], (i & 64) ? 0 : rin(i));
+    }
+    for (int j = 2; j < 4; j++) {
+        ramp_case_run(&cs[j], true, fast, &(rr_run){ 0 });
+        for (uint32_t i = 0; i < 256; i++)
+            assert_int_equal(fast[i], (i & 64) ? 7 : rin(i));
+    }
+    /* the shuffle reads lane (l + 1) % 16 of the sub-group: zero where
+     * that item skipped the load */
+    ramp_case_run(&cs[4], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++) {
+        const uint32_t src = (i & ~15u) | ((i + 1) & 15u);
+        assert_int_equal(fast[i], i >= 250 ? 0 : (src & 64) ? 0 : rin(src));
+    }
+    rr_run rf;
+    ramp_case_run(&cs[5], true, fast, &rf);   /* item 84: work-group 1, sub-group 1, lane 4 */
+    assert_non_null(strstr(rf.msg, "(84,0,0)"));
+    assert_non_null(strstr(rf.msg, "sub-group 1"));
+    ramp_case_run(&cs[6], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(200,0,0)"));
+    ramp_case_run(&cs[8], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(130,0,0)"));
+}
+
+/* The instruction limit falling anywhere in the later sub-groups and
+ * work-groups: the same message and count on both paths. */
+static void test_group_limits(void **state)
+{
+    (void)state;
+    rr_run rf, rs;
+    static uint32_t fast[RN], slow[RN];
+    ramp_case c = { "limit", body_fault_late, 256, 64, 0, 16, 256, 256, false };
+    ramp_case_run(&c, true, fast, &rf);
+    const uint64_t total = rf.inst;
+    assert_int_equal(total, 16 * 6);   /* 16 sub-groups of 6 instructions */
+    for (uint64_t limit = 1; limit <= total + 1; limit++) {
+        sgemu_argval a[4];
+        static uint32_t in[RN];
+        for (uint32_t i = 0; i < RN; i++)
+            in[i] = rin(i);
+        for (int dec = 0; dec < 2; dec++) {
+            uint32_t *out = dec ? fast : slow;
+            memset(out, 0, RN * 4);
+            memset(a, 0, sizeof a);
+            a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+            a[0].data = (uint8_t *)in;
+            a[0].bytes = sizeof in;
+            a[1].data = (uint8_t *)out;
+            a[1].bytes = RN * 4;
+            a[2].kind = SGEMU_VAL_SCALAR;
+            a[2].scalar = 256;
+            a[3].kind = SGEMU_VAL_LOCAL;
+            a[3].bytes = 256;
+            sgemu_launch L;
+            memset(&L, 0, sizeof L);
+            L.dims = 1;
+            L.global[0] = 256;
+            L.local[0] = 64;
+            L.local_given = true;
+            L.sg_width = 16;
+            L.threads = 1;
+            L.max_instructions = limit;
+            char src[2048];
+            snprintf(src, sizeof src,
+                     ".kernel ramp\n.arg in global u32\n.arg out global u32\n.arg n u32\n"
+                     ".arg scratch local u32\n%s", body_fault_late);
+            run_ramp_src(src, a, &L, dec != 0, dec ? &rf : &rs);
+        }
+        if (rf.rc != rs.rc || strcmp(rf.msg, rs.msg) || memcmp(fast, slow, RN * 4))
+            fail_msg("limit %llu: decoded rc %d '%s', generic rc %d '%s'",
+                     (unsigned long long)limit, rf.rc, rf.msg, rs.rc, rs.msg);
+        assert_int_equal(rf.inst, rs.inst);
+        assert_int_equal(rf.lanes, rs.lanes);
+        /* a limit of exactly the total lets the kernel finish */
+        assert_int_equal(rf.rc, limit < total ? SGEMU_EXIT_FAULT : 0);
+        assert_int_equal(rf.inst, limit < total ? limit : total);
+    }
+}
+
+/* decode.c's zero masks: what must start zeroed, from the definition
+ * (read on some path before every path wrote it, or any cross-lane
+ * instruction in the kernel). */
+static uint64_t zero_mask(const char *body, bool preds)
+{
+    char src[2048];
+    snprintf(src, sizeof src,
+             ".kernel ramp\n.arg in global u32\n.arg out global u32\n.arg n u32\n"
+             ".arg scratch local u32\n%s", body);
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_assemble("z.sgasm", src, strlen(src), &k, &d), 0);
+    isa_diags_free(&d);
+    static const uint64_t args[4] = { 1ull << 40, 2ull << 40, 256, 0 };
+    emu_dprog p;
+    assert_int_equal(emu_decode(&p, &k, 16, args), 0);
+    const uint64_t z = preds ? p.zero_preds : p.zero_regs;
+    emu_decode_free(&p);
+    isa_kernel_free(&k);
+    return z;
+}
+
+static void test_zero_masks(void **state)
+{
+    (void)state;
+    /* vector_add's shape: every register written before it is read */
+    assert_int_equal(zero_mask(body_fault_late, false), 0);
+    assert_int_equal(zero_mask(body_fault_late, true), 0);
+    /* r1 read where the load was skipped; p1 likewise */
+    assert_int_equal(zero_mask(body_undef, false), 1u << 1);
+    assert_int_equal(zero_mask(body_undef_pred, true), 1u << 1);
+    assert_int_equal(zero_mask(body_undef_pred, false), 0);
+    /* a shuffle: everything */
+    assert_true(zero_mask(body_shuffle, false) == ~UINT64_C(0));
+    assert_true(zero_mask(body_shuffle, true) == ~UINT64_C(0));
+    /* a loop-carried register (mix's r5 is set before the loop; here the
+     * accumulator is read on the first trip before any write) */
+    static const char loop[] =
+        "    mov.u32 r0, %global_id.x\n"
+        "    mov.u32 r3, 0\n"
+        "top:\n"
+        "    add.u32 r5, r5, r0\n"
+        "    add.u32 r3, r3, 1\n"
+        "    cmp.lt.u32 p0, r3, 4\n"
+        "    bra p0, top\n"
+        "    st.global.u32 [%out + r0:u32*4], r5\n"
+        "    ret\n";
+    assert_int_equal(zero_mask(loop, false), 1u << 5);
+    assert_int_equal(zero_mask(loop, true), 0);
+    /* SGEMU_DECODE=0: all zeroed */
+    setenv("SGEMU_DECODE", "0", 1);
+    assert_true(zero_mask(body_fault_late, false) == ~UINT64_C(0));
+    unsetenv("SGEMU_DECODE");
+}
+
+/* emu_decode_bind's range for a ramp load: lane 0's index x0 takes the
+ * block copy exactly when, from the definition, every lane's address
+ * (base + disp + (x0 + l) * 4 read as the index type) is aligned, inside
+ * the buffer and the lanes do not wrap in the index type. */
+static bool ramp_ok_ref(int idx, int64_t disp, uint64_t bytes, uint64_t x0raw, uint32_t w)
+{
+    for (uint32_t l = 0; l < w; l++) {
+        const uint64_t raw = x0raw + l;
+        int64_t x;
+        if (idx == 0)
+            x = (int64_t)(uint32_t)raw;
+        else if (idx == 1)
+            x = (int64_t)(int32_t)(uint32_t)raw;
+        else
+            x = (int64_t)raw;
+        /* lanes one apart in the index type */
+        int64_t x0 = idx == 0 ? (int64_t)(uint32_t)x0raw
+                   : idx == 1 ? (int64_t)(int32_t)(uint32_t)x0raw : (int64_t)x0raw;
+        if (x != x0 + (int64_t)l)
+            return false;
+        const __int128 off = (__int128)disp + (__int128)x * 4;
+        if (off < 0 || off + 4 > (__int128)bytes || (off & 3))
+            return false;
+    }
+    return true;
+}
+
+static void test_ramp_bind(void **state)
+{
+    (void)state;
+    static const char *const ty[3] = { "u32", "i32", "u64" };
+    static const int64_t disps[] = { 0, 8, -8, 6, 4096, -17179869152, 17179869184 };
+    static uint8_t buf[1024];
+    for (int t = 0; t < 3; t++)
+        for (size_t di = 0; di < sizeof disps / sizeof *disps; di++) {
+            char src[512];
+            snprintf(src, sizeof src,
+                     ".kernel rb\n.arg in global u32\n.arg out global u32\n"
+                     "    mov.u64 r0, %%global_id.x\n"
+                     "    ld.global.u32 r1, [%%in + r0:%s*4 %c %lld]\n"
+                     "    st.global.u32 [%%out + r0:u32*4], r1\n"
+                     "    ret\n", ty[t], disps[di] < 0 ? '-' : '+',
+                     (long long)(disps[di] < 0 ? -disps[di] : disps[di]));
+            isa_kernel k;
+            isa_diags d;
+            memset(&d, 0, sizeof d);
+            assert_int_equal(isa_assemble("rb.sgasm", src, strlen(src), &k, &d), 0);
+            isa_diags_free(&d);
+            const uint64_t av[2] = { 1ull << 40, 2ull << 40 };
+            emu_dprog p;
+            assert_int_equal(emu_decode(&p, &k, 16, av), 0);
+            sgemu_argval a[2];
+            memset(a, 0, sizeof a);
+            a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+            a[0].data = a[1].data = buf;
+            a[0].bytes = a[1].bytes = sizeof buf;
+            emu_decode_bind(&p, &k, 16, a);
+            assert_int_equal(p.d[1].kind, EMU_D_LDST_RAMP);
+            const emu_dmem *m = &p.mem[p.d[1].src[0]];
+            uint32_t nfast = 0;
+            /* x0 around the buffer's ends, 2^31 and 2^32, and the disp */
+            static const uint64_t centres[] = { 0, 256, 2147483648ull, 4294967296ull,
+                                                4294967296ull + 1024 };
+            for (size_t ci = 0; ci < 5 + 1; ci++) {
+                const uint64_t c0 = ci < 5 ? centres[ci] : (uint64_t)(-disps[di] / 4);
+                for (int64_t dx = -300; dx <= 300; dx++) {
+                    const uint64_t x0raw = c0 + (uint64_t)dx;
+                    const uint64_t x0 = t == 0 ? (uint64_t)(uint32_t)x0raw
+                                      : t == 1 ? (uint64_t)(int64_t)(int32_t)(uint32_t)x0raw
+                                      : x0raw;
+                    const bool fast = x0 - m->ramp_lo < m->ramp_n;
+                    if (fast != ramp_ok_ref(t, disps[di], sizeof buf, x0raw, 16))
+                        fail_msg("%s disp %lld x0 %llu: fast %d", ty[t], (long long)disps[di],
+                                 (unsigned long long)x0raw, fast);
+                    if (fast) {
+                        const int64_t xi = (int64_t)x0;
+                        assert_ptr_equal((const uint8_t *)(m->ramp_ptr + x0 * 4),
+                                         buf + (disps[di] + xi * 4));
+                        nfast++;
+                    }
+                }
+            }
+            /* the in-buffer blocks do take the copy */
+            if (disps[di] == 0 || disps[di] == 8 || (t == 2 && disps[di] < -8))
+                assert_true(nfast > 0);
+            if (disps[di] == 6)
+                assert_int_equal(nfast, 0);
+            emu_decode_free(&p);
+            isa_kernel_free(&k);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -968,6 +1283,10 @@ int main(void)
         cmocka_unit_test(test_ramp_accesses),
         cmocka_unit_test(test_ramp_compares),
         cmocka_unit_test(test_end_of_kernel),
+        cmocka_unit_test(test_group_zeroing_and_faults),
+        cmocka_unit_test(test_group_limits),
+        cmocka_unit_test(test_zero_masks),
+        cmocka_unit_test(test_ramp_bind),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
