@@ -4,6 +4,7 @@
 #include "spirv_xlate.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Signedness an operation imposes on its integer type. */
 enum { SG_T, SG_S, SG_U };
@@ -920,10 +921,55 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
     }
 }
 
+/* cl_intel_subgroups_short / _char: intel_sub_group_broadcast and the
+ * intel_sub_group_reduce_ / scan_inclusive_ / scan_exclusive_{add,min,max}
+ * of char, uchar, short, ushort (and vector broadcasts), which
+ * llvm-spirv-14 leaves as imported functions.  The Itanium-mangled name
+ * _Z<len><name><parameters> gives the row (the function's name is the
+ * row's) and the signedness (c, a, s, i, l: signed; h, t, j, m: unsigned),
+ * which min/max need. */
+static bool intel_sg_call(xctx *x, xfn *f, const spv_inst *in, const char *nm)
+{
+    if (strncmp(nm, "_Z", 2) != 0)
+        return false;
+    size_t len = 0;
+    const char *p = nm + 2;
+    while (*p >= '0' && *p <= '9')
+        len = len * 10 + (size_t)(*p++ - '0');
+    if (len < 16 || strncmp(p, "intel_sub_group_", 16) != 0 || strlen(p) < len)
+        return false;
+    isa_opcode op = isa_opcode_from_name(p, len);
+    if (op != ISA_OP_INTEL_BROADCAST && (op < ISA_OP_INTEL_REDUCE_ADD ||
+                                         op > ISA_OP_INTEL_SCAN_EXC_MAX))
+        return false;
+    const char *a = p + len;
+    if (!strncmp(a, "Dv", 2)) {   /* vector: Dv<n>_<element> */
+        a += 2;
+        while (*a >= '0' && *a <= '9')
+            a++;
+        if (*a == '_')
+            a++;
+    }
+    int sg = strchr("casil", *a) && *a ? SG_S : SG_U;
+    unsigned n = op == ISA_OP_INTEL_BROADCAST ? 2 : 1;
+    if (in->nw != 4 + n) {
+        x_error(x, "%s: expected %u arguments", nm, n);
+        return true;
+    }
+    xval *s[2];
+    if (!operands(x, f, in, 4, n, s))
+        return true;
+    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    if (t)
+        group_map(x, f, in, op, with_sign(ctype(t), sg), s, n);
+    return true;
+}
+
 /* Calls of library functions that llvm-spirv-14 leaves as imports because it
  * predates their SPIR-V instruction: cl_khr_subgroup_rotate's
  * sub_group_rotate / sub_group_clustered_rotate (declared by the kernel
- * itself, clang-14's opencl-c.h lacks them) -> the rotate rows. */
+ * itself, clang-14's opencl-c.h lacks them) -> the rotate rows; the Intel
+ * 8- and 16-bit broadcasts, reductions and scans (intel_sg_call). */
 bool x_call_builtin(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -931,6 +977,8 @@ bool x_call_builtin(xctx *x, xfn *f, const spv_inst *in)
     const char *nm = callee < m->bound ? m->name[callee] : NULL;
     if (!nm)
         return false;
+    if (intel_sg_call(x, f, in, nm))
+        return true;
     bool cl = !strncmp(nm, "_Z26sub_group_clustered_rotate", 30);
     if (!cl && strncmp(nm, "_Z16sub_group_rotate", 20))
         return false;

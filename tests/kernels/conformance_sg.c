@@ -700,6 +700,95 @@ static void test_queries(void **state)
     assert_int_equal(cf_bad, 0);
 }
 
+/* cl_intel_subgroups_short / _char: intel_sub_group_reduce_ / scan_* of
+ * char, uchar, short, ushort over the whole sub-group (slots as the
+ * uniform slots 0..8 of the arith kernels).  llvm-spirv-14 leaves these
+ * calls as imports: sgemu could not run them before this audit. */
+static void test_intel_arith(void **state)
+{
+    (void)state;
+    cli_compile("conformance_arith", "CL3.0");
+    cf_bad = 0;
+    static const cf_op ops[3] = { OP_ADD, OP_MIN, OP_MAX };
+    for (unsigned ti = 0; ti < 4; ti++)
+        for (unsigned w = 0; w < 3; w++) {
+            const cf_type *t = &cf_types[ti];
+            unsigned W = cf_widths[w];
+            uint8_t a[CF_GLOBAL * 2], out[CF_GLOBAL * 9 * 2];
+            for (unsigned i = 0; i < CF_GLOBAL; i++)
+                cf_st(t, a, i, gen_value(t));
+            cli_put("a.bin", a, CF_GLOBAL * t->size);
+            cli_run_ok("run %s/conformance_arith.spv --kernel intel_%s --sg %u --global %d "
+                       "--local %d --no-timing --arg a=%s:@%s/a.bin --arg out=%s:zeros:%d "
+                       "--out out=%s/r.bin -q", tmp, t->name, W, CF_GLOBAL, CF_LOCAL, t->name,
+                       tmp, t->name, CF_GLOBAL * 9, tmp);
+            cli_get("r.bin", out, (size_t)CF_GLOBAL * 9 * t->size);
+            for (unsigned gid = 0; gid < CF_GLOBAL; gid++) {
+                unsigned l = gid % CF_LOCAL % W, base = gid - l;
+                unsigned n = CF_LOCAL - (gid % CF_LOCAL - l) < W ? CF_LOCAL - (gid % CF_LOCAL - l) : W;
+                uint64_t v[64];
+                unsigned all[64], inc[64], exc[64], na = 0, ni = 0, ne = 0;
+                for (unsigned j = 0; j < n; j++) {
+                    v[j] = cf_ld(t, a, base + j);
+                    all[na++] = j;
+                    if (j <= l)
+                        inc[ni++] = j;
+                    if (j < l)
+                        exc[ne++] = j;
+                }
+                for (unsigned o = 0; o < 3; o++) {
+                    uint64_t e[3] = { fold(t, ops[o], v, all, na), fold(t, ops[o], v, inc, ni),
+                                      fold(t, ops[o], v, exc, ne) };
+                    for (unsigned f = 0; f < 3; f++) {
+                        uint64_t got = cf_ld(t, out, (size_t)gid * 9 + f * 3 + o);
+                        if (!cf_same(t, got, e[f], false))
+                            cf_report("intel-arith", t, W, gid, f * 3 + o, got, e[f]);
+                    }
+                }
+            }
+        }
+    assert_int_equal(cf_bad, 0);
+}
+
+/* sub_group_broadcast of scalars and 2/3/4/8/16-vectors of every type
+ * (extended types), intel_sub_group_broadcast of char..ushort: every
+ * component is the named work-item's component, bit-exact. */
+static void test_bcast(void **state)
+{
+    (void)state;
+    cli_compile("conformance_bcast", "CL3.0");
+    cf_bad = 0;
+    static const unsigned ns[6] = { 1, 2, 3, 4, 8, 16 };
+    static uint8_t a[CF_GLOBAL * 16 * 8], out[CF_GLOBAL * 32 * 8];
+    unsigned k = 0;
+    for (unsigned ti = 0; ti < CF_NTYPES; ti++)
+        for (unsigned v = 0; v < 6; v++, k++) {
+            const cf_type *t = &cf_types[ti];
+            unsigned W = cf_widths[k % 3], N = ns[v];
+            for (unsigned i = 0; i < CF_GLOBAL * N; i++)
+                cf_st(t, a, i, gen_bits(t));
+            cli_put("a.bin", a, (size_t)CF_GLOBAL * N * t->size);
+            cli_run_ok("run %s/conformance_bcast.spv --kernel vb_%s%u --sg %u --global %d "
+                       "--local %d --no-timing --arg a=%s:@%s/a.bin --arg out=%s:zeros:%u "
+                       "--out out=%s/r.bin -q", tmp, t->name, N, W, CF_GLOBAL, CF_LOCAL,
+                       t->name, tmp, t->name, CF_GLOBAL * 2 * N, tmp);
+            cli_get("r.bin", out, (size_t)CF_GLOBAL * 2 * N * t->size);
+            for (unsigned gid = 0; gid < CF_GLOBAL; gid++) {
+                unsigned grp = gid / CF_LOCAL, sg = gid % CF_LOCAL / W;
+                unsigned n = CF_LOCAL - sg * W < W ? CF_LOCAL - sg * W : W;
+                unsigned src = grp * CF_LOCAL + sg * W + (grp * 7 + sg * 3) % n;
+                for (unsigned h = 0; h < 2; h++)
+                    for (unsigned c = 0; c < N; c++) {
+                        uint64_t got = cf_ld(t, out, ((size_t)gid * 2 + h) * N + c);
+                        uint64_t exp = cf_ld(t, a, (size_t)src * N + c);
+                        if (got != exp)
+                            cf_report("bcast", t, W, gid, h * 16 + c, got, exp);
+                    }
+            }
+        }
+    assert_int_equal(cf_bad, 0);
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -737,6 +826,8 @@ int main(void)
         cmocka_unit_test(test_arith),
         cmocka_unit_test(test_neg_zero),
         cmocka_unit_test(test_shuffle),
+        cmocka_unit_test(test_intel_arith),
+        cmocka_unit_test(test_bcast),
         cmocka_unit_test(test_ballot),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_queries),

@@ -1,0 +1,39 @@
+// Conformance audit: vector broadcasts (cl_khr_subgroup_extended_types:
+// sub_group_broadcast of 2-, 3-, 4-, 8- and 16-component vectors of every
+// type; cl_intel_subgroups_short / _char: intel_sub_group_broadcast of
+// scalars; clang-14 adds short vectors up to 8, used here too).  Work-item
+// g reads the vector a[N g .. N g + N - 1] and writes the broadcast to
+// vector 2 g (Khronos) and 2 g + 1 (Intel where it exists, else Khronos).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define OVL __attribute__((overloadable))
+
+// the _char spellings (clang-14's header has the _short ones)
+char OVL intel_sub_group_broadcast(char x, uint id);
+uchar OVL intel_sub_group_broadcast(uchar x, uint id);
+
+#define BID ((get_group_id(0) * 7 + get_sub_group_id() * 3) % get_sub_group_size())
+#define KHR(v) sub_group_broadcast(v, BID)
+#define INTEL(v) intel_sub_group_broadcast(v, BID)
+
+#define VK(T, N, SECOND) \
+kernel void vb_##T##N(global const T *a, global T *out) \
+{ \
+    size_t g = get_global_id(0); \
+    T##N v = vload##N(g, a); \
+    vstore##N(KHR(v), 2 * g, out); \
+    vstore##N(SECOND(v), 2 * g + 1, out); \
+}
+#define SK(T, SECOND) \
+kernel void vb_##T##1(global const T *a, global T *out) \
+{ \
+    size_t g = get_global_id(0); \
+    out[2 * g] = KHR(a[g]); \
+    out[2 * g + 1] = SECOND(a[g]); \
+}
+#define ALLN(T, SECOND, VSECOND) SK(T, SECOND) VK(T, 2, VSECOND) VK(T, 3, VSECOND) \
+    VK(T, 4, VSECOND) VK(T, 8, VSECOND) VK(T, 16, KHR)
+ALLN(char, INTEL, KHR) ALLN(uchar, INTEL, KHR) ALLN(short, INTEL, INTEL)
+ALLN(ushort, INTEL, INTEL)
+ALLN(int, KHR, KHR) ALLN(uint, KHR, KHR) ALLN(long, KHR, KHR) ALLN(ulong, KHR, KHR)
+ALLN(float, KHR, KHR) ALLN(double, KHR, KHR) ALLN(half, KHR, KHR)
