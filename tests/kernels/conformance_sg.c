@@ -20,73 +20,6 @@ static uint32_t rnd(void) { return (uint32_t)(rnd64() >> 32); }
 
 static const char *const tmp = cli_tmpdir;
 
-/* ------------------------------------------------------------ operators */
-
-typedef enum { OP_ADD, OP_MUL, OP_MIN, OP_MAX, OP_AND, OP_OR, OP_XOR, OP_LAND, OP_LOR,
-               OP_LXOR } cf_op;
-
-/* x op y, from the definitions: integer add/mul wrap modulo 2^N (spec
- * README decision 4), min/max compare as the type's signedness, floats
- * min/max as fmin/fmax (a NaN operand is ignored, decision 5), the logical
- * operators on truth values (non-zero is true) giving 0 or 1. */
-static uint64_t cf_apply(const cf_type *t, cf_op op, uint64_t x, uint64_t y)
-{
-    uint64_t m = cf_mask(t);
-    if (op == OP_LAND)
-        return (x & m) != 0 && (y & m) != 0;
-    if (op == OP_LOR)
-        return (x & m) != 0 || (y & m) != 0;
-    if (op == OP_LXOR)
-        return ((x & m) != 0) != ((y & m) != 0);
-    if (t->k == CK_INT) {
-        switch (op) {
-        case OP_ADD: return (x + y) & m;
-        case OP_MUL: return (x * y) & m;
-        case OP_MIN:
-            if (t->sgn)
-                return cf_sext(t, x) <= cf_sext(t, y) ? x : y;
-            return (x & m) <= (y & m) ? x : y;
-        case OP_MAX:
-            if (t->sgn)
-                return cf_sext(t, x) >= cf_sext(t, y) ? x : y;
-            return (x & m) >= (y & m) ? x : y;
-        case OP_AND: return x & y & m;
-        case OP_OR: return (x | y) & m;
-        default: return (x ^ y) & m;
-        }
-    }
-    double a = cf_tofl(t, x), b = cf_tofl(t, y);
-    switch (op) {
-    case OP_ADD: return t->k == CK_F64 ? cf_fromfl(t, a + b) : cf_fromfl(t, (double)((float)a + (float)b));
-    case OP_MUL: return t->k == CK_F64 ? cf_fromfl(t, a * b) : cf_fromfl(t, (double)((float)a * (float)b));
-    case OP_MIN: return isnan(a) ? y : isnan(b) ? x : (b < a ? y : x);
-    default: return isnan(a) ? y : isnan(b) ? x : (b > a ? y : x);
-    }
-}
-
-/* the identity of the exclusive scans (cl_khr_subgroup_non_uniform_arithmetic:
- * add 0, mul 1, min the largest value / +INF, max the smallest / -INF,
- * and ~0, or/xor 0, logical and true, logical or/xor false) */
-static uint64_t cf_identity(const cf_type *t, cf_op op)
-{
-    uint64_t m = cf_mask(t);
-    switch (op) {
-    case OP_ADD: return 0;
-    case OP_MUL: return t->k == CK_INT ? 1 : cf_fromfl(t, 1.0);
-    case OP_MIN:
-        if (t->k != CK_INT)
-            return cf_fromfl(t, INFINITY);
-        return t->sgn ? m >> 1 : m;
-    case OP_MAX:
-        if (t->k != CK_INT)
-            return cf_fromfl(t, -INFINITY);
-        return t->sgn ? (m >> 1) + 1 : 0;
-    case OP_AND: return m;
-    case OP_LAND: return 1;
-    default: return 0;
-    }
-}
-
 /* --------------------------------------------------------------- inputs */
 
 static bool gen_negzero;   /* every float input -0.0 (the add regression) */
@@ -151,19 +84,6 @@ static unsigned ar_slots(const cf_type *t, ar_slot *s)
                                 1u << j };
     }
     return n;
-}
-
-/* the fold x(i0) op x(i1) op ... over the listed work-items in increasing
- * local-id order, or the identity when there are none */
-static uint64_t fold(const cf_type *t, cf_op op, const uint64_t *v, const unsigned *ids,
-                     unsigned n)
-{
-    if (!n)
-        return cf_identity(t, op);
-    uint64_t r = v[ids[0]];
-    for (unsigned k = 1; k < n; k++)
-        r = cf_apply(t, op, r, v[ids[k]]);
-    return r;
 }
 
 static void check_arith(const cf_type *t, unsigned W, const uint8_t *a, const uint8_t *m,
