@@ -709,6 +709,95 @@ static void test_bcast(void **state)
     assert_int_equal(cf_bad, 0);
 }
 
+/* ------------------------------------------------------------ block I/O */
+
+/* intel_sub_group_block_read/write (cl_intel_subgroups, _short, _char,
+ * _long, _local_block_io): "The data is read strided, so the first value
+ * read is p[sub_group_local_id] and the second value read is
+ * p[sub_group_local_id + max_sub_group_size]", writes likewise. */
+static void run_block(const cf_type *t, const char *kname, unsigned W, unsigned off,
+                      unsigned loff, unsigned maxn)
+{
+    enum { G = 1280, L = 64 };
+    size_t nsg = G / W, region = 80 * (size_t)W, ne = nsg * region;
+    uint8_t *in = malloc(ne * t->size), *r = malloc((size_t)G * 64 * t->size);
+    uint8_t *gw = malloc(ne * t->size), *lw = malloc(ne * t->size);
+    assert_true(in && r && gw && lw);
+    for (size_t i = 0; i < ne; i++)
+        cf_st(t, in, i, rnd64() & cf_mask(t));
+    cli_put("in.bin", in, ne * t->size);
+    cli_run_ok("run %s/conformance_block.spv --kernel %s --sg %u --global %d --local %d "
+               "--no-timing --arg in=%s:@%s/in.bin --arg rout=%s:zeros:%d "
+               "--arg gw=%s:zeros:%zu --arg lw=%s:zeros:%zu --arg tile=local:%zu "
+               "--arg off=%u --arg loff=%u --out rout=%s/r.bin --out gw=%s/gw.bin "
+               "--out lw=%s/lw.bin -q", tmp, kname, W, G, L, t->name, tmp, t->name, G * 64,
+               t->name, ne, t->name, ne, (size_t)L / W * region * t->size, off, loff, tmp,
+               tmp, tmp);
+    cli_get("r.bin", r, (size_t)G * 64 * t->size);
+    cli_get("gw.bin", gw, ne * t->size);
+    cli_get("lw.bin", lw, ne * t->size);
+    /* expected global / local write images: zeros (global) or the region
+     * copy (local: the tile starts as a copy of the region) */
+    uint8_t *eg = calloc(ne, t->size), *el = malloc(ne * t->size);
+    assert_true(eg && el);
+    memcpy(el, in, ne * t->size);
+    for (size_t s = 0; s < nsg; s++)
+        for (unsigned l = 0; l < W; l++) {
+            size_t gid = s * W + l, rb = s * region;
+            unsigned slot = 0;
+            for (unsigned N = 1, v = 0; N <= maxn; N *= 2, v++)
+                for (unsigned k = 0; k < N; k++, slot++) {
+                    uint64_t x = cf_ld(t, in, rb + off + l + (size_t)k * W);
+                    uint64_t y = cf_ld(t, in, rb + loff + l + (size_t)k * W);
+                    uint64_t got = cf_ld(t, r, gid * 64 + slot);
+                    if (got != x)
+                        cf_report("block-read", t, W, gid, slot, got, x);
+                    if (N <= 8) {
+                        got = cf_ld(t, r, gid * 64 + 32 + slot);
+                        if (got != y)
+                            cf_report("block-read-local", t, W, gid, 32 + slot, got, y);
+                        cf_st(t, el, rb + 16 * (size_t)W * v + l + (size_t)k * W, (y + l) & cf_mask(t));
+                    }
+                    cf_st(t, eg, rb + 16 * (size_t)W * v + l + (size_t)k * W, (x + l) & cf_mask(t));
+                }
+            /* the local image is copied out for the first 64 W elements only */
+            for (size_t j = 64 * (size_t)W; j < region; j++)
+                if (l == 0)
+                    cf_st(t, el, rb + j, 0);
+        }
+    for (size_t i = 0; i < ne; i++) {
+        if (cf_ld(t, gw, i) != cf_ld(t, eg, i))
+            cf_report("block-write", t, W, i / (80 * W) * W, (unsigned)(i % (80 * W)),
+                      cf_ld(t, gw, i), cf_ld(t, eg, i));
+        if (cf_ld(t, lw, i) != cf_ld(t, el, i))
+            cf_report("block-write-local", t, W, i / (80 * W) * W, (unsigned)(i % (80 * W)),
+                      cf_ld(t, lw, i), cf_ld(t, el, i));
+    }
+    free(in);
+    free(r);
+    free(gw);
+    free(lw);
+    free(eg);
+    free(el);
+}
+
+static void test_block(void **state)
+{
+    (void)state;
+    cli_compile("conformance_block", "CL2.0");
+    cf_bad = 0;
+    /* off: 4-byte aligned, not 16 (reads); loff: 16-byte aligned (local) */
+    static const struct { unsigned ti; const char *k; unsigned off, loff, maxn; } ks[] = {
+        { 5, "blk_uint", 3, 4, 8 }, { 3, "blk_ushort", 6, 8, 8 },
+        { 1, "blk_uchar", 12, 16, 16 }, { 7, "blk_ulong", 1, 2, 8 },
+    };
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned w = 0; w < 3; w++)
+            run_block(&cf_types[ks[k].ti], ks[k].k, cf_widths[w], ks[k].off, ks[k].loff,
+                      ks[k].maxn);
+    assert_int_equal(cf_bad, 0);
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -748,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_intel_arith),
         cmocka_unit_test(test_bcast),
+        cmocka_unit_test(test_block),
         cmocka_unit_test(test_ballot),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_queries),

@@ -1,0 +1,77 @@
+// Conformance audit: Intel sub-group block reads and writes (cl_intel_
+// subgroups _ui, _short _us, _char _uc, _long _ul; cl_intel_subgroup_
+// local_block_io) on __global and __local memory, every width the specs
+// define (1, 2, 4, 8; 16 for uchar), __global reads at an element offset
+// `off` that is only 4-byte aligned, __local reads at `loff` (16-byte
+// aligned: cl_intel_subgroup_local_block_io asks 16 bytes for both).  Sub-group s (of the whole NDRange) owns 80 W
+// elements of each buffer (W = max sub-group size); full sub-groups only
+// (block I/O in a partial sub-group is undefined).
+//   reads: r[g*64 + 0 .. 30]: block reads at in + region + off
+//          (1 + 2 + 4 + 8 [+ 16] components), r[g*64 + 32 ..] the same from
+//          a __local copy of the region at loff;
+//   writes: the values read, plus the lane, written back at slots of 16 W
+//          elements (width 1 at 0, 2 at 16 W, 4 at 32 W, 8 at 48 W,
+//          16 at 64 W) of gw (global) and lw (written to __local, copied out).
+#include "sgemu_block_io.h"
+
+#define PUTN(base, v, N) for (int k_ = 0; k_ < N; k_++) r[(base) + k_] = ((T##N)(v))[k_];
+
+#define BLK(T, SFX, SIXTEEN) \
+kernel void blk_##T(global const T *in, global T *rout, global T *gw, global T *lw, \
+                    local T *tile, uint off, uint loff) \
+{ \
+    uint W = get_max_sub_group_size(), l = get_sub_group_local_id(); \
+    uint s = get_group_id(0) * get_num_sub_groups() + get_sub_group_id(); \
+    global const T *p = in + s * 80 * W; \
+    global T *r = rout + get_global_id(0) * 64; \
+    local T *t = tile + get_sub_group_id() * 80 * W; \
+    for (uint k = l; k < 80 * W; k += W) \
+        t[k] = p[k]; \
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE); \
+    T a = intel_sub_group_block_read##SFX(p + off); \
+    T##2 b = intel_sub_group_block_read##SFX##2(p + off); \
+    T##4 c = intel_sub_group_block_read##SFX##4(p + off); \
+    T##8 d = intel_sub_group_block_read##SFX##8(p + off); \
+    r[0] = a; \
+    r[1] = b.s0; r[2] = b.s1; \
+    r[3] = c.s0; r[4] = c.s1; r[5] = c.s2; r[6] = c.s3; \
+    r[7] = d.s0; r[8] = d.s1; r[9] = d.s2; r[10] = d.s3; \
+    r[11] = d.s4; r[12] = d.s5; r[13] = d.s6; r[14] = d.s7; \
+    T la = intel_sub_group_block_read##SFX(t + loff); \
+    T##2 lb = intel_sub_group_block_read##SFX##2(t + loff); \
+    T##4 lc = intel_sub_group_block_read##SFX##4(t + loff); \
+    T##8 ld = intel_sub_group_block_read##SFX##8(t + loff); \
+    r[32] = la; \
+    r[33] = lb.s0; r[34] = lb.s1; \
+    r[35] = lc.s0; r[36] = lc.s1; r[37] = lc.s2; r[38] = lc.s3; \
+    r[39] = ld.s0; r[40] = ld.s1; r[41] = ld.s2; r[42] = ld.s3; \
+    r[43] = ld.s4; r[44] = ld.s5; r[45] = ld.s6; r[46] = ld.s7; \
+    global T *q = gw + s * 80 * W; \
+    T lane = (T)l; \
+    intel_sub_group_block_write##SFX(q, a + lane); \
+    intel_sub_group_block_write##SFX##2(q + 16 * W, b + lane); \
+    intel_sub_group_block_write##SFX##4(q + 32 * W, c + lane); \
+    intel_sub_group_block_write##SFX##8(q + 48 * W, d + lane); \
+    SIXTEEN \
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE); \
+    intel_sub_group_block_write##SFX(t, la + lane); \
+    intel_sub_group_block_write##SFX##2(t + 16 * W, lb + lane); \
+    intel_sub_group_block_write##SFX##4(t + 32 * W, lc + lane); \
+    intel_sub_group_block_write##SFX##8(t + 48 * W, ld + lane); \
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE); \
+    global T *lq = lw + s * 80 * W; \
+    for (uint k = l; k < 64 * W; k += W) \
+        lq[k] = t[k]; \
+}
+
+#define U16 \
+    uchar16 e = intel_sub_group_block_read_uc16(p + off); \
+    r[15] = e.s0; r[16] = e.s1; r[17] = e.s2; r[18] = e.s3; r[19] = e.s4; r[20] = e.s5; \
+    r[21] = e.s6; r[22] = e.s7; r[23] = e.s8; r[24] = e.s9; r[25] = e.sa; r[26] = e.sb; \
+    r[27] = e.sc; r[28] = e.sd; r[29] = e.se; r[30] = e.sf; \
+    intel_sub_group_block_write_uc16(q + 64 * W, e + lane);
+
+BLK(uint, _ui, )
+BLK(ushort, _us, )
+BLK(uchar, _uc, U16)
+BLK(ulong, _ul, )
