@@ -32,6 +32,10 @@ static const wg_shape shapes[] = {
     { 1, { 2150, 1, 1 }, { 200, 1, 1 } },   /* non-uniform: last work-group 150 */
     { 2, { 40, 15, 1 }, { 10, 7, 1 } },     /* 70 items; last row of groups 1 high */
     { 3, { 12, 6, 5 }, { 5, 3, 2 } },       /* 30 items; remainders in x and z */
+    { 1, { 21, 1, 1 }, { 7, 1, 1 } },       /* work-groups smaller than a sub-group */
+    { 1, { 5, 1, 1 }, { 1, 1, 1 } },        /* one work-item per work-group */
+    { 2, { 64, 2, 1 }, { 64, 2, 1 } },      /* 128 items: 16, 8, 4 full sub-groups */
+    { 3, { 7, 5, 9 }, { 4, 4, 4 } },        /* 64 items, remainders in every dimension */
 };
 
 static uint64_t wg_value(const cf_type *t)
@@ -185,7 +189,7 @@ static void test_wg_neg_zero(void **state)
     cf_bad = 0;
     for (unsigned ti = 8; ti < CF_NTYPES; ti++)
         for (unsigned w = 0; w < 3; w++)
-            run_wg(&cf_types[ti], cf_widths[w], &shapes[(ti + w) % 4], true);
+            run_wg(&cf_types[ti], cf_widths[w], &shapes[(ti + w) % 8], true);
     assert_int_equal(cf_bad, 0);
 }
 
