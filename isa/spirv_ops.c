@@ -921,6 +921,37 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
     }
 }
 
+/* get_sub_group_eq/ge/gt/le/lt_mask: llvm-spirv-14 reads them from the
+ * SubgroupEqMask .. SubgroupLtMask BuiltIn variables (uint4), which are
+ * not specials: an OpLoad of one becomes the SG_*_MASK row.  Called for a
+ * BuiltIn that has no special; false when `builtin` is not one of them. */
+bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin);
+bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin)
+{
+    isa_opcode op;
+    switch (builtin) {
+    case SpvBuiltInSubgroupEqMask: op = ISA_OP_SG_EQ_MASK; break;
+    case SpvBuiltInSubgroupGeMask: op = ISA_OP_SG_GE_MASK; break;
+    case SpvBuiltInSubgroupGtMask: op = ISA_OP_SG_GT_MASK; break;
+    case SpvBuiltInSubgroupLeMask: op = ISA_OP_SG_LE_MASK; break;
+    case SpvBuiltInSubgroupLtMask: op = ISA_OP_SG_LT_MASK; break;
+    default: return false;
+    }
+    xval *r = x_def(x, f, id, 4);
+    if (!r)
+        return true;
+    uint32_t b = x_reg(x, 4);
+    isa_inst *mi = x_emit(x, op, ISA_T_U32);
+    mi->vec = 4;
+    mi->o[0] = x_R(b);
+    mi->nopnd = 1;
+    for (unsigned i = 0; i < 4; i++) {
+        memset(&r->c[i], 0, sizeof r->c[i]);
+        r->c[i].o = x_R(b + i);
+    }
+    return true;
+}
+
 /* cl_intel_subgroups_short / _char: intel_sub_group_broadcast and the
  * intel_sub_group_reduce_ / scan_inclusive_ / scan_exclusive_{add,min,max}
  * of char, uchar, short, ushort (and vector broadcasts), which
