@@ -50,6 +50,8 @@ typedef struct emu_wg {
     uint32_t local_bytes;
     uint8_t *private_mem;       /* items * kernel private bytes */
     emu_wg_trace *trace;        /* records for the timing model, or NULL */
+    /* --- appended (vector_add per-sub-group overhead) --- */
+    uint64_t gid_base[3];       /* global id of local id 0: group * local + offset */
 } emu_wg;
 
 /* One run of sgemu_run. */

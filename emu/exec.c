@@ -123,7 +123,7 @@ special_value(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
     case ISA_SP_GLOBAL_ID:
     case ISA_SP_LOCAL_ID: {
         const uint64_t ls0 = wg->local_size[0];
-        const uint64_t lin = (uint64_t)sg->id * run->width;
+        const uint64_t lin = (uint64_t)sg->id * w;   /* w = S: a shift where constant */
         uint64_t lid[3] = { lin, 0, 0 };
         if (lin >= ls0) {
             const uint64_t ls1 = wg->local_size[1];
@@ -135,7 +135,7 @@ special_value(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
             return SP_CALLBACK;
         v = lid[dim];
         if (sp == ISA_SP_GLOBAL_ID)
-            v += wg->group_id[dim] * run->local[dim] + run->offset[dim];
+            v += wg->gid_base[dim];
         *out = v;
         return dim == 0 ? SP_RAMP : SP_ROW;
     }
@@ -338,17 +338,36 @@ static inline uint64_t next_check(uint64_t icount0, uint64_t n, uint64_t budget)
     return stop_at < budget ? stop_at : budget;
 }
 
+/* What exec_loop reads of the run that no instruction changes: loaded
+ * once per work-group by exec_group (locals, so the calls of the lane
+ * kernels do not force them to be read again) instead of per sub-group. */
+typedef struct exec_inv {
+    const isa_kernel *k;
+    const emu_dinst *dec;
+    const uint64_t *consts;
+    const emu_dmem *mem;
+    uint64_t limit;       /* launch->max_instructions */
+    uint32_t kinst;
+} exec_inv;
+
+static inline __attribute__((always_inline)) exec_inv exec_inv_of(const emu_run *run)
+{
+    return (exec_inv){ .k = run->k, .dec = run->dp.d, .consts = run->dp.consts,
+                       .mem = run->dp.mem, .limit = run->launch->max_instructions,
+                       .kinst = run->k->ninst };
+}
+
 /* `traced` is a constant in each of the two copies emu_exec_subgroup
  * calls, so the untraced one carries no record keeping at all */
 static inline __attribute__((always_inline)) int
-exec_loop(emu_run *run, emu_sg *sg, const uint64_t icount0, uint64_t *ninst,
-          uint64_t *nlanes, const bool traced, const uint32_t W)
+exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
+          uint64_t *ninst, uint64_t *nlanes, const bool traced, const uint32_t W)
 {
-    const isa_kernel *k = run->k;
-    const uint32_t kinst = k->ninst;
+    const isa_kernel *k = inv.k;
+    const uint32_t kinst = inv.kinst;
     lanes_simt *s = &sg->l.simt;
     emu_wg_trace *tr = traced ? run->wg->trace : NULL;
-    const uint64_t limit = run->launch->max_instructions;
+    const uint64_t limit = inv.limit;
     /* instructions this call may run before the limit */
     const uint64_t budget = !limit ? UINT64_MAX
                           : limit > icount0 ? limit - icount0 : 0;
@@ -360,11 +379,11 @@ exec_loop(emu_run *run, emu_sg *sg, const uint64_t icount0, uint64_t *ninst,
     uint64_t check = next_check(icount0, 0, budget);
     const uint32_t w = W ? W : sg->l.width;
     const lanes_mask full = lanes_mask_first(w);
-    const emu_dinst *dec = run->dp.d;
+    const emu_dinst *dec = inv.dec;
     uint64_t *const regs = sg->l.regs;
     /* operand rows: a source's sel picks the register file or the
      * pre-broadcast constants */
-    const uint64_t *const base[2] = { regs, run->dp.consts };
+    const uint64_t *const base[2] = { regs, inv.consts };
     /* bit r: register r holds a lane ramp (r[l] = r[0] + l).  Only the
      * work-item id queries write the registers of dp.ramp_regs (decode.c
      * checks every writer), so a bit stays true until one of them runs
@@ -558,7 +577,7 @@ exec_loop(emu_run *run, emu_sg *sg, const uint64_t icount0, uint64_t *ninst,
                  * index type, alignment, the argument's buffer and its
                  * bounds) into one range of lane 0's index. */
                 if (track && (ramp >> d->pred & 1) && mask == full) {
-                    const emu_dmem *rm = &run->dp.mem[d->src[0]];
+                    const emu_dmem *rm = &inv.mem[d->src[0]];
                     const uint64_t es = d->sel[2];
                     const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
                     if (x0 - rm->ramp_lo < rm->ramp_n) {
@@ -571,10 +590,10 @@ exec_loop(emu_run *run, emu_sg *sg, const uint64_t icount0, uint64_t *ninst,
                 /* every other case: as EMU_D_LDST */
                 __attribute__((fallthrough));
             case EMU_D_LDST: {
-                const emu_dmem *m = &run->dp.mem[d->src[0]];
+                const emu_dmem *m = &inv.mem[d->src[0]];
                 const bool ir = track && m->ramp_idx && (ramp >> m->idx_reg & 1);
                 if (exec_ldst(run, sg, m, &k->inst[pc], mask, full,
-                              pc, rec, regs, run->dp.consts, w, ir)) {
+                              pc, rec, regs, inv.consts, w, ir)) {
                     top->pc = pc;
                     LEAVE(run->fault->code);
                 }
@@ -721,13 +740,14 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
      * a constant trip count (unrolled, no loop overhead) */
     int rc;
     const uint64_t ic = run->instructions;
+    const exec_inv inv = exec_inv_of(run);
     if (run->wg->trace)
-        rc = exec_loop(run, sg, ic, &ninst, &nlanes, true, 0);
+        rc = exec_loop(run, sg, inv, ic, &ninst, &nlanes, true, 0);
     else switch (sg->l.width) {
-        case 8:  rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 8); break;
-        case 16: rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 16); break;
-        case 32: rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 32); break;
-        default: rc = exec_loop(run, sg, ic, &ninst, &nlanes, false, 0); break;
+        case 8:  rc = exec_loop(run, sg, inv, ic, &ninst, &nlanes, false, 8); break;
+        case 16: rc = exec_loop(run, sg, inv, ic, &ninst, &nlanes, false, 16); break;
+        case 32: rc = exec_loop(run, sg, inv, ic, &ninst, &nlanes, false, 32); break;
+        default: rc = exec_loop(run, sg, inv, ic, &ninst, &nlanes, false, 0); break;
     }
     sgemu_stats *st = run->stats;
     run->instructions += ninst;
@@ -786,13 +806,14 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
                              "out of host memory for the SIMT stack");
     }
     const uint64_t ic = run->instructions;
+    const exec_inv inv = exec_inv_of(run);
     uint64_t n = 0, lanes = 0;
     uint32_t done = 0;
     int rc = 0;
     for (uint32_t i = 0; i < nsg; i++) {
         emu_sg *sg = &sgs[i];
         uint64_t ni = 0, nl = 0;
-        rc = exec_loop(run, sg, ic + n, &ni, &nl, false, W);
+        rc = exec_loop(run, sg, inv, ic + n, &ni, &nl, false, W);
         n += ni;
         lanes += nl;
         if (rc) {

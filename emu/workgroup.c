@@ -114,6 +114,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
         uint64_t left = run->global[d] - wg->group_id[d] * run->local[d];
         wg->local_size[d] = left < run->local[d] ? left : run->local[d];
         wg->items *= (uint32_t)wg->local_size[d];
+        wg->gid_base[d] = wg->group_id[d] * run->local[d] + run->offset[d];
     }
     uint32_t S = run->width;
     wg->nsg = (wg->items + S - 1) / S;
