@@ -75,3 +75,37 @@ BLK(uint, _ui, )
 BLK(ushort, _us, )
 BLK(uchar, _uc, U16)
 BLK(ulong, _ul, )
+
+// Image block I/O (row by row: component k of lane i is the data at byte
+// x + i * sizeof(T) of row y + k).  a32, o32: CL_R CL_UNSIGNED_INT32,
+// o16: CL_UNSIGNED_INT16, o8: CL_UNSIGNED_INT8, all IW x 16.  Work-item
+// (gx, gy): sub-group s = its sub-group along x, rows y0 = 8 gy ...
+//   r[gid*16 + 0..3]: _ul2 read of a32 at byte (8 W s, y0) (two elements per
+//                     lane), as low/high uint halves;
+//   o32: _ul2 write of those values + lane at the same place;
+//   o16: _us2 write of (1000 lane + 10 k + s) at byte (2 W s, y0);
+//   o8:  _uc4 write of (lane + 3 k + s) at byte (W s, y0);
+//   sub-group 0 of row band 0 only: r[gid*16 + 4..7] _ui4 read at element
+//   column IW - W/2, rows 14..17 (clamped to the edge: spec README
+//   decision 6); _ui write of 7000 + lane at (IW - W/2, 15) (lanes past the
+//   edge dropped).
+kernel void blk_img(read_only image2d_t a32, write_only image2d_t o32,
+                    write_only image2d_t o16, write_only image2d_t o8, global uint *r, int IW)
+{
+    uint W = get_max_sub_group_size(), l = get_sub_group_local_id();
+    int s = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();
+    int y0 = get_group_id(1) * 8;
+    global uint *o = r + (get_global_id(0) + get_global_id(1) * get_global_size(0)) * 16;
+    ulong2 u = intel_sub_group_block_read_ul2(a32, (int2)(8 * W * s, y0));
+    o[0] = (uint)u.s0; o[1] = (uint)(u.s0 >> 32); o[2] = (uint)u.s1; o[3] = (uint)(u.s1 >> 32);
+    intel_sub_group_block_write_ul2(o32, (int2)(8 * W * s, y0), u + (ulong)l);
+    intel_sub_group_block_write_us2(o16, (int2)(2 * W * s, y0),
+                                    (ushort2)(1000 * l + s, 1000 * l + 10 + s));
+    intel_sub_group_block_write_uc4(o8, (int2)(W * s, y0),
+                                    (uchar4)(l + s, l + 3 + s, l + 6 + s, l + 9 + s));
+    if (s == 0 && y0 == 0) {
+        uint4 c = intel_sub_group_block_read4(a32, (int2)(4 * (IW - (int)W / 2), 14));
+        o[4] = c.s0; o[5] = c.s1; o[6] = c.s2; o[7] = c.s3;
+        intel_sub_group_block_write(o32, (int2)(4 * (IW - (int)W / 2), 15), 7000 + l);
+    }
+}

@@ -798,6 +798,86 @@ static void test_block(void **state)
     assert_int_equal(cf_bad, 0);
 }
 
+/* Image block I/O (cl_intel_subgroups, _short, _char, _long): "The data
+ * is read row-by-row", lane i's bytes at x + i * sizeof(T); 64-bit blocks
+ * on a 32-bit image take two elements per lane; out-of-bounds reads of a
+ * 4-byte-element image return the edge element, writes are dropped
+ * (spec README decision 6). */
+static void test_block_image(void **state)
+{
+    (void)state;
+    cli_compile("conformance_block", "CL2.0");
+    cf_bad = 0;
+    enum { GX = 128, GY = 2, IW = 2 * GX, H = 16 };
+    static uint32_t a32[H][IW], o32[H][IW], r[GX * GY * 16];
+    static uint16_t o16[H][IW];
+    static uint8_t o8[H][IW];
+    for (unsigned w = 0; w < 3; w++) {
+        unsigned W = cf_widths[w];
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < IW; x++)
+                a32[y][x] = rnd();
+        cli_put("a32.bin", a32, sizeof a32);
+        cli_run_ok("run %s/conformance_block.spv --kernel blk_img --sg %u --global %d,%d "
+                   "--local 64,1 --no-timing "
+                   "--arg a32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:@%s/a32.bin "
+                   "--arg o32=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:zeros "
+                   "--arg o16=image2d:%dx%d:CL_R:CL_UNSIGNED_INT16:zeros "
+                   "--arg o8=image2d:%dx%d:CL_R:CL_UNSIGNED_INT8:zeros "
+                   "--arg r=uint:zeros:%d --arg IW=%d --out o32=%s/o32.bin --out o16=%s/o16.bin "
+                   "--out o8=%s/o8.bin --out r=%s/r.bin -q", tmp, W, GX, GY, IW, H, tmp, IW, H,
+                   IW, H, IW, H, GX * GY * 16, IW, tmp, tmp, tmp, tmp);
+        cli_get("o32.bin", o32, sizeof o32);
+        cli_get("o16.bin", o16, sizeof o16);
+        cli_get("o8.bin", o8, sizeof o8);
+        cli_get("r.bin", r, sizeof r);
+        static uint32_t e32[H][IW];
+        static uint16_t e16[H][IW];
+        static uint8_t e8[H][IW];
+        memset(e32, 0, sizeof e32);
+        memset(e16, 0, sizeof e16);
+        memset(e8, 0, sizeof e8);
+        for (unsigned gy = 0; gy < GY; gy++)
+            for (unsigned gx = 0; gx < GX; gx++) {
+                unsigned s = gx / W, i = gx % W, y0 = 8 * gy, gid = gx + gy * GX;
+                for (unsigned k = 0; k < 2; k++) {
+                    unsigned e = 2 * (W * s + i);   /* 8 bytes at 8 (W s + i) */
+                    uint64_t u = a32[y0 + k][e] | (uint64_t)a32[y0 + k][e + 1] << 32;
+                    if (r[gid * 16 + 2 * k] != a32[y0 + k][e])
+                        cf_report("image-read-ul", NULL, W, gid, 2 * k, r[gid * 16 + 2 * k], a32[y0 + k][e]);
+                    if (r[gid * 16 + 2 * k + 1] != a32[y0 + k][e + 1])
+                        cf_report("image-read-ul", NULL, W, gid, 2 * k + 1, r[gid * 16 + 2 * k + 1], a32[y0 + k][e + 1]);
+                    u += i;
+                    e32[y0 + k][e] = (uint32_t)u;
+                    e32[y0 + k][e + 1] = (uint32_t)(u >> 32);
+                    e16[y0 + k][W * s + i] = (uint16_t)(1000 * i + 10 * k + s);
+                }
+                for (unsigned k = 0; k < 4; k++)
+                    e8[y0 + k][W * s + i] = (uint8_t)(i + 3 * k + s);
+                if (s == 0 && gy == 0) {
+                    for (unsigned k = 0; k < 4; k++) {
+                        unsigned y = 14 + k < H ? 14 + k : H - 1;          /* clamp */
+                        unsigned x = IW - W / 2 + i < IW ? IW - W / 2 + i : IW - 1;
+                        if (r[gid * 16 + 4 + k] != a32[y][x])
+                            cf_report("image-read-clamp", NULL, W, gid, 4 + k, r[gid * 16 + 4 + k], a32[y][x]);
+                    }
+                    if (IW - W / 2 + i < IW)   /* past the edge: dropped */
+                        e32[15][IW - W / 2 + i] = 7000 + i;
+                }
+            }
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < IW; x++) {
+                if (o32[y][x] != e32[y][x])
+                    cf_report("image-write-ul", NULL, W, (size_t)y * IW + x, 0, o32[y][x], e32[y][x]);
+                if (o16[y][x] != e16[y][x])
+                    cf_report("image-write-us", NULL, W, (size_t)y * IW + x, 0, o16[y][x], e16[y][x]);
+                if (o8[y][x] != e8[y][x])
+                    cf_report("image-write-uc", NULL, W, (size_t)y * IW + x, 0, o8[y][x], e8[y][x]);
+            }
+    }
+    assert_int_equal(cf_bad, 0);
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -838,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_intel_arith),
         cmocka_unit_test(test_bcast),
         cmocka_unit_test(test_block),
+        cmocka_unit_test(test_block_image),
         cmocka_unit_test(test_ballot),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_queries),
