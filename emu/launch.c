@@ -441,7 +441,10 @@ static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data
     pd->own = malloc(k->narg * sizeof *pd->own);
     if (!pd->own)
         return -1;
-    memcpy(pd->own, *args, k->narg * sizeof *pd->own);
+    if (*args)
+        memcpy(pd->own, *args, k->narg * sizeof *pd->own);
+    else                       /* a kernel whose only arguments are hidden ones */
+        memset(pd->own, 0, k->narg * sizeof *pd->own);
     bool patch_c = false;
     for (uint32_t i = 0; i < k->nreloc && has_c; i++)
         patch_c |= k->relocs[i].arg == k->const_arg - 1;

@@ -265,6 +265,23 @@ static void test_engine(void **state)
     isa_kernel_free(&k);
 }
 
+/* A kernel whose only argument is its global block runs without an
+ * argument list. */
+static void test_no_user_args(void **state)
+{
+    (void)state;
+    isa_kernel k;
+    assert_int_equal(assemble(".kernel z\n.global_data gd 07000000\n"
+                              "    atom_add.global.u32 r0, [%gd], 1\n    ret\n", &k, NULL), 0);
+    sgemu_launch la = launch_1d(16, 8, 8);
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &la, NULL, &st, &f), 0);
+    sgemu_stats_free(&st);
+    assert_int_equal(k.global_data[0], 7);
+    isa_kernel_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_engine),
+        cmocka_unit_test(test_no_user_args),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
