@@ -3,7 +3,9 @@
 // type; cl_intel_subgroups_short / _char: intel_sub_group_broadcast of
 // scalars; clang-14 adds short vectors up to 8, used here too).  Work-item
 // g reads the vector a[N g .. N g + N - 1] and writes the broadcast to
-// vector 2 g (Khronos) and 2 g + 1 (Intel where it exists, else Khronos).
+// vector 3 g (Khronos), 3 g + 1 (Intel where it exists, else Khronos) and
+// 3 g + 2 (sub_group_non_uniform_broadcast, cl_khr_subgroup_ballot: scalars
+// and vectors of every type).
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define OVL __attribute__((overloadable))
@@ -21,15 +23,17 @@ kernel void vb_##T##N(global const T *a, global T *out) \
 { \
     size_t g = get_global_id(0); \
     T##N v = vload##N(g, a); \
-    vstore##N(KHR(v), 2 * g, out); \
-    vstore##N(SECOND(v), 2 * g + 1, out); \
+    vstore##N(KHR(v), 3 * g, out); \
+    vstore##N(SECOND(v), 3 * g + 1, out); \
+    vstore##N(sub_group_non_uniform_broadcast(v, BID), 3 * g + 2, out); \
 }
 #define SK(T, SECOND) \
 kernel void vb_##T##1(global const T *a, global T *out) \
 { \
     size_t g = get_global_id(0); \
-    out[2 * g] = KHR(a[g]); \
-    out[2 * g + 1] = SECOND(a[g]); \
+    out[3 * g] = KHR(a[g]); \
+    out[3 * g + 1] = SECOND(a[g]); \
+    out[3 * g + 2] = sub_group_non_uniform_broadcast(a[g], BID); \
 }
 #define ALLN(T, SECOND, VSECOND) SK(T, SECOND) VK(T, 2, VSECOND) VK(T, 3, VSECOND) \
     VK(T, 4, VSECOND) VK(T, 8, VSECOND) VK(T, 16, KHR)

@@ -670,8 +670,9 @@ static void test_intel_arith(void **state)
     assert_int_equal(cf_bad, 0);
 }
 
-/* sub_group_broadcast of scalars and 2/3/4/8/16-vectors of every type
- * (extended types), intel_sub_group_broadcast of char..ushort: every
+/* sub_group_broadcast and sub_group_non_uniform_broadcast of scalars and
+ * 2/3/4/8/16-vectors of every type (extended types, ballot),
+ * intel_sub_group_broadcast of char..ushort: every
  * component is the named work-item's component, bit-exact. */
 static void test_bcast(void **state)
 {
@@ -679,7 +680,7 @@ static void test_bcast(void **state)
     cli_compile("conformance_bcast", "CL3.0");
     cf_bad = 0;
     static const unsigned ns[6] = { 1, 2, 3, 4, 8, 16 };
-    static uint8_t a[CF_GLOBAL * 16 * 8], out[CF_GLOBAL * 32 * 8];
+    static uint8_t a[CF_GLOBAL * 16 * 8], out[CF_GLOBAL * 48 * 8];
     unsigned k = 0;
     for (unsigned ti = 0; ti < CF_NTYPES; ti++)
         for (unsigned v = 0; v < 6; v++, k++) {
@@ -691,15 +692,15 @@ static void test_bcast(void **state)
             cli_run_ok("run %s/conformance_bcast.spv --kernel vb_%s%u --sg %u --global %d "
                        "--local %d --no-timing --arg a=%s:@%s/a.bin --arg out=%s:zeros:%u "
                        "--out out=%s/r.bin -q", tmp, t->name, N, W, CF_GLOBAL, CF_LOCAL,
-                       t->name, tmp, t->name, CF_GLOBAL * 2 * N, tmp);
-            cli_get("r.bin", out, (size_t)CF_GLOBAL * 2 * N * t->size);
+                       t->name, tmp, t->name, CF_GLOBAL * 3 * N, tmp);
+            cli_get("r.bin", out, (size_t)CF_GLOBAL * 3 * N * t->size);
             for (unsigned gid = 0; gid < CF_GLOBAL; gid++) {
                 unsigned grp = gid / CF_LOCAL, sg = gid % CF_LOCAL / W;
                 unsigned n = CF_LOCAL - sg * W < W ? CF_LOCAL - sg * W : W;
                 unsigned src = grp * CF_LOCAL + sg * W + (grp * 7 + sg * 3) % n;
-                for (unsigned h = 0; h < 2; h++)
+                for (unsigned h = 0; h < 3; h++)
                     for (unsigned c = 0; c < N; c++) {
-                        uint64_t got = cf_ld(t, out, ((size_t)gid * 2 + h) * N + c);
+                        uint64_t got = cf_ld(t, out, ((size_t)gid * 3 + h) * N + c);
                         uint64_t exp = cf_ld(t, a, (size_t)src * N + c);
                         if (got != exp)
                             cf_report("bcast", t, W, gid, h * 16 + c, got, exp);
