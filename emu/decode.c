@@ -204,6 +204,10 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
         d->src[0] = in->o[1].reg;
         d->src[1] = in->o[1].dim;
         d->m = type_bits_mask(t);
+        /* exec.c's shortcut for the x ids */
+        d->sel[0] = in->o[1].dim == 0 && (in->o[1].reg == ISA_SP_GLOBAL_ID ||
+                                          in->o[1].reg == ISA_SP_LOCAL_ID);
+        d->sel[1] = in->o[1].reg == ISA_SP_GLOBAL_ID;
         d->kind = EMU_D_SPECIAL;
         return;
     }

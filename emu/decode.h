@@ -24,7 +24,8 @@ typedef enum emu_dkind {
     EMU_D_BRA,           /* branch, conditional or not: target src[0],
                             reconvergence point src[1] */
     EMU_D_NOP,
-    EMU_D_SPECIAL,       /* mov of a work-item query (src[0] special, src[1] dim) */
+    EMU_D_SPECIAL,       /* mov of a work-item query (src[0] special, src[1] dim;
+                            sel[0]: global or local id x, sel[1]: global) */
     EMU_D_MEM,           /* load/store/atomic: emu_mem_exec inside the stint */
     EMU_D_XALU,          /* other ALU op: lanes_exec_alu inside the stint */
     EMU_D_LDST,          /* scalar load/store with an emu_dmem (src[0]) */

@@ -520,10 +520,32 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                 lanes_fast_simt_ret(s);
                 goto next_stint;
             case EMU_D_SPECIAL: {
-                uint64_t v = 0;
-                const int got = special_value(run, sg, d->src[0], d->src[1], w, &v);
                 uint64_t *r = regs + d->dst;
                 const uint64_t m = d->m;
+                /* the x id (decode's sel[0]; sel[1]: global) of a whole
+                 * sub-group inside the work-group's first row: special_value's
+                 * SP_RAMP without its switch and row arithmetic */
+                if (d->sel[0] && mask == full) {
+                    const emu_wg *wg = run->wg;
+                    const uint64_t lin = (uint64_t)sg->id * w;
+                    if (lin + w <= wg->local_size[0]) {
+                        const uint64_t vm = (lin + (d->sel[1] ? wg->gid_base[0] : 0)) & m;
+                        const bool nowrap = vm + (w - 1) <= m;
+                        if (track && d->ramp) {
+                            const uint64_t bit = UINT64_C(1) << d->pred;
+                            ramp = (ramp & ~bit) | (nowrap ? bit : 0);
+                        }
+                        if (nowrap)
+                            lanes_fast_ramp(r, vm, w);
+                        else
+                            for (uint32_t l = 0; l < w; l++)
+                                r[l] = (vm + lane_id[l]) & m;
+                        pc++;
+                        break;
+                    }
+                }
+                uint64_t v = 0;
+                const int got = special_value(run, sg, d->src[0], d->src[1], w, &v);
                 if (track && d->ramp) {
                     /* a tracked register: still a ramp after the type's
                      * mask unless that wrapped a lane */

@@ -1069,6 +1069,53 @@ static void test_group_zeroing_and_faults(void **state)
     assert_non_null(strstr(rf.msg, "(130,0,0)"));
 }
 
+/* exec.c's shortcut for x ids of a whole sub-group in the first row:
+ * u32 ids that wrap at 2^32 inside a sub-group, i32 and u64 views, a
+ * local size that puts later sub-groups in other rows (the general path). */
+static const char body_ids[] =
+    "    mov.u32 r1, %local_id.x\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    st.global.u32 [%out + r1:u32*4], r0\n"
+    "    mov.i32 r2, %global_id.x\n"
+    "    st.global.u32 [%out + r1:u32*4 + 256], r2\n"
+    "    mov.u64 r3, %global_id.x\n"
+    "    shr.u64 r3, r3, 32\n"
+    "    st.global.u32 [%out + r1:u32*4 + 512], r3\n"
+    "    mov.u32 r4, %local_id.x\n"
+    "    st.global.u32 [%out + r1:u32*4 + 768], r4\n"
+    "    ret\n";
+
+static void test_id_shortcut(void **state)
+{
+    (void)state;
+    static const ramp_case cs[] = {
+        { "ids across 2^32", body_ids, 64, 64, 0xfffffff8u, 16, 256, 256, false },
+        { "ids across 2^32 S=8", body_ids, 64, 64, 0xfffffffbu, 8, 256, 256, false },
+        { "ids, two groups", body_ids, 64, 32, 0xffffffe8u, 32, 256, 256, false },
+    };
+    static uint32_t fast[RN], slow[RN];
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        const ramp_case *c = &cs[i];
+        rr_run rf, rs;
+        ramp_case_run(c, true, fast, &rf);
+        ramp_case_run(c, false, slow, &rs);
+        assert_int_equal(rf.rc, 0);
+        assert_int_equal(rs.rc, 0);
+        assert_memory_equal(fast, slow, sizeof fast);
+        assert_int_equal(rf.inst, rs.inst);
+        assert_int_equal(rf.lanes, rs.lanes);
+        /* each work-group writes its local ids' rows: the last one stays */
+        const uint64_t g0 = c->offset + c->global - c->local;
+        for (uint32_t l = 0; l < c->local; l++) {
+            const uint64_t gid = g0 + l;
+            assert_int_equal(fast[l], (uint32_t)gid);
+            assert_int_equal(fast[64 + l], (uint32_t)gid);
+            assert_int_equal(fast[128 + l], (uint32_t)(gid >> 32));
+            assert_int_equal(fast[192 + l], l);
+        }
+    }
+}
+
 /* The instruction limit falling anywhere in the later sub-groups and
  * work-groups: the same message and count on both paths. */
 static void test_group_limits(void **state)
@@ -1287,6 +1334,7 @@ int main(void)
         cmocka_unit_test(test_group_limits),
         cmocka_unit_test(test_zero_masks),
         cmocka_unit_test(test_ramp_bind),
+        cmocka_unit_test(test_id_shortcut),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
