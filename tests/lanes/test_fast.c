@@ -513,6 +513,73 @@ static void test_row_copies(void **state)
     }
 }
 
+/* lanes_fast_simt_enter / lanes_fast_simt_ret against lanes_simt_reset /
+ * lanes_simt_ret: after random divergent branches (stacks of several
+ * entries, lanes already exited), the same depth, entries and exited
+ * lanes; a fresh stack (no storage yet) and an empty entry mask take the
+ * calls' own path. */
+static void simt_same(const lanes_simt *a, const lanes_simt *b)
+{
+    assert_int_equal(a->depth, b->depth);
+    assert_int_equal(a->exited, b->exited);
+    assert_int_equal(a->oom, b->oom);
+    for (uint32_t i = 0; i < a->depth; i++) {
+        assert_int_equal(a->e[i].pc, b->e[i].pc);
+        assert_int_equal(a->e[i].rpc, b->e[i].rpc);
+        assert_int_equal(a->e[i].mask, b->e[i].mask);
+    }
+}
+
+static void test_simt_shortcuts(void **state)
+{
+    (void)state;
+    rng_state = 0x5151;
+    lanes_simt a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    /* no storage yet: both allocate */
+    assert_int_equal(lanes_fast_simt_enter(&a, 0xffff), 0);
+    assert_int_equal(lanes_simt_reset(&b, 0xffff, 0), 0);
+    simt_same(&a, &b);
+    assert_true(a.cap > 0);
+    /* an empty mask: settled to an empty stack either way */
+    assert_int_equal(lanes_fast_simt_enter(&a, 0), 0);
+    assert_int_equal(lanes_simt_reset(&b, 0, 0), 0);
+    simt_same(&a, &b);
+    assert_int_equal(a.depth, 0);
+    for (int it = 0; it < 2000; it++) {
+        const uint32_t w = 1u + (uint32_t)(rnd64() % 64);
+        const lanes_mask lanes = lanes_mask_first(w) & (rnd64() | 1);
+        assert_int_equal(lanes_fast_simt_enter(&a, lanes), 0);
+        assert_int_equal(lanes_simt_reset(&b, lanes, 0), 0);
+        simt_same(&a, &b);
+        assert_int_equal(a.depth, 1);
+        assert_int_equal(a.e[0].mask, lanes);
+        assert_int_equal(a.e[0].pc, 0);
+        assert_int_equal(a.e[0].rpc, ISA_PC_EXIT);
+        /* diverge a few times, then return until the stack empties */
+        const int nb = (int)(rnd64() % 4);
+        for (int k = 0; k < nb && a.depth; k++) {
+            const lanes_mask t = rnd64();
+            const uint32_t pc = lanes_simt_pc(&a);
+            lanes_simt_branch(&a, t, pc + 10, pc + 1, pc + 20);
+            lanes_simt_branch(&b, t, pc + 10, pc + 1, pc + 20);
+            simt_same(&a, &b);
+        }
+        while (a.depth) {
+            lanes_fast_simt_ret(&a);
+            lanes_simt_ret(&b);
+            simt_same(&a, &b);
+        }
+        /* a return on an empty stack changes nothing */
+        lanes_fast_simt_ret(&a);
+        lanes_simt_ret(&b);
+        simt_same(&a, &b);
+    }
+    lanes_simt_free(&a);
+    lanes_simt_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_uniform_shift),
         cmocka_unit_test(test_cmp_ramp),
         cmocka_unit_test(test_row_copies),
+        cmocka_unit_test(test_simt_shortcuts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
