@@ -64,3 +64,14 @@ kernel void through(global int *out)
     wp[i] = (int)i * 3;
     out[i] = (int)(wp - zarr2) + (int)i;   /* wp still points at zarr2[0] */
 }
+
+/* OpenCL C 2.0 atomic types at program scope: atomic_fetch_add on an
+ * initialised atomic_int and relaxed device-scope adds on an array. */
+global atomic_int ai = ATOMIC_VAR_INIT(5);
+global atomic_uint hist[4];
+kernel void c11atomics(global int *out)
+{
+    size_t i = get_global_id(0);
+    out[i] = atomic_fetch_add(&ai, 1) >= 5;
+    atomic_fetch_add_explicit(&hist[i % 4], 1u, memory_order_relaxed, memory_scope_device);
+}

@@ -208,6 +208,33 @@ static void test_write_through(void **state)
     }
 }
 
+/* OpenCL C 2.0 atomic types: every fetch_add saw at least the initial 5,
+ * the final values count the work-items (hist[j]: those with i % 4 == j). */
+static void test_c11_atomics(void **state)
+{
+    (void)state;
+    for (int s = 0; s < 2; s++) {
+        cli_compile("globals", stds[s]);
+        for (int w = 0; w < 3; w++) {
+            static int32_t out[G];
+            int32_t ai;
+            uint32_t hist[4];
+            cli_run_ok("run %s/globals.spv --kernel c11atomics --sg %u --global %d --local %d "
+                       "--arg out=int:zeros:%d --out out=%s/out.bin --out ai=%s/ai.bin "
+                       "--out hist=%s/hist.bin -q", tmpdir, widths[w], G, L, G, tmpdir, tmpdir,
+                       tmpdir);
+            get_exact("out.bin", out, sizeof out);
+            for (int i = 0; i < G; i++)
+                assert_int_equal(out[i], 1);
+            get_exact("ai.bin", &ai, 4);
+            assert_int_equal(ai, 5 + G);
+            get_exact("hist.bin", hist, sizeof hist);
+            for (int j = 0; j < 4; j++)
+                assert_int_equal(hist[j], G / 4);
+        }
+    }
+}
+
 /* The translated kernel as .sgasm: .global_data, .data_reloc and
  * .global_var survive the round trip and the .sgasm runs the same. */
 static void test_sgasm_round_trip(void **state)
@@ -279,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_run_cl),
         cmocka_unit_test(test_static_bool),
         cmocka_unit_test(test_write_through),
+        cmocka_unit_test(test_c11_atomics),
         cmocka_unit_test(test_sgasm_round_trip),
         cmocka_unit_test(test_cli_errors),
         cmocka_unit_test(test_unnamed_params),
