@@ -294,6 +294,8 @@ static int resolve_positions(run_opts *o, const isa_kernel *k)
                     "-fno-discard-value-names), so address them by position:\n", k->name, name);
             for (uint32_t i = 0; i < k->narg; i++) {
                 const isa_arg *a = &k->args[i];
+                if (i + 1 == k->const_arg || i + 1 == k->global_arg)
+                    continue;      /* program-scope data: sgemu binds it */
                 fprintf(stderr, "  --arg %u=...   %s%s%s\n", i,
                         a->kind < 5 ? kinds[a->kind] : "",
                         a->kind == ISA_ARG_IMAGE2D ? "" : isa_types[a->type].cl_name,
