@@ -613,7 +613,10 @@ static void group_map(xctx *x, xfn *f, const spv_inst *in, isa_opcode op, isa_ty
     xval *r = result(x, f, in, &t);
     if (!r || op == ISA_OP_COUNT)
         return;
-    if (t->kind == SPV_TY_BOOL)
+    /* a bool result is a 0/1 u32, except for all_equal, whose type is its
+     * operand's (the compare is of that type: doubles and longs in full,
+     * floats as numbers) */
+    if (t->kind == SPV_TY_BOOL && op != ISA_OP_SG_NU_ALL_EQUAL)
         ty = ISA_T_U32;
     emit_map(x, r, t, op, ty, src, n);
     if (t->kind == SPV_TY_BOOL)

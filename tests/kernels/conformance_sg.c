@@ -277,7 +277,8 @@ static void check_shuffle(const cf_type *t, unsigned W, int delta, const uint8_t
                 }
                 sh_expect(t, W, gid, 16, out, va, bid, n, true, g);
                 sh_expect(t, W, gid, 17, out, va, first, n, true, g);
-                /* all_equal: every active e equal (numbers; no NaN, no -0 in e) */
+                /* all_equal: every active e equal (floats as numbers: +0 == -0;
+                 * no NaN in e) */
                 bool eq = true;
                 for (unsigned j = 0; j < n; j++)
                     if (cf_active(g, j) && !cf_same(t, ve[j], ve[first], false))
@@ -308,9 +309,12 @@ static void run_shuffle(unsigned ti, unsigned W, int delta)
         /* e: equal within most sub-groups (one value per 64 work-items), a
          * different value now and then */
         uint64_t ev = (uint64_t)(i / 64 * 3 + 1);
-        if (rnd() % 97 == 0)
-            ev += 1;
-        cf_st(t, e, i, t->k == CK_INT ? ev & cf_mask(t) : cf_fromfl(t, (double)(ev % 512)));
+        if (rnd() % 97 == 0)   /* 64-bit types: a difference in the high half only */
+            ev += t->size == 8 && t->k == CK_INT ? 1ull << 40 : 1;
+        uint64_t fe = cf_fromfl(t, (double)(ev % 512));
+        if (i / 64 % 4 == 0)   /* +0.0 and -0.0: equal numbers */
+            fe = cf_fromfl(t, (rnd() & 1) ? -0.0 : 0.0);
+        cf_st(t, e, i, t->k == CK_INT ? ev & cf_mask(t) : fe);
         /* the CTS's index / delta: uniform in [-1, 2W - 1] as a uint */
         idx[i] = (uint32_t)((long)(rnd() % (2 * W + 1)) - 1);
     }
