@@ -135,6 +135,14 @@ static bool pointer_target(xctx *x, uint32_t id, uint32_t *var, int64_t *off, in
     return true;
 }
 
+/* The OpenCL C name of the variable being laid out (x->cur), for messages. */
+static const char *cur_name(xctx *x)
+{
+    uint32_t id = x->cur && x->cur->nw > 2 ? spv_word(x->m, x->cur, 2) : 0;
+    const char *n = id && id < x->m->bound ? x->m->name[id] : NULL;
+    return n && n[0] ? n : "(unnamed)";
+}
+
 static bool add_reloc(xctx *x, uint32_t block_arg, uint64_t off, uint32_t var, int64_t addend)
 {
     isa_kernel *k = x->k;
@@ -168,13 +176,14 @@ static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t 
         uint32_t var;
         int64_t addend;
         if (!pointer_target(x, id, &var, &addend, 0)) {
-            x_error(x, "pointer initialiser %u is not the address of a program-scope "
-                    "variable plus constant indices", id);
+            x_error(x, "the initialiser of '%s' holds a pointer that is not the address of "
+                    "a program-scope variable plus constant indices (id %u)", cur_name(x), id);
             return false;
         }
         if (t->size != 8) {
-            x_error(x, "pointer initialisers need 64-bit addresses (Physical64): sgemu "
-                    "addresses do not fit 32 bits");
+            x_error(x, "the initialiser of '%s' holds a %u-byte pointer: pointer "
+                    "initialisers need 64-bit addressing (Physical64), sgemu's block "
+                    "addresses do not fit 32 bits", cur_name(x), (unsigned)t->size);
             return false;
         }
         return add_reloc(x, block_arg, off, var, addend);

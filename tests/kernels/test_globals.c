@@ -267,6 +267,15 @@ static void test_cli_errors(void **state)
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "no argument or program-scope global variable 'nosuch'"));
     cli_result_free(&r);
+    /* an address that is no program-scope variable's: refused, naming it */
+    static const char bad[] = "global int *p = (global int *)0x1000;\n"
+                              "kernel void k(global int *out) { out[0] = *p; }\n";
+    cli_put("bad.cl", bad, sizeof bad - 1);
+    r = cli_run("run %s/bad.cl --global 1 --arg out=int:zeros:1 -q", tmpdir);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "the initialiser of 'p' holds a pointer that is not the "
+                                  "address of a program-scope variable"));
+    cli_result_free(&r);
 }
 
 /* A module without parameter names (no -cl-kernel-arg-info): parameters go
