@@ -313,9 +313,10 @@ static uint32_t low_ilogb(xctx *x, isa_type t, const isa_operand *s, int kind)
     (void)kind;
     isa_operand fin;
     uint32_t e = exponent_of(x, t, s[0], &fin);
-    uint32_t a = x_op1(x, ISA_OP_ABS, t, s[0]);
-    isa_operand inf = x_cmp(x, ISA_BINOP_EQ, t, x_R(a), fconst(t, INFINITY));
-    uint32_t r = x_sel(x, ISA_T_I32, inf, x_I(0x7fffffff), x_I(0x80000000u));
+    /* FP_ILOGB0 = INT_MIN for zeros; infinities and NaN (FP_ILOGBNAN) give
+     * INT_MAX: OpenCL C defines FP_ILOGBNAN as INT_MAX, unlike some libcs */
+    isa_operand zero = x_cmp(x, ISA_BINOP_EQ, t, s[0], fconst(t, 0.0));
+    uint32_t r = x_sel(x, ISA_T_I32, zero, x_I(0x80000000u), x_I(0x7fffffff));
     return x_sel(x, ISA_T_I32, fin, x_R(e), x_R(r));
 }
 
