@@ -278,6 +278,8 @@ static void find_ramps(dctx *c)
             break;
         case EMU_D_LDST:
         case EMU_D_LDST_RAMP:
+        case EMU_D_LD_RAMP4:
+        case EMU_D_ST_RAMP4:
             if (!p->mem[d->src[0]].store)
                 other |= reg_bit(p->mem[d->src[0]].val_row / w);
             break;
@@ -325,6 +327,8 @@ static void find_ramps(dctx *c)
                     d->sel[0] = m->store ? m->val_sel : 0;
                     d->has_pred = m->store;
                     d->pred = (uint16_t)r;
+                    if (m->esize == 4)
+                        d->kind = m->store ? EMU_D_ST_RAMP4 : EMU_D_LD_RAMP4;
                 }
             }
         } else if (d->kind == EMU_D_CMP && d->sel[0] == 0 && d->sel[1] == 1 &&
@@ -526,7 +530,8 @@ void emu_decode_bind(emu_dprog *p, const isa_kernel *k, uint32_t w,
 {
     for (uint32_t i = 0; i < p->n; i++) {
         const emu_dinst *d = &p->d[i];
-        if (d->kind != EMU_D_LDST_RAMP)
+        if (d->kind != EMU_D_LDST_RAMP && d->kind != EMU_D_LD_RAMP4 &&
+            d->kind != EMU_D_ST_RAMP4)
             continue;
         emu_dmem *m = &p->mem[d->src[0]];
         if (m->buf >= 1 && m->buf <= k->narg)

@@ -37,7 +37,11 @@ typedef enum emu_dkind {
      * row dst (sel[0]: a store's value is a constant row), store has_pred,
      * index register pred; src[0] is its emu_dmem for every other case */
     EMU_D_LDST_RAMP,
-    EMU_D_END            /* the sentinel after the last instruction: returns */
+    EMU_D_END,           /* the sentinel after the last instruction: returns */
+    /* EMU_D_LDST_RAMP of 4-byte elements, a load or a store (exec.c's
+     * copy without the size and direction tests) */
+    EMU_D_LD_RAMP4,
+    EMU_D_ST_RAMP4
 } emu_dkind;
 
 /* A scalar load or store resolved at decode time: lane l's address is
@@ -67,7 +71,7 @@ typedef struct emu_dmem {
      * (a global buffer, or a constant one for a load): its argument index
      * + 1, the high bits of its addresses; 0 when not resolved */
     uint16_t buf;
-    /* EMU_D_LDST_RAMP, set by emu_decode_bind: lane 0's index value x0
+    /* EMU_D_LDST_RAMP (and _RAMP4), set by emu_decode_bind: lane 0's index value x0
      * (read as idx) takes the coalesced copy at ramp_ptr + x0 * esize
      * exactly when x0 - ramp_lo < ramp_n (ramp_n 0: never) */
     uint64_t ramp_lo, ramp_n;

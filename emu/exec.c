@@ -609,9 +609,35 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                         goto moved;
                     }
                 }
-                /* every other case: as EMU_D_LDST */
-                __attribute__((fallthrough));
-            case EMU_D_LDST: {
+                goto ldst;
+            /* the same for 4-byte elements, load or store known at decode */
+            case EMU_D_LD_RAMP4:
+                if (track && (ramp >> d->pred & 1) && mask == full) {
+                    const emu_dmem *rm = &inv.mem[d->src[0]];
+                    const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
+                    if (x0 - rm->ramp_lo < rm->ramp_n) {
+                        lanes_fast_widen32(regs + d->dst,
+                                           (const uint8_t *)(rm->ramp_ptr + x0 * 4), w);
+                        pc++;
+                        goto moved;
+                    }
+                }
+                goto ldst;
+            case EMU_D_ST_RAMP4:
+                if (track && (ramp >> d->pred & 1) && mask == full) {
+                    const emu_dmem *rm = &inv.mem[d->src[0]];
+                    const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
+                    if (x0 - rm->ramp_lo < rm->ramp_n) {
+                        lanes_fast_narrow32((uint8_t *)(rm->ramp_ptr + x0 * 4),
+                                            base[d->sel[0]] + d->dst, w);
+                        pc++;
+                        goto moved;
+                    }
+                }
+                goto ldst;
+            case EMU_D_LDST:
+            ldst: {
+                /* every other case of the kinds above too */
                 const emu_dmem *m = &inv.mem[d->src[0]];
                 const bool ir = track && m->ramp_idx && (ramp >> m->idx_reg & 1);
                 if (exec_ldst(run, sg, m, &k->inst[pc], mask, full,

@@ -673,6 +673,17 @@ static const char body_vec[] =      /* a vector load writes r0 too: no ramp bit 
     "done:\n"
     "    ret\n";
 
+static const char body_copy64[] =   /* 8-byte elements (EMU_D_LDST_RAMP, not _RAMP4) */
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u64 r1, [%in + r0:u32*8]\n"
+    "    st.global.u64 [%out + r0:u32*8], r1\n"
+    "    ret\n";
+static const char body_copy16[] =   /* 2-byte elements */
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u16 r1, [%in + r0:i32*2 + 2]\n"
+    "    st.global.u16 [%out + r0:u32*2], r1\n"
+    "    ret\n";
+
 static void test_ramp_accesses(void **state)
 {
     (void)state;
@@ -704,6 +715,10 @@ static void test_ramp_accesses(void **state)
         { "hole", body_hole, 256, 64, 0, 16, 256, 256, false },
         { "u32 wrap, block inside", body_u32_wrap_in, 16, 16, 0xfffffff8u, 16, 256, 256, true },
         { "i32 wrap, block inside", body_i32_wrap_in, 16, 16, 0x7ffffff8u, 16, 256, 256, true },
+        { "u64 elements", body_copy64, 128, 64, 0, 16, 256, 256, false },
+        { "u64 elements, end", body_copy64, 128, 64, 0, 16, 200, 256, true },
+        { "u16 elements", body_copy16, 256, 64, 0, 16, 256, 256, false },
+        { "u16 elements, end", body_copy16, 512, 128, 0, 32, 256, 256, true },
     };
     static uint32_t fast[RN], slow[RN];
     for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
@@ -748,6 +763,15 @@ static void test_ramp_accesses(void **state)
     ramp_case_run(&cs[22], true, fast, &(rr_run){ 0 });
     for (uint32_t i = 0; i < 256; i++)
         assert_int_equal(fast[i], i % 16 == 5 ? rin(0) : rin(i));
+    ramp_case_run(&cs[25], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], rin(i));
+    ramp_case_run(&cs[27], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 128; i++) {   /* halves of in, shifted by one */
+        const uint32_t lo = (uint16_t)(rin((2 * i + 1) / 2) >> (((2 * i + 1) % 2) * 16));
+        const uint32_t hi = (uint16_t)(rin((2 * i + 2) / 2) >> (((2 * i + 2) % 2) * 16));
+        assert_int_equal(fast[i], lo | hi << 16);
+    }
     /* the faults name the first lane outside the buffer */
     rr_run rf;
     ramp_case_run(&cs[23], true, fast, &rf);
@@ -1284,7 +1308,7 @@ static void test_ramp_bind(void **state)
             a[0].data = a[1].data = buf;
             a[0].bytes = a[1].bytes = sizeof buf;
             emu_decode_bind(&p, &k, 16, a);
-            assert_int_equal(p.d[1].kind, EMU_D_LDST_RAMP);
+            assert_int_equal(p.d[1].kind, EMU_D_LD_RAMP4);
             const emu_dmem *m = &p.mem[p.d[1].src[0]];
             uint32_t nfast = 0;
             /* x0 around the buffer's ends, 2^31 and 2^32, and the disp */
