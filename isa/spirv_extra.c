@@ -606,6 +606,65 @@ static bool upsample(xctx *x, xfn *f, const spv_inst *in, const char *name)
     return true;
 }
 
+/* shuffle(x, mask) and shuffle2(x, y, mask): result component i is
+ * component (mask[i] mod m) of x, or of x followed by y, where m is the
+ * number of components to choose from (OpenCL C: only the low log2(m)
+ * bits of each mask element count).  A constant mask element picks its
+ * component at translation time; any other one selects at run time. */
+static bool vec_shuffle(xctx *x, xfn *f, const spv_inst *in, const char *name)
+{
+    const bool two = !strcmp(name, "shuffle2");
+    if (!two && strcmp(name, "shuffle"))
+        return false;
+    spv_module *m = x->m;
+    const unsigned nin = two ? 2 : 1;
+    if (in->nw < 6u + nin) {
+        x_error(x, "'%s' has too few operands", name);
+        return true;
+    }
+    xc pool[2 * XV_MAX];
+    unsigned total = 0;
+    for (unsigned i = 0; i < nin; i++) {
+        const xval *v = x_val(x, f, spv_word(m, in, 5 + i));
+        if (!v || !v->n)
+            return true;
+        for (unsigned c = 0; c < v->n; c++)
+            pool[total++] = v->c[c];
+    }
+    const xval *mask = x_val(x, f, spv_word(m, in, 5 + nin));
+    const spv_type *rt = x_type(x, spv_word(m, in, 1));
+    const spv_type *mt = val_type(x, spv_word(m, in, 5 + nin));
+    if (!mask || !mask->n || !rt || !mt)
+        return true;
+    if (total & (total - 1)) {
+        x_error(x, "'%s' of %u components (OpenCL C allows 2, 4, 8 or 16)", name, total / nin);
+        return true;
+    }
+    const isa_type ct = x_comp_type(rt), mct = uint_of(x_comp_type(mt));
+    xval res;
+    memset(&res, 0, sizeof res);
+    for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
+        const xc *k = &mask->c[mask->n == 1 ? 0 : c];
+        if (k->o.kind == ISA_OPND_IMM) {
+            res.c[c] = pool[k->o.imm & (total - 1)];
+        } else {
+            const uint32_t idx = x_op2(x, ISA_OP_AND, mct, x_src(x, k), x_I(total - 1));
+            isa_operand cur = x_src(x, &pool[0]);
+            for (unsigned j = 1; j < total; j++) {
+                isa_operand hit = x_cmp(x, ISA_BINOP_EQ, mct, x_R(idx), x_I(j));
+                cur = x_R(x_sel(x, ct, hit, x_src(x, &pool[j]), cur));
+            }
+            res.c[c].o = cur;
+            res.c[c].space = X_SPACE_NONE;
+        }
+        res.n = (uint8_t)(c + 1);
+    }
+    xval *v = x_def(x, f, spv_word(m, in, 2), res.n);
+    if (v)
+        *v = res;
+    return true;
+}
+
 /* fract, modf, sincos: a result and a second value stored through the
  * pointer operand (one scalar st per component). */
 static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
@@ -677,7 +736,7 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
 {
     if (ptr_out(x, f, in, name))
         return true;
-    if (geometric(x, f, in, name, 5) || upsample(x, f, in, name))
+    if (geometric(x, f, in, name, 5) || upsample(x, f, in, name) || vec_shuffle(x, f, in, name))
         return true;
     const ext_row *row = NULL;
     for (unsigned i = 0; i < sizeof ext_rows / sizeof ext_rows[0] && !row; i++)

@@ -370,6 +370,54 @@ static void test_vecmem(void **state)
     }
 }
 
+/* ------------------------------------------------------------ shuffle, shuffle2 */
+
+/* OpenCL C: result component i is component (mask[i] mod n) of x (shuffle)
+ * or of the 2n components x0..x(n-1) y0..y(n-1) (shuffle2). */
+static void test_vshuffle(void **state)
+{
+    (void)state;
+    enum { G = 96 };
+    static uint32_t in[8 * G], mk[8 * G], out[20 * G];
+    for (int i = 0; i < 8 * G; i++) {
+        in[i] = rnd();
+        mk[i] = rnd();
+    }
+    cli_put("vin.bin", in, sizeof in);
+    cli_put("vmk.bin", mk, sizeof mk);
+    cli_compile("vshuffle", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        cli_run_ok("run %s/vshuffle.spv --sg %u --global %d --local 32 --arg in=uint:@%s/vin.bin "
+                   "--arg mk=uint:@%s/vmk.bin --arg out=uint:zeros:%d --out out=%s/vout.bin -q",
+                   tmpdir, widths[w], G, tmpdir, tmpdir, 20 * G, tmpdir);
+        cli_get("vout.bin", out, sizeof out);
+        for (int i = 0; i < G; i++) {
+            const uint32_t *x = &in[8 * i], *y = &in[8 * i + 4], *m = &mk[8 * i];
+            const uint32_t *o = &out[20 * i];
+            uint16_t hx[16], got[8];
+            for (int c = 0; c < 4; c++) {
+                hx[2 * c] = (uint16_t)x[c];
+                hx[2 * c + 1] = (uint16_t)(x[c] >> 16);
+                hx[8 + 2 * c] = (uint16_t)y[c];
+                hx[8 + 2 * c + 1] = (uint16_t)(y[c] >> 16);
+            }
+            for (int c = 0; c < 8; c++)
+                assert_int_equal(o[c], x[m[c] % 4]);
+            for (int c = 0; c < 4; c++) {
+                uint32_t k = m[c] % 8;
+                assert_int_equal(o[8 + c], k < 4 ? x[k] : y[k - 4]);
+            }
+            assert_int_equal(o[12], x[3]);
+            assert_int_equal(o[13], x[2]);
+            assert_int_equal(o[14], x[1]);
+            assert_int_equal(o[15], x[0]);
+            memcpy(got, &o[16], sizeof got);
+            for (int c = 0; c < 8; c++)
+                assert_int_equal(got[c], hx[(uint16_t)m[c] % 16]);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ __constant data */
 
 typedef struct { float scale; int32_t off[3]; int16_t tag; } cd_p;
@@ -855,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_aggregates),
         cmocka_unit_test(test_aggregate_values),
         cmocka_unit_test(test_vecmem),
+        cmocka_unit_test(test_vshuffle),
         cmocka_unit_test(test_const_data),
         cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_extra),
