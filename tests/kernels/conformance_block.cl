@@ -11,12 +11,13 @@
 //          a __local copy of the region at loff;
 //   writes: the values read, plus the lane, written back at slots of 16 W
 //          elements (width 1 at 0, 2 at 16 W, 4 at 32 W, 8 at 48 W,
-//          16 at 64 W) of gw (global) and lw (written to __local, copied out).
+//          16 at 64 W) of gw (global) and lw (written to __local, copied out);
+//          uchar16 from __local: r[g*64 + 47 .. 62].
 #include "sgemu_block_io.h"
 
 #define PUTN(base, v, N) for (int k_ = 0; k_ < N; k_++) r[(base) + k_] = ((T##N)(v))[k_];
 
-#define BLK(T, SFX, SIXTEEN) \
+#define BLK(T, SFX, SIXTEEN, LSIXTEEN) \
 kernel void blk_##T(global const T *in, global T *rout, global T *gw, global T *lw, \
                     local T *tile, uint off, uint loff) \
 { \
@@ -54,13 +55,14 @@ kernel void blk_##T(global const T *in, global T *rout, global T *gw, global T *
     intel_sub_group_block_write##SFX##8(q + 48 * W, d + lane); \
     SIXTEEN \
     sub_group_barrier(CLK_LOCAL_MEM_FENCE); \
+    LSIXTEEN \
     intel_sub_group_block_write##SFX(t, la + lane); \
     intel_sub_group_block_write##SFX##2(t + 16 * W, lb + lane); \
     intel_sub_group_block_write##SFX##4(t + 32 * W, lc + lane); \
     intel_sub_group_block_write##SFX##8(t + 48 * W, ld + lane); \
     sub_group_barrier(CLK_LOCAL_MEM_FENCE); \
     global T *lq = lw + s * 80 * W; \
-    for (uint k = l; k < 64 * W; k += W) \
+    for (uint k = l; k < 80 * W; k += W) \
         lq[k] = t[k]; \
 }
 
@@ -70,11 +72,18 @@ kernel void blk_##T(global const T *in, global T *rout, global T *gw, global T *
     r[21] = e.s6; r[22] = e.s7; r[23] = e.s8; r[24] = e.s9; r[25] = e.sa; r[26] = e.sb; \
     r[27] = e.sc; r[28] = e.sd; r[29] = e.se; r[30] = e.sf; \
     intel_sub_group_block_write_uc16(q + 64 * W, e + lane);
+#define L16 \
+    uchar16 le = intel_sub_group_block_read_uc16(t + loff); \
+    r[47] = le.s0; r[48] = le.s1; r[49] = le.s2; r[50] = le.s3; r[51] = le.s4; \
+    r[52] = le.s5; r[53] = le.s6; r[54] = le.s7; r[55] = le.s8; r[56] = le.s9; \
+    r[57] = le.sa; r[58] = le.sb; r[59] = le.sc; r[60] = le.sd; r[61] = le.se; \
+    r[62] = le.sf; \
+    intel_sub_group_block_write_uc16(t + 64 * W, le + lane);
 
-BLK(uint, _ui, )
-BLK(ushort, _us, )
-BLK(uchar, _uc, U16)
-BLK(ulong, _ul, )
+BLK(uint, _ui, , )
+BLK(ushort, _us, , )
+BLK(uchar, _uc, U16, L16)
+BLK(ulong, _ul, , )
 
 // Image block I/O (row by row: component k of lane i is the data at byte
 // x + i * sizeof(T) of row y + k).  a32, o32: CL_R CL_UNSIGNED_INT32,

@@ -757,18 +757,15 @@ static void run_block(const cf_type *t, const char *kname, unsigned W, unsigned 
                     uint64_t got = cf_ld(t, r, gid * 64 + slot);
                     if (got != x)
                         cf_report("block-read", t, W, gid, slot, got, x);
-                    if (N <= 8) {
-                        got = cf_ld(t, r, gid * 64 + 32 + slot);
+                    {   /* __local: at loff; 16-wide at slots 47.. */
+                        unsigned ls = N <= 8 ? 32 + slot : 47 + k;
+                        got = cf_ld(t, r, gid * 64 + ls);
                         if (got != y)
-                            cf_report("block-read-local", t, W, gid, 32 + slot, got, y);
+                            cf_report("block-read-local", t, W, gid, ls, got, y);
                         cf_st(t, el, rb + 16 * (size_t)W * v + l + (size_t)k * W, (y + l) & cf_mask(t));
                     }
                     cf_st(t, eg, rb + 16 * (size_t)W * v + l + (size_t)k * W, (x + l) & cf_mask(t));
                 }
-            /* the local image is copied out for the first 64 W elements only */
-            for (size_t j = 64 * (size_t)W; j < region; j++)
-                if (l == 0)
-                    cf_st(t, el, rb + j, 0);
         }
     for (size_t i = 0; i < ne; i++) {
         if (cf_ld(t, gw, i) != cf_ld(t, eg, i))
