@@ -73,7 +73,9 @@ typedef struct emu_dmem {
     uint16_t buf;
     /* EMU_D_LDST_RAMP (and _RAMP4), set by emu_decode_bind: lane 0's index value x0
      * (read as idx) takes the coalesced copy at ramp_ptr + x0 * esize
-     * exactly when x0 - ramp_lo < ramp_n (ramp_n 0: never) */
+     * exactly when x0 - ramp_lo < ramp_n (ramp_n 0: never); the range
+     * lies where reading the slot as idx is the slot itself (below 2^31
+     * for i32, 2^32 for u32), so exec.c compares the slot unconverted */
     uint64_t ramp_lo, ramp_n;
     uintptr_t ramp_ptr;
 } emu_dmem;

@@ -597,11 +597,15 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                  * row in the index type: one block inside the buffer.
                  * emu_decode_bind turned the checks (no lane wraps in the
                  * index type, alignment, the argument's buffer and its
-                 * bounds) into one range of lane 0's index. */
+                 * bounds) into one range of lane 0's index.  The slot is
+                 * compared as it is: inside that range (below 2^31 for
+                 * i32, 2^32 for u32) reading it as the index type changes
+                 * nothing, and a slot outside (a negative i32, high bits
+                 * above a u32) takes the general path. */
                 if (track && (ramp >> d->pred & 1) && mask == full) {
                     const emu_dmem *rm = &inv.mem[d->src[0]];
                     const uint64_t es = d->sel[2];
-                    const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
+                    const uint64_t x0 = regs[d->src[1]];
                     if (x0 - rm->ramp_lo < rm->ramp_n) {
                         ldst_copy((uint8_t *)(rm->ramp_ptr + x0 * es), d->has_pred, es,
                                   regs + d->dst, base[d->sel[0]] + d->dst, w);
@@ -614,7 +618,7 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
             case EMU_D_LD_RAMP4:
                 if (track && (ramp >> d->pred & 1) && mask == full) {
                     const emu_dmem *rm = &inv.mem[d->src[0]];
-                    const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
+                    const uint64_t x0 = regs[d->src[1]];
                     if (x0 - rm->ramp_lo < rm->ramp_n) {
                         lanes_fast_widen32(regs + d->dst,
                                            (const uint8_t *)(rm->ramp_ptr + x0 * 4), w);
@@ -626,7 +630,7 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
             case EMU_D_ST_RAMP4:
                 if (track && (ramp >> d->pred & 1) && mask == full) {
                     const emu_dmem *rm = &inv.mem[d->src[0]];
-                    const uint64_t x0 = index_value((emu_didx)d->sel[1], regs[d->src[1]]);
+                    const uint64_t x0 = regs[d->src[1]];
                     if (x0 - rm->ramp_lo < rm->ramp_n) {
                         lanes_fast_narrow32((uint8_t *)(rm->ramp_ptr + x0 * 4),
                                             base[d->sel[0]] + d->dst, w);
