@@ -118,3 +118,34 @@ kernel void blk_img(read_only image2d_t a32, write_only image2d_t o32,
         intel_sub_group_block_write(o32, (int2)(4 * (IW - (int)W / 2), 15), 7000 + l);
     }
 }
+
+// Every image block width of every type: sub-group s (along x) reads the
+// block of width N at byte (s * W * sizeof(T), row r_N) of a (r_1 = 0,
+// r_2 = 1, r_4 = 3, r_8 = 7, r_16 = 15) and writes it, plus the lane, to b
+// at the same place; a and b are CL_R CL_UNSIGNED_INT32 images (the block
+// functions read and write bytes, whatever the format).
+uchar16 __attribute__((overloadable)) intel_sub_group_block_read_uc16(read_only image2d_t i,
+                                                                     int2 c);
+void __attribute__((overloadable)) intel_sub_group_block_write_uc16(write_only image2d_t i, int2 c,
+                                                                   uchar16 v);
+#define IMG(T, SFX, SIXTEEN) \
+kernel void img_##T(read_only image2d_t a, write_only image2d_t b) \
+{ \
+    int W = get_max_sub_group_size(); \
+    int x = (get_group_id(0) * get_num_sub_groups() + get_sub_group_id()) * W * sizeof(T); \
+    T lane = (T)get_sub_group_local_id(); \
+    intel_sub_group_block_write##SFX(b, (int2)(x, 0), \
+        intel_sub_group_block_read##SFX(a, (int2)(x, 0)) + lane); \
+    intel_sub_group_block_write##SFX##2(b, (int2)(x, 1), \
+        intel_sub_group_block_read##SFX##2(a, (int2)(x, 1)) + lane); \
+    intel_sub_group_block_write##SFX##4(b, (int2)(x, 3), \
+        intel_sub_group_block_read##SFX##4(a, (int2)(x, 3)) + lane); \
+    intel_sub_group_block_write##SFX##8(b, (int2)(x, 7), \
+        intel_sub_group_block_read##SFX##8(a, (int2)(x, 7)) + lane); \
+    SIXTEEN \
+}
+IMG(uint, _ui, )
+IMG(ushort, _us, )
+IMG(uchar, _uc, intel_sub_group_block_write_uc16(b, (int2)(x, 15),
+        intel_sub_group_block_read_uc16(a, (int2)(x, 15)) + lane);)
+IMG(ulong, _ul, )

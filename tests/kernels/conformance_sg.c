@@ -916,6 +916,54 @@ static void test_check_order(void **state)
     }
 }
 
+/* Image block I/O at every width of every type (1, 2, 4, 8; 16 for
+ * uchar): component k of lane i is the sizeof(T) bytes at byte
+ * x + i * sizeof(T) of row y + k (cl_intel_subgroups "The data is read
+ * row-by-row"); the kernel writes what it read, plus the lane, back at
+ * the same place of a second image. */
+static void test_image_widths(void **state)
+{
+    (void)state;
+    cli_compile("conformance_block", "CL2.0");
+    cf_bad = 0;
+    enum { G = 128, H = 31 };
+    static const struct { unsigned ti; const char *k; unsigned maxn; } ks[] = {
+        { 5, "img_uint", 8 }, { 3, "img_ushort", 8 }, { 1, "img_uchar", 16 }, { 7, "img_ulong", 8 },
+    };
+    static uint8_t a[H * G * 8], b[H * G * 8], e[H * G * 8];
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned w = 0; w < 3; w++) {
+            const cf_type *t = &cf_types[ks[k].ti];
+            unsigned W = cf_widths[w], pitch = G * t->size, IW = pitch / 4;
+            for (unsigned i = 0; i < H * pitch; i++)
+                a[i] = (uint8_t)rnd();
+            cli_put("a.bin", a, H * pitch);
+            cli_run_ok("run %s/conformance_block.spv --kernel %s --sg %u --global %d --local 64 "
+                       "--no-timing --arg a=image2d:%ux%d:CL_R:CL_UNSIGNED_INT32:@%s/a.bin "
+                       "--arg b=image2d:%ux%d:CL_R:CL_UNSIGNED_INT32:zeros --out b=%s/b.bin -q",
+                       tmp, ks[k].k, W, G, IW, H, tmp, IW, H, tmp);
+            cli_get("b.bin", b, H * pitch);
+            memset(e, 0, H * pitch);
+            for (unsigned gid = 0; gid < G; gid++) {
+                unsigned s = gid / W, i = gid % W;
+                for (unsigned N = 1; N <= ks[k].maxn; N *= 2)
+                    for (unsigned c = 0; c < N; c++) {
+                        size_t off = (size_t)(N - 1 + c) * pitch + (s * W + i) * t->size;
+                        uint64_t v = cf_ld(t, a + off, 0);
+                        cf_st(t, e + off, 0, (v + i) & cf_mask(t));
+                    }
+            }
+            for (unsigned y = 0; y < H; y++)
+                for (unsigned x = 0; x < G; x++) {
+                    uint64_t got = cf_ld(t, b + (size_t)y * pitch, x);
+                    uint64_t exp = cf_ld(t, e + (size_t)y * pitch, x);
+                    if (got != exp)
+                        cf_report("image-width", t, W, x, y, got, exp);
+                }
+        }
+    assert_int_equal(cf_bad, 0);
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -958,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_bcast),
         cmocka_unit_test(test_block),
         cmocka_unit_test(test_block_image),
+        cmocka_unit_test(test_image_widths),
         cmocka_unit_test(test_ballot),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_queries),
