@@ -462,6 +462,74 @@ static void test_edge_values(void **state)
     }
 }
 
+/* A float add over -0.0 values is -0.0 (IEEE: -0 + -0 = -0); only an
+ * exclusive scan with no earlier contributing work-item returns the
+ * identity 0.  Every algorithm, every float type, sub-group (uniform,
+ * non-uniform with random masks, clustered) and work-group forms; the
+ * padding of inactive and missing lanes must not turn -0.0 into +0.0. */
+static void test_neg_zero_add(void **state)
+{
+    (void)state;
+    static const isa_type ft[] = { ISA_T_F16, ISA_T_F32, ISA_T_F64 };
+    for (uint32_t ra = 0; ra < 3; ra++)
+        for (int i = 0; i < 3; i++)
+            for (size_t wi = 0; wi < 6; wi++) {
+                coll_options_default(&opt);
+                opt.reduce_algo = (uint8_t)ra;
+                opt.scan_algo = (uint8_t)ra;
+                isa_type t = ft[i];
+                uint32_t w = widths[wi], n = 3 * w + (w > 1 ? w / 2 : 0);
+                uint64_t nz = from_d(t, -0.0), pz = from_d(t, 0.0);
+                wg x;
+                wg_init(&x, w, n, n, 1);
+                for (uint32_t k = 0; k < n; k++)
+                    *item(&x, 1, k) = nz;
+                /* work-group forms: every work-item; exclusive item 0 is +0 */
+                for (int f = 0; f < 3; f++) {
+                    isa_family fam = f == 0 ? ISA_FAM_REDUCE : f == 1 ? ISA_FAM_SCAN_INC
+                                                                       : ISA_FAM_SCAN_EXC;
+                    isa_inst in = mk(wg_op(fam, ISA_BINOP_ADD), t, 2);
+                    assert_int_equal(run(&x, &in, -1, NULL), COLL_OK);
+                    for (uint32_t k = 0; k < n; k++)
+                        assert_int_equal(*item(&x, 0, k), f == 2 && k == 0 ? pz : nz);
+                    /* the same over sub-group 0 alone */
+                    in = mk(sg_op(fam, ISA_BINOP_ADD), t, 2);
+                    assert_int_equal(run(&x, &in, 0, NULL), COLL_OK);
+                    for (uint32_t l = 0; l < w; l++)
+                        assert_int_equal(*item(&x, 0, l), f == 2 && l == 0 ? pz : nz);
+                }
+                /* non-uniform: a random active mask of the last (partial)
+                 * sub-group; exclusive lanes up to the first active one: +0 */
+                uint32_t j = (n - 1) / w, m = n - j * w;
+                x.act[j] = rnd() & x.sg[j].exists;
+                lanes_mask act = x.act[j];
+                static const isa_opcode nu[3] = { ISA_OP_SG_NU_REDUCE_ADD,
+                                                  ISA_OP_SG_NU_SCAN_INC_ADD,
+                                                  ISA_OP_SG_NU_SCAN_EXC_ADD };
+                for (int f = 0; f < 3; f++) {
+                    isa_inst in = mk(nu[f], t, 2);
+                    assert_int_equal(run(&x, &in, (int)j, NULL), COLL_OK);
+                    bool seen = false;
+                    for (uint32_t l = 0; l < m; l++) {
+                        if (!(act >> l & 1))
+                            continue;
+                        assert_int_equal(*item(&x, 0, j * w + l), f == 2 && !seen ? pz : nz);
+                        seen = true;
+                    }
+                }
+                for (uint32_t c = 1; c <= w; c *= 2) {
+                    isa_inst in = mk(ISA_OP_SG_CL_REDUCE_ADD, t, 3);
+                    in.o[2].kind = ISA_OPND_IMM;
+                    in.o[2].imm = c;
+                    assert_int_equal(run(&x, &in, (int)j, NULL), COLL_OK);
+                    for (uint32_t l = 0; l < m; l++)
+                        if (act >> l & 1)
+                            assert_int_equal(*item(&x, 0, j * w + l), nz);
+                }
+                test_wg_free(&x);
+            }
+}
+
 static uint32_t lg(uint32_t w)
 {
     uint32_t k = 0;
@@ -892,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_nu_algorithms),
         cmocka_unit_test(test_clustered_reduce),
         cmocka_unit_test(test_edge_values),
+        cmocka_unit_test(test_neg_zero_add),
         cmocka_unit_test(test_uop_counts),
         cmocka_unit_test(test_shuffles),
         cmocka_unit_test(test_vector_shuffle_and_broadcast),
