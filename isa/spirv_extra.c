@@ -414,30 +414,33 @@ typedef struct ext_row {
     low_fn fn;
     int kind;
     bool isfloat;
+    /* not computed for half through float: the result is a neighbour in
+     * the type itself, which float's neighbours are not */
+    bool no_f16;
 } ext_row;
 
 static const ext_row ext_rows[] = {
-    { "floor", 1, 0, low_round, ISA_RND_RTN, true }, { "ceil", 1, 0, low_round, ISA_RND_RTP, true },
-    { "trunc", 1, 0, low_round, ISA_RND_RTZ, true }, { "rint", 1, 0, low_round, ISA_RND_RTE, true },
-    { "round", 1, 0, low_round_away, 0, true }, { "copysign", 2, 0, low_copysign, 0, true },
-    { "fdim", 2, 0, low_fdim, 0, true }, { "maxmag", 2, 0, low_mag, 0, true },
-    { "minmag", 2, 0, low_mag, 1, true }, { "step", 2, 0, low_step, 0, true },
-    { "sign", 1, 0, low_sign, 0, true }, { "mix", 3, 0, low_mix, 0, true },
-    { "degrees", 1, 0, low_angle, 0, true }, { "radians", 1, 0, low_angle, 1, true },
-    { "select", 3, 0, NULL, 0, false }, { "bitselect", 3, 0, low_bitselect, 0, false },
-    { "ctz", 1, 0, low_ctz, 0, false }, { "rotate", 2, 2, low_rotate, 0, false },
-    { "s_add_sat", 2, 1, low_sat, 0, false }, { "u_add_sat", 2, 2, low_sat, 0, false },
-    { "s_sub_sat", 2, 1, low_sat, 1, false }, { "u_sub_sat", 2, 2, low_sat, 1, false },
-    { "s_hadd", 2, 1, low_hadd, 0, false }, { "u_hadd", 2, 2, low_hadd, 0, false },
-    { "s_rhadd", 2, 1, low_hadd, 1, false }, { "u_rhadd", 2, 2, low_hadd, 1, false },
-    { "s_abs_diff", 2, 1, low_absdiff, 0, false }, { "u_abs_diff", 2, 2, low_absdiff, 0, false },
-    { "s_mad_hi", 3, 1, low_madhi, 0, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false },
-    { "tan", 1, 0, low_tan, 0, true }, { "native_tan", 1, 0, low_tan, 0, true },
-    { "half_tan", 1, 0, low_tan, 0, true }, { "ldexp", 2, 0, low_ldexp, 0, true },
-    { "smoothstep", 3, 0, low_smooth, 0, true },
-    { "ilogb", 1, 0, low_ilogb, 0, false }, { "logb", 1, 0, low_logb, 0, true },
-    { "nan", 1, 0, low_nan, 0, false },
-    { "nextafter", 2, 0, low_nextafter, 0, true },
+    { "floor", 1, 0, low_round, ISA_RND_RTN, true, false }, { "ceil", 1, 0, low_round, ISA_RND_RTP, true, false },
+    { "trunc", 1, 0, low_round, ISA_RND_RTZ, true, false }, { "rint", 1, 0, low_round, ISA_RND_RTE, true, false },
+    { "round", 1, 0, low_round_away, 0, true, false }, { "copysign", 2, 0, low_copysign, 0, true, false },
+    { "fdim", 2, 0, low_fdim, 0, true, false }, { "maxmag", 2, 0, low_mag, 0, true, false },
+    { "minmag", 2, 0, low_mag, 1, true, false }, { "step", 2, 0, low_step, 0, true, false },
+    { "sign", 1, 0, low_sign, 0, true, false }, { "mix", 3, 0, low_mix, 0, true, false },
+    { "degrees", 1, 0, low_angle, 0, true, false }, { "radians", 1, 0, low_angle, 1, true, false },
+    { "select", 3, 0, NULL, 0, false, false }, { "bitselect", 3, 0, low_bitselect, 0, false, false },
+    { "ctz", 1, 0, low_ctz, 0, false, false }, { "rotate", 2, 2, low_rotate, 0, false, false },
+    { "s_add_sat", 2, 1, low_sat, 0, false, false }, { "u_add_sat", 2, 2, low_sat, 0, false, false },
+    { "s_sub_sat", 2, 1, low_sat, 1, false, false }, { "u_sub_sat", 2, 2, low_sat, 1, false, false },
+    { "s_hadd", 2, 1, low_hadd, 0, false, false }, { "u_hadd", 2, 2, low_hadd, 0, false, false },
+    { "s_rhadd", 2, 1, low_hadd, 1, false, false }, { "u_rhadd", 2, 2, low_hadd, 1, false, false },
+    { "s_abs_diff", 2, 1, low_absdiff, 0, false, false }, { "u_abs_diff", 2, 2, low_absdiff, 0, false, false },
+    { "s_mad_hi", 3, 1, low_madhi, 0, false, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false, false },
+    { "tan", 1, 0, low_tan, 0, true, false }, { "native_tan", 1, 0, low_tan, 0, true, false },
+    { "half_tan", 1, 0, low_tan, 0, true, false }, { "ldexp", 2, 0, low_ldexp, 0, true, false },
+    { "smoothstep", 3, 0, low_smooth, 0, true, false },
+    { "ilogb", 1, 0, low_ilogb, 0, false, false }, { "logb", 1, 0, low_logb, 0, true, false },
+    { "nan", 1, 0, low_nan, 0, false, false },
+    { "nextafter", 2, 0, low_nextafter, 0, true, true },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
@@ -758,13 +761,32 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
     if (!rt)
         return true;
     isa_type t = x_comp_type(rt);
+    /* half (cl_khr_fp16): the float lowering on the operands widened
+     * exactly, its result rounded once to half.  Every row but no_f16 is
+     * exact in float (rounding, sign and magnitude picks, ldexp, logb,
+     * ilogb) or a few float ulps from exact, which the one rounding to
+     * half's 11 bits keeps within half's bounds */
+    bool half = false;
+    if (row->isfloat && t == ISA_T_F16 && !row->no_f16) {
+        half = true;
+        t = ISA_T_F32;
+    }
     if (row->isfloat && t != ISA_T_F32 && t != ISA_T_F64) {
         x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
+    bool src16[3] = { false, false, false };
+    for (unsigned i = 0; i < nsrc; i++) {
+        const spv_type *st = val_type(x, spv_word(m, in, 5 + i));
+        src16[i] = st && x_comp_type(st) == ISA_T_F16;
+    }
     if (row->fn == low_ilogb) {   /* the operand's type decides */
         const spv_type *at = val_type(x, spv_word(m, in, 5));
         t = at ? x_comp_type(at) : ISA_T_NONE;
+        if (t == ISA_T_F16) {
+            half = true;
+            t = ISA_T_F32;
+        }
         if (t != ISA_T_F32 && t != ISA_T_F64) {
             x_error(x, "OpenCL.std 'ilogb' is lowered for float and double only");
             return true;
@@ -786,8 +808,11 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
     for (unsigned c = 0; c < rt->ncomp && c < XV_MAX; c++) {
         isa_operand o[3];
         memset(o, 0, sizeof o);
-        for (unsigned i = 0; i < nsrc; i++)
+        for (unsigned i = 0; i < nsrc; i++) {
             o[i] = x_src(x, &s[i]->c[s[i]->n == 1 ? 0 : c]);
+            if (half && src16[i])
+                o[i] = x_R(x_cvt(x, ISA_T_F32, ISA_T_F16, o[i]));
+        }
         if (!row->fn) {
             /* c ? b : a; vectors test the MSB of c (OpenCL select) */
             const spv_type *ct = val_type(x, spv_word(m, in, 7));
@@ -797,6 +822,8 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
             regs[c] = x_sel(x, t, p, o[1], o[0]);
         } else {
             regs[c] = row->fn(x, t, o, row->kind);
+            if (half && row->isfloat)
+                regs[c] = x_cvt(x, ISA_T_F16, ISA_T_F32, x_R(regs[c]));
         }
     }
     set_result(x, f, spv_word(m, in, 2), regs, rt->ncomp);

@@ -122,8 +122,8 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
     if (!t || !a || !b || !a->n || !b->n)
         return true;
     isa_type ty = x_comp_type(t);
-    if (ty != ISA_T_F32 && ty != ISA_T_F64) {
-        x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
+    if (ty != ISA_T_F32 && ty != ISA_T_F64 && ty != ISA_T_F16) {
+        x_error(x, "OpenCL.std '%s' is lowered for half, float and double only", name);
         return true;
     }
     xval r;
@@ -133,17 +133,23 @@ bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
         isa_operand xs = x_src(x, &a->c[c < a->n ? c : 0]);
         isa_operand es = x_src(x, &b->c[c < b->n ? c : 0]);
         uint32_t R;
-        if (kind == K_POWR) {
+        if (kind == K_POWR && ty == ISA_T_F16) {
+            /* half: float's powr on the exactly widened operands, rounded
+             * once (float's few ulps vanish in half's 11 bits) */
+            R = powr_one(x, ISA_T_F32, x_R(x_cvt(x, ISA_T_F32, ISA_T_F16, xs)),
+                         x_R(x_cvt(x, ISA_T_F32, ISA_T_F16, es)));
+            R = x_cvt(x, ISA_T_F16, ISA_T_F32, x_R(R));
+        } else if (kind == K_POWR) {
             R = powr_one(x, ty, xs, es);
         } else {
             uint32_t X = ty == ISA_T_F64 ? x_op1(x, ISA_OP_MOV, ISA_T_F64, xs)
-                                         : x_cvt(x, ISA_T_F64, ISA_T_F32, xs);
+                                         : x_cvt(x, ISA_T_F64, ty, xs);
             /* pow / rootn of the exact double n (pow's special cases are
              * pown's); in double for float too, so n keeps all its bits */
             R = x_op2(x, kind == K_POWN ? ISA_OP_POW : ISA_OP_ROOTN, ISA_T_F64, x_R(X),
                       x_R(x_cvt(x, ISA_T_F64, ISA_T_I32, es)));
-            if (ty == ISA_T_F32)
-                R = x_cvt(x, ISA_T_F32, ISA_T_F64, x_R(R));
+            if (ty != ISA_T_F64)
+                R = x_cvt(x, ty, ISA_T_F64, x_R(R));
         }
         r.c[c].o = x_R(R);
         r.c[c].space = X_SPACE_NONE;

@@ -323,6 +323,102 @@ static uint16_t half_of(double x, char mode)
     return (uint16_t)(sign | m);
 }
 
+/* ------------------------------------------------------------ half built-ins */
+
+/* half bits as an ordered integer (for ulp distances) */
+static int32_t half_order(uint16_t h)
+{
+    return h & 0x8000 ? -(int32_t)(h & 0x7fff) : (int32_t)h;
+}
+
+/* got == want: NaN matches any NaN, else the bits within `ulps` (zeros and
+ * infinities exactly) */
+static void check_half(uint16_t got, double want, int ulps, const char *what, double x, double y)
+{
+    uint16_t w = isnan(want) ? 0x7e00 : half_of(want, 'e');
+    bool ok;
+    if (isnan(want))
+        ok = (got & 0x7c00) == 0x7c00 && (got & 0x3ff);
+    else if (ulps == 0 || (w & 0x7fff) == 0 || (w & 0x7fff) == 0x7c00)
+        ok = got == w;
+    else
+        ok = abs(half_order(got) - half_order(w)) <= ulps;
+    if (!ok)
+        fail_msg("half %s(%a, %a) = 0x%04x, want 0x%04x", what, x, y, got, w);
+}
+
+static uint16_t rnd_half(void)
+{
+    static const uint16_t special[] = { 0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x83ff,
+                                        0x3c00, 0xbc00, 0x3800, 0x3e00, 0xc100, 0x7bff };
+    uint32_t r = rnd();
+    if (r % 8 == 0)
+        return special[(r >> 3) % (sizeof special / sizeof special[0])];
+    /* exponents 0..30 weighted to moderate values, either sign */
+    uint16_t e = (uint16_t)(r >> 16) % 8 == 0 ? (uint16_t)((r >> 20) % 31) : (uint16_t)(10 + (r >> 20) % 12);
+    return (uint16_t)((r & 0x8000) | (e << 10) | (rnd() & 1023));
+}
+
+static void test_half_builtins(void **state)
+{
+    (void)state;
+    enum { G = 96 };
+    static uint16_t a[G], b[G], o[19 * G];
+    static int32_t n[G], io[G];
+    for (int i = 0; i < G; i++) {
+        a[i] = rnd_half();
+        b[i] = rnd_half();
+        n[i] = (int32_t)(rnd() % 61) - 30;
+    }
+    cli_put("ha.bin", a, sizeof a);
+    cli_put("hb.bin", b, sizeof b);
+    cli_put("hn.bin", n, sizeof n);
+    cli_compile("halffn", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        cli_run_ok("run %s/halffn.spv --sg %u --global %d --local 32 --arg a=half:@%s/ha.bin "
+                   "--arg b=half:@%s/hb.bin --arg n=int:@%s/hn.bin --arg o=half:zeros:%d "
+                   "--arg io=int:zeros:%d --out o=%s/ho.bin --out io=%s/hio.bin -q", tmpdir,
+                   widths[w], G, tmpdir, tmpdir, tmpdir, 19 * G, G, tmpdir, tmpdir);
+        cli_get("ho.bin", o, sizeof o);
+        cli_get("hio.bin", io, sizeof io);
+        for (int i = 0; i < G; i++) {
+            const double x = half_value(a[i]), y = half_value(b[i]);
+            const uint16_t *r = &o[19 * i];
+            check_half(r[0], floor(x), 0, "floor", x, 0);
+            check_half(r[1], ceil(x), 0, "ceil", x, 0);
+            check_half(r[2], trunc(x), 0, "trunc", x, 0);
+            check_half(r[3], nearbyint(x), 0, "rint", x, 0);   /* ties to even */
+            check_half(r[4], round(x), 0, "round", x, 0);      /* ties away */
+            if (!isnan(x))
+                assert_int_equal(r[5], (a[i] & 0x7fff) | (b[i] & 0x8000));
+            check_half(r[6], isnan(x) || isnan(y) ? NAN : x > y ? x - y : 0.0, 0, "fdim", x, y);
+            if (fabs(x) != fabs(y) && !isnan(x) && !isnan(y)) {
+                check_half(r[7], fabs(x) > fabs(y) ? x : y, 0, "maxmag", x, y);
+                check_half(r[8], fabs(x) < fabs(y) ? x : y, 0, "minmag", x, y);
+            }
+            if (!isnan(x) && !isnan(y))
+                check_half(r[9], x < y ? 0.0 : 1.0, 0, "step", y, x);
+            check_half(r[10], isnan(x) ? 0.0 : x > 0 ? 1.0 : x < 0 ? -1.0 : x, 0, "sign", x, 0);
+            check_half(r[11], ldexp(x, n[i]), 0, "ldexp", x, n[i]);
+            check_half(r[12], x == 0 ? -INFINITY : isinf(x) ? INFINITY : logb(x), 0, "logb", x, 0);
+            if (isfinite(x)) {
+                check_half(r[13], x * (180.0 / M_PI), 1, "degrees", x, 0);
+                if (isfinite(y))
+                    check_half(r[14], x + (y - x) * 0.25, 1, "mix", x, y);
+            }
+            if (isfinite(y))
+                check_half(r[15], y * (M_PI / 180.0), 1, "radians", y, 0);
+            /* pown, rootn, powr: the exact value rounded once (1 ulp of slack
+             * for the double pow under it) */
+            check_half(r[16], pow(x, n[i] % 5), 1, "pown", x, n[i] % 5);
+            check_half(r[17], ref_rootn(x, 3), 1, "rootn", x, 3);
+            if (x != 0 && y != 0 && isfinite(x) && isfinite(y))
+                check_half(r[18], pow(fabs(x), y), 1, "powr", fabs(x), y);
+            assert_int_equal(io[i], x == 0 ? INT32_MIN : !isfinite(x) ? INT32_MAX : ilogb(x));
+        }
+    }
+}
+
 static void test_vecmem(void **state)
 {
     (void)state;
@@ -904,6 +1000,7 @@ int main(void)
         cmocka_unit_test(test_aggregate_values),
         cmocka_unit_test(test_vecmem),
         cmocka_unit_test(test_vshuffle),
+        cmocka_unit_test(test_half_builtins),
         cmocka_unit_test(test_const_data),
         cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_extra),
