@@ -41,3 +41,28 @@ ALLN(char, INTEL, KHR) ALLN(uchar, INTEL, KHR) ALLN(short, INTEL, INTEL)
 ALLN(ushort, INTEL, INTEL)
 ALLN(int, KHR, KHR) ALLN(uint, KHR, KHR) ALLN(long, KHR, KHR) ALLN(ulong, KHR, KHR)
 ALLN(float, KHR, KHR) ALLN(double, KHR, KHR) ALLN(half, KHR, KHR)
+
+// Intel shuffles of vectors (cl_intel_subgroups: float/int/uint n = 2, 3,
+// 4, 8, 16; _short: short/ushort n; _char: char/uchar n): x = vector g of
+// a, y = vector g of b, i = idx[g] (< W), d = del[g] (<= W); outputs
+// vectors 4 g .. 4 g + 3: shuffle(x, i), shuffle_down(x, y, d),
+// shuffle_up(y, x, d), shuffle_xor(x, i).
+#define CDECL(T) \
+    T OVL intel_sub_group_shuffle(T x, uint c); \
+    T OVL intel_sub_group_shuffle_down(T cur, T next, uint c); \
+    T OVL intel_sub_group_shuffle_up(T prev, T cur, uint c); \
+    T OVL intel_sub_group_shuffle_xor(T x, uint c);
+CDECL(char2) CDECL(char16) CDECL(uchar4) CDECL(uchar16)
+#define VS(T, N) \
+kernel void vs_##T##N(global const T *a, global const T *b, global const uint *idx, \
+                      global const uint *del, global T *out) \
+{ \
+    size_t g = get_global_id(0); \
+    T##N x = vload##N(g, a), y = vload##N(g, b); \
+    vstore##N(intel_sub_group_shuffle(x, idx[g]), 4 * g, out); \
+    vstore##N(intel_sub_group_shuffle_down(x, y, del[g]), 4 * g + 1, out); \
+    vstore##N(intel_sub_group_shuffle_up(y, x, del[g]), 4 * g + 2, out); \
+    vstore##N(intel_sub_group_shuffle_xor(x, idx[g]), 4 * g + 3, out); \
+}
+VS(float, 2) VS(float, 3) VS(float, 16) VS(int, 4) VS(int, 8) VS(uint, 3) VS(uint, 16)
+VS(short, 16) VS(ushort, 3) VS(char, 2) VS(char, 16) VS(uchar, 4) VS(uchar, 16)

@@ -964,6 +964,72 @@ static void test_image_widths(void **state)
     assert_int_equal(cf_bad, 0);
 }
 
+/* Intel shuffles of vectors: every component follows the scalar equations
+ * (the index of lane l is the same for all components). */
+static void test_vector_shuffle(void **state)
+{
+    (void)state;
+    cli_compile("conformance_bcast", "CL3.0");
+    cf_bad = 0;
+    static const struct { unsigned ti, n; } ks[] = {
+        { 8, 2 }, { 8, 3 }, { 8, 16 }, { 4, 4 }, { 4, 8 }, { 5, 3 }, { 5, 16 },
+        { 2, 16 }, { 3, 3 }, { 0, 2 }, { 0, 16 }, { 1, 4 }, { 1, 16 },
+    };
+    static uint8_t a[CF_GLOBAL * 16 * 4], b[CF_GLOBAL * 16 * 4], out[CF_GLOBAL * 64 * 4];
+    static uint32_t idx[CF_GLOBAL], del[CF_GLOBAL];
+    unsigned long checked = 0;
+    for (unsigned k = 0; k < sizeof ks / sizeof ks[0]; k++)
+        for (unsigned w = 0; w < 3; w++) {
+            const cf_type *t = &cf_types[ks[k].ti];
+            unsigned W = cf_widths[w], N = ks[k].n;
+            for (unsigned i = 0; i < CF_GLOBAL * N; i++) {
+                cf_st(t, a, i, gen_bits(t));
+                cf_st(t, b, i, gen_bits(t));
+            }
+            for (unsigned i = 0; i < CF_GLOBAL; i++) {
+                idx[i] = rnd() % W;
+                del[i] = rnd() % (W + 1);
+            }
+            cli_put("a.bin", a, (size_t)CF_GLOBAL * N * t->size);
+            cli_put("b.bin", b, (size_t)CF_GLOBAL * N * t->size);
+            cli_put("idx.bin", idx, sizeof idx);
+            cli_put("del.bin", del, sizeof del);
+            cli_run_ok("run %s/conformance_bcast.spv --kernel vs_%s%u --sg %u --global %d "
+                       "--local %d --no-timing --arg a=%s:@%s/a.bin --arg b=%s:@%s/b.bin "
+                       "--arg idx=uint:@%s/idx.bin --arg del=uint:@%s/del.bin "
+                       "--arg out=%s:zeros:%u --out out=%s/r.bin -q", tmp, t->name, N, W,
+                       CF_GLOBAL, CF_LOCAL, t->name, tmp, t->name, tmp, tmp, tmp, t->name,
+                       CF_GLOBAL * 4 * N, tmp);
+            cli_get("r.bin", out, (size_t)CF_GLOBAL * 4 * N * t->size);
+            for (unsigned gid = 0; gid < CF_GLOBAL; gid++) {
+                unsigned l = gid % CF_LOCAL % W, base = gid - l;
+                unsigned n = CF_LOCAL - (gid % CF_LOCAL - l) < W ? CF_LOCAL - (gid % CF_LOCAL - l) : W;
+                long src[4];
+                const uint8_t *from[4] = { a, a, a, a };
+                long sd = (long)l + del[gid], su = (long)l - del[gid];
+                src[0] = idx[gid];
+                src[1] = sd < (long)W ? sd : sd - W;
+                from[1] = sd < (long)W ? a : b;
+                src[2] = su >= 0 ? su : su + W;
+                from[2] = su >= 0 ? a : b;
+                src[3] = (long)(l ^ idx[gid]);
+                for (unsigned h = 0; h < 4; h++) {
+                    if (src[h] < 0 || src[h] >= (long)n)
+                        continue;   /* a missing work-item: undefined */
+                    for (unsigned c = 0; c < N; c++) {
+                        uint64_t got = cf_ld(t, out, ((size_t)gid * 4 + h) * N + c);
+                        uint64_t exp = cf_ld(t, from[h], (size_t)(base + src[h]) * N + c);
+                        checked++;
+                        if (got != exp)
+                            cf_report("vector-shuffle", t, W, gid, h * 16 + c, got, exp);
+                    }
+                }
+            }
+        }
+    assert_int_equal(cf_bad, 0);
+    assert_true(checked > 100000);
+}
+
 /* A float add over -0.0 values is -0.0 (x0 + x1 + ... in IEEE arithmetic),
  * and only an exclusive scan with no earlier work-item returns the identity
  * 0 (+0.0).  sgemu padded inactive lanes with +0.0, so +0 + -0 gave +0.0
@@ -1004,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_intel_arith),
         cmocka_unit_test(test_bcast),
+        cmocka_unit_test(test_vector_shuffle),
         cmocka_unit_test(test_block),
         cmocka_unit_test(test_block_image),
         cmocka_unit_test(test_image_widths),
