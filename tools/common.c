@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -82,13 +83,20 @@ static bool in_path(const char *prog)
 }
 
 /* Run argv[0] (found in $PATH) and wait; its diagnostics go straight to our
- * stderr.  Returns its exit status (or -1). */
-static int run_tool(char *const argv[])
+ * stderr, or into the file err_path when one is given.  Returns its exit
+ * status (or -1). */
+static int run_tool(char *const argv[], const char *err_path)
 {
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        if (err_path) {
+            int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd < 0 || dup2(fd, 2) < 0)
+                _exit(127);
+            close(fd);
+        }
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -99,8 +107,97 @@ static int run_tool(char *const argv[])
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Does s[0..n) contain the string w? */
+static bool has_text(const char *s, size_t n, const char *w)
+{
+    const size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(s + i, w, k))
+            return true;
+    return false;
+}
+
+/* Give the LLVM IR file `ll` native integer widths (n8:16:32:64) in its
+ * data layout.  clang-14's spir64 layout names none, so the optimiser may
+ * narrow a switch on `x % 4` to an i2 value, which llvm-spirv-14 rejects
+ * ("InvalidBitWidth"); with native widths it keeps the switch in i32. */
+static bool add_native_ints(const char *ll)
+{
+    size_t len;
+    char *text = cli_read_file(ll, &len);
+    if (!text)
+        return false;
+    static const char key[] = "target datalayout = \"";
+    char *at = strstr(text, key), *end = at ? strchr(at + sizeof key - 1, '"') : NULL;
+    bool ok = false;
+    FILE *f = end && !has_text(at, (size_t)(end - at), "-n") ? fopen(ll, "wb") : NULL;
+    if (f) {
+        const size_t head = (size_t)(end - text);
+        ok = fwrite(text, 1, head, f) == head && fputs("-n8:16:32:64", f) >= 0 &&
+             fwrite(end, 1, len - head, f) == len - head;
+        ok = fclose(f) == 0 && ok;
+    }
+    free(text);
+    return ok;
+}
+
+/* Print the file `path` (a tool's captured messages) to stderr. */
+static void show_messages(const char *path)
+{
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    if (text && len)
+        fwrite(text, 1, len, stderr);
+    free(text);
+}
+
+/* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
+ * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
+ * integer widths added to its data layout, then clang's -O2 pipeline on
+ * that IR. */
+static int clang_to_bc(const char *path, const char *const *opts, int nopts, bool native_ints,
+                       const char *ll, const char *bc)
+{
+    const char *argv[100];
+    int n = 0;
+    bool std_given = false;
+    for (int i = 0; i < nopts; i++)
+        std_given |= !strncmp(opts[i], "-cl-std=", 8);
+    argv[n++] = "clang-14";
+    if (!std_given)
+        argv[n++] = "-cl-std=CL2.0";
+    argv[n++] = "-target";
+    argv[n++] = "spir64";
+    argv[n++] = "-emit-llvm";
+    argv[n++] = native_ints ? "-S" : "-c";
+    argv[n++] = "-include";
+    argv[n++] = "opencl-c.h";
+    argv[n++] = "-cl-kernel-arg-info";
+    argv[n++] = "-O2";
+    if (native_ints) {
+        argv[n++] = "-Xclang";
+        argv[n++] = "-disable-llvm-passes";
+    }
+    for (int i = 0; i < nopts && n < 90; i++)
+        argv[n++] = opts[i];
+    argv[n++] = path;
+    argv[n++] = "-o";
+    argv[n++] = native_ints ? ll : bc;
+    argv[n] = NULL;
+    int rc = run_tool((char *const *)argv, NULL);
+    if (rc != 0 || !native_ints)
+        return rc;
+    if (!add_native_ints(ll))
+        return -1;
+    const char *opt[] = { "clang-14", "-target", "spir64", "-O2", "-emit-llvm", "-c", ll, "-o",
+                          bc, NULL };
+    return run_tool((char *const *)opt, NULL);
+}
+
 /* .cl -> .spv with clang-14 + llvm-spirv-14 in a fresh temporary directory;
- * returns the module bytes (malloc'd) or NULL after printing why. */
+ * returns the module bytes (malloc'd) or NULL after printing why.  When
+ * llvm-spirv-14 rejects an integer width the optimiser made up (see
+ * add_native_ints), the kernel is compiled again with native widths. */
 static char *compile_cl(const char *path, const char *const *opts, int nopts, size_t *len)
 {
     static const char *const tools[] = { "clang-14", "llvm-spirv-14" };
@@ -112,53 +209,46 @@ static char *compile_cl(const char *path, const char *const *opts, int nopts, si
             return NULL;
         }
     const char *tmp = getenv("TMPDIR");
-    char dir[1024], bc[1100], spv[1100];
+    char dir[1024], ll[1100], bc[1100], spv[1100], err[1100];
     snprintf(dir, sizeof dir, "%s/sgemu-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         cli_error("cannot create a temporary directory: %s", strerror(errno));
         return NULL;
     }
+    snprintf(ll, sizeof ll, "%s/kernel.ll", dir);
     snprintf(bc, sizeof bc, "%s/kernel.bc", dir);
     snprintf(spv, sizeof spv, "%s/kernel.spv", dir);
-    const char *argv[96];
-    int n = 0;
-    bool std_given = false;
-    for (int i = 0; i < nopts; i++)
-        std_given |= !strncmp(opts[i], "-cl-std=", 8);
-    argv[n++] = "clang-14";
-    if (!std_given)
-        argv[n++] = "-cl-std=CL2.0";
-    argv[n++] = "-target";
-    argv[n++] = "spir64";
-    argv[n++] = "-emit-llvm";
-    argv[n++] = "-c";
-    argv[n++] = "-include";
-    argv[n++] = "opencl-c.h";
-    argv[n++] = "-cl-kernel-arg-info";
-    argv[n++] = "-O2";
-    for (int i = 0; i < nopts && n < 88; i++)
-        argv[n++] = opts[i];
-    argv[n++] = path;
-    argv[n++] = "-o";
-    argv[n++] = bc;
-    argv[n] = NULL;
+    snprintf(err, sizeof err, "%s/llvm-spirv.err", dir);
     char *data = NULL;
-    int rc = run_tool((char *const *)argv);
-    if (rc != 0) {
-        cli_error("clang-14 could not compile '%s'%s", path,
-                  rc < 0 ? " (it could not be run)" : " (its messages are above)");
-    } else {
+    for (int native_ints = 0; native_ints < 2; native_ints++) {
+        int rc = clang_to_bc(path, opts, nopts, native_ints, ll, bc);
+        if (rc != 0) {
+            cli_error("clang-14 could not compile '%s'%s", path,
+                      rc < 0 ? " (it could not be run)" : " (its messages are above)");
+            break;
+        }
         const char *av2[] = { "llvm-spirv-14", "--spirv-ext=+SPV_INTEL_subgroups",
                               "--preserve-ocl-kernel-arg-type-metadata-through-string", bc, "-o",
                               spv, NULL };
-        rc = run_tool((char *const *)av2);
-        if (rc != 0)
-            cli_error("llvm-spirv-14 could not translate '%s' to SPIR-V", path);
-        else
+        rc = run_tool((char *const *)av2, err);
+        if (rc == 0) {
             data = cli_read_file(spv, len);
+            break;
+        }
+        size_t elen = 0;
+        char *etext = cli_read_file(err, &elen);
+        const bool width = etext && has_text(etext, elen, "InvalidBitWidth");
+        free(etext);
+        if (!width || native_ints) {
+            show_messages(err);
+            cli_error("llvm-spirv-14 could not translate '%s' to SPIR-V", path);
+            break;
+        }
     }
+    unlink(ll);
     unlink(bc);
     unlink(spv);
+    unlink(err);
     rmdir(dir);
     return data;
 }

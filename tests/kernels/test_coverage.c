@@ -514,6 +514,39 @@ static void test_vshuffle(void **state)
     }
 }
 
+/* ------------------------------------------------------------ narrow switches */
+
+/* switchn.cl through `sgemu run K.cl` (its own clang-14 + llvm-spirv-14
+ * pipeline), against the two switches written out here */
+static void test_switch_narrow(void **state)
+{
+    (void)state;
+    enum { G = 96 };
+    static uint32_t in[G], out[G];
+    for (int i = 0; i < G; i++)
+        in[i] = rnd();
+    cli_put("swin.bin", in, sizeof in);
+    for (int w = 0; w < 3; w++) {
+        cli_run_ok("run tests/kernels/switchn.cl --kernel switchn --sg %u --global %d --local 32 "
+                   "--arg in=uint:@%s/swin.bin --arg out=uint:zeros:%d --out out=%s/swout.bin "
+                   "--no-timing -q", widths[w], G, tmpdir, G, tmpdir);
+        cli_get("swout.bin", out, sizeof out);
+        for (uint32_t i = 0; i < G; i++) {
+            const uint32_t x = in[i];
+            uint32_t r = i % 4 == 0 ? x + 1 : i % 4 == 1 ? x * 3 : i % 4 == 2 ? (x ^ 5) : 7;
+            if ((x & 7) == 0)
+                r += 100;
+            else if ((x & 7) == 3)
+                r = (r ^ 0x70) * 5;
+            else if ((x & 7) == 4)
+                r *= 5;
+            else if ((x & 7) == 6)
+                r -= x;
+            assert_int_equal(out[i], r);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ __constant data */
 
 typedef struct { float scale; int32_t off[3]; int16_t tag; } cd_p;
@@ -1001,6 +1034,7 @@ int main(void)
         cmocka_unit_test(test_vecmem),
         cmocka_unit_test(test_vshuffle),
         cmocka_unit_test(test_half_builtins),
+        cmocka_unit_test(test_switch_narrow),
         cmocka_unit_test(test_const_data),
         cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_extra),
