@@ -749,6 +749,9 @@ static void load_builtin(xctx *x, xfn *f, uint32_t id, uint32_t var, const spv_t
 {
     uint32_t b = x->m->builtin[var] - 1;
     isa_special sp = spv_builtin_special(b);
+    /* SubgroupEqMask..SubgroupLtMask: lane masks, built from the lane id */
+    if (sp == ISA_SP_COUNT && x_load_group_mask(x, f, id, b))
+        return;
     if (sp == ISA_SP_COUNT) {
         const char *bn = spv_enum_name("BuiltIn", b);
         x_error(x, "built-in variable %s is not supported", bn ? bn : "?");

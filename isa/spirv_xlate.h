@@ -91,6 +91,9 @@ void x_load_value(xctx *x, const xval *v, const spv_type *t, isa_operand a, isa_
 
 /* spirv_image.c: image element access/queries and Intel block I/O. */
 bool x_op_image(xctx *x, xfn *f, const spv_inst *in);
+/* OpLoad of a SubgroupEq/Ge/Gt/Le/LtMask built-in (spirv_ops.c); false if
+ * `builtin` is none of them */
+bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin);
 
 /* spirv_aggregate.c: structs/arrays as values, OpCopyMemory(Sized), constant
  * byte images.  Each hook returns false when `in` is not its case. */
