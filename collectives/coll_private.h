@@ -148,7 +148,8 @@ static inline uint32_t coll_log2(uint32_t p)
 /* The value that fills inactive, missing and padding lanes: the
  * operator's identity, except NaN for float min/max (fmin(NaN, x) = x for
  * every x, so a fold over only NaN values stays NaN, as the spec's
- * definition without padding gives; +-INF would replace it). */
+ * definition without padding gives; +-INF would replace it) and -0.0 for
+ * float add (-0 + x = x for every x, -0 itself included; +0 + -0 is +0). */
 uint64_t coll_pad_value(isa_binop op, isa_type t);
 /* Exclusive float min/max: lanes whose prefix is empty (lanes 0..first
  * active) get the spec's identity (+-INF) instead of the NaN padding. */

@@ -928,7 +928,6 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
  * SubgroupEqMask .. SubgroupLtMask BuiltIn variables (uint4), which are
  * not specials: an OpLoad of one becomes the SG_*_MASK row.  Called for a
  * BuiltIn that has no special; false when `builtin` is not one of them. */
-bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin);
 bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin)
 {
     isa_opcode op;
