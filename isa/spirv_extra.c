@@ -737,6 +737,9 @@ static bool ptr_out(xctx *x, xfn *f, const spv_inst *in, const char *name)
 
 bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
 {
+    /* prefetch(p, n): a hint that may do nothing; sgemu's caches need none */
+    if (!strcmp(name, "prefetch"))
+        return true;
     if (ptr_out(x, f, in, name))
         return true;
     if (geometric(x, f, in, name, 5) || upsample(x, f, in, name) || vec_shuffle(x, f, in, name))

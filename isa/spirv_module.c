@@ -223,6 +223,12 @@ static void parse_type(spv_module *m, const spv_inst *in, uint32_t id)
         t->ncomp = 1;
         t->size = t->align = 4;
         break;
+    case SpvOpTypeEvent:      /* event_t of async copies: a u64 that stays 0 */
+        t->kind = SPV_TY_INT;
+        t->isa_t = ISA_T_U64;
+        t->ncomp = 1;
+        t->size = t->align = 8;
+        break;
     default:
         t->kind = SPV_TY_OTHER;
         break;

@@ -368,6 +368,9 @@ static uint32_t gather(xctx *x, const xval *v, isa_type t)
 }
 
 isa_operand x_addr_of(xctx *x, const xc *c, isa_space *space) { return addr_of(x, c, space); }
+uint32_t x_new_label(xctx *x) { return new_label(x); }
+void x_place_label(xctx *x, uint32_t l) { place_label(x, l); }
+void x_emit_bra(xctx *x, const isa_operand *p, uint32_t l) { emit_bra(x, p, l); }
 bool x_alloc_regs(xctx *x, xval *v, const spv_type *t) { return alloc_regs(x, v, t); }
 isa_type x_comp_type(const spv_type *t) { return comp_type(t); }
 uint32_t x_gather(xctx *x, const xval *v, isa_type t) { return gather(x, v, t); }
@@ -1549,7 +1552,7 @@ static void translate_range(xctx *x, xfn *f, uint32_t start, uint32_t end)
         }
         default:
             if (do_composite(x, f, in) || x_op_alu(x, f, in) || x_op_image(x, f, in) ||
-                x_op_aggregate(x, f, in))
+                x_op_aggregate(x, f, in) || x_op_async(x, f, in))
                 break;
             x_error(x, "instruction %s is not supported by sgemu's SPIR-V front end",
                     spv_op_name(in->op));

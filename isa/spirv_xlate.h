@@ -79,6 +79,13 @@ isa_type x_signed(isa_type t);
 
 /* Helpers shared with spirv_image.c (spirv_translate.c). */
 isa_operand x_addr_of(xctx *x, const xc *c, isa_space *space);
+/* Labels of the translated code: a fresh one, placed at the next
+ * instruction; a branch to one (p: its predicate, or NULL) */
+uint32_t x_new_label(xctx *x);
+void x_place_label(xctx *x, uint32_t l);
+void x_emit_bra(xctx *x, const isa_operand *p, uint32_t l);
+/* spirv_async.c: OpGroupAsyncCopy, OpGroupWaitEvents; false for others */
+bool x_op_async(xctx *x, xfn *f, const spv_inst *in);
 bool x_alloc_regs(xctx *x, xval *v, const spv_type *t);
 isa_type x_comp_type(const spv_type *t);
 uint32_t x_gather(xctx *x, const xval *v, isa_type t);

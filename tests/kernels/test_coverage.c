@@ -547,6 +547,50 @@ static void test_switch_narrow(void **state)
     }
 }
 
+/* ------------------------------------------------------------ async copies */
+
+/* async.cl on 2-D work-groups of 8x4 and 16x3 items over 6 groups, with
+ * n = 20 (below the work-group size), 48 and 300 (above) */
+static void test_async_copy(void **state)
+{
+    (void)state;
+    enum { NG = 6, IN = 7 * NG + 300, V4 = 3 * 40 + NG };
+    static uint32_t in[IN], out[2 * 300 * NG];
+    static float v4[4 * V4], o4[4 * 40 * NG];
+    for (int i = 0; i < IN; i++)
+        in[i] = rnd();
+    for (int i = 0; i < 4 * V4; i++)
+        v4[i] = (float)(rnd() % 1000) - 500.0f;
+    cli_put("ain.bin", in, sizeof in);
+    cli_put("av4.bin", v4, sizeof v4);
+    cli_compile("async", "CL2.0");
+    static const unsigned ns[] = { 20, 48, 300 };
+    static const unsigned shape[2][2] = { { 8, 4 }, { 16, 3 } };
+    for (int w = 0; w < 3; w++) {
+        const unsigned n = ns[w], lx = shape[w & 1][0], ly = shape[w & 1][1];
+        cli_run_ok("run %s/async.spv --sg %u --global %u,%u --local %u,%u "
+                   "--arg in=uint:@%s/ain.bin --arg v4=float:@%s/av4.bin "
+                   "--arg out=uint:zeros:%d --arg o4=float:zeros:%d --arg n=%u "
+                   "--out out=%s/aout.bin --out o4=%s/ao4.bin -q", tmpdir, widths[w],
+                   lx * 3, ly * 2, lx, ly, tmpdir, tmpdir, 2 * 300 * NG, 4 * 40 * NG, n,
+                   tmpdir, tmpdir);
+        cli_get("aout.bin", out, sizeof out);
+        cli_get("ao4.bin", o4, sizeof o4);
+        for (unsigned g = 0; g < NG; g++) {
+            for (unsigned i = 0; i < 300; i++) {
+                uint32_t want = i < n ? in[7 * g + i] * 2u + i : 0;
+                assert_int_equal(out[2 * 300 * g + 2 * i], want);
+                assert_int_equal(out[2 * 300 * g + 2 * i + 1], 0);
+            }
+            for (unsigned i = 0; i < 40; i++)
+                for (unsigned c = 0; c < 4; c++) {
+                    float add = c == 0 ? (float)i : c == 3 ? 1.0f : 0.0f;
+                    assert_true(o4[4 * (40 * g + i) + c] == v4[4 * (g + 3 * i) + c] * 0.5f + add);
+                }
+        }
+    }
+}
+
 /* ------------------------------------------------------------ __constant data */
 
 typedef struct { float scale; int32_t off[3]; int16_t tag; } cd_p;
@@ -1035,6 +1079,7 @@ int main(void)
         cmocka_unit_test(test_vshuffle),
         cmocka_unit_test(test_half_builtins),
         cmocka_unit_test(test_switch_narrow),
+        cmocka_unit_test(test_async_copy),
         cmocka_unit_test(test_const_data),
         cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_extra),
