@@ -156,6 +156,45 @@ static int coll_image_info(void *user, uint32_t arg, uint32_t *width, uint32_t *
     return 0;
 }
 
+/* A by-value vector or struct needs a buffer of at least its bytes; the
+ * message says how to give them (a short buffer would fault mid-run or,
+ * worse, read a neighbour's bytes). */
+static int check_byval(emu_run *run, const isa_arg *a, const sgemu_argval *v)
+{
+    if (v->kind == SGEMU_VAL_BUFFER && v->bytes >= a->byval)
+        return 0;
+    char got[48];
+    if (v->kind == SGEMU_VAL_BUFFER)
+        snprintf(got, sizeof got, "got %zu bytes", v->bytes);
+    else
+        snprintf(got, sizeof got, "got %s", v->kind == SGEMU_VAL_UNSET ? "no value" : "a scalar");
+    const char *tn = a->type < ISA_T_COUNT ? isa_types[a->type].cl_name : "?";
+    if (!a->byval_vec)
+        return user_error(run->fault, "argument '%s' is a %s passed by value: give its %u "
+                          "bytes, as clang lays it out for spir64, e.g. --arg %s=u8:@FILE (%s)",
+                          a->name, a->cl_type[0] ? a->cl_type : "struct", a->byval, a->name,
+                          got);
+    /* x,y,z,w up to 4 components (a 3-vector's 4th is padding), s0..sf beyond */
+    static const char hex[] = "0123456789abcdef";
+    char list[64], name[48];
+    size_t n = 0;
+    unsigned slots = a->byval_vec == 3 ? 4 : a->byval_vec;
+    for (unsigned c = 0; c < slots && c < 16; c++) {
+        if (a->byval_vec <= 4)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%c", c ? "," : "",
+                                  c == 3 && a->byval_vec == 3 ? '0' : "xyzw"[c]);
+        else
+            n += (size_t)snprintf(list + n, sizeof list - n, "%ss%c", c ? "," : "", hex[c]);
+    }
+    if (a->cl_type[0])
+        snprintf(name, sizeof name, "%s", a->cl_type);
+    else
+        snprintf(name, sizeof name, "%s%u", tn, a->byval_vec);
+    return user_error(run->fault, "argument '%s' is a %s passed by value: give its %u bytes, "
+                      "e.g. --arg %s=%s:[%s] (%s)", a->name, name, a->byval, a->name, tn,
+                      list, got);
+}
+
 static int bind_args(emu_run *run)
 {
     const isa_kernel *k = run->k;
@@ -173,6 +212,8 @@ static int bind_args(emu_run *run)
             [ISA_ARG_CONSTANT] = "a buffer", [ISA_ARG_LOCAL] = "a local size (local:BYTES)",
             [ISA_ARG_IMAGE2D] = "an image (image2d:...)",
         };
+        if (a->byval && check_byval(run, a, v))
+            return run->fault->code;
         if (v->kind == SGEMU_VAL_UNSET)
             return user_error(run->fault, "argument '%s' of kernel '%s' has no value "
                               "(give --arg %s=...)", a->name, k->name, a->name);

@@ -223,6 +223,59 @@ static void dir_u32(asm_ctx *c, span name, span rest, bool *seen, uint32_t *dst,
     expect_end(c, rest);
 }
 
+/* `byval TYPE N [CLTYPE]` (a vector of N = 2, 3, 4, 8 or 16 components;
+ * a 3-vector takes 4 components' bytes) or `byval struct BYTES [CLTYPE]`:
+ * a by-value argument, read from a `constant` buffer of that many bytes.
+ * CLTYPE, the rest of the line, is the OpenCL spelling that launch errors
+ * name ("float4", "struct S"). */
+static bool byval_arg(asm_ctx *c, isa_arg *a, span *rest)
+{
+    QBUF;
+    span t = next_tok(rest), n = next_tok(rest);
+    uint64_t v;
+    a->kind = ISA_ARG_CONSTANT;
+    if (!t.n || !n.n) {
+        err(c, rest->line, rest->col, "expected byval TYPE COMPONENTS or byval struct BYTES");
+        return false;
+    }
+    if (!parse_u64(n, &v)) {
+        err(c, n.line, n.col, "'%s' is not a number", q(n.p, n.n, qb));
+        return false;
+    }
+    if (span_eq(t, "struct")) {
+        if (v < 1 || v > 65536) {
+            err(c, n.line, n.col, "a by-value struct has 1..65536 bytes, not %llu",
+                (unsigned long long)v);
+            return false;
+        }
+        a->type = ISA_T_U8;
+        a->byval = (uint32_t)v;
+    } else {
+        isa_type ty = isa_type_from_name(t.p, t.n);
+        if (ty == ISA_T_NONE) {
+            err(c, t.line, t.col, "unknown type '%s'", q(t.p, t.n, qb));
+            return false;
+        }
+        if (v != 2 && v != 3 && v != 4 && v != 8 && v != 16) {
+            err(c, n.line, n.col, "a by-value vector has 2, 3, 4, 8 or 16 components, not %llu",
+                (unsigned long long)v);
+            return false;
+        }
+        a->type = (uint8_t)ty;
+        a->byval_vec = (uint8_t)v;
+        a->byval = isa_types[ty].bytes * (v == 3 ? 4u : (uint32_t)v);
+    }
+    trim(rest);
+    if (rest->n >= sizeof a->cl_type) {
+        err(c, rest->line, rest->col, "OpenCL type name too long (at most %zu characters)",
+            sizeof a->cl_type - 1);
+        return false;
+    }
+    memcpy(a->cl_type, rest->p, rest->n);
+    a->cl_type[rest->n] = 0;
+    return true;
+}
+
 static void dir_arg(asm_ctx *c, span dname, span rest)
 {
     QBUF;
@@ -249,7 +302,11 @@ static void dir_arg(asm_ctx *c, span dname, span rest)
         return;
     }
     a.type = ISA_T_NONE;
-    if (span_eq(t, "image2d")) {
+    if (span_eq(t, "byval")) {
+        if (!byval_arg(c, &a, &rest))
+            return;
+        rest.n = 0;     /* the OpenCL spelling took the rest of the line */
+    } else if (span_eq(t, "image2d")) {
         a.kind = ISA_ARG_IMAGE2D;
         a.access = 1;   /* OpenCL's default for images */
         span ac = next_tok(&rest);

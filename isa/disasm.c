@@ -140,6 +140,18 @@ int isa_format_inst(const isa_kernel *k, const isa_inst *in, char *buf, size_t n
 static const char *const arg_kinds[] = { "", "global", "constant", "local", "image2d" };
 static const char *const accesses[] = { "read_write", "read_only", "write_only" };
 
+/* by-value vector / struct: `byval TYPE N [CLTYPE]`, `byval struct BYTES [CLTYPE]` */
+static void put_byval(out *o, const isa_arg *arg)
+{
+    if (arg->byval_vec)
+        put(o, " byval %s %u", arg->type < ISA_T_COUNT ? isa_types[arg->type].asm_name : "?",
+            arg->byval_vec);
+    else
+        put(o, " byval struct %u", arg->byval);
+    if (arg->cl_type[0])
+        put(o, " %.*s", (int)sizeof arg->cl_type, arg->cl_type);
+}
+
 static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
 {
     put(o, ".kernel %s\n", k->name[0] ? k->name : "unnamed");
@@ -165,7 +177,9 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
             continue;
         }
         put(o, ".arg %s", arg->name);
-        if (arg->kind == ISA_ARG_IMAGE2D)
+        if (arg->byval)
+            put_byval(o, arg);
+        else if (arg->kind == ISA_ARG_IMAGE2D)
             put(o, " image2d %s", accesses[arg->access < 3 ? arg->access : 0]);
         else if (arg->kind < ISA_ARG_IMAGE2D)
             put(o, "%s%s %s", arg->kind ? " " : "", arg_kinds[arg->kind],

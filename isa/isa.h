@@ -289,6 +289,13 @@ typedef struct isa_arg {
     uint8_t type;          /* element type (scalars and pointees) */
     uint8_t access;        /* images: 0 read_write, 1 read_only, 2 write_only */
     uint32_t line;
+    /* --- added by by-value aggregate arguments (append-only) --- */
+    /* A vector or struct passed by value is a `constant` argument (kind
+     * ISA_ARG_CONSTANT) whose bytes the user gives as a buffer, in the
+     * OpenCL host layout; the kernel reads its components from there. */
+    uint32_t byval;        /* its bytes (a float3 takes 16); 0: not by value */
+    uint8_t byval_vec;     /* vectors: components (2, 3, 4, 8, 16); 0: a struct */
+    char cl_type[47];      /* OpenCL type as written ("float4", "struct S") */
 } isa_arg;
 
 #define ISA_MAX_ARGS 64

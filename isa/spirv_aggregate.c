@@ -10,6 +10,7 @@
  * aligned chunks the alignment allows (u32x4, u64, u32, u16, u8). */
 #include "spirv_xlate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Copies and constant stores longer than this are an error (no loop). */
@@ -600,5 +601,95 @@ bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in)
             st->nopnd = 2;
         }
     }
+    return true;
+}
+
+/* ------------------------------------------------- by-value parameters */
+
+/* Whether parameter `id` carries OpDecorate FuncParamAttr `attr`. */
+static bool param_attr(xctx *x, uint32_t id, uint32_t attr)
+{
+    spv_module *m = x->m;
+    for (uint32_t i = 0; i < m->nins; i++) {
+        const spv_inst *in = &m->ins[i];
+        if (in->op == SpvOpFunction)
+            break;
+        if (in->op == SpvOpDecorate && in->nw >= 4 && m->w[in->off + 1] == id &&
+            m->w[in->off + 2] == SpvDecorationFuncParamAttr && m->w[in->off + 3] == attr)
+            return true;
+    }
+    return false;
+}
+
+/* A by-value vector (the parameter's type itself) or struct (clang passes
+ * it as a ByVal pointer to Function storage) becomes a `constant` argument
+ * holding its bytes in the host layout.  A vector is loaded once at entry
+ * into registers; a struct is read in place, or copied to private memory
+ * first when the kernel may write its copy (no NoWrite attribute). */
+bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, xval *v)
+{
+    spv_module *m = x->m;
+    uint32_t id = spv_word(m, in, 2);
+    const spv_type *st = NULL;
+    if (t->kind == SPV_TY_PTR && t->sc == SpvStorageClassFunction &&
+        param_attr(x, id, SpvFunctionParameterAttributeByVal))
+        st = x_type(x, t->elem);
+    else if (t->kind != SPV_TY_VEC)
+        return false;
+    const spv_type *bt = st ? st : t;
+    if (!bt->size || bt->size > AGG_MAX_BYTES) {
+        x_error(x, "parameter '%s': a by-value argument of %llu bytes is not supported",
+                a->name, (unsigned long long)bt->size);
+        return true;
+    }
+    a->kind = ISA_ARG_CONSTANT;
+    a->byval = (uint32_t)bt->size;
+    xc arg = v->c[0];
+    arg.space = ISA_SPACE_CONSTANT;
+    isa_space sp;
+    isa_operand src = x_addr_of(x, &arg, &sp);
+    if (!st) {
+        const spv_type *et = x_type(x, t->elem);
+        if (!et)
+            return true;
+        if (et->kind == SPV_TY_BOOL) {
+            x_error(x, "parameter '%s': bool vectors cannot be kernel arguments", a->name);
+            return true;
+        }
+        a->type = (uint8_t)x_comp_type(t);
+        a->byval_vec = t->ncomp;
+        snprintf(a->cl_type, sizeof a->cl_type, "%s%u", isa_types[a->type].cl_name, t->ncomp);
+        xval r;
+        memset(&r, 0, sizeof r);
+        if (x_alloc_regs(x, &r, t))
+            x_load_value(x, &r, t, src, ISA_SPACE_CONSTANT);
+        *v = r;
+        return true;
+    }
+    a->type = ISA_T_U8;
+    /* OpName "struct.S" -> "struct S"; kernel_arg_type may rename it later */
+    const char *nm = t->elem < m->bound ? m->name[t->elem] : NULL;
+    snprintf(a->cl_type, sizeof a->cl_type, "%s", nm && *nm ? nm : "struct");
+    char *dot = strchr(a->cl_type, '.');
+    if (dot)
+        *dot = ' ';
+    if (param_attr(x, id, SpvFunctionParameterAttributeNoWrite)) {
+        v->c[0] = arg;
+        return true;
+    }
+    uint64_t al = st->align ? st->align : 1;
+    uint64_t off = (x->k->private_mem + al - 1) / al * al;
+    if (off + st->size > (1u << 20)) {
+        x_error(x, "private variables exceed 1 MiB per work-item");
+        return true;
+    }
+    x->k->private_mem = (uint32_t)(off + st->size);
+    xc slot;
+    memset(&slot, 0, sizeof slot);
+    slot.o = x_I(off);
+    slot.space = ISA_SPACE_PRIVATE;
+    isa_operand d = x_addr_of(x, &slot, &sp);
+    x_copy_bytes(x, d, ISA_SPACE_PRIVATE, src, ISA_SPACE_CONSTANT, st->size, al);
+    v->c[0] = slot;
     return true;
 }

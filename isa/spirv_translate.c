@@ -1607,6 +1607,8 @@ static void arg_signedness(xctx *x, const spv_entry *e)
             const char *c = strchr(p, ',');
             size_t n = c ? (size_t)(c - p) : strlen(p);
             isa_arg *ar = &x->k->args[a];
+            if (ar->byval && n < sizeof ar->cl_type)
+                snprintf(ar->cl_type, sizeof ar->cl_type, "%.*s", (int)n, p);
             bool intish = ar->kind == ISA_ARG_SCALAR || ar->kind == ISA_ARG_GLOBAL ||
                           ar->kind == ISA_ARG_CONSTANT || ar->kind == ISA_ARG_LOCAL;
             if (intish && signed_cl_type(p, n))
@@ -1656,6 +1658,15 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
         args[n]->c[0].o.kind = ISA_OPND_ARG;
         args[n]->c[0].o.reg = (uint16_t)n;
         args[n]->c[0].space = X_SPACE_NONE;
+        /* vectors and structs by value: a `constant` argument of their bytes */
+        bool byval = (t->kind == SPV_TY_VEC || (t->kind == SPV_TY_PTR &&
+                      t->sc == SpvStorageClassFunction)) && x_byval_param(x, in, t, a, args[n]);
+        if (x->failed)
+            return 1;
+        if (byval) {
+            n++;
+            continue;
+        }
         switch (t->kind) {
         case SPV_TY_INT: case SPV_TY_FLOAT:
             a->kind = ISA_ARG_SCALAR;
@@ -1687,8 +1698,8 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
             a->access = t->access;
             break;
         default:
-            x_error(x, "parameter %u ('%s'): by-value vectors, structs and samplers are not "
-                       "supported as kernel arguments", n, a->name);
+            x_error(x, "parameter %u ('%s'): this type cannot be a kernel argument (by-value "
+                       "arguments are scalars, samplers, vectors and structs)", n, a->name);
             return 1;
         }
         n++;

@@ -119,6 +119,11 @@ bool x_load_unaligned(xctx *x, xfn *f, const spv_inst *in);
 bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in);
 /* The bytes of constant `id` laid out in `size` bytes (malloc'd), or NULL. */
 uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size);
+/* Kernel parameter `in` of type t passed by value as a vector or struct:
+ * fills argument a (a `constant` argument with .byval bytes) and replaces
+ * v, the argument operand, by the parameter's value (code at entry).  False
+ * when t is neither. */
+bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, xval *v);
 
 /* spirv_math.c: OpenCL.std pown, rootn, powr (true if `name` is one). */
 bool x_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name);

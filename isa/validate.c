@@ -253,6 +253,30 @@ static int64_t block_bytes(const isa_kernel *k, uint32_t a)
     return -1;
 }
 
+/* By-value arguments are `constant` buffers of their size: a vector's size
+ * is its components' (a 3-vector takes 4), and the OpenCL spelling is a
+ * string. */
+static int check_byval(const isa_kernel *k, isa_diags *diags)
+{
+    int errors = 0;
+    for (uint32_t i = 0; i < k->narg; i++) {
+        const isa_arg *a = &k->args[i];
+        unsigned n = a->byval_vec;
+        bool vec_ok = n == 0 || ((n == 2 || n == 3 || n == 4 || n == 8 || n == 16) &&
+                                 a->type < ISA_T_COUNT &&
+                                 a->byval == isa_types[a->type].bytes * (n == 3 ? 4u : n));
+        if ((a->byval || n) &&
+            (a->kind != ISA_ARG_CONSTANT || !a->byval || !vec_ok ||
+             !memchr(a->cl_type, 0, sizeof a->cl_type))) {
+            isa_diags_add(diags, a->line ? a->line : 1, 1, "by-value argument '%.63s' must be "
+                          "a constant buffer of its size (%u bytes, %u components)", a->name,
+                          a->byval, n);
+            errors++;
+        }
+    }
+    return errors;
+}
+
 /* .global_data, .data_reloc and .global_var: the block is a `global`
  * argument with its bytes; every pointer and variable lies inside its block
  * and every address inside (or one past the end of) its target.  Entries
@@ -321,6 +345,7 @@ int isa_validate(isa_kernel *k, isa_diags *diags)
         v.errors++;
         k->const_arg = 0;
     }
+    v.errors += check_byval(k, diags);
     v.errors += check_global_data(k, diags);
     if (k->ninst && !k->inst) {
         isa_diags_add(diags, 1, 1, "kernel has no instruction array");

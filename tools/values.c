@@ -3,6 +3,7 @@
  *   buffer:  TYPE:[v0,v1,...]  TYPE:zeros:N  TYPE:iota:N  TYPE:random:N:SEED
  *            TYPE:@FILE (raw little-endian bytes)
  *   local:   local:BYTES
+ *   by-value vector/struct: its bytes as a buffer (float:[1,2,3,4], u8:@FILE)
  */
 #include "cli.h"
 
@@ -224,6 +225,12 @@ static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
         return 0;
     case ISA_ARG_GLOBAL:
     case ISA_ARG_CONSTANT:
+        if (a->byval && !strchr(spec, ':')) {
+            /* a scalar for a by-value vector/struct: sgemu_run's message
+             * says which bytes to give */
+            v->kind = SGEMU_VAL_SCALAR;
+            return 0;
+        }
         return make_buffer(a, spec, v);
     case ISA_ARG_LOCAL: {
         size_t n;

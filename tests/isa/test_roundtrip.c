@@ -31,6 +31,9 @@ static void same_kernel(const isa_kernel *a, const isa_kernel *b)
         assert_int_equal(a->args[i].kind, b->args[i].kind);
         assert_int_equal(a->args[i].type, b->args[i].type);
         assert_int_equal(a->args[i].access, b->args[i].access);
+        assert_int_equal(a->args[i].byval, b->args[i].byval);
+        assert_int_equal(a->args[i].byval_vec, b->args[i].byval_vec);
+        assert_string_equal(a->args[i].cl_type, b->args[i].cl_type);
     }
     assert_int_equal(a->ninst, b->ninst);
     assert_int_equal(a->nreg, b->nreg);
