@@ -154,7 +154,8 @@ static void show_messages(const char *path)
 /* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
  * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
  * integer widths added to its data layout, then clang's -O2 pipeline on
- * that IR. */
+ * that IR without the loop and SLP vectorisers (they turn short loops into
+ * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate). */
 static int clang_to_bc(const char *path, const char *const *opts, int nopts, bool native_ints,
                        const char *ll, const char *bc)
 {
@@ -189,15 +190,16 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
         return rc;
     if (!add_native_ints(ll))
         return -1;
-    const char *opt[] = { "clang-14", "-target", "spir64", "-O2", "-emit-llvm", "-c", ll, "-o",
-                          bc, NULL };
+    const char *opt[] = { "clang-14", "-target", "spir64", "-O2", "-fno-vectorize",
+                          "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc, NULL };
     return run_tool((char *const *)opt, NULL);
 }
 
 /* .cl -> .spv with clang-14 + llvm-spirv-14 in a fresh temporary directory;
  * returns the module bytes (malloc'd) or NULL after printing why.  When
- * llvm-spirv-14 rejects an integer width the optimiser made up (see
- * add_native_ints), the kernel is compiled again with native widths. */
+ * llvm-spirv-14 rejects what clang's optimiser made (an integer width, see
+ * add_native_ints, or a vector-reduction intrinsic), the kernel is compiled
+ * again with native widths and no vectorisers. */
 static char *compile_cl(const char *path, const char *const *opts, int nopts, size_t *len)
 {
     static const char *const tools[] = { "clang-14", "llvm-spirv-14" };
@@ -237,9 +239,10 @@ static char *compile_cl(const char *path, const char *const *opts, int nopts, si
         }
         size_t elen = 0;
         char *etext = cli_read_file(err, &elen);
-        const bool width = etext && has_text(etext, elen, "InvalidBitWidth");
+        const bool retry = etext && (has_text(etext, elen, "InvalidBitWidth") ||
+                                     has_text(etext, elen, "llvm.vector.reduce"));
         free(etext);
-        if (!width || native_ints) {
+        if (!retry || native_ints) {
             show_messages(err);
             cli_error("llvm-spirv-14 could not translate '%s' to SPIR-V", path);
             break;

@@ -19,3 +19,21 @@ kernel void switchn(global const uint *in, global uint *out)
     }
     out[i] = r;
 }
+
+// a short fixed-count loop over a private array: clang-14 -O2 turns it into
+// llvm.vector.reduce.add, which llvm-spirv-14 cannot translate; the second
+// compile (no vectorisers) keeps it scalar
+static uint sum4(const uint *p)
+{
+    uint s = 0;
+    for (int i = 0; i < 4; i++)
+        s += p[i];
+    return s;
+}
+
+kernel void sumloop(global const uint *in, global uint *out)
+{
+    uint i = get_global_id(0);
+    uint priv[4] = { in[4 * i], in[4 * i + 1] + 2, in[4 * i + 2], in[4 * i + 3] };
+    out[i] = sum4(priv);
+}

@@ -544,7 +544,17 @@ static void test_switch_narrow(void **state)
                 r -= x;
             assert_int_equal(out[i], r);
         }
-    }
+    }    /* sumloop: the sum of four words, the second plus 2 */
+    static uint32_t in4[4 * G];
+    for (int i = 0; i < 4 * G; i++)
+        in4[i] = rnd();
+    cli_put("swin4.bin", in4, sizeof in4);
+    cli_run_ok("run tests/kernels/switchn.cl --kernel sumloop --sg 16 --global %d --local 32 "
+               "--arg in=uint:@%s/swin4.bin --arg out=uint:zeros:%d --out out=%s/swout.bin "
+               "--no-timing -q", G, tmpdir, G, tmpdir);
+    cli_get("swout.bin", out, sizeof out);
+    for (int i = 0; i < G; i++)
+        assert_int_equal(out[i], in4[4 * i] + in4[4 * i + 1] + 2 + in4[4 * i + 2] + in4[4 * i + 3]);
 }
 
 /* ------------------------------------------------------------ async copies */
