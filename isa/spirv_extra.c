@@ -411,36 +411,36 @@ static uint32_t low_nan(xctx *x, isa_type t, const isa_operand *s, int kind)
 typedef struct ext_row {
     const char *name;
     uint8_t nsrc, sign;     /* sign: 0 from the type, 1 signed, 2 unsigned */
-    low_fn fn;
-    int kind;
     bool isfloat;
     /* not computed for half through float: the result is a neighbour in
      * the type itself, which float's neighbours are not */
     bool no_f16;
+    int kind;
+    low_fn fn;
 } ext_row;
 
 static const ext_row ext_rows[] = {
-    { "floor", 1, 0, low_round, ISA_RND_RTN, true, false }, { "ceil", 1, 0, low_round, ISA_RND_RTP, true, false },
-    { "trunc", 1, 0, low_round, ISA_RND_RTZ, true, false }, { "rint", 1, 0, low_round, ISA_RND_RTE, true, false },
-    { "round", 1, 0, low_round_away, 0, true, false }, { "copysign", 2, 0, low_copysign, 0, true, false },
-    { "fdim", 2, 0, low_fdim, 0, true, false }, { "maxmag", 2, 0, low_mag, 0, true, false },
-    { "minmag", 2, 0, low_mag, 1, true, false }, { "step", 2, 0, low_step, 0, true, false },
-    { "sign", 1, 0, low_sign, 0, true, false }, { "mix", 3, 0, low_mix, 0, true, false },
-    { "degrees", 1, 0, low_angle, 0, true, false }, { "radians", 1, 0, low_angle, 1, true, false },
-    { "select", 3, 0, NULL, 0, false, false }, { "bitselect", 3, 0, low_bitselect, 0, false, false },
-    { "ctz", 1, 0, low_ctz, 0, false, false }, { "rotate", 2, 2, low_rotate, 0, false, false },
-    { "s_add_sat", 2, 1, low_sat, 0, false, false }, { "u_add_sat", 2, 2, low_sat, 0, false, false },
-    { "s_sub_sat", 2, 1, low_sat, 1, false, false }, { "u_sub_sat", 2, 2, low_sat, 1, false, false },
-    { "s_hadd", 2, 1, low_hadd, 0, false, false }, { "u_hadd", 2, 2, low_hadd, 0, false, false },
-    { "s_rhadd", 2, 1, low_hadd, 1, false, false }, { "u_rhadd", 2, 2, low_hadd, 1, false, false },
-    { "s_abs_diff", 2, 1, low_absdiff, 0, false, false }, { "u_abs_diff", 2, 2, low_absdiff, 0, false, false },
-    { "s_mad_hi", 3, 1, low_madhi, 0, false, false }, { "u_mad_hi", 3, 2, low_madhi, 0, false, false },
-    { "tan", 1, 0, low_tan, 0, true, false }, { "native_tan", 1, 0, low_tan, 0, true, false },
-    { "half_tan", 1, 0, low_tan, 0, true, false }, { "ldexp", 2, 0, low_ldexp, 0, true, false },
-    { "smoothstep", 3, 0, low_smooth, 0, true, false },
-    { "ilogb", 1, 0, low_ilogb, 0, false, false }, { "logb", 1, 0, low_logb, 0, true, false },
-    { "nan", 1, 0, low_nan, 0, false, false },
-    { "nextafter", 2, 0, low_nextafter, 0, true, true },
+    { "floor", 1, 0, true, false, ISA_RND_RTN, low_round }, { "ceil", 1, 0, true, false, ISA_RND_RTP, low_round },
+    { "trunc", 1, 0, true, false, ISA_RND_RTZ, low_round }, { "rint", 1, 0, true, false, ISA_RND_RTE, low_round },
+    { "round", 1, 0, true, false, 0, low_round_away }, { "copysign", 2, 0, true, false, 0, low_copysign },
+    { "fdim", 2, 0, true, false, 0, low_fdim }, { "maxmag", 2, 0, true, false, 0, low_mag },
+    { "minmag", 2, 0, true, false, 1, low_mag }, { "step", 2, 0, true, false, 0, low_step },
+    { "sign", 1, 0, true, false, 0, low_sign }, { "mix", 3, 0, true, false, 0, low_mix },
+    { "degrees", 1, 0, true, false, 0, low_angle }, { "radians", 1, 0, true, false, 1, low_angle },
+    { "select", 3, 0, false, false, 0, NULL }, { "bitselect", 3, 0, false, false, 0, low_bitselect },
+    { "ctz", 1, 0, false, false, 0, low_ctz }, { "rotate", 2, 2, false, false, 0, low_rotate },
+    { "s_add_sat", 2, 1, false, false, 0, low_sat }, { "u_add_sat", 2, 2, false, false, 0, low_sat },
+    { "s_sub_sat", 2, 1, false, false, 1, low_sat }, { "u_sub_sat", 2, 2, false, false, 1, low_sat },
+    { "s_hadd", 2, 1, false, false, 0, low_hadd }, { "u_hadd", 2, 2, false, false, 0, low_hadd },
+    { "s_rhadd", 2, 1, false, false, 1, low_hadd }, { "u_rhadd", 2, 2, false, false, 1, low_hadd },
+    { "s_abs_diff", 2, 1, false, false, 0, low_absdiff }, { "u_abs_diff", 2, 2, false, false, 0, low_absdiff },
+    { "s_mad_hi", 3, 1, false, false, 0, low_madhi }, { "u_mad_hi", 3, 2, false, false, 0, low_madhi },
+    { "tan", 1, 0, true, false, 0, low_tan }, { "native_tan", 1, 0, true, false, 0, low_tan },
+    { "half_tan", 1, 0, true, false, 0, low_tan }, { "ldexp", 2, 0, true, false, 0, low_ldexp },
+    { "smoothstep", 3, 0, true, false, 0, low_smooth },
+    { "ilogb", 1, 0, false, false, 0, low_ilogb }, { "logb", 1, 0, true, false, 0, low_logb },
+    { "nan", 1, 0, false, false, 0, low_nan },
+    { "nextafter", 2, 0, true, true, 0, low_nextafter },
 };
 
 static const spv_type *val_type(xctx *x, uint32_t id)
