@@ -16,7 +16,9 @@
 #endif
 
 /* r[l] = op(a[l], b[l], c[l]) for l < width (unused sources may be NULL).
- * r may be one of the sources: each lane reads before it writes. */
+ * r may be one of the sources (that whole row, never a part of one: the
+ * kernels assume no lane depends on another): each lane reads before it
+ * writes. */
 typedef void (*lanes_fast_fn)(uint64_t *r, const uint64_t *a,
                               const uint64_t *b, const uint64_t *c, uint32_t w);
 /* bit l = cond(a[l], b[l]) for l < width */

@@ -193,6 +193,16 @@ static void test_differential(void **state)
                                      (unsigned long long)got[l],
                                      (unsigned long long)lanes_reg(&sg, 0)[l]);
                     }
+                    /* in place: the destination row is a source row (fast.c
+                     * tells the vectoriser lanes never depend on each other) */
+                    for (int src = 0; src < 3; src++) {
+                        uint64_t x[64];
+                        const uint64_t *s0 = src == 0 ? x : a, *s1 = src == 1 ? x : b,
+                                       *s2 = src == 2 ? x : c;
+                        memcpy(x, src == 0 ? a : src == 1 ? b : c, w * sizeof *x);
+                        fn(x, s0, s1, s2, w);
+                        assert_memory_equal(x, got, w * sizeof *x);
+                    }
                     checked++;
                 }
             }
