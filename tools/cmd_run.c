@@ -35,6 +35,8 @@ static const char run_help[] =
     "                            a number for scalars:  7  -3  0x10  1.5\n"
     "                            TYPE:[v0,v1,...] | TYPE:zeros:N | TYPE:iota:N |\n"
     "                            TYPE:random:N:SEED | TYPE:@FILE   for buffers\n"
+    "                            its bytes as a buffer for a by-value vector or\n"
+    "                            struct: float:[1,2,3,4]  u8:@params.bin\n"
     "                            local:BYTES           for __local pointers\n"
     "                            image2d:WxH:ORDER:TYPE[:pitch=P]:(zeros|iota|random:SEED|@FILE)\n"
     "                            image2d:@FILE.pgm|.ppm  for images (docs/images.md)\n"
@@ -296,6 +298,12 @@ static int resolve_positions(run_opts *o, const isa_kernel *k)
                 const isa_arg *a = &k->args[i];
                 if (i + 1 == k->const_arg || i + 1 == k->global_arg)
                     continue;      /* program-scope data: sgemu binds it */
+                if (a->byval) {    /* a vector or struct: its bytes */
+                    fprintf(stderr, "  --arg %u=...   %s (by value, %u bytes)\n", i,
+                            a->cl_type[0] ? a->cl_type : a->byval_vec ? "vector" : "struct",
+                            a->byval);
+                    continue;
+                }
                 fprintf(stderr, "  --arg %u=...   %s%s%s\n", i,
                         a->kind < 5 ? kinds[a->kind] : "",
                         a->kind == ISA_ARG_IMAGE2D ? "" : isa_types[a->type].cl_name,

@@ -203,6 +203,50 @@ static void test_struct_written(void **state)
     }
 }
 
+/* `sgemu spv2asm` prints the by-value arguments as .sgasm that runs the
+ * same: the struct kernel's text, written out and run as a .sgasm file. */
+static void test_spv2asm_roundtrip(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("spv2asm " KERNEL " --kernel st_s2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n.arg p byval struct 32 S2\n"));
+    cli_put("st_s2.sgasm", r.out, strlen(r.out));
+    cli_result_free(&r);
+    r = cli_run("spv2asm " KERNEL " --kernel vec_f3");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n.arg t byval f32 3 float3\n"));
+    cli_result_free(&r);
+    const float v[4] = { 1.0f, 2.0f, 3.0f, 4.0f };
+    uint8_t s[32] = { 3 };
+    memcpy(s + 16, v, 16);
+    cli_put("s2.bin", s, sizeof s);
+    float o[8][4];
+    cli_run_ok("run %s/st_s2.sgasm --global 8 --sg 8 --arg o=float:zeros:32 "
+               "--arg p=u8:@%s/s2.bin --out o=%s/o.bin -q", cli_tmpdir, cli_tmpdir, cli_tmpdir);
+    cli_get("o.bin", o, sizeof o);
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 4; c++)
+            assert_true(o[i][c] == v[c] + 3.0f * (float)i);
+}
+
+/* A module without parameter names: the by-value parameters are listed by
+ * position with their type (from the struct's OpName) and size. */
+static void test_unnamed_listing(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "clang-14 -cl-std=CL2.0 -target spir64 -emit-llvm -c -include "
+             "opencl-c.h -O2 %s/" KERNEL " -o %s/nb.bc && llvm-spirv-14 %s/nb.bc -o %s/nb.spv",
+             cli_src(), cli_tmpdir, cli_tmpdir, cli_tmpdir);
+    assert_int_equal(system(cmd), 0);
+    cli_result r = cli_run("run %s/nb.spv --kernel st_s2 --global 8 --arg p=1", cli_tmpdir);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "\n  --arg 0=...   global float *\n"
+                                  "  --arg 1=...   struct S2 (by value, 32 bytes)\n"));
+    cli_result_free(&r);
+}
+
 /* sgemu exits 1 with exactly `msg` on stderr. */
 static void run_fails(const char *args, const char *msg)
 {
@@ -266,6 +310,8 @@ int main(void)
         cmocka_unit_test(test_struct_padding),
         cmocka_unit_test(test_struct_written),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_spv2asm_roundtrip),
+        cmocka_unit_test(test_unnamed_listing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
