@@ -292,8 +292,11 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
         in->off = (uint32_t)p;
         in->op = (uint16_t)op;
         in->nw = (uint16_t)nw;
-        if (op == SpvOpLine && nw >= 3)
+        if (op == SpvOpLine && nw >= 3) {
             line = m->w[p + 2];
+            if (!m->line_file)
+                m->line_file = m->w[p + 1];
+        }
         else if (op == SpvOpNoLine || op == SpvOpFunctionEnd)
             line = 0;
         in->line = line ? line : m->nins + 1;
@@ -361,6 +364,10 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
             const char *s = spv_string(m, in, 2, NULL);
             if (s && !strcmp(s, "OpenCL.std"))
                 m->ocl_import = m->w[in->off + 1];
+            else if (s && (!strcmp(s, "OpenCL.DebugInfo.100") || !strcmp(s, "SPIRV.debug") ||
+                           !strncmp(s, "NonSemantic.", 12)) &&
+                     m->ndebug_import < 4)
+                m->debug_import[m->ndebug_import++] = m->w[in->off + 1];
             break;
         }
         case SpvOpName: {

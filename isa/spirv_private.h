@@ -79,6 +79,11 @@ typedef struct spv_module {
     uint64_t *member_off;  /* struct member offsets */
     uint32_t nmembers;
     uint32_t ocl_import;   /* id of the OpenCL.std import, 0 if none */
+    /* ids of debug-information imports (OpenCL.DebugInfo.100, SPIRV.debug,
+     * NonSemantic.*), whose OpExtInsts only describe the source: ignored */
+    uint32_t debug_import[4];
+    uint32_t ndebug_import;
+    uint32_t line_file;    /* OpString id of the first OpLine's file, 0 if none */
     spv_entry *entries;
     uint32_t nentries;
     isa_diags *d;

@@ -2456,6 +2456,17 @@ out:
     free(used);
 }
 
+/* The source file the module's OpLines name (it was compiled with -g), or
+ * NULL: its lines are then the source's, and so should the file name be. */
+static const char *line_source(spv_module *m)
+{
+    const uint32_t id = m->line_file;
+    if (!id || id >= m->bound || !m->def[id])
+        return NULL;
+    const spv_inst *s = &m->ins[m->def[id] - 1];
+    return s->op == SpvOpString ? spv_string(m, s, 2, NULL) : NULL;
+}
+
 int spv_translate(const char *file, const void *data, size_t len, const char *entry,
                   isa_kernel *k, bool *args_unnamed, isa_diags *diags)
 {
@@ -2468,6 +2479,10 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     if (errs) {
         spv_module_free(&m);
         return errs;
+    }
+    if (line_source(&m)) {
+        file = line_source(&m);
+        snprintf(diags->file, sizeof diags->file, "%s", file);
     }
     const spv_entry *e = NULL;
     for (uint32_t i = 0; i < m.nentries; i++)
