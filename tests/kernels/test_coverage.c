@@ -601,6 +601,36 @@ static void test_async_copy(void **state)
     }
 }
 
+/* ------------------------------------------------------------ -g modules */
+
+/* A module with debug information runs (its OpenCL.DebugInfo.100
+ * instructions are skipped) and its fault names the source file and line. */
+static void test_debug_lines(void **state)
+{
+    (void)state;
+    /* no spirv-val here: spirv-tools rejects llvm-spirv-14's DebugFunction
+     * operands, which sgemu skips */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "clang-14 -cl-std=CL2.0 -target spir64 -emit-llvm -c -include opencl-c.h "
+             "-cl-kernel-arg-info -O2 -gline-tables-only %s/tests/kernels/dbgline.cl "
+             "-o %s/dbgline.bc && llvm-spirv-14 %s/dbgline.bc -o %s/dbgline.spv",
+             cli_src(), tmpdir, tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    cli_run_ok("run %s/dbgline.spv --global 8 --arg in=uint:iota:8 --arg out=uint:zeros:11 "
+               "--out out=%s/dbg.bin -q", tmpdir, tmpdir);
+    uint32_t out[11];
+    cli_get("dbg.bin", out, sizeof out);
+    for (uint32_t i = 0; i < 11; i++)
+        assert_int_equal(out[i], i < 3 ? 0 : 2 * (i - 3));
+    cli_result r = cli_run("run %s/dbgline.spv --global 8 --arg in=uint:iota:8 "
+                           "--arg out=uint:zeros:8 -q", tmpdir);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "dbgline.cl:6: st.global"));
+    assert_non_null(strstr(r.err, "work-item global (5,0,0)"));
+    cli_result_free(&r);
+}
+
 /* ------------------------------------------------------------ __constant data */
 
 typedef struct { float scale; int32_t off[3]; int16_t tag; } cd_p;
@@ -1090,6 +1120,7 @@ int main(void)
         cmocka_unit_test(test_half_builtins),
         cmocka_unit_test(test_switch_narrow),
         cmocka_unit_test(test_async_copy),
+        cmocka_unit_test(test_debug_lines),
         cmocka_unit_test(test_const_data),
         cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_extra),
