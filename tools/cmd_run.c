@@ -30,6 +30,8 @@ static const char run_help[] =
     "  --offset X[,Y[,Z]]      global offset\n"
     "  --kernel NAME           entry point of a SPIR-V module / OpenCL C file\n"
     "  -DNAME[=V] -IDIR -cl-std=CLx.y   passed to clang-14 for KERNEL.cl\n"
+    "  -g                      KERNEL.cl with line tables: errors and faults name its\n"
+    "                          source lines (else SPIR-V instruction numbers)\n"
     "  --arg NAME=VALUE        bind an argument (NAME may be its position: 0, 1, ...);\n"
     "                          VALUE is\n"
     "                            a number for scalars:  7  -3  0x10  1.5\n"
@@ -228,6 +230,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if ((!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2) ||
                     !strncmp(a, "-cl-std=", 8)) && o->nclopts < 64) {
             o->clopts[o->nclopts++] = a;
+        } else if (!strcmp(a, "-g") && o->nclopts < 64) {
+            /* line tables are all sgemu reads (llvm-spirv-14 aborts on
+             * some of full -g's variable locations) */
+            o->clopts[o->nclopts++] = "-gline-tables-only";
         } else if (a[0] == '-' && a[1]) {
             return cli_error("run: unknown option '%s' (see 'sgemu run --help')", a);
         } else if (!o->kernel_path) {

@@ -10,10 +10,11 @@ int cli_cmd_spv2asm(int argc, char **argv)
 {
     static const char help[] =
         "usage: sgemu spv2asm KERNEL.spv|KERNEL.cl [--kernel NAME] [-DNAME[=V]] [-IDIR]\n"
-        "                     [-cl-std=CLx.y]\n\n"
+        "                     [-cl-std=CLx.y] [-g]\n\n"
         "Translates entry point NAME (default: the module's only kernel) to the sgemu ISA\n"
         "and prints it as .sgasm text (which `sgemu asm` accepts).  A .cl file is first\n"
-        "compiled with clang-14 and llvm-spirv-14; -D, -I and -cl-std go to clang.\n\n"
+        "compiled with clang-14 and llvm-spirv-14; -D, -I and -cl-std go to clang, -g\n"
+        "as -gline-tables-only (errors then name the source lines).\n\n"
         "exit status: 0 ok, 1 errors in the module or bad usage\n";
     const char *path = NULL, *entry = NULL;
     const char **clopts = calloc((size_t)argc + 1, sizeof *clopts);
@@ -34,6 +35,8 @@ int cli_cmd_spv2asm(int argc, char **argv)
             }
         } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2) || !strncmp(a, "-cl-std=", 8)) {
             clopts[nclopts++] = a;
+        } else if (!strcmp(a, "-g")) {        /* line tables: as run -g */
+            clopts[nclopts++] = "-gline-tables-only";
         } else if (a[0] == '-' && a[1]) {
             free(clopts);
             return cli_error("spv2asm: unknown option '%s'", a);

@@ -629,6 +629,12 @@ static void test_debug_lines(void **state)
     assert_non_null(strstr(r.err, "dbgline.cl:6: st.global"));
     assert_non_null(strstr(r.err, "work-item global (5,0,0)"));
     cli_result_free(&r);
+    /* sgemu run K.cl -g: the same through sgemu's own compile */
+    r = cli_run("run tests/kernels/dbgline.cl -g --global 8 --arg in=uint:iota:8 "
+                "--arg out=uint:zeros:8 -q");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "dbgline.cl:6: st.global"));
+    cli_result_free(&r);
 }
 
 /* ------------------------------------------------------------ __constant data */
