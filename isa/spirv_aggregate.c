@@ -7,7 +7,9 @@
  * the value copies the slot.  Constant aggregates (OpConstantComposite,
  * OpConstantNull, OpUndef) become a byte image built from the type layout
  * and are stored with immediates.  Copies move the largest naturally
- * aligned chunks the alignment allows (u32x4, u64, u32, u16, u8). */
+ * aligned chunks the alignment allows (u32x4, u64, u32, u16, u8).
+ * By-value vector and struct kernel parameters are `constant` arguments of
+ * their bytes (x_byval_param, at the end). */
 #include "spirv_xlate.h"
 
 #include <stdio.h>
@@ -632,14 +634,16 @@ bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, x
     uint32_t id = spv_word(m, in, 2);
     const spv_type *st = NULL;
     if (t->kind == SPV_TY_PTR && t->sc == SpvStorageClassFunction &&
-        param_attr(x, id, SpvFunctionParameterAttributeByVal))
-        st = x_type(x, t->elem);
-    else if (t->kind != SPV_TY_VEC)
+        param_attr(x, id, SpvFunctionParameterAttributeByVal)) {
+        if (!(st = x_type(x, t->elem)))
+            return true;
+    } else if (t->kind != SPV_TY_VEC) {
         return false;
+    }
     const spv_type *bt = st ? st : t;
     if (!bt->size || bt->size > AGG_MAX_BYTES) {
-        x_error(x, "parameter '%s': a by-value argument of %llu bytes is not supported",
-                a->name, (unsigned long long)bt->size);
+        x_error(x, "parameter %u ('%s'): a by-value argument of %llu bytes is not supported",
+                (unsigned)(a - x->k->args), a->name, (unsigned long long)bt->size);
         return true;
     }
     a->kind = ISA_ARG_CONSTANT;
@@ -653,7 +657,8 @@ bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, x
         if (!et)
             return true;
         if (et->kind == SPV_TY_BOOL) {
-            x_error(x, "parameter '%s': bool vectors cannot be kernel arguments", a->name);
+            x_error(x, "parameter %u ('%s'): bool vectors cannot be kernel arguments",
+                    (unsigned)(a - x->k->args), a->name);
             return true;
         }
         a->type = (uint8_t)x_comp_type(t);

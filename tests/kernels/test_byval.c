@@ -247,6 +247,47 @@ static void test_unnamed_listing(void **state)
     cli_result_free(&r);
 }
 
+/* Parameters that stay errors, from hand-written SPIR-V: a bool vector, a
+ * Function pointer without ByVal, a ByVal struct over 64 KiB. */
+static void test_translate_errors(void **state)
+{
+    (void)state;
+    static const struct { const char *types, *param, *msg; } cases[] = {
+        { "%t = OpTypeVector %bool 2\n", "",
+          "OpFunctionParameter: parameter 0 ('p'): bool vectors cannot be kernel arguments" },
+        { "%t = OpTypePointer Function %uint\n", "",
+          "OpFunctionParameter: parameter 0 ('p'): pointers to storage class Function are "
+          "not supported" },
+        { "%big = OpTypeArray %uint %n\n%s = OpTypeStruct %big\n"
+          "%t = OpTypePointer Function %s\n", "OpDecorate %p FuncParamAttr ByVal\n",
+          "OpFunctionParameter: parameter 0 ('p'): a by-value argument of 80000 bytes is not "
+          "supported" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+                 "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%k \"k\"\n"
+                 "OpName %%p \"p\"\n%s"
+                 "%%void = OpTypeVoid\n%%uint = OpTypeInt 32 0\n%%bool = OpTypeBool\n"
+                 "%%n = OpConstant %%uint 20000\n%s"
+                 "%%fn = OpTypeFunction %%void %%t\n%%k = OpFunction %%void None %%fn\n"
+                 "%%p = OpFunctionParameter %%t\n%%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
+                 cases[i].param, cases[i].types);
+        cli_put("bad.spvasm", text, strlen(text));
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "spirv-as --target-env spv1.0 %s/bad.spvasm -o %s/bad.spv",
+                 cli_tmpdir, cli_tmpdir);
+        assert_int_equal(system(cmd), 0);
+        cli_result r = cli_run("spv2asm %s/bad.spv", cli_tmpdir);
+        if (!strstr(r.err, cases[i].msg))
+            fprintf(stderr, "got: %s\nexpected: %s\n", r.err, cases[i].msg);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, cases[i].msg));
+        cli_result_free(&r);
+    }
+}
+
 /* sgemu exits 1 with exactly `msg` on stderr. */
 static void run_fails(const char *args, const char *msg)
 {
@@ -312,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_spv2asm_roundtrip),
         cmocka_unit_test(test_unnamed_listing),
+        cmocka_unit_test(test_translate_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
