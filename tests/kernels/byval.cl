@@ -79,3 +79,12 @@ kernel void st_mut(global float *o, S1 p)
     bump(&p, i);
     o[i] = p.a + p.b[0] + p.b[1] + p.b[2] + p.c;
 }
+
+// Several by-value vectors in one kernel; signed small components widen
+// with their sign.
+kernel void vec_mix(global int *o, char4 c, short8 s, uint2 u)
+{
+    int i = get_global_id(0);
+    o[2 * i] = c.w * i + s.s7 + (int)u.y;
+    o[2 * i + 1] = c.x + s.s0 * i - (int)u.x;
+}

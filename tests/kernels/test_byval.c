@@ -137,6 +137,21 @@ static void test_half4(void **state)
     }
 }
 
+static void test_several(void **state)
+{
+    (void)state;
+    for (unsigned wi = 0; wi < 3; wi++) {
+        int32_t o[N][2];
+        run_out("vec_mix", widths[wi], "int:zeros:80",
+                "--arg c=char:[-128,2,3,-5] --arg s=short:[-300,1,2,3,4,5,6,32767] "
+                "--arg u=uint:[7,9]", o, sizeof o);
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(o[i][0], -5 * i + 32767 + 9);
+            assert_int_equal(o[i][1], -128 - 300 * i - 7);
+        }
+    }
+}
+
 /* struct { int a; float b[3]; short c; }: a at 0, b at 4, c at 16, 20 bytes. */
 static void put_s1(int32_t a, const float b[3], int16_t c)
 {
@@ -319,6 +334,10 @@ static void test_errors(void **state)
     run_fails("--kernel vec_uc16 --arg o=uchar:zeros:128 --arg u=7",
               "argument 'u' is a uchar16 passed by value: give its 16 bytes, e.g. "
               "--arg u=uchar:[s0,s1,s2,s3,s4,s5,s6,s7,s8,s9,sa,sb,sc,sd,se,sf] (got a scalar)");
+    run_fails("--kernel vec_mix --arg o=int:zeros:16 --arg c=char:[1,2,3,4] "
+              "--arg s=short:[1,2,3,4,5,6,7] --arg u=uint:[1,2]",
+              "argument 's' is a short8 passed by value: give its 16 bytes, e.g. "
+              "--arg s=short:[s0,s1,s2,s3,s4,s5,s6,s7] (got 14 bytes)");
     run_fails("--kernel st_s1 --arg o=float:zeros:8 --arg p=u8:[1,2,3,4,5,6,7,8,9,10,11,12,13,"
               "14,15,16,17,18,19]",
               "argument 'p' is a S1 passed by value: give its 20 bytes, as clang lays it out "
@@ -347,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_float3),
         cmocka_unit_test(test_long8),
         cmocka_unit_test(test_half4),
+        cmocka_unit_test(test_several),
         cmocka_unit_test(test_struct),
         cmocka_unit_test(test_struct_padding),
         cmocka_unit_test(test_struct_written),
