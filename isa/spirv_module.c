@@ -235,6 +235,16 @@ static void parse_type(spv_module *m, const spv_inst *in, uint32_t id)
     }
 }
 
+bool spv_is_debug_inst(const spv_module *m, const spv_inst *in)
+{
+    if (in->op != SpvOpExtInst || in->nw < 4)
+        return false;
+    for (uint32_t i = 0; i < m->ndebug_import; i++)
+        if (m->w[in->off + 3] == m->debug_import[i])
+            return true;
+    return false;
+}
+
 int spv_module_parse(spv_module *m, const char *file, const void *data, size_t len,
                      isa_diags *d)
 {

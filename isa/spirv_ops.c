@@ -482,10 +482,8 @@ static bool lowered_exp_log(xctx *x, xfn *f, const spv_inst *in, const char *nam
 
 static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
 {
-    /* debug information (-g): describes the source, computes nothing */
-    for (uint32_t i = 0; i < x->m->ndebug_import; i++)
-        if (spv_word(x->m, in, 3) == x->m->debug_import[i])
-            return true;
+    if (spv_is_debug_inst(x->m, in))    /* -g: describes the source only */
+        return true;
     if (spv_word(x->m, in, 3) != x->m->ocl_import || !x->m->ocl_import) {
         x_error(x, "only the OpenCL.std extended instruction set is supported");
         return true;

@@ -90,6 +90,11 @@ typedef struct spv_module {
     int errors;
 } spv_module;
 
+/* An OpExtInst of a debug-information import (it describes the source and
+ * computes nothing; it may stand anywhere in a block, before its OpPhis
+ * too). */
+bool spv_is_debug_inst(const spv_module *m, const spv_inst *in);
+
 /* Parse and index the module; returns the number of errors. */
 int spv_module_parse(spv_module *m, const char *file, const void *data, size_t len,
                      isa_diags *d);

@@ -520,7 +520,7 @@ static unsigned edge_copies(xctx *x, xfn *f, uint32_t from, uint32_t to, xcopy *
     unsigned n = 0;
     for (uint32_t i = m->def[to]; i < m->nins; i++) {
         const spv_inst *in = &m->ins[i];
-        if (in->op == SpvOpLine || in->op == SpvOpNoLine)
+        if (in->op == SpvOpLine || in->op == SpvOpNoLine || spv_is_debug_inst(m, in))
             continue;
         if (in->op != SpvOpPhi)
             break;

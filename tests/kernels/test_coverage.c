@@ -617,20 +617,27 @@ static void test_debug_lines(void **state)
              "-o %s/dbgline.bc && llvm-spirv-14 %s/dbgline.bc -o %s/dbgline.spv",
              cli_src(), tmpdir, tmpdir, tmpdir);
     assert_int_equal(system(cmd), 0);
-    cli_run_ok("run %s/dbgline.spv --global 8 --arg in=uint:iota:8 --arg out=uint:zeros:11 "
+    cli_run_ok("run %s/dbgline.spv --kernel dbgline --global 8 --arg in=uint:iota:8 --arg out=uint:zeros:11 "
                "--out out=%s/dbg.bin -q", tmpdir, tmpdir);
     uint32_t out[11];
     cli_get("dbg.bin", out, sizeof out);
     for (uint32_t i = 0; i < 11; i++)
         assert_int_equal(out[i], i < 3 ? 0 : 2 * (i - 3));
-    cli_result r = cli_run("run %s/dbgline.spv --global 8 --arg in=uint:iota:8 "
+    cli_result r = cli_run("run %s/dbgline.spv --kernel dbgline --global 8 --arg in=uint:iota:8 "
                            "--arg out=uint:zeros:8 -q", tmpdir);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "dbgline.cl:6: st.global"));
     assert_non_null(strstr(r.err, "work-item global (5,0,0)"));
     cli_result_free(&r);
+    /* the phi at the join of a -g module's branches */
+    cli_run_ok("run %s/dbgline.spv --kernel dbgphi --global 12 --arg in=uint:iota:12 "
+               "--arg out=uint:zeros:12 --out out=%s/dbg.bin -q", tmpdir, tmpdir);
+    uint32_t phi[12];
+    cli_get("dbg.bin", phi, sizeof phi);
+    for (uint32_t i = 0; i < 12; i++)
+        assert_int_equal(phi[i], i % 3 ? i / (i % 3) : 7);
     /* sgemu run K.cl -g: the same through sgemu's own compile */
-    r = cli_run("run tests/kernels/dbgline.cl -g --global 8 --arg in=uint:iota:8 "
+    r = cli_run("run tests/kernels/dbgline.cl -g --kernel dbgline --global 8 --arg in=uint:iota:8 "
                 "--arg out=uint:zeros:8 -q");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "dbgline.cl:6: st.global"));
