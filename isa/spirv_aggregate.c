@@ -18,6 +18,18 @@
 /* Copies and constant stores longer than this are an error (no loop). */
 #define AGG_MAX_BYTES 65536
 
+bool x_constituent_offset(const spv_module *m, const spv_type *t, unsigned i, uint64_t *o)
+{
+    if (t->kind == SPV_TY_STRUCT) {
+        if (i >= t->nmembers)
+            return false;
+        *o = m->member_off[t->first_member + i];
+    } else {
+        *o = (uint64_t)i * m->types[t->elem].size;
+    }
+    return true;
+}
+
 bool x_is_aggregate(const spv_type *t)
 {
     return t && (t->kind == SPV_TY_ARRAY || t->kind == SPV_TY_STRUCT);
@@ -187,13 +199,8 @@ static bool fill(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size
         unsigned n = d->nw > 3 ? d->nw - 3u : 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t o;
-            if (t->kind == SPV_TY_STRUCT) {
-                if (i >= t->nmembers)
-                    break;
-                o = m->member_off[t->first_member + i];
-            } else {
-                o = i * m->types[t->elem].size;
-            }
+            if (!x_constituent_offset(m, t, i, &o))
+                break;
             if (!fill(x, spv_word(m, d, 3 + i), buf, off + o, size, depth + 1))
                 return false;
         }

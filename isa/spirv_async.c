@@ -13,14 +13,6 @@
 
 #include <string.h>
 
-/* The type of the value `id` (its defining instruction's result type). */
-static const spv_type *value_type(xctx *x, uint32_t id)
-{
-    spv_module *m = x->m;
-    const spv_inst *d = id < m->bound && m->def[id] ? &m->ins[m->def[id] - 1] : NULL;
-    const spv_op_info *oi = d ? spv_op_find(d->op) : NULL;
-    return oi && oi->has_type ? x_type(x, spv_word(m, d, 1)) : NULL;
-}
 
 /* [r + 0] */
 static isa_operand reg_addr(uint32_t r)
@@ -61,7 +53,7 @@ static void async_copy(xctx *x, xfn *f, const spv_inst *in)
         x_error(x, "OpGroupAsyncCopy: only work-group scope copies exist in OpenCL C");
         return;
     }
-    const spv_type *pt = value_type(x, spv_word(m, in, 4));
+    const spv_type *pt = x_value_type(x, spv_word(m, in, 4));
     const spv_type *et = pt && pt->kind == SPV_TY_PTR ? x_type(x, pt->elem) : NULL;
     if (!et || !et->size) {
         x_error(x, "OpGroupAsyncCopy: the element type has no size");

@@ -443,13 +443,6 @@ static const ext_row ext_rows[] = {
     { "nextafter", 2, 0, true, true, 0, low_nextafter },
 };
 
-static const spv_type *val_type(xctx *x, uint32_t id)
-{
-    spv_module *m = x->m;
-    const spv_inst *d = id < m->bound && m->def[id] ? &m->ins[m->def[id] - 1] : NULL;
-    const spv_op_info *oi = d ? spv_op_find(d->op) : NULL;
-    return oi && oi->has_type ? x_type(x, spv_word(m, d, 1)) : NULL;
-}
 
 static void set_result(xctx *x, xfn *f, uint32_t id, const uint32_t *regs, unsigned n)
 {
@@ -486,7 +479,7 @@ static bool geometric(xctx *x, xfn *f, const spv_inst *in, const char *name, uns
         if (in->nw <= first + i || !(s[i] = x_val(x, f, spv_word(m, in, first + i))) || !s[i]->n)
             return true;
     const spv_type *t = x_type(x, spv_word(m, in, 1));
-    const spv_type *at = val_type(x, spv_word(m, in, first));
+    const spv_type *at = x_value_type(x, spv_word(m, in, first));
     if (!t || !at)
         return true;
     isa_type ct = x_comp_type(at);
@@ -592,7 +585,7 @@ static bool upsample(xctx *x, xfn *f, const spv_inst *in, const char *name)
     xval *hi = in->nw > 6 ? x_val(x, f, spv_word(m, in, 5)) : NULL;
     xval *lo = in->nw > 6 ? x_val(x, f, spv_word(m, in, 6)) : NULL;
     const spv_type *rt = x_type(x, spv_word(m, in, 1));
-    const spv_type *lt = val_type(x, spv_word(m, in, 6));
+    const spv_type *lt = x_value_type(x, spv_word(m, in, 6));
     if (!hi || !lo || !rt || !lt || !hi->n || !lo->n)
         return true;
     isa_type wt = uint_of(x_comp_type(rt)), ht = x_comp_type(lt), lt2 = uint_of(ht);
@@ -636,7 +629,7 @@ static bool vec_shuffle(xctx *x, xfn *f, const spv_inst *in, const char *name)
     }
     const xval *mask = x_val(x, f, spv_word(m, in, 5 + nin));
     const spv_type *rt = x_type(x, spv_word(m, in, 1));
-    const spv_type *mt = val_type(x, spv_word(m, in, 5 + nin));
+    const spv_type *mt = x_value_type(x, spv_word(m, in, 5 + nin));
     if (!mask || !mask->n || !rt || !mt)
         return true;
     if (total & (total - 1)) {
@@ -780,11 +773,11 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
     }
     bool src16[3] = { false, false, false };
     for (unsigned i = 0; i < nsrc; i++) {
-        const spv_type *st = val_type(x, spv_word(m, in, 5 + i));
+        const spv_type *st = x_value_type(x, spv_word(m, in, 5 + i));
         src16[i] = st && x_comp_type(st) == ISA_T_F16;
     }
     if (row->fn == low_ilogb) {   /* the operand's type decides */
-        const spv_type *at = val_type(x, spv_word(m, in, 5));
+        const spv_type *at = x_value_type(x, spv_word(m, in, 5));
         t = at ? x_comp_type(at) : ISA_T_NONE;
         if (t == ISA_T_F16) {
             half = true;
@@ -818,7 +811,7 @@ bool x_lower_extra(xctx *x, xfn *f, const spv_inst *in, const char *name)
         }
         if (!row->fn) {
             /* c ? b : a; vectors test the MSB of c (OpenCL select) */
-            const spv_type *ct = val_type(x, spv_word(m, in, 7));
+            const spv_type *ct = x_value_type(x, spv_word(m, in, 7));
             isa_type cty = ct ? sint_of(x_comp_type(ct)) : ISA_T_I32;
             isa_operand p = rt->ncomp > 1 ? x_cmp(x, ISA_BINOP_LT, cty, o[2], x_I(0))
                                           : x_cmp(x, ISA_BINOP_NE, cty, o[2], x_I(0));
@@ -859,7 +852,7 @@ bool x_op_relational(xctx *x, xfn *f, const spv_inst *in)
     bool two = in->op == SpvOpOrdered || in->op == SpvOpUnordered;
     xval *a = x_val(x, f, spv_word(m, in, 3));
     xval *b = two ? x_val(x, f, spv_word(m, in, 4)) : NULL;
-    const spv_type *at = val_type(x, spv_word(m, in, 3));
+    const spv_type *at = x_value_type(x, spv_word(m, in, 3));
     if (!rt || !a || !a->n || (two && (!b || !b->n)) || !at)
         return true;
     if (in->op == SpvOpAny || in->op == SpvOpAll) {
@@ -956,7 +949,7 @@ void x_sat_convert(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     const spv_type *t = x_type(x, spv_word(m, in, 1));
-    const spv_type *st = val_type(x, spv_word(m, in, 3));
+    const spv_type *st = x_value_type(x, spv_word(m, in, 3));
     xval *s = x_val(x, f, spv_word(m, in, 3));
     if (!t || !st || !s || !s->n)
         return;

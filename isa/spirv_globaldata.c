@@ -193,13 +193,8 @@ static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t 
         unsigned n = d->nw > 3 ? d->nw - 3u : 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t o;
-            if (t->kind == SPV_TY_STRUCT) {
-                if (i >= t->nmembers)
-                    break;
-                o = m->member_off[t->first_member + i];
-            } else {
-                o = (uint64_t)i * m->types[t->elem].size;
-            }
+            if (!x_constituent_offset(m, t, i, &o))
+                break;
             if (!image_at(x, spv_word(m, d, 3 + i), buf, off + o, size, block_arg, depth + 1))
                 return false;
         }

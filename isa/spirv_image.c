@@ -2,19 +2,6 @@
  * block reads/writes -> the sgemu image and block I/O rows (docs/images.md). */
 #include "spirv_xlate.h"
 
-/* The type of the value `id` (from its defining instruction). */
-static const spv_type *value_type(xctx *x, uint32_t id)
-{
-    spv_module *m = x->m;
-    if (!id || id >= m->bound || !m->def[id])
-        return NULL;
-    const spv_inst *d = &m->ins[m->def[id] - 1];
-    const spv_op_info *oi = spv_op_find(d->op);
-    if ((oi && oi->has_type) || d->op == SpvOpFunctionParameter)
-        return x_type(x, spv_word(m, d, 1));
-    return NULL;
-}
-
 /* Block row of an element size: 4 -> _ui family base, 2 -> _us, 1 -> _uc,
  * 8 -> _ul (the 32-bit rows have a plain and a _ui spelling; sgemu uses the
  * plain one, which is what intel_sub_group_block_read/write name). */
@@ -150,7 +137,7 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
 {
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, image ? 3 : 2);
-    const spv_type *t = value_type(x, vid);
+    const spv_type *t = x_value_type(x, vid);
     xval *v = x_val(x, f, vid);
     if (!t || !v || !v->n)
         return;
@@ -191,7 +178,7 @@ static void image_read(xctx *x, xfn *f, const spv_inst *in)
     isa_operand img, cx, cy;
     if (!image_at(x, f, in, 3, &img, &cx, &cy))
         return;
-    const spv_type *ct = value_type(x, spv_word(m, in, 4));
+    const spv_type *ct = x_value_type(x, spv_word(m, in, 4));
     const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? x_type(x, ct->elem) : ct;
     if (cct && cct->kind == SPV_TY_FLOAT) {
         x_error(x, "%s: float coordinates need a sampler; sgemu supports integer "
@@ -215,7 +202,7 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, 3);
-    const spv_type *t = value_type(x, vid);
+    const spv_type *t = x_value_type(x, vid);
     xval *v = x_val(x, f, vid);
     isa_operand img, cx, cy;
     if (!t || !v || !v->n || !image_at(x, f, in, 1, &img, &cx, &cy))

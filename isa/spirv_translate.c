@@ -135,6 +135,16 @@ const spv_type *x_type(xctx *x, uint32_t id)
     return &x->m->types[id];
 }
 
+const spv_type *x_value_type(xctx *x, uint32_t id)
+{
+    spv_module *m = x->m;
+    if (!id || id >= m->bound || !m->def[id])
+        return NULL;
+    const spv_inst *d = &m->ins[m->def[id] - 1];
+    const spv_op_info *oi = spv_op_find(d->op);
+    return oi && oi->has_type ? x_type(x, spv_word(m, d, 1)) : NULL;
+}
+
 xval *x_val(xctx *x, xfn *f, uint32_t id)
 {
     if (id && id < x->m->bound) {

@@ -75,6 +75,9 @@ xval *x_val(xctx *x, xfn *f, uint32_t id);
 xval *x_def(xctx *x, xfn *f, uint32_t id, unsigned n);
 /* A type id's entry, or NULL + error. */
 const spv_type *x_type(xctx *x, uint32_t id);
+/* The type of the value `id` (its defining instruction's result type), or
+ * NULL for ids that define no typed value. */
+const spv_type *x_value_type(xctx *x, uint32_t id);
 isa_type x_signed(isa_type t);
 
 /* Helpers shared with spirv_image.c (spirv_translate.c). */
@@ -105,6 +108,9 @@ bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin);
 /* spirv_aggregate.c: structs/arrays as values, OpCopyMemory(Sized), constant
  * byte images.  Each hook returns false when `in` is not its case. */
 bool x_is_aggregate(const spv_type *t);
+/* Byte offset of constituent i of the struct or array type t; false past
+ * the struct's members. */
+bool x_constituent_offset(const spv_module *m, const spv_type *t, unsigned i, uint64_t *o);
 bool x_load_aggregate(xctx *x, xfn *f, const spv_inst *in);
 bool x_store_aggregate(xctx *x, xfn *f, const spv_inst *in);
 bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in);
