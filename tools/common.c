@@ -141,16 +141,6 @@ static bool add_native_ints(const char *ll)
     return ok;
 }
 
-/* Print the file `path` (a tool's captured messages) to stderr. */
-static void show_messages(const char *path)
-{
-    size_t len;
-    char *text = cli_read_file(path, &len);
-    if (text && len)
-        fwrite(text, 1, len, stderr);
-    free(text);
-}
-
 /* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
  * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
  * integer widths added to its data layout, then clang's -O2 pipeline on
@@ -241,12 +231,14 @@ static char *compile_cl(const char *path, const char *const *opts, int nopts, si
         char *etext = cli_read_file(err, &elen);
         const bool retry = etext && (has_text(etext, elen, "InvalidBitWidth") ||
                                      has_text(etext, elen, "llvm.vector.reduce"));
-        free(etext);
         if (!retry || native_ints) {
-            show_messages(err);
+            if (etext)      /* its messages, as it printed them */
+                fwrite(etext, 1, elen, stderr);
+            free(etext);
             cli_error("llvm-spirv-14 could not translate '%s' to SPIR-V", path);
             break;
         }
+        free(etext);
     }
     unlink(ll);
     unlink(bc);
