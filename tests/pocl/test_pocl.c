@@ -412,6 +412,10 @@ int main(void)
     clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof pname, pname, NULL);
     clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof dname, dname, NULL);
     printf("OpenCL platform: %s, device: %s\n", pname, dname);
+    if (!strstr(pname, "Portable Computing Language")) {
+        printf("FAIL: the platform is not PoCL (OCL_ICD_VENDORS must name pocl.icd)\n");
+        return 1;
+    }
     if (system("command -v clang-14 >/dev/null && command -v llvm-spirv-14 >/dev/null") != 0) {
         printf("SKIP: clang-14 and llvm-spirv-14 are needed for `sgemu run K.cl`\n");
         return 77;

@@ -246,6 +246,7 @@ static double run_ocl(const opts *o, const bench_work *w, uint64_t n, bool oclgr
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "%s%s '%s' %s %llu %d 2>&1",
              oclgrind ? "POCL_MAX_PTHREAD_COUNT=1 oclgrind " :
+                        "OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd "
                         "POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1 ",
              BENCH_OCL_PEER, o->src, w->name, (unsigned long long)n, OCL_REPS);
     FILE *p = popen(cmd, "r");   // NOLINT(cert-env33-c): the peer runs under oclgrind/PoCL env settings, on purpose
