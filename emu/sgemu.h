@@ -136,6 +136,59 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault);
 
+/* Loading a kernel (load/): from .sgasm text, a SPIR-V module, or OpenCL C
+ * compiled to SPIR-V by clang-14 and llvm-spirv-14. */
+typedef enum sgemu_source_kind {
+    SGEMU_SOURCE_SGASM,
+    SGEMU_SOURCE_SPIRV,
+    SGEMU_SOURCE_OPENCL_C
+} sgemu_source_kind;
+
+/* How to load; zero-initialise, every field is optional. */
+typedef struct sgemu_load_opts {
+    const char *entry;               /* SPIR-V, OpenCL C: the kernel's name (NULL: the
+                                        module's only kernel) */
+    const char *const *cl_options;   /* OpenCL C: clang options (-D, -I, -cl-std=, -g...) */
+    uint32_t ncl_options;
+    void *log;                       /* FILE * the compilers' messages go to (NULL: stderr) */
+} sgemu_load_opts;
+
+/* What a load found out besides the kernel. */
+typedef struct sgemu_load_info {
+    sgemu_source_kind kind;
+    bool args_unnamed;               /* SPIR-V without OpName for some parameters: they
+                                        are named arg0, arg1, ... */
+} sgemu_load_info;
+
+/* The whole file at path, NUL-terminated (malloc'd), its size in *len (may
+ * be NULL); NULL with err set (SGEMU_EXIT_USER; SGEMU_EXIT_INTERNAL when out
+ * of memory). */
+char *sgemu_read_file(const char *path, size_t *len, sgemu_fault *err);
+
+/* The kind of a file by its name (.cl, .spv) or its bytes (the SPIR-V magic
+ * number); .sgasm otherwise.  path or data may be NULL. */
+sgemu_source_kind sgemu_source_kind_of(const char *path, const void *data, size_t len);
+
+/* Load the kernel in file `path` into *k (free with isa_kernel_free).
+ * Returns SGEMU_EXIT_OK, or an exit code with positioned errors in *diags
+ * (file:line:col) or, when diags holds none, one message in err->msg.
+ * info may be NULL. */
+int sgemu_kernel_load(const char *path, const sgemu_load_opts *opts, isa_kernel *k,
+                      sgemu_load_info *info, isa_diags *diags, sgemu_fault *err);
+/* The same from bytes in memory; `name` names them in messages. */
+int sgemu_kernel_from_memory(const char *name, sgemu_source_kind kind, const void *data,
+                             size_t len, const sgemu_load_opts *opts, isa_kernel *k,
+                             sgemu_load_info *info, isa_diags *diags, sgemu_fault *err);
+
+/* OpenCL C to a SPIR-V module (*spv, malloc'd, *len bytes): from a file, or
+ * from source text named `name`.  The compilers' messages go to opts->log;
+ * returns SGEMU_EXIT_OK or SGEMU_EXIT_USER with err set. */
+int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *opts, void **spv,
+                                size_t *len, sgemu_fault *err);
+int sgemu_compile_opencl_c(const char *name, const void *text, size_t len,
+                           const sgemu_load_opts *opts, void **spv, size_t *spv_len,
+                           sgemu_fault *err);
+
 /* IEEE binary16 conversions (round to nearest even). */
 float sgemu_half_to_float(uint16_t h);
 uint16_t sgemu_float_to_half(float f);

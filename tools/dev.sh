@@ -132,12 +132,12 @@ lint() {
     build "$bd" -Dwerror=true -Dbuildtype=debugoptimized
     local out=$bd/lint
     mkdir -p "$out"
-    run-clang-tidy-14 -p "$bd" -j "$(nproc)" -quiet "$here/(isa|lanes|collectives|emu|tools)/" \
+    run-clang-tidy-14 -p "$bd" -j "$(nproc)" -quiet "$here/(isa|lanes|collectives|emu|load|tools)/" \
         >"$out/clang-tidy.log" 2>&1 || true
     cppcheck --quiet --enable=warning,portability --inline-suppr --std=c11 -D__GNUC__ \
-        -I isa -I lanes -I collectives -I emu -I tools --suppressions-list=.cppcheck-suppressions \
+        -I isa -I lanes -I collectives -I emu -I load -I tools --suppressions-list=.cppcheck-suppressions \
         --template='{file}:{line}:{column}: warning: {message} [cppcheck-{id}]' \
-        isa lanes collectives emu tools >"$out/cppcheck.log" 2>&1 || true
+        isa lanes collectives emu load tools >"$out/cppcheck.log" 2>&1 || true
     cat "$out/clang-tidy.log" "$out/cppcheck.log" | sed 's/\x1b\[[0-9;]*m//g' |
         { grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error): .*\[[A-Za-z0-9_.,-]+\]$' || true; } |
         sed -E "s#^$here/##; s#^.*\.\./##" | sort -u >"$out/findings.txt"

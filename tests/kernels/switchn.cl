@@ -1,6 +1,6 @@
 // switchn.cl: switches on values of a few bits (x % 4, x & 7), which clang-14
 // -O2 narrows to i2/i3 and llvm-spirv-14 rejects; `sgemu run K.cl` then
-// compiles again with native integer widths (tools/common.c)
+// compiles again with native integer widths (load/opencl_c.c)
 kernel void switchn(global const uint *in, global uint *out)
 {
     uint i = get_global_id(0), x = in[i], r;

@@ -1,0 +1,240 @@
+/* opencl_c.c - OpenCL C to SPIR-V with clang-14 and llvm-spirv-14, run as
+ * programs in a fresh temporary directory (the recipe: docs/spirv.md). */
+#include "load_private.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Is `prog` an executable in $PATH? */
+static bool in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[1024];
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+        if (access(buf, X_OK) == 0)
+            return true;
+        p += n + (e ? 1 : 0);
+    }
+    return false;
+}
+
+/* Run argv[0] (found in $PATH) and wait; its diagnostics go to the file
+ * err_path when one is given, else to descriptor log_fd.  Returns its exit
+ * status (or -1). */
+static int run_tool(char *const argv[], const char *err_path, int log_fd)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600) : log_fd;
+        if (fd < 0 || (fd != 2 && dup2(fd, 2) < 0))
+            _exit(127);
+        if (err_path)
+            close(fd);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Does s[0..n) contain the string w? */
+static bool has_text(const char *s, size_t n, const char *w)
+{
+    const size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(s + i, w, k))
+            return true;
+    return false;
+}
+
+/* Give the LLVM IR file `ll` native integer widths (n8:16:32:64) in its
+ * data layout.  clang-14's spir64 layout names none, so the optimiser may
+ * narrow a switch on `x % 4` to an i2 value, which llvm-spirv-14 rejects
+ * ("InvalidBitWidth"); with native widths it keeps the switch in i32. */
+static bool add_native_ints(const char *ll)
+{
+    size_t len;
+    sgemu_fault ignored;
+    char *text = sgemu_read_file(ll, &len, &ignored);
+    if (!text)
+        return false;
+    static const char key[] = "target datalayout = \"";
+    char *at = strstr(text, key), *end = at ? strchr(at + sizeof key - 1, '"') : NULL;
+    bool ok = false;
+    FILE *f = end && !has_text(at, (size_t)(end - at), "-n") ? fopen(ll, "wb") : NULL;
+    if (f) {
+        const size_t head = (size_t)(end - text);
+        ok = fwrite(text, 1, head, f) == head && fputs("-n8:16:32:64", f) >= 0 &&
+             fwrite(end, 1, len - head, f) == len - head;
+        ok = fclose(f) == 0 && ok;
+    }
+    free(text);
+    return ok;
+}
+
+/* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
+ * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
+ * integer widths added to its data layout, then clang's -O2 pipeline on
+ * that IR without the loop and SLP vectorisers (they turn short loops into
+ * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate). */
+static int clang_to_bc(const char *path, const char *const *opts, int nopts, bool native_ints,
+                       const char *ll, const char *bc, int log_fd)
+{
+    const char *argv[100];
+    int n = 0;
+    bool std_given = false;
+    for (int i = 0; i < nopts; i++)
+        std_given |= !strncmp(opts[i], "-cl-std=", 8);
+    argv[n++] = "clang-14";
+    if (!std_given)
+        argv[n++] = "-cl-std=CL2.0";
+    argv[n++] = "-target";
+    argv[n++] = "spir64";
+    argv[n++] = "-emit-llvm";
+    argv[n++] = native_ints ? "-S" : "-c";
+    argv[n++] = "-include";
+    argv[n++] = "opencl-c.h";
+    argv[n++] = "-cl-kernel-arg-info";
+    argv[n++] = "-O2";
+    if (native_ints) {
+        argv[n++] = "-Xclang";
+        argv[n++] = "-disable-llvm-passes";
+    }
+    for (int i = 0; i < nopts && n < 90; i++)
+        argv[n++] = opts[i];
+    argv[n++] = path;
+    argv[n++] = "-o";
+    argv[n++] = native_ints ? ll : bc;
+    argv[n] = NULL;
+    int rc = run_tool((char *const *)argv, NULL, log_fd);
+    if (rc != 0 || !native_ints)
+        return rc;
+    if (!add_native_ints(ll))
+        return -1;
+    const char *opt[] = { "clang-14", "-target", "spir64", "-O2", "-fno-vectorize",
+                          "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc, NULL };
+    return run_tool((char *const *)opt, NULL, log_fd);
+}
+
+/* .cl -> .spv in a fresh temporary directory.  When llvm-spirv-14 rejects
+ * what clang's optimiser made (an integer width, see add_native_ints, or a
+ * vector-reduction intrinsic), the kernel is compiled again with native
+ * widths and no vectorisers. */
+int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void **spv_out,
+                                size_t *len, sgemu_fault *err)
+{
+    sgemu_fault local;
+    if (!err)
+        err = &local;
+    *spv_out = NULL;
+    *len = 0;
+    const char *const *opts = o ? o->cl_options : NULL;
+    const int nopts = o && opts ? (int)o->ncl_options : 0;
+    FILE *log = o && o->log ? (FILE *)o->log : stderr;
+    static const char *const tools[] = { "clang-14", "llvm-spirv-14" };
+    for (int i = 0; i < 2; i++)
+        if (!in_path(tools[i]))
+            return load_fail(err, SGEMU_EXIT_USER,
+                             "'%s' is OpenCL C: compiling it needs clang-14 and llvm-spirv-14, "
+                             "and '%s' is not installed (Debian: apt-get install clang-14 "
+                             "llvm-spirv-14; or compile to SPIR-V yourself and run the .spv)",
+                             path, tools[i]);
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], ll[1100], bc[1100], spv[1100], errf[1100];
+    snprintf(dir, sizeof dir, "%s/sgemu-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return load_fail(err, SGEMU_EXIT_USER, "cannot create a temporary directory: %s",
+                         strerror(errno));
+    snprintf(ll, sizeof ll, "%s/kernel.ll", dir);
+    snprintf(bc, sizeof bc, "%s/kernel.bc", dir);
+    snprintf(spv, sizeof spv, "%s/kernel.spv", dir);
+    snprintf(errf, sizeof errf, "%s/llvm-spirv.err", dir);
+    fflush(log);
+    const int log_fd = fileno(log);
+    int result = SGEMU_EXIT_USER;
+    for (int native_ints = 0; native_ints < 2; native_ints++) {
+        int rc = clang_to_bc(path, opts, nopts, native_ints, ll, bc, log_fd);
+        if (rc != 0) {
+            load_fail(err, SGEMU_EXIT_USER, "clang-14 could not compile '%s'%s", path,
+                      rc < 0 ? " (it could not be run)" : " (its messages are above)");
+            break;
+        }
+        const char *av2[] = { "llvm-spirv-14", "--spirv-ext=+SPV_INTEL_subgroups",
+                              "--preserve-ocl-kernel-arg-type-metadata-through-string", bc, "-o",
+                              spv, NULL };
+        rc = run_tool((char *const *)av2, errf, log_fd);
+        if (rc == 0) {
+            *spv_out = sgemu_read_file(spv, len, err);
+            result = *spv_out ? SGEMU_EXIT_OK : err->code;
+            break;
+        }
+        size_t elen = 0;
+        sgemu_fault ignored;
+        char *etext = sgemu_read_file(errf, &elen, &ignored);
+        const bool retry = etext && (has_text(etext, elen, "InvalidBitWidth") ||
+                                     has_text(etext, elen, "llvm.vector.reduce"));
+        if (!retry || native_ints) {
+            if (etext) {    /* its messages, as it printed them */
+                fwrite(etext, 1, elen, log);
+                fflush(log);
+            }
+            free(etext);
+            load_fail(err, SGEMU_EXIT_USER, "llvm-spirv-14 could not translate '%s' to SPIR-V",
+                      path);
+            break;
+        }
+        free(etext);
+    }
+    unlink(ll);
+    unlink(bc);
+    unlink(spv);
+    unlink(errf);
+    rmdir(dir);
+    return result;
+}
+
+/* The text is written under NAME's base name into a temporary directory and
+ * compiled from there, so clang's messages name that copy. */
+int sgemu_compile_opencl_c(const char *name, const void *text, size_t len,
+                           const sgemu_load_opts *o, void **spv, size_t *spv_len,
+                           sgemu_fault *err)
+{
+    sgemu_fault local;
+    if (!err)
+        err = &local;
+    *spv = NULL;
+    *spv_len = 0;
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], path[1400];
+    snprintf(dir, sizeof dir, "%s/sgemu-src-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return load_fail(err, SGEMU_EXIT_USER, "cannot create a temporary directory: %s",
+                         strerror(errno));
+    const char *base = name ? strrchr(name, '/') : NULL;
+    base = base ? base + 1 : name && *name ? name : "kernel.cl";
+    snprintf(path, sizeof path, "%s/%s", dir, base);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    ok = f && fclose(f) == 0 && ok;
+    int rc = ok ? sgemu_compile_opencl_c_file(path, o, spv, spv_len, err)
+                : load_fail(err, SGEMU_EXIT_USER, "cannot write '%s': %s", path,
+                            strerror(errno));
+    unlink(path);
+    rmdir(dir);
+    return rc;
+}
