@@ -29,6 +29,8 @@ typedef struct emu_config {
     uint32_t local_mem_per_cu;         /* bytes of local memory per compute unit */
     uint32_t max_wg_size;
     double clock_mhz;
+    uint32_t fp64;                     /* 1: double precision executes */
+    char ocloc_target[32];             /* Intel offline compiler's -device name, or "none" */
     /* collectives: algorithm per family (collectives/coll.h) */
     coll_options coll;
     /* timing keys are added by the timing model (emu/timing.h) */
