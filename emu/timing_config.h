@@ -47,7 +47,9 @@ typedef struct emu_timing_cfg {
     uint8_t policy;             /* TM_POLICIES index */
     uint32_t schedulers;        /* per compute unit */
     uint32_t issue_width;       /* instructions per scheduler per cycle */
-    uint32_t barrier_latency;   /* cycles from the last arrival to release */
+    uint32_t barrier_latency;   /* cycles from the last arrival counted to release */
+    uint32_t barrier_arrival_ii; /* cycles between two arrivals the barrier unit counts */
+    uint32_t barrier_release_ii; /* cycles between the releases of two subgroups */
     uint32_t sg_barrier_latency;
     uint32_t dispatch_latency;  /* cycles to launch a work-group on a free CU */
     uint32_t max_wg_per_cu;     /* resident work-groups per CU (0: no limit) */

@@ -63,7 +63,7 @@ typedef struct tm_wgslot {
     uint64_t wg_linear;
     uint32_t nsg, left, arrived;
     uint32_t atlast;       /* threads not done whose next record is their last */
-    uint64_t start, max_arrival, done;
+    uint64_t start, done;
 } tm_wgslot;
 
 typedef struct tm_cu {
@@ -107,6 +107,7 @@ typedef struct tm_cu {
     uint64_t stall[TM_STALL_COUNT];
     tm_line_stats *per_inst;
     uint32_t *cand;                 /* step_sched scratch: candidate positions */
+    uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */
     uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
     bool woke;                      /* another slot's scan entry changed meanwhile */
     uint64_t next_time;
@@ -404,7 +405,6 @@ static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
     th->state = TH_BLOCKED;
     th->next_issue = t;    /* arrival, for the barrier stall */
     sync_thread(m, c, (uint32_t)(th - c->th));
-    w->max_arrival = w->arrived ? max64(w->max_arrival, t) : t;
     if (++w->arrived == w->nsg)
         release_barrier(m, ci, w, th->wg);
 }
@@ -412,11 +412,16 @@ static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
 static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slot)
 {
     tm_cu *c = &m->cu[ci];
-    uint64_t rel = w->max_arrival + m->tc->barrier_latency;
-    w->arrived = 0;
     uint32_t base = slot * m->sgs;
+    for (uint32_t i = 0; i < w->nsg; i++)
+        c->arrivals[i] = c->th[base + i].next_issue;
+    /* subgroup i is released at first + i x release interval */
+    uint64_t first = tm_barrier_counted(c->arrivals, w->nsg, m->tc->barrier_arrival_ii) +
+                     m->tc->barrier_latency;
+    w->arrived = 0;
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[base + i];
+        uint64_t rel = first + (uint64_t)i * m->tc->barrier_release_ii;
         c->stall[TM_STALL_BARRIER] += rel - th->next_issue;
         th->state = TH_RUN;
         th->next_issue = rel;
@@ -428,14 +433,14 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[base + i];
         if (th->in_uops && th->state == TH_RUN)
-            run_uops(m, ci, th, rel);
+            run_uops(m, ci, th, th->next_issue);
         else if (th->state == TH_RUN && th->cur >= w->tr.sg[th->sg].n)
             finish_thread(m, ci, th);
     }
     for (uint32_t i = 0; i < w->nsg; i++)
         sync_thread(m, c, base + i);
-    if (rel < c->next_time)
-        c->next_time = rel;
+    if (first < c->next_time)
+        c->next_time = first;
 }
 
 /* Memory addresses of a record in the model's flat space. */
@@ -1378,13 +1383,14 @@ static int model_alloc(tm_model *m)
         c->oe = calloc(m->slots, sizeof *c->oe);
         c->shared = calloc(m->slots, sizeof *c->shared);
         c->cand = calloc(m->slots, sizeof *c->cand);
+        c->arrivals = calloc(m->sgs, sizeof *c->arrivals);
         c->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *c->per_inst);
         c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->qage || !c->ord || !c->upipe || !c->nrun || !c->ucnt ||
-            !c->rank || !c->oe || !c->shared || !c->cand || !c->per_inst)
+            !c->rank || !c->oe || !c->shared || !c->cand || !c->arrivals || !c->per_inst)
             return -1;
         for (uint32_t t = 0; t < m->slots; t++) {
             c->own[t] = c->ecache[t] = c->oe[t] = TM_NEVER;
@@ -1439,6 +1445,7 @@ static void model_free(tm_model *m)
             free(c->oe);
             free(c->shared);
             free(c->cand);
+            free(c->arrivals);
             free(c->per_inst);
         }
     free(m->cu);

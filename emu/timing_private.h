@@ -62,6 +62,11 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
 tm_pipe tm_uop_pipe(const coll_uop *u);
 uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes);
 
+/* Work-group barrier: the time the barrier unit counts the last of n
+ * arrivals (times in arrival[], sorted here), counting one every `interval`
+ * cycles in arrival order: c_1 = t_1, c_k = max(t_k, c_(k-1) + interval). */
+uint64_t tm_barrier_counted(uint64_t *arrival, uint32_t n, uint32_t interval);
+
 /* ---- memory hierarchy (timing_mem.c) ---- */
 typedef struct tm_cache {
     uint32_t sets, ways, line_shift;

@@ -126,6 +126,25 @@ static void test_reduce_ballot_barrier(void **state)
     within("syncthreads (one warp)", per_op("barrier", 16, 32) * 32 / 128, 14);
 }
 
+/* __syncthreads chains at 1, 2, 8 and 32 warps in one block: measured
+ * 14.08, 16.08, 28.08, 76.08 cycles per barrier
+ * (examples/calibration/cuda/barrier_h100.txt) */
+static double barrier_per_op(uint32_t warps)
+{
+    uint64_t c0 = run("barrier", 0, 32 * warps, 32, NULL, 0);
+    uint64_t c1 = run("barrier", 16, 32 * warps, 32, NULL, 0);
+    return (double)(c1 - c0) / (128.0 * 16);
+}
+
+static void test_barrier_block_sizes(void **state)
+{
+    (void)state;
+    within("syncthreads, 1 warp", barrier_per_op(1), 14.08);
+    within("syncthreads, 2 warps", barrier_per_op(2), 16.08);
+    within("syncthreads, 8 warps", barrier_per_op(8), 28.08);
+    within("syncthreads, 32 warps", barrier_per_op(32), 76.08);
+}
+
 /* throughput: 32 warps of one block (8 per SMSP) each run the chain */
 static double per_sm_rate(const char *name, uint32_t n)
 {
@@ -201,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_shared_load),
         cmocka_unit_test(test_reduce_ballot_barrier),
+        cmocka_unit_test(test_barrier_block_sizes),
         cmocka_unit_test(test_throughputs),
         cmocka_unit_test(test_pointer_chase),
         cmocka_unit_test(test_composites),

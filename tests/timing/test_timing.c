@@ -105,6 +105,55 @@ static void test_barrier(void **state)
     assert_int_equal(run_cycles(src, 8, 16, 16, NULL), 26);
 }
 
+/* `barrier; ret` in n subgroups of width 8 on test-simple with 32 thread
+ * slots and the barrier unit's intervals set (docs/timing-model.md,
+ * "Barriers"). */
+static uint64_t barrier_cycles(uint32_t n, const char *arrival, const char *release)
+{
+    const char *src = ".kernel b\n.arg out global u32\nbarrier\nret\n";
+    isa_kernel k;
+    emu_config cfg;
+    load(src, &k, &cfg);
+    char err[256];
+    assert_int_equal(emu_config_set(&cfg, "device.threads_per_compute_unit", "32", err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "scheduler.barrier_arrival_interval", arrival, err,
+                                    sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "scheduler.barrier_release_interval", release, err,
+                                    sizeof err), 0);
+    uint32_t buf[64] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 8 * n }, .local = { 8 * n },
+                       .local_given = true, .sg_width = 8, .timing = true };
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* Arrival interval 3, release interval 1: subgroup i issues its barrier at
+ * i, the unit counts the arrivals at 0, 3, ..., 3 (n - 1); subgroup i is
+ * released at 3 (n - 1) + 20 + i and its ret completes 4 cycles later:
+ * 4 (n - 1) + 24 in all. */
+static void test_barrier_arrival_queue(void **state)
+{
+    (void)state;
+    assert_int_equal(barrier_cycles(1, "3", "1"), 24);
+    assert_int_equal(barrier_cycles(2, "3", "1"), 28);
+    assert_int_equal(barrier_cycles(8, "3", "1"), 52);
+    assert_int_equal(barrier_cycles(32, "3", "1"), 148);
+}
+
+/* Arrival interval 1, no release interval: arrivals one per cycle never
+ * queue; the last (7) + 20 releases all eight at 27; the rets issue one
+ * per cycle, 27..34, the last completing at 38.  32 subgroups: 31 + 20 =
+ * 51, rets 51..82 -> 86. */
+static void test_barrier_no_queue(void **state)
+{
+    (void)state;
+    assert_int_equal(barrier_cycles(8, "1", "0"), 38);
+    assert_int_equal(barrier_cycles(32, "1", "0"), 86);
+}
+
 /* ---- collectives, block I/O and memory (docs/timing-model.md) ----
  * run_any binds every argument by kind: global buffers to 4 KiB of zeros,
  * local pointers to 1 KiB, images to a 16x16 CL_R CL_UNSIGNED_INT32 image
@@ -454,6 +503,8 @@ int main(void)
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_barrier),
+        cmocka_unit_test(test_barrier_arrival_queue),
+        cmocka_unit_test(test_barrier_no_queue),
         cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_reduce_widths),
         cmocka_unit_test(test_block_read),
