@@ -404,7 +404,8 @@ static size_t cfg_edit_distance(const char *a, const char *b, size_t limit)
     return row[lb];
 }
 
-static void cfg_unknown_key(isa_diags *d, yaml_mark_t m, const char *path)
+/* The key closest to `path` by edit distance, if it is a close typo. */
+static const cfg_key *cfg_nearest_key(const char *path)
 {
     const cfg_key *best = NULL;
     size_t bestd = 3;                          /* suggest only close typos */
@@ -415,6 +416,12 @@ static void cfg_unknown_key(isa_diags *d, yaml_mark_t m, const char *path)
             best = &cfg_keys[i];
         }
     }
+    return best;
+}
+
+static void cfg_unknown_key(isa_diags *d, yaml_mark_t m, const char *path)
+{
+    const cfg_key *best = cfg_nearest_key(path);
     cfg_pos p = cfg_mark(m);
     if (best)
         isa_diags_add(d, p.line, p.col, "unknown key '%s' (did you mean '%s'?)", path, best->path);
@@ -811,10 +818,12 @@ int emu_config_load_file(const char *path, emu_config *cfg, isa_diags *diags)
 {
     size_t len = 0;
     char *text = cfg_read_file(path, &len), dir[256], *ident;
+    const int read_errno = errno;     /* emu_config_init below may change errno */
     cfg_copy(diags->file, sizeof diags->file, path);
     if (!text) {
         emu_config_init(cfg);
-        isa_diags_add(diags, 1, 1, "cannot read config: %s", strerror(errno ? errno : EIO));
+        isa_diags_add(diags, 1, 1, "cannot read config: %s",
+                      strerror(read_errno ? read_errno : EIO));
         return 1;
     }
     cfg_copy(dir, sizeof dir, path);
@@ -874,8 +883,27 @@ int emu_config_load_bundled(const char *name, emu_config *cfg, isa_diags *diags)
             return cfg_load_top(ident, ident, c->text, c->len, NULL, cfg, diags);
         }
     emu_config_init(cfg);
-    isa_diags_add(diags, 1, 1, "no bundled config named '%s'", name);
+    const char *near = emu_config_bundled_nearest(name);
+    if (near)
+        isa_diags_add(diags, 1, 1, "no bundled config named '%s' (did you mean '%s'?)", name,
+                      near);
+    else
+        isa_diags_add(diags, 1, 1, "no bundled config named '%s'", name);
     return 1;
+}
+
+const char *emu_config_bundled_nearest(const char *name)
+{
+    const char *best = NULL;
+    size_t bestd = 4;                          /* close typos only */
+    for (const emu_bundled_config *c = emu_bundled_configs; c->name; c++) {
+        size_t dist = cfg_edit_distance(name, c->name, bestd);
+        if (dist < bestd) {
+            bestd = dist;
+            best = c->name;
+        }
+    }
+    return best;
 }
 
 int emu_config_load_default(emu_config *cfg, isa_diags *diags)
@@ -986,8 +1014,10 @@ int emu_config_set(emu_config *cfg, const char *path, const char *value, char *e
     const cfg_key *k = cfg_find(path);
     char msg[CFG_MSG];
     if (!k) {
-        snprintf(err, errn, "unknown config key '%s'%s", path,
-                 cfg_is_section(path) ? " (a section, not a key)" : "");
+        const cfg_key *near = cfg_is_section(path) ? NULL : cfg_nearest_key(path);
+        snprintf(err, errn, "unknown config key '%s'%s%s%s", path,
+                 cfg_is_section(path) ? " (a section, not a key)" : near ? " (did you mean '" : "",
+                 near ? near->path : "", near ? "'?)" : "");
         return -1;
     }
     if (k->kind == CFG_WIDTHS) {

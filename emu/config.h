@@ -67,6 +67,9 @@ typedef struct emu_bundled_config {
     size_t len;
 } emu_bundled_config;
 extern const emu_bundled_config emu_bundled_configs[];
+/* The bundled config whose name is a close typo of `name` (edit distance
+ * under 4), or NULL: for did-you-mean messages. */
+const char *emu_config_bundled_nearest(const char *name);
 
 
 /* --- added by sweeps (append-only) --- */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char replay_help[] =
-    "usage: sgemu replay TRACE [--config FILE] [--sg N] [-j N] [--json] [--per-line]\n"
+    "usage: sgemu replay TRACE [--config FILE|NAME] [--sg N] [-j N] [--json] [--per-line]\n"
     "                    [--trace FILE.json] [--quiet]\n"
     "\n"
     "Re-times a trace written by 'sgemu run --record TRACE' on another device config\n"
@@ -37,11 +37,13 @@ int cli_cmd_replay(int argc, char **argv)
             if (*end || w < 1 || w > 64)
                 return cli_error("--sg: expected a width 1..64, got '%s'", argv[i]);
             o.sg_width = (uint32_t)w;
-        } else if ((!strcmp(a, "-j") || !strcmp(a, "--threads")) && i + 1 < argc) {
+        } else if (!strncmp(a, "-j", 2) || !strcmp(a, "--threads")) {
+            /* -j N, -jN (getopt's attached form), --threads N */
+            const char *v = a[1] == 'j' && a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
             char *end;
-            long t = strtol(argv[++i], &end, 10);
-            if (*end || t < 0 || t > 1024)
-                return cli_error("%s: expected a count 0..1024, got '%s'", a, argv[i]);
+            long t = strtol(v, &end, 10);
+            if (*end || end == v || t < 0 || t > 1024)
+                return cli_error("-j: expected a count 0..1024, got '%s'", v);
             o.threads = (uint32_t)t;
         } else if (!strcmp(a, "--trace") && i + 1 < argc) {
             o.trace_path = argv[++i];

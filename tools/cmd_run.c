@@ -22,7 +22,8 @@ static const char run_help[] =
     "to stderr (or to stdout as JSON with --json).\n"
     "\n"
     "options:\n"
-    "  --config FILE           device config (default: the bundled default.yaml)\n"
+    "  --config FILE|NAME      device config file, or a bundled config by name\n"
+    "                          (nvidia-h100, intel-xe-hpc, ...; default: default)\n"
     "  --sg N[,N...]           sub-group width(s); several widths run one after another\n"
     "                          on fresh inputs (default: kernel's required or config's)\n"
     "  --global X[,Y[,Z]]      global size (its count of values sets the work dimension)\n"
@@ -52,7 +53,7 @@ static const char run_help[] =
     "  --max-memory BYTES      refuse a run whose buffers, images and engine state\n"
     "                          (local, private, register files) need more host memory\n"
     "                          (suffix K, M or G: binary units)\n"
-    "  -j, --threads N         host threads for functional execution (default 0: all\n"
+    "  -j N, -jN, --threads N  host threads for functional execution (default 0: all\n"
     "                          cores) and, when N > 1 is given, for the timing model\n"
     "                          (else one); outputs, cycles and statistics are the\n"
     "                          same for any N\n"
@@ -195,8 +196,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
                 return cli_error("--max-memory: expected a byte count (suffix K, M or G), "
                                  "got '%s'", v);
             o->max_memory = (uint64_t)m << shift;
-        } else if (is_opt(a, "--threads") || !strcmp(a, "-j")) {
-            if (!(v = opt_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--threads"))) return 1;
+        } else if (is_opt(a, "--threads") || !strncmp(a, "-j", 2)) {
+            /* -j N, -jN (getopt's attached form), --threads N, --threads=N */
+            if (a[1] == 'j' && a[2])
+                v = a + 2;
+            else if (!(v = opt_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--threads")))
+                return 1;
             char *end;
             unsigned long t = strtoul(v, &end, 10);
             if (*end || end == v || v[0] == '-' || t > 1024)

@@ -48,11 +48,52 @@ int cli_load_kernel(const char *path, isa_kernel *k)
     return cli_load_kernel_ex(path, NULL, NULL, 0, k);
 }
 
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* `--config X` where X is no file: a bundled name, or an error that says
+ * what X could have been (docs/config.md, "Bundled configs"). */
+static int missing_config(const char *path, emu_config *cfg, isa_diags *d)
+{
+    if (emu_config_bundled(path))
+        return emu_config_load_bundled(path, cfg, d);
+    const bool looks_like_name = !strchr(path, '/') && !ends_with(path, ".yaml");
+    char stem[128];
+    const char *base = strrchr(path, '/');
+    snprintf(stem, sizeof stem, "%s", base ? base + 1 : path);
+    if (ends_with(stem, ".yaml"))
+        stem[strlen(stem) - 5] = 0;
+    const char *near = emu_config_bundled_nearest(stem);
+    if (looks_like_name)
+        fprintf(stderr, "sgemu: error: no config file or bundled config named '%s'", path);
+    else
+        fprintf(stderr, "sgemu: error: cannot read config '%s': %s", path, strerror(ENOENT));
+    if (near)
+        fprintf(stderr, " (did you mean %s'%s'?)", looks_like_name ? "" : "the bundled ",
+                near);
+    fputs("\n  bundled configs:", stderr);
+    for (const emu_bundled_config *c = emu_bundled_configs; c->name; c++)
+        fprintf(stderr, " %s", c->name);
+    fputc('\n', stderr);
+    return -1;
+}
+
 int cli_load_config(const char *path, emu_config *cfg)
 {
     isa_diags d;
     memset(&d, 0, sizeof d);
-    int errs = path ? emu_config_load_file(path, cfg, &d) : emu_config_load_default(cfg, &d);
+    struct stat st;
+    int errs;
+    if (!path)
+        errs = emu_config_load_default(cfg, &d);
+    else if (stat(path, &st) != 0 && errno == ENOENT) {
+        if ((errs = missing_config(path, cfg, &d)) < 0)
+            return SGEMU_EXIT_USER;
+    } else
+        errs = emu_config_load_file(path, cfg, &d);
     if (errs) {
         isa_diags_print(&d, stderr);
         isa_diags_free(&d);

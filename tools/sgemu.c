@@ -33,8 +33,10 @@ static void usage(FILE *f)
                "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'sgemu COMMAND --help' describes a command.\n"
-               "exit status: 0 ok, 1 bad input or usage, 2 kernel fault, 3 internal error\n");
+    fprintf(f, "\noptions:\n"
+               "  --help, -h  this text ('sgemu COMMAND --help' describes a command)\n"
+               "  --version   print sgemu's version\n"
+               "\nexit status: 0 ok, 1 bad input or usage, 2 kernel fault, 3 internal error\n");
 }
 
 int main(int argc, char **argv)

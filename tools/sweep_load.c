@@ -558,7 +558,9 @@ static int load_base(ld *L, yaml_node_t *vn)
     }
     if (errs) {
         isa_diags_print(&d, stderr);
-        err_at(L, vn, "cannot load base config '%s'", v);
+        const char *near = emu_config_bundled_nearest(v);
+        err_at(L, vn, "cannot load base config '%s'%s%s%s", v,
+               near ? " (did you mean the bundled '" : "", near ? near : "", near ? "'?)" : "");
     }
     isa_diags_free(&d);
     return errs ? -1 : 0;

@@ -284,6 +284,9 @@ static void test_errors_with_positions(void **state)
     expect_error(t, "bad.yaml:6:");
     expect_error("kernels:\n  - file: nowhere.sgasm\n    global: 64\n", "bad.yaml:2:11: error: cannot load");
     expect_error("base: no-such-config\nkernels: []\n", "bad.yaml:1:7:");
+    expect_error("base: nvidia-h10\nkernels: []\n",
+                 "bad.yaml:1:7: error: cannot load base config 'nvidia-h10' (did you mean "
+                 "the bundled 'nvidia-h100'?)");
     snprintf(t, sizeof t, "%sfoo: 1\n", k);
     expect_error(t, "bad.yaml:5:1: error: unknown key 'foo'");
 }

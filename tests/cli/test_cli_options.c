@@ -1,0 +1,110 @@
+/* test_cli_options.c - how sgemu's commands take their options: bundled
+ * config names wherever a config is taken, the attached -jN form, and
+ * --help texts that list what the commands accept. */
+#include "kernel_harness.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const char *const dir = cli_tmpdir;
+
+#define VADD "examples/vector_add.sgasm --global 64 --arg a=float:iota:64 " \
+             "--arg b=float:iota:64 --arg c=float:zeros:64 --arg n=64"
+
+static void expect(cli_result *r, int status, const char *in_err)
+{
+    if (r->status != status || (in_err && !strstr(r->err, in_err)))
+        fprintf(stderr, "status %d, stderr:\n%s\n(wanted %d and '%s')\n", r->status, r->err,
+                status, in_err ? in_err : "");
+    assert_int_equal(r->status, status);
+    if (in_err)
+        assert_non_null(strstr(r->err, in_err));
+    cli_result_free(r);
+}
+
+/* docs/config.md: `--config nvidia-h100` names a bundled config. */
+static void test_bundled_config_names(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run " VADD " --config nvidia-h100");
+    expect(&r, 0, "on NVIDIA H100");
+    r = cli_run("run " VADD " --config nvidia-h100 --record %s/va.sgt", dir);
+    expect(&r, 0, NULL);
+    r = cli_run("replay %s/va.sgt --config nvidia-h100", dir);
+    expect(&r, 0, "on NVIDIA H100");
+    r = cli_run("collective sub_group_reduce_add --type int --sg 4 --input 1,2,3,4 "
+                "--config nvidia-h100");
+    expect(&r, 0, NULL);
+    /* an unknown name: what it could have been, and the bundled list */
+    r = cli_run("run " VADD " --config nvidia-h10");
+    expect(&r, 1, "no config file or bundled config named 'nvidia-h10' (did you mean "
+                  "'nvidia-h100'?)");
+    r = cli_run("replay %s/va.sgt --config intel-xe-hpcc", dir);
+    expect(&r, 1, "did you mean 'intel-xe-hpc'?");
+    r = cli_run("run " VADD " --config nosuch-device");
+    expect(&r, 1, "bundled configs: default");
+    /* a missing file says so (it said "Input/output error") */
+    r = cli_run("run " VADD " --config %s/none.yaml", dir);
+    expect(&r, 1, "none.yaml': No such file or directory");
+}
+
+/* getopt users write -j1 as well as -j 1. */
+static void test_attached_jobs(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run " VADD " -j1 --no-timing");
+    expect(&r, 0, "lane util.");
+    r = cli_run("run " VADD " -j2 --no-timing --quiet");
+    expect(&r, 0, NULL);
+    r = cli_run("run " VADD " -jx --no-timing");
+    expect(&r, 1, "expected a count");
+    r = cli_run("run " VADD " --record %s/j.sgt", dir);
+    expect(&r, 0, NULL);
+    r = cli_run("replay %s/j.sgt -j1", dir);
+    expect(&r, 0, "replay of kernel vector_add");
+    r = cli_run("replay %s/j.sgt -j 2", dir);
+    expect(&r, 0, "replay of kernel vector_add");
+}
+
+/* `sgemu --help` lists every top-level option it takes. */
+static void test_help_lists_version(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "--version"));
+    assert_non_null(strstr(r.out, "--help"));
+    cli_result_free(&r);
+    r = cli_run("--version");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "sgemu "));
+    cli_result_free(&r);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return cli_tmpdir_make("options");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return cli_tmpdir_remove();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bundled_config_names),
+        cmocka_unit_test(test_attached_jobs),
+        cmocka_unit_test(test_help_lists_version),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
