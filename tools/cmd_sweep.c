@@ -2,6 +2,7 @@
  * (docs/sweeps.md). */
 #include "sweep.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 static const char sweep_help[] =
     "usage: sgemu sweep SWEEP.yaml [-j N] [--shard K/N] [-o DIR] [--resume] [--plot]\n"
-    "       sgemu sweep merge DIR... -o OUT\n"
+    "       sgemu sweep merge DIR... -o OUT [--partial]\n"
     "\n"
     "Runs every point of the sweep's run set (kernels x axes, docs/sweeps.md): each\n"
     "distinct (kernel, arguments, width, NDRange) executes once and records a trace;\n"
@@ -26,7 +27,8 @@ static const char sweep_help[] =
     "  --resume         keep rows already in DIR/results.csv and run the rest\n"
     "  --plot           write DIR/plot.gp and data; render PNG + SVG with gnuplot\n"
     "  --quiet          no tables on stdout\n"
-    "  merge DIR...     join shard folders into -o OUT (same files as an unsharded run)\n"
+    "  merge DIR...     join shard folders into -o OUT (same files as an unsharded run);\n"
+    "                   a merge that lacks runs fails unless --partial is given\n"
     "\n"
     "exit status: 0 ok, 1 bad input or a failed run, 130 interrupted\n";
 
@@ -43,6 +45,28 @@ static int mkdir_p(const char *dir)
     if (mkdir(p, 0777) && errno != EEXIST)
         return cli_error("cannot create '%s': %s", dir, strerror(errno));
     return 0;
+}
+
+/* A new sweep (not --resume) in an old folder: the old sweep's plots and
+ * their data would sit beside the new results, so they go. */
+static void remove_old_plots(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    const struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name, *dot = strrchr(n, '.');
+        bool ours = !strcmp(n, "plot.gp") ||
+                    ((!strncmp(n, "width-", 6) || !strncmp(n, "axis-", 5)) && dot &&
+                     (!strcmp(dot, ".dat") || !strcmp(dot, ".png") || !strcmp(dot, ".svg")));
+        if (!ours)
+            continue;
+        char p[2400];
+        snprintf(p, sizeof p, "%s/%s", dir, n);
+        remove(p);
+    }
+    closedir(d);
 }
 
 static double now_s(void)
@@ -95,16 +119,19 @@ static int cmd_merge(int argc, char **argv)
     const char *out = NULL;
     const char *dirs[256];
     int nd = 0;
+    bool partial = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "--partial"))
+            partial = true;
         else if (argv[i][0] == '-')
             return cli_error("sweep merge: unknown option '%s'", argv[i]);
         else if (nd < 256)
             dirs[nd++] = argv[i];
     }
     if (!out || !nd)
-        return cli_error("usage: sgemu sweep merge DIR... -o OUT");
+        return cli_error("usage: sgemu sweep merge DIR... -o OUT [--partial]");
     char *header = NULL, **all = NULL;
     uint64_t nall = 0, total = 0;
     int rc = 0;
@@ -161,8 +188,12 @@ static int cmd_merge(int argc, char **argv)
             all[w++] = all[i];
         }
         nall = w;
-        if (!rc && total && nall != total)
-            fprintf(stderr, "sgemu: warning: merged %llu of %llu runs (shards missing?)\n",
+        if (!rc && total && nall != total && !partial)
+            rc = cli_error("sweep merge: the folders hold %llu of the sweep's %llu runs "
+                           "(shards missing?); --partial merges them anyway",
+                           (unsigned long long)nall, (unsigned long long)total);
+        else if (!rc && total && nall != total)
+            fprintf(stderr, "sgemu: warning: merged %llu of %llu runs (--partial)\n",
                     (unsigned long long)nall, (unsigned long long)total);
         if (!rc && !(rc = mkdir_p(out)))
             rc = sw_results_write(out, header, all, nall);
@@ -234,6 +265,8 @@ int cli_cmd_sweep(int argc, char **argv)
         free(s);
         return rc;
     }
+    if (!resume)
+        remove_old_plots(out);
     /* this shard's runs, in run-set order */
     uint64_t *todo = calloc(s->npoints + 1, sizeof *todo), ntodo = 0;
     sw_row *rows = calloc(s->npoints + 1, sizeof *rows);

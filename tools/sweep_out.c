@@ -336,19 +336,24 @@ static void verdict(const sw_sweep *s, const sw_row *const *g, size_t n, size_t 
     char bl[SW_TEXT], ol[SW_TEXT];
     const sw_row *b = g[best];
     label(s, b, wa, bl, sizeof bl);
-    if (n == 1) {
-        fprintf(f, "  verdict: %s (only point)\n", bl);
+    /* the runner-up: the closest in cycles among the runs that succeeded
+     * (a failed run has no statistics to compare) */
+    size_t ru = SIZE_MAX, failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        failed += g[i]->status != 0;
+        if (i != best && g[i]->status == 0 && (ru == SIZE_MAX || g[i]->cycles < g[ru]->cycles))
+            ru = i;
+    }
+    if (ru == SIZE_MAX) {
+        if (failed)
+            fprintf(f, "  verdict: %s (the only point that ran; %zu failed)\n", bl, failed);
+        else
+            fprintf(f, "  verdict: %s (only point)\n", bl);
         return;
     }
-    /* the runner-up: closest in cycles */
-    size_t ru = best == 0 ? 1 : 0;
-    for (size_t i = 0; i < n; i++)
-        if (i != best && g[i]->status == 0 &&
-            (g[ru]->status || g[i]->cycles < g[ru]->cycles))
-            ru = i;
     const sw_row *o = g[ru];
     label(s, o, wa, ol, sizeof ol);
-    if (o->status == 0 && o->cycles == b->cycles) {
+    if (o->cycles == b->cycles) {
         fprintf(f, "  verdict: %s ties with %s (%llu cycles): what differs between them "
                 "does not matter here\n", bl, ol, (unsigned long long)b->cycles);
         return;
@@ -505,7 +510,9 @@ static void plot_block(FILE *gp, const char *base, const char *title, const char
     static const char *const term[2][2] = { { "png size 900,560", "png" },
                                             { "svg size 900,560", "svg" } };
     for (int t = 0; t < 2; t++) {
-        fprintf(gp, "set terminal %s\nset output '%s.%s'\n", term[t][0], base, term[t][1]);
+        /* noenhanced: '_' in kernel and key names is text, not a subscript */
+        fprintf(gp, "set terminal %s noenhanced\nset output '%s.%s'\n", term[t][0], base,
+                term[t][1]);
         fprintf(gp, "set title '%s'\nset xlabel '%s'\nset ylabel 'cycles'\n", title, xlabel);
         fprintf(gp, "%s", logx ? "set logscale x 2\n" : "unset logscale x\n");
         fprintf(gp, "plot ");
