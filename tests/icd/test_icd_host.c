@@ -1,0 +1,669 @@
+/* test_icd_host.c - an ordinary OpenCL host program run against sgemu's
+ * ICD (OCL_ICD_VENDORS names exactly its .icd file): several launches with
+ * host logic between them, buffer reuse, sub-buffers, rectangles, maps,
+ * user events and callbacks, an image pipeline, profiling events (modelled
+ * time = cycles at the config's clock, checked against libsgemu's own run
+ * of the same kernel), and the error paths. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include "sgemu.h"
+#include "spirv.h"
+#include "timing.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static cl_platform_id platform;
+static cl_device_id device;
+static cl_context ctx;
+static cl_command_queue queue;
+static emu_config cfg;     /* the device's config, loaded independently */
+
+#define CL_OK(call)                                                          \
+    do {                                                                     \
+        cl_int e_ = (call);                                                  \
+        if (e_ != CL_SUCCESS)                                                \
+            fail_msg("%s failed: OpenCL error %d", #call, (int)e_);          \
+    } while (0)
+
+static const char *source =
+    "typedef struct { float scale; int bias; } params;\n"
+    "kernel void axpb(global float *x, params p, global float *y) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    y[i] = x[i] * p.scale + (float)p.bias;\n"
+    "}\n"
+    "kernel void add(global const int *a, global const int *b, global int *c, int k) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    c[i] = a[i] + b[i] * k;\n"
+    "}\n"
+    "kernel void local_sum(global const int *in, global int *out, local int *tmp) {\n"
+    "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "    tmp[l] = in[get_global_id(0)];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (size_t s = n / 2; s > 0; s /= 2) {\n"
+    "        if (l < s) tmp[l] += tmp[l + s];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    if (l == 0) out[get_group_id(0)] = tmp[0];\n"
+    "}\n"
+    "kernel void ids(global int *out) {\n"
+    "    size_t i = get_global_id(0) - get_global_offset(0);\n"
+    "    out[i] = (int)(get_global_id(0) * 1000 + get_sub_group_size() * 10\n"
+    "                   + (get_local_size(0) == get_enqueued_local_size(0)));\n"
+    "}\n"
+    "kernel void sg_sum(global const int *in, global int *out) {\n"
+    "    out[get_global_id(0)] = sub_group_reduce_add(in[get_global_id(0)]);\n"
+    "}\n"
+    "kernel void oob(global int *out, int n) {\n"
+    "    out[get_global_id(0) + n] = 1;\n"
+    "}\n"
+    "kernel void invert(read_only image2d_t src, write_only image2d_t dst) {\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    uint4 v = read_imageui(src, p);\n"
+    "    write_imageui(dst, p, (uint4)(255 - v.x, v.y, 0, 0));\n"
+    "}\n";
+
+static cl_program program;
+
+static int setup(void **state)
+{
+    (void)state;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    if (emu_config_load_default(&cfg, &d))
+        return -1;
+    isa_diags_free(&d);
+    cl_uint n = 0;
+    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n != 1)
+        return -1;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS)
+        return -1;
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    if (err)
+        return -1;
+    cl_queue_properties qp[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
+    queue = clCreateCommandQueueWithProperties(ctx, device, qp, &err);
+    if (err)
+        return -1;
+    program = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+    if (err)
+        return -1;
+    err = clBuildProgram(program, 1, &device, "-cl-std=CL3.0", NULL, NULL);
+    if (err) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "build failed (%d):\n%s\n", err, log);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    return 0;
+}
+
+static void test_platform_info(void **state)
+{
+    (void)state;
+    char name[128];
+    CL_OK(clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL));
+    assert_string_equal(name, "sgemu");
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, NULL));
+    assert_string_equal(name, cfg.name);
+    cl_uint cu;
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
+    assert_int_equal(cu, cfg.compute_units);
+    cl_ulong lm;
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
+    assert_int_equal(lm, cfg.local_mem_per_cu);
+    size_t sizes[8], n;
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &n));
+    assert_int_equal(n / sizeof(size_t), cfg.nwidths);
+    for (uint32_t i = 0; i < cfg.nwidths; i++)
+        assert_int_equal(sizes[i], cfg.widths[i]);
+    char ext[4096];
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
+    assert_non_null(strstr(ext, "cl_khr_subgroups"));
+    assert_non_null(strstr(ext, "cl_intel_required_subgroup_size"));
+    /* a too-small buffer is an error, not a truncation */
+    assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_NAME, 2, name, NULL), CL_INVALID_VALUE);
+}
+
+/* Several launches with host logic between them, reusing the buffers: the
+ * host decides each step's factor from the previous result. */
+static void test_several_launches(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    int a[N], b[N], c[N], ref[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = 3 * i - 7;
+        ref[i] = a[i];
+    }
+    cl_int err;
+    cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+    CL_OK(err);
+    cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);
+    CL_OK(err);
+    cl_mem bc = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof c, NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "add", &err);
+    CL_OK(err);
+    int factor = 1;
+    for (int step = 0; step < 4; step++) {
+        CL_OK(clSetKernelArg(k, 0, sizeof ba, &ba));
+        CL_OK(clSetKernelArg(k, 1, sizeof bb, &bb));
+        CL_OK(clSetKernelArg(k, 2, sizeof bc, &bc));
+        CL_OK(clSetKernelArg(k, 3, sizeof factor, &factor));
+        size_t global = N;        /* no local size: sgemu picks one */
+        CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+        CL_OK(clEnqueueReadBuffer(queue, bc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
+        for (int i = 0; i < N; i++)
+            ref[i] = ref[i] + b[i] * factor;
+        assert_memory_equal(c, ref, sizeof c);
+        /* host logic: the next factor depends on this result */
+        factor = (c[N - 1] & 3) + 1;
+        CL_OK(clEnqueueCopyBuffer(queue, bc, ba, 0, 0, sizeof c, 0, NULL, NULL));
+    }
+    CL_OK(clFinish(queue));
+    clReleaseKernel(k);
+    clReleaseMemObject(ba);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(bc);
+}
+
+static void test_struct_and_local_args(void **state)
+{
+    (void)state;
+    enum { N = 256, L = 64 };
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i * 0.5f;
+    struct { cl_float scale; cl_int bias; } p = { 3.0f, -2 };
+    cl_int err;
+    cl_mem bx = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof x, x, &err);
+    CL_OK(err);
+    cl_mem by = clCreateBuffer(ctx, CL_MEM_ALLOC_HOST_PTR, sizeof y, NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "axpb", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof bx, &bx));
+    CL_OK(clSetKernelArg(k, 1, sizeof p, &p));
+    CL_OK(clSetKernelArg(k, 2, sizeof by, &by));
+    size_t g = N, l = L;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    float *m = clEnqueueMapBuffer(queue, by, CL_TRUE, CL_MAP_READ, 0, sizeof y, 0, NULL, NULL,
+                                  &err);
+    CL_OK(err);
+    for (int i = 0; i < N; i++)
+        assert_true(m[i] == x[i] * 3.0f - 2.0f);
+    CL_OK(clEnqueueUnmapMemObject(queue, by, m, 0, NULL, NULL));
+    clReleaseKernel(k);
+
+    int in[N], out[N / L];
+    for (int i = 0; i < N; i++)
+        in[i] = i * i % 97;
+    cl_mem bi = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    CL_OK(err);
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CL_OK(err);
+    k = clCreateKernel(program, "local_sum", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+    CL_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+    assert_int_equal(clSetKernelArg(k, 2, L * sizeof(int), &bi), CL_INVALID_ARG_VALUE);
+    CL_OK(clSetKernelArg(k, 2, L * sizeof(int), NULL));
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int gi = 0; gi < N / L; gi++) {
+        int s = 0;
+        for (int i = 0; i < L; i++)
+            s += in[gi * L + i];
+        assert_int_equal(out[gi], s);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+}
+
+/* Offsets, non-uniform work-groups and the requested sub-group width. */
+static void test_offsets(void **state)
+{
+    (void)state;
+    enum { N = 100 };
+    int out[N];
+    cl_int err;
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "ids", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+    size_t off = 5, g = N, l = 32;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, &off, &g, &l, 0, NULL, NULL));
+    CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    const int w = (int)cfg.default_width, last = N / 32 * 32;
+    for (int i = 0; i < N; i++) {
+        /* the last work-group is partial, and so is its last sub-group */
+        int full = i < last;
+        int sg_first = full ? i / w * w : last + (i - last) / w * w;
+        int sg = N - sg_first < w ? N - sg_first : w;
+        assert_int_equal(out[i], (i + 5) * 1000 + sg * 10 + full);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bo);
+}
+
+static void test_subgroup_info(void **state)
+{
+    (void)state;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "sg_sum", &err);
+    CL_OK(err);
+    size_t local = 48, v = 0;
+    CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                  sizeof local, &local, sizeof v, &v, NULL));
+    assert_int_equal(v, cfg.default_width);
+    CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                  sizeof local, &local, sizeof v, &v, NULL));
+    assert_int_equal(v, (48 + cfg.default_width - 1) / cfg.default_width);
+    size_t count = 2, ls[3];
+    CL_OK(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                  sizeof count, &count, sizeof ls, ls, NULL));
+    assert_int_equal(ls[0], 2 * cfg.default_width);
+    /* the kernel agrees: each sub-group sums its own lanes */
+    enum { N = 64 };
+    int in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = i + 1;
+    cl_mem bi = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    CL_OK(err);
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+    CL_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+    size_t g = N, l = N;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    const int w = (int)cfg.default_width;
+    for (int i = 0; i < N; i++) {
+        int s = 0, first = i / w * w;
+        for (int j = first; j < first + w; j++)
+            s += in[j];
+        assert_int_equal(out[i], s);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+}
+
+/* Sub-buffers, fills, rectangles, copies. */
+static void test_buffers(void **state)
+{
+    (void)state;
+    enum { W = 16, H = 8 };
+    uint8_t host[H][W], back[H][W];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            host[y][x] = (uint8_t)(y * W + x);
+    cl_int err;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    CL_OK(err);
+    uint32_t pat = 0xA5A5F00Du;
+    CL_OK(clEnqueueFillBuffer(queue, b, &pat, sizeof pat, 0, 4096, 0, NULL, NULL));
+    cl_buffer_region r = { 1024, 1024 };
+    cl_mem sub = clCreateSubBuffer(b, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    CL_OK(err);
+    cl_buffer_region bad = { 100, 16 };
+    assert_null(clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &bad, &err));
+    assert_int_equal(err, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    /* a 4x3 box of host[] at (2,1) into the sub-buffer with pitch 32 */
+    size_t borg[3] = { 8, 2, 0 }, horg[3] = { 2, 1, 0 }, reg[3] = { 4, 3, 1 };
+    CL_OK(clEnqueueWriteBufferRect(queue, sub, CL_TRUE, borg, horg, reg, 32, 0, W, 0, host, 0,
+                                   NULL, NULL));
+    uint8_t all[4096];
+    CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizeof all, all, 0, NULL, NULL));
+    for (size_t i = 0; i < sizeof all; i++) {
+        size_t o = i - 1024, row = o / 32, col = o % 32;
+        bool in_box = i >= 1024 && row >= 2 && row < 5 && col >= 8 && col < 12;
+        uint8_t want = in_box ? host[row - 2 + 1][col - 8 + 2] : (uint8_t)(pat >> (8 * (i % 4)));
+        assert_int_equal(all[i], want);
+    }
+    /* rect copy into a packed buffer, then read a rectangle out */
+    cl_mem b2 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    CL_OK(err);
+    size_t sorg[3] = { 1024 + 8, 2, 0 }, dorg[3] = { 0, 0, 0 };
+    CL_OK(clEnqueueCopyBufferRect(queue, b, b2, sorg, dorg, reg, 32, 0, 4, 0, 0, NULL, NULL));
+    /* the same buffer with other pitches on both sides is refused */
+    assert_int_equal(clEnqueueCopyBufferRect(queue, b, b, sorg, dorg, reg, 32, 0, 4, 0, 0, NULL,
+                                             NULL), CL_INVALID_VALUE);
+    memset(back, 0, sizeof back);
+    size_t z[3] = { 0, 0, 0 };
+    CL_OK(clEnqueueReadBufferRect(queue, b2, CL_TRUE, z, z, reg, 4, 0, W, 0, back, 0, NULL, NULL));
+    clReleaseMemObject(b2);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+            assert_int_equal(back[y][x], host[y + 1][x + 2]);
+    assert_int_equal(clEnqueueCopyBuffer(queue, b, b, 0, 8, 16, 0, NULL, NULL),
+                     CL_MEM_COPY_OVERLAP);
+    assert_int_equal(clEnqueueReadBuffer(queue, sub, CL_TRUE, 1000, 100, all, 0, NULL, NULL),
+                     CL_INVALID_VALUE);
+    clReleaseMemObject(sub);      /* the parent outlives its sub-buffer's handle */
+    clReleaseMemObject(b);
+}
+
+static int callback_calls;
+static cl_int callback_status;
+
+static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *user)
+{
+    (void)e;
+    callback_calls++;
+    callback_status = status;
+    *(int *)user += 1;
+}
+
+/* A command waiting for a user event runs only when it is set; later
+ * commands of the same queue wait behind it. */
+static void test_user_events(void **state)
+{
+    (void)state;
+    cl_int err;
+    cl_event user = clCreateUserEvent(ctx, &err);
+    CL_OK(err);
+    int src = 42, dst = 0, hits = 0;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof src, NULL, &err);
+    CL_OK(err);
+    cl_event w, r;
+    CL_OK(clEnqueueWriteBuffer(queue, b, CL_FALSE, 0, sizeof src, &src, 1, &user, &w));
+    CL_OK(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, sizeof dst, &dst, 0, NULL, &r));
+    CL_OK(clSetEventCallback(r, CL_COMPLETE, on_complete, &hits));
+    cl_int st;
+    CL_OK(clGetEventInfo(w, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    assert_true(st > CL_COMPLETE);
+    assert_int_equal(dst, 0);
+    assert_int_equal(hits, 0);
+    CL_OK(clSetUserEventStatus(user, CL_COMPLETE));
+    assert_int_equal(clSetUserEventStatus(user, CL_COMPLETE), CL_INVALID_OPERATION);
+    CL_OK(clWaitForEvents(1, &r));
+    assert_int_equal(dst, 42);
+    assert_int_equal(hits, 1);
+    assert_int_equal(callback_status, CL_COMPLETE);
+    cl_event m;
+    CL_OK(clEnqueueMarkerWithWaitList(queue, 1, &r, &m));
+    CL_OK(clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL));
+    CL_OK(clFinish(queue));
+    CL_OK(clGetEventInfo(m, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    assert_int_equal(st, CL_COMPLETE);
+    /* a failed user event fails what waits for it */
+    cl_event u2 = clCreateUserEvent(ctx, &err);
+    CL_OK(err);
+    cl_event w2;
+    CL_OK(clEnqueueWriteBuffer(queue, b, CL_FALSE, 0, sizeof src, &src, 1, &u2, &w2));
+    CL_OK(clSetUserEventStatus(u2, -1234));
+    assert_int_equal(clWaitForEvents(1, &w2), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    CL_OK(clGetEventInfo(w2, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    assert_int_equal(st, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    cl_event evs[] = { user, w, r, m, u2, w2 };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        CL_OK(clReleaseEvent(evs[i]));
+    clReleaseMemObject(b);
+}
+
+/* Profiling info is the modelled device time: the same cycles libsgemu's
+ * own run of the kernel gives, at the config's clock. */
+static void test_profiling(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static int a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = N - i;
+    }
+    cl_int err;
+    cl_mem ba = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+    CL_OK(err);
+    cl_mem bb = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);
+    CL_OK(err);
+    cl_mem bc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof c, NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "add", &err);
+    CL_OK(err);
+    int two = 2;
+    CL_OK(clSetKernelArg(k, 0, sizeof ba, &ba));
+    CL_OK(clSetKernelArg(k, 1, sizeof bb, &bb));
+    CL_OK(clSetKernelArg(k, 2, sizeof bc, &bc));
+    CL_OK(clSetKernelArg(k, 3, sizeof two, &two));
+    size_t g = N, l = 128;
+    cl_event e1, e2;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, &e1));
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, &e2));
+    CL_OK(clWaitForEvents(1, &e2));
+    cl_ulong t[2][4];
+    const cl_profiling_info what[4] = { CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                        CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END };
+    for (int i = 0; i < 4; i++) {
+        CL_OK(clGetEventProfilingInfo(e1, what[i], sizeof t[0][i], &t[0][i], NULL));
+        CL_OK(clGetEventProfilingInfo(e2, what[i], sizeof t[1][i], &t[1][i], NULL));
+    }
+    assert_true(t[0][0] <= t[0][1] && t[0][1] <= t[0][2] && t[0][2] < t[0][3]);
+    assert_true(t[0][3] <= t[1][2]);     /* in order: the second starts after the first */
+
+    /* the same launch through libsgemu directly */
+    char log[64];
+    (void)log;
+    size_t il_len = 0;
+    CL_OK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof il_len, &il_len, NULL));
+    unsigned char *il = malloc(il_len);
+    assert_non_null(il);
+    CL_OK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof il, &il, NULL));
+    isa_kernel ik;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(spv_translate("add", il, il_len, "add", &ik, NULL, &d), 0);
+    isa_diags_free(&d);
+    free(il);
+    sgemu_argval v[4];
+    memset(v, 0, sizeof v);
+    int c2[N];
+    v[0] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)a, .bytes = sizeof a };
+    v[1] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)b, .bytes = sizeof b };
+    v[2] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)c2, .bytes = sizeof c2 };
+    v[3] = (sgemu_argval){ .kind = SGEMU_VAL_SCALAR, .scalar = 2 };
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = N;
+    L.local[0] = 128;
+    L.local_given = true;
+    L.timing = true;
+    L.max_instructions = 1000000000;
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&ik, &cfg, &L, v, &st, &f), 0);
+    assert_non_null(st.timing);
+    double want = (double)st.timing->cycles * 1000.0 / cfg.clock_mhz;
+    double got = (double)(t[0][3] - t[0][2]);
+    assert_true(got > want - 1.0 && got < want + 1.0);
+    assert_int_equal(t[1][3] - t[1][2], t[0][3] - t[0][2]);
+    sgemu_stats_free(&st);
+    isa_kernel_free(&ik);
+
+    /* no profiling on a queue without it */
+    cl_command_queue plain = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
+    CL_OK(err);
+    cl_event e3;
+    CL_OK(clEnqueueNDRangeKernel(plain, k, 1, NULL, &g, &l, 0, NULL, &e3));
+    CL_OK(clFinish(plain));
+    cl_ulong x;
+    assert_int_equal(clGetEventProfilingInfo(e3, CL_PROFILING_COMMAND_END, sizeof x, &x, NULL),
+                     CL_PROFILING_INFO_NOT_AVAILABLE);
+    clReleaseEvent(e1);
+    clReleaseEvent(e2);
+    clReleaseEvent(e3);
+    clReleaseCommandQueue(plain);
+    clReleaseKernel(k);
+    clReleaseMemObject(ba);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(bc);
+}
+
+/* An image pipeline: write, a kernel per pixel, copy, read back. */
+static void test_images(void **state)
+{
+    (void)state;
+    enum { W = 37, H = 11 };
+    uint8_t px[H][W][2], out[H][W][2];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            px[y][x][0] = (uint8_t)(x * 7 + y);
+            px[y][x][1] = (uint8_t)(x ^ y);
+        }
+    cl_image_format fmt = { CL_RG, CL_UNSIGNED_INT8 };
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = W;
+    desc.image_height = H;
+    cl_int err;
+    cl_mem src = clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
+    CL_OK(err);
+    cl_mem dst = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &fmt, &desc, NULL, &err);
+    CL_OK(err);
+    cl_mem copy = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &err);
+    CL_OK(err);
+    size_t org[3] = { 0, 0, 0 }, reg[3] = { W, H, 1 };
+    CL_OK(clEnqueueWriteImage(queue, src, CL_FALSE, org, reg, 0, 0, px, 0, NULL, NULL));
+    cl_kernel k = clCreateKernel(program, "invert", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof src, &src));
+    CL_OK(clSetKernelArg(k, 1, sizeof dst, &dst));
+    size_t g[2] = { W, H };
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 2, NULL, g, NULL, 0, NULL, NULL));
+    CL_OK(clEnqueueCopyImage(queue, dst, copy, org, org, reg, 0, NULL, NULL));
+    CL_OK(clEnqueueReadImage(queue, copy, CL_TRUE, org, reg, 0, 0, out, 0, NULL, NULL));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            assert_int_equal(out[y][x][0], 255 - px[y][x][0]);
+            assert_int_equal(out[y][x][1], px[y][x][1]);
+        }
+    cl_image_format bad = { CL_BGRA, CL_UNORM_INT8 };
+    assert_null(clCreateImage(ctx, CL_MEM_READ_ONLY, &bad, &desc, NULL, &err));
+    assert_int_equal(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    clReleaseKernel(k);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(copy);
+}
+
+/* What a program does wrong gets the spec's error codes. */
+static void test_error_paths(void **state)
+{
+    (void)state;
+    cl_int err;
+    assert_null(clCreateKernel(program, "no_such_kernel", &err));
+    assert_int_equal(err, CL_INVALID_KERNEL_NAME);
+    cl_kernel k = clCreateKernel(program, "add", &err);
+    CL_OK(err);
+    char c = 0;
+    assert_int_equal(clSetKernelArg(k, 3, sizeof c, &c), CL_INVALID_ARG_SIZE);
+    assert_int_equal(clSetKernelArg(k, 4, sizeof c, &c), CL_INVALID_ARG_INDEX);
+    cl_mem notmem = (cl_mem)(void *)queue;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof notmem, &notmem), CL_INVALID_MEM_OBJECT);
+    size_t g = 64, l = 4096;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                     CL_INVALID_KERNEL_ARGS);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256, NULL, &err);
+    CL_OK(err);
+    for (cl_uint i = 0; i < 3; i++)
+        CL_OK(clSetKernelArg(k, i, sizeof b, &b));
+    CL_OK(clSetKernelArg(k, 3, sizeof(int), &(int){ 1 }));
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL),
+                     CL_INVALID_WORK_ITEM_SIZE);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 4, NULL, &g, NULL, 0, NULL, NULL),
+                     CL_INVALID_WORK_DIMENSION);
+    clReleaseKernel(k);
+    assert_null(clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 16, NULL, &err));
+    assert_int_equal(err, CL_INVALID_HOST_PTR);
+
+    /* a build failure keeps clang's message in the log */
+    const char *broken = "kernel void f(global int *p) { p[0] = undefined_name; }\n";
+    cl_program bp = clCreateProgramWithSource(ctx, 1, &broken, NULL, &err);
+    CL_OK(err);
+    assert_int_equal(clBuildProgram(bp, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[4096] = "";
+    CL_OK(clGetProgramBuildInfo(bp, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    assert_non_null(strstr(log, "undefined_name"));
+    cl_build_status bs;
+    CL_OK(clGetProgramBuildInfo(bp, device, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
+    assert_int_equal(bs, CL_BUILD_ERROR);
+    assert_null(clCreateKernel(bp, "f", &err));
+    assert_int_equal(err, CL_INVALID_PROGRAM_EXECUTABLE);
+    assert_int_equal(clBuildProgram(bp, 1, &device, "-bogus-option", NULL, NULL),
+                     CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(bp);
+
+    /* a kernel fault: sgemu run's message on stderr, an error on the event,
+     * and the program goes on */
+    k = clCreateKernel(program, "oob", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof b, &b));
+    CL_OK(clSetKernelArg(k, 1, sizeof(int), &(int){ 60 }));
+    char errpath[] = "/tmp/sgemu-icd-stderr-XXXXXX";
+    int fd = mkstemp(errpath);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    cl_event e;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, &e));
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    cl_int st;
+    CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    assert_true(st < 0);
+    char msg[2048] = "";
+    ssize_t n = pread(fd, msg, sizeof msg - 1, 0);
+    close(fd);
+    unlink(errpath);
+    assert_true(n > 0);
+    assert_non_null(strstr(msg, "sgemu: kernel fault:"));
+    assert_non_null(strstr(msg, "oob"));
+    clReleaseEvent(e);
+    /* the queue still works */
+    int one = 7;
+    CL_OK(clEnqueueWriteBuffer(queue, b, CL_TRUE, 0, sizeof one, &one, 0, NULL, NULL));
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_platform_info),   cmocka_unit_test(test_several_launches),
+        cmocka_unit_test(test_struct_and_local_args), cmocka_unit_test(test_offsets),
+        cmocka_unit_test(test_subgroup_info),   cmocka_unit_test(test_buffers),
+        cmocka_unit_test(test_user_events),     cmocka_unit_test(test_profiling),
+        cmocka_unit_test(test_images),          cmocka_unit_test(test_error_paths),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
