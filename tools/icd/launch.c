@@ -177,6 +177,8 @@ static cl_int snapshot_args(launch_cmd *lc, cl_context ctx)
             v->scalar = a->scalar;
             break;
         case ISA_ARG_IMAGE2D:
+            if (!a->mem)           /* clSetKernelArg refuses a NULL image */
+                return CL_INVALID_KERNEL_ARGS;
             v->kind = SGEMU_VAL_IMAGE;
             v->image = a->mem->img;
             lc->mems[i] = a->mem;

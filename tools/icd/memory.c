@@ -58,7 +58,7 @@ static cl_mem mem_new(cl_context ctx, cl_mem_object_type type, cl_mem_flags flag
             return NULL;
         }
         m->owns_data = true;
-        if (flags & CL_MEM_COPY_HOST_PTR)
+        if ((flags & CL_MEM_COPY_HOST_PTR) && host_ptr)
             memcpy(m->data, host_ptr, size);
         else
             memset(m->data, 0, n ? n : ICD_ALIGN);
@@ -121,7 +121,7 @@ cl_mem icd_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
         rc = CL_INVALID_BUFFER_SIZE;
     else if (r->origin > buffer->size || r->size > buffer->size - r->origin)
         rc = CL_INVALID_VALUE;
-    else if (r->origin % 1024)        /* CL_DEVICE_MEM_BASE_ADDR_ALIGN bits */
+    else if (r->origin % 128)         /* CL_DEVICE_MEM_BASE_ADDR_ALIGN: 1024 bits */
         rc = CL_MISALIGNED_SUB_BUFFER_OFFSET;
     cl_mem m = rc ? NULL : calloc(1, sizeof *m);
     if (!rc && !m)
@@ -220,7 +220,7 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
                     stored * desc->image_height,
                     flags & CL_MEM_USE_HOST_PTR ? host_ptr : NULL, &rc);
         if (m) {
-            if (flags & CL_MEM_COPY_HOST_PTR) {
+            if ((flags & CL_MEM_COPY_HOST_PTR) && host_ptr && m->data) {
                 m->flags |= CL_MEM_COPY_HOST_PTR;
                 for (size_t y = 0; y < desc->image_height; y++)
                     memcpy(m->data + y * stored, (const uint8_t *)host_ptr + y * pitch,
@@ -414,17 +414,17 @@ static cl_sampler new_sampler(cl_context ctx, cl_bool norm, cl_addressing_mode a
                               cl_filter_mode fm, cl_int *errcode_ret)
 {
     cl_int rc = CL_SUCCESS;
-    cl_sampler s = NULL;
     if (!icd_valid(ctx, ICD_CONTEXT))
         rc = CL_INVALID_CONTEXT;
     else if (am < CL_ADDRESS_NONE || am > CL_ADDRESS_MIRRORED_REPEAT ||
              (fm != CL_FILTER_NEAREST && fm != CL_FILTER_LINEAR))
         rc = CL_INVALID_VALUE;
-    else if (!(s = calloc(1, sizeof *s)))
+    cl_sampler s = rc ? NULL : calloc(1, sizeof *s);
+    if (!rc && !s)
         rc = CL_OUT_OF_HOST_MEMORY;
     if (errcode_ret)
         *errcode_ret = rc;
-    if (rc)
+    if (!s)
         return NULL;
     icd_init_head(&s->h, ICD_SAMPLER);
     s->ctx = ctx;
