@@ -9,7 +9,6 @@
 #include <CL/cl_ext.h>
 
 #include "sgemu.h"
-#include "spirv.h"
 #include "timing.h"
 
 #include <setjmp.h>
@@ -468,8 +467,6 @@ static void test_profiling(void **state)
     assert_true(t[0][3] <= t[1][2]);     /* in order: the second starts after the first */
 
     /* the same launch through libsgemu directly */
-    char log[64];
-    (void)log;
     size_t il_len = 0;
     CL_OK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof il_len, &il_len, NULL));
     unsigned char *il = malloc(il_len);
@@ -478,7 +475,10 @@ static void test_profiling(void **state)
     isa_kernel ik;
     isa_diags d;
     memset(&d, 0, sizeof d);
-    assert_int_equal(spv_translate("add", il, il_len, "add", &ik, NULL, &d), 0);
+    sgemu_load_opts lo = { .entry = "add" };
+    sgemu_fault lf;
+    assert_int_equal(sgemu_kernel_from_memory("add", SGEMU_SOURCE_SPIRV, il, il_len, &lo, &ik,
+                                              NULL, &d, &lf), 0);
     isa_diags_free(&d);
     free(il);
     sgemu_argval v[4];

@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Compile `source` with clang-14 (options opts[0..nopts)) and llvm-spirv-14.
- * Returns 0 with the module in *spv (malloc'd), 1 when the source does not
- * compile, -1 when the tools could not run; *log (malloc'd, may be NULL)
- * holds what the tools printed. */
-int icd_build_spirv(const char *source, char *const *opts, int nopts, uint8_t **spv,
+/* Compile `source` with clang options opts[0..nopts).  Returns 0 with the
+ * module in *spv (malloc'd), 1 when it does not compile, -1 when no log
+ * file could be made; *log (malloc'd, may be NULL) holds the compilers'
+ * messages. */
+int icd_build_spirv(const char *source, const char *const *opts, int nopts, uint8_t **spv,
                     size_t *spv_len, char **log);
 
 #endif

@@ -5,7 +5,6 @@
  * in the build log. */
 #include "build.h"
 #include "icd.h"
-#include "spirv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +69,7 @@ static cl_program from_spirv(cl_context context, const void *il, size_t length,
         rc = CL_INVALID_CONTEXT;
     else if (!il || !length)
         rc = CL_INVALID_VALUE;
-    else if (!spv_is_module(il, length) || length % 4)
+    else if (sgemu_source_kind_of(NULL, il, length) != SGEMU_SOURCE_SPIRV || length % 4)
         rc = type == CL_PROGRAM_BINARY_TYPE_NONE ? CL_INVALID_VALUE : CL_INVALID_BINARY;
     if (!rc && (p = new_program(context, &rc)) && !(p->il = malloc(length))) {
         icd_program_release(p);
@@ -270,13 +269,22 @@ static int translate_all(cl_program p)
         isa_diags d;
         memset(&d, 0, sizeof d);
         icd_entry *e = &p->entries[p->nentry];
-        if (spv_translate("program", p->il, p->il_len, names[i], &e->k, &e->args_unnamed, &d)) {
+        sgemu_load_opts o;
+        memset(&o, 0, sizeof o);
+        o.entry = names[i];
+        sgemu_load_info info;
+        sgemu_fault err;
+        err.msg[0] = 0;
+        if (sgemu_kernel_from_memory("program", SGEMU_SOURCE_SPIRV, p->il, p->il_len, &o, &e->k,
+                                     &info, &d, &err)) {
             char *buf = NULL;
             size_t len = 0;
             FILE *f = open_memstream(&buf, &len);
             if (f) {
                 fprintf(f, "sgemu: kernel '%s' cannot run on sgemu:\n", names[i]);
                 isa_diags_print(&d, f);
+                if (!d.count && err.msg[0])
+                    fprintf(f, "%s\n", err.msg);
                 fclose(f);
                 append_log(p, buf);
             }
@@ -284,6 +292,7 @@ static int translate_all(cl_program p)
             isa_kernel_free(&e->k);
             rc = 1;
         } else {
+            e->args_unnamed = info.args_unnamed;
             if (p->nentry)
                 strcat(p->kernel_names, ";");
             strcat(p->kernel_names, names[i]);
@@ -339,13 +348,11 @@ cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device
         free(p->il);
         p->il = NULL;
         char *log = NULL;
-        int b = icd_build_spirv(p->source, argv, nargs, &p->il, &p->il_len, &log);
+        int b = icd_build_spirv(p->source, (const char *const *)argv, nargs, &p->il, &p->il_len,
+                                &log);
         if (log)
             append_log(p, log);
         free(log);
-        if (b < 0)
-            append_log(p, "sgemu: clang-14 and llvm-spirv-14 could not be run (Debian: "
-                          "apt-get install clang-14 llvm-spirv-14)\n");
         rc = b ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
     }
     free(opts);
