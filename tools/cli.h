@@ -16,7 +16,8 @@
     X(replay,     "re-time a recorded kernel trace on another device config") \
     X(trace,      "summarise a recorded kernel trace (trace info FILE)") \
     X(sweep,      "run a YAML sweep of kernels, widths and config keys in parallel") \
-    X(spv2asm,    "translate a SPIR-V module (or OpenCL C file) and print it as .sgasm")
+    X(spv2asm,    "translate a SPIR-V module (or OpenCL C file) and print it as .sgasm") \
+    X(exec,       "run an OpenCL program with sgemu as its OpenCL platform")
 
 #define X(name, summary) int cli_cmd_##name(int argc, char **argv);
 CLI_COMMANDS(X)

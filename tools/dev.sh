@@ -18,7 +18,7 @@ cd "$here"
 
 packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3 libzstd-dev gnuplot-nox
           spirv-headers clang-14 llvm-spirv-14 spirv-tools
-          pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy)
 
 install_missing() {   # [extra packages...]
     local missing=()
