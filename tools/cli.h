@@ -59,6 +59,17 @@ typedef struct cli_argspec {
  * returns 1. */
 int cli_make_value(const isa_arg *a, const char *spec, sgemu_argval *v);
 void cli_free_value(sgemu_argval *v);
+/* Check `spec` for argument `a` as cli_make_value would, without building
+ * large buffers (zeros/iota/random are not filled; @FILE is opened, not
+ * read).  Returns 0, or 1 with the message in err. */
+int cli_check_value(const isa_arg *a, const char *spec, char *err, size_t n);
+/* Send this thread's cli_make_value messages to buf (NULL: stderr, the
+ * default); a sweep puts them in its error column. */
+void cli_value_errors_to(char *buf, size_t n);
+/* values.c: an argument-value error (to stderr or the thread's buffer);
+ * returns 1.  cli_value_read_file reads an @FILE input the same way. */
+int cli_value_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *cli_value_read_file(const char *path, size_t *len);
 /* images.c: image2d:WxH:ORDER:TYPE:(zeros|iota|random:SEED|@FILE) */
 int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v);
 /* images.c: print an image row by row */

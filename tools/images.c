@@ -132,14 +132,14 @@ static bool ends_with(const char *s, const char *suf)
 static int load_netpbm(const isa_arg *a, const char *path, sgemu_image *im, bool given)
 {
     size_t len;
-    char *data = cli_read_file(path, &len);
+    char *data = cli_value_read_file(path, &len);
     if (!data)
         return SGEMU_EXIT_USER;
     const char *p = data, *end = data + len;
     unsigned long w, h, maxv;
     int rc = 0;
     if (len < 2 || p[0] != 'P' || (p[1] != '5' && p[1] != '6')) {
-        rc = cli_error("argument '%s': '%s' is not a binary PGM (P5) or PPM (P6) file",
+        rc = cli_value_error("argument '%s': '%s' is not a binary PGM (P5) or PPM (P6) file",
                        a->name, path);
         goto out;
     }
@@ -147,7 +147,7 @@ static int load_netpbm(const isa_arg *a, const char *path, sgemu_image *im, bool
     p += 2;
     if (read_u(&p, end, &w) || read_u(&p, end, &h) || read_u(&p, end, &maxv) ||
         p >= end || w == 0 || h == 0 || (maxv != 255 && maxv != 65535)) {
-        rc = cli_error("argument '%s': bad netpbm header in '%s' (sgemu reads maxval 255 "
+        rc = cli_value_error("argument '%s': bad netpbm header in '%s' (sgemu reads maxval 255 "
                        "or 65535)", a->name, path);
         goto out;
     }
@@ -157,7 +157,7 @@ static int load_netpbm(const isa_arg *a, const char *path, sgemu_image *im, bool
     if (given) {
         if (im->width != w || im->height != h || im->order != order ||
             chbytes[im->chtype] != cb) {
-            rc = cli_error("argument '%s': '%s' is %lux%lu %s with %u-byte channels, but "
+            rc = cli_value_error("argument '%s': '%s' is %lux%lu %s with %u-byte channels, but "
                            "the argument says %ux%u %s %s", a->name, path, w, h,
                            order_names[order].name, cb, im->width, im->height,
                            order_names[im->order].name, type_names[im->chtype].name);
@@ -172,12 +172,12 @@ static int load_netpbm(const isa_arg *a, const char *path, sgemu_image *im, bool
         im->pitch = im->width * im->elem_bytes;
     }
     if ((size_t)(end - p) < (size_t)w * h * fch * cb) {
-        rc = cli_error("argument '%s': '%s' is truncated", a->name, path);
+        rc = cli_value_error("argument '%s': '%s' is truncated", a->name, path);
         goto out;
     }
     im->data = calloc((size_t)im->pitch * im->height, 1);
     if (!im->data) {
-        rc = cli_error("out of memory");
+        rc = cli_value_error("out of memory");
         goto out;
     }
     const uint8_t *q = (const uint8_t *)p;
@@ -204,13 +204,13 @@ int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v)
     v->kind = SGEMU_VAL_IMAGE;
     sgemu_image *im = &v->image;
     if (strncmp(spec, "image2d:", 8))
-        return cli_error("argument '%s' is an image: expected image2d:WxH:ORDER:TYPE:"
+        return cli_value_error("argument '%s' is an image: expected image2d:WxH:ORDER:TYPE:"
                          "(zeros|iota|random:SEED|@FILE) or image2d:@FILE.pgm, got '%s'",
                          a->name, spec);
     const char *s = spec + 8;
     if (s[0] == '@') {
         if (!ends_with(s, ".pgm") && !ends_with(s, ".ppm"))
-            return cli_error("argument '%s': image2d:@FILE needs a .pgm or .ppm file "
+            return cli_value_error("argument '%s': image2d:@FILE needs a .pgm or .ppm file "
                              "(raw data needs WxH:ORDER:TYPE)", a->name);
         return load_netpbm(a, s + 1, im, false);
     }
@@ -218,22 +218,22 @@ int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v)
     errno = 0;
     unsigned long w = strtoul(s, &end, 10), h = 0;
     if (end == s || (*end != 'x' && *end != 'X'))
-        return cli_error("argument '%s': expected WxH after image2d:, got '%s'", a->name, s);
+        return cli_value_error("argument '%s': expected WxH after image2d:, got '%s'", a->name, s);
     const char *hs = end + 1;
     h = strtoul(hs, &end, 10);
     if (end == hs || *end != ':' || errno || w == 0 || h == 0 || w >= (1u << 24) ||
         h >= (1u << 24))
-        return cli_error("argument '%s': bad image size in '%s' (1..16777215 each)",
+        return cli_value_error("argument '%s': bad image size in '%s' (1..16777215 each)",
                          a->name, spec);
     const char *os = end + 1, *oe = strchr(os, ':');
     int order = oe ? parse_order(os, (size_t)(oe - os)) : -1;
     if (order < 0)
-        return cli_error("argument '%s': unknown channel order in '%s' (CL_R, CL_RG, CL_RGBA)",
+        return cli_value_error("argument '%s': unknown channel order in '%s' (CL_R, CL_RG, CL_RGBA)",
                          a->name, spec);
     const char *ts = oe + 1, *te = strchr(ts, ':');
     int type = te ? parse_type(ts, (size_t)(te - ts)) : -1;
     if (type < 0)
-        return cli_error("argument '%s': unknown channel type in '%s' (CL_UNSIGNED_INT8, "
+        return cli_value_error("argument '%s': unknown channel type in '%s' (CL_UNSIGNED_INT8, "
                          "..., CL_FLOAT or uint8, ..., float)", a->name, spec);
     im->width = (uint32_t)w;
     im->height = (uint32_t)h;
@@ -247,34 +247,34 @@ int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v)
         const char *ps = rest + 6;
         unsigned long p = strtoul(ps, &end, 10);
         if (end == ps || *end != ':' || p < im->pitch || p > UINT32_MAX)
-            return cli_error("argument '%s': pitch must be at least %u bytes (width x "
+            return cli_value_error("argument '%s': pitch must be at least %u bytes (width x "
                              "element bytes) in '%s'", a->name, im->pitch, spec);
         im->pitch = (uint32_t)p;
         rest = end + 1;
     }
     size_t bytes = (size_t)im->pitch * im->height;
     if (bytes > MAX_IMAGE_BYTES)
-        return cli_error("argument '%s': image of %zu bytes is more than sgemu allows",
+        return cli_value_error("argument '%s': image of %zu bytes is more than sgemu allows",
                          a->name, bytes);
     if (rest[0] == '@') {
         const char *path = rest + 1;
         if (ends_with(path, ".pgm") || ends_with(path, ".ppm"))
             return load_netpbm(a, path, im, true);
         size_t len;
-        char *data = cli_read_file(path, &len);
+        char *data = cli_value_read_file(path, &len);
         if (!data)
             return SGEMU_EXIT_USER;
         size_t row = (size_t)im->width * im->elem_bytes;
         if (len != bytes && len != row * im->height) {
             free(data);
-            return cli_error("argument '%s': '%s' has %zu bytes; expected %zu (%u rows of "
+            return cli_value_error("argument '%s': '%s' has %zu bytes; expected %zu (%u rows of "
                              "%zu) or %zu (rows of the pitch)", a->name, path, len,
                              row * im->height, im->height, row, bytes);
         }
         im->data = calloc(bytes, 1);
         if (!im->data) {
             free(data);
-            return cli_error("out of memory");
+            return cli_value_error("out of memory");
         }
         size_t src_pitch = len == bytes ? im->pitch : row;
         for (uint32_t y = 0; y < im->height; y++)
@@ -290,14 +290,14 @@ int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v)
         errno = 0;
         seed = strtoull(ss, &end, 0);
         if (end == ss || *end || errno)
-            return cli_error("argument '%s': bad seed in '%s'", a->name, spec);
+            return cli_value_error("argument '%s': bad seed in '%s'", a->name, spec);
     } else if (!iota && !zeros) {
-        return cli_error("argument '%s': expected zeros, iota, random:SEED or @FILE at the "
+        return cli_value_error("argument '%s': expected zeros, iota, random:SEED or @FILE at the "
                          "end of '%s'", a->name, spec);
     }
     im->data = calloc(bytes ? bytes : 1, 1);
     if (!im->data)
-        return cli_error("out of memory allocating %zu bytes", bytes);
+        return cli_value_error("out of memory allocating %zu bytes", bytes);
     uint32_t nch = channels[order], cb = chbytes[type];
     for (uint32_t y = 0; y < im->height && !zeros; y++)
         for (uint32_t x = 0; x < im->width; x++)

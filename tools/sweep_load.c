@@ -106,7 +106,7 @@ static void load_kernel(ld *L, yaml_node_t *m)
         return;
     }
     sw_kernel *k = &s->kernels[s->nkernels++];
-    yaml_node_t *file = NULL;
+    yaml_node_t *file = NULL, *arg_node[SW_MAX_ARGS];
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         yaml_node_t *kn = node(L, p->key), *vn = node(L, p->value);
         const char *key = scalar(kn);
@@ -130,6 +130,7 @@ static void load_kernel(ld *L, yaml_node_t *m)
                     continue;
                 }
                 snprintf(k->arg_name[k->nargs], 64, "%s", an);
+                arg_node[k->nargs] = node(L, q->value);
                 k->arg_val[k->nargs++] = av;
             }
             continue;
@@ -177,9 +178,14 @@ static void load_kernel(ld *L, yaml_node_t *m)
         return;
     }
     k->loaded = true;
-    for (uint32_t i = 0; i < k->nargs; i++)
-        if (find_arg(&k->k, k->arg_name[i]) < 0)
+    for (uint32_t i = 0; i < k->nargs; i++) {
+        int ai = find_arg(&k->k, k->arg_name[i]);
+        char e[512];
+        if (ai < 0)
             err_at(L, m, "kernel '%s' has no argument '%s'", k->k.name, k->arg_name[i]);
+        else if (cli_check_value(&k->k.args[ai], k->arg_val[i], e, sizeof e))
+            err_at(L, arg_node[i], "%s", e);     /* here, not in every run */
+    }
 }
 
 static bool all_digits(const char *v)
@@ -206,7 +212,16 @@ static void check_value(ld *L, sw_axis *a, const char *v, yaml_node_t *at)
         if (!cli_parse_dims(v, d))
             err_at(L, at, "%s: expected X[,Y[,Z]], got '%s'", a->name, v);
         break;
-    case SW_AX_ARG:
+    case SW_AX_ARG:            /* as each kernel with that argument takes it */
+        for (uint32_t k = 0; k < L->s->nkernels; k++) {
+            const sw_kernel *kn = &L->s->kernels[k];
+            int ai = kn->loaded ? find_arg(&kn->k, a->name + 4) : -1;
+            char e[512];
+            if (ai >= 0 && cli_check_value(&kn->k.args[ai], v, e, sizeof e)) {
+                err_at(L, at, "%s (kernel '%s')", e, kn->name);
+                break;
+            }
+        }
         break;
     case SW_AX_CONFIG: {
         emu_config c = L->s->base_cfg;
@@ -240,6 +255,7 @@ static void load_axes(ld *L, yaml_node_t *m)
             if (!strcmp(s->axes[i].name, name))
                 err_at(L, kn, "axis '%s' given twice", name);
         sw_axis *a = &s->axes[s->naxes++];
+        bool known = true;
         snprintf(a->name, sizeof a->name, "%s", name);
         a->line = (uint32_t)kn->start_mark.line + 1;
         a->col = (uint32_t)kn->start_mark.column + 1;
@@ -262,9 +278,12 @@ static void load_axes(ld *L, yaml_node_t *m)
             a->kind = SW_AX_CONFIG;
             emu_config c = s->base_cfg;
             char e[256];
-            if (emu_config_set(&c, name, "0", e, sizeof e) && strstr(e, "unknown config key"))
-                err_at(L, kn, "unknown axis '%s': not width, global, local, arg.NAME or a "
-                       "config key (docs/config.md)", name);
+            if (emu_config_set(&c, name, "0", e, sizeof e) && strstr(e, "unknown config key")) {
+                const char *near = strstr(e, " (did you mean");
+                err_at(L, kn, "unknown axis '%s'%s: not width, global, local, arg.NAME or a "
+                       "config key (docs/config.md)", name, near ? near : "");
+                known = false;   /* its values cannot be checked: one message, not one each */
+            }
         }
         if (vn->type != YAML_SEQUENCE_NODE || vn->data.sequence.items.top ==
                                                   vn->data.sequence.items.start) {
@@ -279,7 +298,8 @@ static void load_axes(ld *L, yaml_node_t *m)
             char *v = value_text(L, e);
             if (!v)
                 continue;
-            check_value(L, a, v, e);
+            if (known)
+                check_value(L, a, v, e);
             for (uint32_t i = 0; i < a->nvals; i++)
                 if (!strcmp(a->vals[i], v))   // NOLINT(clang-analyzer-core.NonNullParamChecker): vals[0..nvals) are set
                     err_at(L, e, "axis '%s': value '%s' listed twice", name, v);

@@ -162,10 +162,13 @@ static void run_functional(sw_ctx *c, const sw_point *p, sw_setup *u, const char
     sgemu_argval vals[ISA_MAX_ARGS];
     memset(vals, 0, sizeof vals);
     int rc = 0;
+    char why[256];
+    cli_value_errors_to(why, sizeof why);     /* into the row, not stderr */
     for (uint32_t i = 0; i < k->k.narg && !rc; i++)
         rc = cli_make_value(&k->k.args[i], u->argv[i], &vals[i]);
+    cli_value_errors_to(NULL, 0);
     if (rc) {
-        fail_row(r, SGEMU_EXIT_USER, "bad argument value (see stderr)");
+        fail_row(r, SGEMU_EXIT_USER, why[0] ? why : "bad argument value");
     } else {
         sgemu_launch L;
         memset(&L, 0, sizeof L);

@@ -9,8 +9,51 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Where this thread's messages go (cli_value_errors_to) and whether it only
+ * checks (cli_check_value). */
+static _Thread_local struct {
+    char *buf;
+    size_t n;
+    bool check_only;
+} value_ctx;
+
+void cli_value_errors_to(char *buf, size_t n)
+{
+    value_ctx.buf = buf;
+    value_ctx.n = n;
+    if (buf && n)
+        buf[0] = 0;
+}
+
+int cli_value_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (value_ctx.buf && value_ctx.n) {
+        if (!value_ctx.buf[0])          /* the first message says what is wrong */
+            vsnprintf(value_ctx.buf, value_ctx.n, fmt, ap);
+    } else {
+        fputs("sgemu: error: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    va_end(ap);
+    return SGEMU_EXIT_USER;
+}
+
+char *cli_value_read_file(const char *path, size_t *len)
+{
+    sgemu_fault err;
+    char *text = sgemu_read_file(path, len, &err);
+    if (!text)
+        cli_value_error("%s", err.msg);
+    return text;
+}
 
 /* Parse one number of type t from [s, s+len) into bits. */
 static int parse_number(isa_type t, const char *s, size_t len, uint64_t *bits)
@@ -111,17 +154,24 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
 {
     const char *colon = strchr(spec, ':');
     if (!colon)
-        return cli_error("argument '%s': expected TYPE:... for a buffer, got '%s'", a->name, spec);
+        return cli_value_error("argument '%s': expected TYPE:... for a buffer, got '%s'", a->name, spec);
     isa_type t = isa_type_from_name(spec, (size_t)(colon - spec));
     if (t == ISA_T_NONE)
-        return cli_error("argument '%s': unknown type '%.*s'", a->name, (int)(colon - spec), spec);
+        return cli_value_error("argument '%s': unknown type '%.*s'", a->name, (int)(colon - spec), spec);
     size_t es = isa_types[t].bytes;
     const char *rest = colon + 1;
     v->kind = SGEMU_VAL_BUFFER;
 
+    if (rest[0] == '@' && value_ctx.check_only) {
+        FILE *f = fopen(rest + 1, "rb");
+        if (!f)
+            return cli_value_error("cannot open '%s': %s", rest + 1, strerror(errno));
+        fclose(f);
+        return 0;
+    }
     if (rest[0] == '@') {
         size_t len;
-        char *data = cli_read_file(rest + 1, &len);
+        char *data = cli_value_read_file(rest + 1, &len);
         if (!data)
             return SGEMU_EXIT_USER;
         v->data = (uint8_t *)data;
@@ -131,7 +181,7 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
     if (rest[0] == '[') {
         const char *end = strchr(rest, ']');
         if (!end || end[1])
-            return cli_error("argument '%s': unterminated list '%s'", a->name, rest);
+            return cli_value_error("argument '%s': unterminated list '%s'", a->name, rest);
         size_t count = 0;
         for (const char *p = rest + 1; p < end; p++)
             count += *p == ',';
@@ -139,7 +189,7 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
         v->data = calloc(count ? count : 1, es);
         v->bytes = count * es;
         if (!v->data)
-            return cli_error("out of memory");
+            return cli_value_error("out of memory");
         const char *p = rest + 1;
         for (size_t i = 0; i < count; i++) {
             const char *q = p;
@@ -147,7 +197,7 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
                 q++;
             uint64_t bits;
             if (parse_number(t, p, (size_t)(q - p), &bits))
-                return cli_error("argument '%s': element %zu '%.*s' is not a valid %s",
+                return cli_value_error("argument '%s': element %zu '%.*s' is not a valid %s",
                                  a->name, i, (int)(q - p), p, isa_types[t].cl_name);
             memcpy(v->data + i * es, &bits, es);
             p = q + 1;
@@ -161,9 +211,9 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
             continue;
         size_t n;
         if (parse_count(rest + kl, &n))
-            return cli_error("argument '%s': bad element count in '%s'", a->name, spec);
+            return cli_value_error("argument '%s': bad element count in '%s'", a->name, spec);
         if (n > MAX_BUFFER_BYTES / es)
-            return cli_error("argument '%s': %zu elements is more than sgemu allows (%zu bytes)",
+            return cli_value_error("argument '%s': %zu elements is more than sgemu allows (%zu bytes)",
                              a->name, n, MAX_BUFFER_BYTES);
         uint64_t seed = 0;
         const char *after = strchr(rest + kl, ':');
@@ -171,17 +221,19 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
             char *e;
             errno = 0;
             if (!after)
-                return cli_error("argument '%s': random needs N:SEED", a->name);
+                return cli_value_error("argument '%s': random needs N:SEED", a->name);
             seed = strtoull(after + 1, &e, 0);
             if (errno || *e || e == after + 1)
-                return cli_error("argument '%s': bad seed in '%s'", a->name, spec);
+                return cli_value_error("argument '%s': bad seed in '%s'", a->name, spec);
         } else if (after) {
-            return cli_error("argument '%s': unexpected text after the count in '%s'", a->name, spec);
+            return cli_value_error("argument '%s': unexpected text after the count in '%s'", a->name, spec);
         }
-        v->data = calloc(n ? n : 1, es);
         v->bytes = n * es;
+        if (value_ctx.check_only)
+            return 0;
+        v->data = calloc(n ? n : 1, es);
         if (!v->data)
-            return cli_error("out of memory allocating %zu bytes", n * es);
+            return cli_value_error("out of memory allocating %zu bytes", n * es);
         for (size_t i = 0; kind > 0 && i < n; i++) {
             uint64_t bits;
             if (kind == 1) {
@@ -196,7 +248,7 @@ static int make_buffer(const isa_arg *a, const char *spec, sgemu_argval *v)
         }
         return 0;
     }
-    return cli_error("argument '%s': expected TYPE:[...], TYPE:zeros:N, TYPE:iota:N, "
+    return cli_value_error("argument '%s': expected TYPE:[...], TYPE:zeros:N, TYPE:iota:N, "
                      "TYPE:random:N:SEED or TYPE:@FILE, got '%s'", a->name, spec);
 }
 
@@ -220,7 +272,7 @@ static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
     case ISA_ARG_SCALAR:
         v->kind = SGEMU_VAL_SCALAR;
         if (parse_number((isa_type)a->type, spec, strlen(spec), &v->scalar))
-            return cli_error("argument '%s': '%s' is not a valid %s value", a->name, spec,
+            return cli_value_error("argument '%s': '%s' is not a valid %s value", a->name, spec,
                              isa_types[a->type].cl_name);
         return 0;
     case ISA_ARG_GLOBAL:
@@ -235,7 +287,7 @@ static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
     case ISA_ARG_LOCAL: {
         size_t n;
         if (strncmp(spec, "local:", 6) || parse_count(spec + 6, &n) || strchr(spec + 6, ':'))
-            return cli_error("argument '%s': expected local:BYTES, got '%s'", a->name, spec);
+            return cli_value_error("argument '%s': expected local:BYTES, got '%s'", a->name, spec);
         v->kind = SGEMU_VAL_LOCAL;
         v->bytes = n;
         return 0;
@@ -243,7 +295,22 @@ static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
     case ISA_ARG_IMAGE2D:
         return cli_make_image(a, spec, v);
     }
-    return cli_error("argument '%s': unsupported kind", a->name);
+    return cli_value_error("argument '%s': unsupported kind", a->name);
+}
+
+int cli_check_value(const isa_arg *a, const char *spec, char *err, size_t n)
+{
+    sgemu_argval v;
+    char *const old_buf = value_ctx.buf;
+    const size_t old_n = value_ctx.n;
+    cli_value_errors_to(err, n);
+    value_ctx.check_only = true;
+    int rc = make_value(a, spec, &v);
+    value_ctx.check_only = false;
+    value_ctx.buf = old_buf;
+    value_ctx.n = old_n;
+    cli_free_value(&v);
+    return rc ? 1 : 0;
 }
 
 void cli_free_value(sgemu_argval *v)

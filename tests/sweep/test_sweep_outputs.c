@@ -180,6 +180,46 @@ static void test_slurm_stepped_array(void **state)
     free(t);
 }
 
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* Bad argument values are errors of the sweep file, at their place, before
+ * any run starts (they were found in every run, and the error column said
+ * only "see stderr"); a mistyped axis is one message with a suggestion. */
+static void test_values_checked_at_load(void **state)
+{
+    (void)state;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "kernels:\n"
+             "  - file: %s/examples/vector_add.sgasm\n"
+             "    global: 256\n"
+             "    args: {a: 'float:zero:256', b: 'float:iota:256', c: 'float:zeros:256', "
+             "n: 256}\n"
+             "axes:\n"
+             "  width: [8, 16]\n"
+             "  memory.l2.sise: [1024, 2048]\n"
+             "  arg.n: [64, x]\n", cli_src());
+    write_text("vals.yaml", text);
+    cli_result r = cli_run("sweep %s/vals.yaml -q -o %s/vals", tmpdir, tmpdir);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "vals.yaml:4:15: error: argument 'a': expected TYPE:[...]"));
+    assert_non_null(strstr(r.err, "got 'float:zero:256'"));
+    assert_non_null(strstr(r.err, "vals.yaml:7:3: error: unknown axis 'memory.l2.sise' "
+                                  "(did you mean 'memory.l2.size'?)"));
+    assert_int_equal(count(r.err, "memory.l2.sise"), 1);
+    assert_non_null(strstr(r.err, "vals.yaml:8:15: error: argument 'n': 'x' is not a valid "
+                                  "uint value"));
+    assert_int_equal(count(r.err, "error:"), 3);
+    cli_result_free(&r);
+    assert_false(exists("vals", "results.csv"));   /* nothing ran */
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -200,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_old_plots_removed),
         cmocka_unit_test(test_partial_merge_fails),
         cmocka_unit_test(test_slurm_stepped_array),
+        cmocka_unit_test(test_values_checked_at_load),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
