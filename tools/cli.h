@@ -63,6 +63,10 @@ void cli_free_value(sgemu_argval *v);
  * large buffers (zeros/iota/random are not filled; @FILE is opened, not
  * read).  Returns 0, or 1 with the message in err. */
 int cli_check_value(const isa_arg *a, const char *spec, char *err, size_t n);
+/* A buffer value of another element type than the kernel's (float data for
+ * an int buffer; same-size integers and byte buffers are fine): true with a
+ * warning's text in msg.  The bytes are used as given. */
+bool cli_value_type_mismatch(const isa_arg *a, const char *spec, char *msg, size_t n);
 /* Send this thread's cli_make_value messages to buf (NULL: stderr, the
  * default); a sweep puts them in its error column. */
 void cli_value_errors_to(char *buf, size_t n);

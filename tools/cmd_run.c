@@ -334,6 +334,9 @@ static int check_names(const run_opts *o, const isa_kernel *k)
         if (ai < 0)
             return cli_error("--arg: kernel '%s' has no argument '%s'", k->name,
                              o->argspecs[i].name);
+        char why[300];
+        if (cli_value_type_mismatch(&k->args[ai], o->argspecs[i].value, why, sizeof why))
+            fprintf(stderr, "sgemu: warning: %s\n", why);
         if ((uint32_t)ai + 1 == k->const_arg || (uint32_t)ai + 1 == k->global_arg)
             return cli_error("--arg: '%s' is the kernel's program-scope %s data, which sgemu "
                              "binds itself", o->argspecs[i].name,

@@ -185,6 +185,10 @@ static void load_kernel(ld *L, yaml_node_t *m)
             err_at(L, m, "kernel '%s' has no argument '%s'", k->k.name, k->arg_name[i]);
         else if (cli_check_value(&k->k.args[ai], k->arg_val[i], e, sizeof e))
             err_at(L, arg_node[i], "%s", e);     /* here, not in every run */
+        else if (cli_value_type_mismatch(&k->k.args[ai], k->arg_val[i], e, sizeof e))
+            fprintf(stderr, "%s:%lu:%lu: warning: %s\n", s->path,
+                    (unsigned long)arg_node[i]->start_mark.line + 1,
+                    (unsigned long)arg_node[i]->start_mark.column + 1, e);
     }
 }
 

@@ -298,6 +298,24 @@ static int make_value(const isa_arg *a, const char *spec, sgemu_argval *v)
     return cli_value_error("argument '%s': unsupported kind", a->name);
 }
 
+bool cli_value_type_mismatch(const isa_arg *a, const char *spec, char *msg, size_t n)
+{
+    const char *colon = spec ? strchr(spec, ':') : NULL;
+    if (!colon || a->byval || (a->kind != ISA_ARG_GLOBAL && a->kind != ISA_ARG_CONSTANT))
+        return false;
+    const isa_type v = isa_type_from_name(spec, (size_t)(colon - spec));
+    const isa_type_info *want = &isa_types[a->type];
+    if (v == ISA_T_NONE || want->bytes <= 1)     /* char/uchar buffers take any bytes */
+        return false;
+    const isa_type_info *got = &isa_types[v];
+    if (got->is_float == want->is_float && got->bytes == want->bytes)
+        return false;                            /* int data for a uint buffer: same bits */
+    snprintf(msg, n, "argument '%s' is a %s buffer but the value is %s data (%u-byte "
+             "elements); its bytes are used as they are (give %s:... to convert)",
+             a->name, want->cl_name, got->cl_name, got->bytes, want->cl_name);
+    return true;
+}
+
 int cli_check_value(const isa_arg *a, const char *spec, char *err, size_t n)
 {
     sgemu_argval v;

@@ -87,6 +87,28 @@ static void test_help_lists_version(void **state)
     cli_result_free(&r);
 }
 
+/* A buffer given in another element type than the kernel's pointer type
+ * (float data for a uint*) is worth a warning: its bytes are reinterpreted. */
+static void test_buffer_type_mismatch_warns(void **state)
+{
+    (void)state;
+    const char *k = "run examples/opencl/histogram.spv --global 64 --arg nbins=16 --quiet "
+                    "--no-timing";
+    cli_result r = cli_run("%s --arg data=float:iota:64 --arg bins=uint:zeros:16", k);
+    expect(&r, 0, "warning: argument 'data' is a uint buffer but the value is float data");
+    r = cli_run("%s --arg data=uint:iota:64 --arg bins=uint:zeros:16", k);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "warning"));
+    cli_result_free(&r);
+    /* int for uint: the same bits, no warning; short for uint: a warning */
+    r = cli_run("%s --arg data=int:iota:64 --arg bins=short:zeros:32", k);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "'data'"));
+    assert_non_null(strstr(r.err, "warning: argument 'bins' is a uint buffer but the value "
+                                  "is short data (2-byte elements)"));
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -105,6 +127,7 @@ int main(void)
         cmocka_unit_test(test_bundled_config_names),
         cmocka_unit_test(test_attached_jobs),
         cmocka_unit_test(test_help_lists_version),
+        cmocka_unit_test(test_buffer_type_mismatch_warns),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
