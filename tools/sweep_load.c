@@ -106,7 +106,7 @@ static void load_kernel(ld *L, yaml_node_t *m)
         return;
     }
     sw_kernel *k = &s->kernels[s->nkernels++];
-    yaml_node_t *file = NULL, *arg_node[SW_MAX_ARGS];
+    yaml_node_t *file = NULL, *arg_node[SW_MAX_ARGS] = { NULL };
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         yaml_node_t *kn = node(L, p->key), *vn = node(L, p->value);
         const char *key = scalar(kn);
@@ -187,8 +187,8 @@ static void load_kernel(ld *L, yaml_node_t *m)
             err_at(L, arg_node[i], "%s", e);     /* here, not in every run */
         else if (cli_value_type_mismatch(&k->k.args[ai], k->arg_val[i], e, sizeof e))
             fprintf(stderr, "%s:%lu:%lu: warning: %s\n", s->path,
-                    (unsigned long)arg_node[i]->start_mark.line + 1,
-                    (unsigned long)arg_node[i]->start_mark.column + 1, e);
+                    arg_node[i] ? (unsigned long)arg_node[i]->start_mark.line + 1 : 1ul,
+                    arg_node[i] ? (unsigned long)arg_node[i]->start_mark.column + 1 : 1ul, e);
     }
 }
 

@@ -36,10 +36,10 @@ int cli_value_error(const char *fmt, ...)
     va_start(ap, fmt);
     if (value_ctx.buf && value_ctx.n) {
         if (!value_ctx.buf[0])          /* the first message says what is wrong */
-            vsnprintf(value_ctx.buf, value_ctx.n, fmt, ap);
+            vsnprintf(value_ctx.buf, value_ctx.n, fmt, ap);   // NOLINT(clang-analyzer-valist.Uninitialized): va_start is above
     } else {
         fputs("sgemu: error: ", stderr);
-        vfprintf(stderr, fmt, ap);
+        vfprintf(stderr, fmt, ap);   // NOLINT(clang-analyzer-valist.Uninitialized): va_start is above
         fputc('\n', stderr);
     }
     va_end(ap);
