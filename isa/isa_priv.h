@@ -33,6 +33,14 @@ bool isa_family_is_arith(isa_family fam);
 /* Does the opcode take an address space modifier (ld/st/atom/block)? */
 bool isa_op_takes_space(const isa_op_info *oi);
 
+/* Clean-up passes over a finished instruction stream (peephole.c; branch
+ * targets are instruction indices, n the exit): drop branches to the next
+ * instruction; then the whole tidy-up (branch inversion, mul+add -> mad,
+ * narrowing folds, compare hoisting, copy coalescing, register
+ * compaction).  They only remove work, never change a result. */
+void isa_drop_fallthrough(isa_inst *code, uint32_t *n);
+void isa_peephole(isa_inst *code, uint32_t *n);
+
 /* IEEE binary64 -> binary16 bits, round to nearest even. */
 uint16_t isa_f64_to_f16(double x);
 /* binary16 bits -> double (exact). */

@@ -1,5 +1,5 @@
 /* test_spirv_opt.c - the SPIR-V front end's clean-up passes (branch
- * inversion, mul+add -> mad, copy coalescing in spirv_translate.c): OpenCL C
+ * inversion, mul+add -> mad, copy coalescing in isa/peephole.c): OpenCL C
  * kernels whose translation exercises each of them (if/else, loops whose
  * phi copies fold, a swap loop whose copies clash, loop counters compared
  * before and after their increment, a multiply with two readers, float arithmetic) give

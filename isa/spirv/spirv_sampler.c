@@ -2,36 +2,36 @@
  * sampler_t), sampler kernel arguments (a u32 scalar holding the OpenCL
  * sampler_t bit-field), OpSampledImage and OpImageSampleExplicitLod with
  * Lod 0 -> sample_imagef / sample_imagei / sample_imageui. */
-#include "spirv_xlate.h"
+#include "spirv_private.h"
 
 /* The OpenCL sampler_t bits (clang's CLK_* values) of an OpConstantSampler. */
-void x_const_sampler(xctx *x, const spv_inst *in)
+void spv_const_sampler(xctx *x, const spv_inst *in)
 {
     spv_module *m = x->m;
     static const uint32_t addr_bits[] = { 0x0, 0x2, 0x4, 0x6, 0x8 };   /* None..RepeatMirrored */
     uint32_t am = spv_word(m, in, 3), norm = spv_word(m, in, 4), fm = spv_word(m, in, 5);
     if (am >= sizeof addr_bits / sizeof addr_bits[0] || norm > 1 || fm > 1) {
-        x_error(x, "sampler with addressing mode %u, normalised %u, filter %u is not valid",
+        spv_error(x, "sampler with addressing mode %u, normalised %u, filter %u is not valid",
                 am, norm, fm);
         return;
     }
-    xval *v = x_def(x, NULL, spv_word(m, in, 2), 1);
+    xval *v = spv_def(x, NULL, spv_word(m, in, 2), 1);
     if (v)
-        v->c[0].o = x_I(addr_bits[am] | norm | (fm ? 0x20u : 0x10u));
+        v->c[0].o = spv_I(addr_bits[am] | norm | (fm ? 0x20u : 0x10u));
 }
 
 /* OpSampledImage: the image argument and the sampler, as two components. */
 static void sampled_image(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    xval *img = x_val(x, f, spv_word(m, in, 3)), *smp = x_val(x, f, spv_word(m, in, 4));
+    xval *img = spv_val(x, f, spv_word(m, in, 3)), *smp = spv_val(x, f, spv_word(m, in, 4));
     if (!img || !smp || !img->n || !smp->n)
         return;
     if (img->c[0].o.kind != ISA_OPND_ARG) {
-        x_error(x, "the image must be a kernel argument");
+        spv_error(x, "the image must be a kernel argument");
         return;
     }
-    xval *v = x_def(x, f, spv_word(m, in, 2), 2);
+    xval *v = spv_def(x, f, spv_word(m, in, 2), 2);
     if (!v)
         return;
     v->c[0] = img->c[0];
@@ -41,29 +41,29 @@ static void sampled_image(xctx *x, xfn *f, const spv_inst *in)
 static void sample(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
-    xval *si = x_val(x, f, spv_word(m, in, 3)), *co = x_val(x, f, spv_word(m, in, 4));
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+    xval *si = spv_val(x, f, spv_word(m, in, 3)), *co = spv_val(x, f, spv_word(m, in, 4));
     if (!t || !si || !co || !si->n || !co->n)
         return;
     if (si->n != 2 || si->c[0].o.kind != ISA_OPND_ARG) {
-        x_error(x, "the sampled image must come from OpSampledImage of an image argument");
+        spv_error(x, "the sampled image must come from OpSampledImage of an image argument");
         return;
     }
     if (co->n < 2) {
-        x_error(x, "only 2D coordinates are supported (image2d_t)");
+        spv_error(x, "only 2D coordinates are supported (image2d_t)");
         return;
     }
     /* image operands: Lod with a constant 0 (what read_image* compiles to) */
     uint32_t ops = in->nw > 5 ? spv_word(m, in, 5) : 0;
-    xval *lod = ops == SpvImageOperandsLodMask && in->nw > 6 ? x_val(x, f, spv_word(m, in, 6))
+    xval *lod = ops == SpvImageOperandsLodMask && in->nw > 6 ? spv_val(x, f, spv_word(m, in, 6))
                                                              : NULL;
     if (!lod || !lod->n || lod->c[0].o.kind != ISA_OPND_IMM || lod->c[0].o.imm != 0) {
-        x_error(x, "only explicit level-of-detail 0 sampling (Lod 0.0) is supported");
+        spv_error(x, "only explicit level-of-detail 0 sampling (Lod 0.0) is supported");
         return;
     }
-    isa_type et = x_comp_type(t);
+    isa_type et = spv_comp_type(t);
     if (t->ncomp > 4 || isa_types[et].bytes != 4) {
-        x_error(x, "only 32-bit results with up to 4 components are supported (read_imageh "
+        spv_error(x, "only 32-bit results with up to 4 components are supported (read_imageh "
                    "is not)");
         return;
     }
@@ -72,28 +72,28 @@ static void sample(xctx *x, xfn *f, const spv_inst *in)
     uint32_t cid = spv_word(m, in, 4);
     const spv_inst *cd = cid < m->bound && m->def[cid] ? &m->ins[m->def[cid] - 1] : NULL;
     const spv_op_info *oi = cd ? spv_op_find(cd->op) : NULL;
-    const spv_type *ct = oi && oi->has_type ? x_type(x, spv_word(m, cd, 1)) : NULL;
-    bool icoord = ct && !isa_types[x_comp_type(ct)].is_float;
+    const spv_type *ct = oi && oi->has_type ? spv_type_lookup(x, spv_word(m, cd, 1)) : NULL;
+    bool icoord = ct && !isa_types[spv_comp_type(ct)].is_float;
     isa_operand c[2];
     for (int k = 0; k < 2; k++) {
-        c[k] = x_src(x, &co->c[k]);
+        c[k] = spv_src(x, &co->c[k]);
         if (icoord) {
-            uint32_t r = x_reg(x, 1);
-            isa_inst *cv = x_emit(x, ISA_OP_CVT, ISA_T_F32);
+            uint32_t r = spv_reg(x, 1);
+            isa_inst *cv = spv_emit(x, ISA_OP_CVT, ISA_T_F32);
             cv->src_type = ISA_T_I32;
-            cv->o[0] = x_R(r);
+            cv->o[0] = spv_R(r);
             cv->o[1] = c[k];
             cv->nopnd = 2;
-            c[k] = x_R(r);
+            c[k] = spv_R(r);
         }
     }
-    isa_operand s = x_src(x, &si->c[1]);
-    xval *v = x_def(x, f, spv_word(m, in, 2), 1);
-    if (!v || !x_alloc_regs(x, v, t))
+    isa_operand s = spv_src(x, &si->c[1]);
+    xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
+    if (!v || !spv_alloc_regs(x, v, t))
         return;
     isa_opcode op = isa_types[et].is_float ? ISA_OP_SAMPLE_IMAGEF
                   : isa_types[et].is_signed ? ISA_OP_SAMPLE_IMAGEI : ISA_OP_SAMPLE_IMAGEUI;
-    isa_inst *i = x_emit(x, op, et);
+    isa_inst *i = spv_emit(x, op, et);
     i->vec = t->ncomp;
     i->space = ISA_SPACE_IMAGE;
     i->o[0] = v->c[0].o;
@@ -104,7 +104,7 @@ static void sample(xctx *x, xfn *f, const spv_inst *in)
     i->nopnd = 5;
 }
 
-bool x_op_sampler(xctx *x, xfn *f, const spv_inst *in)
+bool spv_op_sampler(xctx *x, xfn *f, const spv_inst *in)
 {
     switch (in->op) {
     case SpvOpSampledImage: sampled_image(x, f, in); return true;

@@ -1,7 +1,7 @@
 /* spirv_ops.c - SPIR-V value instructions -> sgemu ALU, compare, convert,
  * select, OpenCL.std and sub-group / work-group instructions.  Vectors are
  * split into one scalar instruction per component. */
-#include "spirv_xlate.h"
+#include "spirv_private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +53,7 @@ enum { SG_T, SG_S, SG_U };
 static isa_type with_sign(isa_type t, int sg)
 {
     if (sg == SG_S)
-        return x_signed(t);
+        return spv_signed(t);
     if (sg == SG_U && t < ISA_T_COUNT && !isa_types[t].is_float) {
         switch (t) {
         case ISA_T_I8: return ISA_T_U8;
@@ -81,16 +81,16 @@ static unsigned nsrc_of(isa_opcode op)
  * registers; NULL after an error. */
 static xval *result(xctx *x, xfn *f, const spv_inst *in, const spv_type **tp)
 {
-    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(x->m, in, 1));
     *tp = t;
     if (!t)
         return NULL;
     if (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC &&
         t->kind != SPV_TY_BOOL) {
-        x_error(x, "unsupported result type");
+        spv_error(x, "unsupported result type");
         return NULL;
     }
-    return x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
+    return spv_def(x, f, spv_word(x->m, in, 2), t->ncomp);
 }
 
 static isa_type ctype(const spv_type *t)
@@ -103,7 +103,7 @@ static bool operands(xctx *x, xfn *f, const spv_inst *in, unsigned first, unsign
                      xval **v)
 {
     for (unsigned i = 0; i < n; i++) {
-        v[i] = x_val(x, f, spv_word(x->m, in, first + i));
+        v[i] = spv_val(x, f, spv_word(x->m, in, first + i));
         if (!v[i] || !v[i]->n)
             return false;
     }
@@ -120,19 +120,19 @@ static const xc *comp(const xval *v, unsigned c)
 static void emit_map(xctx *x, xval *r, const spv_type *t, isa_opcode op, isa_type ty,
                      xval **src, unsigned n)
 {
-    uint32_t base = x_reg(x, t->ncomp);
+    uint32_t base = spv_reg(x, t->ncomp);
     r->n = t->ncomp;
     for (unsigned c = 0; c < t->ncomp; c++) {
         isa_operand s[4];
         for (unsigned i = 0; i < n; i++)
-            s[i] = x_src(x, comp(src[i], c));
-        isa_inst *in = x_emit(x, op, ty);
-        in->o[0] = x_R(base + c);
+            s[i] = spv_src(x, comp(src[i], c));
+        isa_inst *in = spv_emit(x, op, ty);
+        in->o[0] = spv_R(base + c);
         for (unsigned i = 0; i < n; i++)
             in->o[1 + i] = s[i];
         in->nopnd = (uint8_t)(1 + n);
         memset(&r->c[c], 0, sizeof r->c[c]);
-        r->c[c].o = x_R(base + c);
+        r->c[c].o = spv_R(base + c);
         r->c[c].space = X_SPACE_NONE;
     }
 }
@@ -154,16 +154,16 @@ static const spv_type *type_of_id(xctx *x, uint32_t id)
 {
     spv_module *m = x->m;
     if (!id || id >= m->bound || !m->def[id]) {
-        x_error(x, "id %u has no definition", id);
+        spv_error(x, "id %u has no definition", id);
         return NULL;
     }
     const spv_inst *d = &m->ins[m->def[id] - 1];
     const spv_op_info *oi = spv_op_find(d->op);
     if (!oi || !oi->has_type) {
-        x_error(x, "id %u has no type", id);
+        spv_error(x, "id %u has no type", id);
         return NULL;
     }
-    return x_type(x, spv_word(m, d, 1));
+    return spv_type_lookup(x, spv_word(m, d, 1));
 }
 
 /* The common head of conversions, compares and class tests: n operands from
@@ -188,9 +188,9 @@ static void do_convert(xctx *x, xfn *f, const spv_inst *in)
         return;
     isa_type dt = ctype(t), sty = ctype(st);
     switch (in->op) {
-    case SpvOpConvertFToS: dt = x_signed(dt); break;
-    case SpvOpConvertSToF: case SpvOpSConvert: sty = x_signed(sty);
-        if (in->op == SpvOpSConvert) dt = x_signed(dt);
+    case SpvOpConvertFToS: dt = spv_signed(dt); break;
+    case SpvOpConvertSToF: case SpvOpSConvert: sty = spv_signed(sty);
+        if (in->op == SpvOpSConvert) dt = spv_signed(dt);
         break;
     default: break;
     }
@@ -205,17 +205,17 @@ static void do_convert(xctx *x, xfn *f, const spv_inst *in)
         r->n = t->ncomp;
         return;
     }
-    uint32_t base = x_reg(x, t->ncomp);
+    uint32_t base = spv_reg(x, t->ncomp);
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand s = x_src(x, comp(src, c));
-        isa_inst *ci = x_emit(x, ISA_OP_CVT, dt);
+        isa_operand s = spv_src(x, comp(src, c));
+        isa_inst *ci = spv_emit(x, ISA_OP_CVT, dt);
         ci->src_type = (uint8_t)sty;
-        ci->o[0] = x_R(base + c);
+        ci->o[0] = spv_R(base + c);
         ci->o[1] = s;
         ci->nopnd = 2;
         set_rounding(x, id, ci);
         memset(&r->c[c], 0, sizeof r->c[c]);
-        r->c[c].o = x_R(base + c);
+        r->c[c].o = spv_R(base + c);
     }
 }
 
@@ -228,15 +228,15 @@ static void do_compare(xctx *x, xfn *f, const spv_inst *in, isa_binop cond, int 
         return;
     isa_type ty = with_sign(ot->kind == SPV_TY_PTR ? ISA_T_U64 : ctype(ot), sg);
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand a = x_src(x, comp(s[0], c)), b = x_src(x, comp(s[1], c));
-        uint32_t gen, p = x_pred(x, &gen);
-        isa_inst *ci = x_emit(x, ISA_OP_CMP, ty);
+        isa_operand a = spv_src(x, comp(s[0], c)), b = spv_src(x, comp(s[1], c));
+        uint32_t gen, p = spv_pred(x, &gen);
+        isa_inst *ci = spv_emit(x, ISA_OP_CMP, ty);
         ci->cond = (uint8_t)cond;
-        ci->o[0] = x_P(p, false);
+        ci->o[0] = spv_P(p, false);
         ci->o[1] = a;
         ci->o[2] = b;
         ci->nopnd = 3;
-        x_set_bool(x, &r->c[c], p, gen, neg);
+        spv_set_bool(x, &r->c[c], p, gen, neg);
     }
 }
 
@@ -249,24 +249,24 @@ static void do_ord_ne(xctx *x, xfn *f, const spv_inst *in, bool neg)
     if (!r)
         return;
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand a = x_src(x, comp(s[0], c)), b = x_src(x, comp(s[1], c));
-        uint32_t g1, g2, g3, p1 = x_pred(x, &g1), p2 = x_pred(x, &g2), p3 = x_pred(x, &g3);
+        isa_operand a = spv_src(x, comp(s[0], c)), b = spv_src(x, comp(s[1], c));
+        uint32_t g1, g2, g3, p1 = spv_pred(x, &g1), p2 = spv_pred(x, &g2), p3 = spv_pred(x, &g3);
         static const isa_binop conds[2] = { ISA_BINOP_LT, ISA_BINOP_GT };
         uint32_t ps[2] = { p1, p2 };
         for (int k = 0; k < 2; k++) {
-            isa_inst *ci = x_emit(x, ISA_OP_CMP, ctype(ot));
+            isa_inst *ci = spv_emit(x, ISA_OP_CMP, ctype(ot));
             ci->cond = (uint8_t)conds[k];
-            ci->o[0] = x_P(ps[k], false);
+            ci->o[0] = spv_P(ps[k], false);
             ci->o[1] = a;
             ci->o[2] = b;
             ci->nopnd = 3;
         }
-        isa_inst *po = x_emit(x, ISA_OP_POR, ISA_T_NONE);
-        po->o[0] = x_P(p3, false);
-        po->o[1] = x_P(p1, false);
-        po->o[2] = x_P(p2, false);
+        isa_inst *po = spv_emit(x, ISA_OP_POR, ISA_T_NONE);
+        po->o[0] = spv_P(p3, false);
+        po->o[1] = spv_P(p1, false);
+        po->o[2] = spv_P(p2, false);
         po->nopnd = 3;
-        x_set_bool(x, &r->c[c], p3, g3, neg);
+        spv_set_bool(x, &r->c[c], p3, g3, neg);
     }
 }
 
@@ -281,28 +281,28 @@ static void do_class(xctx *x, xfn *f, const spv_inst *in)
     isa_type ft = ctype(ot);
     uint64_t inf = ft == ISA_T_F16 ? 0x7c00 : ft == ISA_T_F64 ? 0x7ff0000000000000ull : 0x7f800000;
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand a = x_src(x, comp(s, c));
-        uint32_t gen, p = x_pred(x, &gen);
+        isa_operand a = spv_src(x, comp(s, c));
+        uint32_t gen, p = spv_pred(x, &gen);
         isa_inst *ci;
         if (in->op == SpvOpIsNan) {
-            ci = x_emit(x, ISA_OP_CMP, ft);
+            ci = spv_emit(x, ISA_OP_CMP, ft);
             ci->cond = ISA_BINOP_NE;
             ci->o[1] = a;
             ci->o[2] = a;
         } else {
-            uint32_t ab = x_reg(x, 1);
-            isa_inst *ai = x_emit(x, ISA_OP_ABS, ft);
-            ai->o[0] = x_R(ab);
+            uint32_t ab = spv_reg(x, 1);
+            isa_inst *ai = spv_emit(x, ISA_OP_ABS, ft);
+            ai->o[0] = spv_R(ab);
             ai->o[1] = a;
             ai->nopnd = 2;
-            ci = x_emit(x, ISA_OP_CMP, ft);
+            ci = spv_emit(x, ISA_OP_CMP, ft);
             ci->cond = ISA_BINOP_EQ;
-            ci->o[1] = x_R(ab);
-            ci->o[2] = x_I(inf);
+            ci->o[1] = spv_R(ab);
+            ci->o[2] = spv_I(inf);
         }
-        ci->o[0] = x_P(p, false);
+        ci->o[0] = spv_P(p, false);
         ci->nopnd = 3;
-        x_set_bool(x, &r->c[c], p, gen, false);
+        spv_set_bool(x, &r->c[c], p, gen, false);
     }
 }
 
@@ -317,9 +317,9 @@ static void do_logical(xctx *x, xfn *f, const spv_inst *in)
     if (!r)
         return;
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand a = x_predof(x, comp(s[0], c));
-        isa_operand b = n > 1 ? x_predof(x, comp(s[1], c)) : a;
-        uint32_t gen, p = x_pred(x, &gen);
+        isa_operand a = spv_predof(x, comp(s[0], c));
+        isa_operand b = n > 1 ? spv_predof(x, comp(s[1], c)) : a;
+        uint32_t gen, p = spv_pred(x, &gen);
         isa_opcode op = ISA_OP_PAND;
         bool neg = false;
         switch (in->op) {
@@ -329,12 +329,12 @@ static void do_logical(xctx *x, xfn *f, const spv_inst *in)
         case SpvOpLogicalEqual: op = ISA_OP_PXOR; neg = true; break;
         default: op = ISA_OP_PNOT; break;
         }
-        isa_inst *pi = x_emit(x, op, ISA_T_NONE);
-        pi->o[0] = x_P(p, false);
+        isa_inst *pi = spv_emit(x, op, ISA_T_NONE);
+        pi->o[0] = spv_P(p, false);
         pi->o[1] = a;
         pi->o[2] = b;
         pi->nopnd = op == ISA_OP_PNOT ? 2 : 3;
-        x_set_bool(x, &r->c[c], p, gen, neg);
+        spv_set_bool(x, &r->c[c], p, gen, neg);
     }
 }
 
@@ -343,33 +343,33 @@ static void do_select(xctx *x, xfn *f, const spv_inst *in)
     xval *s[3];
     if (!operands(x, f, in, 3, 3, s))
         return;
-    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(x->m, in, 1));
     if (!t)
         return;
     if (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC &&
         t->kind != SPV_TY_BOOL && t->kind != SPV_TY_PTR) {
-        x_error(x, "select of aggregates is not supported");
+        spv_error(x, "select of aggregates is not supported");
         return;
     }
-    xval *r = x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
+    xval *r = spv_def(x, f, spv_word(x->m, in, 2), t->ncomp);
     if (!r)
         return;
     isa_type ty = t->kind == SPV_TY_PTR ? ISA_T_U64 : ctype(t);
-    uint32_t base = x_reg(x, t->ncomp);
+    uint32_t base = spv_reg(x, t->ncomp);
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand p = x_predof(x, comp(s[0], c));
-        isa_operand a = x_src(x, comp(s[1], c)), b = x_src(x, comp(s[2], c));
-        isa_inst *si = x_emit(x, ISA_OP_SEL, ty);
-        si->o[0] = x_R(base + c);
+        isa_operand p = spv_predof(x, comp(s[0], c));
+        isa_operand a = spv_src(x, comp(s[1], c)), b = spv_src(x, comp(s[2], c));
+        isa_inst *si = spv_emit(x, ISA_OP_SEL, ty);
+        si->o[0] = spv_R(base + c);
         si->o[1] = p;
         si->o[2] = a;
         si->o[3] = b;
         si->nopnd = 4;
         memset(&r->c[c], 0, sizeof r->c[c]);
-        r->c[c].o = x_R(base + c);
+        r->c[c].o = spv_R(base + c);
         r->c[c].space = comp(s[1], c)->space;
         if (t->kind == SPV_TY_PTR && comp(s[1], c)->space != comp(s[2], c)->space)
-            x_error(x, "select between pointers of different address spaces");
+            spv_error(x, "select between pointers of different address spaces");
     }
 }
 
@@ -378,16 +378,16 @@ static void do_bitcast(xctx *x, xfn *f, const spv_inst *in)
     xval *s;
     if (!operands(x, f, in, 3, 1, &s))
         return;
-    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(x->m, in, 1));
     const spv_type *st = type_of_id(x, spv_word(x->m, in, 3));
     if (!t || !st)
         return;
     if (t->kind == SPV_TY_PTR) {
-        xval *r = x_def(x, f, spv_word(x->m, in, 2), 1);
+        xval *r = spv_def(x, f, spv_word(x->m, in, 2), 1);
         if (r) {
             r->c[0] = s->c[0];
             if (st->kind != SPV_TY_PTR) {
-                r->c[0].o = x_src(x, &s->c[0]);
+                r->c[0].o = spv_src(x, &s->c[0]);
                 r->c[0].space = X_SPACE_NONE;
             }
         }
@@ -395,16 +395,16 @@ static void do_bitcast(xctx *x, xfn *f, const spv_inst *in)
     }
     if (t->ncomp != st->ncomp || (t->isa_t < ISA_T_COUNT && st->isa_t < ISA_T_COUNT &&
                                   isa_types[t->isa_t].bytes != isa_types[st->isa_t].bytes)) {
-        x_bitcast_regroup(x, f, in, s, t, st);
+        spv_bitcast_regroup(x, f, in, s, t, st);
         return;
     }
-    xval *r = x_def(x, f, spv_word(x->m, in, 2), t->ncomp);
+    xval *r = spv_def(x, f, spv_word(x->m, in, 2), t->ncomp);
     if (!r)
         return;
     for (unsigned c = 0; c < t->ncomp; c++) {
         r->c[c] = s->c[c];
         if (r->c[c].o.kind == ISA_OPND_ADDR)
-            r->c[c].o = x_src(x, &s->c[c]);
+            r->c[c].o = spv_src(x, &s->c[c]);
         r->c[c].space = X_SPACE_NONE;
     }
 }
@@ -439,7 +439,7 @@ static bool lowered_exp_log(xctx *x, xfn *f, const spv_inst *in, const char *nam
         return true;
     isa_type ty = ctype(t);
     if (!isa_types[ty].is_float || (ty != ISA_T_F32 && ty != ISA_T_F64)) {
-        x_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
+        spv_error(x, "OpenCL.std '%s' is lowered for float and double only", name);
         return true;
     }
     xval k, tmp, tmp2;
@@ -450,11 +450,11 @@ static bool lowered_exp_log(xctx *x, xfn *f, const spv_inst *in, const char *nam
         float kf = (float)rows[i].k;
         uint32_t b;
         memcpy(&b, &kf, 4);
-        k.c[0].o = x_I(b);
+        k.c[0].o = spv_I(b);
     } else {
         uint64_t b;
         memcpy(&b, &rows[i].k, 8);
-        k.c[0].o = x_I(b);
+        k.c[0].o = spv_I(b);
     }
     xval *a[2];
     switch (rows[i].kind) {
@@ -485,7 +485,7 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
     if (spv_is_debug_inst(x->m, in))    /* -g: describes the source only */
         return true;
     if (spv_word(x->m, in, 3) != x->m->ocl_import || !x->m->ocl_import) {
-        x_error(x, "only the OpenCL.std extended instruction set is supported");
+        spv_error(x, "only the OpenCL.std extended instruction set is supported");
         return true;
     }
     uint32_t e = spv_word(x->m, in, 4);
@@ -513,24 +513,24 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
         emit_map(x, r, t, ISA_OP_MIN, ty, b, 2);
         return true;
     }
-    if (op == ISA_OP_COUNT && x_lower_math(x, f, in, name))
+    if (op == ISA_OP_COUNT && spv_lower_math(x, f, in, name))
         return true;
-    if (op == ISA_OP_COUNT && x_lower_extra(x, f, in, name))
+    if (op == ISA_OP_COUNT && spv_lower_extra(x, f, in, name))
         return true;
-    if (op == ISA_OP_COUNT && x_op_vecmem(x, f, in, name))
+    if (op == ISA_OP_COUNT && spv_op_vecmem(x, f, in, name))
         return true;
-    if (op == ISA_OP_COUNT && x_lower_pow(x, f, in, name))
+    if (op == ISA_OP_COUNT && spv_lower_pow(x, f, in, name))
         return true;
     if (op == ISA_OP_COUNT && lowered_exp_log(x, f, in, name))
         return true;
     if (op == ISA_OP_COUNT) {
-        x_error(x, "OpenCL.std instruction '%s' has no sgemu equivalent", name);
+        spv_error(x, "OpenCL.std instruction '%s' has no sgemu equivalent", name);
         return true;
     }
     unsigned n = nsrc_of(op);
     xval *s[3];
     if (in->nw < 5 + n) {
-        x_error(x, "'%s' has too few operands", name);
+        spv_error(x, "'%s' has too few operands", name);
         return true;
     }
     if (!operands(x, f, in, 5, n, s))
@@ -541,7 +541,7 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
     isa_type ty = ctype(t);
     if (op == ISA_OP_ABS && sg == SG_S) {
         const spv_type *st = type_of_id(x, spv_word(x->m, in, 5));
-        ty = st ? x_signed(ctype(st)) : x_signed(ty);
+        ty = st ? spv_signed(ctype(st)) : spv_signed(ty);
     } else {
         ty = with_sign(ty, sg);
     }
@@ -586,20 +586,20 @@ static isa_opcode by_name(xctx *x, const char *mn)
 {
     isa_opcode op = isa_opcode_from_name(mn, strlen(mn));
     if (op == ISA_OP_COUNT)
-        x_error(x, "sgemu has no instruction '%s'", mn);
+        spv_error(x, "sgemu has no instruction '%s'", mn);
     return op;
 }
 
 /* Scope operand (an id of a constant) at word w. */
 static int scope_at(xctx *x, xfn *f, const spv_inst *in, unsigned w)
 {
-    xval *s = x_val(x, f, spv_word(x->m, in, w));
+    xval *s = spv_val(x, f, spv_word(x->m, in, w));
     if (!s || !s->n || s->c[0].o.kind != ISA_OPND_IMM) {
-        x_error(x, "scope must be a constant");
+        spv_error(x, "scope must be a constant");
         return -1;
     }
     if (s->c[0].o.imm != SpvScopeWorkgroup && s->c[0].o.imm != SpvScopeSubgroup) {
-        x_error(x, "scope %s is not supported (Workgroup and Subgroup are)",
+        spv_error(x, "scope %s is not supported (Workgroup and Subgroup are)",
                 spv_enum_name("Scope", (uint32_t)s->c[0].o.imm) ?
                 spv_enum_name("Scope", (uint32_t)s->c[0].o.imm) : "?");
         return -1;
@@ -630,9 +630,9 @@ static void group_map(xctx *x, xfn *f, const spv_inst *in, isa_opcode op, isa_ty
 static void mask_copy(xctx *x, const xval *mask, uint32_t g)
 {
     for (unsigned i = 0; i < 4; i++) {
-        isa_inst *mv = x_emit(x, ISA_OP_MOV, ISA_T_U32);
-        mv->o[0] = x_R(g + i);
-        mv->o[1] = x_src(x, comp(mask, i));
+        isa_inst *mv = spv_emit(x, ISA_OP_MOV, ISA_T_U32);
+        mv->o[0] = spv_R(g + i);
+        mv->o[1] = spv_src(x, comp(mask, i));
         mv->nopnd = 2;
     }
 }
@@ -641,13 +641,13 @@ static void mask_copy(xctx *x, const xval *mask, uint32_t g)
  * operand to the returned instruction (valid until the next emit). */
 static isa_inst *ballot_query(xctx *x, xval *r, isa_opcode op, uint32_t d, uint32_t g)
 {
-    isa_inst *bi = x_emit(x, op, ISA_T_U32);
+    isa_inst *bi = spv_emit(x, op, ISA_T_U32);
     bi->vec = 4;
-    bi->o[0] = x_R(d);
-    bi->o[1] = x_R(g);
+    bi->o[0] = spv_R(d);
+    bi->o[1] = spv_R(g);
     bi->nopnd = 2;
     memset(&r->c[0], 0, sizeof r->c[0]);
-    r->c[0].o = x_R(d);
+    r->c[0].o = spv_R(d);
     return bi;
 }
 
@@ -659,10 +659,10 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
     const char *pre = scope == SpvScopeWorkgroup ? "work_group_" : "sub_group_";
     bool nu = in->op >= SpvOpGroupNonUniformElect && in->op <= SpvOpGroupNonUniformQuadSwap;
     if (nu && scope != SpvScopeSubgroup) {
-        x_error(x, "non-uniform group operations need Subgroup scope");
+        spv_error(x, "non-uniform group operations need Subgroup scope");
         return;
     }
-    const spv_type *rt = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *rt = spv_type_lookup(x, spv_word(x->m, in, 1));
     if (!rt)
         return;
     isa_type ty = ctype(rt);
@@ -682,7 +682,7 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
             return;
         }
         if (gop > 2) {
-            x_error(x, "group operation %s is not supported",
+            spv_error(x, "group operation %s is not supported",
                     spv_enum_name("GroupOperation", gop) ?
                     spv_enum_name("GroupOperation", gop) : "?");
             return;
@@ -728,20 +728,20 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
         xval *r = result(x, f, in, &t);
         if (!r)
             return;
-        uint32_t base = x_reg(x, t->ncomp);
+        uint32_t base = spv_reg(x, t->ncomp);
         for (unsigned c = 0; c < t->ncomp; c++) {
-            isa_operand v = x_src(x, comp(s[0], c));
+            isa_operand v = spv_src(x, comp(s[0], c));
             isa_operand ids[3] = { { 0 } };   /* only the first n are read */
             for (unsigned i = 0; i < s[1]->n && i < 3; i++)
-                ids[i] = x_src(x, &s[1]->c[i]);
-            isa_inst *bi = x_emit(x, ISA_OP_WG_BROADCAST, ty);
-            bi->o[0] = x_R(base + c);
+                ids[i] = spv_src(x, &s[1]->c[i]);
+            isa_inst *bi = spv_emit(x, ISA_OP_WG_BROADCAST, ty);
+            bi->o[0] = spv_R(base + c);
             bi->o[1] = v;
             for (unsigned i = 0; i < s[1]->n && i < 3; i++)
                 bi->o[2 + i] = ids[i];
             bi->nopnd = (uint8_t)(2 + (s[1]->n < 3 ? s[1]->n : 3));
             memset(&r->c[c], 0, sizeof r->c[c]);
-            r->c[c].o = x_R(base + c);
+            r->c[c].o = spv_R(base + c);
         }
         return;
     }
@@ -762,9 +762,9 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
             xval *r = result(x, f, in, &t);
             if (!r)
                 return;
-            uint32_t mr = x_reg(x, 1), vr = s[0]->n == 4 ? 0 : 0;
+            uint32_t mr = spv_reg(x, 1), vr = s[0]->n == 4 ? 0 : 0;
             (void)vr;
-            isa_operand idx = x_src(x, &s[1]->c[0]);
+            isa_operand idx = spv_src(x, &s[1]->c[0]);
             xval mask = *s[0];
             mask.n = 4;
             uint32_t g = 0;
@@ -775,7 +775,7 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
                 if (ok)
                     g = mask.c[0].o.reg;
                 else {
-                    g = x_reg(x, 4);
+                    g = spv_reg(x, 4);
                     mask_copy(x, s[0], g);
                 }
             }
@@ -795,19 +795,19 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpGroupNonUniformBallot: {
         if (!operands(x, f, in, 4, 1, s))
             return;
-        xval *r = x_def(x, f, spv_word(x->m, in, 2), 4);
+        xval *r = spv_def(x, f, spv_word(x->m, in, 2), 4);
         if (!r)
             return;
-        isa_operand v = x_src(x, &s[0]->c[0]);
-        uint32_t b = x_reg(x, 4);
-        isa_inst *bi = x_emit(x, ISA_OP_SG_BALLOT, ISA_T_U32);
+        isa_operand v = spv_src(x, &s[0]->c[0]);
+        uint32_t b = spv_reg(x, 4);
+        isa_inst *bi = spv_emit(x, ISA_OP_SG_BALLOT, ISA_T_U32);
         bi->vec = 4;
-        bi->o[0] = x_R(b);
+        bi->o[0] = spv_R(b);
         bi->o[1] = v;
         bi->nopnd = 2;
         for (unsigned i = 0; i < 4; i++) {
             memset(&r->c[i], 0, sizeof r->c[i]);
-            r->c[i].o = x_R(b + i);
+            r->c[i].o = spv_R(b + i);
         }
         return;
     }
@@ -829,7 +829,7 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
         xval *r = result(x, f, in, &t);
         if (!r)
             return;
-        uint32_t g = x_reg(x, 4), d = x_reg(x, 1);
+        uint32_t g = spv_reg(x, 4), d = spv_reg(x, 1);
         mask_copy(x, s[0], g);
         ballot_query(x, r, op, d, g);
         return;
@@ -843,7 +843,7 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
         return;
     }
     default:
-        x_error(x, "group instruction %s is not supported", spv_op_name(in->op));
+        spv_error(x, "group instruction %s is not supported", spv_op_name(in->op));
         return;
     }
 }
@@ -851,7 +851,7 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
 static void do_intel(xctx *x, xfn *f, const spv_inst *in)
 {
     xval *s[3];
-    const spv_type *rt = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *rt = spv_type_lookup(x, spv_word(x->m, in, 1));
     if (!rt)
         return;
     isa_type ty = ctype(rt);
@@ -888,41 +888,41 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
     xval *r = result(x, f, in, &t);
     if (!r)
         return;
-    isa_type ty = x_signed(ctype(t));
+    isa_type ty = spv_signed(ctype(t));
     emit_map(x, r, t, ISA_OP_REM, ty, s, 2);
     for (unsigned c = 0; c < t->ncomp; c++) {
-        isa_operand rem = r->c[c].o, b = x_src(x, comp(s[1], c));
-        uint32_t t1 = x_reg(x, 2);
-        isa_inst *i = x_emit(x, ISA_OP_XOR, ty);       /* sign of rem ^ b */
-        i->o[0] = x_R(t1);
+        isa_operand rem = r->c[c].o, b = spv_src(x, comp(s[1], c));
+        uint32_t t1 = spv_reg(x, 2);
+        isa_inst *i = spv_emit(x, ISA_OP_XOR, ty);       /* sign of rem ^ b */
+        i->o[0] = spv_R(t1);
         i->o[1] = rem;
         i->o[2] = b;
         i->nopnd = 3;
-        uint32_t g1, p1 = x_pred(x, &g1);
-        i = x_emit(x, ISA_OP_CMP, ty);
+        uint32_t g1, p1 = spv_pred(x, &g1);
+        i = spv_emit(x, ISA_OP_CMP, ty);
         i->cond = ISA_BINOP_LT;
-        i->o[0] = x_P(p1, false);
-        i->o[1] = x_R(t1);
-        i->o[2] = x_I(0);
+        i->o[0] = spv_P(p1, false);
+        i->o[1] = spv_R(t1);
+        i->o[2] = spv_I(0);
         i->nopnd = 3;
-        uint32_t g2, p2 = x_pred(x, &g2);
-        i = x_emit(x, ISA_OP_CMP, ty);
+        uint32_t g2, p2 = spv_pred(x, &g2);
+        i = spv_emit(x, ISA_OP_CMP, ty);
         i->cond = ISA_BINOP_NE;
-        i->o[0] = x_P(p2, false);
+        i->o[0] = spv_P(p2, false);
         i->o[1] = rem;
-        i->o[2] = x_I(0);
+        i->o[2] = spv_I(0);
         i->nopnd = 3;
-        i = x_emit(x, ISA_OP_PAND, ISA_T_NONE);
-        i->o[0] = x_P(p1, false);
-        i->o[1] = x_P(p1, false);
-        i->o[2] = x_P(p2, false);
+        i = spv_emit(x, ISA_OP_PAND, ISA_T_NONE);
+        i->o[0] = spv_P(p1, false);
+        i->o[1] = spv_P(p1, false);
+        i->o[2] = spv_P(p2, false);
         i->nopnd = 3;
-        i = x_emit(x, ISA_OP_ADD, ty);
-        i->o[0] = x_R(t1 + 1);
+        i = spv_emit(x, ISA_OP_ADD, ty);
+        i->o[0] = spv_R(t1 + 1);
         i->o[1] = rem;
         i->o[2] = b;
         i->nopnd = 3;
-        r->c[c].o = x_R(x_sel(x, ty, x_P(p1, false), x_R(t1 + 1), rem));
+        r->c[c].o = spv_R(spv_sel(x, ty, spv_P(p1, false), spv_R(t1 + 1), rem));
     }
 }
 
@@ -930,7 +930,7 @@ static void do_smod(xctx *x, xfn *f, const spv_inst *in)
  * SubgroupEqMask .. SubgroupLtMask BuiltIn variables (uint4), which are
  * not specials: an OpLoad of one becomes the SG_*_MASK row.  Called for a
  * BuiltIn that has no special; false when `builtin` is not one of them. */
-bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin)
+bool spv_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin)
 {
     isa_opcode op;
     switch (builtin) {
@@ -941,17 +941,17 @@ bool x_load_group_mask(xctx *x, xfn *f, uint32_t id, uint32_t builtin)
     case SpvBuiltInSubgroupLtMask: op = ISA_OP_SG_LT_MASK; break;
     default: return false;
     }
-    xval *r = x_def(x, f, id, 4);
+    xval *r = spv_def(x, f, id, 4);
     if (!r)
         return true;
-    uint32_t b = x_reg(x, 4);
-    isa_inst *mi = x_emit(x, op, ISA_T_U32);
+    uint32_t b = spv_reg(x, 4);
+    isa_inst *mi = spv_emit(x, op, ISA_T_U32);
     mi->vec = 4;
-    mi->o[0] = x_R(b);
+    mi->o[0] = spv_R(b);
     mi->nopnd = 1;
     for (unsigned i = 0; i < 4; i++) {
         memset(&r->c[i], 0, sizeof r->c[i]);
-        r->c[i].o = x_R(b + i);
+        r->c[i].o = spv_R(b + i);
     }
     return true;
 }
@@ -988,13 +988,13 @@ static bool intel_sg_call(xctx *x, xfn *f, const spv_inst *in, const char *nm)
     int sg = strchr("casil", *a) && *a ? SG_S : SG_U;
     unsigned n = op == ISA_OP_INTEL_BROADCAST ? 2 : 1;
     if (in->nw != 4 + n) {
-        x_error(x, "%s: expected %u arguments", nm, n);
+        spv_error(x, "%s: expected %u arguments", nm, n);
         return true;
     }
     xval *s[2];
     if (!operands(x, f, in, 4, n, s))
         return true;
-    const spv_type *t = x_type(x, spv_word(x->m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(x->m, in, 1));
     if (t)
         group_map(x, f, in, op, with_sign(ctype(t), sg), s, n);
     return true;
@@ -1005,7 +1005,7 @@ static bool intel_sg_call(xctx *x, xfn *f, const spv_inst *in, const char *nm)
  * sub_group_rotate / sub_group_clustered_rotate (declared by the kernel
  * itself, clang-14's opencl-c.h lacks them) -> the rotate rows; the Intel
  * 8- and 16-bit broadcasts, reductions and scans (intel_sg_call). */
-bool x_call_builtin(xctx *x, xfn *f, const spv_inst *in)
+bool spv_call_builtin(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t callee = spv_word(m, in, 3);
@@ -1020,18 +1020,18 @@ bool x_call_builtin(xctx *x, xfn *f, const spv_inst *in)
     xval *s[3];
     unsigned n = cl ? 3 : 2;
     if (in->nw != 4 + n) {
-        x_error(x, "%s: expected %u arguments", nm, n);
+        spv_error(x, "%s: expected %u arguments", nm, n);
         return true;
     }
     if (!operands(x, f, in, 4, n, s))
         return true;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
     if (t)
         group_map(x, f, in, cl ? ISA_OP_SG_CLUSTERED_ROTATE : ISA_OP_SG_ROTATE, ctype(t), s, n);
     return true;
 }
 
-bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
+bool spv_op_alu(xctx *x, xfn *f, const spv_inst *in)
 {
     const spv_type *t;
     xval *s[3];
@@ -1061,7 +1061,7 @@ bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
     case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
         if (in->op == SpvOpSatConvertSToU || in->op == SpvOpSatConvertUToS) {
-            x_sat_convert(x, f, in);
+            spv_sat_convert(x, f, in);
             return true;
         }
         do_convert(x, f, in);
@@ -1084,6 +1084,6 @@ bool x_op_alu(xctx *x, xfn *f, const spv_inst *in)
             do_group(x, f, in);
             return true;
         }
-        return x_op_relational(x, f, in);
+        return spv_op_relational(x, f, in);
     }
 }

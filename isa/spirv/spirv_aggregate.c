@@ -9,8 +9,8 @@
  * and are stored with immediates.  Copies move the largest naturally
  * aligned chunks the alignment allows (u32x4, u64, u32, u16, u8).
  * By-value vector and struct kernel parameters are `constant` arguments of
- * their bytes (x_byval_param, at the end). */
-#include "spirv_xlate.h"
+ * their bytes (spv_byval_param, at the end). */
+#include "spirv_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 /* Copies and constant stores longer than this are an error (no loop). */
 #define AGG_MAX_BYTES 65536
 
-bool x_constituent_offset(const spv_module *m, const spv_type *t, unsigned i, uint64_t *o)
+bool spv_constituent_offset(const spv_module *m, const spv_type *t, unsigned i, uint64_t *o)
 {
     if (t->kind == SPV_TY_STRUCT) {
         if (i >= t->nmembers)
@@ -30,7 +30,7 @@ bool x_constituent_offset(const spv_module *m, const spv_type *t, unsigned i, ui
     return true;
 }
 
-bool x_is_aggregate(const spv_type *t)
+bool spv_is_aggregate(const spv_type *t)
 {
     return t && (t->kind == SPV_TY_ARRAY || t->kind == SPV_TY_STRUCT);
 }
@@ -66,7 +66,7 @@ static bool is_const_op(uint32_t op)
 /* The alignment of variable `id`: its OpDecorate Alignment (clang puts the
  * alloca's alignment there, and memcpy's Aligned operand relies on it) or
  * `al`, whichever is larger. */
-uint64_t x_var_align(xctx *x, uint32_t id, uint64_t al)
+uint64_t spv_var_align(xctx *x, uint32_t id, uint64_t al)
 {
     spv_module *m = x->m;
     for (uint32_t i = 0; i < m->nins && m->ins[i].op != SpvOpFunction; i++) {
@@ -106,14 +106,14 @@ static isa_type chunk_type(unsigned c)
 static bool size_ok(xctx *x, uint64_t size)
 {
     if (size > AGG_MAX_BYTES) {
-        x_error(x, "aggregate copy of %llu bytes (more than %u) is not supported",
+        spv_error(x, "aggregate copy of %llu bytes (more than %u) is not supported",
                 (unsigned long long)size, AGG_MAX_BYTES);
         return false;
     }
     return true;
 }
 
-void x_copy_bytes(xctx *x, isa_operand d, isa_space ds, isa_operand s, isa_space ss,
+void spv_copy_bytes(xctx *x, isa_operand d, isa_space ds, isa_operand s, isa_space ss,
                   uint64_t size, uint64_t align)
 {
     if (!size_ok(x, size))
@@ -123,18 +123,18 @@ void x_copy_bytes(xctx *x, isa_operand d, isa_space ds, isa_operand s, isa_space
     for (uint64_t off = 0; off < size && !x->failed;) {
         unsigned c = chunk(off, size, align);
         uint8_t vec = c == 16 ? 4 : 1;
-        uint32_t r = x_reg(x, vec);
-        isa_inst *ld = x_emit(x, ISA_OP_LD, chunk_type(c));
+        uint32_t r = spv_reg(x, vec);
+        isa_inst *ld = spv_emit(x, ISA_OP_LD, chunk_type(c));
         ld->vec = vec;
         ld->space = (uint8_t)ss;
-        ld->o[0] = x_R(r);
+        ld->o[0] = spv_R(r);
         ld->o[1] = at(s, off);
         ld->nopnd = 2;
-        isa_inst *st = x_emit(x, ISA_OP_ST, chunk_type(c));
+        isa_inst *st = spv_emit(x, ISA_OP_ST, chunk_type(c));
         st->vec = vec;
         st->space = (uint8_t)ds;
         st->o[0] = at(d, off);
-        st->o[1] = x_R(r);
+        st->o[1] = spv_R(r);
         st->nopnd = 2;
         off += c;
     }
@@ -153,10 +153,10 @@ static void store_image(xctx *x, isa_operand d, isa_space ds, const uint8_t *buf
         uint64_t v = 0;
         for (unsigned i = 0; i < c; i++)
             v |= (uint64_t)buf[off + i] << (8 * i);   /* sgemu memory is little-endian */
-        isa_inst *st = x_emit(x, ISA_OP_ST, chunk_type(c));
+        isa_inst *st = spv_emit(x, ISA_OP_ST, chunk_type(c));
         st->space = (uint8_t)ds;
         st->o[0] = at(d, off);
-        st->o[1] = x_I(v);
+        st->o[1] = spv_I(v);
         st->nopnd = 2;
         off += c;
     }
@@ -168,13 +168,13 @@ static bool fill(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size
 {
     spv_module *m = x->m;
     if (!id || id >= m->bound || !m->def[id] || depth > 64) {
-        x_error(x, "initialiser %u is not a constant", id);
+        spv_error(x, "initialiser %u is not a constant", id);
         return false;
     }
     const spv_inst *d = &m->ins[m->def[id] - 1];
     const spv_type *t = type_of(x, id);
     if (!t || off + t->size > size) {
-        x_error(x, "constant %u does not fit its type", id);
+        spv_error(x, "constant %u does not fit its type", id);
         return false;
     }
     switch (d->op) {
@@ -199,7 +199,7 @@ static bool fill(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size
         unsigned n = d->nw > 3 ? d->nw - 3u : 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t o;
-            if (!x_constituent_offset(m, t, i, &o))
+            if (!spv_constituent_offset(m, t, i, &o))
                 break;
             if (!fill(x, spv_word(m, d, 3 + i), buf, off + o, size, depth + 1))
                 return false;
@@ -207,22 +207,22 @@ static bool fill(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size
         return true;
     }
     default:
-        x_error(x, "initialiser %u (%s) is not a constant sgemu can lay out", id,
+        spv_error(x, "initialiser %u (%s) is not a constant sgemu can lay out", id,
                 spv_op_name(d->op));
         return false;
     }
 }
 
-uint8_t *x_const_image(xctx *x, uint32_t id, uint64_t size)
+uint8_t *spv_const_image(xctx *x, uint32_t id, uint64_t size)
 {
     if (size > (1u << 26)) {   /* .const_data's limit; stores check AGG_MAX_BYTES */
-        x_error(x, "a constant of %llu bytes (more than 64 MiB) is not supported",
+        spv_error(x, "a constant of %llu bytes (more than 64 MiB) is not supported",
                 (unsigned long long)size);
         return NULL;
     }
     uint8_t *buf = calloc(1, size ? size : 1);
     if (!buf) {
-        x_error(x, "out of memory");
+        spv_error(x, "out of memory");
         return NULL;
     }
     if (!fill(x, id, buf, 0, size, 0)) {
@@ -240,20 +240,20 @@ static isa_operand new_slot(xctx *x, const spv_type *t)
     uint64_t al = t->align ? t->align : 1;
     uint64_t off = (x->k->private_mem + al - 1) / al * al;
     if (off + t->size > (1u << 20))
-        x_error(x, "private variables exceed 1 MiB per work-item");
+        spv_error(x, "private variables exceed 1 MiB per work-item");
     else
         x->k->private_mem = (uint32_t)(off + t->size);
     xc c;
     memset(&c, 0, sizeof c);
-    c.o = x_I(off);
+    c.o = spv_I(off);
     c.space = ISA_SPACE_PRIVATE;
     isa_space sp;
-    return x_addr_of(x, &c, &sp);
+    return spv_addr_of(x, &c, &sp);
 }
 
 static void set_slot(xctx *x, xfn *f, uint32_t id, isa_operand a)
 {
-    xval *v = x_def(x, f, id, 1);
+    xval *v = spv_def(x, f, id, 1);
     if (!v)
         return;
     v->c[0].o = a;
@@ -266,7 +266,7 @@ static bool agg_addr(xctx *x, xfn *f, uint32_t id, const spv_type *t, isa_operan
                      isa_space *sp)
 {
     if (is_const_op(def_op(x, id))) {
-        uint8_t *img = x_const_image(x, id, t->size);
+        uint8_t *img = spv_const_image(x, id, t->size);
         if (!img)
             return false;
         *a = new_slot(x, t);
@@ -275,12 +275,12 @@ static bool agg_addr(xctx *x, xfn *f, uint32_t id, const spv_type *t, isa_operan
         free(img);
         return !x->failed;
     }
-    xval *v = x_val(x, f, id);
+    xval *v = spv_val(x, f, id);
     if (!v || v->n != 1) {
-        x_error(x, "aggregate value %u is not available", id);
+        spv_error(x, "aggregate value %u is not available", id);
         return false;
     }
-    *a = x_addr_of(x, &v->c[0], sp);
+    *a = spv_addr_of(x, &v->c[0], sp);
     return !x->failed;
 }
 
@@ -290,48 +290,48 @@ static void store_value(xctx *x, xfn *f, uint32_t id, isa_operand a, isa_space s
     const spv_type *t = type_of(x, id);
     if (!t)
         return;
-    if (x_is_aggregate(t) && is_const_op(def_op(x, id))) {
-        uint8_t *img = x_const_image(x, id, t->size);
+    if (spv_is_aggregate(t) && is_const_op(def_op(x, id))) {
+        uint8_t *img = spv_const_image(x, id, t->size);
         if (img)
             store_image(x, a, sp, img, t->size, t->align);
         free(img);
         return;
     }
-    if (x_is_aggregate(t)) {
+    if (spv_is_aggregate(t)) {
         isa_operand s;
         isa_space ss;
         if (agg_addr(x, f, id, t, &s, &ss))
-            x_copy_bytes(x, a, sp, s, ss, t->size, t->align);
+            spv_copy_bytes(x, a, sp, s, ss, t->size, t->align);
         return;
     }
     if (t->kind == SPV_TY_BOOL) {
-        x_error(x, "bool members of aggregates are not supported");
+        spv_error(x, "bool members of aggregates are not supported");
         return;
     }
-    xval *v = x_val(x, f, id);
+    xval *v = spv_val(x, f, id);
     if (!v || !v->n)
         return;
-    x_store_value(x, v, x_comp_type(t), a, sp);
+    spv_store_value(x, v, spv_comp_type(t), a, sp);
 }
 
 /* Load a value of (non-aggregate) type t from a into result id. */
 static void load_value(xctx *x, xfn *f, uint32_t id, const spv_type *t, isa_operand a,
                        isa_space sp)
 {
-    if (x_is_aggregate(t)) {   /* a sub-aggregate: its own copy */
+    if (spv_is_aggregate(t)) {   /* a sub-aggregate: its own copy */
         isa_operand s = new_slot(x, t);
-        x_copy_bytes(x, s, ISA_SPACE_PRIVATE, a, sp, t->size, t->align);
+        spv_copy_bytes(x, s, ISA_SPACE_PRIVATE, a, sp, t->size, t->align);
         set_slot(x, f, id, s);
         return;
     }
     if (t->kind == SPV_TY_BOOL) {
-        x_error(x, "bool members of aggregates are not supported");
+        spv_error(x, "bool members of aggregates are not supported");
         return;
     }
-    xval *v = x_def(x, f, id, 1);
-    if (!v || !x_alloc_regs(x, v, t))
+    xval *v = spv_def(x, f, id, 1);
+    if (!v || !spv_alloc_regs(x, v, t))
         return;
-    x_load_value(x, v, t, a, sp);
+    spv_load_value(x, v, t, a, sp);
 }
 
 /* Byte offset and type of the member reached by literal indices
@@ -345,7 +345,7 @@ static const spv_type *member_at(xctx *x, const spv_inst *in, unsigned first,
         uint32_t i = spv_word(m, in, w);
         if (t->kind == SPV_TY_STRUCT) {
             if (i >= t->nmembers) {
-                x_error(x, "member index %u out of range", i);
+                spv_error(x, "member index %u out of range", i);
                 return NULL;
             }
             *off += m->member_off[t->first_member + i];
@@ -353,13 +353,13 @@ static const spv_type *member_at(xctx *x, const spv_inst *in, unsigned first,
         } else if (t->kind == SPV_TY_ARRAY || t->kind == SPV_TY_VEC) {
             const spv_type *e = &m->types[t->elem];
             if (t->kind == SPV_TY_ARRAY ? (uint64_t)i * e->size >= t->size : i >= t->ncomp) {
-                x_error(x, "index %u out of range", i);
+                spv_error(x, "index %u out of range", i);
                 return NULL;
             }
             *off += (uint64_t)i * e->size;
             t = e;
         } else {
-            x_error(x, "cannot index into this type");
+            spv_error(x, "cannot index into this type");
             return NULL;
         }
     }
@@ -368,47 +368,47 @@ static const spv_type *member_at(xctx *x, const spv_inst *in, unsigned first,
 
 /* ------------------------------------------------------------ hooks */
 
-bool x_load_aggregate(xctx *x, xfn *f, const spv_inst *in)
+bool spv_load_aggregate(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
-    if (!x_is_aggregate(t))
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+    if (!spv_is_aggregate(t))
         return false;
-    xval *p = x_val(x, f, spv_word(m, in, 3));
+    xval *p = spv_val(x, f, spv_word(m, in, 3));
     if (!p || !p->n)
         return true;
     isa_space sp;
-    isa_operand a = x_addr_of(x, &p->c[0], &sp);
+    isa_operand a = spv_addr_of(x, &p->c[0], &sp);
     load_value(x, f, spv_word(m, in, 2), t, a, sp);
     return true;
 }
 
-bool x_store_aggregate(xctx *x, xfn *f, const spv_inst *in)
+bool spv_store_aggregate(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, 2);
-    if (!x_is_aggregate(type_of(x, vid)))
+    if (!spv_is_aggregate(type_of(x, vid)))
         return false;
-    xval *p = x_val(x, f, spv_word(m, in, 1));
+    xval *p = spv_val(x, f, spv_word(m, in, 1));
     if (!p || !p->n)
         return true;
     isa_space sp;
-    isa_operand a = x_addr_of(x, &p->c[0], &sp);
+    isa_operand a = spv_addr_of(x, &p->c[0], &sp);
     store_value(x, f, vid, a, sp);
     return true;
 }
 
-bool x_init_variable(xctx *x, xfn *f, const xc *var, uint32_t init)
+bool spv_init_variable(xctx *x, xfn *f, const xc *var, uint32_t init)
 {
-    if (!x_is_aggregate(type_of(x, init)))
+    if (!spv_is_aggregate(type_of(x, init)))
         return false;
     isa_space sp;
-    isa_operand a = x_addr_of(x, var, &sp);
+    isa_operand a = spv_addr_of(x, var, &sp);
     store_value(x, f, init, a, sp);
     return true;
 }
 
-bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in)
+bool spv_composite_aggregate(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t id = spv_word(m, in, 2);
@@ -416,7 +416,7 @@ bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpCompositeExtract: {
         uint32_t cid = spv_word(m, in, 3);
         const spv_type *ct = type_of(x, cid);
-        if (!x_is_aggregate(ct))
+        if (!spv_is_aggregate(ct))
             return false;
         uint64_t off;
         const spv_type *mt = member_at(x, in, 4, ct, &off);
@@ -430,7 +430,7 @@ bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpCompositeInsert: {
         uint32_t cid = spv_word(m, in, 4);
         const spv_type *ct = type_of(x, cid);
-        if (!x_is_aggregate(ct))
+        if (!spv_is_aggregate(ct))
             return false;
         uint64_t off;
         const spv_type *mt = member_at(x, in, 5, ct, &off);
@@ -438,14 +438,14 @@ bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in)
         isa_space sp;
         if (!mt || !agg_addr(x, f, cid, ct, &a, &sp))
             return true;
-        x_copy_bytes(x, s, ISA_SPACE_PRIVATE, a, sp, ct->size, ct->align);
+        spv_copy_bytes(x, s, ISA_SPACE_PRIVATE, a, sp, ct->size, ct->align);
         store_value(x, f, spv_word(m, in, 3), at(s, off), ISA_SPACE_PRIVATE);
         set_slot(x, f, id, s);
         return true;
     }
     case SpvOpCompositeConstruct: {
-        const spv_type *t = x_type(x, spv_word(m, in, 1));
-        if (!x_is_aggregate(t))
+        const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+        if (!spv_is_aggregate(t))
             return false;
         isa_operand s = new_slot(x, t);
         for (unsigned i = 0; i + 3 < in->nw && !x->failed; i++) {
@@ -463,14 +463,14 @@ bool x_composite_aggregate(xctx *x, xfn *f, const spv_inst *in)
 }
 
 /* OpCopyMemory / OpCopyMemorySized (constant size only). */
-bool x_op_aggregate(xctx *x, xfn *f, const spv_inst *in)
+bool spv_op_aggregate(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     if (in->op != SpvOpCopyMemory && in->op != SpvOpCopyMemorySized)
         return false;
     bool sized = in->op == SpvOpCopyMemorySized;
     uint32_t did = spv_word(m, in, 1), sid = spv_word(m, in, 2);
-    xval *d = x_val(x, f, did), *s = x_val(x, f, sid);
+    xval *d = spv_val(x, f, did), *s = spv_val(x, f, sid);
     if (!d || !s || !d->n || !s->n)
         return true;
     const spv_type *pt = type_of(x, did);
@@ -481,11 +481,11 @@ bool x_op_aggregate(xctx *x, xfn *f, const spv_inst *in)
     }
     unsigned w = 3;
     if (sized) {
-        xval *n = x_val(x, f, spv_word(m, in, 3));
+        xval *n = spv_val(x, f, spv_word(m, in, 3));
         if (!n || !n->n)
             return true;
         if (n->c[0].o.kind != ISA_OPND_IMM) {
-            x_error(x, "a copy of a run-time number of bytes is not supported");
+            spv_error(x, "a copy of a run-time number of bytes is not supported");
             return true;
         }
         size = n->c[0].o.imm;
@@ -497,16 +497,16 @@ bool x_op_aggregate(xctx *x, xfn *f, const spv_inst *in)
         align = spv_word(m, in, w + 1);
     if (!size) {
         if (!sized)
-            x_error(x, "the size of the copied type is unknown");
+            spv_error(x, "the size of the copied type is unknown");
         return true;
     }
     isa_space ds, ss;
-    isa_operand da = x_addr_of(x, &d->c[0], &ds), sa = x_addr_of(x, &s->c[0], &ss);
+    isa_operand da = spv_addr_of(x, &d->c[0], &ds), sa = spv_addr_of(x, &s->c[0], &ss);
     if (ds == ISA_SPACE_CONSTANT || ds == ISA_SPACE_IMAGE) {
-        x_error(x, "a copy into %s memory is not allowed", isa_space_names[ds]);
+        spv_error(x, "a copy into %s memory is not allowed", isa_space_names[ds]);
         return true;
     }
-    x_copy_bytes(x, da, ds, sa, ss, size, align);
+    spv_copy_bytes(x, da, ds, sa, ss, size, align);
     return true;
 }
 
@@ -537,7 +537,7 @@ static bool split_access(const spv_type *t, uint32_t al, unsigned *es, unsigned 
 {
     if (!t || !al || (t->kind != SPV_TY_INT && t->kind != SPV_TY_FLOAT && t->kind != SPV_TY_VEC))
         return false;
-    *es = isa_types[x_comp_type(t)].bytes;
+    *es = isa_types[spv_comp_type(t)].bytes;
     if (al >= *es)
         return false;
     *p = piece_of(al, *es);
@@ -545,47 +545,47 @@ static bool split_access(const spv_type *t, uint32_t al, unsigned *es, unsigned 
     return true;
 }
 
-bool x_load_unaligned(xctx *x, xfn *f, const spv_inst *in)
+bool spv_load_unaligned(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
     unsigned es, p;
     isa_type pt;
     if (!split_access(t, aligned_at(x, in, 4), &es, &p, &pt))
         return false;
-    xval *ptr = x_val(x, f, spv_word(m, in, 3));
+    xval *ptr = spv_val(x, f, spv_word(m, in, 3));
     if (!ptr || !ptr->n)
         return true;
     isa_space sp;
-    isa_operand a = x_addr_of(x, &ptr->c[0], &sp);
+    isa_operand a = spv_addr_of(x, &ptr->c[0], &sp);
     uint32_t regs[XV_MAX];
     for (unsigned c = 0; c < t->ncomp && c < XV_MAX; c++) {
         uint32_t acc = 0;
         for (unsigned k = 0; k * p < es; k++) {
-            uint32_t r = x_reg(x, 1);
-            isa_inst *ld = x_emit(x, ISA_OP_LD, pt);
+            uint32_t r = spv_reg(x, 1);
+            isa_inst *ld = spv_emit(x, ISA_OP_LD, pt);
             ld->space = (uint8_t)sp;
-            ld->o[0] = x_R(r);
+            ld->o[0] = spv_R(r);
             ld->o[1] = at(a, (uint64_t)c * es + (uint64_t)k * p);
             ld->nopnd = 2;
             if (k == 0) {
                 acc = r;
                 continue;
             }
-            uint32_t sh = x_op2(x, ISA_OP_SHL, ISA_T_U64, x_R(r), x_I(k * p * 8));
-            acc = x_op2(x, ISA_OP_OR, ISA_T_U64, x_R(acc), x_R(sh));
+            uint32_t sh = spv_op2(x, ISA_OP_SHL, ISA_T_U64, spv_R(r), spv_I(k * p * 8));
+            acc = spv_op2(x, ISA_OP_OR, ISA_T_U64, spv_R(acc), spv_R(sh));
         }
         regs[c] = acc;
     }
-    xval *v = x_def(x, f, spv_word(m, in, 2), t->ncomp);
+    xval *v = spv_def(x, f, spv_word(m, in, 2), t->ncomp);
     for (unsigned c = 0; v && c < t->ncomp && c < XV_MAX; c++) {
-        v->c[c].o = x_R(regs[c]);
+        v->c[c].o = spv_R(regs[c]);
         v->c[c].space = X_SPACE_NONE;
     }
     return true;
 }
 
-bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in)
+bool spv_store_unaligned(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, 2);
@@ -594,16 +594,16 @@ bool x_store_unaligned(xctx *x, xfn *f, const spv_inst *in)
     isa_type pt;
     if (!split_access(t, aligned_at(x, in, 3), &es, &p, &pt))
         return false;
-    xval *ptr = x_val(x, f, spv_word(m, in, 1)), *v = x_val(x, f, vid);
+    xval *ptr = spv_val(x, f, spv_word(m, in, 1)), *v = spv_val(x, f, vid);
     if (!ptr || !v || !ptr->n || !v->n)
         return true;
     isa_space sp;
-    isa_operand a = x_addr_of(x, &ptr->c[0], &sp);
+    isa_operand a = spv_addr_of(x, &ptr->c[0], &sp);
     for (unsigned c = 0; c < t->ncomp && c < v->n; c++) {
-        isa_operand s = x_src(x, &v->c[c]);
+        isa_operand s = spv_src(x, &v->c[c]);
         for (unsigned k = 0; k * p < es; k++) {
-            isa_operand piece = k ? x_R(x_op2(x, ISA_OP_SHR, ISA_T_U64, s, x_I(k * p * 8))) : s;
-            isa_inst *st = x_emit(x, ISA_OP_ST, pt);
+            isa_operand piece = k ? spv_R(spv_op2(x, ISA_OP_SHR, ISA_T_U64, s, spv_I(k * p * 8))) : s;
+            isa_inst *st = spv_emit(x, ISA_OP_ST, pt);
             st->space = (uint8_t)sp;
             st->o[0] = at(a, (uint64_t)c * es + (uint64_t)k * p);
             st->o[1] = piece;
@@ -635,21 +635,21 @@ static bool param_attr(xctx *x, uint32_t id, uint32_t attr)
  * holding its bytes in the host layout.  A vector is loaded once at entry
  * into registers; a struct is read in place, or copied to private memory
  * first when the kernel may write its copy (no NoWrite attribute). */
-bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, xval *v)
+bool spv_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, xval *v)
 {
     spv_module *m = x->m;
     uint32_t id = spv_word(m, in, 2);
     const spv_type *st = NULL;
     if (t->kind == SPV_TY_PTR && t->sc == SpvStorageClassFunction &&
         param_attr(x, id, SpvFunctionParameterAttributeByVal)) {
-        if (!(st = x_type(x, t->elem)))
+        if (!(st = spv_type_lookup(x, t->elem)))
             return true;
     } else if (t->kind != SPV_TY_VEC) {
         return false;
     }
     const spv_type *bt = st ? st : t;
     if (!bt->size || bt->size > AGG_MAX_BYTES) {
-        x_error(x, "parameter %u ('%s'): a by-value argument of %llu bytes is not supported",
+        spv_error(x, "parameter %u ('%s'): a by-value argument of %llu bytes is not supported",
                 (unsigned)(a - x->k->args), a->name, (unsigned long long)bt->size);
         return true;
     }
@@ -658,23 +658,23 @@ bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, x
     xc arg = v->c[0];
     arg.space = ISA_SPACE_CONSTANT;
     isa_space sp;
-    isa_operand src = x_addr_of(x, &arg, &sp);
+    isa_operand src = spv_addr_of(x, &arg, &sp);
     if (!st) {
-        const spv_type *et = x_type(x, t->elem);
+        const spv_type *et = spv_type_lookup(x, t->elem);
         if (!et)
             return true;
         if (et->kind == SPV_TY_BOOL) {
-            x_error(x, "parameter %u ('%s'): bool vectors cannot be kernel arguments",
+            spv_error(x, "parameter %u ('%s'): bool vectors cannot be kernel arguments",
                     (unsigned)(a - x->k->args), a->name);
             return true;
         }
-        a->type = (uint8_t)x_comp_type(t);
+        a->type = (uint8_t)spv_comp_type(t);
         a->byval_vec = t->ncomp;
         snprintf(a->cl_type, sizeof a->cl_type, "%s%u", isa_types[a->type].cl_name, t->ncomp);
         xval r;
         memset(&r, 0, sizeof r);
-        if (x_alloc_regs(x, &r, t))
-            x_load_value(x, &r, t, src, ISA_SPACE_CONSTANT);
+        if (spv_alloc_regs(x, &r, t))
+            spv_load_value(x, &r, t, src, ISA_SPACE_CONSTANT);
         *v = r;
         return true;
     }
@@ -692,16 +692,16 @@ bool x_byval_param(xctx *x, const spv_inst *in, const spv_type *t, isa_arg *a, x
     uint64_t al = st->align ? st->align : 1;
     uint64_t off = (x->k->private_mem + al - 1) / al * al;
     if (off + st->size > (1u << 20)) {
-        x_error(x, "private variables exceed 1 MiB per work-item");
+        spv_error(x, "private variables exceed 1 MiB per work-item");
         return true;
     }
     x->k->private_mem = (uint32_t)(off + st->size);
     xc slot;
     memset(&slot, 0, sizeof slot);
-    slot.o = x_I(off);
+    slot.o = spv_I(off);
     slot.space = ISA_SPACE_PRIVATE;
-    isa_operand d = x_addr_of(x, &slot, &sp);
-    x_copy_bytes(x, d, ISA_SPACE_PRIVATE, src, ISA_SPACE_CONSTANT, st->size, al);
+    isa_operand d = spv_addr_of(x, &slot, &sp);
+    spv_copy_bytes(x, d, ISA_SPACE_PRIVATE, src, ISA_SPACE_CONSTANT, st->size, al);
     v->c[0] = slot;
     return true;
 }

@@ -1,6 +1,6 @@
 /* spirv_image.c - SPIR-V image instructions and the SPV_INTEL_subgroups
  * block reads/writes -> the sgemu image and block I/O rows (docs/images.md). */
-#include "spirv_xlate.h"
+#include "spirv_private.h"
 
 /* Block row of an element size: 4 -> _ui family base, 2 -> _us, 1 -> _uc,
  * 8 -> _ul (the 32-bit rows have a plain and a _ui spelling; sgemu uses the
@@ -23,7 +23,7 @@ static bool block_op(xctx *x, isa_type t, bool image, bool write, isa_opcode *op
     case 4: i = 2; break;
     case 8: i = 3; break;
     default:
-        x_error(x, "%s: elements of %u bytes have no block I/O form", spv_op_name(x->cur->op),
+        spv_error(x, "%s: elements of %u bytes have no block I/O form", spv_op_name(x->cur->op),
                 sz);
         return false;
     }
@@ -34,11 +34,11 @@ static bool block_op(xctx *x, isa_type t, bool image, bool write, isa_opcode *op
 /* The image argument operand of an image value. */
 static bool image_opnd(xctx *x, xfn *f, uint32_t id, isa_operand *o)
 {
-    xval *v = x_val(x, f, id);
+    xval *v = spv_val(x, f, id);
     if (!v || !v->n)
         return false;
     if (v->c[0].o.kind != ISA_OPND_ARG) {
-        x_error(x, "%s: the image must be a kernel argument", spv_op_name(x->cur->op));
+        spv_error(x, "%s: the image must be a kernel argument", spv_op_name(x->cur->op));
         return false;
     }
     *o = v->c[0].o;
@@ -48,15 +48,15 @@ static bool image_opnd(xctx *x, xfn *f, uint32_t id, isa_operand *o)
 /* The (x, y) of an int2 coordinate. */
 static bool coords(xctx *x, xfn *f, uint32_t id, isa_operand *cx, isa_operand *cy)
 {
-    xval *c = x_val(x, f, id);
+    xval *c = spv_val(x, f, id);
     if (!c || c->n < 2) {
         if (c)
-            x_error(x, "%s: only 2D integer coordinates are supported",
+            spv_error(x, "%s: only 2D integer coordinates are supported",
                     spv_op_name(x->cur->op));
         return false;
     }
-    *cx = x_src(x, &c->c[0]);
-    *cy = x_src(x, &c->c[1]);
+    *cx = spv_src(x, &c->c[0]);
+    *cy = spv_src(x, &c->c[1]);
     return true;
 }
 
@@ -72,8 +72,8 @@ static bool image_at(xctx *x, xfn *f, const spv_inst *in, unsigned w, isa_operan
 static isa_operand packed(xctx *x, const xval *v, isa_type t)
 {
     if (v->n == 1)
-        return x_src(x, &v->c[0]);
-    return x_R(x_gather(x, v, t));
+        return spv_src(x, &v->c[0]);
+    return spv_R(spv_gather(x, v, t));
 }
 
 /* One image or block access: op.t of `vec` components in space sp over the
@@ -81,7 +81,7 @@ static isa_operand packed(xctx *x, const xval *v, isa_type t)
 static void emit_access(xctx *x, isa_opcode op, isa_type t, unsigned vec, isa_space sp,
                         unsigned n, const isa_operand *o)
 {
-    isa_inst *i = x_emit(x, op, t);
+    isa_inst *i = spv_emit(x, op, t);
     i->vec = (uint8_t)vec;
     i->space = (uint8_t)sp;
     for (unsigned k = 0; k < n; k++)
@@ -95,12 +95,12 @@ static void emit_access(xctx *x, isa_opcode op, isa_type t, unsigned vec, isa_sp
 static bool block_addr(xctx *x, xfn *f, const spv_inst *in, unsigned w, const char *what,
                        isa_operand *a, isa_space *sp)
 {
-    xval *p = x_val(x, f, spv_word(x->m, in, w));
+    xval *p = spv_val(x, f, spv_word(x->m, in, w));
     if (!p || !p->n)
         return false;
-    *a = x_addr_of(x, &p->c[0], sp);
+    *a = spv_addr_of(x, &p->c[0], sp);
     if (*sp != ISA_SPACE_GLOBAL && *sp != ISA_SPACE_LOCAL) {
-        x_error(x, "%s: block %s work on __global and __local memory only",
+        spv_error(x, "%s: block %s work on __global and __local memory only",
                 spv_op_name(in->op), what);
         return false;
     }
@@ -110,11 +110,11 @@ static bool block_addr(xctx *x, xfn *f, const spv_inst *in, unsigned w, const ch
 static void block_read(xctx *x, xfn *f, const spv_inst *in, bool image)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
-    xval *v = t ? x_def(x, f, spv_word(m, in, 2), 1) : NULL;
-    if (!v || !x_alloc_regs(x, v, t))
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+    xval *v = t ? spv_def(x, f, spv_word(m, in, 2), 1) : NULL;
+    if (!v || !spv_alloc_regs(x, v, t))
         return;
-    isa_type ct = x_comp_type(t);
+    isa_type ct = spv_comp_type(t);
     isa_opcode op;
     if (!block_op(x, ct, image, false, &op))
         return;
@@ -137,11 +137,11 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
 {
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, image ? 3 : 2);
-    const spv_type *t = x_value_type(x, vid);
-    xval *v = x_val(x, f, vid);
+    const spv_type *t = spv_value_type(x, vid);
+    xval *v = spv_val(x, f, vid);
     if (!t || !v || !v->n)
         return;
-    isa_type ct = x_comp_type(t);
+    isa_type ct = spv_comp_type(t);
     isa_opcode op;
     if (!block_op(x, ct, image, true, &op))
         return;
@@ -171,27 +171,27 @@ static bool sign_extend(const spv_module *m, const spv_inst *in, unsigned w)
 static void image_read(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
-    xval *v = t ? x_def(x, f, spv_word(m, in, 2), 1) : NULL;
-    if (!v || !x_alloc_regs(x, v, t))
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+    xval *v = t ? spv_def(x, f, spv_word(m, in, 2), 1) : NULL;
+    if (!v || !spv_alloc_regs(x, v, t))
         return;
     isa_operand img, cx, cy;
     if (!image_at(x, f, in, 3, &img, &cx, &cy))
         return;
-    const spv_type *ct = x_value_type(x, spv_word(m, in, 4));
-    const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? x_type(x, ct->elem) : ct;
+    const spv_type *ct = spv_value_type(x, spv_word(m, in, 4));
+    const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? spv_type_lookup(x, ct->elem) : ct;
     if (cct && cct->kind == SPV_TY_FLOAT) {
-        x_error(x, "%s: float coordinates need a sampler; sgemu supports integer "
+        spv_error(x, "%s: float coordinates need a sampler; sgemu supports integer "
                    "coordinates only", spv_op_name(in->op));
         return;
     }
-    isa_type et = x_comp_type(t);
+    isa_type et = spv_comp_type(t);
     isa_opcode op = isa_types[et].is_float ? ISA_OP_READ_IMAGEF
                   : sign_extend(m, in, 5) ? ISA_OP_READ_IMAGEI : ISA_OP_READ_IMAGEUI;
     if (op == ISA_OP_READ_IMAGEI)
-        et = x_signed(et);
+        et = spv_signed(et);
     if (t->ncomp > 4 || isa_types[et].bytes != 4) {
-        x_error(x, "%s: only 32-bit results with up to 4 components are supported "
+        spv_error(x, "%s: only 32-bit results with up to 4 components are supported "
                    "(half images: read_imageh is not)", spv_op_name(in->op));
         return;
     }
@@ -202,18 +202,18 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     uint32_t vid = spv_word(m, in, 3);
-    const spv_type *t = x_value_type(x, vid);
-    xval *v = x_val(x, f, vid);
+    const spv_type *t = spv_value_type(x, vid);
+    xval *v = spv_val(x, f, vid);
     isa_operand img, cx, cy;
     if (!t || !v || !v->n || !image_at(x, f, in, 1, &img, &cx, &cy))
         return;
-    isa_type et = x_comp_type(t);
+    isa_type et = spv_comp_type(t);
     isa_opcode op = isa_types[et].is_float ? ISA_OP_WRITE_IMAGEF
                   : sign_extend(m, in, 4) ? ISA_OP_WRITE_IMAGEI : ISA_OP_WRITE_IMAGEUI;
     if (op == ISA_OP_WRITE_IMAGEI)
-        et = x_signed(et);
+        et = spv_signed(et);
     if (v->n > 4 || isa_types[et].bytes != 4) {
-        x_error(x, "%s: only 32-bit texels with up to 4 components are supported",
+        spv_error(x, "%s: only 32-bit texels with up to 4 components are supported",
                 spv_op_name(in->op));
         return;
     }
@@ -225,20 +225,20 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
 static void image_size(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
     isa_operand img;
     if (!t || !image_opnd(x, f, spv_word(m, in, 3), &img))
         return;
     if (t->ncomp != 2) {
-        x_error(x, "%s: only 2D images are supported", spv_op_name(in->op));
+        spv_error(x, "%s: only 2D images are supported", spv_op_name(in->op));
         return;
     }
-    xval *v = x_def(x, f, spv_word(m, in, 2), 1);
-    if (!v || !x_alloc_regs(x, v, t))
+    xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
+    if (!v || !spv_alloc_regs(x, v, t))
         return;
-    isa_type et = x_comp_type(t);
+    isa_type et = spv_comp_type(t);
     for (unsigned c = 0; c < 2; c++) {
-        isa_inst *i = x_emit(x, c ? ISA_OP_GET_IMAGE_HEIGHT : ISA_OP_GET_IMAGE_WIDTH,
+        isa_inst *i = spv_emit(x, c ? ISA_OP_GET_IMAGE_HEIGHT : ISA_OP_GET_IMAGE_WIDTH,
                              isa_types[et].bytes == 4 ? et : ISA_T_U32);
         i->space = ISA_SPACE_IMAGE;
         i->o[0] = v->c[c].o;
@@ -246,7 +246,7 @@ static void image_size(xctx *x, xfn *f, const spv_inst *in)
         i->nopnd = 2;
     }
     if (isa_types[et].bytes != 4)
-        x_error(x, "%s: the size must be 32-bit integers", spv_op_name(in->op));
+        spv_error(x, "%s: the size must be 32-bit integers", spv_op_name(in->op));
 }
 
 /* OpImageQueryFormat / OpImageQueryOrder: one instruction returning the SPIR-V
@@ -255,19 +255,19 @@ static void image_size(xctx *x, xfn *f, const spv_inst *in)
 static void image_channel(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
-    const spv_type *t = x_type(x, spv_word(m, in, 1));
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
     isa_operand img;
     if (!t || !image_opnd(x, f, spv_word(m, in, 3), &img))
         return;
-    isa_type et = x_comp_type(t);
+    isa_type et = spv_comp_type(t);
     if (t->ncomp != 1 || isa_types[et].bytes != 4 || isa_types[et].is_float) {
-        x_error(x, "%s: the result must be a 32-bit integer", spv_op_name(in->op));
+        spv_error(x, "%s: the result must be a 32-bit integer", spv_op_name(in->op));
         return;
     }
-    xval *v = x_def(x, f, spv_word(m, in, 2), 1);
-    if (!v || !x_alloc_regs(x, v, t))
+    xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
+    if (!v || !spv_alloc_regs(x, v, t))
         return;
-    isa_inst *i = x_emit(x, in->op == SpvOpImageQueryOrder ? ISA_OP_GET_IMAGE_CHANNEL_ORDER
+    isa_inst *i = spv_emit(x, in->op == SpvOpImageQueryOrder ? ISA_OP_GET_IMAGE_CHANNEL_ORDER
                                                            : ISA_OP_GET_IMAGE_CHANNEL_DATA_TYPE, et);
     i->space = ISA_SPACE_IMAGE;
     i->o[0] = v->c[0].o;
@@ -275,7 +275,7 @@ static void image_channel(xctx *x, xfn *f, const spv_inst *in)
     i->nopnd = 2;
 }
 
-bool x_op_image(xctx *x, xfn *f, const spv_inst *in)
+bool spv_op_image(xctx *x, xfn *f, const spv_inst *in)
 {
     switch (in->op) {
     case SpvOpSubgroupBlockReadINTEL: block_read(x, f, in, false); return true;
@@ -286,6 +286,6 @@ bool x_op_image(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpImageWrite: image_write(x, f, in); return true;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: image_size(x, f, in); return true;
     case SpvOpImageQueryFormat: case SpvOpImageQueryOrder: image_channel(x, f, in); return true;
-    default: return x_op_sampler(x, f, in);
+    default: return spv_op_sampler(x, f, in);
     }
 }

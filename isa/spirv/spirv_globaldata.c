@@ -12,9 +12,9 @@
  * block, addend) that the engine writes into its copy; the same applies to
  * pointers inside .const_data initialisers.  While the variables are laid
  * out a relocation's `target` holds the SPIR-V id of the variable pointed
- * to; x_global_vars turns it into that variable's block and offset once
+ * to; spv_global_vars turns it into that variable's block and offset once
  * every variable has one. */
-#include "spirv_xlate.h"
+#include "spirv_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #define GLOBAL_ARG_NAME "__spirv_globals"
 #define DATA_MAX (1u << 26)   /* 64 MiB, as .const_data */
 
-bool x_is_global_var(xctx *x, const spv_inst *in)
+bool spv_is_global_var(xctx *x, const spv_inst *in)
 {
     return in->op == SpvOpVariable && in->nw > 3 &&
            spv_word(x->m, in, 3) == SpvStorageClassCrossWorkgroup;
@@ -37,7 +37,7 @@ static const spv_inst *def_of(xctx *x, uint32_t id)
 static const spv_type *type_of_id(xctx *x, uint32_t id)
 {
     const spv_inst *d = def_of(x, id);
-    return d && d->nw > 2 ? x_type(x, spv_word(x->m, d, 1)) : NULL;
+    return d && d->nw > 2 ? spv_type_lookup(x, spv_word(x->m, d, 1)) : NULL;
 }
 
 /* The value of integer constant id (sign-extended from its width). */
@@ -148,14 +148,14 @@ static bool add_reloc(xctx *x, uint32_t block_arg, uint64_t off, uint32_t var, i
     isa_kernel *k = x->k;
     isa_reloc *n = realloc(k->relocs, (k->nreloc + 1) * sizeof *n);
     if (!n) {
-        x_error(x, "out of memory");
+        spv_error(x, "out of memory");
         return false;
     }
     k->relocs = n;
     memset(&n[k->nreloc], 0, sizeof *n);
     n[k->nreloc].arg = block_arg;
     n[k->nreloc].offset = (uint32_t)off;
-    n[k->nreloc].target = var;          /* a SPIR-V id until x_global_vars */
+    n[k->nreloc].target = var;          /* a SPIR-V id until spv_global_vars */
     n[k->nreloc].addend = addend;
     k->nreloc++;
     return true;
@@ -168,7 +168,7 @@ static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t 
     const spv_inst *d = def_of(x, id);
     const spv_type *t = type_of_id(x, id);
     if (!d || !t || off + t->size > size || depth > 64) {
-        x_error(x, "initialiser %u does not fit its variable", id);
+        spv_error(x, "initialiser %u does not fit its variable", id);
         return false;
     }
     if (t->kind == SPV_TY_PTR &&
@@ -176,12 +176,12 @@ static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t 
         uint32_t var;
         int64_t addend;
         if (!pointer_target(x, id, &var, &addend, 0)) {
-            x_error(x, "the initialiser of '%s' holds a pointer that is not the address of "
+            spv_error(x, "the initialiser of '%s' holds a pointer that is not the address of "
                     "a program-scope variable plus constant indices (id %u)", cur_name(x), id);
             return false;
         }
         if (t->size != 8) {
-            x_error(x, "the initialiser of '%s' holds a %u-byte pointer: pointer "
+            spv_error(x, "the initialiser of '%s' holds a %u-byte pointer: pointer "
                     "initialisers need 64-bit addressing (Physical64), sgemu's block "
                     "addresses do not fit 32 bits", cur_name(x), (unsigned)t->size);
             return false;
@@ -193,14 +193,14 @@ static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t 
         unsigned n = d->nw > 3 ? d->nw - 3u : 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t o;
-            if (!x_constituent_offset(m, t, i, &o))
+            if (!spv_constituent_offset(m, t, i, &o))
                 break;
             if (!image_at(x, spv_word(m, d, 3 + i), buf, off + o, size, block_arg, depth + 1))
                 return false;
         }
         return true;
     }
-    uint8_t *img = x_const_image(x, id, t->size);
+    uint8_t *img = spv_const_image(x, id, t->size);
     if (!img)
         return false;
     memcpy(buf + off, img, t->size);
@@ -208,7 +208,7 @@ static bool image_at(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t 
     return true;
 }
 
-bool x_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
+bool spv_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
                   uint32_t block_arg)
 {
     return image_at(x, id, buf, off, size, block_arg, 0);
@@ -237,11 +237,11 @@ static bool add_arg(xctx *x, uint32_t line)
     isa_kernel *k = x->k;
     for (uint32_t a = 0; a < k->narg; a++)
         if (!strcmp(k->args[a].name, GLOBAL_ARG_NAME)) {
-            x_error(x, "a parameter is named %s", GLOBAL_ARG_NAME);
+            spv_error(x, "a parameter is named %s", GLOBAL_ARG_NAME);
             return false;
         }
     if (k->narg >= ISA_MAX_ARGS) {
-        x_error(x, "too many parameters for the global-data argument");
+        spv_error(x, "too many parameters for the global-data argument");
         return false;
     }
     isa_arg *a = &k->args[k->narg++];
@@ -265,7 +265,7 @@ static void add_name(xctx *x, uint32_t id, uint64_t off, const spv_type *t)
             return;
     isa_gvar *n = realloc(k->gvars, (k->ngvar + 1) * sizeof *n);
     if (!n) {
-        x_error(x, "out of memory");
+        spv_error(x, "out of memory");
         return;
     }
     k->gvars = n;
@@ -281,35 +281,35 @@ static void lay_out(xctx *x, const spv_inst *in)
 {
     spv_module *m = x->m;
     isa_kernel *k = x->k;
-    const spv_type *pt = x_type(x, spv_word(m, in, 1));
+    const spv_type *pt = spv_type_lookup(x, spv_word(m, in, 1));
     if (!pt || pt->kind != SPV_TY_PTR || pt->elem >= m->bound)
         return;
     uint32_t id = spv_word(m, in, 2);
     const spv_type *t = &m->types[pt->elem];
     if (!t->size) {
-        x_error(x, "global variable %u has a type of unknown size", id);
+        spv_error(x, "global variable %u has a type of unknown size", id);
         return;
     }
     if (!k->global_arg && !add_arg(x, in->line))
         return;
-    uint64_t al = x_var_align(x, id, t->align ? t->align : 1);
+    uint64_t al = spv_var_align(x, id, t->align ? t->align : 1);
     uint64_t off = (k->global_bytes + al - 1) / al * al;
     if (off + t->size > DATA_MAX) {
-        x_error(x, "more than 64 MiB of program-scope global data");
+        spv_error(x, "more than 64 MiB of program-scope global data");
         return;
     }
     uint8_t *nd = realloc(k->global_data, off + t->size);
     if (!nd) {
-        x_error(x, "out of memory");
+        spv_error(x, "out of memory");
         return;
     }
     k->global_data = nd;
     memset(nd + k->global_bytes, 0, off + t->size - k->global_bytes);  /* zero-initialised */
     k->global_bytes = (uint32_t)(off + t->size);
     if (in->nw > 4 &&
-        !x_data_image(x, spv_word(m, in, 4), nd, off, off + t->size, k->global_arg - 1))
+        !spv_data_image(x, spv_word(m, in, 4), nd, off, off + t->size, k->global_arg - 1))
         return;
-    xval *v = x_def(x, NULL, id, 1);
+    xval *v = spv_def(x, NULL, id, 1);
     if (!v)
         return;
     memset(&v->c[0].o, 0, sizeof v->c[0].o);
@@ -321,7 +321,7 @@ static void lay_out(xctx *x, const spv_inst *in)
     add_name(x, id, off, t);
 }
 
-void x_global_vars(xctx *x)
+void spv_global_vars(xctx *x)
 {
     spv_module *m = x->m;
     isa_kernel *k = x->k;
@@ -329,7 +329,7 @@ void x_global_vars(xctx *x)
         const spv_inst *in = &m->ins[i];
         if (in->op == SpvOpFunction)
             break;
-        if (!x_is_global_var(x, in))
+        if (!spv_is_global_var(x, in))
             continue;
         x->cur = in;
         lay_out(x, in);
@@ -343,7 +343,7 @@ void x_global_vars(xctx *x)
         const isa_operand *o = v && v->n ? &v->c[0].o : NULL;
         if (!o || o->kind != ISA_OPND_ADDR || o->addr.base_kind != ISA_OPND_ARG ||
             (o->addr.base + 1u != k->global_arg && o->addr.base + 1u != k->const_arg)) {
-            x_error(x, "a pointer initialiser takes the address of variable %u, which is "
+            spv_error(x, "a pointer initialiser takes the address of variable %u, which is "
                     "not program-scope global or constant data", var);
             return;
         }
@@ -351,7 +351,7 @@ void x_global_vars(xctx *x)
         r->addend += o->addr.disp;
         uint32_t tb = r->target + 1 == k->global_arg ? k->global_bytes : k->const_bytes;
         if (r->addend < 0 || r->addend > (int64_t)tb) {
-            x_error(x, "a pointer initialiser points outside its variable's data block "
+            spv_error(x, "a pointer initialiser points outside its variable's data block "
                     "(offset %lld of %u bytes)", (long long)r->addend, tb);
             return;
         }

@@ -9,10 +9,9 @@
  * event is a u64 that stays 0; waiting is a work-group barrier with both
  * fences, after which every copied element is visible to every work-item,
  * as wait_group_events promises. */
-#include "spirv_xlate.h"
+#include "spirv_private.h"
 
 #include <string.h>
-
 
 /* [r + 0] */
 static isa_operand reg_addr(uint32_t r)
@@ -41,29 +40,29 @@ static void async_copy(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
     if (in->nw < 9) {
-        x_error(x, "OpGroupAsyncCopy has too few operands");
+        spv_error(x, "OpGroupAsyncCopy has too few operands");
         return;
     }
-    xval *es = x_val(x, f, spv_word(m, in, 3));
-    xval *dv = x_val(x, f, spv_word(m, in, 4)), *sv = x_val(x, f, spv_word(m, in, 5));
-    xval *nv = x_val(x, f, spv_word(m, in, 6)), *stv = x_val(x, f, spv_word(m, in, 7));
+    xval *es = spv_val(x, f, spv_word(m, in, 3));
+    xval *dv = spv_val(x, f, spv_word(m, in, 4)), *sv = spv_val(x, f, spv_word(m, in, 5));
+    xval *nv = spv_val(x, f, spv_word(m, in, 6)), *stv = spv_val(x, f, spv_word(m, in, 7));
     if (!es || !dv || !sv || !nv || !stv || !es->n || !dv->n || !sv->n || !nv->n || !stv->n)
         return;
     if (es->c[0].o.kind != ISA_OPND_IMM || es->c[0].o.imm != SpvScopeWorkgroup) {
-        x_error(x, "OpGroupAsyncCopy: only work-group scope copies exist in OpenCL C");
+        spv_error(x, "OpGroupAsyncCopy: only work-group scope copies exist in OpenCL C");
         return;
     }
-    const spv_type *pt = x_value_type(x, spv_word(m, in, 4));
-    const spv_type *et = pt && pt->kind == SPV_TY_PTR ? x_type(x, pt->elem) : NULL;
+    const spv_type *pt = spv_value_type(x, spv_word(m, in, 4));
+    const spv_type *et = pt && pt->kind == SPV_TY_PTR ? spv_type_lookup(x, pt->elem) : NULL;
     if (!et || !et->size) {
-        x_error(x, "OpGroupAsyncCopy: the element type has no size");
+        spv_error(x, "OpGroupAsyncCopy: the element type has no size");
         return;
     }
     isa_space ds = (isa_space)dv->c[0].space, ss = (isa_space)sv->c[0].space;
     if (!((ds == ISA_SPACE_LOCAL && ss == ISA_SPACE_GLOBAL) ||
           (ds == ISA_SPACE_GLOBAL && ss == ISA_SPACE_LOCAL) ||
           (ds == ISA_SPACE_LOCAL && ss == ISA_SPACE_CONSTANT))) {
-        x_error(x, "OpGroupAsyncCopy: copies go between __local and __global memory");
+        spv_error(x, "OpGroupAsyncCopy: copies go between __local and __global memory");
         return;
     }
     const uint64_t esize = et->size;
@@ -71,51 +70,51 @@ static void async_copy(xctx *x, xfn *f, const spv_inst *in)
      * global (or constant) side only */
     const xc *stride = &stv->c[0];
     isa_operand gscale = stride->o.kind == ISA_OPND_IMM
-        ? x_I(stride->o.imm * esize)
-        : x_R(x_op2(x, ISA_OP_MUL, ISA_T_U64, x_src(x, stride), x_I(esize)));
-    isa_operand dscale = ds == ISA_SPACE_LOCAL ? x_I(esize) : gscale;
-    isa_operand sscale = ss == ISA_SPACE_LOCAL ? x_I(esize) : gscale;
-    isa_operand dst = x_src(x, &dv->c[0]), src = x_src(x, &sv->c[0]);
-    isa_operand num = x_src(x, &nv->c[0]);
+        ? spv_I(stride->o.imm * esize)
+        : spv_R(spv_op2(x, ISA_OP_MUL, ISA_T_U64, spv_src(x, stride), spv_I(esize)));
+    isa_operand dscale = ds == ISA_SPACE_LOCAL ? spv_I(esize) : gscale;
+    isa_operand sscale = ss == ISA_SPACE_LOCAL ? spv_I(esize) : gscale;
+    isa_operand dst = spv_src(x, &dv->c[0]), src = spv_src(x, &sv->c[0]);
+    isa_operand num = spv_src(x, &nv->c[0]);
     /* L = local size x * y * z of this work-group */
-    uint32_t L = x_op2(x, ISA_OP_MUL, ISA_T_U64, special(ISA_SP_LOCAL_SIZE, 0),
+    uint32_t L = spv_op2(x, ISA_OP_MUL, ISA_T_U64, special(ISA_SP_LOCAL_SIZE, 0),
                        special(ISA_SP_LOCAL_SIZE, 1));
-    L = x_op2(x, ISA_OP_MUL, ISA_T_U64, x_R(L), special(ISA_SP_LOCAL_SIZE, 2));
-    uint32_t k = x_op1(x, ISA_OP_MOV, ISA_T_U64, special(ISA_SP_LOCAL_LINEAR_ID, 0));
-    const uint32_t top = x_new_label(x), done = x_new_label(x);
-    x_place_label(x, top);
-    isa_operand more = x_cmp(x, ISA_BINOP_LT, ISA_T_U64, x_R(k), num);
+    L = spv_op2(x, ISA_OP_MUL, ISA_T_U64, spv_R(L), special(ISA_SP_LOCAL_SIZE, 2));
+    uint32_t k = spv_op1(x, ISA_OP_MOV, ISA_T_U64, special(ISA_SP_LOCAL_LINEAR_ID, 0));
+    const uint32_t top = spv_new_label(x), done = spv_new_label(x);
+    spv_place_label(x, top);
+    isa_operand more = spv_cmp(x, ISA_BINOP_LT, ISA_T_U64, spv_R(k), num);
     more.negate = 1;
-    x_emit_bra(x, &more, done);
-    uint32_t da = x_reg(x, 1), sa = x_reg(x, 1);
-    isa_inst *mad = x_emit(x, ISA_OP_MAD, ISA_T_U64);
-    mad->o[0] = x_R(da);
-    mad->o[1] = x_R(k);
+    spv_emit_bra(x, &more, done);
+    uint32_t da = spv_reg(x, 1), sa = spv_reg(x, 1);
+    isa_inst *mad = spv_emit(x, ISA_OP_MAD, ISA_T_U64);
+    mad->o[0] = spv_R(da);
+    mad->o[1] = spv_R(k);
     mad->o[2] = dscale;
     mad->o[3] = dst;
     mad->nopnd = 4;
-    mad = x_emit(x, ISA_OP_MAD, ISA_T_U64);
-    mad->o[0] = x_R(sa);
-    mad->o[1] = x_R(k);
+    mad = spv_emit(x, ISA_OP_MAD, ISA_T_U64);
+    mad->o[0] = spv_R(sa);
+    mad->o[1] = spv_R(k);
     mad->o[2] = sscale;
     mad->o[3] = src;
     mad->nopnd = 4;
-    x_copy_bytes(x, reg_addr(da), ds, reg_addr(sa), ss, esize, et->align ? et->align : 1);
-    isa_inst *inc = x_emit(x, ISA_OP_ADD, ISA_T_U64);
-    inc->o[0] = x_R(k);
-    inc->o[1] = x_R(k);
-    inc->o[2] = x_R(L);
+    spv_copy_bytes(x, reg_addr(da), ds, reg_addr(sa), ss, esize, et->align ? et->align : 1);
+    isa_inst *inc = spv_emit(x, ISA_OP_ADD, ISA_T_U64);
+    inc->o[0] = spv_R(k);
+    inc->o[1] = spv_R(k);
+    inc->o[2] = spv_R(L);
     inc->nopnd = 3;
-    x_emit_bra(x, NULL, top);
-    x_place_label(x, done);
-    xval *ev = x_def(x, f, spv_word(m, in, 2), 1);
+    spv_emit_bra(x, NULL, top);
+    spv_place_label(x, done);
+    xval *ev = spv_def(x, f, spv_word(m, in, 2), 1);
     if (ev) {
-        ev->c[0].o = x_I(0);
+        ev->c[0].o = spv_I(0);
         ev->c[0].space = X_SPACE_NONE;
     }
 }
 
-bool x_op_async(xctx *x, xfn *f, const spv_inst *in)
+bool spv_op_async(xctx *x, xfn *f, const spv_inst *in)
 {
     if (in->op == SpvOpGroupAsyncCopy) {
         async_copy(x, f, in);
@@ -123,14 +122,14 @@ bool x_op_async(xctx *x, xfn *f, const spv_inst *in)
     }
     if (in->op != SpvOpGroupWaitEvents)
         return false;
-    xval *es = in->nw > 1 ? x_val(x, f, spv_word(x->m, in, 1)) : NULL;
+    xval *es = in->nw > 1 ? spv_val(x, f, spv_word(x->m, in, 1)) : NULL;
     if (!es || !es->n)
         return true;
     if (es->c[0].o.kind != ISA_OPND_IMM || es->c[0].o.imm != SpvScopeWorkgroup) {
-        x_error(x, "OpGroupWaitEvents: only work-group scope waits exist in OpenCL C");
+        spv_error(x, "OpGroupWaitEvents: only work-group scope waits exist in OpenCL C");
         return true;
     }
-    isa_inst *b = x_emit(x, ISA_OP_BARRIER, ISA_T_NONE);
+    isa_inst *b = spv_emit(x, ISA_OP_BARRIER, ISA_T_NONE);
     b->flags |= ISA_F_FENCE_LOCAL | ISA_F_FENCE_GLOBAL;
     return true;
 }
