@@ -1,4 +1,4 @@
-/* fuzz_trace.c - the trace reader (emu/trace_file.c): a corrupted or
+/* fuzz_trace.c - the trace reader (emu/trace/trace_read.c): a corrupted or
  * truncated trace file must be refused with a message by
  * sgemu_trace_read_info (with and without verify) and by sgemu_replay,
  * never crash.  Seeds are small recorded traces. */

@@ -121,11 +121,6 @@ static uint64_t occ(uint32_t bytes, uint32_t bw)
     return bw ? (bytes + bw - 1) / bw : 0;
 }
 
-static uint64_t max64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
 /* One line request arriving at the CU's L1 at t; returns data time. */
 static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
                              bool store, bool atomic, uint32_t same_addr)

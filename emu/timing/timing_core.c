@@ -1,0 +1,400 @@
+/* timing_core.c - the timing model of a launch: work-group dispatch to
+ * compute units, execution units (EUs) inside each compute unit with their
+ * own schedulers (timing_sched.c) and pipes, a scoreboard per thread, pipes
+ * as units with a "free at" time, barriers as rendezvous (timing_issue.c).
+ * This file builds the model and runs its loop: compute units are stepped
+ * in time order (lowest next-issue time, then lowest index, kept in a
+ * heap), so shared L2/DRAM ports see requests in time order and the result
+ * is deterministic (on several host threads too: timing_threads.c). */
+#include "timing_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tm_stall_names[TM_STALL_COUNT] = {
+#define X(E, n) n,
+    TM_STALLS(X)
+#undef X
+};
+
+/* ---- the CU heap: ordered by (next_time, index) ---- */
+static bool heap_less(const tm_model *m, uint32_t a, uint32_t b)
+{
+    uint64_t ta = m->cu[a].next_time, tb = m->cu[b].next_time;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_swap(tm_model *m, uint32_t i, uint32_t j)
+{
+    uint32_t a = m->heap[i], b = m->heap[j];
+    m->heap[i] = b;
+    m->heap[j] = a;
+    m->hpos[b] = i;
+    m->hpos[a] = j;
+}
+
+static void heap_down(tm_model *m, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, best = i;
+        if (l < m->ncu && heap_less(m, m->heap[l], m->heap[best]))
+            best = l;
+        if (r < m->ncu && heap_less(m, m->heap[r], m->heap[best]))
+            best = r;
+        if (best == i)
+            return;
+        heap_swap(m, i, best);
+        i = best;
+    }
+}
+
+/* Static placement: slot t runs on EU t mod E (EUs fill round-robin) and on
+ * that EU's scheduler (t / E) mod schedulers-per-EU. */
+static int placement_alloc(tm_model *m)
+{
+    m->t_eu = calloc(m->slots, sizeof *m->t_eu);
+    m->t_sched = calloc(m->slots, sizeof *m->t_sched);
+    m->s_first = calloc(m->nsched + 1, sizeof *m->s_first);
+    m->s_list = calloc(m->slots, sizeof *m->s_list);
+    m->t_pos = calloc(m->slots, sizeof *m->t_pos);
+    m->s_eu_off = calloc(m->nsched, sizeof *m->s_eu_off);
+    if (!m->s_eu_off)
+        return -1;
+    if (!m->t_eu || !m->t_sched || !m->s_first || !m->s_list || !m->t_pos)
+        return -1;
+    for (uint32_t t = 0; t < m->slots; t++) {
+        m->t_eu[t] = t % m->neu;
+        m->t_sched[t] = m->t_eu[t] * m->spe + (t / m->neu) % m->spe;
+        m->s_first[m->t_sched[t] + 1]++;
+    }
+    for (uint32_t s = 0; s < m->nsched; s++)
+        m->s_first[s + 1] += m->s_first[s];
+    uint32_t *fill = calloc(m->nsched, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (uint32_t t = 0; t < m->slots; t++) {
+        uint32_t s = m->t_sched[t];
+        m->t_pos[t] = m->s_first[s] + fill[s];
+        m->s_list[m->s_first[s] + fill[s]++] = t;
+    }
+    free(fill);
+    m->unit_total = 0;
+    for (uint32_t p = 0; p < TM_PIPE_COUNT; p++) {
+        uint32_t u = m->tc->pipe[p].units ? m->tc->pipe[p].units : 1;
+        m->unit_off[p] = m->unit_total;
+        m->unit_n[p] = u;
+        m->unit_total += u;
+    }
+    for (uint32_t s = 0; s < m->nsched; s++)
+        m->s_eu_off[s] = (size_t)(s / m->spe) * m->unit_total;
+    return 0;
+}
+
+/* Per instruction, what the issue path reads instead of recomputing: the
+ * flat source list compute_dep walks (same slots, same order), its pipe's
+ * unit set, whether it may touch shared state.  After spill_plan and
+ * placement_alloc. */
+static void prepare_insts(tm_model *m)
+{
+    for (uint32_t pc = 0; pc < m->L->k->ninst; pc++) {
+        tm_inst *ti = &m->inst[pc];
+        ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
+        ti->unitset = ti->has_pipe ? m->unit_off[ti->pipe] | m->unit_n[ti->pipe] << 16
+                                   : UINT32_MAX;
+        ti->shared = tm_inst_shared(ti);
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < ti->nsrc && n != TM_FLAT_NONE; i++)
+            for (uint32_t j = 0; j < ti->src[i].n; j++) {
+                uint32_t s = ti->src[i].first + j;
+                if (s >= m->nslot_regs)
+                    continue;
+                if (n == TM_MAX_FLAT) {
+                    n = TM_FLAT_NONE;
+                    break;
+                }
+                ti->flat[n++] = (uint16_t)s;
+            }
+        ti->nflat = (uint8_t)n;
+        uint32_t ii = m->tc->pipe[ti->pipe].ii ? m->tc->pipe[ti->pipe].ii : 1;
+        ti->alu_fast = ti->kind == TM_K_ALU && !ti->fills && !ti->spills && ti->has_pipe &&
+                       ti->passes >= 1;
+        ti->occ = (uint32_t)ti->passes * ii;
+        ti->lat = m->tc->pipe[ti->pipe].latency + (uint32_t)(ti->passes ? ti->passes - 1 : 0) * ii;
+        uint32_t dend = (uint32_t)ti->dst.first + ti->dst.n;
+        if (dend > m->nslot_regs)
+            dend = m->nslot_regs;
+        ti->ndst = (uint16_t)(dend > ti->dst.first ? dend - ti->dst.first : 0);
+    }
+}
+
+static int model_alloc(tm_model *m)
+{
+    const isa_kernel *k = m->L->k;
+    m->nslot_regs = k->nreg + k->npred;
+    m->inst = calloc(k->ninst ? k->ninst : 1, sizeof *m->inst);
+    m->cu = calloc(m->ncu, sizeof *m->cu);
+    m->st->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *m->st->per_inst);
+    m->st->cu_busy_cycles = calloc(m->ncu, sizeof *m->st->cu_busy_cycles);
+    m->st->cu_issued = calloc(m->ncu, sizeof *m->st->cu_issued);
+    if (!m->inst || !m->cu || !m->st->per_inst || !m->st->cu_busy_cycles || !m->st->cu_issued)
+        return -1;
+    tm_inst_build(k, m->L->cfg, m->L->width, m->inst);
+    tm_spill_plan(m);
+    if (placement_alloc(m))
+        return -1;
+    prepare_insts(m);
+    m->heap = calloc(m->ncu, sizeof *m->heap);
+    m->hpos = calloc(m->ncu, sizeof *m->hpos);
+    if (!m->heap || !m->hpos)
+        return -1;
+    uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
+    for (uint32_t i = 0; i < m->ncu; i++) {
+        tm_cu *c = &m->cu[i];
+        /* whole cache lines per thread: a thread's hot fields share one */
+        c->th = aligned_alloc(64, ((size_t)m->slots * sizeof *c->th + 63) / 64 * 64);
+        if (c->th)
+            memset(c->th, 0, (size_t)m->slots * sizeof *c->th);
+        c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
+        c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
+        c->rr = calloc(m->nsched, sizeof *c->rr);
+        c->snext = calloc(m->nsched, sizeof *c->snext);
+        c->own = calloc(m->slots, sizeof *c->own);
+        c->ecache = calloc(m->slots, sizeof *c->ecache);
+        c->unit = calloc(m->slots, sizeof *c->unit);
+        c->qage = calloc(m->slots, sizeof *c->qage);
+        c->ord = calloc(m->slots, sizeof *c->ord);
+        c->upipe = calloc(m->slots, sizeof *c->upipe);
+        c->nrun = calloc(m->nsched, sizeof *c->nrun);
+        c->ucnt = calloc((size_t)m->nsched * TM_UCNT_STRIDE, sizeof *c->ucnt);
+        c->rank = calloc(m->slots, sizeof *c->rank);
+        c->oe = calloc(m->slots, sizeof *c->oe);
+        c->shared = calloc(m->slots, sizeof *c->shared);
+        c->cand = calloc(m->slots, sizeof *c->cand);
+        c->arrivals = calloc(m->sgs, sizeof *c->arrivals);
+        c->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *c->per_inst);
+        c->picked = UINT32_MAX;
+        c->next_time = TM_NEVER;
+        c->first_start = TM_NEVER;
+        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
+            !c->qage || !c->ord || !c->upipe || !c->nrun || !c->ucnt ||
+            !c->rank || !c->oe || !c->shared || !c->cand || !c->arrivals || !c->per_inst)
+            return -1;
+        for (uint32_t t = 0; t < m->slots; t++) {
+            c->own[t] = c->ecache[t] = c->oe[t] = TM_NEVER;
+            c->ord[t] = t;
+            c->rank[t] = t;
+        }
+        for (uint32_t s = 0; s < m->nsched; s++)
+            c->snext[s] = TM_NEVER;
+        for (uint32_t t = 0; t < m->slots; t++) {
+            c->th[t].ready = calloc(regs, sizeof *c->th[t].ready);
+            c->th[t].rmem = calloc(regs, 1);
+            c->th[t].eu_units = c->pfree + (size_t)m->t_eu[t] * m->unit_total;
+            if (!c->th[t].ready || !c->th[t].rmem)
+                return -1;
+        }
+        for (uint32_t w = 0; w < m->wgs_per_cu; w++)
+            if (emu_trace_init(&c->wg[w].tr, m->sgs))
+                return -1;
+    }
+    return tm_mem_init(&m->mem, m->tc, m->ncu, m->st);
+}
+
+static void model_free(tm_model *m)
+{
+    if (m->cu)
+        for (uint32_t i = 0; i < m->ncu; i++) {
+            tm_cu *c = &m->cu[i];
+            if (c->th)
+                for (uint32_t t = 0; t < m->slots; t++) {
+                    free(c->th[t].ready);
+                    free(c->th[t].rmem);
+                }
+            if (c->wg)
+                for (uint32_t w = 0; w < m->wgs_per_cu; w++) {
+                    emu_trace_free(&c->wg[w].tr);
+                    free(c->wg[w].pcs);
+                }
+            free(c->th);
+            free(c->wg);
+            free(c->pfree);
+            free(c->rr);
+            free(c->snext);
+            free(c->own);
+            free(c->ecache);
+            free(c->unit);
+            free(c->qage);
+            free(c->ord);
+            free(c->upipe);
+            free(c->nrun);
+            free(c->ucnt);
+            free(c->rank);
+            free(c->oe);
+            free(c->shared);
+            free(c->cand);
+            free(c->arrivals);
+            free(c->per_inst);
+        }
+    free(m->cu);
+    free(m->inst);
+    free(m->t_eu);
+    free(m->t_sched);
+    free(m->s_first);
+    free(m->s_list);
+    free(m->t_pos);
+    free(m->s_eu_off);
+    free(m->heap);
+    free(m->hpos);
+    free(m->pub);
+    tm_mem_free(&m->mem);
+}
+
+void tm_timing_free(sgemu_timing *t)
+{
+    free(t->cu_busy_cycles);
+    free(t->cu_issued);
+    free(t->per_inst);
+    t->cu_busy_cycles = t->cu_issued = NULL;
+    t->per_inst = NULL;
+}
+
+/* Memory traffic in the Chrome trace: the bytes requested per level since
+ * the window starting at *win, emitted at *win when time reaches now; an
+ * idle gap gets a zero sample so the counter drops. */
+static void traffic_sample(tm_model *m, uint64_t *win, uint64_t *sent, uint64_t now)
+{
+    uint64_t d[TM_LEVEL_COUNT];
+    for (int l = 0; l < TM_LEVEL_COUNT; l++) {
+        uint64_t b = l == TM_LEVEL_LOCAL ? tm_mem_local_bytes(&m->mem) : m->st->bytes[l];
+        d[l] = b - sent[l];
+        sent[l] = b;
+    }
+    tm_trace_traffic(&m->trace, m->ncu, *win, d);
+    uint64_t next = *win + TM_TRACE_TRAFFIC_PERIOD;
+    if (now == TM_NEVER) {
+        *win = next;
+        return;
+    }
+    if (now >= next + TM_TRACE_TRAFFIC_PERIOD) {
+        uint64_t z[TM_LEVEL_COUNT] = { 0 };
+        tm_trace_traffic(&m->trace, m->ncu, next, z);
+    }
+    *win = now / TM_TRACE_TRAFFIC_PERIOD * TM_TRACE_TRAFFIC_PERIOD;
+}
+
+/* The per-CU statistics into the run's, in CU order. */
+static void merge_cu_stats(tm_model *m)
+{
+    sgemu_timing *st = m->st;
+    tm_mem_fold(&m->mem);
+    for (uint32_t ci = 0; m->cu && ci < m->ncu; ci++) {
+        const tm_cu *c = &m->cu[ci];
+        for (int i = 0; i < TM_STALL_COUNT; i++)
+            st->stall[i] += c->stall[i];
+        for (uint32_t pc = 0; c->per_inst && st->per_inst && pc < m->L->k->ninst; pc++) {
+            st->per_inst[pc].count += c->per_inst[pc].count;
+            st->per_inst[pc].lanes += c->per_inst[pc].lanes;
+            st->per_inst[pc].cycles += c->per_inst[pc].cycles;
+            st->per_inst[pc].stalls += c->per_inst[pc].stalls;
+        }
+    }
+}
+
+int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
+{
+    memset(out, 0, sizeof *out);
+    tm_model m;
+    memset(&m, 0, sizeof m);
+    m.L = L;
+    m.tc = &L->cfg->timing;
+    m.st = out;
+    m.ncu = L->cfg->compute_units ? L->cfg->compute_units : 1;
+    tm_occupancy(L->cfg, L->k, L->width, L->wg_items, L->local_bytes, L->wg_total, out);
+    m.sgs = (L->wg_items + L->width - 1) / L->width;
+    if (m.sgs == 0)
+        m.sgs = 1;
+    m.wgs_per_cu = out->wg_per_cu;
+    m.slots = m.wgs_per_cu * m.sgs;
+    m.neu = m.tc->eus_per_cu ? m.tc->eus_per_cu : 1;
+    m.spe = m.tc->schedulers > m.neu ? m.tc->schedulers / m.neu : 1;
+    m.nsched = m.neu * m.spe;
+    out->ncu = m.ncu;
+    out->ninst = L->k->ninst;
+    int rc = 0;
+    if (tm_check_fit(L->cfg, out, L->width, L->wg_items, msg, msgn))
+        return SGEMU_EXIT_USER;
+    if (model_alloc(&m)) {
+        snprintf(msg, msgn, "out of host memory in the timing model");
+        rc = SGEMU_EXIT_INTERNAL;
+    }
+    if (!rc && L->trace_path) {
+        if (tm_trace_open(&m.trace, L->trace_path, L->trace_limit, m.ncu, m.slots)) {
+            snprintf(msg, msgn, "cannot write trace file '%s'", L->trace_path);
+            rc = SGEMU_EXIT_USER;
+        } else {
+            m.tracing = true;
+        }
+    }
+    /* first wave: spread work-groups over the CUs, then fill their slots */
+    for (uint32_t s = 0; !rc && s < m.wgs_per_cu; s++)
+        for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
+            tm_start_wg(&m, ci, s, 0);
+    if (!rc) {
+        for (uint32_t ci = 0; ci < m.ncu; ci++) {
+            m.heap[ci] = ci;
+            m.hpos[ci] = ci;
+        }
+        for (uint32_t i = m.ncu / 2; i-- > 0;)
+            heap_down(&m, i);
+    }
+    uint64_t win = 0, sent[TM_LEVEL_COUNT] = { 0 };
+    /* several host threads: not with the Chrome trace (its events keep
+     * the strict time order of the one-thread loop) */
+    m.nthreads = L->threads < m.ncu ? L->threads : m.ncu;
+    bool threaded = m.nthreads > 1 && !m.tracing;
+    if (!rc && !m.err && threaded && tm_run_threads(&m)) {
+        snprintf(msg, msgn, "out of host memory in the timing model");
+        rc = SGEMU_EXIT_INTERNAL;
+    }
+    while (!rc && !m.err && !threaded) {
+        uint32_t best = m.heap[0];
+        uint64_t bt = m.cu[best].next_time;
+        if (m.tracing && bt >= win + TM_TRACE_TRAFFIC_PERIOD)
+            traffic_sample(&m, &win, sent, bt);
+        if (bt == TM_NEVER)
+            break;
+        tm_step(&m, best, bt);    /* only this CU's next_time changes */
+        /* Steps that stay inside the CU commute with the other CUs' steps:
+         * run them now, while this CU's state is in the host's caches.
+         * Every step that may touch shared state still happens in (time,
+         * CU) order.  The Chrome trace keeps the strict order. */
+        while (!m.tracing && !m.err && m.cu[best].nshared == 0 &&
+               m.cu[best].next_time != TM_NEVER)
+            tm_step(&m, best, m.cu[best].next_time);
+        heap_down(&m, 0);
+    }
+    if (!rc && m.err) {
+        rc = m.err;
+        snprintf(msg, msgn, "%s", m.oom ? "out of host memory in the timing model"
+                                        : "work-group failed in the functional engine");
+    }
+    merge_cu_stats(&m);
+    out->cycles = m.end;
+    out->time_us = L->cfg->clock_mhz > 0 ? (double)m.end / L->cfg->clock_mhz : 0;
+    out->ipc = m.end ? (double)out->instructions / (double)m.end : 0;
+    out->simd_efficiency = out->lane_slots ? (double)out->lane_ops / (double)out->lane_slots : 0;
+    for (uint32_t ci = 0; m.cu && out->cu_busy_cycles && ci < m.ncu; ci++)   /* NULL: alloc failed */
+        if (m.cu[ci].first_start != TM_NEVER)
+            out->cu_busy_cycles[ci] = m.cu[ci].last_done - m.cu[ci].first_start;
+    double denom = (double)m.end * m.ncu * out->threads_per_cu;
+    out->achieved_occupancy = denom > 0 ? m.resident_integral / denom : 0;
+    if (m.tracing) {
+        out->trace_events = m.trace.events;
+        if (tm_trace_close(&m.trace, rc == 0) && !rc) {
+            snprintf(msg, msgn, "cannot write trace file '%s'", L->trace_path);
+            rc = SGEMU_EXIT_USER;
+        }
+    }
+    model_free(&m);
+    return rc;
+}

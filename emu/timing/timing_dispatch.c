@@ -1,0 +1,133 @@
+/* timing_dispatch.c - starting a work-group on a compute unit: its
+ * threads' slots, ages and scan entries, and the per-pc counts of its
+ * records. */
+#include "timing_private.h"
+
+#include <stdlib.h>
+
+/* Slot t got the newest age: move it to the end of its scheduler's order. */
+static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
+{
+    uint32_t s = m->t_sched[t], pos = m->t_pos[t];
+    uint32_t *o = c->ord + m->s_first[s], n = m->s_first[s + 1] - m->s_first[s];
+    uint64_t *oe = c->oe + m->s_first[s];
+    uint32_t i = 0;
+    while (o[i] != pos)
+        i++;
+    uint64_t e = oe[i];
+    for (; i + 1 < n; i++) {
+        o[i] = o[i + 1];
+        oe[i] = oe[i + 1];
+        c->rank[o[i]] = m->s_first[s] + i;
+    }
+    o[n - 1] = pos;
+    oe[n - 1] = e;
+    c->rank[pos] = m->s_first[s] + n - 1;
+}
+
+/* Every record of a started work-group issues once, so the per-pc counts
+ * and lanes are added here, in one pass over its records, rather than by
+ * read-modify-writes on the issue path. */
+static int count_wg(tm_model *m, uint32_t ci, tm_wgslot *w)
+{
+    const emu_wg_trace *tr = &w->tr;
+    sgemu_timing *st = m->st;
+    uint64_t n = 0, lanes_all = 0;
+    for (uint32_t i = 0; i < tr->nsg; i++)
+        n += tr->sg[i].n;
+    if (n > w->pcs_cap) {
+        uint32_t *p = realloc(w->pcs, n * sizeof *p);
+        if (!p)
+            return -1;
+        w->pcs = p;
+        w->pcs_cap = n;
+    }
+    uint32_t *pcs = w->pcs;
+    for (uint32_t i = 0; i < tr->nsg; i++) {
+        const emu_rec *r = tr->sg[i].recs;
+        for (uint32_t j = 0; j < tr->sg[i].n; j++) {
+            uint64_t lanes = popcount64(r[j].mask);
+            tm_line_stats *ls = &m->cu[ci].per_inst[r[j].pc];
+            ls->count++;
+            ls->lanes += lanes;
+            lanes_all += lanes;
+            *pcs++ = r[j].pc;
+        }
+    }
+    st->instructions += n;
+    st->lane_ops += lanes_all;
+    st->lane_slots += n * m->L->width;
+    st->cu_issued[ci] += n;
+    return 0;
+}
+
+void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[slot];
+    uint64_t lin = m->wg_next++;
+    if (m->err)
+        return;
+    int rc = m->L->next_wg(m->L->user, lin, &w->tr);
+    if (rc) {
+        m->err = rc;
+        return;
+    }
+    if (count_wg(m, ci, w)) {
+        m->err = SGEMU_EXIT_INTERNAL;
+        m->oom = true;
+        return;
+    }
+    w->used = true;
+    w->wg_linear = lin;
+    w->nsg = w->tr.nsg;
+    w->left = w->nsg;
+    w->atlast = 0;
+    w->arrived = 0;
+    w->start = t;
+    w->done = t;
+    if (c->resident == 0 && c->first_start == TM_NEVER)
+        c->first_start = t;
+    c->resident += w->nsg;
+    if (m->tracing)
+        tm_trace_counter(&m->trace, "resident threads", ci, t, "threads", c->resident);
+    size_t pcs_at = 0;
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[slot * m->sgs + i];
+        th->state = TH_RUN;
+        th->in_uops = false;
+        th->wg = slot;
+        th->sg = i;
+        th->cur = 0;
+        th->recs = w->tr.sg[i].recs;
+        /* a work-group without records (a kernel of no instructions) never
+         * allocated pcs: NULL + 0 is undefined, and no record is read */
+        static const uint32_t no_pcs[1];
+        th->pcs = w->pcs ? w->pcs + pcs_at : no_pcs;
+        pcs_at += w->tr.sg[i].n;
+        th->nrec = w->tr.sg[i].n;
+        th->dep_ok = false;
+        set_ti(m, c, th);
+        th->next_issue = t;
+        th->age = m->age++;
+        age_order_last(m, c, slot * m->sgs + i);
+        th->last_done = t;
+        for (uint32_t s = 0; s < m->nslot_regs; s++) {
+            th->ready[s] = t;
+            th->rmem[s] = 0;
+        }
+        tm_sync_thread(m, c, slot * m->sgs + i);
+    }
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        uint32_t sc = m->t_sched[slot * m->sgs + i];
+        if (t < c->snext[sc])
+            c->snext[sc] = t;
+    }
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[slot * m->sgs + i];
+        if (w->tr.sg[i].n == 0)
+            tm_finish_thread(m, ci, th);
+    }
+    if (t < c->next_time)
+        c->next_time = t;
+}

@@ -1,0 +1,402 @@
+/* timing_issue.c - issuing one record of a thread: the stall it waited
+ * for, its pipe, memory or micro-op timing, the scoreboard update; barriers
+ * (arrival, release), a thread's end, and each slot's scan entry and
+ * shared-state flag kept in step with its state. */
+#include "timing_private.h"
+
+#include <string.h>
+
+/* Earliest free unit of the pipe the current record issues to (0: none). */
+static inline uint64_t pipe_free_at(const tm_model *m, const tm_thread *th, const tm_inst *ti)
+{
+    if (!ti->has_pipe)
+        return 0;
+    const uint64_t *f = th->eu_units + m->unit_off[ti->pipe];
+    uint64_t best = f[0];
+    for (uint32_t u = 1; u < m->unit_n[ti->pipe]; u++)
+        if (f[u] < best)
+            best = f[u];
+    return best;
+}
+
+/* Earliest cycle the thread's next instruction can issue; *dep and *pipe
+ * report the binding constraints for stall classification. */
+static uint64_t earliest(tm_model *m, tm_cu *c, uint32_t t, uint64_t *dep,
+                         uint64_t *pipe, bool *mem)
+{
+    tm_thread *th = &c->th[t];
+    const tm_inst *ti = th->ti;
+    if (!th->dep_ok)
+        compute_dep(m, th);
+    uint64_t p = pipe_free_at(m, th, ti);
+    if (dep) {
+        *dep = th->dep;
+        *pipe = p;
+        *mem = th->dmem;
+    }
+    return max64(th->next_issue, max64(th->dep, p));
+}
+
+/* Publish slot t's scan entry from its state (after anything changed it). */
+/* Whether slot t's next step may touch shared state: its instruction may
+ * (inst_shared), it resumes micro-ops, it waits past its last record, or
+ * every thread of its work-group still running is at its last record (one
+ * step may then end the work-group, which starts the next one; a thread
+ * not yet at its last record cannot finish within the step). */
+static bool thread_shared(const tm_cu *c, const tm_thread *th)
+{
+    if (th->state != TH_RUN && th->state != TH_BLOCKED)
+        return false;
+    const tm_wgslot *w = &c->wg[th->wg];
+    return !th->ti || th->ti->shared || th->in_uops ||
+           (th->atlast && w->atlast == w->left);
+}
+
+void tm_set_shared(tm_cu *c, uint32_t t)
+{
+    uint8_t sh = thread_shared(c, &c->th[t]);
+    c->nshared += (uint32_t)sh - c->shared[t];
+    c->shared[t] = sh;
+}
+
+/* Slot t's flag, after its state changed; when that changes its
+ * work-group's count of threads at their last record, all of the group's. */
+static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
+{
+    tm_thread *th = &c->th[t];
+    bool al = (th->state == TH_RUN || th->state == TH_BLOCKED) && th->ti &&
+              th->cur + 1 >= th->nrec;
+    if (al == th->atlast) {
+        tm_set_shared(c, t);
+        return;
+    }
+    th->atlast = al;
+    tm_wgslot *w = &c->wg[th->wg];
+    w->atlast = al ? w->atlast + 1 : w->atlast - 1;
+    for (uint32_t i = 0; i < w->nsg; i++)
+        tm_set_shared(c, th->wg * m->sgs + i);
+}
+
+/* Whether an instruction's issue may touch shared state: a global memory
+ * access, a micro-op sequence (block I/O), a spill; or a work-group barrier,
+ * whose release may let the waiting threads issue at once, in the same
+ * step, whatever they issue next. */
+bool tm_inst_shared(const tm_inst *ti)
+{
+    if (ti->fills || ti->spills)
+        return true;
+    switch ((tm_kind)ti->kind) {
+    case TM_K_MEM:
+        return ti->space != ISA_SPACE_LOCAL;
+    case TM_K_ATOMIC:
+    case TM_K_UOPS:
+    case TM_K_UOPS_WG:
+    case TM_K_BARRIER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t)
+{
+    tm_thread *th = &c->th[t];
+    uint32_t pos = m->t_pos[t];
+    update_shared(m, c, t);
+    if (t != c->picked)
+        c->woke = true;
+    uint32_t sc = m->t_sched[t];
+    uint32_t *cnt = c->ucnt + (size_t)sc * TM_UCNT_STRIDE;
+    bool was = c->own[pos] != TM_NEVER;
+    if (th->state != TH_RUN || !th->ti) {
+        if (was) {
+            c->nrun[sc]--;
+            cnt[c->upipe[pos]]--;
+        }
+        c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = TM_NEVER;
+        return;
+    }
+    if (!th->dep_ok)
+        compute_dep(m, th);
+    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
+    uint32_t p = th->ti->upipe;
+    if (!was) {
+        c->nrun[sc]++;
+        cnt[p]++;
+    } else if (c->upipe[pos] != p) {    /* runnable before and after: one move */
+        cnt[c->upipe[pos]]--;
+        cnt[p]++;
+    }
+    c->unit[pos] = th->ti->unitset;
+    c->upipe[pos] = (uint8_t)p;
+    c->qage[pos] = th->age;
+}
+
+void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[th->wg];
+    th->state = TH_DONE;
+    tm_sync_thread(m, c, (uint32_t)(th - c->th));
+    w->done = max64(w->done, th->last_done);
+    if (--w->left) {
+        for (uint32_t i = 0; i < w->nsg; i++)   /* atlast == left may hold now */
+            tm_set_shared(c, th->wg * m->sgs + i);
+        return;
+    }
+    /* the work-group is complete: free its slot, start the next one */
+    uint64_t done = w->done;
+    m->end = max64(m->end, done);
+    c->last_done = max64(c->last_done, done);
+    m->resident_integral += (double)w->nsg * (double)(done - w->start);
+    c->resident -= w->nsg;
+    if (m->tracing)
+        tm_trace_counter(&m->trace, "resident threads", ci, done, "threads", c->resident);
+    w->used = false;
+    uint32_t slot = th->wg;
+    if (m->wg_next < m->L->wg_total)
+        tm_start_wg(m, ci, slot, done + m->tc->dispatch_latency);
+}
+
+static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slot);
+static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t);
+
+static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[th->wg];
+    th->state = TH_BLOCKED;
+    th->next_issue = t;    /* arrival, for the barrier stall */
+    tm_sync_thread(m, c, (uint32_t)(th - c->th));
+    if (++w->arrived == w->nsg)
+        release_barrier(m, ci, w, th->wg);
+}
+
+static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slot)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t base = slot * m->sgs;
+    for (uint32_t i = 0; i < w->nsg; i++)
+        c->arrivals[i] = c->th[base + i].next_issue;
+    /* subgroup i is released at first + i x release interval */
+    uint64_t first = tm_barrier_counted(c->arrivals, w->nsg, m->tc->barrier_arrival_ii) +
+                     m->tc->barrier_latency;
+    w->arrived = 0;
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[base + i];
+        uint64_t rel = first + (uint64_t)i * m->tc->barrier_release_ii;
+        c->stall[TM_STALL_BARRIER] += rel - th->next_issue;
+        th->state = TH_RUN;
+        th->next_issue = rel;
+        th->last_done = max64(th->last_done, rel);
+        uint32_t sc = m->t_sched[base + i];
+        if (rel < c->snext[sc])
+            c->snext[sc] = rel;
+    }
+    for (uint32_t i = 0; i < w->nsg; i++) {
+        tm_thread *th = &c->th[base + i];
+        if (th->in_uops && th->state == TH_RUN)
+            run_uops(m, ci, th, th->next_issue);
+        else if (th->state == TH_RUN && th->cur >= w->tr.sg[th->sg].n)
+            tm_finish_thread(m, ci, th);
+    }
+    for (uint32_t i = 0; i < w->nsg; i++)
+        tm_sync_thread(m, c, base + i);
+    if (first < c->next_time)
+        c->next_time = first;
+}
+
+/* Memory addresses of a record in the model's flat space. */
+static uint32_t rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
+                          const emu_rec *r, isa_space sp, uint64_t *out)
+{
+    const emu_wg_trace *tr = &c->wg[th->wg].tr;
+    uint32_t n = r->naddr < 64 ? r->naddr : 64;
+    const uint64_t *a = tr->addrs + r->addr_first;
+    if (sp != ISA_SPACE_PRIVATE) {
+        memcpy(out, a, n * sizeof *a);
+        return n;
+    }
+    /* private memory: each work-item has its own copy */
+    uint64_t priv = m->L->k->private_mem ? m->L->k->private_mem : 1;
+    uint64_t mask = r->mask;
+    for (uint32_t i = 0; i < n && mask; i++) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        uint64_t item = (c->wg[th->wg].wg_linear * m->sgs + th->sg) * 64 + lane;
+        out[i] = ((uint64_t)0x2000 << 40) + item * priv + a[i];
+    }
+    return n;
+}
+
+/* Run (or resume) the micro-ops of record th->urec from th->ucur at time t:
+ * each waits for the previous one's result, except consecutive indirect
+ * moves (disjoint lane chunks), which pipeline. */
+static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_wgslot *w = &c->wg[th->wg];
+    const emu_rec *r = &w->tr.sg[th->sg].recs[th->urec];
+    const tm_inst *ti = &m->inst[r->pc];
+    bool wg = ti->kind == TM_K_UOPS_WG;
+    uint64_t chain = t, prev_in = t;
+    int prev_kind = -1;
+    th->in_uops = false;
+    for (uint32_t i = th->ucur; i < r->nuops; i++) {
+        const coll_uop *u = &w->tr.uops[r->uop_first + i];
+        if (wg && u->sg != th->sg)
+            continue;
+        if (u->kind == COLL_UOP_BARRIER) {
+            m->st->uops++;
+            th->in_uops = true;
+            th->ucur = i + 1;
+            arrive(m, ci, th, chain);
+            return;
+        }
+        m->st->uops++;
+        tm_pipe p = tm_uop_pipe(u);
+        uint32_t tb = u->type < ISA_T_COUNT ? isa_types[u->type].bytes : 4;
+        uint32_t passes = tm_passes(m->tc, p, u->lanes, tb);
+        uint64_t in = (u->kind == COLL_UOP_MOV_INDIRECT && prev_kind == COLL_UOP_MOV_INDIRECT)
+            ? prev_in : chain;
+        uint64_t s = occupy(m, c, (uint32_t)(th - c->th), p, in, passes), done;
+        switch (u->kind) {
+        case COLL_UOP_SLM_LOAD:
+        case COLL_UOP_SLM_STORE:
+            done = tm_mem_block(&m->mem, ci, s, ISA_SPACE_LOCAL, u->addr, u->bytes,
+                                u->kind == COLL_UOP_SLM_STORE);
+            break;
+        case COLL_UOP_BLOCK_LOAD:
+        case COLL_UOP_BLOCK_STORE:
+            done = tm_mem_block(&m->mem, ci, s, (isa_space)u->space, u->addr, u->bytes,
+                                u->kind == COLL_UOP_BLOCK_STORE);
+            break;
+        case COLL_UOP_MEDIA_LOAD:
+        case COLL_UOP_MEDIA_STORE: {
+            uint32_t rows = u->rows ? u->rows : 1, per = u->bytes / rows;
+            uint64_t x = u->addr & 0xffffffffu, y = u->addr >> 32;
+            done = s;
+            for (uint32_t row = 0; row < rows; row++)
+                done = max64(done, tm_mem_block(&m->mem, ci, s, ISA_SPACE_GLOBAL,
+                                                tm_image_addr(u->image, x, y + row, u->pitch),
+                                                per, u->kind == COLL_UOP_MEDIA_STORE));
+            break;
+        }
+        default:
+            done = pipe_done(m, p, s, passes);
+            break;
+        }
+        chain = in == prev_in && prev_kind == COLL_UOP_MOV_INDIRECT &&
+                u->kind == COLL_UOP_MOV_INDIRECT ? max64(chain, done) : done;
+        prev_in = in;
+        prev_kind = u->kind;
+    }
+    write_dst(th, ti, chain, false);
+    th->last_done = max64(th->last_done, chain);
+    tm_line_stats *ls = &c->per_inst[r->pc];
+    ls->cycles += chain - th->issue_t;
+    if (th->cur >= w->tr.sg[th->sg].n && th->state == TH_RUN)
+        tm_finish_thread(m, ci, th);
+}
+
+void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_thread *th = &c->th[ti_idx];
+    const emu_rec *r = &th->recs[th->cur];    /* loaded only where used */
+    const uint32_t pc = th->pcs[th->cur];
+    const tm_inst *ti = th->ti;
+    const emu_timing_cfg *tc = m->tc;
+    uint64_t dep, pipe;
+    bool dmem;
+    earliest(m, c, ti_idx, &dep, &pipe, &dmem);
+    uint64_t gap = T - th->next_issue;
+    tm_stall why = TM_STALL_ISSUE;
+    if (dep > th->next_issue && dep >= pipe)
+        why = dmem ? TM_STALL_MEM : TM_STALL_DEP;
+    else if (pipe > th->next_issue)
+        why = TM_STALL_PIPE;
+    c->stall[why] += gap;
+    /* counts and lanes were added when the work-group started (count_wg) */
+    tm_line_stats *ls = &c->per_inst[pc];
+    ls->stalls += gap;
+
+    uint32_t idx = th->cur++;
+    th->dep_ok = false;
+    set_ti(m, c, th);
+    uint64_t done;
+    th->next_issue = T + 1;
+    switch ((tm_kind)ti->kind) {
+    default:
+        done = T + 1;
+        break;
+    case TM_K_ALU: {
+        uint64_t t0 = ti->fills ? tm_spill_fill(m, ci, ti_idx, ti, T) : T;
+        uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, t0, ti->passes);
+        done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
+        write_dst(th, ti, done, false);
+        if (ti->spills)
+            tm_spill_store(m, ci, ti_idx, ti, done);
+        break;
+    }
+    case TM_K_MEM:
+    case TM_K_ATOMIC: {
+        uint64_t t0 = ti->fills ? tm_spill_fill(m, ci, ti_idx, ti, T) : T;
+        uint64_t s = occupy(m, c, ti_idx, TM_PIPE_SEND, t0, ti->passes);
+        uint64_t a[64];
+        isa_space sp = (isa_space)ti->space;
+        uint32_t n = rec_addrs(m, c, th, r, sp, a);
+        bool store = isa_ops[m->L->k->inst[pc].op].family == ISA_FAM_ST;
+        bool atomic = ti->kind == TM_K_ATOMIC;
+        if (sp == ISA_SPACE_LOCAL)
+            done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store);
+        else
+            done = tm_mem_global(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
+        if (atomic && sp == ISA_SPACE_LOCAL)
+            done += tc->atomic_ii;
+        write_dst(th, ti, done, true);
+        if (ti->spills)
+            tm_spill_store(m, ci, ti_idx, ti, done);
+        break;
+    }
+    case TM_K_BRANCH: {
+        uint64_t s = occupy(m, c, ti_idx, TM_PIPE_BRANCH, T, ti->passes);
+        done = pipe_done(m, TM_PIPE_BRANCH, s, ti->passes);
+        if (done > T + 1) {
+            c->stall[TM_STALL_FETCH] += done - T - 1;
+            th->next_issue = done;
+        }
+        break;
+    }
+    case TM_K_SG_BARRIER:
+        done = T + (tc->sg_barrier_latency ? tc->sg_barrier_latency : 1);
+        th->next_issue = done;
+        break;
+    case TM_K_BARRIER:
+        th->last_done = max64(th->last_done, T + 1);
+        if (m->tracing)
+            tm_trace_slice(&m->trace, "barrier", ci, ti_idx, T, 1, pc,
+                           m->L->k->inst[pc].line, r->mask, tm_stall_names[why], gap);
+        arrive(m, ci, th, T);
+        return;
+    case TM_K_UOPS:
+    case TM_K_UOPS_WG:
+        th->urec = idx;
+        th->ucur = 0;
+        th->issue_t = T;
+        if (m->tracing)
+            tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[pc].op].mnemonic, ci,
+                           ti_idx, T, 1, pc, m->L->k->inst[pc].line, r->mask,
+                           tm_stall_names[why], gap);
+        run_uops(m, ci, th, T);
+        return;
+    }
+    ls->cycles += done - T;
+    th->last_done = max64(th->last_done, done);
+    if (m->tracing)
+        tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[pc].op].mnemonic, ci, ti_idx,
+                       T, done - T, pc, m->L->k->inst[pc].line, r->mask,
+                       tm_stall_names[why], gap);
+    if (th->cur >= th->nrec)
+        tm_finish_thread(m, ci, th);
+}

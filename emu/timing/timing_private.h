@@ -1,0 +1,390 @@
+/*
+ * timing_private.h - state shared by the files of the timing model
+ * (emu/timing/): per-instruction info (timing_inst.c), the barrier unit
+ * (timing_barrier.c), the memory hierarchy (timing_mem.c), the issue loop
+ * (timing_core.c and the files named in its section below) and the Chrome
+ * trace writer (timing_trace.c).
+ */
+#ifndef SGEMU_TIMING_PRIVATE_H
+#define SGEMU_TIMING_PRIVATE_H
+
+#include "sgemu.h"
+#include "timing.h"
+
+#define TM_NEVER UINT64_MAX
+#define TM_MAX_RANGES 8
+#define TM_MAX_FLAT 6
+#define TM_FLAT_NONE 0xff
+
+/* What an instruction does, for the issue loop. */
+typedef enum tm_kind {
+    TM_K_ALU, TM_K_MEM, TM_K_ATOMIC, TM_K_BRANCH, TM_K_BARRIER, TM_K_SG_BARRIER,
+    TM_K_UOPS, TM_K_UOPS_WG
+} tm_kind;
+
+/* Register ranges: scoreboard slots [first, first + n). */
+typedef struct tm_range {
+    uint16_t first, n;
+} tm_range;
+
+/* Precomputed per pc: no decoding per record. */
+typedef struct tm_inst {
+    uint8_t kind;         /* tm_kind */
+    uint8_t pipe;         /* tm_pipe */
+    uint8_t space;        /* memory: isa_space */
+    uint8_t nsrc;
+    uint8_t has_pipe;     /* issue waits for a free unit of `pipe` */
+    uint8_t fills, spills; /* spilled source / destination registers (GRF overflow) */
+    uint16_t passes;      /* pipe passes at the run's width */
+    uint16_t elem_bytes;  /* memory: bytes per lane */
+    tm_range src[TM_MAX_RANGES];
+    tm_range dst;         /* n = 0: none */
+    /* The source scoreboard slots in range order, filtered to real slots,
+     * for the per-issue dependency check (nflat = TM_FLAT_NONE: too many,
+     * walk the ranges). */
+    uint8_t nflat;
+    uint16_t flat[TM_MAX_FLAT];
+    /* Derived once per launch (timing_core.c) for the issue path: */
+    uint8_t upipe;        /* pipe the issue waits for, TM_PIPE_COUNT: none */
+    uint8_t shared;       /* may touch state shared between compute units */
+    uint32_t unitset;     /* that pipe's units (offset | count << 16), UINT32_MAX: none */
+    /* The ALU fast path (issue_alu): an ALU instruction without spills,
+     * its pipe occupancy (passes x interval), its result time after the
+     * start (latency + (passes - 1) x interval) and its destination slots
+     * [dst.first, dst.first + ndst) (those below the slot count). */
+    uint8_t alu_fast;
+    uint16_t ndst;
+    uint32_t occ, lat;
+} tm_inst;
+
+void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
+                   tm_inst *out);
+/* Pipe of a micro-op and its passes over `lanes`. */
+tm_pipe tm_uop_pipe(const coll_uop *u);
+uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes);
+
+/* Work-group barrier: the time the barrier unit counts the last of n
+ * arrivals (times in arrival[], sorted here), counting one every `interval`
+ * cycles in arrival order: c_1 = t_1, c_k = max(t_k, c_(k-1) + interval). */
+uint64_t tm_barrier_counted(uint64_t *arrival, uint32_t n, uint32_t interval);
+
+/* ---- memory hierarchy (timing_mem.c) ---- */
+typedef struct tm_cache {
+    uint32_t sets, ways, line_shift;
+    uint64_t *tag;        /* sets * ways, line number + 1 (0: empty) */
+    uint64_t *stamp;      /* LRU: last use */
+    uint64_t clock;
+} tm_cache;
+
+/* Local-memory traffic of one CU: counted apart (local memory is the CU's
+ * own, so its accesses run outside the shared order: timing_core.c) and
+ * folded into the statistics at the end. */
+typedef struct tm_slm_stats {
+    uint64_t bytes, requests, conflict_cycles;
+} tm_slm_stats;
+
+typedef struct tm_mem {
+    const emu_timing_cfg *tc;
+    uint32_t ncu;
+    tm_cache *l1;         /* per CU */
+    uint64_t *l1_free;    /* per CU port */
+    uint64_t *slm_free;   /* per CU port */
+    tm_slm_stats *slm;    /* per CU */
+    tm_cache l2;
+    uint64_t l2_free, dram_free;
+    sgemu_timing *st;
+} tm_mem;
+
+int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st);
+void tm_mem_free(tm_mem *m);
+/* One global access of n lane addresses issued at t; returns completion. */
+uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
+                       uint32_t n, uint32_t bytes, bool store, bool atomic);
+/* Local bytes so far (all CUs), and the per-CU local statistics added
+ * into the run's (once, at the end). */
+uint64_t tm_mem_local_bytes(const tm_mem *m);
+void tm_mem_fold(tm_mem *m);
+/* Local memory: bank conflicts; returns completion. */
+uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
+                      uint32_t n, uint32_t bytes, bool store);
+/* A contiguous block message [addr, addr + bytes) (block I/O). */
+uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
+                      uint64_t addr, uint32_t bytes, bool store);
+
+/* Address of image `img`'s byte (x, y) in the model's flat space. */
+static inline uint64_t tm_image_addr(uint32_t img, uint64_t x, uint64_t y, uint32_t pitch)
+{
+    return ((uint64_t)(0x1000 + img) << 40) + y * pitch + x;
+}
+
+/* ---- Chrome trace (timing_trace.c) ---- */
+typedef struct tm_trace {
+    FILE *f;
+    char *tmp_path;
+    const char *path;
+    uint64_t limit, events;
+    bool first;
+} tm_trace;
+
+int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
+                  uint32_t slots);
+void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
+                    uint64_t ts, uint64_t dur, uint32_t pc, uint32_t line,
+                    uint64_t mask, const char *stall, uint64_t stall_cycles);
+void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
+                      const char *key, double v);
+/* Memory traffic counter (pid = number of CUs: the "memory traffic"
+ * track): bytes per level requested in the TM_TRACE_TRAFFIC_PERIOD cycles
+ * from ts. */
+#define TM_TRACE_TRAFFIC_PERIOD 256
+void tm_trace_traffic(tm_trace *tr, uint32_t pid, uint64_t ts, const uint64_t *bytes);
+int tm_trace_close(tm_trace *tr, bool keep);
+
+/* ---- the issue loop's state (timing_core.c and the files it is split
+ * into: timing_issue.c, timing_sched.c, timing_dispatch.c, timing_spill.c,
+ * timing_threads.c).  The small helpers of the issue path are static
+ * inline here so that they still inline into each of those files. ---- */
+
+enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
+
+/* Per scheduler, runnable slots per pipe (and "none"): a power-of-two row. */
+#define TM_UCNT_STRIDE 16
+_Static_assert(TM_UCNT_STRIDE >= TM_PIPE_COUNT + 1, "ucnt row holds every pipe and none");
+
+typedef struct tm_thread {
+    /* first cache line: what every issue and scan refresh reads */
+    _Alignas(64) const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
+    const uint32_t *pcs;   /* this thread's record pcs (tm_wgslot.pcs) */
+    uint64_t *ready;       /* scoreboard: slot ready time */
+    uint8_t *rmem;         /* slot written by a memory op */
+    uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
+    uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
+    uint64_t dep;          /* cached: latest source ready time of record cur */
+    uint64_t last_done;
+    /* second line */
+    uint32_t cur;          /* next record */
+    uint32_t nrec;
+    uint8_t state;
+    bool dep_ok;           /* dep/dmem valid (cleared when cur or ready[] change) */
+    bool dmem;             /* that source was written by a memory op */
+    bool in_uops;          /* blocked inside a micro-op sequence */
+    bool atlast;           /* counted in its work-group's atlast */
+    uint32_t wg;           /* work-group slot on the CU */
+    uint32_t sg;
+    uint32_t urec, ucur;   /* record and micro-op to resume after a barrier */
+    uint64_t age;
+    uint64_t issue_t;      /* issue time of the record being resumed */
+    const emu_rec *recs;   /* this thread's record stream (set at dispatch) */
+} tm_thread;
+
+typedef struct tm_wgslot {
+    bool used;
+    emu_wg_trace tr;
+    /* The pcs of tr's records, subgroup after subgroup: the issue path
+     * reads 4 bytes per record instead of a whole record. */
+    uint32_t *pcs;
+    size_t pcs_cap;
+    uint64_t wg_linear;
+    uint32_t nsg, left, arrived;
+    uint32_t atlast;       /* threads not done whose next record is their last */
+    uint64_t start, done;
+} tm_wgslot;
+
+typedef struct tm_cu {
+    tm_thread *th;
+    tm_wgslot *wg;
+    uint64_t *pfree;       /* per EU: unit_total "free at" times */
+    uint32_t *rr;          /* round-robin position per scheduler (list index) */
+    uint64_t *snext;       /* per scheduler: lower bound of its next issue */
+    /* Per slot, at its position in the scheduler lists (t_pos): what a
+     * scheduler scan reads, packed so a scan touches a few cache lines and no
+     * thread struct.  own = max(next issue, sources ready) of a runnable
+     * thread (TM_NEVER otherwise), unit = pipe units of its next record
+     * (offset | count << 16, or UINT32_MAX: none); the earliest issue is
+     * max(own, earliest free of those units). */
+    uint64_t *own;
+    uint64_t *ecache;      /* lower bound of the issue time (last computed, or own) */
+    uint32_t *unit;
+    uint64_t *qage;
+    /* Per scheduler, its positions by age (oldest first; slots not yet
+     * dispatched in front: they never issue), for oldest_first. */
+    uint32_t *ord;
+    /* Per slot position: the pipe of its next record (TM_PIPE_COUNT: none);
+     * per scheduler: its runnable slots (own != TM_NEVER), in all and per
+     * pipe, so a pass can tell without a walk that every runnable thread
+     * waits for the unit set just taken. */
+    uint8_t *upipe;
+    uint32_t *nrun, *ucnt;
+    /* oldest_first: per position its index in ord (rank), and the issue
+     * bound at each index of ord (the bound of ord[i] is oe[i]) */
+    uint32_t *rank;
+    uint64_t *oe;
+    /* Per slot: its next step may touch state shared between compute units
+     * (L2/DRAM ports and tags, the work-group dispatch order); nshared
+     * counts those slots.  A step with nshared == 0 stays inside this CU,
+     * so it may run ahead of the other CUs' steps (see tm_run). */
+    uint8_t *shared;
+    uint32_t nshared;
+    /* Touched by this CU's steps only, so that with several host threads
+     * (one owner per CU) they need no locks; summed into the statistics in
+     * CU order at the end. */
+    uint64_t stall[TM_STALL_COUNT];
+    tm_line_stats *per_inst;
+    uint32_t *cand;                 /* step_sched scratch: candidate positions */
+    uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */
+    uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
+    bool woke;                      /* another slot's scan entry changed meanwhile */
+    uint64_t next_time;
+    uint64_t first_start, last_done;
+    uint32_t resident;
+} tm_cu;
+
+typedef struct tm_model {
+    const tm_launch *L;
+    const emu_timing_cfg *tc;
+    sgemu_timing *st;
+    tm_inst *inst;
+    tm_cu *cu;
+    uint32_t ncu, sgs, wgs_per_cu, slots, nslot_regs;
+    uint32_t neu, spe, nsched;      /* EUs per CU, schedulers per EU, per CU */
+    uint32_t *t_eu, *t_sched;       /* per thread slot: its EU and scheduler */
+    uint32_t *s_first, *s_list;     /* per scheduler: its slots, ascending */
+    uint32_t *t_pos;                /* per slot: its index in s_list */
+    size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
+    uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
+    uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
+    uint32_t *heap, *hpos;          /* CUs by (next_time, index) */
+    uint64_t wg_next, age, end;
+    double resident_integral;
+    tm_mem mem;
+    tm_trace trace;
+    bool tracing;
+    bool oom;                       /* err: out of host memory here */
+    _Atomic int err;                /* read by every host thread */
+    /* Host threads (tm_run_threads): each CU's next_time as its owner last
+     * published it (never above the real one: next_time only grows). */
+    _Atomic uint64_t *pub;
+    uint32_t nthreads;
+} tm_model;
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Bit count without a libgcc call (the build targets baseline x86-64). */
+static inline uint64_t popcount64(uint64_t v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (v * 0x0101010101010101ull) >> 56;
+}
+
+static inline uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p)
+{
+    uint32_t best = 0;
+    for (uint32_t u = 1; u < m->unit_n[p]; u++)
+        if (f[u] < f[best])
+            best = u;
+    return best;
+}
+
+/* Occupy pipe p of slot t's EU from max(t0, unit free) for `passes`;
+ * returns the start. */
+static inline uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint64_t t0,
+                       uint32_t passes)
+{
+    uint64_t *f = c->th[t].eu_units + m->unit_off[p];   /* units of p on t's EU */
+    if (m->unit_n[p] > 1)
+        f += pick_unit(m, f, p);
+    uint64_t s = max64(t0, *f);
+    *f = s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
+    return s;
+}
+
+static inline uint64_t pipe_done(const tm_model *m, tm_pipe p, uint64_t start, uint32_t passes)
+{
+    const tm_pipe_cfg *pc = &m->tc->pipe[p];
+    return start + pc->latency + (uint64_t)(passes - 1) * (pc->ii ? pc->ii : 1);
+}
+
+
+/* Cache the info of the thread's current record (NULL past the end). */
+static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
+{
+    (void)c;
+    th->ti = th->cur < th->nrec ? &m->inst[th->pcs[th->cur]] : NULL;
+    /* hundreds of pc streams advance in turn: too many for the hardware
+     * prefetcher, so fetch the next line ahead */
+    if (th->cur + 16 < th->nrec)
+        __builtin_prefetch(&th->pcs[th->cur + 16]);
+}
+
+/* The scoreboard part: latest ready time of the current record's sources.
+ * Cached per thread: it changes only when the thread moves to another record
+ * or writes its own registers. */
+static inline __attribute__((always_inline)) void compute_dep(const tm_model *m, tm_thread *th)
+{
+    const tm_inst *ti = th->ti;
+    uint64_t d = 0;
+    bool dm = false;
+    if (ti->nflat != TM_FLAT_NONE) {
+        for (uint32_t i = 0; i < ti->nflat; i++) {
+            uint32_t s = ti->flat[i];
+            if (th->ready[s] > d) {
+                d = th->ready[s];
+                dm = th->rmem[s];
+            }
+        }
+        th->dep = d;
+        th->dmem = dm;
+        th->dep_ok = true;
+        return;
+    }
+    for (uint32_t i = 0; i < ti->nsrc; i++)
+        for (uint32_t j = 0; j < ti->src[i].n; j++) {
+            uint32_t s = ti->src[i].first + j;
+            if (s < m->nslot_regs && th->ready[s] > d) {
+                d = th->ready[s];
+                dm = th->rmem[s];
+            }
+        }
+    th->dep = d;
+    th->dmem = dm;
+    th->dep_ok = true;
+}
+
+/* The destination slots (those below the slot count: ndst) ready at done. */
+static inline void write_dst(tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
+{
+    th->dep_ok = false;
+    for (uint32_t j = 0; j < ti->ndst; j++) {
+        th->ready[ti->dst.first + j] = done;
+        th->rmem[ti->dst.first + j] = mem;
+    }
+}
+
+/* timing_issue.c */
+/* Issue thread slot ti's next record at T (stall, pipe or memory timing,
+ * scoreboard), ending the thread or arriving at a barrier when it does. */
+void tm_issue(tm_model *m, uint32_t ci, uint32_t ti, uint64_t T);
+/* Slot t's scan entry and shared flag from its state (after it changed). */
+void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t);
+void tm_set_shared(tm_cu *c, uint32_t t);
+/* Whether an instruction's issue may touch state shared between CUs. */
+bool tm_inst_shared(const tm_inst *ti);
+void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th);
+/* timing_sched.c: one cycle of compute unit ci at time T. */
+void tm_step(tm_model *m, uint32_t ci, uint64_t T);
+/* timing_dispatch.c: start the next work-group in slot `slot` of CU ci at
+ * t (m->err on failure). */
+void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t);
+/* timing_spill.c */
+void tm_spill_plan(tm_model *m);
+uint64_t tm_spill_fill(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, uint64_t T);
+void tm_spill_store(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, uint64_t at);
+/* timing_threads.c: the issue loop on m->nthreads host threads. */
+int tm_run_threads(tm_model *m);
+
+#endif
