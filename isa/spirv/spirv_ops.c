@@ -29,27 +29,6 @@ enum { SG_T, SG_S, SG_U };
     X(FUnordGreaterThan, LE, T, 1) X(FUnordLessThanEqual, GT, T, 1) \
     X(FUnordGreaterThanEqual, LT, T, 1)
 
-/* OpenCL.std instructions that are one sgemu instruction. */
-#define SPV_OCL_OPS(X) \
-    X(fmin, MIN, T) X(fmax, MAX, T) X(sqrt, SQRT, T) X(rsqrt, RSQRT, T) \
-    X(native_sqrt, SQRT, T) X(native_rsqrt, RSQRT, T) X(native_recip, RCP, T) \
-    X(half_recip, RCP, T) X(half_sqrt, SQRT, T) X(half_rsqrt, RSQRT, T) \
-    X(exp2, EXP2, T) X(native_exp2, EXP2, T) X(half_exp2, EXP2, T) \
-    X(log2, LOG2, T) X(native_log2, LOG2, T) X(half_log2, LOG2, T) \
-    X(sin, SIN, T) X(native_sin, SIN, T) X(half_sin, SIN, T) \
-    X(cos, COS, T) X(native_cos, COS, T) X(half_cos, COS, T) \
-    X(native_divide, DIV, T) X(half_divide, DIV, T) X(fmod, REM, T) \
-    X(mad, MAD, T) X(fma, FMA, T) X(fabs, ABS, T) X(s_abs, ABS, S) \
-    X(s_min, MIN, S) X(u_min, MIN, U) X(s_max, MAX, S) X(u_max, MAX, U) \
-    X(clz, CLZ, T) X(popcount, POPCOUNT, T) X(s_mul_hi, MUL_HI, S) X(u_mul_hi, MUL_HI, U) \
-    X(s_mad24, MAD, S) X(u_mad24, MAD, U) X(s_mul24, MUL, S) X(u_mul24, MUL, U) \
-    X(atan, ATAN, T) X(asin, ASIN, T) X(acos, ACOS, T) X(atan2, ATAN2, T) \
-    X(sinh, SINH, T) X(cosh, COSH, T) X(tanh, TANH, T) X(asinh, ASINH, T) \
-    X(acosh, ACOSH, T) X(atanh, ATANH, T) X(expm1, EXPM1, T) X(log1p, LOG1P, T) \
-    X(erf, ERF, T) X(erfc, ERFC, T) X(tgamma, TGAMMA, T) X(lgamma, LGAMMA, T) \
-    X(cbrt, CBRT, T) X(hypot, HYPOT, T) X(exp, EXP, T) X(exp10, EXP10, T) \
-    X(log, LOG, T) X(log10, LOG10, T) X(pow, POW, T)
-
 static isa_type with_sign(isa_type t, int sg)
 {
     if (sg == SG_S)
@@ -480,6 +459,183 @@ static bool lowered_exp_log(xctx *x, xfn *f, const spv_inst *in, const char *nam
     return true;
 }
 
+static bool ocl_unknown(xctx *x, const char *name)
+{
+    spv_error(x, "OpenCL.std instruction '%s' has no sgemu equivalent", name);
+    return true;
+}
+
+/* How each OpenCL.std instruction is translated, indexed by its number:
+ * one sgemu instruction (the opcode, and the signedness it gives the type),
+ * a clamp (max then min), or the lowering in spirv_math.c (MATH: the *pi
+ * forms, lgamma_r, remquo, ...; POW: pown, rootn, powr), spirv_extra.c,
+ * spirv_vecmem.c or below (EXP_LOG).  OCL_NONE: sgemu has no equivalent. */
+enum { OCL_NONE, OCL_ONE, OCL_CLAMP, OCL_MATH, OCL_EXTRA, OCL_VECMEM, OCL_POW, OCL_EXP_LOG };
+typedef struct ocl_row {
+    uint8_t how, sign;
+    uint16_t op;
+} ocl_row;
+static const ocl_row ocl_rows[] = {
+    [OpenCLstd_Acos] = { OCL_ONE, SG_T, ISA_OP_ACOS },
+    [OpenCLstd_Acosh] = { OCL_ONE, SG_T, ISA_OP_ACOSH },
+    [OpenCLstd_Acospi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Asin] = { OCL_ONE, SG_T, ISA_OP_ASIN },
+    [OpenCLstd_Asinh] = { OCL_ONE, SG_T, ISA_OP_ASINH },
+    [OpenCLstd_Asinpi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Atan] = { OCL_ONE, SG_T, ISA_OP_ATAN },
+    [OpenCLstd_Atan2] = { OCL_ONE, SG_T, ISA_OP_ATAN2 },
+    [OpenCLstd_Atanh] = { OCL_ONE, SG_T, ISA_OP_ATANH },
+    [OpenCLstd_Atanpi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Atan2pi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Cbrt] = { OCL_ONE, SG_T, ISA_OP_CBRT },
+    [OpenCLstd_Ceil] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Copysign] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Cos] = { OCL_ONE, SG_T, ISA_OP_COS },
+    [OpenCLstd_Cosh] = { OCL_ONE, SG_T, ISA_OP_COSH },
+    [OpenCLstd_Cospi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Erfc] = { OCL_ONE, SG_T, ISA_OP_ERFC },
+    [OpenCLstd_Erf] = { OCL_ONE, SG_T, ISA_OP_ERF },
+    [OpenCLstd_Exp] = { OCL_ONE, SG_T, ISA_OP_EXP },
+    [OpenCLstd_Exp2] = { OCL_ONE, SG_T, ISA_OP_EXP2 },
+    [OpenCLstd_Exp10] = { OCL_ONE, SG_T, ISA_OP_EXP10 },
+    [OpenCLstd_Expm1] = { OCL_ONE, SG_T, ISA_OP_EXPM1 },
+    [OpenCLstd_Fabs] = { OCL_ONE, SG_T, ISA_OP_ABS },
+    [OpenCLstd_Fdim] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Floor] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Fma] = { OCL_ONE, SG_T, ISA_OP_FMA },
+    [OpenCLstd_Fmax] = { OCL_ONE, SG_T, ISA_OP_MAX },
+    [OpenCLstd_Fmin] = { OCL_ONE, SG_T, ISA_OP_MIN },
+    [OpenCLstd_Fmod] = { OCL_ONE, SG_T, ISA_OP_REM },
+    [OpenCLstd_Fract] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Frexp] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Hypot] = { OCL_ONE, SG_T, ISA_OP_HYPOT },
+    [OpenCLstd_Ilogb] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Ldexp] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Lgamma] = { OCL_ONE, SG_T, ISA_OP_LGAMMA },
+    [OpenCLstd_Lgamma_r] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Log] = { OCL_ONE, SG_T, ISA_OP_LOG },
+    [OpenCLstd_Log2] = { OCL_ONE, SG_T, ISA_OP_LOG2 },
+    [OpenCLstd_Log10] = { OCL_ONE, SG_T, ISA_OP_LOG10 },
+    [OpenCLstd_Log1p] = { OCL_ONE, SG_T, ISA_OP_LOG1P },
+    [OpenCLstd_Logb] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Mad] = { OCL_ONE, SG_T, ISA_OP_MAD },
+    [OpenCLstd_Maxmag] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Minmag] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Modf] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Nan] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Nextafter] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Pow] = { OCL_ONE, SG_T, ISA_OP_POW },
+    [OpenCLstd_Pown] = { OCL_POW, SG_T, 0 },
+    [OpenCLstd_Powr] = { OCL_POW, SG_T, 0 },
+    [OpenCLstd_Remainder] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Remquo] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Rint] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Rootn] = { OCL_POW, SG_T, 0 },
+    [OpenCLstd_Round] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Rsqrt] = { OCL_ONE, SG_T, ISA_OP_RSQRT },
+    [OpenCLstd_Sin] = { OCL_ONE, SG_T, ISA_OP_SIN },
+    [OpenCLstd_Sincos] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Sinh] = { OCL_ONE, SG_T, ISA_OP_SINH },
+    [OpenCLstd_Sinpi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Sqrt] = { OCL_ONE, SG_T, ISA_OP_SQRT },
+    [OpenCLstd_Tan] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Tanh] = { OCL_ONE, SG_T, ISA_OP_TANH },
+    [OpenCLstd_Tanpi] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_Tgamma] = { OCL_ONE, SG_T, ISA_OP_TGAMMA },
+    [OpenCLstd_Trunc] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Half_cos] = { OCL_ONE, SG_T, ISA_OP_COS },
+    [OpenCLstd_Half_divide] = { OCL_ONE, SG_T, ISA_OP_DIV },
+    [OpenCLstd_Half_exp] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Half_exp2] = { OCL_ONE, SG_T, ISA_OP_EXP2 },
+    [OpenCLstd_Half_exp10] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Half_log] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Half_log2] = { OCL_ONE, SG_T, ISA_OP_LOG2 },
+    [OpenCLstd_Half_log10] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Half_powr] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Half_recip] = { OCL_ONE, SG_T, ISA_OP_RCP },
+    [OpenCLstd_Half_rsqrt] = { OCL_ONE, SG_T, ISA_OP_RSQRT },
+    [OpenCLstd_Half_sin] = { OCL_ONE, SG_T, ISA_OP_SIN },
+    [OpenCLstd_Half_sqrt] = { OCL_ONE, SG_T, ISA_OP_SQRT },
+    [OpenCLstd_Half_tan] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Native_cos] = { OCL_ONE, SG_T, ISA_OP_COS },
+    [OpenCLstd_Native_divide] = { OCL_ONE, SG_T, ISA_OP_DIV },
+    [OpenCLstd_Native_exp] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Native_exp2] = { OCL_ONE, SG_T, ISA_OP_EXP2 },
+    [OpenCLstd_Native_exp10] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Native_log] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Native_log2] = { OCL_ONE, SG_T, ISA_OP_LOG2 },
+    [OpenCLstd_Native_log10] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Native_powr] = { OCL_EXP_LOG, SG_T, 0 },
+    [OpenCLstd_Native_recip] = { OCL_ONE, SG_T, ISA_OP_RCP },
+    [OpenCLstd_Native_rsqrt] = { OCL_ONE, SG_T, ISA_OP_RSQRT },
+    [OpenCLstd_Native_sin] = { OCL_ONE, SG_T, ISA_OP_SIN },
+    [OpenCLstd_Native_sqrt] = { OCL_ONE, SG_T, ISA_OP_SQRT },
+    [OpenCLstd_Native_tan] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_FClamp] = { OCL_CLAMP, SG_T, 0 },
+    [OpenCLstd_Degrees] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Mix] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Radians] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Step] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Smoothstep] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Sign] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Cross] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Distance] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Length] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Normalize] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Fast_distance] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Fast_length] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Fast_normalize] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SAbs] = { OCL_ONE, SG_S, ISA_OP_ABS },
+    [OpenCLstd_SAbs_diff] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SAdd_sat] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_UAdd_sat] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SHadd] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_UHadd] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SRhadd] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_URhadd] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SClamp] = { OCL_CLAMP, SG_T, 0 },
+    [OpenCLstd_UClamp] = { OCL_CLAMP, SG_T, 0 },
+    [OpenCLstd_Clz] = { OCL_ONE, SG_T, ISA_OP_CLZ },
+    [OpenCLstd_Ctz] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SMad_hi] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_UMad_sat] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_SMad_sat] = { OCL_MATH, SG_T, 0 },
+    [OpenCLstd_SMax] = { OCL_ONE, SG_S, ISA_OP_MAX },
+    [OpenCLstd_UMax] = { OCL_ONE, SG_U, ISA_OP_MAX },
+    [OpenCLstd_SMin] = { OCL_ONE, SG_S, ISA_OP_MIN },
+    [OpenCLstd_UMin] = { OCL_ONE, SG_U, ISA_OP_MIN },
+    [OpenCLstd_SMul_hi] = { OCL_ONE, SG_S, ISA_OP_MUL_HI },
+    [OpenCLstd_Rotate] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_SSub_sat] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_USub_sat] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_U_Upsample] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_S_Upsample] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Popcount] = { OCL_ONE, SG_T, ISA_OP_POPCOUNT },
+    [OpenCLstd_SMad24] = { OCL_ONE, SG_S, ISA_OP_MAD },
+    [OpenCLstd_UMad24] = { OCL_ONE, SG_U, ISA_OP_MAD },
+    [OpenCLstd_SMul24] = { OCL_ONE, SG_S, ISA_OP_MUL },
+    [OpenCLstd_UMul24] = { OCL_ONE, SG_U, ISA_OP_MUL },
+    [OpenCLstd_Vloadn] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstoren] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vload_half] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vload_halfn] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstore_half] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstore_half_r] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstore_halfn] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstore_halfn_r] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vloada_halfn] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstorea_halfn] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Vstorea_halfn_r] = { OCL_VECMEM, SG_T, 0 },
+    [OpenCLstd_Shuffle] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Shuffle2] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Prefetch] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Bitselect] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_Select] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_UAbs_diff] = { OCL_EXTRA, SG_T, 0 },
+    [OpenCLstd_UMul_hi] = { OCL_ONE, SG_U, ISA_OP_MUL_HI },
+    [OpenCLstd_UMad_hi] = { OCL_EXTRA, SG_T, 0 },
+};
+
 static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
 {
     if (spv_is_debug_inst(x->m, in))    /* -g: describes the source only */
@@ -490,21 +646,19 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
     }
     uint32_t e = spv_word(x->m, in, 4);
     const char *name = e < spv_ocl_names_len && spv_ocl_names[e] ? spv_ocl_names[e] : "?";
-    isa_opcode op = ISA_OP_COUNT;
-    int sg = SG_T;
-#define X(N, OP, S) if (!strcmp(name, #N)) { op = ISA_OP_##OP; sg = SG_##S; }
-    SPV_OCL_OPS(X)
-#undef X
+    const ocl_row row = e < sizeof ocl_rows / sizeof ocl_rows[0] ? ocl_rows[e] : (ocl_row){ 0 };
     const spv_type *t;
-    bool fc = !strcmp(name, "fclamp"), sc = !strcmp(name, "s_clamp"), uc = !strcmp(name, "u_clamp");
-    if (op == ISA_OP_COUNT && (fc || sc || uc)) {
+    switch (row.how) {
+    case OCL_ONE:
+        break;
+    case OCL_CLAMP: {
         xval *s[3];
         if (!operands(x, f, in, 5, 3, s))
             return true;
         xval *r = result(x, f, in, &t);
         if (!r)
             return true;
-        int csg = sc ? SG_S : uc ? SG_U : SG_T;
+        int csg = e == OpenCLstd_SClamp ? SG_S : e == OpenCLstd_UClamp ? SG_U : SG_T;
         isa_type ty = with_sign(ctype(t), csg);
         xval tmp;
         xval *a[2] = { s[0], s[1] };
@@ -513,20 +667,21 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
         emit_map(x, r, t, ISA_OP_MIN, ty, b, 2);
         return true;
     }
-    if (op == ISA_OP_COUNT && spv_lower_math(x, f, in, name))
-        return true;
-    if (op == ISA_OP_COUNT && spv_lower_extra(x, f, in, name))
-        return true;
-    if (op == ISA_OP_COUNT && spv_op_vecmem(x, f, in, name))
-        return true;
-    if (op == ISA_OP_COUNT && spv_lower_pow(x, f, in, name))
-        return true;
-    if (op == ISA_OP_COUNT && lowered_exp_log(x, f, in, name))
-        return true;
-    if (op == ISA_OP_COUNT) {
-        spv_error(x, "OpenCL.std instruction '%s' has no sgemu equivalent", name);
-        return true;
+    case OCL_MATH:
+        return spv_lower_math(x, f, in, name) || ocl_unknown(x, name);
+    case OCL_EXTRA:
+        return spv_lower_extra(x, f, in, name) || ocl_unknown(x, name);
+    case OCL_VECMEM:
+        return spv_op_vecmem(x, f, in, name) || ocl_unknown(x, name);
+    case OCL_POW:
+        return spv_lower_pow(x, f, in, name) || ocl_unknown(x, name);
+    case OCL_EXP_LOG:
+        return lowered_exp_log(x, f, in, name) || ocl_unknown(x, name);
+    default:
+        return ocl_unknown(x, name);
     }
+    const isa_opcode op = (isa_opcode)row.op;
+    const int sg = row.sign;
     unsigned n = nsrc_of(op);
     xval *s[3];
     if (in->nw < 5 + n) {
@@ -551,44 +706,63 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
 
 /* ---------------------------------------------------------- groups */
 
-static const char *binop_name(uint32_t op)
+/* The combining operator of a SPIR-V group arithmetic instruction
+ * (ISA_BINOP_NONE: it is none) and the signedness it gives the type. */
+static isa_binop group_binop(uint32_t op, int *sign)
 {
+    *sign = SG_T;
     switch (op) {
     case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupNonUniformIAdd:
-    case SpvOpGroupNonUniformFAdd: return "add";
-    case SpvOpGroupNonUniformIMul: case SpvOpGroupNonUniformFMul: return "mul";
-    case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin:
-    case SpvOpGroupNonUniformSMin: case SpvOpGroupNonUniformUMin:
-    case SpvOpGroupNonUniformFMin: return "min";
-    case SpvOpGroupSMax: case SpvOpGroupUMax: case SpvOpGroupFMax:
-    case SpvOpGroupNonUniformSMax: case SpvOpGroupNonUniformUMax:
-    case SpvOpGroupNonUniformFMax: return "max";
-    case SpvOpGroupNonUniformBitwiseAnd: return "and";
-    case SpvOpGroupNonUniformBitwiseOr: return "or";
-    case SpvOpGroupNonUniformBitwiseXor: return "xor";
-    case SpvOpGroupNonUniformLogicalAnd: return "logical_and";
-    case SpvOpGroupNonUniformLogicalOr: return "logical_or";
-    case SpvOpGroupNonUniformLogicalXor: return "logical_xor";
-    default: return NULL;
+    case SpvOpGroupNonUniformFAdd: return ISA_BINOP_ADD;
+    case SpvOpGroupNonUniformIMul: case SpvOpGroupNonUniformFMul: return ISA_BINOP_MUL;
+    case SpvOpGroupSMin: case SpvOpGroupNonUniformSMin:
+        *sign = SG_S;
+        return ISA_BINOP_MIN;
+    case SpvOpGroupUMin: case SpvOpGroupFMin: case SpvOpGroupNonUniformUMin:
+    case SpvOpGroupNonUniformFMin: return ISA_BINOP_MIN;
+    case SpvOpGroupSMax: case SpvOpGroupNonUniformSMax:
+        *sign = SG_S;
+        return ISA_BINOP_MAX;
+    case SpvOpGroupUMax: case SpvOpGroupFMax: case SpvOpGroupNonUniformUMax:
+    case SpvOpGroupNonUniformFMax: return ISA_BINOP_MAX;
+    case SpvOpGroupNonUniformBitwiseAnd: return ISA_BINOP_AND;
+    case SpvOpGroupNonUniformBitwiseOr: return ISA_BINOP_OR;
+    case SpvOpGroupNonUniformBitwiseXor: return ISA_BINOP_XOR;
+    case SpvOpGroupNonUniformLogicalAnd: return ISA_BINOP_LAND;
+    case SpvOpGroupNonUniformLogicalOr: return ISA_BINOP_LOR;
+    case SpvOpGroupNonUniformLogicalXor: return ISA_BINOP_LXOR;
+    default: return ISA_BINOP_NONE;
     }
 }
 
-static int binop_sign(uint32_t op)
-{
-    switch (op) {
-    case SpvOpGroupSMin: case SpvOpGroupSMax: case SpvOpGroupNonUniformSMin:
-    case SpvOpGroupNonUniformSMax: return SG_S;
-    default: return SG_T;
-    }
-}
+/* Which reduce/scan rows a group arithmetic instruction picks from: the
+ * uniform ones of a sub-group or a work-group, the non-uniform ones, the
+ * clustered reduces. */
+enum { GK_SG, GK_WG, GK_NU, GK_CL, GK_COUNT };
 
-static isa_opcode by_name(xctx *x, const char *mn)
-{
-    isa_opcode op = isa_opcode_from_name(mn, strlen(mn));
-    if (op == ISA_OP_COUNT)
-        spv_error(x, "sgemu has no instruction '%s'", mn);
-    return op;
-}
+/* The sgemu opcode of each group arithmetic instruction, by kind,
+ * GroupOperation (Reduce, InclusiveScan, ExclusiveScan; the clustered kind
+ * has Reduce only) and operator: 1 + the opcode, 0 where sgemu has none. */
+#define GOP(o) (uint16_t)(1 + ISA_OP_##o)
+#define GROUP_UNIFORM(P) \
+    [ISA_BINOP_ADD] = GOP(P##_ADD), [ISA_BINOP_MIN] = GOP(P##_MIN), [ISA_BINOP_MAX] = GOP(P##_MAX)
+#define GROUP_ALL_OPS(P) \
+    GROUP_UNIFORM(P), [ISA_BINOP_MUL] = GOP(P##_MUL), [ISA_BINOP_AND] = GOP(P##_AND), \
+    [ISA_BINOP_OR] = GOP(P##_OR), [ISA_BINOP_XOR] = GOP(P##_XOR), \
+    [ISA_BINOP_LAND] = GOP(P##_LAND), [ISA_BINOP_LOR] = GOP(P##_LOR), \
+    [ISA_BINOP_LXOR] = GOP(P##_LXOR)
+static const uint16_t group_arith_ops[GK_COUNT][3][ISA_BINOP_COUNT] = {
+    [GK_SG] = { { GROUP_UNIFORM(SG_REDUCE) }, { GROUP_UNIFORM(SG_SCAN_INC) },
+                { GROUP_UNIFORM(SG_SCAN_EXC) } },
+    [GK_WG] = { { GROUP_UNIFORM(WG_REDUCE) }, { GROUP_UNIFORM(WG_SCAN_INC) },
+                { GROUP_UNIFORM(WG_SCAN_EXC) } },
+    [GK_NU] = { { GROUP_ALL_OPS(SG_NU_REDUCE) }, { GROUP_ALL_OPS(SG_NU_SCAN_INC) },
+                { GROUP_ALL_OPS(SG_NU_SCAN_EXC) } },
+    [GK_CL] = { { GROUP_ALL_OPS(SG_CL_REDUCE) } },
+};
+#undef GROUP_ALL_OPS
+#undef GROUP_UNIFORM
+#undef GOP
 
 /* Scope operand (an id of a constant) at word w. */
 static int scope_at(xctx *x, xfn *f, const spv_inst *in, unsigned w)
@@ -651,12 +825,164 @@ static isa_inst *ballot_query(xctx *x, xval *r, isa_opcode op, uint32_t d, uint3
     return bi;
 }
 
+/* OpGroupIAdd ... OpGroupNonUniformLogicalXor: a reduce or scan (operand
+ * at word 5; a clustered reduce's cluster size at word 6). */
+static void group_arith(xctx *x, xfn *f, const spv_inst *in, int scope, bool nu, isa_binop b,
+                        int sign, isa_type ty)
+{
+    xval *s[2];
+    uint32_t gop = spv_word(x->m, in, 4);
+    if (!operands(x, f, in, 5, 1, s))
+        return;
+    const bool clustered = nu && gop == SpvGroupOperationClusteredReduce;
+    if (clustered && !operands(x, f, in, 5, 2, s))
+        return;
+    if (!clustered && gop > SpvGroupOperationExclusiveScan) {
+        spv_error(x, "group operation %s is not supported",
+                  spv_enum_name("GroupOperation", gop) ?
+                  spv_enum_name("GroupOperation", gop) : "?");
+        return;
+    }
+    const unsigned kind = clustered ? GK_CL : nu ? GK_NU :
+                          scope == SpvScopeWorkgroup ? GK_WG : GK_SG;
+    const unsigned op1 = group_arith_ops[kind][clustered ? 0 : gop][b];
+    if (!op1)
+        spv_error(x, "group instruction %s with operation %s has no sgemu instruction",
+                  spv_op_name(in->op), spv_enum_name("GroupOperation", gop) ?
+                  spv_enum_name("GroupOperation", gop) : "?");
+    group_map(x, f, in, op1 ? (isa_opcode)(op1 - 1) : ISA_OP_COUNT, with_sign(ty, sign), s,
+              clustered ? 2 : 1);
+}
+
+/* Group instructions that are one sgemu instruction over value operands
+ * from word 4: the SPIR-V opcode, the sgemu opcode, how many operands and
+ * the type the instruction computes in. */
+enum { GT_RESULT, GT_U32, GT_OPERAND };
+static const struct group_row {
+    uint16_t spv, op;
+    uint8_t nsrc, type;
+} group_rows[] = {
+    { SpvOpGroupNonUniformAll, ISA_OP_SG_NU_ALL, 1, GT_U32 },
+    { SpvOpGroupNonUniformAny, ISA_OP_SG_NU_ANY, 1, GT_U32 },
+    { SpvOpGroupNonUniformAllEqual, ISA_OP_SG_NU_ALL_EQUAL, 1, GT_OPERAND },
+    { SpvOpGroupNonUniformElect, ISA_OP_SG_ELECT, 0, GT_U32 },
+    { SpvOpGroupNonUniformBroadcast, ISA_OP_SG_NU_BROADCAST, 2, GT_RESULT },
+    { SpvOpGroupNonUniformBroadcastFirst, ISA_OP_SG_BROADCAST_FIRST, 1, GT_RESULT },
+    { SpvOpGroupNonUniformShuffle, ISA_OP_SG_SHUFFLE, 2, GT_RESULT },
+    { SpvOpGroupNonUniformShuffleXor, ISA_OP_SG_SHUFFLE_XOR, 2, GT_RESULT },
+    { SpvOpGroupNonUniformShuffleUp, ISA_OP_SG_SHUFFLE_UP, 2, GT_RESULT },
+    { SpvOpGroupNonUniformShuffleDown, ISA_OP_SG_SHUFFLE_DOWN, 2, GT_RESULT },
+};
+
+/* work_group_broadcast: the local id (word 5) is a scalar or a 2/3-vector,
+ * so one WG_BROADCAST per value component takes 1 to 3 id operands. */
+static void group_wg_broadcast(xctx *x, xfn *f, const spv_inst *in, isa_type ty, xval **s)
+{
+    const spv_type *t;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return;
+    uint32_t base = spv_reg(x, t->ncomp);
+    for (unsigned c = 0; c < t->ncomp; c++) {
+        isa_operand v = spv_src(x, comp(s[0], c));
+        isa_operand ids[3] = { { 0 } };   /* only the first n are read */
+        for (unsigned i = 0; i < s[1]->n && i < 3; i++)
+            ids[i] = spv_src(x, &s[1]->c[i]);
+        isa_inst *bi = spv_emit(x, ISA_OP_WG_BROADCAST, ty);
+        bi->o[0] = spv_R(base + c);
+        bi->o[1] = v;
+        for (unsigned i = 0; i < s[1]->n && i < 3; i++)
+            bi->o[2 + i] = ids[i];
+        bi->nopnd = (uint8_t)(2 + (s[1]->n < 3 ? s[1]->n : 3));
+        memset(&r->c[c], 0, sizeof r->c[c]);
+        r->c[c].o = spv_R(base + c);
+    }
+}
+
+/* OpGroupNonUniformBallot: the 4-word mask of the lanes whose predicate
+ * (word 4) holds. */
+static void group_ballot(xctx *x, xfn *f, const spv_inst *in)
+{
+    xval *s[1];
+    if (!operands(x, f, in, 4, 1, s))
+        return;
+    xval *r = spv_def(x, f, spv_word(x->m, in, 2), 4);
+    if (!r)
+        return;
+    isa_operand v = spv_src(x, &s[0]->c[0]);
+    uint32_t b = spv_reg(x, 4);
+    isa_inst *bi = spv_emit(x, ISA_OP_SG_BALLOT, ISA_T_U32);
+    bi->vec = 4;
+    bi->o[0] = spv_R(b);
+    bi->o[1] = v;
+    bi->nopnd = 2;
+    for (unsigned i = 0; i < 4; i++) {
+        memset(&r->c[i], 0, sizeof r->c[i]);
+        r->c[i].o = spv_R(b + i);
+    }
+}
+
+/* OpGroupNonUniformBallotBitExtract: bit `index` (word 5) of a ballot mask
+ * (word 4), read in place when its words are consecutive registers. */
+static void group_ballot_bit_extract(xctx *x, xfn *f, const spv_inst *in)
+{
+    xval *s[2];
+    if (!operands(x, f, in, 4, 2, s))
+        return;
+    const spv_type *t;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return;
+    uint32_t mr = spv_reg(x, 1);
+    isa_operand idx = spv_src(x, &s[1]->c[0]);
+    xval mask = *s[0];
+    mask.n = 4;
+    uint32_t g = 0;
+    bool ok = mask.c[0].o.kind == ISA_OPND_REG;
+    for (unsigned i = 1; i < 4 && ok; i++)
+        ok = mask.c[i].o.kind == ISA_OPND_REG && mask.c[i].o.reg == mask.c[0].o.reg + i;
+    if (ok)
+        g = mask.c[0].o.reg;
+    else {
+        g = spv_reg(x, 4);
+        mask_copy(x, s[0], g);
+    }
+    isa_inst *bi = ballot_query(x, r, ISA_OP_SG_BALLOT_BIT_EXTRACT, mr, g);
+    bi->o[2] = idx;
+    bi->nopnd = 3;
+}
+
+/* OpGroupNonUniformInverseBallot, BallotBitCount (Reduce, InclusiveScan,
+ * ExclusiveScan at word 4, the mask at 5), BallotFindLSB, BallotFindMSB. */
+static void group_ballot_query(xctx *x, xfn *f, const spv_inst *in)
+{
+    xval *s[1];
+    unsigned w = in->op == SpvOpGroupNonUniformBallotBitCount ? 5 : 4;
+    if (!operands(x, f, in, w, 1, s))
+        return;
+    isa_opcode op = in->op == SpvOpGroupNonUniformInverseBallot ? ISA_OP_SG_INVERSE_BALLOT :
+                    in->op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_SG_BALLOT_FIND_LSB :
+                    in->op == SpvOpGroupNonUniformBallotFindMSB ? ISA_OP_SG_BALLOT_FIND_MSB :
+                    ISA_OP_SG_BALLOT_BIT_COUNT;
+    if (in->op == SpvOpGroupNonUniformBallotBitCount) {
+        uint32_t gop = spv_word(x->m, in, 4);
+        op = gop == SpvGroupOperationInclusiveScan ? ISA_OP_SG_BALLOT_INC_SCAN :
+             gop == SpvGroupOperationExclusiveScan ? ISA_OP_SG_BALLOT_EXC_SCAN : op;
+    }
+    const spv_type *t;
+    xval *r = result(x, f, in, &t);
+    if (!r)
+        return;
+    uint32_t g = spv_reg(x, 4), d = spv_reg(x, 1);
+    mask_copy(x, s[0], g);
+    ballot_query(x, r, op, d, g);
+}
+
 static void do_group(xctx *x, xfn *f, const spv_inst *in)
 {
     int scope = scope_at(x, f, in, 3);
     if (scope < 0)
         return;
-    const char *pre = scope == SpvScopeWorkgroup ? "work_group_" : "sub_group_";
     bool nu = in->op >= SpvOpGroupNonUniformElect && in->op <= SpvOpGroupNonUniformQuadSwap;
     if (nu && scope != SpvScopeSubgroup) {
         spv_error(x, "non-uniform group operations need Subgroup scope");
@@ -666,174 +992,55 @@ static void do_group(xctx *x, xfn *f, const spv_inst *in)
     if (!rt)
         return;
     isa_type ty = ctype(rt);
-    char mn[96];
     xval *s[3];
-    const char *bn = binop_name(in->op);
-    if (bn) {
-        uint32_t gop = spv_word(x->m, in, 4);
-        static const char *const gops[] = { "reduce_", "scan_inclusive_", "scan_exclusive_" };
-        if (!operands(x, f, in, 5, 1, s))
-            return;
-        if (nu && gop == SpvGroupOperationClusteredReduce) {
-            if (!operands(x, f, in, 5, 2, s))
-                return;
-            snprintf(mn, sizeof mn, "sub_group_clustered_reduce_%s", bn);
-            group_map(x, f, in, by_name(x, mn), with_sign(ty, binop_sign(in->op)), s, 2);
-            return;
-        }
-        if (gop > 2) {
-            spv_error(x, "group operation %s is not supported",
-                    spv_enum_name("GroupOperation", gop) ?
-                    spv_enum_name("GroupOperation", gop) : "?");
-            return;
-        }
-        snprintf(mn, sizeof mn, "%s%s%s%s", pre, nu ? "non_uniform_" : "", gops[gop], bn);
-        group_map(x, f, in, by_name(x, mn), with_sign(ty, binop_sign(in->op)), s, 1);
+    int sign;
+    const isa_binop b = group_binop(in->op, &sign);
+    if (b != ISA_BINOP_NONE) {
+        group_arith(x, f, in, scope, nu, b, sign, ty);
         return;
     }
+    for (unsigned i = 0; i < sizeof group_rows / sizeof group_rows[0]; i++) {
+        const struct group_row *g = &group_rows[i];
+        if (g->spv != in->op)
+            continue;
+        if (g->nsrc && !operands(x, f, in, 4, g->nsrc, s))
+            return;
+        if (g->type == GT_OPERAND) {
+            const spv_type *vt = type_of_id(x, spv_word(x->m, in, 4));
+            if (vt)
+                group_map(x, f, in, (isa_opcode)g->op, ctype(vt), s, 1);
+            return;
+        }
+        group_map(x, f, in, (isa_opcode)g->op, g->type == GT_U32 ? ISA_T_U32 : ty, s, g->nsrc);
+        return;
+    }
+    const bool wg = scope == SpvScopeWorkgroup;
     switch (in->op) {
     case SpvOpGroupAll: case SpvOpGroupAny:
         if (!operands(x, f, in, 4, 1, s))
             return;
-        snprintf(mn, sizeof mn, "%s%s", pre, in->op == SpvOpGroupAll ? "all" : "any");
-        group_map(x, f, in, by_name(x, mn), ISA_T_U32, s, 1);
-        return;
-    case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny:
-        if (!operands(x, f, in, 4, 1, s))
-            return;
-        group_map(x, f, in, in->op == SpvOpGroupNonUniformAll ? ISA_OP_SG_NU_ALL
-                                                              : ISA_OP_SG_NU_ANY,
+        group_map(x, f, in, in->op == SpvOpGroupAll ? (wg ? ISA_OP_WG_ALL : ISA_OP_SG_ALL)
+                                                    : (wg ? ISA_OP_WG_ANY : ISA_OP_SG_ANY),
                   ISA_T_U32, s, 1);
         return;
-    case SpvOpGroupNonUniformAllEqual: {
-        if (!operands(x, f, in, 4, 1, s))
-            return;
-        const spv_type *vt = type_of_id(x, spv_word(x->m, in, 4));
-        if (vt)
-            group_map(x, f, in, ISA_OP_SG_NU_ALL_EQUAL, ctype(vt), s, 1);
-        return;
-    }
-    case SpvOpGroupNonUniformElect:
-        group_map(x, f, in, ISA_OP_SG_ELECT, ISA_T_U32, s, 0);
-        return;
-    case SpvOpGroupBroadcast: {
+    case SpvOpGroupBroadcast:
         if (!operands(x, f, in, 4, 2, s))
             return;
-        if (scope == SpvScopeSubgroup) {
+        if (wg)
+            group_wg_broadcast(x, f, in, ty, s);
+        else
             group_map(x, f, in, ISA_OP_SG_BROADCAST, ty, s, 2);
-            return;
-        }
-        /* work-group: local id is a scalar or a 2/3-vector */
-        const spv_type *t;
-        xval *r = result(x, f, in, &t);
-        if (!r)
-            return;
-        uint32_t base = spv_reg(x, t->ncomp);
-        for (unsigned c = 0; c < t->ncomp; c++) {
-            isa_operand v = spv_src(x, comp(s[0], c));
-            isa_operand ids[3] = { { 0 } };   /* only the first n are read */
-            for (unsigned i = 0; i < s[1]->n && i < 3; i++)
-                ids[i] = spv_src(x, &s[1]->c[i]);
-            isa_inst *bi = spv_emit(x, ISA_OP_WG_BROADCAST, ty);
-            bi->o[0] = spv_R(base + c);
-            bi->o[1] = v;
-            for (unsigned i = 0; i < s[1]->n && i < 3; i++)
-                bi->o[2 + i] = ids[i];
-            bi->nopnd = (uint8_t)(2 + (s[1]->n < 3 ? s[1]->n : 3));
-            memset(&r->c[c], 0, sizeof r->c[c]);
-            r->c[c].o = spv_R(base + c);
-        }
         return;
-    }
-    case SpvOpGroupNonUniformBroadcast:
-    case SpvOpGroupNonUniformShuffle: case SpvOpGroupNonUniformShuffleXor:
-    case SpvOpGroupNonUniformShuffleUp: case SpvOpGroupNonUniformShuffleDown:
-    case SpvOpGroupNonUniformBallotBitExtract: {
-        if (!operands(x, f, in, 4, 2, s))
-            return;
-        isa_opcode op = in->op == SpvOpGroupNonUniformBroadcast ? ISA_OP_SG_NU_BROADCAST :
-                        in->op == SpvOpGroupNonUniformShuffle ? ISA_OP_SG_SHUFFLE :
-                        in->op == SpvOpGroupNonUniformShuffleXor ? ISA_OP_SG_SHUFFLE_XOR :
-                        in->op == SpvOpGroupNonUniformShuffleUp ? ISA_OP_SG_SHUFFLE_UP :
-                        in->op == SpvOpGroupNonUniformShuffleDown ? ISA_OP_SG_SHUFFLE_DOWN :
-                        ISA_OP_SG_BALLOT_BIT_EXTRACT;
-        if (op == ISA_OP_SG_BALLOT_BIT_EXTRACT) {
-            const spv_type *t;
-            xval *r = result(x, f, in, &t);
-            if (!r)
-                return;
-            uint32_t mr = spv_reg(x, 1), vr = s[0]->n == 4 ? 0 : 0;
-            (void)vr;
-            isa_operand idx = spv_src(x, &s[1]->c[0]);
-            xval mask = *s[0];
-            mask.n = 4;
-            uint32_t g = 0;
-            {
-                bool ok = mask.c[0].o.kind == ISA_OPND_REG;
-                for (unsigned i = 1; i < 4 && ok; i++)
-                    ok = mask.c[i].o.kind == ISA_OPND_REG && mask.c[i].o.reg == mask.c[0].o.reg + i;
-                if (ok)
-                    g = mask.c[0].o.reg;
-                else {
-                    g = spv_reg(x, 4);
-                    mask_copy(x, s[0], g);
-                }
-            }
-            isa_inst *bi = ballot_query(x, r, op, mr, g);
-            bi->o[2] = idx;
-            bi->nopnd = 3;
-            return;
-        }
-        group_map(x, f, in, op, ty, s, 2);
+    case SpvOpGroupNonUniformBallot:
+        group_ballot(x, f, in);
         return;
-    }
-    case SpvOpGroupNonUniformBroadcastFirst:
-        if (!operands(x, f, in, 4, 1, s))
-            return;
-        group_map(x, f, in, ISA_OP_SG_BROADCAST_FIRST, ty, s, 1);
+    case SpvOpGroupNonUniformBallotBitExtract:
+        group_ballot_bit_extract(x, f, in);
         return;
-    case SpvOpGroupNonUniformBallot: {
-        if (!operands(x, f, in, 4, 1, s))
-            return;
-        xval *r = spv_def(x, f, spv_word(x->m, in, 2), 4);
-        if (!r)
-            return;
-        isa_operand v = spv_src(x, &s[0]->c[0]);
-        uint32_t b = spv_reg(x, 4);
-        isa_inst *bi = spv_emit(x, ISA_OP_SG_BALLOT, ISA_T_U32);
-        bi->vec = 4;
-        bi->o[0] = spv_R(b);
-        bi->o[1] = v;
-        bi->nopnd = 2;
-        for (unsigned i = 0; i < 4; i++) {
-            memset(&r->c[i], 0, sizeof r->c[i]);
-            r->c[i].o = spv_R(b + i);
-        }
-        return;
-    }
     case SpvOpGroupNonUniformInverseBallot: case SpvOpGroupNonUniformBallotBitCount:
-    case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB: {
-        unsigned w = in->op == SpvOpGroupNonUniformBallotBitCount ? 5 : 4;
-        if (!operands(x, f, in, w, 1, s))
-            return;
-        isa_opcode op = in->op == SpvOpGroupNonUniformInverseBallot ? ISA_OP_SG_INVERSE_BALLOT :
-                        in->op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_SG_BALLOT_FIND_LSB :
-                        in->op == SpvOpGroupNonUniformBallotFindMSB ? ISA_OP_SG_BALLOT_FIND_MSB :
-                        ISA_OP_SG_BALLOT_BIT_COUNT;
-        if (in->op == SpvOpGroupNonUniformBallotBitCount) {
-            uint32_t gop = spv_word(x->m, in, 4);
-            op = gop == SpvGroupOperationInclusiveScan ? ISA_OP_SG_BALLOT_INC_SCAN :
-                 gop == SpvGroupOperationExclusiveScan ? ISA_OP_SG_BALLOT_EXC_SCAN : op;
-        }
-        const spv_type *t;
-        xval *r = result(x, f, in, &t);
-        if (!r)
-            return;
-        uint32_t g = spv_reg(x, 4), d = spv_reg(x, 1);
-        mask_copy(x, s[0], g);
-        ballot_query(x, r, op, d, g);
+    case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB:
+        group_ballot_query(x, f, in);
         return;
-    }
     case SpvOpGroupNonUniformRotateKHR: {
         bool cl = in->nw > 6;
         if (!operands(x, f, in, 4, cl ? 3 : 2, s))
