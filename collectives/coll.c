@@ -142,7 +142,7 @@ coll_status coll_execute(const coll_env *env, const isa_inst *in,
     if (in->op >= ISA_OP_COUNT || !g || g->nsg == 0)
         return coll_fail(report, COLL_UNSUPPORTED, 0, 0, in->op);
     const isa_op_info *oi = &isa_ops[in->op];
-    if (oi->pipe == ISA_PIPE_BLOCK)     /* block I/O: block_io.c */
+    if (isa_op_block_io(in->op))     /* block I/O: block_io.c */
         return coll_block_io(env, in, g, report);
     coll_family_fn fn = family_fns[oi->family];
     if (oi->scope == ISA_SCOPE_WG && oi->family != ISA_FAM_BCAST)

@@ -160,12 +160,11 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
         d->kind = EMU_D_RET;
         return;
     }
-    if (oi->family == ISA_FAM_NOP && oi->pipe != ISA_PIPE_COLL &&
-        oi->pipe != ISA_PIPE_BLOCK) {
+    if (oi->family == ISA_FAM_NOP && !isa_op_cross_lane(in->op)) {
         d->kind = EMU_D_NOP;
         return;
     }
-    if (oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK)
+    if (isa_op_cross_lane(in->op))
         return;
     /* memory and the remaining ALU ops run their generic code, but inside
      * the dispatch loop's stint: they never touch the SIMT stack */
@@ -357,7 +356,7 @@ static bool lane_wise(const isa_inst *in)
     if (in->op >= ISA_OP_COUNT)
         return false;
     const isa_op_info *oi = &isa_ops[in->op];
-    if (oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK)
+    if (isa_op_cross_lane(in->op))
         return false;
     switch (oi->family) {
     case ISA_FAM_IMG_READ:

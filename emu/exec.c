@@ -752,8 +752,8 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
             lanes_simt_goto(s, pc + 1);
             break;
         default:
-            if (oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK) {
-                if (oi->scope == ISA_SCOPE_WG) {
+            if (isa_op_cross_lane(in->op)) {
+                if (isa_op_wg_sync(in->op)) {
                     sg->state = EMU_SG_BLOCKED;
                     sg->block_pc = pc;
                     LEAVE(0);

@@ -564,7 +564,7 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
         run->args[io->reg].kind != SGEMU_VAL_IMAGE)
         return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
                          "%s: operand is not a bound image", oi->mnemonic);
-    if (oi->pipe == ISA_PIPE_BLOCK)
+    if (isa_op_block_io(in->op))
         return block_access(run, sg, in, mask, pc);
     if (oi->family == ISA_FAM_IMG_QUERY) {
         const sgemu_image *im = &run->args[io->reg].image;

@@ -48,7 +48,7 @@ static int meet(emu_run *run, emu_wg *wg)
 
     uint32_t pc = first->block_pc;
     const isa_inst *in = &run->k->inst[pc];
-    if (isa_ops[in->op].pipe == ISA_PIPE_COLL) {
+    if (isa_op_cross_lane(in->op)) {
         lanes_sg *lsg[wg->nsg];
         lanes_mask act[wg->nsg];
         for (uint32_t i = 0; i < wg->nsg; i++) {

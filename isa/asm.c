@@ -833,7 +833,7 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
         }
         int rnd = name_index(m, isa_round_names, 1, ISA_RND_COUNT);
         if (rnd >= 0) {
-            ok = modifier_ok(c, m, q(m.p, m.n, qb), mnem, is_cvt || isa_family_is_arith(oi->family),
+            ok = modifier_ok(c, m, q(m.p, m.n, qb), mnem, is_cvt || isa_op_arith(in->op),
                              have_rnd, "rounding mode", "rounding modifier") && ok;
             have_rnd = true;
             in->flags = (uint16_t)((in->flags & ~ISA_F_RND_MASK) | ((unsigned)rnd << ISA_F_RND_SHIFT));

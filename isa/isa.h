@@ -50,7 +50,7 @@ isa_type isa_type_from_name(const char *name, size_t len);
 /* -------------------------------------------------------------- opcodes */
 
 typedef enum isa_opcode {
-#define ISA_OP(E, mn, shape, pipe, fam, binop, scope, tm) ISA_OP_##E,
+#define ISA_OP(E, mn, shape, pipe, fam, binop, scope, tm, flags) ISA_OP_##E,
 #include "opcodes.def"
 #undef ISA_OP
     ISA_OP_COUNT
@@ -101,11 +101,8 @@ typedef enum isa_pipe {
     X(BLOCK_READ) X(BLOCK_WRITE) X(IMG_READ) X(IMG_WRITE) X(IMG_QUERY) \
     ISA_MATH_FAMILIES(X)
 
-/* --- added by the math built-ins work (append-only) --- */
 /* Elementary functions beyond sin/cos/exp2/log2 that lanes/math.c computes
- * with the C library (one opcodes.def row each, TRANS pipe).  ATAN stays
- * first, the unary ones before ATAN2, the binary ones from ATAN2 to ROOTN
- * (last): isa_family_is_math and lanes/math.c test these ranges. */
+ * with the C library (one opcodes.def row each, TRANS pipe, ISA_F_MATH). */
 #define ISA_MATH_FAMILIES(X) \
     X(ATAN) X(ASIN) X(ACOS) X(SINH) X(COSH) X(TANH) X(ASINH) X(ACOSH) \
     X(ATANH) X(EXPM1) X(LOG1P) X(ERF) X(ERFC) X(TGAMMA) X(LGAMMA) X(CBRT) \
@@ -118,12 +115,6 @@ typedef enum isa_family {
 #undef X
     ISA_FAM_COUNT
 } isa_family;
-
-/* --- added by the math built-ins work (append-only) --- */
-static inline bool isa_family_is_math(isa_family f)
-{
-    return f >= ISA_FAM_ATAN && f <= ISA_FAM_ROOTN;
-}
 
 /* Combining operators (reduce/scan/atomics) and compare conditions. */
 #define ISA_BINOPS(X) \
@@ -146,6 +137,18 @@ typedef enum isa_scope {
     ISA_SCOPE_COUNT
 } isa_scope;
 
+/* The FLAGS column of opcodes.def: what the engine, the validator and the
+ * passes ask of an opcode.  Ask through the isa_op_*() lookups below. */
+#define ISA_F_XLANE   (1u << 0) /* reads other lanes: a collective or block I/O
+                                   (executed by collectives/, not lane by lane) */
+#define ISA_F_PURE    (1u << 1) /* no side effect, cannot fault: removable when
+                                   its result is unused */
+#define ISA_F_WG_SYNC (1u << 2) /* every sub-group of the work-group must reach
+                                   it (the barrier, work-group collectives) */
+#define ISA_F_ARITH   (1u << 3) /* arithmetic: takes a rounding modifier */
+#define ISA_F_MATH    (1u << 4) /* an elementary function lanes/math.c computes
+                                   with the C library */
+
 typedef struct isa_op_info {
     const char *mnemonic;
     isa_shape shape;
@@ -154,6 +157,7 @@ typedef struct isa_op_info {
     isa_binop binop;
     isa_scope scope;
     uint32_t types;        /* ISA_TM_* mask */
+    uint32_t flags;        /* ISA_F_* */
 } isa_op_info;
 
 extern const isa_op_info isa_ops[ISA_OP_COUNT];
@@ -162,6 +166,14 @@ extern const char *const isa_pipe_names[ISA_PIPE_COUNT];
 extern const char *const isa_family_names[ISA_FAM_COUNT];
 extern const char *const isa_binop_names[ISA_BINOP_COUNT];
 extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
+
+static inline bool isa_op_cross_lane(unsigned op) { return isa_ops[op].flags & ISA_F_XLANE; }
+static inline bool isa_op_pure(unsigned op) { return isa_ops[op].flags & ISA_F_PURE; }
+static inline bool isa_op_wg_sync(unsigned op) { return isa_ops[op].flags & ISA_F_WG_SYNC; }
+static inline bool isa_op_arith(unsigned op) { return isa_ops[op].flags & ISA_F_ARITH; }
+static inline bool isa_op_math(unsigned op) { return isa_ops[op].flags & ISA_F_MATH; }
+/* Block I/O (execution class BLOCK): collectives/block_io.c */
+static inline bool isa_op_block_io(unsigned op) { return isa_ops[op].pipe == ISA_PIPE_BLOCK; }
 
 /* Look up a mnemonic (exact, case-sensitive); ISA_OP_COUNT if unknown. */
 isa_opcode isa_opcode_from_name(const char *name, size_t len);

@@ -27,9 +27,6 @@ char isa_shape_letter(isa_shape s, unsigned n, unsigned i);
  * immediate is converted to and a register is read or written as). */
 isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec);
 
-/* Is `fam` an arithmetic family that accepts a rounding modifier? */
-bool isa_family_is_arith(isa_family fam);
-
 /* Does the opcode take an address space modifier (ld/st/atom/block)? */
 bool isa_op_takes_space(const isa_op_info *oi);
 

@@ -43,10 +43,6 @@ char isa_shape_letter(isa_shape s, unsigned n, unsigned i)
     return i < strlen(p) ? p[i] : 0;
 }
 
-bool isa_family_is_arith(isa_family fam)
-{
-    return fam <= ISA_FAM_COS || isa_family_is_math(fam);
-}
 
 bool isa_op_takes_space(const isa_op_info *oi)
 {

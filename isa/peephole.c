@@ -203,8 +203,7 @@ static void fuse_mad(isa_inst *code, uint32_t *n)
                 break;
             }
             if (oi->family == ISA_FAM_BRA || oi->family == ISA_FAM_RET ||
-                oi->family == ISA_FAM_BARRIER || oi->pipe == ISA_PIPE_COLL ||
-                oi->pipe == ISA_PIPE_BLOCK)
+                oi->family == ISA_FAM_BARRIER || isa_op_cross_lane(b->op))
                 break;
             /* the sources must still hold their values at the add */
             bool clobbers = false;
@@ -305,7 +304,7 @@ static bool reads_low32(const isa_inst *in, unsigned o)
     case ISA_FAM_NEG: case ISA_FAM_SHL: case ISA_FAM_SHR: case ISA_FAM_MIN:
     case ISA_FAM_MAX: case ISA_FAM_ABS: case ISA_FAM_CMP: case ISA_FAM_MOV:
     case ISA_FAM_SEL: case ISA_FAM_CVT: case ISA_FAM_ST:
-        return isa_ops[in->op].pipe != ISA_PIPE_COLL && isa_ops[in->op].pipe != ISA_PIPE_BLOCK;
+        return !isa_op_cross_lane(in->op);
     default:
         return false;
     }
@@ -421,7 +420,7 @@ static void hoist_compares(isa_inst *code, uint32_t n)
         const isa_op_info *ai = &isa_ops[a->op];
         if (isa_ops[c->op].family != ISA_FAM_CMP || c->o[0].kind != ISA_OPND_PRED || tgt[p] ||
             a->o[0].kind != ISA_OPND_REG || a->o[0].reg >= ISA_MAX_REGS ||
-            !copied[a->o[0].reg] || ai->pipe != ISA_PIPE_ALU || !isa_family_is_arith(ai->family) ||
+            !copied[a->o[0].reg] || ai->pipe != ISA_PIPE_ALU || !isa_op_arith(a->op) ||
             (a->vec && a->vec != 1))
             continue;
         bool ok = true;
@@ -543,7 +542,7 @@ static void coalesce_copies(isa_inst *code, uint32_t *n)
             const isa_op_info *oi = &isa_ops[c->op];
             xregs r;
             inst_regs(c, &r);
-            const bool pin = oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK ||
+            const bool pin = isa_op_cross_lane(c->op) ||
                              oi->family == ISA_FAM_ATOM || oi->family == ISA_FAM_IMG_READ ||
                              oi->family == ISA_FAM_IMG_WRITE ||
                              oi->family == ISA_FAM_IMG_QUERY || (c->vec && c->vec != 1) ||

@@ -12,9 +12,9 @@ const isa_type_info isa_types[ISA_T_COUNT] = {
 };
 
 const isa_op_info isa_ops[ISA_OP_COUNT] = {
-#define ISA_OP(E, mn, shape, pipe, fam, binop, scope, tm) \
+#define ISA_OP(E, mn, shape, pipe, fam, binop, scope, tm, flags) \
     [ISA_OP_##E] = { mn, ISA_SHAPE_##shape, ISA_PIPE_##pipe, ISA_FAM_##fam, \
-                     ISA_BINOP_##binop, ISA_SCOPE_##scope, (tm) },
+                     ISA_BINOP_##binop, ISA_SCOPE_##scope, (tm), (flags) },
 #include "opcodes.def"
 #undef ISA_OP
 };

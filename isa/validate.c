@@ -189,7 +189,7 @@ static void check_mods(vctx *v)
     if (rnd >= ISA_RND_COUNT)
         verr(v, 0, "bad rounding mode", NULL);
     else if (rnd && oi->family != ISA_FAM_CVT &&
-             !(isa_family_is_arith(oi->family) && in->type < ISA_T_COUNT &&
+             !(isa_op_arith(in->op) && in->type < ISA_T_COUNT &&
                isa_types[in->type].is_float))
         verr(v, 0, "rounding mode not allowed", NULL);
 }

@@ -378,7 +378,7 @@ int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
                        : lanes_src(env, sg, &in->o[1 + i], comp, t,
                                    scratch[i]);
         int e;
-        if (isa_family_is_math(oi->family))
+        if (isa_op_math(in->op))
             e = lanes_math_row(oi->family, t, w, x.a, x.b, r);
         else switch (t) {
         case ISA_T_F16: e = f16_row(oi->family, &x); break;

@@ -1,7 +1,7 @@
 /*
  * math.c - per-lane semantics of the elementary-function rows of
- * opcodes.def (isa_family_is_math: atan .. log10, then the binary atan2,
- * hypot, pow and rootn).
+ * opcodes.def (the rows flagged ISA_F_MATH: atan .. log10, and the binary
+ * atan2, hypot, pow and rootn).
  *
  * Each op is the C library's double function.  f16 and f32 operands widen
  * exactly to double and the result is rounded once to the type, so those
@@ -50,10 +50,10 @@ static double rootn_ld(double v, double n)
     return odd ? copysign(r, v) : r;
 }
 
-/* unary rows, indexed from ISA_FAM_ATAN, and binary rows from ISA_FAM_ATAN2;
- * a missing row is a bad instruction, not a silent result */
-#define M1(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN] = fn,
-static const math1_fn math1[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
+/* unary and binary rows, indexed by family; a missing row is a bad
+ * instruction, not a silent result */
+#define M1(F, fn) [ISA_FAM_##F] = fn,
+static const math1_fn math1[ISA_FAM_COUNT] = {
     M1(ATAN, atan) M1(ASIN, asin) M1(ACOS, acos)
     M1(SINH, sinh) M1(COSH, cosh) M1(TANH, tanh)
     M1(ASINH, asinh) M1(ACOSH, acosh) M1(ATANH, atanh)
@@ -63,12 +63,12 @@ static const math1_fn math1[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
     M1(EXP, exp) M1(EXP10, exp10_pow) M1(LOG, log) M1(LOG10, log10)
 };
 /* f64 through long double where the double function misses OpenCL's bound */
-static const math1l_fn math1l[ISA_FAM_ATAN2 - ISA_FAM_ATAN] = {
+static const math1l_fn math1l[ISA_FAM_COUNT] = {
     M1(CBRT, cbrtl)
 };
 #undef M1
-#define M2(F, fn) [ISA_FAM_##F - ISA_FAM_ATAN2] = fn,
-static const math2_fn math2[ISA_FAM_ROOTN - ISA_FAM_ATAN2 + 1] = {
+#define M2(F, fn) [ISA_FAM_##F] = fn,
+static const math2_fn math2[ISA_FAM_COUNT] = {
     M2(ATAN2, atan2) M2(HYPOT, hypot) M2(POW, pow) M2(ROOTN, rootn_ld)
 };
 #undef M2
@@ -76,18 +76,19 @@ static const math2_fn math2[ISA_FAM_ROOTN - ISA_FAM_ATAN2 + 1] = {
 int lanes_math_row(isa_family f, isa_type t, uint32_t w, const uint64_t *a,
                    const uint64_t *b, uint64_t *r)
 {
-    if (!isa_family_is_math(f) || !lp_valid_type(t) || !isa_types[t].is_float)
+    if ((unsigned)f >= ISA_FAM_COUNT || (!math1[f] && !math2[f]) || !lp_valid_type(t) ||
+        !isa_types[t].is_float)
         return LANES_FAULT_BAD_INST;
-    if (f >= ISA_FAM_ATAN2) {
-        const math2_fn fn = math2[f - ISA_FAM_ATAN2];
-        if (!b || !fn)
+    if (math2[f]) {
+        const math2_fn fn = math2[f];
+        if (!b)
             return LANES_FAULT_BAD_INST;
         for (uint32_t l = 0; l < w; l++)
             r[l] = lp_fstore(t, fn(lp_fload(t, a[l]), lp_fload(t, b[l])));
         return LANES_OK;
     }
-    const math1_fn fn = math1[f - ISA_FAM_ATAN];
-    const math1l_fn fnl = math1l[f - ISA_FAM_ATAN];
+    const math1_fn fn = math1[f];
+    const math1l_fn fnl = math1l[f];
     if (!fn)
         return LANES_FAULT_BAD_INST;
     if (t == ISA_T_F64 && fnl) {

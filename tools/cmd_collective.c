@@ -249,7 +249,7 @@ int cli_cmd_collective(int argc, char **argv)
     if (rc)
         return rc;
     isa_opcode op = isa_opcode_from_name(o.name, strlen(o.name));   // NOLINT(clang-analyzer-core.NonNullParamChecker): parse() returns 0 only with a name
-    if (op == ISA_OP_COUNT || (isa_ops[op].pipe != ISA_PIPE_COLL))
+    if (op == ISA_OP_COUNT || !isa_op_cross_lane(op) || isa_op_block_io(op))
         return cli_error("'%s' is not a collective builtin (see docs/collectives.md)", o.name);
     isa_type t;
     uint32_t vec;

@@ -114,7 +114,7 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
         }
         /* image element reads/writes are memory messages; image block I/O
          * (pipe BLOCK) keeps its 2D-message micro-ops */
-        if (oi->pipe != ISA_PIPE_BLOCK &&
+        if (!isa_op_block_io(in->op) &&
             (oi->family == ISA_FAM_IMG_READ || oi->family == ISA_FAM_IMG_WRITE ||
              oi->family == ISA_FAM_IMG_QUERY)) {
             ti->kind = TM_K_ALU;

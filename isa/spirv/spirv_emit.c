@@ -45,11 +45,7 @@ isa_inst *spv_emit(xctx *x, isa_opcode op, isa_type t)
     in->line = x->cur ? x->cur->line : 1;
     in->col = 1;
     in->reconv = ISA_PC_EXIT;
-    isa_family fam = isa_ops[op].family;
-    x->pure[x->ncode] = (fam <= ISA_FAM_COS && fam != ISA_FAM_DIV && fam != ISA_FAM_REM) ||
-                        isa_family_is_math(fam) ||
-                        fam == ISA_FAM_MOV || fam == ISA_FAM_CMP || fam == ISA_FAM_SEL ||
-                        fam == ISA_FAM_CVT || (fam >= ISA_FAM_PAND && fam <= ISA_FAM_PNOT);
+    x->pure[x->ncode] = isa_op_pure(op);
     x->ncode++;
     return in;
 }

@@ -670,7 +670,7 @@ static void run_one(const run_cfg *c)
 
 static bool is_coll_row(uint32_t op)
 {
-    return isa_ops[op].pipe == ISA_PIPE_COLL;
+    return isa_op_cross_lane(op) && !isa_op_block_io(op);
 }
 
 /* 3-D shapes for the work-group sizes */

@@ -138,7 +138,7 @@ static char *every_math_op(void)
     char *s = malloc(cap);
     n += (size_t)snprintf(s + n, cap - n, ".kernel math\n");
     for (int op = 0; op < ISA_OP_COUNT; op++) {
-        if (!isa_family_is_math(isa_ops[op].family))
+        if (!isa_op_math((unsigned)op))
             continue;
         for (int t = 0; t < 3; t++)
             n += (size_t)snprintf(s + n, cap - n, "    %s.%s r0, r1%s\n", isa_ops[op].mnemonic,
@@ -161,7 +161,7 @@ static void test_table_rows(void **st)
         isa_opcode op = isa_opcode_from_name(names[i], strlen(names[i]));
         assert_true(op < ISA_OP_COUNT);
         const isa_op_info *oi = &isa_ops[op];
-        assert_true(isa_family_is_math(oi->family));
+        assert_true(isa_op_math(op));
         assert_int_equal(strcasecmp(isa_family_names[oi->family], names[i]), 0);   /* names itself */
         assert_int_equal(oi->pipe, ISA_PIPE_TRANS);
         bool two = !strcmp(names[i], "atan2") || !strcmp(names[i], "hypot") ||
@@ -170,12 +170,12 @@ static void test_table_rows(void **st)
         assert_int_equal(oi->types, ISA_TM_FLOAT);
     }
     for (int op = 0; op < ISA_OP_COUNT; op++)
-        seen += isa_family_is_math(isa_ops[op].family);
+        seen += isa_op_math((unsigned)op);
     assert_int_equal(seen, sizeof names / sizeof names[0]);
-    /* the old families are outside the range */
-    assert_false(isa_family_is_math(ISA_FAM_SIN));
-    assert_false(isa_family_is_math(ISA_FAM_COS));
-    assert_false(isa_family_is_math(ISA_FAM_IMG_QUERY));
+    /* the old elementary functions are instructions of their own */
+    assert_false(isa_op_math(ISA_OP_SIN));
+    assert_false(isa_op_math(ISA_OP_COS));
+    assert_false(isa_op_math(ISA_OP_GET_IMAGE_WIDTH));
 }
 
 static void test_roundtrip(void **st)

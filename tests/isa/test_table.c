@@ -1,5 +1,5 @@
 /* test_table.c - the opcode table itself: unique mnemonics, valid shapes,
- * pipes, families and type masks, name lookups that invert the table, and
+ * pipes, families, type masks and flags, name lookups that invert the table, and
  * every mnemonic documented in docs/isa.md (argv[1]). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,6 +37,44 @@ static void test_rows(void **st)
     }
     assert_int_equal(isa_opcode_from_name("frob", 4), ISA_OP_COUNT);
     assert_int_equal(isa_opcode_from_name("add", 2), ISA_OP_COUNT);
+}
+
+/* The FLAGS column against what each flag means: cross-lane rows are the
+ * collectives and block I/O, work-group synchronising rows are the work-group
+ * scoped ones among those and the barrier, a pure row computes lane by lane
+ * and writes a register or predicate, the elementary functions are timed on
+ * the transcendental pipe.  A row given the wrong flag fails here. */
+static void test_flags(void **st)
+{
+    (void)st;
+    unsigned xlane = 0, sync = 0;
+    for (int op = 0; op < ISA_OP_COUNT; op++) {
+        const isa_op_info *oi = &isa_ops[op];
+        const bool coll = oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK;
+        assert_int_equal(oi->flags & ~(uint32_t)(ISA_F_XLANE | ISA_F_PURE | ISA_F_WG_SYNC |
+                                                 ISA_F_ARITH | ISA_F_MATH), 0);
+        assert_int_equal(isa_op_cross_lane((unsigned)op), coll);
+        assert_int_equal(isa_op_wg_sync((unsigned)op),
+                         oi->scope == ISA_SCOPE_WG && (coll || oi->pipe == ISA_PIPE_SYNC));
+        if (isa_op_pure((unsigned)op)) {
+            assert_false(coll);
+            assert_true(oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
+                        oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT);
+            assert_true(oi->shape != ISA_SHAPE_NONE);
+            assert_true(oi->family != ISA_FAM_DIV && oi->family != ISA_FAM_REM);  /* may fault */
+        }
+        if (isa_op_arith((unsigned)op))
+            assert_true(oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS);
+        if (isa_op_math((unsigned)op))
+            assert_true(isa_op_arith((unsigned)op) && oi->pipe == ISA_PIPE_TRANS);
+        xlane += coll;
+        sync += isa_op_wg_sync((unsigned)op);
+    }
+    assert_true(xlane > 50 && sync > 10);
+    assert_true(isa_op_pure(ISA_OP_ADD) && isa_op_arith(ISA_OP_ADD));
+    assert_false(isa_op_pure(ISA_OP_ST) || isa_op_pure(ISA_OP_DIV) || isa_op_pure(ISA_OP_LD));
+    assert_true(isa_op_wg_sync(ISA_OP_BARRIER) && !isa_op_wg_sync(ISA_OP_SG_BARRIER));
+    assert_true(isa_op_block_io(ISA_OP_BLOCK_READ) && !isa_op_block_io(ISA_OP_SG_SHUFFLE));
 }
 
 static void test_types_and_specials(void **st)
@@ -92,6 +130,7 @@ int main(int argc, char **argv)
     doc_path = argc > 1 ? argv[1] : getenv("SGEMU_ISA_DOC");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_flags),
         cmocka_unit_test(test_types_and_specials),
         cmocka_unit_test(test_documented),
     };

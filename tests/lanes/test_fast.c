@@ -126,8 +126,7 @@ static const uint32_t widths[] = { 1, 5, 8, 16, 32, 64 };
 static isa_opcode op_of(isa_family f)
 {
     for (int i = 0; i < ISA_OP_COUNT; i++)
-        if (isa_ops[i].family == f && isa_ops[i].pipe != ISA_PIPE_COLL &&
-            isa_ops[i].pipe != ISA_PIPE_BLOCK)
+        if (isa_ops[i].family == f && !isa_op_cross_lane((unsigned)i))
             return (isa_opcode)i;
     return ISA_OP_COUNT;
 }
