@@ -11,16 +11,6 @@
 /* four instructions a cache line */
 _Static_assert(sizeof(emu_dinst) == 32, "emu_dinst grew");
 
-static unsigned n_sources(isa_shape s)
-{
-    switch (s) {
-    case ISA_SHAPE_D_S:     return 1;
-    case ISA_SHAPE_D_S_S:   return 2;
-    case ISA_SHAPE_D_S_S_S: return 3;
-    default:                return 0;
-    }
-}
-
 static uint64_t type_bits_mask(isa_type t)
 {
     const unsigned bits = isa_types[t].bytes * 8u;
@@ -229,7 +219,7 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
         d->kind = EMU_D_MOV;
         return;
     }
-    const unsigned ns = n_sources(oi->shape);
+    const unsigned ns = isa_shape_sources(oi->shape);
     if (ns == 0 || !sources_ok(k, in, 1, ns) ||
         !(d->fn = lanes_fast_alu(oi->family, t, c->w)))
         return;

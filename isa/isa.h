@@ -58,18 +58,40 @@ typedef enum isa_opcode {
 
 /* Operand shapes: what follows the mnemonic.  D = register destination,
  * S = source (register, immediate, argument or special), P = predicate,
- * ID = 1 to 3 sources (work-group broadcast local ids). */
+ * ID = 1 to 3 sources (work-group broadcast local ids).
+ * X(SHAPE, pattern, min, nsrc): the pattern letters the assembler and
+ * validator check (isa/opnd.c: d destination, s source, P/q predicate
+ * written/read, a address, i image, l label), how many operands are
+ * required (the rest of the pattern is optional), and how many value
+ * sources a lane-wise row of the shape reads after its destination (0 for
+ * shapes that are no destination plus value sources). */
 #define ISA_SHAPES(X) \
-    X(NONE)  X(D) X(D_S) X(D_S_S) X(D_S_S_S) X(D_S_ID) X(P_S_S) X(D_P_S_S) \
-    X(P_P_P) X(P_P) X(LD) X(ST) X(ATOM) X(ATOM2) X(BRA) \
-    X(BLK_LD) X(BLK_ST) X(IMG_LD) X(IMG_ST) X(IMG_Q) X(IMG_SMP)
+    X(NONE, "", 0, 0)          X(D, "d", 1, 0)            X(D_S, "ds", 2, 1) \
+    X(D_S_S, "dss", 3, 2)      X(D_S_S_S, "dsss", 4, 3)   X(D_S_ID, "dssss", 3, 0) \
+    X(P_S_S, "Pss", 3, 0)      X(D_P_S_S, "dqss", 4, 0)   X(P_P_P, "Pqq", 3, 0) \
+    X(P_P, "Pq", 2, 0)         X(LD, "da", 2, 0)          X(ST, "as", 2, 0) \
+    X(ATOM, "das", 3, 0)       X(ATOM2, "dass", 4, 0)     X(BRA, "ql", 1, 0) \
+    X(BLK_LD, "da", 2, 0)      X(BLK_ST, "as", 2, 0)      X(IMG_LD, "diss", 4, 0) \
+    X(IMG_ST, "isss", 4, 0)    X(IMG_Q, "di", 2, 0)       X(IMG_SMP, "disss", 5, 0)
 
 typedef enum isa_shape {
-#define X(s) ISA_SHAPE_##s,
+#define X(s, pat, min, nsrc) ISA_SHAPE_##s,
     ISA_SHAPES(X)
 #undef X
     ISA_SHAPE_COUNT
 } isa_shape;
+
+/* The value sources a lane-wise row of shape s reads (1 to 3; 0 for the
+ * other shapes). */
+static inline unsigned isa_shape_sources(isa_shape s)
+{
+    switch (s) {
+#define X(e, pat, min, nsrc) case ISA_SHAPE_##e: return nsrc;
+    ISA_SHAPES(X)
+#undef X
+    default: return 0;
+    }
+}
 
 /* Pipe / unit classes that the timing model charges. */
 #define ISA_PIPES(X) \

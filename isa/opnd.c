@@ -10,27 +10,9 @@
 #include <string.h>
 
 const isa_shape_pat isa_shape_pats[ISA_SHAPE_COUNT] = {
-    [ISA_SHAPE_NONE]    = { "", 0 },
-    [ISA_SHAPE_D]       = { "d", 1 },
-    [ISA_SHAPE_D_S]     = { "ds", 2 },
-    [ISA_SHAPE_D_S_S]   = { "dss", 3 },
-    [ISA_SHAPE_D_S_S_S] = { "dsss", 4 },
-    [ISA_SHAPE_D_S_ID]  = { "dssss", 3 },
-    [ISA_SHAPE_P_S_S]   = { "Pss", 3 },
-    [ISA_SHAPE_D_P_S_S] = { "dqss", 4 },
-    [ISA_SHAPE_P_P_P]   = { "Pqq", 3 },
-    [ISA_SHAPE_P_P]     = { "Pq", 2 },
-    [ISA_SHAPE_LD]      = { "da", 2 },
-    [ISA_SHAPE_ST]      = { "as", 2 },
-    [ISA_SHAPE_ATOM]    = { "das", 3 },
-    [ISA_SHAPE_ATOM2]   = { "dass", 4 },
-    [ISA_SHAPE_BRA]     = { "ql", 1 },
-    [ISA_SHAPE_BLK_LD]  = { "da", 2 },
-    [ISA_SHAPE_BLK_ST]  = { "as", 2 },
-    [ISA_SHAPE_IMG_LD]  = { "diss", 4 },
-    [ISA_SHAPE_IMG_ST]  = { "isss", 4 },
-    [ISA_SHAPE_IMG_Q]   = { "di", 2 },
-    [ISA_SHAPE_IMG_SMP] = { "disss", 5 },
+#define X(s, pat, min, nsrc) [ISA_SHAPE_##s] = { pat, min },
+    ISA_SHAPES(X)
+#undef X
 };
 
 char isa_shape_letter(isa_shape s, unsigned n, unsigned i)

@@ -26,7 +26,9 @@ const isa_special_info isa_specials[ISA_SP_COUNT] = {
 };
 
 #define NAME_ROW(x) #x,
-const char *const isa_shape_names[ISA_SHAPE_COUNT] = { ISA_SHAPES(NAME_ROW) };
+#define SHAPE_NAME(s, pat, min, nsrc) #s,
+const char *const isa_shape_names[ISA_SHAPE_COUNT] = { ISA_SHAPES(SHAPE_NAME) };
+#undef SHAPE_NAME
 const char *const isa_pipe_names[ISA_PIPE_COUNT] = { ISA_PIPES(NAME_ROW) };
 const char *const isa_family_names[ISA_FAM_COUNT] = { ISA_FAMILIES(NAME_ROW) };
 const char *const isa_binop_names[ISA_BINOP_COUNT] = { ISA_BINOPS(NAME_ROW) };

@@ -271,16 +271,6 @@ static void pred_write(lanes_sg *sg, const isa_operand *o, lanes_mask v,
 
 /* ---------------------------------------------------------------- entry */
 
-static unsigned n_sources(isa_shape s)
-{
-    switch (s) {
-    case ISA_SHAPE_D_S:     return 1;
-    case ISA_SHAPE_D_S_S:   return 2;
-    case ISA_SHAPE_D_S_S_S: return 3;
-    default:                return 0;
-    }
-}
-
 int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
                    lanes_mask mask)
 {
@@ -362,7 +352,7 @@ int lanes_exec_alu(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
             }
             continue;
         }
-        const unsigned ns = n_sources(oi->shape);
+        const unsigned ns = isa_shape_sources(oi->shape);
         if (ns == 0)
             return LANES_FAULT_BAD_INST;
         /* a scalar result for every lane goes straight to the register:

@@ -45,17 +45,6 @@ static isa_type with_sign(isa_type t, int sg)
     return t;
 }
 
-static unsigned nsrc_of(isa_opcode op)
-{
-    switch (isa_ops[op].shape) {
-    case ISA_SHAPE_D: return 0;
-    case ISA_SHAPE_D_S: return 1;
-    case ISA_SHAPE_D_S_S: return 2;
-    case ISA_SHAPE_D_S_S_S: return 3;
-    default: return 0;
-    }
-}
-
 /* Result type of `in` (word 1) and its value in f (word 2), with fresh
  * registers; NULL after an error. */
 static xval *result(xctx *x, xfn *f, const spv_inst *in, const spv_type **tp)
@@ -682,7 +671,7 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
     }
     const isa_opcode op = (isa_opcode)row.op;
     const int sg = row.sign;
-    unsigned n = nsrc_of(op);
+    unsigned n = isa_shape_sources(isa_ops[op].shape);
     xval *s[3];
     if (in->nw < 5 + n) {
         spv_error(x, "'%s' has too few operands", name);
@@ -1245,7 +1234,7 @@ bool spv_op_alu(xctx *x, xfn *f, const spv_inst *in)
     switch (in->op) {
 #define X(N, OP, S) \
     case SpvOp##N: { \
-        unsigned n = nsrc_of(ISA_OP_##OP); \
+        unsigned n = isa_shape_sources(isa_ops[ISA_OP_##OP].shape); \
         if (!operands(x, f, in, 3, n, s)) return true; \
         xval *r = result(x, f, in, &t); \
         if (r) emit_map(x, r, t, ISA_OP_##OP, with_sign(ctype(t), SG_##S), s, n); \
