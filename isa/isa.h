@@ -197,6 +197,12 @@ static inline bool isa_op_math(unsigned op) { return isa_ops[op].flags & ISA_F_M
 /* Block I/O (execution class BLOCK): collectives/block_io.c */
 static inline bool isa_op_block_io(unsigned op) { return isa_ops[op].pipe == ISA_PIPE_BLOCK; }
 
+/* IEEE binary64 -> binary16 bits, round to nearest even (isa/opnd.c): the
+ * one binary16 rounding, used by the assembler and by lanes/. */
+uint16_t isa_f64_to_f16(double x);
+/* binary16 bits -> double (exact). */
+double isa_f16_to_f64(uint16_t h);
+
 /* Look up a mnemonic (exact, case-sensitive); ISA_OP_COUNT if unknown. */
 isa_opcode isa_opcode_from_name(const char *name, size_t len);
 

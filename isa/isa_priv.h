@@ -38,11 +38,6 @@ bool isa_op_takes_space(const isa_op_info *oi);
 void isa_drop_fallthrough(isa_inst *code, uint32_t *n);
 void isa_peephole(isa_inst *code, uint32_t *n);
 
-/* IEEE binary64 -> binary16 bits, round to nearest even. */
-uint16_t isa_f64_to_f16(double x);
-/* binary16 bits -> double (exact). */
-double isa_f16_to_f64(uint16_t h);
-
 /* Parse an immediate literal `s[0..n)` for type t into zero-extended bits.
  * Returns NULL on success or a static error message. */
 const char *isa_parse_imm(const char *s, size_t n, isa_type t, uint64_t *bits);

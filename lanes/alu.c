@@ -152,7 +152,7 @@ uint16_t lanes_fma_f16(double a, double b, double c)
             s = lp_f64(u);
         }
     }
-    return lanes_f64_to_f16(s);
+    return isa_f64_to_f16(s);
 }
 
 /* One loop family per float type.  CT is the type the operation runs in,

@@ -61,7 +61,7 @@ static inline double lp_f16(uint64_t v)
 
 static inline uint64_t lp_f16_bits(double d)
 {
-    return lanes_f64_to_f16(d);
+    return isa_f64_to_f16(d);
 }
 
 /* Any float slot as double (exact for all three widths). */
