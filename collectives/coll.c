@@ -24,18 +24,32 @@ const char *const coll_status_text[COLL_STATUS_COUNT] = {
 #undef X
 };
 
+/* The index of `def` in the NULL-terminated names (0 if absent: the
+ * config tests check every default names a value). */
+static unsigned name_index(const char *const *names, const char *def)
+{
+    for (unsigned i = 0; names[i]; i++)
+        if (!strcmp(names[i], def))
+            return i;
+    return 0;
+}
+
 void coll_options_default(coll_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->reduce_algo = COLL_RED_TREE;
-    o->scan_algo = COLL_SCAN_BLOCKED;
-    o->shuffle_algo = COLL_SHUF_INDIRECT;
-    o->wg_algo = 0;            /* slm */
-    o->indirect_lanes = 16;
-    o->hw_reduce_width = 32;
-    o->block_msg_bytes = 128;
-    o->media_block_width = 32;
-    o->check = false;
+#define COLL_NAME(E, s) s,
+#define COLL_DEFAULT_ENUM(names, def) name_index(names, def)
+#define COLL_DEFAULT_U32(names, def) ((void)(names), (unsigned)strtoul(def, NULL, 10))
+#define COLL_KEY(key, kind, field, min, max, def, names, unit, doc)           \
+    {                                                                          \
+        static const char *const n_[] = { names(COLL_NAME) NULL };             \
+        o->field = COLL_DEFAULT_##kind(n_, def);                               \
+    }
+#include "coll_keys.def"
+#undef COLL_KEY
+#undef COLL_DEFAULT_U32
+#undef COLL_DEFAULT_ENUM
+#undef COLL_NAME
 }
 
 /* Which file handles each collective family.  Block I/O adds its rows

@@ -53,6 +53,7 @@ typedef struct coll_sink {
 #define COLL_SCAN_ALGOS(X)   X(BLOCKED, "blocked") X(LOGSTEP, "logstep") X(SERIAL, "serial")
 #define COLL_SHUFFLE_ALGOS(X) X(INDIRECT, "indirect") X(CROSSBAR, "crossbar")
 #define COLL_WG_ALGOS(X)     X(SLM, "slm")
+#define COLL_NO_NAMES(X)
 
 typedef struct coll_options {
     uint8_t reduce_algo;       /* COLL_REDUCE_ALGOS index */
@@ -66,6 +67,7 @@ typedef struct coll_options {
     bool check;                /* --check: compare with the reference */
 } coll_options;
 
+/* Every option at its default (coll_keys.def). */
 void coll_options_default(coll_options *o);
 
 /* Memory access for block I/O and work-group exchanges (provided by emu/).

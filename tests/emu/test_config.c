@@ -573,6 +573,32 @@ static char *read_all(const char *path)
 
 /* Every row of the key table is documented (as `path`), and so is every
  * bundled config (as `name`). */
+/* The collective options a config starts from and the ones collectives/
+ * tests start from (coll_options_default) are the same rows of
+ * collectives/coll_keys.def: equal field by field, and the YAML defaults
+ * are what the rows say. */
+static void test_coll_defaults_one_table(void **state)
+{
+    (void)state;
+    emu_config cfg;
+    emu_config_init(&cfg);
+    coll_options o;
+    coll_options_default(&o);
+    assert_int_equal(cfg.coll.reduce_algo, o.reduce_algo);
+    assert_int_equal(cfg.coll.scan_algo, o.scan_algo);
+    assert_int_equal(cfg.coll.shuffle_algo, o.shuffle_algo);
+    assert_int_equal(cfg.coll.wg_algo, o.wg_algo);
+    assert_int_equal(cfg.coll.indirect_lanes, o.indirect_lanes);
+    assert_int_equal(cfg.coll.hw_reduce_width, o.hw_reduce_width);
+    assert_int_equal(cfg.coll.block_msg_bytes, o.block_msg_bytes);
+    assert_int_equal(cfg.coll.media_block_width, o.media_block_width);
+    assert_int_equal(o.reduce_algo, 0);      /* "tree", the first of COLL_REDUCE_ALGOS */
+    assert_int_equal(o.shuffle_algo, 0);     /* "indirect" */
+    assert_int_equal(o.indirect_lanes, 16);
+    assert_int_equal(o.block_msg_bytes, 128);
+    assert_false(o.check);
+}
+
 static void test_docs_name_every_key(void **state)
 {
     (void)state;
@@ -627,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_several_errors_all_reported),
         cmocka_unit_test(test_malformed_never_crashes),
         cmocka_unit_test(test_dump_round_trip),
+        cmocka_unit_test(test_coll_defaults_one_table),
         cmocka_unit_test(test_docs_name_every_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
