@@ -12,12 +12,6 @@ const char *const coll_uop_names[COLL_UOP_COUNT] = {
 #undef COLL_UOP
 };
 
-const isa_pipe coll_uop_pipes[COLL_UOP_COUNT] = {
-#define COLL_UOP(E, name, pipe) [COLL_UOP_##E] = ISA_PIPE_##pipe,
-#include "uops.def"
-#undef COLL_UOP
-};
-
 const char *const coll_status_text[COLL_STATUS_COUNT] = {
 #define X(E, msg) [COLL_##E] = msg,
     COLL_STATUSES(X)

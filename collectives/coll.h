@@ -23,7 +23,6 @@ typedef enum coll_uop_kind {
 } coll_uop_kind;
 
 extern const char *const coll_uop_names[COLL_UOP_COUNT];
-extern const isa_pipe coll_uop_pipes[COLL_UOP_COUNT];
 
 /* One micro-op as the timing model sees it. */
 typedef struct coll_uop {

@@ -5,15 +5,12 @@
 
 #include <string.h>
 
-/* Micro-op kind -> pipe; ALU rows are resolved by type in tm_uop_pipe. */
+/* Micro-op kind -> pipe, the pipe column of collectives/uops.def; ALU rows
+ * are resolved by type in tm_uop_pipe. */
 static const uint8_t uop_pipe[COLL_UOP_COUNT] = {
-    [COLL_UOP_ALU] = TM_PIPE_INT, [COLL_UOP_MOV] = TM_PIPE_MOV,
-    [COLL_UOP_MOV_INDIRECT] = TM_PIPE_SHUFFLE, [COLL_UOP_BCAST] = TM_PIPE_MOV,
-    [COLL_UOP_HW_REDUCE] = TM_PIPE_REDUCE, [COLL_UOP_BALLOT] = TM_PIPE_VOTE,
-    [COLL_UOP_SLM_STORE] = TM_PIPE_SEND, [COLL_UOP_SLM_LOAD] = TM_PIPE_SEND,
-    [COLL_UOP_BARRIER] = TM_PIPE_SYNC, [COLL_UOP_BLOCK_LOAD] = TM_PIPE_SEND,
-    [COLL_UOP_BLOCK_STORE] = TM_PIPE_SEND, [COLL_UOP_MEDIA_LOAD] = TM_PIPE_SEND,
-    [COLL_UOP_MEDIA_STORE] = TM_PIPE_SEND,
+#define COLL_UOP(E, name, pipe) [COLL_UOP_##E] = TM_PIPE_##pipe,
+#include "uops.def"
+#undef COLL_UOP
 };
 
 static tm_pipe alu_pipe(uint32_t type)
