@@ -10,14 +10,26 @@
 #include <stdint.h>
 
 /* Execution pipes the model charges (after resolving ALU rows by type and
- * micro-ops by kind). X(ENUM, yaml name) */
+ * micro-ops by kind), the one list: each row is the enum, the YAML name
+ * under `pipes.` and the defaults of its four keys (latency, interval,
+ * width, units: emu/config_keys.def expands them into keys).
+ * X(ENUM, yaml name, latency, interval, width, units) */
 #define TM_PIPES(X) \
-    X(INT, "int") X(FP32, "fp32") X(FP64, "fp64") X(FP16, "fp16") \
-    X(TRANS, "transcendental") X(MOV, "mov") X(SHUFFLE, "shuffle") \
-    X(REDUCE, "hw_reduce") X(VOTE, "vote") X(SEND, "send") X(BRANCH, "branch") X(SYNC, "sync")
+    X(INT,     "int",            "4",  "1", "8",  "1") \
+    X(FP32,    "fp32",           "4",  "1", "8",  "1") \
+    X(FP64,    "fp64",           "8",  "4", "8",  "1") \
+    X(FP16,    "fp16",           "4",  "1", "16", "1") \
+    X(TRANS,   "transcendental", "16", "4", "8",  "1") \
+    X(MOV,     "mov",            "2",  "1", "8",  "1") \
+    X(SHUFFLE, "shuffle",        "6",  "2", "16", "1") \
+    X(REDUCE,  "hw_reduce",      "12", "2", "32", "1") \
+    X(VOTE,    "vote",           "6",  "1", "16", "1") \
+    X(SEND,    "send",           "2",  "1", "16", "1") \
+    X(BRANCH,  "branch",         "4",  "1", "64", "1") \
+    X(SYNC,    "sync",           "2",  "1", "64", "1")
 
 typedef enum tm_pipe {
-#define X(E, n) TM_PIPE_##E,
+#define X(E, n, lat, ii, width, units) TM_PIPE_##E,
     TM_PIPES(X)
 #undef X
     TM_PIPE_COUNT
