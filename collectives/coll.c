@@ -46,20 +46,6 @@ void coll_options_default(coll_options *o)
 #undef COLL_NAME
 }
 
-/* Which file handles each collective family.  Block I/O adds its rows
- * here (BLOCK_READ, BLOCK_WRITE, IMG_READ, IMG_WRITE). */
-#define COLL_FAMILY_TABLE(X) \
-    X(ALL, vote) X(ANY, vote) X(ALL_EQUAL, vote) X(ELECT, vote) \
-    X(BCAST, bcast) X(BCAST_FIRST, bcast) \
-    X(REDUCE, reduce) X(SCAN_INC, scan) X(SCAN_EXC, scan) \
-    X(SHUFFLE, shuffle) X(SHUFFLE_XOR, shuffle) X(SHUFFLE_UP, shuffle) \
-    X(SHUFFLE_DOWN, shuffle) X(SHUFFLE_UP2, shuffle) X(SHUFFLE_DOWN2, shuffle) \
-    X(ROTATE, shuffle) \
-    X(BALLOT, ballot) X(INVERSE_BALLOT, ballot) X(BALLOT_BIT_EXTRACT, ballot) \
-    X(BALLOT_BIT_COUNT, ballot) X(BALLOT_INC_SCAN, ballot) \
-    X(BALLOT_EXC_SCAN, ballot) X(BALLOT_FIND_LSB, ballot) \
-    X(BALLOT_FIND_MSB, ballot) X(LANE_MASK, ballot)
-
 static const coll_family_fn family_fns[ISA_FAM_COUNT] = {
 #define X(F, file) [ISA_FAM_##F] = coll_do_##file,
     COLL_FAMILY_TABLE(X)

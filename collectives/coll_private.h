@@ -177,12 +177,26 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
 typedef coll_status (*coll_family_fn)(const coll_env *env, const isa_inst *in,
                                       coll_group *g, coll_report *rep);
 
-coll_status coll_do_reduce(const coll_env *, const isa_inst *, coll_group *, coll_report *);
-coll_status coll_do_scan(const coll_env *, const isa_inst *, coll_group *, coll_report *);
-coll_status coll_do_vote(const coll_env *, const isa_inst *, coll_group *, coll_report *);
-coll_status coll_do_bcast(const coll_env *, const isa_inst *, coll_group *, coll_report *);
-coll_status coll_do_ballot(const coll_env *, const isa_inst *, coll_group *, coll_report *);
-coll_status coll_do_shuffle(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+/* Which file expands each collective family: X(FAMILY, file) dispatches the
+ * family to coll_do_<file> (collectives/<file>.c, declared from this table;
+ * coll.c builds its dispatch table from it).  Work-group scoped rows go to
+ * coll_do_wg (wg.c) first; block I/O rows to block_io.c. */
+#define COLL_FAMILY_TABLE(X) \
+    X(ALL, vote) X(ANY, vote) X(ALL_EQUAL, vote) X(ELECT, vote) \
+    X(BCAST, bcast) X(BCAST_FIRST, bcast) \
+    X(REDUCE, reduce) X(SCAN_INC, scan) X(SCAN_EXC, scan) \
+    X(SHUFFLE, shuffle) X(SHUFFLE_XOR, shuffle) X(SHUFFLE_UP, shuffle) \
+    X(SHUFFLE_DOWN, shuffle) X(SHUFFLE_UP2, shuffle) X(SHUFFLE_DOWN2, shuffle) \
+    X(ROTATE, shuffle) \
+    X(BALLOT, ballot) X(INVERSE_BALLOT, ballot) X(BALLOT_BIT_EXTRACT, ballot) \
+    X(BALLOT_BIT_COUNT, ballot) X(BALLOT_INC_SCAN, ballot) \
+    X(BALLOT_EXC_SCAN, ballot) X(BALLOT_FIND_LSB, ballot) \
+    X(BALLOT_FIND_MSB, ballot) X(LANE_MASK, ballot)
+
+#define COLL_FAMILY_DECL(F, file) \
+    coll_status coll_do_##file(const coll_env *, const isa_inst *, coll_group *, coll_report *);
+COLL_FAMILY_TABLE(COLL_FAMILY_DECL)
+#undef COLL_FAMILY_DECL
 coll_status coll_do_wg(const coll_env *, const isa_inst *, coll_group *, coll_report *);
 
 /* ---- helpers (coll.c) ---- */
