@@ -324,9 +324,34 @@ void spv_sat_convert(xctx *x, xfn *f, const spv_inst *in);
 /* spirv_vecmem.c: OpenCL.std vloadn/vstoren/vload_half/vstore_half... */
 bool spv_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name);
 
-/* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, groups.
- * Returns true if the opcode was recognised (errors are reported). */
+/* spirv_ops.c: arithmetic, compares, conversions, OpenCL.std, and the
+ * dispatch to spirv_group.c.  Returns true if the opcode was recognised
+ * (errors are reported). */
 bool spv_op_alu(xctx *x, xfn *f, const spv_inst *in);
+/* Signedness an operation imposes on its integer type: as it is, signed,
+ * unsigned. */
+enum { SG_T, SG_S, SG_U };
+isa_type spv_with_sign(isa_type t, int sg);
+/* Result type of `in` (word 1) and its value in f (word 2), with fresh
+ * registers; NULL after an error. */
+xval *spv_result(xctx *x, xfn *f, const spv_inst *in, const spv_type **tp);
+/* The isa type of a value type's components (u32 when it has none). */
+isa_type spv_ctype(const spv_type *t);
+/* Operand values at words first.. (n of them); false after an error. */
+bool spv_operands(xctx *x, xfn *f, const spv_inst *in, unsigned first, unsigned n,
+                  xval **v);
+/* Component c of v (scalars splat). */
+const xc *spv_comp(const xval *v, unsigned c);
+/* Per component: rD = op(src...) */
+void spv_emit_map(xctx *x, xval *r, const spv_type *t, isa_opcode op, isa_type ty,
+                  xval **src, unsigned n);
+/* The type of the value operand id (from its defining type). */
+const spv_type *spv_type_of_id(xctx *x, uint32_t id);
+
+/* spirv_group.c: OpGroup* and OpGroupNonUniform* (spv_op_group), the Intel
+ * sub-group instructions (spv_op_intel_group). */
+void spv_op_group(xctx *x, xfn *f, const spv_inst *in);
+void spv_op_intel_group(xctx *x, xfn *f, const spv_inst *in);
 /* OpFunctionCall of a known imported built-in (sub_group_rotate); true if
  * handled. */
 bool spv_call_builtin(xctx *x, xfn *f, const spv_inst *in);
