@@ -5,6 +5,10 @@
  * recorded and the line is skipped; nothing stops at the first problem.
  * The source is addressed by pointer and length only: it may hold NULs and
  * lines of any length.
+ * One file of about 1.4k lines on purpose: the lexer, the directives, the
+ * modifiers and the operands all work on one private context (asm_ctx,
+ * span) and one error list, and each section below is short; splitting
+ * them would only move that context into a header of its own.
  */
 #include "isa_priv.h"
 
