@@ -245,26 +245,23 @@ bool spv_is_debug_inst(const spv_module *m, const spv_inst *in)
     return false;
 }
 
-int spv_module_parse(spv_module *m, const char *file, const void *data, size_t len,
-                     isa_diags *d)
+/* The 5-word header: size, byte order (words swapped to the host's), magic
+ * number, id bound; the words are copied into m->w.  false after an error. */
+static bool read_header(spv_module *m, const void *data, size_t len)
 {
-    memset(m, 0, sizeof *m);
-    m->file = file;
-    m->d = d;
-    m->addr_bits = 64;
     if (len < 20) {
         spv_err(m, NULL, "not a SPIR-V module: %zu bytes is shorter than the 5-word header", len);
-        return m->errors;
+        return false;
     }
     if (len % 4) {
         spv_err(m, NULL, "truncated SPIR-V module: %zu bytes is not a whole number of words", len);
-        return m->errors;
+        return false;
     }
     m->nw = len / 4;
     m->w = malloc(len);
     if (!m->w) {
         spv_err(m, NULL, "out of memory");
-        return m->errors;
+        return false;
     }
     memcpy(m->w, data, len);
     if (m->w[0] == __builtin_bswap32(SpvMagicNumber)) {
@@ -274,14 +271,20 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
     if (m->w[0] != SpvMagicNumber) {
         spv_err(m, NULL, "not a SPIR-V module: bad magic number 0x%08x (expected 0x07230203)",
                 m->w[0]);
-        return m->errors;
+        return false;
     }
     m->bound = m->w[3];
     if (m->bound == 0 || m->bound > (1u << 22)) {
         spv_err(m, NULL, "SPIR-V id bound %u is out of range", m->bound);
-        return m->errors;
+        return false;
     }
-    /* instruction boundaries */
+    return true;
+}
+
+/* Instruction boundaries and the source line of each instruction (OpLine,
+ * or its index + 1).  false after an error. */
+static bool split_instructions(spv_module *m)
+{
     size_t cap = 256;
     m->ins = calloc(cap, sizeof *m->ins);   /* zeroed: the analyzer cannot see nins bound the reads */
     uint32_t line = 0;
@@ -290,7 +293,7 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
         if (nw == 0 || p + nw > m->nw) {
             spv_err(m, NULL, "truncated or corrupt SPIR-V: instruction %u (%s) at word %zu has "
                     "word count %u, %zu words left", m->nins, spv_op_name(op), p, nw, m->nw - p);
-            return m->errors;
+            return false;
         }
         if (m->nins == cap) {
             spv_inst *ni = realloc(m->ins, (cap *= 2) * sizeof *ni);
@@ -313,6 +316,13 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
         m->nins++;
         p += nw;
     }
+    return true;
+}
+
+/* The per-id tables, sized by the largest id the instructions use; returns
+ * that size (0 after an error). */
+static uint32_t alloc_id_tables(spv_module *m)
+{
     /* The header's bound only promises that every id is below it: a module
      * (or a corrupt header) may declare up to 2^22 while its ids stay small,
      * and the per-id tables here and in the translator (per function it
@@ -338,97 +348,121 @@ int spv_module_parse(spv_module *m, const char *file, const void *data, size_t l
         !m->types || !m->packed) {
         m->bound = used;
         spv_err(m, NULL, "out of memory");
+        return 0;
+    }
+    return used;
+}
+
+/* Instruction i into the tables: its definition and type, names,
+ * decorations, imports, the addressing model, entry points and their
+ * sub-group size.  false stops the indexing (an id defined twice or out of
+ * range). */
+static bool index_instruction(spv_module *m, uint32_t i)
+{
+    spv_inst *in = &m->ins[i];
+    const spv_op_info *oi = spv_op_find(in->op);   // NOLINT(clang-analyzer-core.CallAndMessage): the first nins entries were decoded above
+    if (oi && oi->has_result) {
+        uint32_t id = id_at(m, in, oi->has_type ? 2 : 1);
+        if (oi->has_type)
+            (void)id_at(m, in, 1);
+        if (!id)
+            return false;
+        if (m->def[id]) {
+            spv_err(m, in, "id %u is defined twice", id);
+            return false;
+        }
+        m->def[id] = i + 1;
+        if (in->op >= SpvOpTypeVoid && in->op <= SpvOpTypeForwardPointer)
+            parse_type(m, in, id);
+    }
+    switch (in->op) {
+    case SpvOpMemoryModel: {
+        uint32_t am = spv_word(m, in, 1);
+        if (am == SpvAddressingModelPhysical32)
+            m->addr_bits = 32;
+        else if (am != SpvAddressingModelPhysical64)
+            spv_err(m, in, "addressing model %s is not supported (OpenCL kernels use "
+                    "Physical32 or Physical64)",
+                    spv_enum_name("AddressingModel", am) ? spv_enum_name("AddressingModel", am)
+                                                         : "?");
+        break;
+    }
+    case SpvOpExtInstImport: {
+        const char *s = spv_string(m, in, 2, NULL);
+        if (s && !strcmp(s, "OpenCL.std"))
+            m->ocl_import = m->w[in->off + 1];
+        else if (s && (!strcmp(s, "OpenCL.DebugInfo.100") || !strcmp(s, "SPIRV.debug") ||
+                       !strncmp(s, "NonSemantic.", 12)) &&
+                 m->ndebug_import < 4)
+            m->debug_import[m->ndebug_import++] = m->w[in->off + 1];
+        break;
+    }
+    case SpvOpName: {
+        uint32_t id = id_at(m, in, 1);
+        const char *s = spv_string(m, in, 2, NULL);
+        if (id && s)
+            m->name[id] = s;
+        break;
+    }
+    case SpvOpDecorate: {
+        uint32_t id = id_at(m, in, 1), dec = spv_word(m, in, 2);
+        if (!id)
+            break;
+        if (dec == SpvDecorationBuiltIn)
+            m->builtin[id] = spv_word(m, in, 3) + 1;
+        else if (dec == SpvDecorationSaturatedConversion)
+            m->saturate[id] = 1;
+        else if (dec == SpvDecorationFPRoundingMode)
+            m->rounding[id] = (uint8_t)(spv_word(m, in, 3) + 1);
+        else if (dec == SpvDecorationCPacked)
+            m->packed[id] = 1;
+        break;
+    }
+    case SpvOpEntryPoint: {
+        if (spv_word(m, in, 1) != SpvExecutionModelKernel)
+            break;
+        spv_entry *ne = realloc(m->entries, (m->nentries + 1) * sizeof *ne);
+        if (!ne)
+            break;
+        m->entries = ne;
+        spv_entry *e = &ne[m->nentries];
+        memset(e, 0, sizeof *e);
+        e->func = id_at(m, in, 2);
+        const char *s = spv_string(m, in, 3, NULL);
+        if (!e->func || !s)
+            break;
+        snprintf(e->name, sizeof e->name, "%s", s);
+        m->nentries++;
+        break;
+    }
+    case SpvOpExecutionMode: {
+        uint32_t f = spv_word(m, in, 1), mode = spv_word(m, in, 2);
+        for (uint32_t j = 0; j < m->nentries; j++)
+            if (m->entries[j].func == f && mode == SpvExecutionModeSubgroupSize)
+                m->entries[j].sg_size = spv_word(m, in, 3);
+        break;
+    }
+    default:
+        break;
+    }
+    return true;
+}
+
+int spv_module_parse(spv_module *m, const char *file, const void *data, size_t len,
+                     isa_diags *d)
+{
+    memset(m, 0, sizeof *m);
+    m->file = file;
+    m->d = d;
+    m->addr_bits = 64;
+    if (!read_header(m, data, len) || !split_instructions(m))
         return m->errors;
-    }
-    /* definitions, names, decorations, types, entry points */
-    for (uint32_t i = 0; i < m->nins && m->errors == 0; i++) {
-        spv_inst *in = &m->ins[i];
-        const spv_op_info *oi = spv_op_find(in->op);   // NOLINT(clang-analyzer-core.CallAndMessage): the first nins entries were decoded above
-        if (oi && oi->has_result) {
-            uint32_t id = id_at(m, in, oi->has_type ? 2 : 1);
-            if (oi->has_type)
-                (void)id_at(m, in, 1);
-            if (!id)
-                break;
-            if (m->def[id]) {
-                spv_err(m, in, "id %u is defined twice", id);
-                break;
-            }
-            m->def[id] = i + 1;
-            if (in->op >= SpvOpTypeVoid && in->op <= SpvOpTypeForwardPointer)
-                parse_type(m, in, id);
-        }
-        switch (in->op) {
-        case SpvOpMemoryModel: {
-            uint32_t am = spv_word(m, in, 1);
-            if (am == SpvAddressingModelPhysical32)
-                m->addr_bits = 32;
-            else if (am != SpvAddressingModelPhysical64)
-                spv_err(m, in, "addressing model %s is not supported (OpenCL kernels use "
-                        "Physical32 or Physical64)",
-                        spv_enum_name("AddressingModel", am) ? spv_enum_name("AddressingModel", am)
-                                                             : "?");
+    const uint32_t used = alloc_id_tables(m);
+    if (!used)
+        return m->errors;
+    for (uint32_t i = 0; i < m->nins && m->errors == 0; i++)
+        if (!index_instruction(m, i))
             break;
-        }
-        case SpvOpExtInstImport: {
-            const char *s = spv_string(m, in, 2, NULL);
-            if (s && !strcmp(s, "OpenCL.std"))
-                m->ocl_import = m->w[in->off + 1];
-            else if (s && (!strcmp(s, "OpenCL.DebugInfo.100") || !strcmp(s, "SPIRV.debug") ||
-                           !strncmp(s, "NonSemantic.", 12)) &&
-                     m->ndebug_import < 4)
-                m->debug_import[m->ndebug_import++] = m->w[in->off + 1];
-            break;
-        }
-        case SpvOpName: {
-            uint32_t id = id_at(m, in, 1);
-            const char *s = spv_string(m, in, 2, NULL);
-            if (id && s)
-                m->name[id] = s;
-            break;
-        }
-        case SpvOpDecorate: {
-            uint32_t id = id_at(m, in, 1), dec = spv_word(m, in, 2);
-            if (!id)
-                break;
-            if (dec == SpvDecorationBuiltIn)
-                m->builtin[id] = spv_word(m, in, 3) + 1;
-            else if (dec == SpvDecorationSaturatedConversion)
-                m->saturate[id] = 1;
-            else if (dec == SpvDecorationFPRoundingMode)
-                m->rounding[id] = (uint8_t)(spv_word(m, in, 3) + 1);
-            else if (dec == SpvDecorationCPacked)
-                m->packed[id] = 1;
-            break;
-        }
-        case SpvOpEntryPoint: {
-            if (spv_word(m, in, 1) != SpvExecutionModelKernel)
-                break;
-            spv_entry *ne = realloc(m->entries, (m->nentries + 1) * sizeof *ne);
-            if (!ne)
-                break;
-            m->entries = ne;
-            spv_entry *e = &ne[m->nentries];
-            memset(e, 0, sizeof *e);
-            e->func = id_at(m, in, 2);
-            const char *s = spv_string(m, in, 3, NULL);
-            if (!e->func || !s)
-                break;
-            snprintf(e->name, sizeof e->name, "%s", s);
-            m->nentries++;
-            break;
-        }
-        case SpvOpExecutionMode: {
-            uint32_t f = spv_word(m, in, 1), mode = spv_word(m, in, 2);
-            for (uint32_t j = 0; j < m->nentries; j++)
-                if (m->entries[j].func == f && mode == SpvExecutionModeSubgroupSize)
-                    m->entries[j].sg_size = spv_word(m, in, 3);
-            break;
-        }
-        default:
-            break;
-        }
-    }
     m->bound = used;
     return m->errors;
 }
