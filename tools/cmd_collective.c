@@ -241,6 +241,166 @@ static void print_uop(FILE *f, const coll_uop *u, bool json)
     fputc('\n', f);
 }
 
+/* The work-group size and the value lists against it: *items work-items,
+ * --input and --next/--previous one value per work-item and component,
+ * --index one per work-item.  0, or the CLI error. */
+static int check_lists(const coll_opts *o, uint32_t vec, uint64_t *items_out)
+{
+    const uint64_t items = o->wg[0] * (o->wg_dims > 1 ? o->wg[1] : 1) *
+                           (o->wg_dims > 2 ? o->wg[2] : 1);
+    if (items == 0 || items > 4096)
+        return cli_error("--wg: a work-group of 1..4096 work-items, got %llu",
+                         (unsigned long long)items);
+    const uint64_t nvals = items * vec;    /* values in --input / --next / --previous */
+    if (count_list(o->input) != nvals)
+        return cli_error("--input: expected %llu values (one per work-item%s), got %zu",
+                         (unsigned long long)nvals, vec > 1 ? " and component" : "",
+                         count_list(o->input));
+    const char *second = o->next ? o->next : o->previous;
+    if (second && count_list(second) != nvals)
+        return cli_error("--%s: expected %llu values", o->next ? "next" : "previous",
+                         (unsigned long long)nvals);
+    if (o->index && count_list(o->index) != items)
+        return cli_error("--index: expected %llu values", (unsigned long long)items);
+    *items_out = items;
+    return 0;
+}
+
+/* The kernel's argument values: in (--input), in2 (--next or --previous,
+ * else zeros), aux (--index, or --delta in every lane), act (1 where --mask
+ * has the lane's bit), out.  0, or the CLI error. */
+static int make_values(const coll_opts *o, const isa_kernel *k, isa_type t, uint64_t items,
+                       uint64_t nvals, sgemu_argval vals[5])
+{
+    const char *second = o->next ? o->next : o->previous;
+    int rc;
+    char *spec = malloc(strlen(o->input) + (second ? strlen(second) : 0) + (o->index ? strlen(o->index) : 0) + 256);
+    const char *tn = isa_types[t].cl_name;
+    sprintf(spec, "%s:[%s]", tn, o->input);
+    rc = cli_make_value(&k->args[0], spec, &vals[0]);
+    if (!rc) {
+        if (second)
+            sprintf(spec, "%s:[%s]", tn, second);
+        else
+            sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)nvals);
+        rc = cli_make_value(&k->args[1], spec, &vals[1]);
+    }
+    if (!rc) {
+        if (o->index)
+            sprintf(spec, "uint:[%s]", o->index);
+        else
+            sprintf(spec, "uint:zeros:%llu", (unsigned long long)items);
+        rc = cli_make_value(&k->args[2], spec, &vals[2]);
+        if (!rc && o->delta) {
+            char *end;
+            unsigned long dv = strtoul(o->delta, &end, 0);
+            if (*end)
+                rc = cli_error("--delta: expected a number, got '%s'", o->delta);
+            for (uint64_t i = 0; !rc && i < items; i++)
+                memcpy(vals[2].data + i * 4, &(uint32_t){ (uint32_t)dv }, 4);
+        }
+    }
+    unsigned long long mask = ~0ULL;
+    if (!rc && o->mask) {
+        char *end;
+        mask = strtoull(o->mask, &end, 0);
+        if (*end)
+            rc = cli_error("--mask: expected a number, got '%s'", o->mask);
+    }
+    if (!rc) {
+        sprintf(spec, "uint:zeros:%llu", (unsigned long long)items);
+        rc = cli_make_value(&k->args[3], spec, &vals[3]);
+        for (uint64_t i = 0; !rc && i < items; i++)
+            vals[3].data[i * 4] = (uint8_t)(mask >> ((i % o->sg) & 63) & 1);
+    }
+    if (!rc) {
+        sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)nvals);
+        rc = cli_make_value(&k->args[4], spec, &vals[4]);
+    }
+    free(spec);
+    return rc;
+}
+
+/* The kernel over one work-group of the given shape and width, with the
+ * reference check when asked; its micro-ops go to *uops. */
+static int run_group(const coll_opts *o, const isa_kernel *k, const emu_config *cfg,
+                     sgemu_argval *vals, uop_list *uops)
+{
+    sgemu_stats st;
+    sgemu_fault fault;
+    int rc;
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = o->wg_dims;
+    for (uint32_t dd = 0; dd < 3; dd++) {
+        L.global[dd] = dd < o->wg_dims ? o->wg[dd] : 1;
+        L.local[dd] = L.global[dd];
+    }
+    L.local_given = true;
+    L.sg_width = o->sg;
+    L.max_instructions = 1000000;
+    L.check = o->check;
+    L.uop_listener = collect;
+    L.uop_user = uops;
+    rc = sgemu_run(k, cfg, &L, vals, &st, &fault);
+    if (rc)
+        fprintf(stderr, "sgemu: %s: %s\n",
+                rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
+    return rc;
+}
+
+/* Each work-item's result (a table, or JSON with --json), then the
+ * micro-ops the builtin expanded into. */
+static void print_results(const coll_opts *o, isa_type t, uint32_t vec, uint64_t items,
+                          const sgemu_argval *vals, const uop_list *uops)
+{
+    size_t es = isa_types[t].bytes;
+    char buf[64];
+    if (o->json)
+        printf("{\"builtin\": \"%s\", \"type\": \"%s\", \"sg\": %u, \"results\": [",
+               o->name, o->type, o->sg);
+    else
+        printf("%s.%s at SIMD%u, work-group of %llu\n%-10s %-9s %-5s result\n", o->name,
+               o->type, o->sg, (unsigned long long)items, "work-item", "sub-group", "lane");
+    for (uint64_t i = 0; i < items; i++) {
+        bool active = vals[3].data[i * 4] != 0;
+        if (o->json) {
+            printf("%s", i ? ", " : "");
+            if (!active)
+                printf("null");
+            else if (vec > 1)
+                printf("[");
+        } else {
+            printf("%-10llu %-9llu %-5llu ", (unsigned long long)i,
+                   (unsigned long long)(i / o->sg), (unsigned long long)(i % o->sg));
+            if (!active)
+                printf("- (did not reach the builtin)");
+        }
+        for (uint32_t c = 0; active && c < vec; c++) {
+            cli_format_value(t, vals[4].data + (i * vec + c) * es, buf, sizeof buf);
+            bool num = o->json && (strstr(buf, "nan") || strstr(buf, "inf"));
+            printf("%s%s%s%s", c ? (o->json ? ", " : ",") : "", num ? "\"" : "", buf,
+                   num ? "\"" : "");
+        }
+        if (o->json && active && vec > 1)
+            printf("]");
+        if (!o->json)
+            printf("\n");
+    }
+    if (o->json) {
+        printf("], \"uop_count\": %u, \"uops\": [", uops->n);
+        for (uint32_t i = 0; i < uops->n; i++) {
+            printf("%s", i ? ", " : "");
+            print_uop(stdout, &uops->u[i], true);
+        }
+        printf("]}\n");
+    } else {
+        printf("micro-ops: %u\n", uops->n);
+        for (uint32_t i = 0; i < uops->n; i++)
+            print_uop(stdout, &uops->u[i], false);
+    }
+}
+
 int cli_cmd_collective(int argc, char **argv)
 {
     coll_opts o;
@@ -255,21 +415,10 @@ int cli_cmd_collective(int argc, char **argv)
     uint32_t vec;
     if (parse_type(o.type, &t, &vec))
         return cli_error("--type: unknown type '%s'", o.type);
-    uint64_t items = o.wg[0] * (o.wg_dims > 1 ? o.wg[1] : 1) * (o.wg_dims > 2 ? o.wg[2] : 1);
-    if (items == 0 || items > 4096)
-        return cli_error("--wg: a work-group of 1..4096 work-items, got %llu",
-                         (unsigned long long)items);
-    uint64_t nvals = items * vec;    /* values in --input / --next / --previous */
-    if (count_list(o.input) != nvals)
-        return cli_error("--input: expected %llu values (one per work-item%s), got %zu",
-                         (unsigned long long)nvals, vec > 1 ? " and component" : "",
-                         count_list(o.input));
-    const char *second = o.next ? o.next : o.previous;
-    if (second && count_list(second) != nvals)
-        return cli_error("--%s: expected %llu values", o.next ? "next" : "previous",
-                         (unsigned long long)nvals);
-    if (o.index && count_list(o.index) != items)
-        return cli_error("--index: expected %llu values", (unsigned long long)items);
+    uint64_t items = 0;
+    if ((rc = check_lists(&o, vec, &items)))
+        return rc;
+    const uint64_t nvals = items * vec;
 
     char src[4096];
     if ((rc = make_kernel(&o, op, t, vec, src, sizeof src)))
@@ -295,123 +444,15 @@ int cli_cmd_collective(int argc, char **argv)
     if (cfg.max_wg_size < items)
         cfg.max_wg_size = (uint32_t)items;
 
-    /* argument values: in, in2, aux, act, out */
-    char *spec = malloc(strlen(o.input) + (second ? strlen(second) : 0) + (o.index ? strlen(o.index) : 0) + 256);
     sgemu_argval vals[5];
     memset(vals, 0, sizeof vals);
-    const char *tn = isa_types[t].cl_name;
-    sprintf(spec, "%s:[%s]", tn, o.input);
-    rc = cli_make_value(&k.args[0], spec, &vals[0]);
-    if (!rc) {
-        if (second)
-            sprintf(spec, "%s:[%s]", tn, second);
-        else
-            sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)nvals);
-        rc = cli_make_value(&k.args[1], spec, &vals[1]);
-    }
-    if (!rc) {
-        if (o.index)
-            sprintf(spec, "uint:[%s]", o.index);
-        else
-            sprintf(spec, "uint:zeros:%llu", (unsigned long long)items);
-        rc = cli_make_value(&k.args[2], spec, &vals[2]);
-        if (!rc && o.delta) {
-            char *end;
-            unsigned long dv = strtoul(o.delta, &end, 0);
-            if (*end)
-                rc = cli_error("--delta: expected a number, got '%s'", o.delta);
-            for (uint64_t i = 0; !rc && i < items; i++)
-                memcpy(vals[2].data + i * 4, &(uint32_t){ (uint32_t)dv }, 4);
-        }
-    }
-    unsigned long long mask = ~0ULL;
-    if (!rc && o.mask) {
-        char *end;
-        mask = strtoull(o.mask, &end, 0);
-        if (*end)
-            rc = cli_error("--mask: expected a number, got '%s'", o.mask);
-    }
-    if (!rc) {
-        sprintf(spec, "uint:zeros:%llu", (unsigned long long)items);
-        rc = cli_make_value(&k.args[3], spec, &vals[3]);
-        for (uint64_t i = 0; !rc && i < items; i++)
-            vals[3].data[i * 4] = (uint8_t)(mask >> ((i % o.sg) & 63) & 1);
-    }
-    if (!rc) {
-        sprintf(spec, "%s:zeros:%llu", tn, (unsigned long long)nvals);
-        rc = cli_make_value(&k.args[4], spec, &vals[4]);
-    }
-    free(spec);
+    rc = make_values(&o, &k, t, items, nvals, vals);
 
     uop_list uops = { 0 };
-    sgemu_stats st;
-    sgemu_fault fault;
-    if (!rc) {
-        sgemu_launch L;
-        memset(&L, 0, sizeof L);
-        L.dims = o.wg_dims;
-        for (uint32_t dd = 0; dd < 3; dd++) {
-            L.global[dd] = dd < o.wg_dims ? o.wg[dd] : 1;
-            L.local[dd] = L.global[dd];
-        }
-        L.local_given = true;
-        L.sg_width = o.sg;
-        L.max_instructions = 1000000;
-        L.check = o.check;
-        L.uop_listener = collect;
-        L.uop_user = &uops;
-        rc = sgemu_run(&k, &cfg, &L, vals, &st, &fault);
-        if (rc)
-            fprintf(stderr, "sgemu: %s: %s\n",
-                    rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
-    }
-    if (!rc) {
-        size_t es = isa_types[t].bytes;
-        char buf[64];
-        if (o.json)
-            printf("{\"builtin\": \"%s\", \"type\": \"%s\", \"sg\": %u, \"results\": [",
-                   o.name, o.type, o.sg);
-        else
-            printf("%s.%s at SIMD%u, work-group of %llu\n%-10s %-9s %-5s result\n", o.name,
-                   o.type, o.sg, (unsigned long long)items, "work-item", "sub-group", "lane");
-        for (uint64_t i = 0; i < items; i++) {
-            bool active = vals[3].data[i * 4] != 0;
-            if (o.json) {
-                printf("%s", i ? ", " : "");
-                if (!active)
-                    printf("null");
-                else if (vec > 1)
-                    printf("[");
-            } else {
-                printf("%-10llu %-9llu %-5llu ", (unsigned long long)i,
-                       (unsigned long long)(i / o.sg), (unsigned long long)(i % o.sg));
-                if (!active)
-                    printf("- (did not reach the builtin)");
-            }
-            for (uint32_t c = 0; active && c < vec; c++) {
-                cli_format_value(t, vals[4].data + (i * vec + c) * es, buf, sizeof buf);
-                bool num = o.json && (strstr(buf, "nan") || strstr(buf, "inf"));
-                printf("%s%s%s%s", c ? (o.json ? ", " : ",") : "", num ? "\"" : "", buf,
-                       num ? "\"" : "");
-            }
-            if (o.json && active && vec > 1)
-                printf("]");
-            if (!o.json)
-                printf("\n");
-        }
-        if (o.json) {
-            printf("], \"uop_count\": %u, \"uops\": [", uops.n);
-            for (uint32_t i = 0; i < uops.n; i++) {
-                printf("%s", i ? ", " : "");
-                print_uop(stdout, &uops.u[i], true);
-            }
-            printf("]}\n");
-        } else {
-            printf("micro-ops: %u\n", uops.n);
-            for (uint32_t i = 0; i < uops.n; i++)
-                print_uop(stdout, &uops.u[i], false);
-        }
-    }
+    if (!rc)
+        rc = run_group(&o, &k, &cfg, vals, &uops);
+    if (!rc)
+        print_results(&o, t, vec, items, vals, &uops);
     for (int i = 0; i < 5; i++)
         cli_free_value(&vals[i]);
     free(uops.u);
