@@ -214,59 +214,177 @@ static int cmd_merge(int argc, char **argv)
     return rc;
 }
 
-int cli_cmd_sweep(int argc, char **argv)
+/* The options of `sgemu sweep FILE`. */
+typedef struct sweep_opts {
+    const char *file, *out;
+    long jobs;
+    unsigned shard_k, shard_n;
+    bool resume, plot, quiet;
+} sweep_opts;
+
+/* The command line into *o; *help when --help was printed.  0, or the CLI
+ * error. */
+static int parse_sweep_args(int argc, char **argv, sweep_opts *o, bool *help)
 {
-    if (argc >= 2 && !strcmp(argv[1], "merge"))
-        return cmd_merge(argc - 1, argv + 1);
-    const char *file = NULL, *out = "sweep-out";
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned shard_k = 1, shard_n = 1;
-    bool resume = false, plot = false, quiet = false;
+    *o = (sweep_opts){ .out = "sweep-out", .jobs = sysconf(_SC_NPROCESSORS_ONLN),
+                       .shard_k = 1, .shard_n = 1 };
+    *help = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(sweep_help, stdout);
+            *help = true;
             return 0;
         } else if (!strcmp(a, "-j") || !strncmp(a, "-j", 2)) {
             const char *v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
             char *end;
-            jobs = strtol(v, &end, 10);
-            if (*end || end == v || jobs < 1 || jobs > 1024)
+            o->jobs = strtol(v, &end, 10);
+            if (*end || end == v || o->jobs < 1 || o->jobs > 1024)
                 return cli_error("-j: expected 1..1024 workers, got '%s'", v);
         } else if (!strcmp(a, "--shard") && i + 1 < argc) {
             char tail;
-            if (sscanf(argv[++i], "%u/%u%c", &shard_k, &shard_n, &tail) != 2 || shard_n < 1 ||
-                shard_k < 1 || shard_k > shard_n)
+            if (sscanf(argv[++i], "%u/%u%c", &o->shard_k, &o->shard_n, &tail) != 2 ||
+                o->shard_n < 1 || o->shard_k < 1 || o->shard_k > o->shard_n)
                 return cli_error("--shard: expected K/N with 1 <= K <= N, got '%s'", argv[i]);
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
+            o->out = argv[++i];
         } else if (!strcmp(a, "--resume")) {
-            resume = true;
+            o->resume = true;
         } else if (!strcmp(a, "--plot")) {
-            plot = true;
+            o->plot = true;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = true;
+            o->quiet = true;
         } else if (a[0] == '-') {
             return cli_error("sweep: unknown option '%s' (see 'sgemu sweep --help')", a);
-        } else if (!file) {
-            file = a;
+        } else if (!o->file) {
+            o->file = a;
         } else {
             return cli_error("sweep: unexpected argument '%s'", a);
         }
     }
-    if (!file)
+    if (!o->file)
         return cli_error("sweep: no sweep file given (see 'sgemu sweep --help')");
+    return 0;
+}
+
+/* --resume: the finished rows of OUT/results.csv that still belong to this
+ * sweep (same columns, same point, no error) into kept[], their runs marked
+ * in have[].  0, or the CLI error. */
+static int keep_finished(const sw_sweep *s, const char *out, const char *header, bool *have,
+                         char **kept, uint64_t *nkept)
+{
+    char *h, **l;
+    uint64_t n;
+    int rc = 0;
+    if (sw_results_read(out, &h, &l, &n))
+        return 0;
+    if (strcmp(h, header))
+        rc = cli_error("--resume: '%s/results.csv' has other columns (another sweep?)", out);
+    for (uint64_t i = 0; !rc && i < n; i++) {
+        sw_row r;
+        uint64_t run = sw_line_run(l[i]);
+        char key[1024];
+        if (run >= s->npoints || have[run] || !sw_csv_parse(header, l[i], &r))
+            continue;
+        sw_point_key(s, &s->points[run], key, sizeof key);
+        if (strcmp(key, r.key) || r.status)
+            continue;           /* another point, or failed: run again */
+        have[run] = true;
+        kept[(*nkept)++] = l[i];
+        l[i] = NULL;
+    }
+    free(h);
+    free_lines(l, n);
+    return rc;
+}
+
+/* OUT/meta.txt, and OUT/results.csv started with the header and the kept
+ * rows (rows are appended as runs finish).  0, or the CLI error. */
+static int open_results(const sw_sweep *s, const sweep_opts *o, const char *header,
+                        char *const *kept, uint64_t nkept, FILE **csv)
+{
+    char p[2100];
+    snprintf(p, sizeof p, "%s/meta.txt", o->out);
+    FILE *m = fopen(p, "w");
+    if (m) {
+        fprintf(m, "runs %llu\nshard %u/%u\n", (unsigned long long)s->npoints, o->shard_k,
+                o->shard_n);
+        fclose(m);
+    }
+    snprintf(p, sizeof p, "%s/results.csv", o->out);
+    *csv = fopen(p, "w");
+    if (!*csv)
+        return cli_error("cannot write '%s': %s", p, strerror(errno));
+    fprintf(*csv, "%s\n", header);
+    for (uint64_t i = 0; i < nkept; i++)
+        fprintf(*csv, "%s\n", kept[i]);
+    fflush(*csv);
+    return 0;
+}
+
+/* The final files over every finished row, in run order: results.csv and
+ * results.json, the tables (unless quiet), the plots (--plot).  Takes the
+ * kept lines (*nkept becomes 0); *failed counts the failed new rows.
+ * Returns rc, or the write error when rc is 0. */
+static int write_final(const sw_sweep *s, const sweep_opts *o, const char *header,
+                       char **kept, uint64_t *nkept, const sw_row *rows, uint64_t ntodo,
+                       int rc, uint64_t *failed)
+{
+    char **all = calloc(*nkept + ntodo + 1, sizeof *all);
+    uint64_t nall = 0;
+    *failed = 0;
+    for (uint64_t i = 0; all && i < *nkept; i++)
+        all[nall++] = kept[i];
+    for (uint64_t i = 0; all && i < ntodo; i++) {
+        if (!rows[i].done)
+            continue;
+        *failed += rows[i].status != 0;
+        char line[4096];
+        sw_csv_row(s, &rows[i], line, sizeof line);
+        all[nall++] = strdup(line);
+    }
+    if (!all)
+        return rc;
+    qsort(all, nall, sizeof *all, cmp_lines);
+    int wrc = sw_results_write(o->out, header, all, nall);
+    if (!rc)
+        rc = wrc;
+    /* tables and plots over every finished row */
+    sw_row *tr = calloc(nall + 1, sizeof *tr);
+    uint64_t nt = 0;
+    for (uint64_t i = 0; tr && i < nall; i++)
+        if (sw_csv_parse(header, all[i], &tr[nt]) && tr[nt].run < s->npoints)
+            nt++;
+    if (tr && !o->quiet)
+        sw_print_tables(s, tr, nt, stdout);
+    if (tr && o->plot)
+        sw_write_plots(s, o->out, tr, nt, true);
+    free(tr);
+    free_lines(all, nall);
+    *nkept = 0;
+    return rc;
+}
+
+int cli_cmd_sweep(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "merge"))
+        return cmd_merge(argc - 1, argv + 1);
+    sweep_opts o;
+    bool help;
+    int rc = parse_sweep_args(argc, argv, &o, &help);
+    if (rc || help)
+        return rc;
     sw_sweep *s = calloc(1, sizeof *s);
     if (!s)
         return SGEMU_EXIT_INTERNAL;
-    int rc = sw_load(file, s);
-    if (rc || (rc = mkdir_p(out))) {
+    rc = sw_load(o.file, s);
+    if (rc || (rc = mkdir_p(o.out))) {
         sw_free(s);
         free(s);
         return rc;
     }
-    if (!resume)
-        remove_old_plots(out);
+    if (!o.resume)
+        remove_old_plots(o.out);
     /* this shard's runs, in run-set order */
     uint64_t *todo = calloc(s->npoints + 1, sizeof *todo), ntodo = 0;
     sw_row *rows = calloc(s->npoints + 1, sizeof *rows);
@@ -277,105 +395,35 @@ int cli_cmd_sweep(int argc, char **argv)
     uint64_t nkept = 0;
     if (!todo || !rows || !kept || !have)
         rc = SGEMU_EXIT_INTERNAL;
-    if (!rc && resume) {
-        char *h, **l;
-        uint64_t n;
-        if (!sw_results_read(out, &h, &l, &n)) {
-            if (strcmp(h, header))
-                rc = cli_error("--resume: '%s/results.csv' has other columns (another sweep?)",
-                               out);
-            for (uint64_t i = 0; !rc && i < n; i++) {
-                sw_row r;
-                uint64_t run = sw_line_run(l[i]);
-                char key[1024];
-                if (run >= s->npoints || have[run] || !sw_csv_parse(header, l[i], &r))
-                    continue;
-                sw_point_key(s, &s->points[run], key, sizeof key);
-                if (strcmp(key, r.key) || r.status)
-                    continue;           /* another point, or failed: run again */
-                have[run] = true;
-                kept[nkept++] = l[i];
-                l[i] = NULL;
-            }
-            free(h);
-            free_lines(l, n);
-        }
-    }
+    if (!rc && o.resume)
+        rc = keep_finished(s, o.out, header, have, kept, &nkept);
     for (uint64_t i = 0; !rc && i < s->npoints; i++)
-        if (i % shard_n == shard_k - 1 && !have[i])
+        if (i % o.shard_n == o.shard_k - 1 && !have[i])
             todo[ntodo++] = i;
     FILE *csv = NULL;
+    if (!rc)
+        rc = open_results(s, &o, header, kept, nkept, &csv);
     if (!rc) {
-        char p[2100];
-        snprintf(p, sizeof p, "%s/meta.txt", out);
-        FILE *m = fopen(p, "w");
-        if (m) {
-            fprintf(m, "runs %llu\nshard %u/%u\n", (unsigned long long)s->npoints, shard_k,
-                    shard_n);
-            fclose(m);
-        }
-        snprintf(p, sizeof p, "%s/results.csv", out);
-        csv = fopen(p, "w");
-        if (!csv)
-            rc = cli_error("cannot write '%s': %s", p, strerror(errno));
-        else {
-            fprintf(csv, "%s\n", header);
-            for (uint64_t i = 0; i < nkept; i++)
-                fprintf(csv, "%s\n", kept[i]);
-            fflush(csv);
-        }
-    }
-    if (!rc) {
-        if (!quiet)
-            fprintf(stderr, "sgemu: sweep %s: %llu runs%s, %llu to do, %ld workers\n", file,
+        if (!o.quiet)
+            fprintf(stderr, "sgemu: sweep %s: %llu runs%s, %llu to do, %ld workers\n", o.file,
                     (unsigned long long)s->npoints,
-                    shard_n > 1 ? " (this shard: every Nth)" : "",
-                    (unsigned long long)ntodo, jobs);
+                    o.shard_n > 1 ? " (this shard: every Nth)" : "",
+                    (unsigned long long)ntodo, o.jobs);
         sweep_state st = { s, csv, NULL, 0, ntodo, now_s(), isatty(2) != 0 };
-        rc = sw_execute(s, todo, ntodo, (uint32_t)jobs, out, rows, on_row, &st);
+        rc = sw_execute(s, todo, ntodo, (uint32_t)o.jobs, o.out, rows, on_row, &st);
         if (st.progress && ntodo)
             fputc('\n', stderr);
         fclose(csv);
-        /* final files: every finished row, in run order */
-        char **all = calloc(nkept + ntodo + 1, sizeof *all);
-        uint64_t nall = 0, failed = 0;
-        for (uint64_t i = 0; all && i < nkept; i++)
-            all[nall++] = kept[i];
-        for (uint64_t i = 0; all && i < ntodo; i++) {
-            if (!rows[i].done)
-                continue;
-            failed += rows[i].status != 0;
-            char line[4096];
-            sw_csv_row(s, &rows[i], line, sizeof line);
-            all[nall++] = strdup(line);
-        }
-        if (all) {
-            qsort(all, nall, sizeof *all, cmp_lines);
-            int wrc = sw_results_write(out, header, all, nall);
-            if (!rc)
-                rc = wrc;
-            /* tables and plots over every finished row */
-            sw_row *tr = calloc(nall + 1, sizeof *tr);
-            uint64_t nt = 0;
-            for (uint64_t i = 0; tr && i < nall; i++)
-                if (sw_csv_parse(header, all[i], &tr[nt]) && tr[nt].run < s->npoints)
-                    nt++;
-            if (tr && !quiet)
-                sw_print_tables(s, tr, nt, stdout);
-            if (tr && plot)
-                sw_write_plots(s, out, tr, nt, true);
-            free(tr);
-            free_lines(all, nall);
-            nkept = 0;
-        }
+        uint64_t failed;
+        rc = write_final(s, &o, header, kept, &nkept, rows, ntodo, rc, &failed);
         if (rc == SGEMU_EXIT_INTERRUPTED)
             fprintf(stderr, "sgemu: sweep interrupted: %llu finished rows kept in %s "
-                    "(--resume continues)\n", (unsigned long long)st.done, out);
+                    "(--resume continues)\n", (unsigned long long)st.done, o.out);
         else if (!rc && failed)
             rc = cli_error("%llu of %llu runs failed (see the error column of %s/results.csv)",
-                           (unsigned long long)failed, (unsigned long long)ntodo, out);
-        else if (!quiet)
-            fprintf(stderr, "sgemu: results in %s/results.csv and results.json\n", out);
+                           (unsigned long long)failed, (unsigned long long)ntodo, o.out);
+        else if (!o.quiet)
+            fprintf(stderr, "sgemu: results in %s/results.csv and results.json\n", o.out);
     }
     free_lines(kept, nkept);
     free(have);
