@@ -124,7 +124,7 @@ typedef enum isa_pipe {
     ISA_MATH_FAMILIES(X)
 
 /* Elementary functions beyond sin/cos/exp2/log2 that lanes/math.c computes
- * with the C library (one opcodes.def row each, TRANS pipe, ISA_F_MATH). */
+ * with the C library (one opcodes.def row each, TRANS pipe, ISA_OPF_MATH). */
 #define ISA_MATH_FAMILIES(X) \
     X(ATAN) X(ASIN) X(ACOS) X(SINH) X(COSH) X(TANH) X(ASINH) X(ACOSH) \
     X(ATANH) X(EXPM1) X(LOG1P) X(ERF) X(ERFC) X(TGAMMA) X(LGAMMA) X(CBRT) \
@@ -160,16 +160,17 @@ typedef enum isa_scope {
 } isa_scope;
 
 /* The FLAGS column of opcodes.def: what the engine, the validator and the
- * passes ask of an opcode.  Ask through the isa_op_*() lookups below. */
-#define ISA_F_XLANE   (1u << 0) /* reads other lanes: a collective or block I/O
-                                   (executed by collectives/, not lane by lane) */
-#define ISA_F_PURE    (1u << 1) /* no side effect, cannot fault: removable when
-                                   its result is unused */
-#define ISA_F_WG_SYNC (1u << 2) /* every sub-group of the work-group must reach
-                                   it (the barrier, work-group collectives) */
-#define ISA_F_ARITH   (1u << 3) /* arithmetic: takes a rounding modifier */
-#define ISA_F_MATH    (1u << 4) /* an elementary function lanes/math.c computes
-                                   with the C library */
+ * passes ask of an opcode (ISA_OPF_*; ISA_F_* are an instruction's
+ * modifier flags).  Ask through the isa_op_*() lookups below. */
+#define ISA_OPF_XLANE   (1u << 0) /* reads other lanes: a collective or block I/O
+                                     (executed by collectives/, not lane by lane) */
+#define ISA_OPF_PURE    (1u << 1) /* no side effect, cannot fault: removable when
+                                     its result is unused */
+#define ISA_OPF_WG_SYNC (1u << 2) /* every sub-group of the work-group must reach
+                                     it (the barrier, work-group collectives) */
+#define ISA_OPF_ARITH   (1u << 3) /* arithmetic: takes a rounding modifier */
+#define ISA_OPF_MATH    (1u << 4) /* an elementary function lanes/math.c computes
+                                     with the C library */
 
 typedef struct isa_op_info {
     const char *mnemonic;
@@ -189,11 +190,11 @@ extern const char *const isa_family_names[ISA_FAM_COUNT];
 extern const char *const isa_binop_names[ISA_BINOP_COUNT];
 extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
 
-static inline bool isa_op_cross_lane(unsigned op) { return isa_ops[op].flags & ISA_F_XLANE; }
-static inline bool isa_op_pure(unsigned op) { return isa_ops[op].flags & ISA_F_PURE; }
-static inline bool isa_op_wg_sync(unsigned op) { return isa_ops[op].flags & ISA_F_WG_SYNC; }
-static inline bool isa_op_arith(unsigned op) { return isa_ops[op].flags & ISA_F_ARITH; }
-static inline bool isa_op_math(unsigned op) { return isa_ops[op].flags & ISA_F_MATH; }
+static inline bool isa_op_cross_lane(unsigned op) { return isa_ops[op].flags & ISA_OPF_XLANE; }
+static inline bool isa_op_pure(unsigned op) { return isa_ops[op].flags & ISA_OPF_PURE; }
+static inline bool isa_op_wg_sync(unsigned op) { return isa_ops[op].flags & ISA_OPF_WG_SYNC; }
+static inline bool isa_op_arith(unsigned op) { return isa_ops[op].flags & ISA_OPF_ARITH; }
+static inline bool isa_op_math(unsigned op) { return isa_ops[op].flags & ISA_OPF_MATH; }
 /* Block I/O (execution class BLOCK): collectives/block_io.c */
 static inline bool isa_op_block_io(unsigned op) { return isa_ops[op].pipe == ISA_PIPE_BLOCK; }
 

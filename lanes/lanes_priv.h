@@ -125,7 +125,7 @@ uint16_t lanes_fma_f16(double a, double b, double c);
 int lanes_exec_cvt(const lanes_env *env, lanes_sg *sg, const isa_inst *in,
                    lanes_mask mask);
 
-/* The elementary-function rows (ISA_F_MATH) over w lanes of type t:
+/* The elementary-function rows (ISA_OPF_MATH) over w lanes of type t:
  * r = f(a), or f(a, b) for atan2, hypot, pow, rootn (math.c); LANES_FAULT_BAD_INST
  * for other rows. */
 int lanes_math_row(isa_family f, isa_type t, uint32_t w, const uint64_t *a,

@@ -1,6 +1,6 @@
 /*
  * math.c - per-lane semantics of the elementary-function rows of
- * opcodes.def (the rows flagged ISA_F_MATH: atan .. log10, and the binary
+ * opcodes.def (the rows flagged ISA_OPF_MATH: atan .. log10, and the binary
  * atan2, hypot, pow and rootn).
  *
  * Each op is the C library's double function.  f16 and f32 operands widen

@@ -51,8 +51,8 @@ static void test_flags(void **st)
     for (int op = 0; op < ISA_OP_COUNT; op++) {
         const isa_op_info *oi = &isa_ops[op];
         const bool coll = oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK;
-        assert_int_equal(oi->flags & ~(uint32_t)(ISA_F_XLANE | ISA_F_PURE | ISA_F_WG_SYNC |
-                                                 ISA_F_ARITH | ISA_F_MATH), 0);
+        assert_int_equal(oi->flags & ~(uint32_t)(ISA_OPF_XLANE | ISA_OPF_PURE | ISA_OPF_WG_SYNC |
+                                                 ISA_OPF_ARITH | ISA_OPF_MATH), 0);
         assert_int_equal(isa_op_cross_lane((unsigned)op), coll);
         assert_int_equal(isa_op_wg_sync((unsigned)op),
                          oi->scope == ISA_SCOPE_WG && (coll || oi->pipe == ISA_PIPE_SYNC));
