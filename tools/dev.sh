@@ -135,7 +135,8 @@ lint() {
     run-clang-tidy-14 -p "$bd" -j "$(nproc)" -quiet "$here/(isa|lanes|collectives|emu|load|tools)/" \
         >"$out/clang-tidy.log" 2>&1 || true
     cppcheck --quiet --enable=warning,portability --inline-suppr --std=c11 -D__GNUC__ \
-        -I isa -I lanes -I collectives -I emu -I load -I tools --suppressions-list=.cppcheck-suppressions \
+        -I isa -I isa/spirv -I lanes -I collectives -I emu -I emu/timing -I emu/trace -I load -I tools \
+        --suppressions-list=.cppcheck-suppressions \
         --template='{file}:{line}:{column}: warning: {message} [cppcheck-{id}]' \
         isa lanes collectives emu load tools >"$out/cppcheck.log" 2>&1 || true
     cat "$out/clang-tidy.log" "$out/cppcheck.log" | sed 's/\x1b\[[0-9;]*m//g' |
