@@ -432,8 +432,11 @@ static bool intel_sg_call(xctx *x, xfn *f, const spv_inst *in, const char *nm)
     if (len < 16 || strncmp(p, "intel_sub_group_", 16) != 0 || strlen(p) < len)
         return false;
     isa_opcode op = isa_opcode_from_name(p, len);
-    if (op != ISA_OP_INTEL_BROADCAST && (op < ISA_OP_INTEL_REDUCE_ADD ||
-                                         op > ISA_OP_INTEL_SCAN_EXC_MAX))
+    if (op == ISA_OP_COUNT)
+        return false;
+    const isa_family fam = isa_ops[op].family;     /* the intel_sub_group_ reduces and scans */
+    if (op != ISA_OP_INTEL_BROADCAST && fam != ISA_FAM_REDUCE && fam != ISA_FAM_SCAN_INC &&
+        fam != ISA_FAM_SCAN_EXC)
         return false;
     const char *a = p + len;
     if (!strncmp(a, "Dv", 2)) {   /* vector: Dv<n>_<element> */
