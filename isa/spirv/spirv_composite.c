@@ -96,9 +96,10 @@ bool spv_op_composite(xctx *x, xfn *f, const spv_inst *in)
         xval tmp = *s;
         uint32_t r = spv_reg(x, ins ? s->n : 1);
         if (!ins) {
+            const isa_operand src = spv_src(x, &s->c[0]);
             isa_inst *mv = spv_emit(x, ISA_OP_MOV, ct);
             mv->o[0] = spv_R(r);
-            mv->o[1] = spv_src(x, &s->c[0]);
+            mv->o[1] = src;
             mv->nopnd = 2;
         }
         for (unsigned i = 0; i < s->n; i++) {

@@ -266,10 +266,11 @@ isa_operand spv_predof(xctx *x, const xc *c)
     if (c->has_pred && x->slot_gen[c->pred] == c->pgen && c->pblock == x->block_no)
         return spv_P(c->pred, c->pred_neg);
     uint32_t gen, p = spv_pred(x, &gen);
+    const isa_operand src = spv_src(x, c);   /* before the emit: it may emit too */
     isa_inst *in = spv_emit(x, ISA_OP_CMP, ISA_T_U32);
     in->cond = ISA_BINOP_NE;
     in->o[0] = spv_P(p, false);
-    in->o[1] = spv_src(x, c);
+    in->o[1] = src;
     in->o[2] = spv_I(0);
     in->nopnd = 3;
     return spv_P(p, false);
@@ -306,9 +307,10 @@ isa_operand spv_addr_of(xctx *x, const xc *c, isa_space *space)
     isa_operand r = c->o;
     if (r.kind != ISA_OPND_REG) {
         uint32_t t = spv_reg(x, 1);
+        const isa_operand src = spv_src(x, c);
         isa_inst *in = spv_emit(x, ISA_OP_MOV, ISA_T_U64);
         in->o[0] = spv_R(t);
-        in->o[1] = spv_src(x, c);
+        in->o[1] = src;
         in->nopnd = 2;
         r = spv_R(t);
     }
@@ -362,9 +364,12 @@ uint32_t spv_gather(xctx *x, const xval *v, isa_type t)
         return v->c[0].o.reg;
     uint32_t r = spv_reg(x, v->n);
     for (unsigned i = 0; i < v->n; i++) {
+        /* the source first: an address expression emits its computation,
+         * which may move the code array under a pointer taken before */
+        const isa_operand src = spv_src(x, &v->c[i]);
         isa_inst *in = spv_emit(x, ISA_OP_MOV, t);
         in->o[0] = spv_R(r + i);
-        in->o[1] = spv_src(x, &v->c[i]);
+        in->o[1] = src;
         in->nopnd = 2;
     }
     return r;

@@ -104,9 +104,10 @@ static void group_map(xctx *x, xfn *f, const spv_inst *in, isa_opcode op, isa_ty
 static void mask_copy(xctx *x, const xval *mask, uint32_t g)
 {
     for (unsigned i = 0; i < 4; i++) {
+        const isa_operand src = spv_src(x, spv_comp(mask, i));
         isa_inst *mv = spv_emit(x, ISA_OP_MOV, ISA_T_U32);
         mv->o[0] = spv_R(g + i);
-        mv->o[1] = spv_src(x, spv_comp(mask, i));
+        mv->o[1] = src;
         mv->nopnd = 2;
     }
 }
