@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "isa.h"
+#include "isa_priv.h"
 
 static const char *doc_path;
 
@@ -77,6 +78,28 @@ static void test_flags(void **st)
     assert_true(isa_op_block_io(ISA_OP_BLOCK_READ) && !isa_op_block_io(ISA_OP_SG_SHUFFLE));
 }
 
+/* The shape table: a shape with value sources is a destination followed by
+ * exactly that many sources, all required; no other shape claims sources. */
+static void test_shapes(void **st)
+{
+    (void)st;
+    for (int s = 0; s < ISA_SHAPE_COUNT; s++) {
+        const isa_shape_pat *p = &isa_shape_pats[s];
+        const unsigned n = isa_shape_sources((isa_shape)s);
+        assert_true(p->min <= strlen(p->pat));
+        if (!n)
+            continue;
+        assert_int_equal(strlen(p->pat), 1 + n);
+        assert_int_equal(p->min, 1 + n);
+        assert_int_equal(p->pat[0], 'd');
+        for (unsigned i = 1; i <= n; i++)
+            assert_int_equal(p->pat[i], 's');
+    }
+    assert_int_equal(isa_shape_sources(ISA_SHAPE_D_S_S_S), 3);
+    assert_int_equal(isa_shape_sources(ISA_SHAPE_D_S_ID), 0);   /* broadcast ids: not lane-wise */
+    assert_int_equal(isa_shape_sources(ISA_SHAPE_LD), 0);
+}
+
 static void test_types_and_specials(void **st)
 {
     (void)st;
@@ -131,6 +154,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_flags),
+        cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_types_and_specials),
         cmocka_unit_test(test_documented),
     };
