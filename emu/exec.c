@@ -69,6 +69,7 @@ int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_
     if (st == COLL_OUT_OF_BOUNDS || st == COLL_MISALIGNED || st == COLL_NONUNIFORM_PTR) {
         char desc[256];
         emu_mem_describe(run, (isa_space)in->space, (uint64_t)rep.value, desc, sizeof desc);
+        emu_fault_at(run, (uint64_t)rep.value);
         return emu_fault(run, code, sg, rep.lane, pc, "%s: %s",
                          coll_status_text[st], desc);
     }

@@ -17,6 +17,16 @@ void emu_workitem_ids(const emu_run *run, const emu_sg *sg, uint32_t lane,
         gid[d] = wg->group_id[d] * run->local[d] + lid[d] + run->offset[d];
 }
 
+int emu_fault_at(emu_run *run, uint64_t addr)
+{
+    sgemu_fault *f = run->fault;
+    if (f->code == SGEMU_EXIT_OK) {  /* the fault about to be raised, not a kept one */
+        f->has_addr = true;
+        f->addr = addr;
+    }
+    return 0;
+}
+
 int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
               uint32_t pc, const char *fmt, ...)
 {
@@ -29,8 +39,11 @@ int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
 
+    snprintf(f->what, sizeof f->what, "%s", what);
+    snprintf(f->kernel, sizeof f->kernel, "%s", run->k->name);
     char where[512] = "";
     if (pc < run->k->ninst) {
+        f->line = run->k->inst[pc].line;
         char text[200];
         isa_format_inst(run->k, &run->k->inst[pc], text, sizeof text);
         snprintf(where, sizeof where, "\n  at %s:%u: %s", run->k->file,
@@ -38,9 +51,16 @@ int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
     }
     char who[512] = "";
     if (sg && run->wg) {
+        f->has_item = true;
+        f->subgroup = sg->id;
+        memcpy(f->group_id, run->wg->group_id, sizeof f->group_id);
         if (lane != UINT32_MAX) {
             uint64_t gid[3], lid[3];
             emu_workitem_ids(run, sg, lane, gid, lid);
+            f->has_lane = true;
+            f->lane = lane;
+            memcpy(f->global_id, gid, sizeof gid);
+            memcpy(f->local_id, lid, sizeof lid);
             snprintf(who, sizeof who,
                      "\n  work-item global (%llu,%llu,%llu) local (%llu,%llu,%llu) "
                      "group (%llu,%llu,%llu), sub-group %u lane %u",

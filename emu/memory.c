@@ -106,6 +106,7 @@ static int access_fault(emu_run *run, emu_sg *sg, uint32_t lane, uint32_t pc,
 {
     char desc[256];
     emu_mem_describe(run, space, addr, desc, sizeof desc);
+    emu_fault_at(run, addr);
     return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc, "%s %s %s of %u bytes at %s",
                      why, isa_space_names[space], kind, n, desc);
 }

@@ -127,6 +127,17 @@ void sgemu_stats_free(sgemu_stats *stats);
 typedef struct sgemu_fault {
     int code;                  /* SGEMU_EXIT_* */
     char msg[1024];
+    /* --- what msg says, field by field, for machine-readable output (set by
+     * kernel faults; zero for other errors; append-only) --- */
+    char what[512];            /* the message without kernel, line and work-item */
+    char kernel[64];           /* "" when no kernel was running */
+    uint32_t line;             /* source line of the faulting instruction; 0: none */
+    bool has_item;             /* group_id and subgroup are set */
+    bool has_lane;             /* global_id, local_id and lane are set too */
+    uint64_t global_id[3], local_id[3], group_id[3];
+    uint32_t subgroup, lane;
+    bool has_addr;             /* the faulting address */
+    uint64_t addr;
 } sgemu_fault;
 
 /* Run `k` over the NDRange in `launch` on device `cfg` with `args`

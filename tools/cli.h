@@ -90,6 +90,9 @@ int cli_write_atomic(const char *path, const void *data, size_t n);
 
 /* Minimal JSON string escaping to a stream. */
 void cli_json_string(FILE *f, const char *s);
+/* A failed run as the JSON object of --json's "error" key (docs/cli.md):
+ * code, kind, message, kernel, line, work_item, address. */
+void cli_json_fault(FILE *f, int code, const sgemu_fault *e);
 
 /* --- robustness (append-only) --- */
 /* Install SIGINT/SIGTERM handlers: the first signal asks the engine to stop

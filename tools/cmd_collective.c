@@ -346,6 +346,12 @@ static int run_group(const coll_opts *o, const isa_kernel *k, const emu_config *
     if (rc)
         fprintf(stderr, "sgemu: %s: %s\n",
                 rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
+    if (rc && o->json) {
+        printf("{\"builtin\": \"%s\", \"type\": \"%s\", \"sg\": %u, \"error\": ",
+               o->name, o->type, o->sg);
+        cli_json_fault(stdout, rc, &fault);
+        printf("}\n");
+    }
     return rc;
 }
 

@@ -73,6 +73,11 @@ int cli_cmd_replay(int argc, char **argv)
     rc = sgemu_replay(path, &cfg, &o, &k, &st, &f);
     if (rc) {
         fprintf(stderr, "sgemu: error: %s\n", f.msg);
+        if (json) {
+            printf("{\"error\": ");
+            cli_json_fault(stdout, rc, &f);
+            printf("}\n");
+        }
         sgemu_stats_free(&st);
         return rc;
     }

@@ -573,6 +573,8 @@ int cli_cmd_run(int argc, char **argv)
         o.nwidths = 1;
     }
 
+    sgemu_fault fault;
+    memset(&fault, 0, sizeof fault);
     sgemu_argval *vals = calloc(k.narg + 1, sizeof *vals);
     if (!vals) {
         isa_kernel_free(&k);
@@ -631,7 +633,6 @@ int cli_cmd_run(int argc, char **argv)
             o.launch.record_path = record;
         }
         sgemu_stats st;
-        sgemu_fault fault;
         progress_line pl;
         progress_start(&pl, &o.launch, o.widths[wi], o.quiet || o.json);
         rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
@@ -662,8 +663,13 @@ int cli_cmd_run(int argc, char **argv)
         for (uint32_t i = 0; i < k.narg; i++)
             cli_free_value(&vals[i]);
     }
-    if (o.json)
+    if (o.json && rc && fault.code) {   /* the run that failed, as data */
+        printf("], \"error\": ");
+        cli_json_fault(stdout, rc, &fault);
+        printf("}\n");
+    } else if (o.json) {
         printf("]}\n");
+    }
     free(vals);
     isa_kernel_free(&k);
     free(o.argspecs);

@@ -265,3 +265,40 @@ void cli_json_string(FILE *f, const char *s)
     }
     fputc('"', f);
 }
+
+void cli_json_fault(FILE *f, int code, const sgemu_fault *e)
+{
+    fprintf(f, "{\"code\": %d, \"kind\": \"%s\", \"message\": ", code,
+            code == SGEMU_EXIT_FAULT ? "kernel fault" : code == SGEMU_EXIT_USER ? "bad input"
+            : code == SGEMU_EXIT_INTERRUPTED ? "interrupted" : "internal error");
+    cli_json_string(f, e->what[0] ? e->what : e->msg);
+    fputs(", \"kernel\": ", f);
+    if (e->kernel[0])
+        cli_json_string(f, e->kernel);
+    else
+        fputs("null", f);
+    if (e->line)
+        fprintf(f, ", \"line\": %u", e->line);
+    else
+        fputs(", \"line\": null", f);
+    fputs(", \"work_item\": ", f);
+    if (e->has_item) {
+        fprintf(f, "{\"group\": [%llu, %llu, %llu], \"subgroup\": %u",
+                (unsigned long long)e->group_id[0], (unsigned long long)e->group_id[1],
+                (unsigned long long)e->group_id[2], e->subgroup);
+        if (e->has_lane)
+            fprintf(f, ", \"lane\": %u, \"global\": [%llu, %llu, %llu], "
+                    "\"local\": [%llu, %llu, %llu]", e->lane,
+                    (unsigned long long)e->global_id[0], (unsigned long long)e->global_id[1],
+                    (unsigned long long)e->global_id[2], (unsigned long long)e->local_id[0],
+                    (unsigned long long)e->local_id[1], (unsigned long long)e->local_id[2]);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    if (e->has_addr)
+        fprintf(f, ", \"address\": \"0x%llx\"", (unsigned long long)e->addr);
+    else
+        fputs(", \"address\": null", f);
+    fputc('}', f);
+}
