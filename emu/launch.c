@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int user_error(sgemu_fault *f, const char *fmt, ...)
@@ -534,9 +535,35 @@ fail:
     return -1;
 }
 
+void emu_host_now(double *wall_s, double *cpu_s)
+{
+    struct timespec w, c;
+    clock_gettime(CLOCK_MONOTONIC, &w);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+    *wall_s = (double)w.tv_sec + 1e-9 * (double)w.tv_nsec;
+    *cpu_s = (double)c.tv_sec + 1e-9 * (double)c.tv_nsec;
+}
+
+static int run_launch(const isa_kernel *k, const emu_config *cfg,
+                      const sgemu_launch *launch, sgemu_argval *args,
+                      sgemu_stats *stats, sgemu_fault *fault);
+
 int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault)
+{
+    double w0, c0, w1, c1;
+    emu_host_now(&w0, &c0);
+    int rc = run_launch(k, cfg, launch, args, stats, fault);
+    emu_host_now(&w1, &c1);
+    stats->host_wall_s = w1 - w0;
+    stats->host_cpu_s = c1 - c0;
+    return rc;
+}
+
+static int run_launch(const isa_kernel *k, const emu_config *cfg,
+                      const sgemu_launch *launch, sgemu_argval *args,
+                      sgemu_stats *stats, sgemu_fault *fault)
 {
     memset(stats, 0, sizeof *stats);
     memset(fault, 0, sizeof *fault);

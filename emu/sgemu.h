@@ -119,6 +119,9 @@ typedef struct sgemu_stats {
     /* --- added by the timing model (append-only) --- */
     struct sgemu_timing *timing; /* launch->timing: cycle statistics (emu/timing.h);
                                     free with sgemu_stats_free */
+    /* --- host cost of the call (append-only): wall-clock and process CPU
+     * seconds of sgemu_run / sgemu_replay, all host threads' CPU summed --- */
+    double host_wall_s, host_cpu_s;
 } sgemu_stats;
 
 /* Free what sgemu_run allocated into *stats (the timing results). */

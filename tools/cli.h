@@ -90,6 +90,14 @@ int cli_write_atomic(const char *path, const void *data, size_t n);
 
 /* Minimal JSON string escaping to a stream. */
 void cli_json_string(FILE *f, const char *s);
+/* The host cost of a run or replay: wall and CPU seconds and the simulation
+ * rate (subgroup instructions per wall-clock second), as a summary line and
+ * as JSON keys host_wall_s, host_cpu_s, sim_rate (no braces). */
+void cli_print_host_time(FILE *f, const sgemu_stats *s);
+void cli_json_host_time(FILE *f, const sgemu_stats *s);
+/* After a timed run with --trace: warn when --trace-limit cut the trace
+ * short (the events past it are dropped, slices included). */
+void cli_warn_trace_dropped(const char *trace_path, uint64_t written, uint64_t dropped);
 /* A failed run as the JSON object of --json's "error" key (docs/cli.md):
  * code, kind, message, kernel, line, work_item, address. */
 void cli_json_fault(FILE *f, int code, const sgemu_fault *e);

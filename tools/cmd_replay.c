@@ -8,7 +8,7 @@
 
 static const char replay_help[] =
     "usage: sgemu replay TRACE [--config FILE|NAME] [--sg N] [-j N] [--json] [--per-line]\n"
-    "                    [--trace FILE.json] [--quiet]\n"
+    "                    [--trace FILE.json] [--trace-limit N] [--quiet]\n"
     "\n"
     "Re-times a trace written by 'sgemu run --record TRACE' on another device config\n"
     "without executing the kernel: the cycles equal those of a full run on that config.\n"
@@ -47,6 +47,12 @@ int cli_cmd_replay(int argc, char **argv)
             o.threads = (uint32_t)t;
         } else if (!strcmp(a, "--trace") && i + 1 < argc) {
             o.trace_path = argv[++i];
+        } else if (!strcmp(a, "--trace-limit") && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            o.trace_limit = strtoull(v, &end, 0);
+            if (*end || end == v || v[0] == '-' || !o.trace_limit)
+                return cli_error("--trace-limit: expected a positive count, got '%s'", v);
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (!strcmp(a, "--per-line")) {
@@ -81,19 +87,23 @@ int cli_cmd_replay(int argc, char **argv)
         sgemu_stats_free(&st);
         return rc;
     }
+    cli_warn_trace_dropped(o.trace_path, st.timing->trace_events, st.timing->trace_dropped);
     if (json) {
         printf("{\"kernel\": ");
         cli_json_string(stdout, k.name);
         printf(", \"config\": ");
         cli_json_string(stdout, cfg.name);
-        printf(", \"sg_width\": %u, \"instructions\": %llu, \"timing\": ", st.sg_width,
+        printf(", \"sg_width\": %u, \"instructions\": %llu, ", st.sg_width,
                (unsigned long long)st.instructions);
+        cli_json_host_time(stdout, &st);
+        printf(", \"timing\": ");
         tm_print_json(stdout, st.timing, &k);
         printf("}\n");
     } else if (!quiet) {
         fprintf(stderr, "sgemu: replay of kernel %s on %s, SIMD%u (%llu work-groups, "
                 "%llu subgroup instructions)\n", k.name, cfg.name, st.sg_width,
                 (unsigned long long)st.work_groups, (unsigned long long)st.instructions);
+        cli_print_host_time(stderr, &st);
         tm_print(stderr, st.timing, &k, &cfg, per_line);
     }
     sgemu_stats_free(&st);

@@ -382,6 +382,7 @@ static void print_summary(FILE *f, const isa_kernel *k, const emu_config *cfg,
             (unsigned long long)s->instructions, (unsigned long long)s->lane_ops,
             (unsigned long long)s->uops);
     fprintf(f, "  lane util.   %.1f%% (active lanes / (instructions x width))\n", util);
+    cli_print_host_time(f, s);
     if (s->notes)
         fprintf(f, "  notes        %llu undefined-result notes (check mode)\n",
                 (unsigned long long)s->notes);
@@ -394,7 +395,7 @@ static void json_stats(FILE *f, const sgemu_stats *s)
                "\"global\": [%llu, %llu, %llu], \"local\": [%llu, %llu, %llu], "
                "\"work_groups\": %llu, \"subgroups\": %llu, \"work_items\": %llu, "
                "\"instructions\": %llu, \"lane_ops\": %llu, \"lane_slots\": %llu, "
-               "\"simd_efficiency\": %.6f, \"uops\": %llu, \"notes\": %llu",
+               "\"simd_efficiency\": %.6f, \"uops\": %llu, \"notes\": %llu, ",
             s->sg_width, s->dims, (unsigned long long)s->global[0],
             (unsigned long long)s->global[1], (unsigned long long)s->global[2],
             (unsigned long long)s->local[0], (unsigned long long)s->local[1],
@@ -403,6 +404,7 @@ static void json_stats(FILE *f, const sgemu_stats *s)
             (unsigned long long)s->instructions, (unsigned long long)s->lane_ops,
             (unsigned long long)s->lane_slots, util, (unsigned long long)s->uops,
             (unsigned long long)s->notes);
+    cli_json_host_time(f, s);
 }
 
 /* Element type and bytes of an output argument's storage. */
@@ -637,6 +639,9 @@ int cli_cmd_run(int argc, char **argv)
         progress_start(&pl, &o.launch, o.widths[wi], o.quiet || o.json);
         rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
         progress_stop(&pl);
+        if (!rc && st.timing)
+            cli_warn_trace_dropped(o.launch.trace_path, st.timing->trace_events,
+                                   st.timing->trace_dropped);
         if (rc) {
             fprintf(stderr, "sgemu: %s: %s\n",
                     rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);

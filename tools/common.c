@@ -302,3 +302,28 @@ void cli_json_fault(FILE *f, int code, const sgemu_fault *e)
         fputs(", \"address\": null", f);
     fputc('}', f);
 }
+
+void cli_warn_trace_dropped(const char *trace_path, uint64_t written, uint64_t dropped)
+{
+    if (trace_path && dropped)
+        fprintf(stderr, "sgemu: warning: trace '%s' holds only the first %llu events; "
+                "%llu more were dropped (raise --trace-limit)\n", trace_path,
+                (unsigned long long)written, (unsigned long long)dropped);
+}
+
+static double sim_rate(const sgemu_stats *s)
+{
+    return s->host_wall_s > 0 ? (double)s->instructions / s->host_wall_s : 0;
+}
+
+void cli_print_host_time(FILE *f, const sgemu_stats *s)
+{
+    fprintf(f, "  host time    %.3f s wall, %.3f s CPU, %.3g subgroup instructions/s "
+            "(simulation rate)\n", s->host_wall_s, s->host_cpu_s, sim_rate(s));
+}
+
+void cli_json_host_time(FILE *f, const sgemu_stats *s)
+{
+    fprintf(f, "\"host_wall_s\": %.6f, \"host_cpu_s\": %.6f, \"sim_rate\": %.1f",
+            s->host_wall_s, s->host_cpu_s, sim_rate(s));
+}

@@ -92,6 +92,7 @@ typedef struct sgemu_timing {
     uint32_t ninst;
     tm_line_stats *per_inst;
     uint64_t trace_events;        /* events written to the trace file */
+    uint64_t trace_dropped;       /* events past the trace limit, not written */
     /* spilling (grf_overflow with scheduler.allow_spill = 1) */
     uint32_t spilled_regs;        /* registers r >= nreg - spilled_regs live in memory */
     uint64_t spill_fills, spill_stores;  /* register-sized scratch loads / stores */

@@ -390,6 +390,7 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
     out->achieved_occupancy = denom > 0 ? m.resident_integral / denom : 0;
     if (m.tracing) {
         out->trace_events = m.trace.events;
+        out->trace_dropped = m.trace.dropped;
         if (tm_trace_close(&m.trace, rc == 0) && !rc) {
             snprintf(msg, msgn, "cannot write trace file '%s'", L->trace_path);
             rc = SGEMU_EXIT_USER;

@@ -123,6 +123,7 @@ typedef struct tm_trace {
     char *tmp_path;
     const char *path;
     uint64_t limit, events;
+    uint64_t dropped;         /* events past the limit, not written */
     bool first;
 } tm_trace;
 

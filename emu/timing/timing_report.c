@@ -24,9 +24,9 @@ void tm_print(FILE *f, const sgemu_timing *t, const isa_kernel *k,
     fprintf(f, "  IPC               %.3f subgroup instructions/cycle\n", t->ipc);
     fprintf(f, "  SIMD efficiency   %.1f%%\n", 100 * t->simd_efficiency);
     fprintf(f, "  occupancy         achieved %.1f%%, theoretical %.1f%% "
-            "(%u work-groups/CU, %u thread slots, limited by %s)\n",
+            "(%u work-group%s/CU, %u thread slots, limited by %s)\n",
             100 * t->achieved_occupancy, 100 * t->theoretical_occupancy, t->wg_per_cu,
-            t->threads_per_cu, tm_limiter_names[t->limiter]);
+            t->wg_per_cu == 1 ? "" : "s", t->threads_per_cu, tm_limiter_names[t->limiter]);
     fprintf(f, "  registers         %u per thread%s%s\n", t->grf_regs_needed,
             t->large_grf ? " (large-GRF mode)" : "",
             !t->grf_overflow ? ""
@@ -126,5 +126,6 @@ void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k)
                 (unsigned long long)s->cycles, (unsigned long long)s->stalls);
         first = false;
     }
-    fprintf(f, "], \"trace_events\": %llu}", (unsigned long long)t->trace_events);
+    fprintf(f, "], \"trace_events\": %llu, \"trace_dropped\": %llu}",
+            (unsigned long long)t->trace_events, (unsigned long long)t->trace_dropped);
 }

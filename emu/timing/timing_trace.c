@@ -74,8 +74,12 @@ void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
                     uint64_t ts, uint64_t dur, uint32_t pc, uint32_t line,
                     uint64_t mask, const char *stall, uint64_t stall_cycles)
 {
-    if (!tr->f || tr->events >= tr->limit)
+    if (!tr->f)
         return;
+    if (tr->events >= tr->limit) {
+        tr->dropped++;
+        return;
+    }
     tr->events++;
     sep(tr);
     fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"X\", \"pid\": %u, \"tid\": %u, "
@@ -88,8 +92,12 @@ void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
 void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
                       const char *key, double v)
 {
-    if (!tr->f || tr->events >= tr->limit)
+    if (!tr->f)
         return;
+    if (tr->events >= tr->limit) {
+        tr->dropped++;
+        return;
+    }
     tr->events++;
     sep(tr);
     fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "
@@ -98,8 +106,12 @@ void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
 
 void tm_trace_traffic(tm_trace *tr, uint32_t pid, uint64_t ts, const uint64_t *bytes)
 {
-    if (!tr->f || tr->events >= tr->limit)
+    if (!tr->f)
         return;
+    if (tr->events >= tr->limit) {
+        tr->dropped++;
+        return;
+    }
     tr->events++;
     sep(tr);
     fprintf(tr->f, "{\"name\": \"memory bytes\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "

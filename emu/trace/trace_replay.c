@@ -149,8 +149,25 @@ int sgemu_trace_read_info(const char *path, bool verify, sgemu_trace_info *info,
     return rc;
 }
 
+static int replay_trace(const char *path, const emu_config *cfg,
+                        const sgemu_replay_opts *opts, isa_kernel *kernel_out,
+                        sgemu_stats *stats, sgemu_fault *fault);
+
 int sgemu_replay(const char *path, const emu_config *cfg, const sgemu_replay_opts *opts,
                  isa_kernel *kernel_out, sgemu_stats *stats, sgemu_fault *fault)
+{
+    double w0, c0, w1, c1;
+    emu_host_now(&w0, &c0);
+    int rc = replay_trace(path, cfg, opts, kernel_out, stats, fault);
+    emu_host_now(&w1, &c1);
+    stats->host_wall_s = w1 - w0;
+    stats->host_cpu_s = c1 - c0;
+    return rc;
+}
+
+static int replay_trace(const char *path, const emu_config *cfg,
+                        const sgemu_replay_opts *opts, isa_kernel *kernel_out,
+                        sgemu_stats *stats, sgemu_fault *fault)
 {
     memset(stats, 0, sizeof *stats);
     memset(fault, 0, sizeof *fault);

@@ -67,6 +67,55 @@ static void test_fault_in_json(void **state)
     cli_result_free(&r);
 }
 
+/* The number after "KEY": in text (the first occurrence), or -1. */
+static double json_number(const char *text, const char *key)
+{
+    char k[80];
+    snprintf(k, sizeof k, "\"%s\": ", key);
+    const char *p = strstr(text, k);
+    return p ? strtod(p + strlen(k), NULL) : -1;
+}
+
+/* Host time of the run: wall and CPU seconds and the simulation rate, in
+ * the summary and in --json, for run and replay (GPGPU-Sim prints its own). */
+static void test_host_time(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run examples/vector_add.sgasm --global 65536 "
+                           "--arg a=float:iota:65536 --arg b=float:iota:65536 "
+                           "--arg c=float:zeros:65536 --arg n=65536 --json --record %s/h.sgt",
+                           dir);
+    assert_int_equal(r.status, 0);
+    assert_valid_json(r.out);
+    const double wall = json_number(r.out, "host_wall_s"), cpu = json_number(r.out, "host_cpu_s");
+    const double rate = json_number(r.out, "sim_rate");
+    const double insts = json_number(r.out, "instructions");
+    assert_true(wall > 0 && wall < 60);
+    assert_true(cpu > 0 && cpu < 60);
+    assert_true(insts == 32768);            /* 65536 items / 16 lanes x 8 instructions */
+    /* the rate is instructions per wall second (printed to 6 decimals) */
+    assert_true(rate > 0);
+    assert_true(rate * wall > insts * 0.99 && rate * wall < insts * 1.01);
+    cli_result_free(&r);
+    r = cli_run("replay %s/h.sgt --json", dir);
+    assert_int_equal(r.status, 0);
+    assert_valid_json(r.out);
+    assert_true(json_number(r.out, "host_wall_s") > 0);
+    assert_true(json_number(r.out, "host_cpu_s") >= 0);
+    assert_true(json_number(r.out, "sim_rate") > 0);
+    cli_result_free(&r);
+    r = cli_run("run " VADD(64));
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "  host time    "));
+    assert_non_null(strstr(r.err, " s wall, "));
+    assert_non_null(strstr(r.err, "subgroup instructions/s (simulation rate)"));
+    cli_result_free(&r);
+    r = cli_run("replay %s/h.sgt", dir);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "  host time    "));
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -83,6 +132,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fault_in_json),
+        cmocka_unit_test(test_host_time),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -109,6 +109,37 @@ static void test_buffer_type_mismatch_warns(void **state)
     cli_result_free(&r);
 }
 
+/* --trace-limit that cuts the trace short says so (the trace had silently
+ * no instruction slices); replay takes the option too. */
+static void test_trace_limit_warns(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run " VADD " --trace %s/t.json --trace-limit 10 --record %s/t.sgt",
+                           dir, dir);
+    expect(&r, 0, "warning: trace '");
+    r = cli_run("run " VADD " --trace %s/t.json --trace-limit 10", dir);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "holds only the first 10 events; "));
+    assert_non_null(strstr(r.err, "more were dropped (raise --trace-limit)"));
+    cli_result_free(&r);
+    r = cli_run("run " VADD " --trace %s/t.json", dir);       /* within the default */
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "warning"));
+    cli_result_free(&r);
+    r = cli_run("replay %s/t.sgt --trace %s/r.json --trace-limit 10", dir, dir);
+    expect(&r, 0, "holds only the first 10 events");
+    r = cli_run("replay %s/t.sgt --trace %s/r.json --trace-limit 0", dir, dir);
+    expect(&r, 1, "--trace-limit: expected a positive count");
+}
+
+/* One work-group per compute unit is "1 work-group/CU", not "work-groups". */
+static void test_singular_work_group(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run " VADD);
+    expect(&r, 0, "(1 work-group/CU, ");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -128,6 +159,8 @@ int main(void)
         cmocka_unit_test(test_attached_jobs),
         cmocka_unit_test(test_help_lists_version),
         cmocka_unit_test(test_buffer_type_mismatch_warns),
+        cmocka_unit_test(test_trace_limit_warns),
+        cmocka_unit_test(test_singular_work_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
