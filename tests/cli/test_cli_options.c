@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../test_file.h"
+
 static const char *const dir = cli_tmpdir;
 
 #define VADD "examples/vector_add.sgasm --global 64 --arg a=float:iota:64 " \
@@ -140,6 +142,63 @@ static void test_singular_work_group(void **state)
     expect(&r, 0, "(1 work-group/CU, ");
 }
 
+/* The output of a shell command line (run by bash), or fail. */
+static char *shell_out(const char *cmd)
+{
+    char line[4096], path[256];
+    snprintf(path, sizeof path, "%s/shell.out", dir);
+    snprintf(line, sizeof line, "bash -c '%s' >%s 2>&1", cmd, path);
+    assert_int_equal(system(line), 0);
+    return test_slurp(path, NULL);
+}
+
+/* sgemu(1), built from the --help texts: every command has its section and
+ * its options, and man renders it without warnings. */
+static void test_man_page(void **state)
+{
+    (void)state;
+    const char *bin = getenv("SGEMU");
+    assert_non_null(bin);
+    char page[1024], cmd[2048];
+    snprintf(page, sizeof page, "%s.1", bin);          /* build/tools/sgemu.1 */
+    char *text = test_slurp(page, NULL);
+    assert_non_null(strstr(text, ".TH SGEMU 1"));
+    const char *cmds[] = { "run", "asm", "disasm", "collective", "replay", "trace", "sweep",
+                           "spv2asm" };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char ss[64];
+        snprintf(ss, sizeof ss, "\n.SS %s\n", cmds[i]);
+        assert_non_null(strstr(text, ss));
+    }
+    const char *opts[] = { "--trace-limit", "--max-memory", "--partial", "--version" };
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        assert_non_null(strstr(text, opts[i]));
+    free(text);
+    if (system("command -v man >/dev/null 2>&1") != 0)
+        return;                                       /* the text checks above still ran */
+    snprintf(cmd, sizeof cmd, "MANWIDTH=80 man --warnings -l %s 2>&1 >/dev/null", page);
+    char *warn = shell_out(cmd);
+    assert_string_equal(warn, "");
+    free(warn);
+}
+
+/* Bash completion: subcommands, a command's options, bundled config names. */
+static void test_bash_completion(void **state)
+{
+    (void)state;
+    const char *bin = getenv("SGEMU");
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd,
+             "PATH=$(dirname %s):$PATH; source %s/tools/sgemu-completion.bash; "
+             "c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _sgemu; "
+             "echo \"${COMPREPLY[*]}\"; }; "
+             "c sgemu sw; c sgemu run --trace; c sgemu replay x --config nvidia; "
+             "c sgemu sweep merge --par", bin, cli_src());
+    char *out = shell_out(cmd);
+    assert_non_null(strstr(out, "sweep\n--trace --trace-limit\nnvidia-h100\n--partial\n"));
+    free(out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -161,6 +220,8 @@ int main(void)
         cmocka_unit_test(test_buffer_type_mismatch_warns),
         cmocka_unit_test(test_trace_limit_warns),
         cmocka_unit_test(test_singular_work_group),
+        cmocka_unit_test(test_man_page),
+        cmocka_unit_test(test_bash_completion),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
