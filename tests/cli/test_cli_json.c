@@ -116,6 +116,175 @@ static void test_host_time(void **state)
     cli_result_free(&r);
 }
 
+/* ---- the schema in docs/cli.md against the output ----
+ * Tables: 0 run, 1 replay, 2 collective, 3 timing object, 4 error object. */
+enum { T_RUN, T_REPLAY, T_COLL, T_TIMING, T_ERROR, T_COUNT };
+#define MAX_KEYS 256
+typedef struct keyset {
+    char key[MAX_KEYS][96];
+    int n;
+} keyset;
+
+static void add_key(keyset *s, const char *k)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->key[i], k))
+            return;
+    assert_true(s->n < MAX_KEYS);
+    snprintf(s->key[s->n++], sizeof s->key[0], "%s", k);
+}
+
+static bool has_key(const keyset *s, const char *k)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->key[i], k))
+            return true;
+    return false;
+}
+
+/* A path of the output into the table that documents it: the timing and
+ * error objects have tables of their own. */
+static void file_path(keyset *seen, int table, const char *path)
+{
+    if (!strncmp(path, "runs[].timing.", 14)) {
+        char t[128];
+        snprintf(t, sizeof t, "timing.%s", path + 14);
+        add_key(&seen[T_TIMING], t);
+    } else if (!strncmp(path, "timing.", 7) && table == T_REPLAY) {
+        add_key(&seen[T_TIMING], path);
+    } else if (!strncmp(path, "error.", 6)) {
+        add_key(&seen[T_ERROR], path);
+    } else {
+        add_key(&seen[table], path);
+    }
+}
+
+/* A minimal JSON walker: every object key's path, arrays as "[]", any key
+ * under "outputs" as NAME.  Returns the position after the value. */
+static const char *walk(const char *p, const char *path, keyset *seen, int table)
+{
+    while (*p == ' ' || *p == '\n')
+        p++;
+    if (*p == '{') {
+        p++;
+        for (;;) {
+            while (*p == ' ' || *p == '\n' || *p == ',')
+                p++;
+            if (*p == '}')
+                return p + 1;
+            assert_true(*p == '"');
+            const char *e = strchr(p + 1, '"');
+            assert_non_null(e);
+            char sub[128];
+            size_t pl = strlen(path);
+            bool dyn = pl >= 7 && !strcmp(path + pl - 7, "outputs");
+            snprintf(sub, sizeof sub, "%s%s%.*s", path, pl ? "." : "", dyn ? 4 : (int)(e - p - 1),
+                     dyn ? "NAME" : p + 1);
+            file_path(seen, table, sub);
+            p = e + 1;
+            while (*p == ' ' || *p == ':')
+                p++;
+            p = walk(p, sub, seen, table);
+        }
+    }
+    if (*p == '[') {
+        char sub[128];
+        snprintf(sub, sizeof sub, "%s[]", path);
+        p++;
+        for (;;) {
+            while (*p == ' ' || *p == '\n' || *p == ',')
+                p++;
+            if (*p == ']')
+                return p + 1;
+            p = walk(p, sub, seen, table);
+        }
+    }
+    if (*p == '"') {
+        for (p++; *p && *p != '"'; p++)
+            if (*p == '\\')
+                p++;
+        return p + 1;
+    }
+    while (*p && !strchr(",}] \n", *p))   /* number, true, false, null */
+        p++;
+    return p;
+}
+
+static void walk_output(keyset *seen, int table, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void walk_output(keyset *seen, int table, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_result r = cli_vrun_logged(fmt, ap);
+    va_end(ap);
+    assert_valid_json(r.out);
+    walk(r.out, "", seen, table);
+    cli_result_free(&r);
+}
+
+/* The keys of docs/cli.md's "JSON output" tables, by table. */
+static void doc_keys(keyset *doc)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/docs/cli.md", cli_src());
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static const char *const heads[T_COUNT] = { "### run --json", "### replay --json",
+        "### collective --json", "### The timing object", "### The error object" };
+    char line[1024];
+    int table = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## ", 3))
+            table = -1;
+        for (int t = 0; t < T_COUNT; t++)
+            if (!strncmp(line, heads[t], strlen(heads[t])))
+                table = t;
+        if (table < 0 || strncmp(line, "| `", 3))
+            continue;
+        const char *e = strchr(line + 3, '`');
+        assert_non_null(e);
+        char k[128];
+        snprintf(k, sizeof k, "%.*s", (int)(e - line - 3), line + 3);
+        add_key(&doc[table], k);
+    }
+    fclose(f);
+}
+
+/* docs/cli.md names every key the commands print, and every key it names is
+ * printed by one of these runs. */
+static void test_json_schema_documented(void **state)
+{
+    (void)state;
+    static keyset seen[T_COUNT], doc[T_COUNT];
+    memset(seen, 0, sizeof seen);
+    memset(doc, 0, sizeof doc);
+    walk_output(seen, T_RUN, "run " VADD(64) " --json --out c --record %s/s.sgt", dir);
+    walk_output(seen, T_RUN, "run " VADD(128) " --json");                 /* a fault */
+    walk_output(seen, T_REPLAY, "replay %s/s.sgt --json", dir);
+    walk_output(seen, T_REPLAY, "replay %s/none.sgt --json", dir);          /* an error */
+    walk_output(seen, T_COLL, "collective sub_group_reduce_add --type int --sg 4 "
+                "--input 1,2,3,4 --json");
+    walk_output(seen, T_COLL, "collective work_group_reduce_add --type int --sg 4 --wg 8 "
+                "--input 1,2,3,4,5,6,7,8 --mask 0x3 --json");                /* a fault */
+    doc_keys(doc);
+    static const char *const names[T_COUNT] = { "run", "replay", "collective", "timing",
+                                                "error" };
+    int missing = 0;
+    for (int t = 0; t < T_COUNT; t++) {
+        assert_true(doc[t].n > 0);
+        for (int i = 0; i < seen[t].n; i++)
+            if (!has_key(&doc[t], seen[t].key[i]) && ++missing)
+                fprintf(stderr, "printed but not in docs/cli.md (%s table): %s\n", names[t],
+                        seen[t].key[i]);
+        for (int i = 0; i < doc[t].n; i++)
+            if (!has_key(&seen[t], doc[t].key[i]) && ++missing)
+                fprintf(stderr, "in docs/cli.md (%s table) but never printed: %s\n", names[t],
+                        doc[t].key[i]);
+    }
+    assert_int_equal(missing, 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -133,6 +302,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fault_in_json),
         cmocka_unit_test(test_host_time),
+        cmocka_unit_test(test_json_schema_documented),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
