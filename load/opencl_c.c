@@ -87,6 +87,16 @@ static bool add_native_ints(const char *ll)
     return ok;
 }
 
+/* clang-14's opencl-c.h does not mark the sub_group_non_uniform_* and
+ * sub_group_ballot* built-ins convergent, so SimplifyCFG would merge the
+ * calls of an if and its else into one call after the branch (or hoist
+ * identical ones above it), which runs them with other lanes active: a
+ * divergent sub_group_non_uniform_broadcast then reads the wrong lane.
+ * These two options keep each call where the source put it. */
+static const char *const keep_group_calls[4] = {
+    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false"
+};
+
 /* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
  * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
  * integer widths added to its data layout, then clang's -O2 pipeline on
@@ -111,6 +121,8 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
     argv[n++] = "opencl-c.h";
     argv[n++] = "-cl-kernel-arg-info";
     argv[n++] = "-O2";
+    for (int i = 0; i < 4; i++)
+        argv[n++] = keep_group_calls[i];
     if (native_ints) {
         argv[n++] = "-Xclang";
         argv[n++] = "-disable-llvm-passes";
@@ -127,7 +139,9 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
     if (!add_native_ints(ll))
         return -1;
     const char *opt[] = { "clang-14", "-target", "spir64", "-O2", "-fno-vectorize",
-                          "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc, NULL };
+                          "-fno-slp-vectorize", keep_group_calls[0], keep_group_calls[1],
+                          keep_group_calls[2], keep_group_calls[3], "-emit-llvm", "-c", ll,
+                          "-o", bc, NULL };
     return run_tool((char *const *)opt, NULL, log_fd);
 }
 

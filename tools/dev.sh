@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dev.sh - set up, build and run sgemu on a fresh Debian 12 machine.
 #   bash tools/dev.sh demo   build, then run the main job on the bundled default config
-#   bash tools/dev.sh test   build with -Werror, run the whole test suite, then again
+#   bash tools/dev.sh test   build with -Werror, run the whole test suite and the Khronos
+#                            CTS sub-/work-group suites (docs/opencl-cts.md), then again
 #                            under AddressSanitizer + UndefinedBehaviorSanitizer
 #                            then valgrind memcheck of the CLI tests, lint, and 20 s
 #                            of every fuzzer; prints each phase's time (docs/testing.md)
@@ -18,7 +19,8 @@ cd "$here"
 
 packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3 libzstd-dev gnuplot-nox
           spirv-headers clang-14 llvm-spirv-14 spirv-tools
-          pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy)
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy
+          cmake g++ make)
 
 install_missing() {   # [extra packages...]
     local missing=()
@@ -84,12 +86,22 @@ test_all() {
     phase build build build -Dwerror=true -Dbuildtype=debugoptimized
     phase tests meson test -C build --print-errorlogs --num-processes "$(nproc)"
     phase install bash tests/install_check.sh build     # install + build against sgemu.pc
+    phase cts cts                                       # Khronos CTS sub-/work-group suites
     phase asan-build build build-asan -Dwerror=true -Dbuildtype=debug \
         -Db_sanitize=address,undefined -Db_lundef=false
     phase asan-tests asan_tests
     phase valgrind valgrind_cli
     phase lint lint
     phase fuzz fuzz "${SGEMU_FUZZ_SECS:-20}"
+}
+
+# The Khronos CTS's test_subgroups and test_workgroups, built from
+# ../shared/opencl-cts, against sgemu's ICD (docs/opencl-cts.md); without
+# the CTS sources the script says so and the phase passes.
+cts() {
+    local rc=0
+    bash tests/icd/cts_check.sh build || rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 77 ]
 }
 
 # Packages of the robustness checks: clang + libFuzzer, clang-tidy, cppcheck, valgrind.

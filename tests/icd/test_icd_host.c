@@ -62,6 +62,20 @@ static const char *source =
     "kernel void sg_sum(global const int *in, global int *out) {\n"
     "    out[get_global_id(0)] = sub_group_reduce_add(in[get_global_id(0)]);\n"
     "}\n"
+    "kernel void divergent(global const int *in, global int *out, uint cs) {\n"
+    "    int gid = get_global_id(0), r, c;\n"
+    "    if (get_sub_group_local_id() < get_sub_group_size() / 2)\n"
+    "        r = sub_group_non_uniform_broadcast(in[gid], 1);\n"
+    "    else\n"
+    "        r = sub_group_non_uniform_broadcast(in[gid], get_sub_group_size() - 1);\n"
+    "    switch (cs) {\n"
+    "    case 2: c = sub_group_clustered_reduce_add(in[gid], 2); break;\n"
+    "    case 4: c = sub_group_clustered_reduce_add(in[gid], 4); break;\n"
+    "    default: c = -1;\n"
+    "    }\n"
+    "    out[2 * gid] = r;\n"
+    "    out[2 * gid + 1] = c;\n"
+    "}\n"
     "kernel void oob(global int *out, int n) {\n"
     "    out[get_global_id(0) + n] = 1;\n"
     "}\n"
@@ -137,7 +151,10 @@ static void test_platform_info(void **state)
         assert_int_equal(sizes[i], cfg.widths[i]);
     char ext[4096];
     CL_OK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
-    assert_non_null(strstr(ext, "cl_khr_subgroups"));
+    assert_non_null(strstr(ext, "cl_khr_subgroup_ballot"));
+    cl_uint nsg = 0;
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof nsg, &nsg, NULL));
+    assert_true(nsg > 0);
     assert_non_null(strstr(ext, "cl_intel_required_subgroup_size"));
     /* a too-small buffer is an error, not a truncation */
     assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_NAME, 2, name, NULL), CL_INVALID_VALUE);
@@ -307,6 +324,45 @@ static void test_subgroup_info(void **state)
         for (int j = first; j < first + w; j++)
             s += in[j];
         assert_int_equal(out[i], s);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+}
+
+/* Group built-ins in divergent branches and switch cases stay where the
+ * source puts them (clang-14 does not mark them convergent; the compile
+ * recipe keeps SimplifyCFG from merging the calls). */
+static void test_divergent_group_calls(void **state)
+{
+    (void)state;
+    enum { N = 128 };
+    int in[N], out[2 * N];
+    for (int i = 0; i < N; i++)
+        in[i] = i * 7 % 31 - 9;
+    cl_int err;
+    cl_mem bi = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    CL_OK(err);
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "divergent", &err);
+    CL_OK(err);
+    const int w = (int)cfg.default_width;
+    for (cl_uint cs = 2; cs <= 4; cs += 2) {
+        CL_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+        CL_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+        CL_OK(clSetKernelArg(k, 2, sizeof cs, &cs));
+        size_t g = N, l = 64;
+        CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL));
+        CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        for (int i = 0; i < N; i++) {
+            int first = i / w * w, lane = i - first;
+            assert_int_equal(out[2 * i], in[first + (lane < w / 2 ? 1 : w - 1)]);
+            int c0 = i / (int)cs * (int)cs, sum = 0;
+            for (int j = c0; j < c0 + (int)cs; j++)
+                sum += in[j];
+            assert_int_equal(out[2 * i + 1], sum);
+        }
     }
     clReleaseKernel(k);
     clReleaseMemObject(bi);
@@ -661,7 +717,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platform_info),   cmocka_unit_test(test_several_launches),
         cmocka_unit_test(test_struct_and_local_args), cmocka_unit_test(test_offsets),
-        cmocka_unit_test(test_subgroup_info),   cmocka_unit_test(test_buffers),
+        cmocka_unit_test(test_subgroup_info),   cmocka_unit_test(test_divergent_group_calls),
+        cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_user_events),     cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_images),          cmocka_unit_test(test_error_paths),
     };

@@ -25,17 +25,21 @@ static struct {
 static const char platform_extensions[] = "cl_khr_icd cl_khr_il_program";
 
 /* What a device claims: what the engine and the front end implement
- * (docs/opencl.md).  Images: 2D only, so no cl_khr_3d_image_writes. */
+ * (docs/opencl.md).  Sub-groups are OpenCL 3.0's core feature; not
+ * cl_khr_subgroups, which requires independent forward progress between
+ * the sub-groups of a work-group (sgemu runs one until it finishes or waits
+ * at a barrier), nor cl_khr_subgroup_rotate, whose built-ins clang-14's
+ * header lacks.  Images: 2D only, so no cl_khr_3d_image_writes. */
 static const char device_extensions[] =
     "cl_khr_icd cl_khr_il_program cl_khr_byte_addressable_store "
     "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
     "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
     "cl_khr_fp64 cl_khr_fp16 "
-    "cl_khr_subgroups cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote "
+    "cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote "
     "cl_khr_subgroup_ballot cl_khr_subgroup_non_uniform_arithmetic "
     "cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "
-    "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate "
+    "cl_khr_subgroup_clustered_reduce "
     "cl_intel_subgroups cl_intel_subgroups_short cl_intel_subgroups_char "
     "cl_intel_subgroups_long cl_intel_required_subgroup_size "
     "cl_intel_subgroup_local_block_io";
@@ -54,7 +58,6 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics" },
     { ICD_VERSION(1, 0, 0), "cl_khr_fp64" },
     { ICD_VERSION(1, 0, 0), "cl_khr_fp16" },
-    { ICD_VERSION(1, 0, 0), "cl_khr_subgroups" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_ballot" },
@@ -62,7 +65,6 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce" },
-    { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_rotate" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups_short" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups_char" },

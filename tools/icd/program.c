@@ -188,7 +188,7 @@ static int split_options(char *buf, char **argv, int max)
         if (*p)
             p++;
         *o = 0;
-        if (n + 2 >= max)
+        if (n + 3 >= max)      /* room for one option BuildProgram adds */
             return -1;
         if (value_next) {
             argv[n++] = w;
@@ -339,6 +339,14 @@ cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device
         free(opts);
         return opts ? CL_INVALID_BUILD_OPTIONS : CL_OUT_OF_HOST_MEMORY;
     }
+    /* clang-14's OpenCL C 3.0 header leaves out this header-only feature
+     * macro (it defines it for 2.0 only), which hides the work_group_*
+     * built-ins the device claims */
+    for (int i = 0; i < nargs; i++)
+        if (!strcmp(argv[i], "-cl-std=CL3.0")) {
+            argv[nargs++] = "-D__opencl_c_work_group_collective_functions=1";
+            break;
+        }
     free(p->options);
     p->options = strdup(options ? options : "");
     free(p->log);
