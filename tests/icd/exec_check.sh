@@ -40,7 +40,7 @@ YAML
         "Sub-group sizes (Intel) *8, 32$"
         "Local memory size *40960 (40KiB)$"
         "Max sub-groups per work group *48$"
-        "Device Extensions .*cl_khr_subgroups"
+        "Device Extensions .*cl_khr_subgroup_ballot"
     )
     for w in "${want[@]}"; do
         grep -q -- "$w" "$tmp/out" || { cat "$tmp/out"; fail "no line matching '$w'"; }
