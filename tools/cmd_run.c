@@ -1,6 +1,7 @@
 /* cmd_run.c - `sgemu run`: run a kernel over an NDRange at one or more
  * sub-group widths, print outputs and statistics. */
 #include "cli.h"
+#include "sweep.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -577,6 +578,9 @@ int cli_cmd_run(int argc, char **argv)
 
     sgemu_fault fault;
     memset(&fault, 0, sizeof fault);
+    sw_row cmp[MAX_WIDTHS];                 /* --sg A,B,...: the comparison table */
+    char cmp_label[MAX_WIDTHS][SW_TEXT];
+    uint32_t ncmp = 0;
     sgemu_argval *vals = calloc(k.narg + 1, sizeof *vals);
     if (!vals) {
         isa_kernel_free(&k);
@@ -646,6 +650,11 @@ int cli_cmd_run(int argc, char **argv)
             fprintf(stderr, "sgemu: %s: %s\n",
                     rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
         } else {
+            if (st.timing && ncmp < MAX_WIDTHS) {
+                memset(&cmp[ncmp], 0, sizeof cmp[ncmp]);
+                sw_row_from_stats(&cmp[ncmp], &st);
+                snprintf(cmp_label[ncmp++], SW_TEXT, "SIMD%u", st.sg_width);
+            }
             if (!o.quiet && !o.json) {
                 print_summary(stderr, &k, &cfg, &st);
                 if (st.timing)
@@ -667,6 +676,13 @@ int cli_cmd_run(int argc, char **argv)
         sgemu_stats_free(&st);
         for (uint32_t i = 0; i < k.narg; i++)
             cli_free_value(&vals[i]);
+    }
+    if (!rc && ncmp > 1 && !o.quiet && !o.json) {   /* side by side, as a sweep shows it */
+        const sw_row *g[MAX_WIDTHS];
+        for (uint32_t i = 0; i < ncmp; i++)
+            g[i] = &cmp[i];
+        fprintf(stderr, "\nsgemu: kernel %s on %s, widths compared\n", k.name, cfg.name);
+        sw_print_group(g, (const char (*)[SW_TEXT])cmp_label, ncmp, "width", stderr);
     }
     if (o.json && rc && fault.code) {   /* the run that failed, as data */
         printf("], \"error\": ");

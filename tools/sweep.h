@@ -130,6 +130,13 @@ int sw_results_write(const char *dir, const char *header, char *const *lines, ui
 int sw_results_read(const char *dir, char **header, char ***lines, uint64_t *n);
 /* Run index of a result line (its first cell). */
 uint64_t sw_line_run(const char *line);
+/* One table of rows (labels: each row's name; head: the first column's
+ * title) with speedups against the fastest and a one-line verdict; failed
+ * rows are shown and left out of the comparison. */
+void sw_print_group(const sw_row *const *g, const char (*labels)[SW_TEXT], size_t n,
+                    const char *head, FILE *f);
+/* sweep_run.c: a row's metrics from a run's statistics. */
+void sw_row_from_stats(sw_row *r, const sgemu_stats *st);
 /* Per-kernel tables and verdicts. */
 void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f);
 /* DIR/plot.gp and data files; render PNG and SVG with gnuplot when `render`

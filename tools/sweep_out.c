@@ -330,12 +330,11 @@ static void table_head(const sw_sweep *s, int wa, char *buf, size_t n)
 }
 
 /* One line on why the best row won against the others. */
-static void verdict(const sw_sweep *s, const sw_row *const *g, size_t n, size_t best, int wa,
+static void verdict(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t n, size_t best,
                     FILE *f)
 {
-    char bl[SW_TEXT], ol[SW_TEXT];
     const sw_row *b = g[best];
-    label(s, b, wa, bl, sizeof bl);
+    const char *bl = lab[best];
     /* the runner-up: the closest in cycles among the runs that succeeded
      * (a failed run has no statistics to compare) */
     size_t ru = SIZE_MAX, failed = 0;
@@ -352,7 +351,7 @@ static void verdict(const sw_sweep *s, const sw_row *const *g, size_t n, size_t 
         return;
     }
     const sw_row *o = g[ru];
-    label(s, o, wa, ol, sizeof ol);
+    const char *ol = lab[ru];
     if (o->cycles == b->cycles) {
         fprintf(f, "  verdict: %s ties with %s (%llu cycles): what differs between them "
                 "does not matter here\n", bl, ol, (unsigned long long)b->cycles);
@@ -382,14 +381,48 @@ static void verdict(const sw_sweep *s, const sw_row *const *g, size_t n, size_t 
     }
 }
 
+void sw_print_group(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t gn,
+                    const char *head, FILE *f)
+{
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < gn; k++)
+        if (g[k]->status == 0 && (best == SIZE_MAX || g[k]->cycles < g[best]->cycles))
+            best = k;
+    char occ[40];
+    int lw = (int)strlen(head) > 8 ? (int)strlen(head) : 8;
+    for (size_t k = 0; k < gn; k++)
+        if ((int)strlen(lab[k]) > lw)
+            lw = (int)strlen(lab[k]);
+    fprintf(f, "  %-*s %10s %8s %6s %20s %12s %12s\n", lw, head, "cycles", "speedup",
+            "SIMD%", "occupancy act/max", "instructions", "mem bytes");
+    for (size_t k = 0; k < gn; k++) {
+        const sw_row *r = g[k];
+        if (r->status) {
+            fprintf(f, "  %-*s failed: %s\n", lw, lab[k], r->error);
+            continue;
+        }
+        double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
+        snprintf(occ, sizeof occ, "%.0f/%.0f%% (%s)", 100 * r->occupancy,
+                 100 * r->theoretical_occupancy, lim_short(r->limiter));
+        fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %12llu %12llu\n", lw, lab[k],
+                (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ,
+                (unsigned long long)r->instructions,
+                (unsigned long long)(r->bytes_l1 + r->bytes_local));
+    }
+    if (best != SIZE_MAX)
+        verdict(g, lab, gn, best, f);
+}
+
 void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
 {
     int wa = width_axis(s);
     bool *seen = calloc(n + 1, 1);
     const sw_row **g = calloc(n + 1, sizeof *g);   // NOLINT(bugprone-sizeof-expression): an array of pointers
-    if (!seen || !g) {
+    char (*lab)[SW_TEXT] = calloc(n + 1, sizeof *lab);
+    if (!seen || !g || !lab) {
         free(seen);
         free(g);
+        free(lab);
         return;
     }
     for (uint64_t i = 0; i < n; i++) {
@@ -400,6 +433,7 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
         for (uint64_t j = i; j < n; j++)
             if (!seen[j] && rows[j].done && same_group(s, p, &s->points[rows[j].run], wa)) {
                 seen[j] = true;
+                label(s, &rows[j], wa, lab[gn], sizeof lab[gn]);
                 g[gn++] = &rows[j];
             }
         fprintf(f, "\n== %s", s->kernels[p->kernel].name);
@@ -407,38 +441,13 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
             if ((int)a != wa && sw_value(s, p, a))
                 fprintf(f, ", %s=%s", s->axes[a].name, sw_value(s, p, a));
         fprintf(f, " ==\n");
-        size_t best = SIZE_MAX;
-        for (size_t k = 0; k < gn; k++)
-            if (g[k]->status == 0 && (best == SIZE_MAX || g[k]->cycles < g[best]->cycles))
-                best = k;
-        char head[SW_TEXT], lb[SW_TEXT], occ[40];
+        char head[SW_TEXT];
         table_head(s, wa, head, sizeof head);
-        int lw = (int)strlen(head) > 8 ? (int)strlen(head) : 8;
-        for (size_t k = 0; k < gn; k++)
-            if ((int)strlen(label(s, g[k], wa, lb, sizeof lb)) > lw)
-                lw = (int)strlen(lb);
-        fprintf(f, "  %-*s %10s %8s %6s %20s %12s %12s\n", lw, head, "cycles", "speedup",
-                "SIMD%", "occupancy act/max", "instructions", "mem bytes");
-        for (size_t k = 0; k < gn; k++) {
-            const sw_row *r = g[k];
-            label(s, r, wa, lb, sizeof lb);
-            if (r->status) {
-                fprintf(f, "  %-*s failed: %s\n", lw, lb, r->error);
-                continue;
-            }
-            double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
-            snprintf(occ, sizeof occ, "%.0f/%.0f%% (%s)", 100 * r->occupancy,
-                     100 * r->theoretical_occupancy, lim_short(r->limiter));
-            fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %12llu %12llu\n", lw, lb,
-                    (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ,
-                    (unsigned long long)r->instructions,
-                    (unsigned long long)(r->bytes_l1 + r->bytes_local));
-        }
-        if (best != SIZE_MAX)
-            verdict(s, g, gn, best, wa, f);
+        sw_print_group(g, (const char (*)[SW_TEXT])lab, gn, head, f);
     }
     free(seen);
     free(g);
+    free(lab);
 }
 
 /* ------------------------------------------------------------- plots */

@@ -114,7 +114,7 @@ static void functional_key(const sw_sweep *s, const sw_point *p, const sw_setup 
         len += (size_t)snprintf(buf + len, n - len, "|%s", u->argv[i] ? u->argv[i] : "-");
 }
 
-static void fill_row(sw_row *r, const sgemu_stats *st)
+void sw_row_from_stats(sw_row *r, const sgemu_stats *st)
 {
     const sgemu_timing *t = st->timing;
     r->instructions = st->instructions;
@@ -188,7 +188,7 @@ static void run_functional(sw_ctx *c, const sw_point *p, sw_setup *u, const char
         if (rc)
             fail_row(r, rc, f.msg);
         else
-            fill_row(r, &st);
+            sw_row_from_stats(r, &st);
         sgemu_stats_free(&st);
     }
     for (uint32_t i = 0; i < k->k.narg; i++)
@@ -232,7 +232,7 @@ static void do_job(sw_ctx *c, const sw_job *j)
         if (rc)
             fail_row(r, rc, m);
         else
-            fill_row(r, &st);
+            sw_row_from_stats(r, &st);
         sgemu_stats_free(&st);
     }
     /* a run cut short by Ctrl-C is not a result: leave it for --resume */

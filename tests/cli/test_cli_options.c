@@ -199,6 +199,38 @@ static void test_bash_completion(void **state)
     free(out);
 }
 
+/* --sg 8,16,32 ends with the widths side by side and a verdict, as a sweep
+ * prints them; each row's cycles are those of that width's own summary. */
+static void test_widths_compared(void **state)
+{
+    (void)state;
+    const char *k = "run examples/collatz.sgasm --global 256 --local 64 "
+                    "--arg in=uint:iota:256 --arg steps=uint:zeros:256";
+    cli_result r = cli_run("%s --sg 8,16,32", k);
+    assert_int_equal(r.status, 0);
+    const char *t = strstr(r.err, "widths compared\n");
+    assert_non_null(t);
+    const char *sum = r.err;
+    for (int w = 8; w <= 32; w *= 2) {
+        unsigned long long cyc = 0;
+        sum = strstr(sum, "  cycles            ");     /* this width's summary */
+        assert_non_null(sum);
+        assert_true(sum < t);
+        cyc = strtoull(sum + 20, NULL, 10);
+        sum += 20;
+        char row[64];
+        snprintf(row, sizeof row, "\n  SIMD%-4d %10llu ", w, cyc);
+        assert_non_null(strstr(t, row));
+    }
+    assert_non_null(strstr(t, "  verdict: SIMD"));
+    assert_non_null(strstr(t, "x faster than SIMD"));
+    cli_result_free(&r);
+    r = cli_run("%s --sg 16", k);                        /* one width: no table */
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "widths compared"));
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -222,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_singular_work_group),
         cmocka_unit_test(test_man_page),
         cmocka_unit_test(test_bash_completion),
+        cmocka_unit_test(test_widths_compared),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
