@@ -41,12 +41,15 @@ typedef enum emu_dkind {
     /* EMU_D_LDST_RAMP of 4-byte elements, a load or a store (exec.c's
      * copy without the size and direction tests) */
     EMU_D_LD_RAMP4,
-    EMU_D_ST_RAMP4
+    EMU_D_ST_RAMP4,
+    /* a local access or sub_group_barrier while a detector is on
+     * (detect.h): emu_detect_inst, then the generic path */
+    EMU_D_DETECT
 } emu_dkind;
 
 /* A scalar load or store resolved at decode time: lane l's address is
  * base (argument value, or register row base_row) + index(l) * scale +
- * disp, as memory.c's lane_addresses computes it. */
+ * disp, as memory.c's emu_mem_lane_addresses computes it. */
 typedef enum emu_didx {
     EMU_IDX_NONE,        /* no index register */
     EMU_IDX_U32,         /* read as u32 (zero-extended) */

@@ -82,6 +82,7 @@ typedef struct emu_run {
     uint8_t *coll_scratch;
     uint32_t coll_scratch_bytes;
     emu_dprog dp;               /* decoded form (decode.h); shared, read-only */
+    struct emu_detect *det;     /* launch->detect's shadow state (detect.h), or NULL */
 } emu_run;
 
 /* fault.c: fill run->fault and return its code.  `sg`/`lane` name the
@@ -106,6 +107,9 @@ uint8_t *emu_mem_ptr(emu_run *run, isa_space space, uint64_t addr, uint32_t n,
                      bool store, uint32_t lane, const char **why);
 void emu_mem_describe(const emu_run *run, isa_space space, uint64_t addr,
                       char *buf, size_t n);
+/* The address of `o` (an ISA_OPND_ADDR) for every lane of sg. */
+void emu_mem_lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
+                            uint64_t *out);
 
 /* exec.c: run one subgroup until it blocks, finishes or faults. */
 int emu_exec_subgroup(emu_run *run, emu_sg *sg);

@@ -1,6 +1,7 @@
 /* exec.c - the interpreter: runs one subgroup's instruction stream until it
  * blocks at a work-group barrier or collective, finishes, or faults.  One
  * dispatch per instruction; lane loops live in lanes/ and collectives/. */
+#include "detect.h"
 #include "emu_private.h"
 
 #include <stdio.h>
@@ -22,6 +23,11 @@ static void *note_stream;
 void sgemu_set_note_stream(void *stdio_file)
 {
     note_stream = stdio_file;
+}
+
+FILE *emu_note_file(void)
+{
+    return note_stream ? note_stream : stderr;
 }
 
 typedef struct note_ctx {
@@ -692,6 +698,10 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                 lanes_simt_branch(s, p, target, pc + 1, d->src[1]);
                 goto next_stint;
             }
+            case EMU_D_DETECT:
+                emu_detect_inst(run, sg, &k->inst[pc], mask, pc);
+                top->pc = pc;
+                goto generic;
             case EMU_D_GENERIC:
             default:
                 top->pc = pc;

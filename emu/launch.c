@@ -1,6 +1,7 @@
 /* launch.c - sgemu_run: checks the launch against the kernel and device,
  * binds arguments, lays out local memory and walks the NDRange work-group
  * by work-group. */
+#include "detect.h"
 #include "emu_private.h"
 #include "timing.h"
 #include "trace_file.h"
@@ -140,6 +141,8 @@ static int coll_write(void *user, isa_space space, uint64_t addr, const void *sr
     if (!p)
         return -1;
     memcpy(p, src, n);
+    if (run->det && space == ISA_SPACE_LOCAL)
+        emu_detect_block_write(run, addr, n);
     return 0;
 }
 
@@ -613,7 +616,7 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
         atomic_store_explicit(&launch->progress[1], run.wg_total, memory_order_relaxed);
     stats->work_items = run.global[0] * run.global[1] * run.global[2];
 
-    if (alloc_pools(&run) != 0) {
+    if (alloc_pools(&run) != 0 || (launch->detect && emu_detect_init(&run) != 0)) {
         user_error(fault, "out of host memory setting up the run");   /* the message */
         fault->code = rc = SGEMU_EXIT_INTERNAL;
     }
@@ -623,6 +626,8 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
         rc = emu_timing_run(&run);    /* the timing model owns the loop */
     else if (!rc)
         rc = emu_run_workgroups(&run);   /* functional: on launch->threads threads */
+    emu_detect_stats(&run, stats);
+    emu_detect_free(&run);
     free_pools(&run);
     free_program_data(&pd);
     return rc;

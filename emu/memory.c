@@ -76,9 +76,8 @@ uint8_t *emu_mem_ptr(emu_run *run, isa_space space, uint64_t addr, uint32_t n,
     }
 }
 
-/* Address of `o` (an ISA_OPND_ADDR) for every lane. */
-static void lane_addresses(emu_run *run, emu_sg *sg, const isa_operand *o,
-                           uint64_t *out)
+void emu_mem_lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
+                            uint64_t *out)
 {
     const isa_addr *a = &o->addr;
     uint32_t w = sg->l.width;
@@ -122,7 +121,7 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
 {
     const uint32_t w = sg->l.width;
     const isa_space space = (isa_space)in->space;
-    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): mask is every lane, so lane_addresses set addr[0] */
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): mask is every lane, so emu_mem_lane_addresses set addr[0] */
     if (!run->dp.fast || vec != 1 || mask != lanes_mask_first(w) || addr[0] % esize ||
         (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
          space != ISA_SPACE_LOCAL))
@@ -189,7 +188,7 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
     const isa_operand *ao = fam == ISA_FAM_ST ? &in->o[0] : &in->o[1];
     uint64_t addr[LANES_MAX];
     uint32_t w = sg->l.width;
-    lane_addresses(run, sg, ao, addr);
+    emu_mem_lane_addresses(run, sg, ao, addr);
 
     if (rec && run->wg->trace) {
         uint32_t na = (uint32_t)__builtin_popcountll(mask);

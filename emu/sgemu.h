@@ -102,7 +102,16 @@ typedef struct sgemu_launch {
      * the number of work-groups when the run starts, progress[0] counts
      * finished ones (relaxed increments from any host thread) */
     _Atomic uint64_t *progress;
+    /* --- added by the detectors (append-only) --- */
+    uint32_t detect;                       /* SGEMU_DETECT_* bits (docs/cli.md) */
 } sgemu_launch;
+
+/* The opt-in detectors of sgemu_launch.detect; their reports go to the
+ * note stream (sgemu_set_note_stream), their counts to sgemu_stats. */
+enum {
+    SGEMU_DETECT_RACES = 1u << 0,          /* --races: local-memory data races */
+    SGEMU_DETECT_UNINIT = 1u << 1          /* --uninitialized: unwritten local loads */
+};
 
 typedef struct sgemu_stats {
     uint32_t sg_width;
@@ -122,6 +131,12 @@ typedef struct sgemu_stats {
     /* --- host cost of the call (append-only): wall-clock and process CPU
      * seconds of sgemu_run / sgemu_replay, all host threads' CPU summed --- */
     double host_wall_s, host_cpu_s;
+    /* --- added by the detectors (append-only) --- */
+    uint64_t race_checked;     /* --races: local accesses (one per lane) checked */
+    uint64_t races;            /* racing access pairs found (each pair of lines
+                                  is reported once, every pair counted) */
+    uint64_t uninit_checked;   /* --uninitialized: local loads checked */
+    uint64_t uninit_reads;     /* loads of a byte no work-item wrote */
 } sgemu_stats;
 
 /* Free what sgemu_run allocated into *stats (the timing results). */

@@ -2,6 +2,7 @@
  * and the points where all subgroups meet (barriers and work-group
  * collectives).  Subgroups run one at a time until each blocks; a meeting
  * point is released only when every subgroup waits at the same one. */
+#include "detect.h"
 #include "emu_private.h"
 
 #include <pthread.h>
@@ -72,6 +73,8 @@ static int meet(emu_run *run, emu_wg *wg)
             }
         }
     }
+    if (run->det)
+        emu_detect_wg_barrier(run, pc);
     for (uint32_t i = 0; i < wg->nsg; i++) {
         wg->sg[i].state = EMU_SG_RUNNING;
         lanes_simt_goto(&wg->sg[i].l.simt, pc + 1);
@@ -132,6 +135,8 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
     memset(wg->local_mem, 0, run->local_total);
     if (run->k->private_mem)
         memset(wg->private_mem, 0, (size_t)wg->items * run->k->private_mem);
+    if (run->det)
+        emu_detect_wg_start(run);
     uint32_t done = 0;
     if (!trace) {
         /* untraced: exec.c sets up and runs the first pass of all the
@@ -200,7 +205,7 @@ typedef struct wg_pool {
 
 static bool needs_one_thread(const emu_run *run)
 {
-    if (run->launch->check || run->launch->uop_listener)
+    if (run->launch->check || run->launch->uop_listener || run->det)
         return true;
     for (uint32_t i = 0; i < run->k->ninst; i++) {
         const isa_inst *in = &run->k->inst[i];

@@ -108,4 +108,9 @@ void cli_json_fault(FILE *f, int code, const sgemu_fault *e);
  * a temporary file removes it and exits 130 at once; a second signal exits. */
 void cli_install_signal_handlers(void);
 
+/* detect_out.c: the detectors' counts (launch.detect's) in the run summary
+ * and, after the statistics, in the JSON ("detectors": {...}). */
+void cli_detect_print(FILE *f, uint32_t detect, const sgemu_stats *s);
+void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s);
+
 #endif

@@ -49,6 +49,9 @@ static const char run_help[] =
     "                          NAME may be a program-scope __global variable\n"
     "  --json                  print the summary and outputs as JSON on stdout\n"
     "  --check                 compare every collective with the reference model\n"
+    "  --races                 report data races on local memory (docs/cli.md)\n"
+    "  --uninitialized         report loads of local memory no work-item wrote\n"
+    "  --check-all             --check and every detector\n"
     "  --max-instructions N    stop a runaway kernel after N subgroup instructions\n"
     "                          (default 100000000000)\n"
     "  --max-memory BYTES      refuse a run whose buffers, images and engine state\n"
@@ -229,6 +232,13 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->json = true;
         } else if (!strcmp(a, "--check")) {
             o->launch.check = true;
+        } else if (!strcmp(a, "--races")) {
+            o->launch.detect |= SGEMU_DETECT_RACES;
+        } else if (!strcmp(a, "--uninitialized")) {
+            o->launch.detect |= SGEMU_DETECT_UNINIT;
+        } else if (!strcmp(a, "--check-all")) {
+            o->launch.check = true;
+            o->launch.detect |= SGEMU_DETECT_RACES | SGEMU_DETECT_UNINIT;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o->quiet = true;
         } else if (is_opt(a, "--kernel")) {
@@ -657,12 +667,14 @@ int cli_cmd_run(int argc, char **argv)
             }
             if (!o.quiet && !o.json) {
                 print_summary(stderr, &k, &cfg, &st);
+                cli_detect_print(stderr, o.launch.detect, &st);
                 if (st.timing)
                     tm_print(stderr, st.timing, &k, &cfg, o.per_line);
             }
             if (o.json) {
                 printf("%s{", wi ? ", " : "");
                 json_stats(stdout, &st);
+                cli_detect_json(stdout, o.launch.detect, &st);
                 if (st.timing) {
                     printf(", \"timing\": ");
                     tm_print_json(stdout, st.timing, &k);

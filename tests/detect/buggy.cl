@@ -1,0 +1,43 @@
+// buggy.cl: kernels with local-memory bugs that `sgemu run --races
+// --uninitialized` reports; test_detect.c holds each one's expected report.
+// Line numbers matter: the reports name them (compiled -gline-tables-only).
+
+// A barrier is missing between the store and the load of the neighbour's
+// element: lane 0 reads lane 1's element (same sub-group: a lockstep
+// assumption), the last lane of a sub-group the next sub-group's first.
+kernel void missing_barrier(global int *out, local int *tile)
+{
+    uint lid = get_local_id(0);
+    tile[lid] = (int)get_global_id(0);
+    uint n = (lid + 1) % get_local_size(0);
+    out[get_global_id(0)] = tile[n];
+}
+
+// Each work-item reads its neighbour's element inside its own sub-group,
+// without a sub_group_barrier: correct only where the sub-group runs in
+// lockstep.
+kernel void sg_neighbour(global int *out, local int *tile)
+{
+    uint lid = get_local_id(0);
+    tile[lid] = (int)lid * 3;
+    out[get_global_id(0)] = tile[lid ^ 1u];
+}
+
+// Only the first half of the work-group writes the tile; the whole
+// work-group reads it after the barrier.
+kernel void uninit_read(global int *out, local int *tile)
+{
+    uint lid = get_local_id(0);
+    if (lid < get_local_size(0) / 2)
+        tile[lid] = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[lid];
+}
+
+// Work-item 0 writes a flag the others read without a barrier.
+kernel void flag_no_barrier(global int *out, local int *flag)
+{
+    if (get_local_id(0) == 0)
+        flag[0] = 42;
+    out[get_global_id(0)] = flag[0];
+}

@@ -1,0 +1,36 @@
+// correct.cl: local-memory patterns that are race-free under OpenCL's
+// rules; the detectors must report nothing on them.
+
+// Store, barrier, neighbour's load; then a second round after a barrier.
+kernel void with_barrier(global int *out, local int *tile)
+{
+    uint lid = get_local_id(0), n = (lid + 1) % get_local_size(0);
+    tile[lid] = (int)get_global_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = tile[n];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[lid] = v * 2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[n];
+}
+
+// A neighbour inside the sub-group, ordered by a sub-group barrier.
+kernel void sg_with_barrier(global int *out, local int *tile)
+{
+    uint lid = get_local_id(0);
+    tile[lid] = (int)lid * 3;
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[lid ^ 1u];
+}
+
+// Every work-item counts into one local counter with atomics; the count is
+// read after the barrier.
+kernel void local_atomics(global int *out, local int *count)
+{
+    if (get_local_id(0) == 0)
+        count[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&count[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = count[0];
+}

@@ -1,0 +1,224 @@
+/* test_detect.c - `sgemu run --races --uninitialized` on the known-buggy
+ * kernels of buggy.cl (each with the exact report expected, written here
+ * from the kernel's source: which work-item touches which element), on
+ * the correct kernels of correct.cl (no report), and the same launches
+ * with the detectors off and on (outputs, statistics and cycles equal). */
+#include "../cli/cli_harness.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+/* 16 work-items in one work-group, two sub-groups of 8 */
+#define LAUNCH "--global 16 --local 16 --sg 8 --arg out=int:zeros:16 -g -q"
+
+/* stderr with the source root (the path clang writes into the line
+ * table) cut from the front of each file name */
+static char *reports(const cli_result *r)
+{
+    const char *root = cli_src();
+    const size_t rl = strlen(root);
+    char *s = strdup(r->err);
+    assert_non_null(s);
+    char *w = s;
+    for (const char *p = r->err; *p;) {
+        if ((p == r->err || p[-1] == '\n') && !strncmp(p, root, rl) && p[rl] == '/')
+            p += rl + 1;
+        *w++ = *p++;
+    }
+    *w = 0;
+    return s;
+}
+
+static void expect_reports(const char *file, const char *kernel, const char *local_arg,
+                           const char *want)
+{
+    cli_result r = cli_run("run tests/detect/%s --kernel %s " LAUNCH " --no-timing "
+                           "--races --uninitialized --arg %s=local:64",
+                           file, kernel, local_arg);
+    assert_int_equal(r.status, 0);
+    char *got = reports(&r);
+    if (strcmp(got, want))
+        fprintf(stderr, "kernel %s: got\n%s\nwanted\n%s\n", kernel, got, want);
+    assert_string_equal(got, want);
+    free(got);
+    cli_result_free(&r);
+}
+
+#define ITEM(x, sg, lane) "work-item local (" #x ",0,0) global (" #x ",0,0) sub-group " \
+    #sg " lane " #lane
+
+static void test_missing_barrier(void **state)
+{
+    (void)state;
+    /* lane 0 loads tile[1], which lane 1 stored: same sub-group; lane 7
+     * loads tile[8] before sub-group 1 ran (unwritten), which sub-group
+     * 1's lane 0 then stores; item 15 loads tile[0], item 0's store */
+    expect_reports("buggy.cl", "missing_barrier", "tile",
+        "tests/detect/buggy.cl:13: error: kernel 'missing_barrier': lockstep assumption on "
+        "local memory: load at local address 0x4 (argument 'tile', offset 4) by " ITEM(0, 0, 0) "\n"
+        "tests/detect/buggy.cl:11: note: conflicts with the store by " ITEM(1, 0, 1)
+        ", in the same sub-group, no sub_group_barrier between\n"
+        "tests/detect/buggy.cl:13: error: kernel 'missing_barrier': uninitialised local memory: "
+        "load at local address 0x20 (argument 'tile', offset 32) by " ITEM(7, 0, 7)
+        " reads a byte no work-item of its work-group wrote\n"
+        "tests/detect/buggy.cl:11: error: kernel 'missing_barrier': data race on local memory: "
+        "store at local address 0x20 (argument 'tile', offset 32) by " ITEM(8, 1, 0) "\n"
+        "tests/detect/buggy.cl:13: note: conflicts with the load by " ITEM(7, 0, 7)
+        ", in another sub-group, no work-group barrier between\n"
+        "tests/detect/buggy.cl:13: error: kernel 'missing_barrier': data race on local memory: "
+        "load at local address 0x0 (argument 'tile', offset 0) by " ITEM(15, 1, 7) "\n"
+        "tests/detect/buggy.cl:11: note: conflicts with the store by " ITEM(0, 0, 0)
+        ", in another sub-group, no work-group barrier between\n");
+}
+
+static void test_sg_neighbour(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "sg_neighbour", "tile",
+        "tests/detect/buggy.cl:23: error: kernel 'sg_neighbour': lockstep assumption on "
+        "local memory: load at local address 0x4 (argument 'tile', offset 4) by " ITEM(0, 0, 0) "\n"
+        "tests/detect/buggy.cl:22: note: conflicts with the store by " ITEM(1, 0, 1)
+        ", in the same sub-group, no sub_group_barrier between\n");
+}
+
+static void test_uninit_read(void **state)
+{
+    (void)state;
+    /* items 0..7 wrote tile[0..7]; item 8 is the first to read tile[8] */
+    expect_reports("buggy.cl", "uninit_read", "tile",
+        "tests/detect/buggy.cl:34: error: kernel 'uninit_read': uninitialised local memory: "
+        "load at local address 0x20 (argument 'tile', offset 32) by " ITEM(8, 1, 0)
+        " reads a byte no work-item of its work-group wrote\n");
+}
+
+static void test_flag_no_barrier(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "flag_no_barrier", "flag",
+        "tests/detect/buggy.cl:42: error: kernel 'flag_no_barrier': lockstep assumption on "
+        "local memory: load at local address 0x0 (argument 'flag', offset 0) by " ITEM(1, 0, 1) "\n"
+        "tests/detect/buggy.cl:41: note: conflicts with the store by " ITEM(0, 0, 0)
+        ", in the same sub-group, no sub_group_barrier between\n"
+        "tests/detect/buggy.cl:42: error: kernel 'flag_no_barrier': data race on local memory: "
+        "load at local address 0x0 (argument 'flag', offset 0) by " ITEM(8, 1, 0) "\n"
+        "tests/detect/buggy.cl:41: note: conflicts with the store by " ITEM(0, 0, 0)
+        ", in another sub-group, no work-group barrier between\n");
+}
+
+/* The JSON of a run without its "detectors" member and the values of
+ * its host clocks (which differ from run to run). */
+static char *without_detectors(const char *json)
+{
+    char *s = strdup(json);
+    assert_non_null(s);
+    char *p = strstr(s, ", \"detectors\": {");
+    if (p) {
+        char *e = strstr(p + 3, "}}");
+        assert_non_null(e);
+        memmove(p, e + 2, strlen(e + 2) + 1);
+    }
+    static const char *const clocks[] = { "\"host_wall_s\": ", "\"host_cpu_s\": ",
+                                          "\"sim_rate\": " };
+    for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++) {
+        for (char *k = strstr(s, clocks[i]); k; k = strstr(k + 1, clocks[i])) {
+            char *v = k + strlen(clocks[i]), *e = v;
+            while (*e && strchr("0123456789.eE+-", *e))
+                e++;
+            memmove(v, e, strlen(e) + 1);
+        }
+    }
+    return s;
+}
+
+/* `count` from "NAME": {"checked": C, "found": F} of the JSON */
+static void detector_counts(const char *json, const char *name, unsigned long long *checked,
+                            unsigned long long *found)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\": {\"checked\": ", name);
+    const char *p = strstr(json, key);
+    assert_non_null(p);
+    assert_int_equal(sscanf(p + strlen(key), "%llu, \"found\": %llu", checked, found), 2);
+}
+
+/* The correct kernels: no report, something checked, and the JSON
+ * (statistics, cycles, the output buffer) that of the run without the
+ * detectors. */
+static void expect_clean(const char *file, const char *kernel, const char *local_arg)
+{
+    cli_result off = cli_run("run tests/detect/%s --kernel %s " LAUNCH " --json --out out "
+                             "--arg %s=local:64", file, kernel, local_arg);
+    cli_result on = cli_run("run tests/detect/%s --kernel %s " LAUNCH " --json --out out "
+                            "--check-all --arg %s=local:64", file, kernel, local_arg);
+    assert_int_equal(off.status, 0);
+    assert_int_equal(on.status, 0);
+    if (on.err[0])
+        fprintf(stderr, "kernel %s: %s\n", kernel, on.err);
+    assert_string_equal(on.err, "");
+    assert_non_null(strstr(off.out, "\"cycles\""));
+    char *plain = without_detectors(on.out), *ref = without_detectors(off.out);
+    assert_string_equal(plain, ref);
+    free(plain);
+    free(ref);
+    unsigned long long checked, found;
+    detector_counts(on.out, "races", &checked, &found);
+    assert_true(checked >= 16);
+    assert_int_equal(found, 0);
+    detector_counts(on.out, "uninitialized", &checked, &found);
+    assert_true(checked >= 16);
+    assert_int_equal(found, 0);
+    cli_result_free(&off);
+    cli_result_free(&on);
+}
+
+static void test_correct_kernels(void **state)
+{
+    (void)state;
+    expect_clean("correct.cl", "with_barrier", "tile");
+    expect_clean("correct.cl", "sg_with_barrier", "tile");
+    expect_clean("correct.cl", "local_atomics", "count");
+}
+
+/* A buggy kernel too: the detectors change nothing but stderr. */
+static void test_buggy_unchanged(void **state)
+{
+    (void)state;
+    cli_result off = cli_run("run tests/detect/buggy.cl --kernel missing_barrier " LAUNCH
+                             " --json --out out --arg tile=local:64");
+    cli_result on = cli_run("run tests/detect/buggy.cl --kernel missing_barrier " LAUNCH
+                            " --json --out out --check-all --arg tile=local:64");
+    assert_int_equal(off.status, 0);
+    assert_int_equal(on.status, 0);
+    char *plain = without_detectors(on.out), *ref = without_detectors(off.out);
+    assert_string_equal(plain, ref);
+    free(plain);
+    free(ref);
+    unsigned long long checked, found;
+    detector_counts(on.out, "races", &checked, &found);
+    assert_int_equal(checked, 32);    /* 16 stores + 16 loads */
+    /* per sub-group, lanes 0..6 load the element lane + 1 stored (7 + 7);
+     * sub-group 1's store to tile[8] after item 7's load, item 15's load
+     * of tile[0] */
+    assert_int_equal(found, 7 + 7 + 1 + 1);
+    cli_result_free(&off);
+    cli_result_free(&on);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_missing_barrier),
+        cmocka_unit_test(test_sg_neighbour),
+        cmocka_unit_test(test_uninit_read),
+        cmocka_unit_test(test_flag_no_barrier),
+        cmocka_unit_test(test_correct_kernels),
+        cmocka_unit_test(test_buggy_unchanged),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

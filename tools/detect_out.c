@@ -1,0 +1,32 @@
+/* detect_out.c - the detectors' counts in `sgemu run`'s summary and JSON
+ * (docs/cli.md, "Detectors"); their reports are printed by the engine. */
+#include "cli.h"
+
+#include <stdio.h>
+
+void cli_detect_print(FILE *f, uint32_t detect, const sgemu_stats *s)
+{
+    if (detect & SGEMU_DETECT_RACES)
+        fprintf(f, "  races        %llu local accesses checked, %llu racing pairs\n",
+                (unsigned long long)s->race_checked, (unsigned long long)s->races);
+    if (detect & SGEMU_DETECT_UNINIT)
+        fprintf(f, "  uninit.      %llu local loads checked, %llu of unwritten bytes\n",
+                (unsigned long long)s->uninit_checked, (unsigned long long)s->uninit_reads);
+}
+
+void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s)
+{
+    if (!detect)
+        return;
+    fprintf(f, ", \"detectors\": {");
+    const char *sep = "";
+    if (detect & SGEMU_DETECT_RACES) {
+        fprintf(f, "\"races\": {\"checked\": %llu, \"found\": %llu}",
+                (unsigned long long)s->race_checked, (unsigned long long)s->races);
+        sep = ", ";
+    }
+    if (detect & SGEMU_DETECT_UNINIT)
+        fprintf(f, "%s\"uninitialized\": {\"checked\": %llu, \"found\": %llu}", sep,
+                (unsigned long long)s->uninit_checked, (unsigned long long)s->uninit_reads);
+    fprintf(f, "}");
+}
