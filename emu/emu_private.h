@@ -126,6 +126,9 @@ int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_
 int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                    uint32_t pc);
 
+/* gen/gen_run.c: the NDRange of a Gen program (run->k->gen). */
+int emu_gen_run(emu_run *run);
+
 /* workgroup.c */
 int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace);
 /* The whole NDRange in functional mode on launch->threads host threads

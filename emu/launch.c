@@ -620,7 +620,9 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
         user_error(fault, "out of host memory setting up the run");   /* the message */
         fault->code = rc = SGEMU_EXIT_INTERNAL;
     }
-    if (!rc && launch->record_path)
+    if (!rc && k->gen)
+        rc = emu_gen_run(&run);       /* Intel Gen ISA (emu/gen/) */
+    else if (!rc && launch->record_path)
         rc = emu_record_run(&run);    /* docs/trace-format.md; times it too */
     else if (!rc && launch->timing)
         rc = emu_timing_run(&run);    /* the timing model owns the loop */

@@ -284,4 +284,29 @@ int sgemu_replay(const char *path, const emu_config *cfg, const sgemu_replay_opt
  * into info-style coll[8]; equal arrays: a trace replays on both configs. */
 void sgemu_trace_coll_key(const emu_config *cfg, uint32_t out[8]);
 
+/* --- added by the Gen ISA path (append-only) --- */
+/* Compile OpenCL C file `cl` with Intel's offline compiler (ocloc) for
+ * `device` (an Intel config's device.ocloc_target, e.g. "tgllp") with extra
+ * build `options` (may be NULL) at SIMD width `simd` (0: IGC's choice; a
+ * kernel's intel_reqd_sub_group_size wins) and load kernel `name` (NULL:
+ * the first) as IGC built it: sgemu_run then executes IGC's Gen ISA
+ * (docs/gen.md).  Returns 0, SGEMU_EXIT_USER (ocloc refused the kernel: err
+ * holds IGC's reason; or the binary uses what sgemu does not load yet) or
+ * SGEMU_EXIT_INTERNAL. */
+int sgemu_load_igc(const char *cl, const char *device, const char *options, uint32_t simd,
+                   const char *name, isa_kernel *k, char *err, size_t errcap);
+
+/* IGC's facts about a kernel loaded by sgemu_load_igc. */
+typedef struct sgemu_igc_info {
+    uint32_t simd;                /* the width IGC compiled */
+    uint32_t instructions;        /* Gen instructions in the kernel's code */
+    uint32_t sends;               /* of which send messages */
+    uint32_t grf_count;           /* GRFs per thread (128; 256 in large-GRF mode) */
+    uint32_t scratch_bytes;       /* per-thread private and spill memory */
+    uint32_t slm_bytes;           /* static local memory */
+} sgemu_igc_info;
+
+/* Fill *info for a Gen kernel; false when k is not one. */
+bool sgemu_igc_info_of(const isa_kernel *k, sgemu_igc_info *info);
+
 #endif

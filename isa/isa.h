@@ -377,6 +377,10 @@ typedef struct isa_kernel {
     struct isa_reloc *relocs;  /* owned */
     uint32_t ngvar;
     struct isa_gvar *gvars;    /* owned */
+    /* --- added by the Gen ISA path (append-only) --- */
+    /* A kernel IGC compiled (isa/gen/gen.h): when set, inst is empty and
+     * the engine executes this program form instead (emu/gen/). */
+    struct gen_program *gen;   /* owned */
 } isa_kernel;
 
 /* --- added by program-scope __global variables (append-only) --- */

@@ -1,5 +1,6 @@
 /* kernel.c - ownership of an isa_kernel's arrays. */
 #include "isa.h"
+#include "gen/gen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,4 +26,6 @@ void isa_kernel_free(isa_kernel *k)
     k->ninst = 0;
     k->nreg = k->npred = 0;
     k->grf_bytes_per_lane = 0;
+    gen_program_free(k->gen);
+    k->gen = NULL;
 }

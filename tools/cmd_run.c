@@ -31,6 +31,10 @@ static const char run_help[] =
     "  --local X[,Y[,Z]]       work-group size (default: sgemu picks one)\n"
     "  --offset X[,Y[,Z]]      global offset\n"
     "  --kernel NAME           entry point of a SPIR-V module / OpenCL C file\n"
+    "  --compiler sgemu|igc    KERNEL.cl through sgemu's own ISA (default), or as\n"
+    "                          Intel's compiler builds it: ocloc for the config's\n"
+    "                          device.ocloc_target, IGC's Gen ISA executed\n"
+    "                          (docs/gen.md; functional only: implies --no-timing)\n"
     "  -DNAME[=V] -IDIR -cl-std=CLx.y   passed to clang-14 for KERNEL.cl\n"
     "  -g                      KERNEL.cl with line tables: errors and faults name its\n"
     "                          source lines (else SPIR-V instruction numbers)\n"
@@ -86,6 +90,7 @@ typedef struct run_opts {
     struct { char name[64]; const char *file; } outs[MAX_OUTS];
     uint32_t nouts;
     bool json, quiet, per_line, no_timing;
+    bool igc, timing_given;       /* --compiler igc; --timing asked for */
     const char *entry;            /* --kernel NAME (SPIR-V / OpenCL C) */
     const char *clopts[64];       /* -D / -I / -cl-std for .cl files */
     int nclopts;
@@ -215,6 +220,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->no_timing = true;
         } else if (!strcmp(a, "--timing")) {
             o->no_timing = false;
+            o->timing_given = true;
+        } else if (is_opt(a, "--compiler")) {
+            if (!(v = opt_value(argc, argv, &i, "--compiler"))) return 1;
+            if (strcmp(v, "igc") && strcmp(v, "sgemu"))
+                return cli_error("--compiler: expected sgemu or igc, got '%s'", v);
+            o->igc = !strcmp(v, "igc");
         } else if (!strcmp(a, "--per-line")) {
             o->per_line = true;
         } else if (is_opt(a, "--trace")) {
@@ -257,6 +268,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else {
             return cli_error("run: unexpected argument '%s'", a);
         }
+    }
+    if (o->igc) {   /* the Gen path has no timing records yet */
+        if (o->timing_given || o->launch.trace_path || o->record || o->per_line)
+            return cli_error("--compiler igc runs functionally only: --timing, --trace, "
+                             "--per-line and --record are not available yet");
+        o->no_timing = true;
     }
     o->launch.timing = !o->no_timing;
     if (o->no_timing && o->launch.trace_path)
@@ -397,6 +414,46 @@ static void print_summary(FILE *f, const isa_kernel *k, const emu_config *cfg,
     if (s->notes)
         fprintf(f, "  notes        %llu undefined-result notes (check mode)\n",
                 (unsigned long long)s->notes);
+}
+
+/* IGC's facts about a Gen kernel (--compiler igc). */
+static void print_igc(FILE *f, const isa_kernel *k, bool json)
+{
+    sgemu_igc_info gi;
+    if (!sgemu_igc_info_of(k, &gi))
+        return;
+    if (json)
+        fprintf(f, ", \"igc\": {\"simd\": %u, \"instructions\": %u, \"sends\": %u, "
+                   "\"grf_count\": %u, \"scratch_bytes\": %u, \"slm_bytes\": %u}",
+                gi.simd, gi.instructions, gi.sends, gi.grf_count, gi.scratch_bytes,
+                gi.slm_bytes);
+    else
+        fprintf(f, "  IGC code     SIMD%u, %u instructions (%u sends), %u GRFs, "
+                   "%u bytes scratch per thread\n",
+                gi.simd, gi.instructions, gi.sends, gi.grf_count, gi.scratch_bytes);
+}
+
+/* Kernel `o->kernel_path` compiled by ocloc for cfg's target at `width`
+ * (0: IGC's choice). */
+static int load_igc(const run_opts *o, const emu_config *cfg, uint32_t width, isa_kernel *k)
+{
+    if (!cfg->ocloc_target[0] || !strcmp(cfg->ocloc_target, "none"))
+        return cli_error("--compiler igc: config '%s' names no Intel target "
+                         "(device.ocloc_target)", cfg->name);
+    char opts[2048] = "";
+    size_t n = 0;
+    for (int i = 0; i < o->nclopts; i++)
+        if (strcmp(o->clopts[i], "-gline-tables-only") != 0)
+            n += (size_t)snprintf(opts + n, n < sizeof opts ? sizeof opts - n : 0, "%s%s",
+                                  n ? " " : "", o->clopts[i]);
+    if (n >= sizeof opts)
+        return cli_error("--compiler igc: build options too long");
+    char err[4096];
+    int rc = sgemu_load_igc(o->kernel_path, cfg->ocloc_target, opts, width, o->entry, k, err,
+                            sizeof err);
+    if (rc)
+        cli_error("%s", err);
+    return rc;
 }
 
 static void json_stats(FILE *f, const sgemu_stats *s)
@@ -574,8 +631,11 @@ int cli_cmd_run(int argc, char **argv)
     isa_kernel k;
     memset(&k, 0, sizeof k);
     emu_config cfg;
-    if (rc || (rc = cli_load_kernel_ex(o.kernel_path, o.entry, o.clopts, o.nclopts, &k)) ||
-        (rc = cli_load_config(o.config_path, &cfg)) || (rc = resolve_positions(&o, &k)) ||
+    if (rc || (!o.igc && (rc = cli_load_kernel_ex(o.kernel_path, o.entry, o.clopts,
+                                                  o.nclopts, &k))) ||
+        (rc = cli_load_config(o.config_path, &cfg)) ||
+        (o.igc && (rc = load_igc(&o, &cfg, o.widths[0], &k))) ||
+        (rc = resolve_positions(&o, &k)) ||
         (rc = check_names(&o, &k))) {
         isa_kernel_free(&k);
         free(o.argspecs);
@@ -605,6 +665,16 @@ int cli_cmd_run(int argc, char **argv)
         printf(", \"runs\": [");
     }
     for (uint32_t wi = 0; wi < o.nwidths && !rc; wi++) {
+        if (o.igc && wi > 0) {   /* IGC compiles each width */
+            uint32_t narg = k.narg;
+            isa_kernel_free(&k);
+            if ((rc = load_igc(&o, &cfg, o.widths[wi], &k)))
+                break;
+            if (k.narg != narg) {
+                rc = cli_error("IGC's SIMD%u kernel has other arguments", o.widths[wi]);
+                break;
+            }
+        }
         for (uint32_t i = 0; i < k.narg && !rc; i++) {
             const char *spec = NULL;
             for (uint32_t j = 0; j < o.nargspecs; j++)
@@ -668,6 +738,7 @@ int cli_cmd_run(int argc, char **argv)
             if (!o.quiet && !o.json) {
                 print_summary(stderr, &k, &cfg, &st);
                 cli_detect_print(stderr, o.launch.detect, &st);
+                print_igc(stderr, &k, false);
                 if (st.timing)
                     tm_print(stderr, st.timing, &k, &cfg, o.per_line);
             }
@@ -675,6 +746,7 @@ int cli_cmd_run(int argc, char **argv)
                 printf("%s{", wi ? ", " : "");
                 json_stats(stdout, &st);
                 cli_detect_json(stdout, o.launch.detect, &st);
+                print_igc(stdout, &k, true);
                 if (st.timing) {
                     printf(", \"timing\": ");
                     tm_print_json(stdout, st.timing, &k);

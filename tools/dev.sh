@@ -20,7 +20,8 @@ cd "$here"
 packages=(gcc meson ninja-build pkg-config libyaml-dev libcmocka-dev python3 libzstd-dev gnuplot-nox
           spirv-headers clang-14 llvm-spirv-14 spirv-tools
           pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy
-          cmake g++ make)
+          cmake g++ make
+          intel-opencl-icd libigc1 libigdfcl-dev)
 
 install_missing() {   # [extra packages...]
     local missing=()

@@ -1,0 +1,634 @@
+/* gen_alu.c - Gen ALU instructions: operand regions over the byte-addressed
+ * register files, types and conversions, source modifiers, saturation,
+ * conditional modifiers and predication.  Values are computed in the
+ * instruction's execution type: float (IEEE single, or double for :df) when
+ * any operand is a float type, 64-bit integer otherwise, then converted to
+ * the destination type (docs/gen.md, "Execution model"). */
+#include "gen_engine.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct gval {
+    bool isf;
+    double f;
+    int64_t i;
+    uint64_t raw;          /* the bits read (before any modifier) */
+} gval;
+
+static bool type_is_float(uint8_t t)
+{
+    return t == GEN_T_F || t == GEN_T_HF || t == GEN_T_DF || t == GEN_T_BF || t == GEN_T_VF;
+}
+
+static bool type_is_signed(uint8_t t)
+{
+    return t == GEN_T_B || t == GEN_T_W || t == GEN_T_D || t == GEN_T_Q || t == GEN_T_V;
+}
+
+/* Storage of register file `file` and its size, or NULL. */
+static uint8_t *file_base(gen_thread *t, uint8_t file, uint32_t *size)
+{
+    switch (file) {
+    case GEN_FILE_GRF: *size = t->grf_size; return t->grf;
+    case GEN_FILE_ACC: *size = GEN_ACC_BYTES; return t->acc;
+    case GEN_FILE_F: *size = GEN_FLAG_BYTES; return t->flag;
+    case GEN_FILE_A: *size = GEN_A0_BYTES; return t->a0;
+    case GEN_FILE_CR: *size = GEN_CTRL_BYTES; return t->cr;
+    case GEN_FILE_SR: *size = GEN_CTRL_BYTES; return t->sr;
+    case GEN_FILE_CE: *size = GEN_CTRL_BYTES; return t->ce;
+    case GEN_FILE_TM: *size = GEN_CTRL_BYTES; return t->tm;
+    case GEN_FILE_N: *size = GEN_CTRL_BYTES; return t->nreg;
+    default: *size = 0; return NULL;
+    }
+}
+
+/* Bytes per register number in a file (a GRF, or the ARF's own size). */
+static uint32_t file_reg_bytes(const emu_run *run, uint8_t file)
+{
+    switch (file) {
+    case GEN_FILE_GRF: return run->k->gen->grf_bytes;
+    case GEN_FILE_ACC: return 64;
+    case GEN_FILE_F: return 4;
+    default: return 16;
+    }
+}
+
+/* Byte address of element i of operand o (a region), or UINT32_MAX. */
+static uint32_t elem_addr(const emu_run *run, const gen_thread *t, const gen_opnd *o,
+                          uint32_t i, bool dst)
+{
+    uint32_t tb = gen_type_bytes[o->type];
+    uint32_t step;
+    if (dst)
+        step = i * o->hs;
+    else if (o->w == 0)
+        step = 0;
+    else if (o->w > 32)   /* three-source <V;H> or <H> regions: no width */
+        step = i * o->hs;
+    else
+        step = (i / o->w) * o->vs + (i % o->w) * o->hs;
+    if (o->kind == GEN_OPND_INDIRECT) {
+        uint16_t a;
+        memcpy(&a, t->a0 + 2 * (o->subreg & 15), 2);
+        return (uint32_t)((int32_t)a + o->ind_off) + step * tb;
+    }
+    return o->reg * file_reg_bytes(run, o->file) + o->subreg * tb + step * tb;
+}
+
+static uint64_t imm_elem(const gen_opnd *o, uint32_t i)
+{
+    switch (o->type) {
+    case GEN_T_V: {
+        int64_t n = (int64_t)(o->imm >> (4 * (i % 8)) & 15);
+        return (uint64_t)(n >= 8 ? n - 16 : n);
+    }
+    case GEN_T_UV: return o->imm >> (4 * (i % 8)) & 15;
+    default: return o->imm;
+    }
+}
+
+/* Restricted 8-bit float of a :vf immediate (1 sign, 3 exponent, 4 mantissa). */
+static double vf_value(uint32_t b)
+{
+    uint32_t e = b >> 4 & 7, m = b & 15;
+    double v = e == 0 ? ldexp(m / 16.0, -2) : ldexp(1.0 + m / 16.0, (int)e - 3);
+    return b & 0x80 ? -v : v;
+}
+
+static gval bits_to_val(uint8_t type, uint64_t bits)
+{
+    gval v = { false, 0, 0, bits };
+    switch (type) {
+    case GEN_T_UB: v.i = (uint8_t)bits; break;
+    case GEN_T_B: v.i = (int64_t)((bits & 0xff) ^ 0x80) - 0x80; break;   /* sign-extend */
+    case GEN_T_UW: case GEN_T_UV: v.i = (uint16_t)bits; break;
+    case GEN_T_W: v.i = (int16_t)bits; break;
+    case GEN_T_V: v.i = (int64_t)bits; break;
+    case GEN_T_UD: v.i = (uint32_t)bits; break;
+    case GEN_T_D: v.i = (int32_t)bits; break;
+    case GEN_T_UQ: case GEN_T_Q: v.i = (int64_t)bits; break;
+    case GEN_T_F: {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, 4);
+        v.isf = true;
+        v.f = f;
+        break;
+    }
+    case GEN_T_HF: v.isf = true; v.f = sgemu_half_to_float((uint16_t)bits); break;
+    case GEN_T_BF: {
+        float f;
+        uint32_t b = (uint32_t)(uint16_t)bits << 16;
+        memcpy(&f, &b, 4);
+        v.isf = true;
+        v.f = f;
+        break;
+    }
+    case GEN_T_DF: memcpy(&v.f, &bits, 8); v.isf = true; break;
+    default: break;
+    }
+    return v;
+}
+
+/* Read element i of source s (with its modifier applied unless `raw`). */
+static int read_src(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t s, uint32_t i,
+                    bool logic, gval *out)
+{
+    const gen_opnd *o = &in->src[s];
+    uint64_t bits = 0;
+    if (o->kind == GEN_OPND_IMM) {
+        if (o->type == GEN_T_VF) {
+            *out = (gval){ true, vf_value((uint32_t)(o->imm >> (8 * (i % 4))) & 0xff), 0, 0 };
+            goto mod;
+        }
+        bits = imm_elem(o, i);
+    } else if (o->file == GEN_FILE_NULL) {
+        bits = 0;
+    } else {
+        uint32_t size, tb = gen_type_bytes[o->type];
+        uint8_t *base = file_base(t, o->file, &size);
+        uint32_t a = elem_addr(run, t, o, i, false);
+        if (!base || !tb)
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                             "source %u: register file or type not supported by sgemu", s);
+        if (a > size || tb > size - a)
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
+                             "source %u reads outside the register file (byte %u)", s, a);
+        memcpy(&bits, base + a, tb);
+    }
+    *out = bits_to_val(o->type, bits);
+    out->raw = bits;
+mod:
+    if (o->mod == GEN_MOD_NONE)
+        return 0;
+    if (logic) {   /* on logic instructions "-" is a bitwise not */
+        if (o->mod == GEN_MOD_NEG)
+            out->i = ~out->i;
+        return 0;
+    }
+    if (o->mod == GEN_MOD_ABS || o->mod == GEN_MOD_NEG_ABS) {
+        if (out->isf)
+            out->f = fabs(out->f);
+        else
+            out->i = out->i < 0 ? (int64_t)(0 - (uint64_t)out->i) : out->i;
+    }
+    if (o->mod == GEN_MOD_NEG || o->mod == GEN_MOD_NEG_ABS) {
+        if (out->isf)
+            out->f = -out->f;
+        else
+            out->i = (int64_t)(0 - (uint64_t)out->i);
+    }
+    return 0;
+}
+
+static int64_t int_min(uint8_t t)
+{
+    switch (gen_type_bytes[t]) {
+    case 1: return type_is_signed(t) ? INT8_MIN : 0;
+    case 2: return type_is_signed(t) ? INT16_MIN : 0;
+    case 4: return type_is_signed(t) ? INT32_MIN : 0;
+    default: return type_is_signed(t) ? INT64_MIN : 0;
+    }
+}
+
+static uint64_t int_max(uint8_t t)
+{
+    switch (gen_type_bytes[t]) {
+    case 1: return type_is_signed(t) ? INT8_MAX : UINT8_MAX;
+    case 2: return type_is_signed(t) ? INT16_MAX : UINT16_MAX;
+    case 4: return type_is_signed(t) ? INT32_MAX : UINT32_MAX;
+    default: return type_is_signed(t) ? INT64_MAX : UINT64_MAX;
+    }
+}
+
+/* Convert v to the bits of type `t` (float to integer rounds toward zero
+ * and clamps; sat clamps integers to the type and floats to [0, 1]). */
+static uint64_t val_to_bits(gval v, uint8_t t, bool sat, gval *stored)
+{
+    if (type_is_float(t)) {
+        double f = v.isf ? v.f : (double)v.i;
+        if (sat)
+            f = isnan(f) ? 0.0 : f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+        uint64_t bits = 0;
+        if (t == GEN_T_DF) {
+            memcpy(&bits, &f, 8);
+        } else if (t == GEN_T_HF) {
+            bits = sgemu_double_to_half(f);
+            f = sgemu_half_to_float((uint16_t)bits);
+        } else {
+            float x = (float)f;
+            uint32_t b;
+            memcpy(&b, &x, 4);
+            bits = b;
+            f = x;
+        }
+        *stored = (gval){ true, f, 0, bits };
+        return bits;
+    }
+    int64_t i;
+    if (v.isf) {
+        double f = trunc(v.f);
+        if (isnan(f))
+            i = 0;
+        else if (f <= (double)int_min(t))
+            i = int_min(t);
+        else if (f >= (double)int_max(t))
+            i = (int64_t)int_max(t);
+        else
+            i = (int64_t)f;
+    } else {
+        i = v.i;
+        if (sat) {
+            if (i < int_min(t))
+                i = int_min(t);
+            else if (type_is_signed(t) ? i > (int64_t)int_max(t)
+                                       : (uint64_t)i > int_max(t) && i >= 0)
+                i = (int64_t)int_max(t);
+        }
+    }
+    uint32_t b = gen_type_bytes[t];
+    uint64_t bits = b == 8 ? (uint64_t)i : (uint64_t)i & ((UINT64_C(1) << (8 * b)) - 1);
+    *stored = bits_to_val(t, bits);
+    return bits;
+}
+
+static int write_dst(emu_run *run, gen_thread *t, const gen_opnd *o, uint32_t i, uint64_t bits)
+{
+    if (o->file == GEN_FILE_NULL)
+        return 0;
+    uint32_t size, tb = gen_type_bytes[o->type];
+    uint8_t *base = file_base(t, o->file, &size);
+    uint32_t a = elem_addr(run, t, o, i, true);
+    if (!base || !tb)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "destination register file or type not supported by sgemu");
+    if (a > size || tb > size - a)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
+                         "destination outside the register file (byte %u)", a);
+    memcpy(base + a, &bits, tb);
+    return 0;
+}
+
+/* Flag bits of register f<reg>.<sub>, as a 64-bit window. */
+static uint64_t flag_word(const gen_thread *t, uint8_t reg, uint8_t sub)
+{
+    uint64_t v = 0;
+    uint32_t off = reg * 4u + sub * 2u;
+    if (off < GEN_FLAG_BYTES)
+        memcpy(&v, t->flag + off, GEN_FLAG_BYTES - off < 8 ? GEN_FLAG_BYTES - off : 8);
+    return v;
+}
+
+static void flag_set(gen_thread *t, uint8_t reg, uint8_t sub, uint32_t bit, bool on)
+{
+    uint32_t off = reg * 4u + sub * 2u + bit / 8;
+    if (off >= GEN_FLAG_BYTES)
+        return;
+    uint8_t m = (uint8_t)(1u << (bit % 8));
+    t->flag[off] = on ? (uint8_t)(t->flag[off] | m) : (uint8_t)(t->flag[off] & ~m);
+}
+
+uint64_t gen_channels(const gen_thread *t, const gen_inst *in, bool use_pred)
+{
+    uint64_t all = in->esize >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << in->esize) - 1;
+    uint64_t m = in->nomask ? all : (t->dispatch >> in->choff) & all;
+    if (use_pred && in->pred == GEN_PRED_SEQ) {
+        uint64_t f = flag_word(t, in->flag_reg, in->flag_sub) >> in->choff;
+        m &= in->pred_inv ? ~f : f;
+    }
+    return m;
+}
+
+static bool cond_true(uint8_t cond, gval v)
+{
+    if (v.isf) {
+        if (isnan(v.f))
+            return cond == GEN_COND_NE || cond == GEN_COND_UN;
+        switch (cond) {
+        case GEN_COND_EQ: return v.f == 0;
+        case GEN_COND_NE: return v.f != 0;
+        case GEN_COND_GT: return v.f > 0;
+        case GEN_COND_GE: return v.f >= 0;
+        case GEN_COND_LT: return v.f < 0;
+        case GEN_COND_LE: return v.f <= 0;
+        default: return false;
+        }
+    }
+    switch (cond) {
+    case GEN_COND_EQ: return v.i == 0;
+    case GEN_COND_NE: return v.i != 0;
+    case GEN_COND_GT: return v.i > 0;
+    case GEN_COND_GE: return v.i >= 0;
+    case GEN_COND_LT: return v.i < 0;
+    case GEN_COND_LE: return v.i <= 0;
+    default: return false;
+    }
+}
+
+/* a <cond> b for cmp and sel: unsigned when both are unsigned integers. */
+static bool compare(uint8_t cond, gval a, gval b, bool fl, bool uns)
+{
+    if (fl) {
+        double x = a.isf ? a.f : (double)a.i, y = b.isf ? b.f : (double)b.i;
+        if (isnan(x) || isnan(y))
+            return cond == GEN_COND_NE || cond == GEN_COND_UN;
+        switch (cond) {
+        case GEN_COND_EQ: return x == y;
+        case GEN_COND_NE: return x != y;
+        case GEN_COND_GT: return x > y;
+        case GEN_COND_GE: return x >= y;
+        case GEN_COND_LT: return x < y;
+        case GEN_COND_LE: return x <= y;
+        default: return false;
+        }
+    }
+    if (uns) {
+        uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
+        switch (cond) {
+        case GEN_COND_EQ: return x == y;
+        case GEN_COND_NE: return x != y;
+        case GEN_COND_GT: return x > y;
+        case GEN_COND_GE: return x >= y;
+        case GEN_COND_LT: return x < y;
+        case GEN_COND_LE: return x <= y;
+        default: return false;
+        }
+    }
+    switch (cond) {
+    case GEN_COND_EQ: return a.i == b.i;
+    case GEN_COND_NE: return a.i != b.i;
+    case GEN_COND_GT: return a.i > b.i;
+    case GEN_COND_GE: return a.i >= b.i;
+    case GEN_COND_LT: return a.i < b.i;
+    case GEN_COND_LE: return a.i <= b.i;
+    default: return false;
+    }
+}
+
+/* Round a float result to the execution precision (single unless :df). */
+static double fround(double x, bool dbl)
+{
+    return dbl ? x : (double)(float)x;
+}
+
+/* math (extended math) functions, IGA's iga::MathFC */
+enum { MATH_INV = 1, MATH_LOG, MATH_EXP, MATH_SQT, MATH_RSQT, MATH_SIN, MATH_COS,
+       MATH_FDIV, MATH_POW, MATH_IDIV, MATH_IQOT, MATH_IREM };
+
+static uint32_t bits_of(int64_t v, uint32_t nb)
+{
+    return nb >= 4 ? (uint32_t)v : (uint32_t)v & ((1u << (8 * nb)) - 1);
+}
+
+/* One channel of an ALU instruction.  *r: the result; *acc_out/has_acc: a
+ * value the instruction also writes to the accumulator (addc, subb, mach). */
+static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t i,
+                       gval *r, bool *has_acc, uint64_t *acc_bits)
+{
+    const bool logic = in->op == GEN_OP_AND || in->op == GEN_OP_OR || in->op == GEN_OP_XOR ||
+                       in->op == GEN_OP_NOT;
+    gval a = { false, 0, 0, 0 }, b = a, c = a;
+    for (uint32_t s = 0; s < in->nsrc; s++)
+        if (read_src(run, t, in, s, i, logic, s == 0 ? &a : s == 1 ? &b : &c))
+            return run->fault->code;
+    bool fl = a.isf || (in->nsrc > 1 && b.isf) || (in->nsrc > 2 && c.isf);
+    bool dbl = in->dst.type == GEN_T_DF || in->src[0].type == GEN_T_DF;
+    /* integer execution size: 64-bit when an operand is a qword */
+    uint32_t ib = gen_type_bytes[in->src[0].type];
+    if (in->nsrc > 1 && gen_type_bytes[in->src[1].type] > ib)
+        ib = gen_type_bytes[in->src[1].type];
+    if (ib < 4)
+        ib = 4;
+    if (gen_type_bytes[in->dst.type] == 8)
+        ib = 8;
+    const uint32_t bits = 8 * ib;
+    *r = (gval){ fl, 0, 0, 0 };
+    uint64_t ua = (uint64_t)a.i, ub = (uint64_t)b.i;
+    switch ((gen_op)in->op) {
+    case GEN_OP_MOV:
+        *r = a;
+        break;
+    case GEN_OP_ADD:
+        if (fl)
+            r->f = fround((a.isf ? a.f : (double)a.i) + (b.isf ? b.f : (double)b.i), dbl);
+        else
+            r->i = (int64_t)(ua + ub);
+        break;
+    case GEN_OP_MUL:
+        if (fl)
+            r->f = fround((a.isf ? a.f : (double)a.i) * (b.isf ? b.f : (double)b.i), dbl);
+        else
+            r->i = (int64_t)(ua * ub);
+        break;
+    case GEN_OP_MAD:   /* src1 * src2 + src0, one rounding */
+        if (fl)
+            r->f = dbl ? fma(b.f, c.f, a.f) : (double)fmaf((float)b.f, (float)c.f, (float)a.f);
+        else
+            r->i = (int64_t)((uint64_t)b.i * (uint64_t)c.i + ua);
+        break;
+    case GEN_OP_ADDC: {
+        uint64_t s = (uint64_t)(uint32_t)ua + (uint32_t)ub;
+        r->i = (uint32_t)s;
+        *has_acc = true;
+        *acc_bits = s >> 32;
+        break;
+    }
+    case GEN_OP_SUBB: {
+        uint32_t x = (uint32_t)ua, y = (uint32_t)ub;
+        r->i = (uint32_t)(x - y);
+        *has_acc = true;
+        *acc_bits = x < y;
+        break;
+    }
+    case GEN_OP_MACH: {
+        /* The 64-bit product of the dword sources.  With AccWrEn: the high
+         * half to dst, the low half to acc ("mach", IGC's mul_hi).  Without
+         * it, before Xe-HPC, the same opcode is IGC's "macl": the low half
+         * (vISA BinaryEncodingIGA.cpp encodes G4_mach without AccWrEn as
+         * macl only from PVC on). */
+        bool sg = type_is_signed(in->src[0].type) || type_is_signed(in->src[1].type);
+        uint64_t p = sg ? (uint64_t)((int64_t)(int32_t)a.i * (int64_t)(int32_t)b.i)
+                        : (uint64_t)(uint32_t)a.i * (uint32_t)b.i;
+        if (in->accwr) {
+            r->i = sg ? (int64_t)(int32_t)(uint32_t)(p >> 32) : (int64_t)(p >> 32);
+            *has_acc = true;
+            *acc_bits = (uint32_t)p;
+        } else {
+            r->i = sg ? (int64_t)(int32_t)(uint32_t)p : (int64_t)(uint32_t)p;
+        }
+        break;
+    }
+    case GEN_OP_AVG:
+        r->i = (a.i + b.i + 1) >> 1;
+        break;
+    case GEN_OP_AND: r->i = a.i & b.i; r->isf = false; break;
+    case GEN_OP_OR: r->i = a.i | b.i; r->isf = false; break;
+    case GEN_OP_XOR: r->i = a.i ^ b.i; r->isf = false; break;
+    case GEN_OP_NOT: r->i = ~a.i; r->isf = false; break;
+    case GEN_OP_SHL:
+        r->i = (int64_t)(ua << (ub & (bits - 1)));
+        break;
+    case GEN_OP_SHR: {
+        uint64_t x = ib == 8 ? ua : (uint64_t)bits_of(a.i, gen_type_bytes[in->src[0].type]);
+        r->i = (int64_t)(x >> (ub & (bits - 1)));
+        break;
+    }
+    case GEN_OP_ASR:
+        r->i = a.i >> (ub & (bits - 1));
+        break;
+    case GEN_OP_SEL:
+        if (in->cond) {
+            bool uns = !type_is_signed(in->src[0].type) && !type_is_signed(in->src[1].type);
+            bool take_a = compare(in->cond, a, b, fl, uns);
+            if (fl && (isnan(a.isf ? a.f : 0) || isnan(b.isf ? b.f : 0)))
+                take_a = isnan(b.f);   /* min/max return the number */
+            *r = take_a ? a : b;
+        } else {
+            uint64_t f = flag_word(t, in->flag_reg, in->flag_sub) >> (in->choff + i) & 1;
+            bool p = in->pred == GEN_PRED_NONE || (f != 0) != (in->pred_inv != 0);
+            *r = p ? a : b;
+        }
+        break;
+    case GEN_OP_CSEL:   /* src2 <cond> 0 selects src0, else src1; flags untouched */
+        *r = cond_true(in->cond, c) ? a : b;
+        break;
+    case GEN_OP_FRC: r->f = fround(a.f - floor(a.f), dbl); break;
+    case GEN_OP_RNDD: r->f = floor(a.f); break;
+    case GEN_OP_RNDU: r->f = ceil(a.f); break;
+    case GEN_OP_RNDE: r->f = nearbyint(a.f); break;
+    case GEN_OP_RNDZ: r->f = trunc(a.f); break;
+    case GEN_OP_LZD: {
+        uint32_t x = (uint32_t)a.i;
+        r->i = x ? __builtin_clz(x) : 32;
+        break;
+    }
+    case GEN_OP_CBIT: r->i = __builtin_popcountll((uint64_t)bits_of(a.i, gen_type_bytes[in->src[0].type])); break;
+    case GEN_OP_FBL: {
+        uint32_t x = (uint32_t)a.i;
+        r->i = x ? __builtin_ctz(x) : -1;
+        r->i = (uint32_t)r->i;
+        break;
+    }
+    case GEN_OP_FBH: {
+        uint32_t x = (uint32_t)a.i;
+        if (type_is_signed(in->src[0].type) && (int32_t)x < 0)
+            x = ~x;
+        r->i = x ? __builtin_clz(x) : -1;
+        r->i = (uint32_t)r->i;
+        break;
+    }
+    case GEN_OP_BFREV: {
+        uint32_t x = (uint32_t)a.i, y = 0;
+        for (int k = 0; k < 32; k++)
+            y |= (x >> k & 1u) << (31 - k);
+        r->i = y;
+        break;
+    }
+    case GEN_OP_MATH: {
+        double x = a.isf ? a.f : (double)a.i, y = b.isf ? b.f : (double)b.i;
+        switch (in->subfunc) {
+        case MATH_INV: r->f = fround(1.0 / x, dbl); break;
+        case MATH_LOG: r->f = fround(log2(x), dbl); break;
+        case MATH_EXP: r->f = fround(exp2(x), dbl); break;
+        case MATH_SQT: r->f = fround(sqrt(x), dbl); break;
+        case MATH_RSQT: r->f = fround(1.0 / sqrt(x), dbl); break;
+        case MATH_SIN: r->f = fround(sin(x), dbl); break;
+        case MATH_COS: r->f = fround(cos(x), dbl); break;
+        case MATH_FDIV: r->f = fround(x / y, dbl); break;
+        case MATH_POW: r->f = fround(pow(x, y), dbl); break;
+        case MATH_IQOT: case MATH_IREM: {
+            r->isf = false;
+            if (b.i == 0)
+                return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "integer division by zero");
+            bool uns = !type_is_signed(in->src[0].type);
+            if (uns)
+                r->i = (int64_t)(in->subfunc == MATH_IQOT ? (uint32_t)a.i / (uint32_t)b.i
+                                                          : (uint32_t)a.i % (uint32_t)b.i);
+            else if ((int32_t)a.i == INT32_MIN && (int32_t)b.i == -1)
+                r->i = in->subfunc == MATH_IQOT ? INT32_MIN : 0;
+            else
+                r->i = in->subfunc == MATH_IQOT ? (int32_t)a.i / (int32_t)b.i
+                                                : (int32_t)a.i % (int32_t)b.i;
+            break;
+        }
+        default:
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                             "math function %u is not supported by sgemu", in->subfunc);
+        }
+        break;
+    }
+    default:
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "instruction not supported by sgemu's Gen path");
+    }
+    return 0;
+}
+
+static int exec_cmp(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t m)
+{
+    for (uint32_t i = 0; i < in->esize; i++) {
+        if (!(m >> i & 1))
+            continue;
+        gval a = { false, 0, 0, 0 }, b = a;
+        if (read_src(run, t, in, 0, i, false, &a) || read_src(run, t, in, 1, i, false, &b))
+            return run->fault->code;
+        bool fl = a.isf || b.isf;
+        bool uns = !type_is_signed(in->src[0].type) && !type_is_signed(in->src[1].type);
+        bool res = compare(in->cond, a, b, fl, uns);
+        flag_set(t, in->flag_reg, in->flag_sub, in->choff + i, res);
+        if (in->has_dst && in->dst.file != GEN_FILE_NULL &&
+            write_dst(run, t, &in->dst, i, res ? ~UINT64_C(0) : 0))
+            return run->fault->code;
+    }
+    return 0;
+}
+
+int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
+{
+    if (in->pred > GEN_PRED_SEQ)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "predicate group forms are not supported by sgemu yet");
+    const gen_class cls = (gen_class)gen_ops[in->op].cls;
+    if (cls == GEN_CLASS_NOP)
+        return 0;
+    /* sel reads its predicate as the choice, not as a channel enable */
+    uint64_t m = gen_channels(t, in, in->op != GEN_OP_SEL);
+    if (cls == GEN_CLASS_CMP)
+        return exec_cmp(run, t, in, m);
+    /* results first, then writes: a destination may overlap a source */
+    uint64_t out[32], accv[32];
+    bool acc[32];
+    gval stored[32];
+    if (in->esize > 32)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER, "execution size %u", in->esize);
+    for (uint32_t i = 0; i < in->esize; i++) {
+        acc[i] = false;
+        if (!(m >> i & 1))
+            continue;
+        gval r = { false, 0, 0, 0 };
+        if (alu_channel(run, t, in, i, &r, &acc[i], &accv[i]))
+            return run->fault->code;
+        if (in->op == GEN_OP_MOV && in->src[0].type == in->dst.type && !in->sat &&
+            in->src[0].mod == GEN_MOD_NONE && in->src[0].kind != GEN_OPND_IMM) {
+            out[i] = r.raw;   /* a move of one type copies bits (NaN payloads too) */
+            stored[i] = r;
+        } else {
+            out[i] = val_to_bits(r, in->dst.type, in->sat, &stored[i]);
+        }
+    }
+    for (uint32_t i = 0; i < in->esize; i++) {
+        if (!(m >> i & 1))
+            continue;
+        if (in->has_dst && write_dst(run, t, &in->dst, i, out[i]))
+            return run->fault->code;
+        if (acc[i]) {   /* addc/subb carry, mach low half: acc0 element i, :ud */
+            uint32_t v = (uint32_t)accv[i];
+            memcpy(t->acc + 4 * i, &v, 4);
+        }
+        if (in->cond && in->op != GEN_OP_SEL && in->op != GEN_OP_CSEL)
+            flag_set(t, in->flag_reg, in->flag_sub, in->choff + i,
+                     cond_true(in->cond, stored[i]));
+    }
+    return 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * gen_engine.h - executing a Gen program (isa/gen/gen.h): one hardware
+ * thread per sub-group with a byte-addressed GRF file and the architecture
+ * registers IGC's code uses.  Shared by the files of emu/gen/.
+ */
+#ifndef SGEMU_GEN_ENGINE_H
+#define SGEMU_GEN_ENGINE_H
+
+#include "../emu_private.h"
+#include "gen/gen.h"
+
+#define GEN_ACC_BYTES 512    /* acc0.. as a byte file (8 registers of 64 bytes) */
+#define GEN_FLAG_BYTES 16    /* f0, f1 (32 bits each) and room for f2, f3 */
+#define GEN_A0_BYTES 64      /* a0.0-a0.15 (16-bit) */
+#define GEN_CTRL_BYTES 64    /* cr0, sr0, ce0, n0, tm0 */
+
+typedef struct gen_thread {
+    emu_sg *sg;              /* its sub-group (id, size) for faults */
+    uint8_t *grf;            /* grf_count x grf_bytes */
+    uint32_t grf_size;
+    uint8_t acc[GEN_ACC_BYTES];
+    uint8_t flag[GEN_FLAG_BYTES];
+    uint8_t a0[GEN_A0_BYTES];
+    uint8_t cr[GEN_CTRL_BYTES], sr[GEN_CTRL_BYTES], ce[GEN_CTRL_BYTES];
+    uint8_t tm[GEN_CTRL_BYTES], nreg[GEN_CTRL_BYTES];
+    uint64_t dispatch;       /* channels that exist (the dispatch mask) */
+    uint32_t ip;             /* instruction index */
+    bool done;
+} gen_thread;
+
+/* gen_run.c: a fault that names the instruction (as IGA prints it) and its
+ * offset; lane UINT32_MAX: the whole thread. */
+int gen_fault(emu_run *run, gen_thread *t, uint32_t lane, int code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* gen_alu.c: one non-send instruction; 0 or the fault code. */
+int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in);
+/* Channels of `in` that execute (execution mask, predication), as a mask
+ * over the instruction's own channels 0..esize-1. */
+uint64_t gen_channels(const gen_thread *t, const gen_inst *in, bool use_pred);
+
+/* gen_send.c: one send; 0 or the fault code. */
+int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in);
+
+/* emu/gen entry (called by sgemu_run for kernels with k->gen). */
+int emu_gen_run(emu_run *run);
+
+#endif

@@ -1,0 +1,241 @@
+/* gen_run.c - the NDRange for a Gen program: work-groups in linear order,
+ * one hardware thread per sub-group, each started with the payload the
+ * hardware and the compute runtime give it (R0 header, per-thread local
+ * IDs, cross-thread data; docs/gen.md) and run to its end-of-thread send. */
+#include "gen_engine.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gen_fault(emu_run *run, gen_thread *t, uint32_t lane, int code, const char *fmt, ...)
+{
+    char what[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const gen_program *p = run->k->gen;
+    uint32_t ip = t->ip < p->ninst ? t->ip : 0;
+    return emu_fault(run, code, t->sg, lane, UINT32_MAX, "%.400s\n  at %s+0x%x: %.200s", what,
+                     run->k->file[0] ? run->k->file : run->k->name, p->inst[ip].offset,
+                     p->text[ip]);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+/* The cross-thread data of work-group wg (the same for its threads). */
+static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
+{
+    const gen_program *p = run->k->gen;
+    memset(out, 0, p->cross_bytes);
+    for (uint32_t i = 0; i < p->npay; i++) {
+        const gen_payload *e = &p->pay[i];
+        uint8_t *d = out + e->offset;
+        uint32_t nd = e->size / 4 < 3 ? e->size / 4 : 3;
+        switch ((gen_payload_kind)e->kind) {
+        case GEN_PAY_GLOBAL_ID_OFFSET:
+            for (uint32_t k = 0; k < nd; k++)
+                put32(d + 4 * k, (uint32_t)run->offset[k]);
+            break;
+        case GEN_PAY_LOCAL_SIZE:
+            for (uint32_t k = 0; k < nd; k++)
+                put32(d + 4 * k, (uint32_t)wg->local_size[k]);
+            break;
+        case GEN_PAY_ENQUEUED_LOCAL_SIZE:
+            for (uint32_t k = 0; k < nd; k++)
+                put32(d + 4 * k, (uint32_t)run->local[k]);
+            break;
+        case GEN_PAY_GLOBAL_SIZE:
+            for (uint32_t k = 0; k < nd; k++)
+                put32(d + 4 * k, (uint32_t)run->global[k]);
+            break;
+        case GEN_PAY_GROUP_COUNT:
+            for (uint32_t k = 0; k < nd; k++)
+                put32(d + 4 * k, (uint32_t)run->num_groups[k]);
+            break;
+        case GEN_PAY_WORK_DIMENSIONS:
+            put32(d, run->dims);
+            break;
+        case GEN_PAY_BUFFER_ADDRESS: {
+            uint64_t a = emu_buffer_base(e->arg);
+            memcpy(d, &a, e->size < 8 ? e->size : 8);
+            break;
+        }
+        case GEN_PAY_BUFFER_OFFSET:
+            break;
+        case GEN_PAY_BYVALUE: {
+            uint64_t v = run->args[e->arg].scalar;
+            memcpy(d, &v, e->size < 8 ? e->size : 8);
+            break;
+        }
+        }
+    }
+}
+
+/* Thread `sgi` of work-group wg: registers cleared, then the payload. */
+static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t sgi,
+                         const uint8_t *cross)
+{
+    const gen_program *p = run->k->gen;
+    const uint32_t gb = p->grf_bytes, S = run->width;
+    emu_sg *sg = t->sg;
+    uint32_t size = sgi + 1 < wg->nsg ? S : wg->items - sgi * S;
+    sg->id = sgi;
+    sg->state = EMU_SG_RUNNING;
+    memset(t->grf, 0, t->grf_size);
+    memset(t->acc, 0, sizeof t->acc);
+    memset(t->flag, 0, sizeof t->flag);
+    memset(t->a0, 0, sizeof t->a0);
+    memset(t->cr, 0, sizeof t->cr);
+    memset(t->sr, 0, sizeof t->sr);
+    memset(t->ce, 0, sizeof t->ce);
+    memset(t->tm, 0, sizeof t->tm);
+    memset(t->nreg, 0, sizeof t->nreg);
+    t->dispatch = size >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << size) - 1;
+    put32(t->ce, (uint32_t)t->dispatch);
+    t->ip = 0;
+    t->done = false;
+    /* R0: thread group ID X in r0.1, Y in r0.6, Z in r0.7 */
+    put32(t->grf + 4, (uint32_t)wg->group_id[0]);
+    put32(t->grf + 24, (uint32_t)wg->group_id[1]);
+    put32(t->grf + 28, (uint32_t)wg->group_id[2]);
+    /* per-thread payload from r1: local IDs x, y, z as 16-bit lanes, each
+     * dimension padded to whole GRFs */
+    uint8_t *pt = t->grf + gb + p->local_id_offset;
+    uint32_t dim_bytes = (S * 2 + gb - 1) / gb * gb;
+    for (uint32_t l = 0; l < size && p->local_id_bytes; l++) {
+        uint64_t lin = (uint64_t)sgi * S + l;
+        uint16_t id[3] = { (uint16_t)(lin % wg->local_size[0]),
+                           (uint16_t)(lin / wg->local_size[0] % wg->local_size[1]),
+                           (uint16_t)(lin / (wg->local_size[0] * wg->local_size[1])) };
+        for (uint32_t d = 0; d < 3; d++)
+            if ((d + 1) * dim_bytes <= p->local_id_bytes)
+                memcpy(pt + d * dim_bytes + 2 * l, &id[d], 2);
+    }
+    uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + gb - 1) / gb * gb;
+    memcpy(t->grf + gb + per_thread, cross, p->cross_bytes);
+}
+
+/* Run thread t to its end of thread (or a fault). */
+static int thread_run(emu_run *run, gen_thread *t)
+{
+    const gen_program *p = run->k->gen;
+    uint64_t n = 0, lanes = 0, slots = 0;
+    const uint64_t limit = run->launch->max_instructions;
+    int rc = 0;
+    while (!t->done) {
+        if (t->ip >= p->ninst) {
+            rc = emu_fault(run, SGEMU_EXIT_FAULT, t->sg, UINT32_MAX, UINT32_MAX,
+                           "thread ran past the end of the code without an end of thread");
+            break;
+        }
+        if (limit && run->instructions + n >= limit) {
+            rc = gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
+                           "instruction limit (%" PRIu64 ") reached", limit);
+            break;
+        }
+        if ((n & 4095) == 0 && sgemu_stop_requested()) {
+            rc = emu_fault(run, SGEMU_EXIT_INTERRUPTED, t->sg, UINT32_MAX, UINT32_MAX,
+                           "interrupted");
+            break;
+        }
+        const gen_inst *in = &p->inst[t->ip];
+        if (in->op == GEN_OP_UNKNOWN) {
+            rc = gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                           "sgemu does not execute this Gen instruction (docs/gen.md lists "
+                           "the supported ones)");
+            break;
+        }
+        n++;
+        lanes += (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
+        slots += in->esize;
+        rc = gen_ops[in->op].cls == GEN_CLASS_SEND ? gen_exec_send(run, t, in)
+                                                   : gen_exec_alu(run, t, in);
+        if (rc)
+            break;
+        t->ip++;
+    }
+    run->instructions += n;
+    run->stats->instructions += n;
+    run->stats->lane_ops += lanes;
+    run->stats->lane_slots += slots;
+    return rc;
+}
+
+static void group_of(const emu_run *run, uint64_t lin, uint64_t g[3])
+{
+    g[0] = lin % run->num_groups[0];
+    g[1] = lin / run->num_groups[0] % run->num_groups[1];
+    g[2] = lin / (run->num_groups[0] * run->num_groups[1]);
+}
+
+/* run->wg points here: it must outlive the run (callers read it after) */
+static _Thread_local emu_wg gen_wg;
+
+int emu_gen_run(emu_run *run)
+{
+    const gen_program *p = run->k->gen;
+    if (run->launch->timing || run->launch->record_path)
+        return emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
+                         "timing and kernel traces of Gen kernels are not implemented yet");
+    if (run->width != p->simd)
+        return emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
+                         "IGC compiled this kernel for SIMD%u, not %u", p->simd, run->width);
+    gen_thread t;
+    memset(&t, 0, sizeof t);
+    t.grf_size = p->grf_count * p->grf_bytes;
+    t.grf = calloc(1, t.grf_size);
+    uint8_t *cross = calloc(1, p->cross_bytes + 1);
+    uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
+                          p->grf_bytes * p->grf_bytes;
+    int rc = 0;
+    if (!t.grf || !cross) {
+        free(t.grf);
+        free(cross);
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                         "out of host memory");
+    }
+    if (p->grf_bytes + per_thread + p->cross_bytes > t.grf_size)
+        rc = emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
+                       "the payload (%u bytes) does not fit the %u GRFs",
+                       p->grf_bytes + per_thread + p->cross_bytes, p->grf_count);
+    emu_wg *wgp = &gen_wg;
+    memset(wgp, 0, sizeof *wgp);
+    run->wg = wgp;
+#define wg (*wgp)
+    for (uint64_t w = 0; !rc && w < run->wg_total; w++) {
+        group_of(run, w, wg.group_id);
+        wg.items = 1;
+        for (int d = 0; d < 3; d++) {
+            uint64_t left = run->global[d] - wg.group_id[d] * run->local[d];
+            wg.local_size[d] = left < run->local[d] ? left : run->local[d];
+            wg.items *= (uint32_t)wg.local_size[d];
+            wg.gid_base[d] = wg.group_id[d] * run->local[d] + run->offset[d];
+        }
+        wg.nsg = (wg.items + run->width - 1) / run->width;
+        run->stats->subgroups += wg.nsg;
+        wg.sg = run->sg_pool;
+        wg.local_mem = run->local_pool;
+        wg.local_bytes = run->local_total;
+        wg.private_mem = run->private_pool;
+        cross_thread(run, &wg, cross);
+        for (uint32_t i = 0; !rc && i < wg.nsg; i++) {
+            t.sg = &run->sg_pool[i];
+            thread_start(run, &wg, &t, i, cross);
+            rc = thread_run(run, &t);
+            t.sg->state = EMU_SG_DONE;
+        }
+        if (!rc && run->launch->progress)
+            atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
+    }
+#undef wg
+    free(t.grf);
+    free(cross);
+    return rc;
+}

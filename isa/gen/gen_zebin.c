@@ -1,0 +1,413 @@
+/* gen_zebin.c - read ocloc's zebin: an ELF64 whose section .text.<kernel>
+ * holds the kernel heap and whose .ze_info section is YAML describing each
+ * kernel's payload (the layout the Intel compute runtime reads: its
+ * zebin_elf.h / zeinfo sections, IGC's ZEInfo.yaml).  docs/gen.md lists
+ * every key read here and what sgemu does with it. */
+#include "gen_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* Fill err; evaluates to 1 (bad input). */
+static int fail(char *err, size_t errcap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errcap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+#define FAIL(...) fail(err, errcap, __VA_ARGS__)
+
+static uint64_t rd(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+typedef struct elf_sec {
+    const char *name;
+    const uint8_t *data;
+    size_t size;
+} elf_sec;
+
+/* The sections of an ELF64 little-endian file; NULL when it is not one. */
+static elf_sec *elf_sections(const uint8_t *b, size_t len, uint32_t *n, char *err,
+                             size_t errcap)
+{
+    if (len < 64 || memcmp(b, "\177ELF", 4) != 0 || b[4] != 2 || b[5] != 1) {
+        FAIL("not a zebin (ELF64 little-endian) file");
+        return NULL;
+    }
+    uint64_t shoff = rd(b + 0x28, 8);
+    uint32_t shentsize = (uint32_t)rd(b + 0x3a, 2), shnum = (uint32_t)rd(b + 0x3c, 2);
+    uint32_t shstrndx = (uint32_t)rd(b + 0x3e, 2);
+    if (shentsize < 64 || shnum == 0 || shstrndx >= shnum || shoff > len ||
+        (uint64_t)shnum * shentsize > len - shoff) {
+        FAIL("zebin: section header table outside the file");
+        return NULL;
+    }
+    elf_sec *s = calloc(shnum, sizeof *s);
+    if (!s) {
+        FAIL("out of host memory");
+        return NULL;
+    }
+    const uint8_t *strh = b + shoff + (uint64_t)shstrndx * shentsize;
+    uint64_t stroff = rd(strh + 0x18, 8), strsize = rd(strh + 0x20, 8);
+    if (stroff > len || strsize > len - stroff) {
+        free(s);
+        FAIL("zebin: section name table outside the file");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < shnum; i++) {
+        const uint8_t *h = b + shoff + (uint64_t)i * shentsize;
+        uint32_t nm = (uint32_t)rd(h, 4), type = (uint32_t)rd(h + 4, 4);
+        uint64_t off = rd(h + 0x18, 8), size = rd(h + 0x20, 8);
+        if (nm >= strsize || !memchr(b + stroff + nm, 0, strsize - nm)) {
+            free(s);
+            FAIL("zebin: bad section name");
+            return NULL;
+        }
+        s[i].name = (const char *)b + stroff + nm;
+        if (type != 8 /* SHT_NOBITS */ && type != 0) {
+            if (off > len || size > len - off) {
+                FAIL("zebin: section '%s' outside the file", (const char *)b + stroff + nm);
+                free(s);
+                return NULL;
+            }
+            s[i].data = b + off;
+            s[i].size = size;
+        }
+    }
+    *n = shnum;
+    return s;
+}
+
+/* ------------------------------------------------------------ YAML helpers */
+
+static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m, const char *key)
+{
+    if (!m || m->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(d, p->key);
+        if (k && k->type == YAML_SCALAR_NODE && strcmp((char *)k->data.scalar.value, key) == 0)
+            return yaml_document_get_node(d, p->value);
+    }
+    return NULL;
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static long long num(yaml_document_t *d, yaml_node_t *m, const char *key, long long dflt)
+{
+    const char *s = scalar(map_get(d, m, key));
+    if (!s)
+        return dflt;
+    if (strcmp(s, "true") == 0)
+        return 1;
+    if (strcmp(s, "false") == 0)
+        return 0;
+    return strtoll(s, NULL, 0);
+}
+
+static const char *str(yaml_document_t *d, yaml_node_t *m, const char *key)
+{
+    const char *s = scalar(map_get(d, m, key));
+    return s ? s : "";
+}
+
+#define SEQ_EACH(d, seq, it)                                                        \
+    for (yaml_node_item_t *it = (seq) && (seq)->type == YAML_SEQUENCE_NODE          \
+                                    ? (seq)->data.sequence.items.start : NULL;      \
+         it && it < (seq)->data.sequence.items.top; it++)
+
+/* ------------------------------------------------------------- arguments */
+
+/* The element type of an OpenCL type string of kernels_misc_info
+ * ("float*;8", "uint4;16"). */
+static isa_type cl_elem_type(const char *tn)
+{
+    size_t n = strcspn(tn, "*;");
+    while (n && tn[n - 1] >= '0' && tn[n - 1] <= '9')   /* vector count */
+        n--;
+    isa_type t = isa_type_from_name(tn, n);
+    return t == ISA_T_NONE ? ISA_T_U8 : t;
+}
+
+static int add_arg(isa_kernel *k, uint32_t idx, char *err, size_t errcap)
+{
+    if (idx >= ISA_MAX_ARGS)
+        return FAIL("kernel '%s': argument %u beyond sgemu's %d", k->name, idx, ISA_MAX_ARGS);
+    while (k->narg <= idx) {
+        isa_arg *a = &k->args[k->narg];
+        memset(a, 0, sizeof *a);
+        snprintf(a->name, sizeof a->name, "arg%u", k->narg);
+        a->kind = ISA_ARG_SCALAR;
+        a->type = ISA_T_U32;
+        k->narg++;
+    }
+    return 0;
+}
+
+static int payload_kind(const char *t, gen_payload_kind *out)
+{
+    static const struct { const char *name; gen_payload_kind kind; } kinds[] = {
+        { "global_id_offset", GEN_PAY_GLOBAL_ID_OFFSET },
+        { "local_size", GEN_PAY_LOCAL_SIZE },
+        { "enqueued_local_size", GEN_PAY_ENQUEUED_LOCAL_SIZE },
+        { "global_size", GEN_PAY_GLOBAL_SIZE },
+        { "group_count", GEN_PAY_GROUP_COUNT },
+        { "work_dimensions", GEN_PAY_WORK_DIMENSIONS },
+        { "buffer_address", GEN_PAY_BUFFER_ADDRESS },
+        { "buffer_offset", GEN_PAY_BUFFER_OFFSET },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strcmp(t, kinds[i].name) == 0) {
+            *out = kinds[i].kind;
+            return 0;
+        }
+    return -1;
+}
+
+static int add_payload(gen_program *p, gen_payload e, const char *kname, char *err,
+                       size_t errcap)
+{
+    if (p->npay >= GEN_MAX_PAYLOAD)
+        return FAIL("kernel '%s': more than %d payload arguments", kname, GEN_MAX_PAYLOAD);
+    if (e.offset > 4096 || e.size > 4096)
+        return FAIL("kernel '%s': payload argument at %u (%u bytes) outside the cross-thread "
+                    "data sgemu accepts", kname, e.offset, e.size);
+    p->pay[p->npay++] = e;
+    if (e.offset + e.size > p->cross_bytes)
+        p->cross_bytes = e.offset + e.size;
+    return 0;
+}
+
+/* One payload_arguments entry. */
+static int payload_arg(yaml_document_t *d, yaml_node_t *e, gen_program *p, isa_kernel *k,
+                       char *err, size_t errcap)
+{
+    const char *t = str(d, e, "arg_type");
+    gen_payload pe = { .offset = (uint32_t)num(d, e, "offset", 0),
+                       .size = (uint32_t)num(d, e, "size", 0) };
+    long long ai = num(d, e, "arg_index", -1);
+    if (ai >= 0 && add_arg(k, (uint32_t)ai, err, errcap))
+        return 1;
+    gen_payload_kind kind;
+    if (strcmp(t, "arg_bypointer") == 0) {
+        if (ai < 0)
+            return FAIL("kernel '%s': arg_bypointer without arg_index", k->name);
+        isa_arg *a = &k->args[ai];
+        const char *space = str(d, e, "addrspace"), *mode = str(d, e, "addrmode");
+        if (strcmp(space, "global") == 0)
+            a->kind = ISA_ARG_GLOBAL;
+        else if (strcmp(space, "constant") == 0)
+            a->kind = ISA_ARG_CONSTANT;
+        else
+            return FAIL("kernel '%s': argument %lld in address space '%s' is not supported "
+                        "by sgemu's Gen path yet", k->name, ai, space);
+        if (strcmp(mode, "stateless") == 0 && pe.size) {
+            pe.kind = GEN_PAY_BUFFER_ADDRESS;
+            pe.arg = (uint16_t)ai;
+            return add_payload(p, pe, k->name, err, errcap);
+        }
+        if (strcmp(mode, "stateful") != 0 && strcmp(mode, "stateless") != 0)
+            return FAIL("kernel '%s': argument %lld with addrmode '%s' is not supported",
+                        k->name, ai, mode);
+        return 0;
+    }
+    if (strcmp(t, "arg_byvalue") == 0) {
+        if (ai < 0)
+            return FAIL("kernel '%s': arg_byvalue without arg_index", k->name);
+        k->args[ai].kind = ISA_ARG_SCALAR;
+        pe.kind = GEN_PAY_BYVALUE;
+        pe.arg = (uint16_t)ai;
+        pe.src_offset = (uint32_t)num(d, e, "source_offset", 0);
+        if (pe.src_offset || pe.size > 8)
+            return FAIL("kernel '%s': argument %lld passed by value in pieces (an aggregate) "
+                        "is not supported by sgemu's Gen path yet", k->name, ai);
+        return add_payload(p, pe, k->name, err, errcap);
+    }
+    if (payload_kind(t, &kind) != 0)
+        return FAIL("kernel '%s': payload argument type '%s' is not supported by sgemu's "
+                    "Gen path yet", k->name, t);
+    pe.kind = (uint8_t)kind;
+    pe.arg = ai >= 0 ? (uint16_t)ai : 0;
+    return add_payload(p, pe, k->name, err, errcap);
+}
+
+/* kernels_misc_info: argument names and OpenCL types. */
+static void misc_info(yaml_document_t *d, yaml_node_t *root, isa_kernel *k)
+{
+    SEQ_EACH(d, map_get(d, root, "kernels_misc_info"), it) {
+        yaml_node_t *km = yaml_document_get_node(d, *it);
+        if (strcmp(str(d, km, "name"), k->name) != 0)
+            continue;
+        SEQ_EACH(d, map_get(d, km, "args_info"), ai) {
+            yaml_node_t *a = yaml_document_get_node(d, *ai);
+            long long i = num(d, a, "index", -1);
+            if (i < 0 || (uint64_t)i >= k->narg)
+                continue;
+            isa_arg *arg = &k->args[i];
+            snprintf(arg->name, sizeof arg->name, "%s", str(d, a, "name"));
+            const char *tn = str(d, a, "type_name");
+            arg->type = (uint8_t)cl_elem_type(tn);
+            snprintf(arg->cl_type, sizeof arg->cl_type, "%.*s", (int)strcspn(tn, ";"), tn);
+        }
+    }
+}
+
+static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_kernel *k,
+                       char *err, size_t errcap)
+{
+    yaml_node_t *env = map_get(d, kn, "execution_env");
+    p->simd = (uint32_t)num(d, env, "simd_size", 0);
+    p->grf_count = (uint32_t)num(d, env, "grf_count", 128);
+    p->slm_bytes = (uint32_t)num(d, env, "slm_size", 0);
+    if (p->simd != 8 && p->simd != 16 && p->simd != 32 && p->simd != 1)
+        return FAIL("kernel '%s': execution_env.simd_size %u", k->name, p->simd);
+    if (p->grf_count == 0 || p->grf_count > 256)
+        return FAIL("kernel '%s': execution_env.grf_count %u", k->name, p->grf_count);
+    if (num(d, env, "barrier_count", 0) || p->slm_bytes)
+        return FAIL("kernel '%s': barriers and local memory are not supported by sgemu's Gen "
+                    "path yet", k->name);
+    SEQ_EACH(d, map_get(d, kn, "per_thread_memory_buffers"), it) {
+        yaml_node_t *b = yaml_document_get_node(d, *it);
+        (void)b;
+        return FAIL("kernel '%s': private or spill memory (per_thread_memory_buffers) is not "
+                    "supported by sgemu's Gen path yet", k->name);
+    }
+    SEQ_EACH(d, map_get(d, kn, "payload_arguments"), it)
+        if (payload_arg(d, yaml_document_get_node(d, *it), p, k, err, errcap))
+            return 1;
+    p->local_id_bytes = 0;
+    SEQ_EACH(d, map_get(d, kn, "per_thread_payload_arguments"), it) {
+        yaml_node_t *e = yaml_document_get_node(d, *it);
+        const char *t = str(d, e, "arg_type");
+        if (strcmp(t, "local_id") != 0)
+            return FAIL("kernel '%s': per-thread payload '%s' is not supported by sgemu's Gen "
+                        "path yet", k->name, t);
+        p->local_id_offset = (uint32_t)num(d, e, "offset", 0);
+        p->local_id_bytes = (uint32_t)num(d, e, "size", 0);
+    }
+    for (int i = 0; i < GEN_MAX_BTI; i++)
+        p->bti_arg[i] = -1;
+    SEQ_EACH(d, map_get(d, kn, "binding_table_indices"), it) {
+        yaml_node_t *e = yaml_document_get_node(d, *it);
+        long long bti = num(d, e, "bti_value", -1), ai = num(d, e, "arg_index", -1);
+        if (bti < 0 || bti >= GEN_MAX_BTI || ai < 0 || (uint64_t)ai >= k->narg)
+            return FAIL("kernel '%s': binding table entry %lld -> argument %lld", k->name, bti, ai);
+        p->bti_arg[bti] = (int16_t)ai;
+    }
+    p->cross_bytes = (p->cross_bytes + p->grf_bytes - 1) / p->grf_bytes * p->grf_bytes;
+    return 0;
+}
+
+static int parse_zeinfo(const elf_sec *s, gen_program *p, isa_kernel *k, char *err,
+                        size_t errcap)
+{
+    yaml_parser_t ps;
+    yaml_document_t d;
+    if (!yaml_parser_initialize(&ps))
+        return FAIL("out of host memory");
+    yaml_parser_set_input_string(&ps, s->data, s->size);
+    if (!yaml_parser_load(&ps, &d)) {
+        int rc = FAIL("zebin .ze_info: YAML error at line %zu: %s", ps.problem_mark.line + 1,
+                      ps.problem ? ps.problem : "?");
+        yaml_parser_delete(&ps);
+        return rc;
+    }
+    yaml_node_t *root = yaml_document_get_root_node(&d);
+    yaml_node_t *kn = NULL;
+    SEQ_EACH(&d, map_get(&d, root, "kernels"), it) {
+        yaml_node_t *c = yaml_document_get_node(&d, *it);
+        if (strcmp(str(&d, c, "name"), k->name) == 0)
+            kn = c;
+    }
+    int rc = kn ? kernel_info(&d, kn, p, k, err, errcap)
+                : FAIL("zebin .ze_info describes no kernel '%s'", k->name);
+    if (!rc)
+        misc_info(&d, root, k);
+    yaml_document_delete(&d);
+    yaml_parser_delete(&ps);
+    return rc;
+}
+
+uint32_t gen_platform_of_device(const char *device, uint32_t *grf_bytes)
+{
+    static const struct { const char *name; uint32_t plat, grf; } devs[] = {
+        { "skl", GEN_IGA_GEN9, 32 }, { "tgllp", GEN_IGA_XE, 32 },
+        { "dg2-g10", GEN_IGA_XE_HPG, 32 }, { "pvc", GEN_IGA_XE_HPC, 64 },
+    };
+    for (size_t i = 0; i < sizeof devs / sizeof *devs; i++)
+        if (strcmp(device, devs[i].name) == 0) {
+            if (grf_bytes)
+                *grf_bytes = devs[i].grf;
+            return devs[i].plat;
+        }
+    return 0;
+}
+
+int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const char *name,
+                   const char *file, isa_kernel *k, char *err, size_t errcap)
+{
+    memset(k, 0, sizeof *k);
+    uint32_t grf_bytes = 0, plat = gen_platform_of_device(device, &grf_bytes);
+    if (!plat)
+        return FAIL("unknown ocloc device '%s' (sgemu knows skl, tgllp, dg2-g10, pvc)", device);
+    uint32_t nsec = 0;
+    elf_sec *s = elf_sections(bin, len, &nsec, err, errcap);
+    if (!s)
+        return 1;
+    const elf_sec *text = NULL, *info = NULL;
+    for (uint32_t i = 0; i < nsec; i++) {
+        if (strcmp(s[i].name, ".ze_info") == 0)
+            info = &s[i];
+        else if (strncmp(s[i].name, ".text.", 6) == 0 && !text &&
+                 (!name || strcmp(s[i].name + 6, name) == 0))
+            text = &s[i];
+    }
+    if (!info || !text) {
+        if (!info)
+            FAIL("zebin has no .ze_info section");
+        else if (name)
+            FAIL("zebin has no kernel '%s'", name);
+        else
+            FAIL("zebin has no kernel");
+        free(s);
+        return 1;
+    }
+    gen_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        free(s);
+        return FAIL("out of host memory");
+    }
+    k->gen = p;
+    snprintf(k->name, sizeof k->name, "%s", text->name + 6);
+    snprintf(k->file, sizeof k->file, "%s", file ? file : "");
+    snprintf(p->device, sizeof p->device, "%s", device);
+    p->platform = plat;
+    p->grf_bytes = grf_bytes;
+    int rc = parse_zeinfo(info, p, k, err, errcap);
+    if (!rc)
+        rc = gen_decode(p, text->data, text->size, k->name, err, errcap);
+    free(s);
+    if (rc) {
+        isa_kernel_free(k);
+        return rc;
+    }
+    k->reqd_sg_size = p->simd;
+    k->local_mem = p->slm_bytes;
+    return 0;
+}

@@ -1,0 +1,102 @@
+/* test_gen_cli.c - `sgemu run K.cl --compiler igc` (docs/gen.md): outputs,
+ * IGC's summary line per width, the widths IGC is asked for, and the
+ * errors.  Skips (77) when ocloc or libiga64.so.1 is missing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../cli/cli_harness.h"
+#include "gen/gen_iga.h"
+
+#define XE_LP "--config configs/intel-xe-lp.yaml"
+
+static void vadd_outputs(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run tests/gen/kernels/vadd.cl --compiler igc " XE_LP
+                           " -DWIDTH=16 --global 50 --local 25 --arg a=float:iota:50"
+                           " --arg b=float:iota:50 --arg c=float:zeros:50 --out c");
+    assert_int_equal(r.status, 0);
+    double v[64];
+    assert_int_equal(cli_numbers(r.out, v, 64), 50);
+    for (int i = 0; i < 50; i++)
+        assert_true(v[i] == 2.0 * i);
+    assert_non_null(strstr(r.err, "SIMD16"));
+    assert_non_null(strstr(r.err, "IGC code     SIMD16,"));
+    cli_result_free(&r);
+}
+
+/* --sg asks IGC for each width; the kernel sees it as its sub-group size */
+static void widths(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run tests/gen/kernels/scale.cl --compiler igc " XE_LP
+                           " --sg 8,16,32 --global 40 --local 40 --arg x=int:iota:40"
+                           " --arg k=3 --out x --json");
+    assert_int_equal(r.status, 0);
+    const unsigned w[3] = { 8, 16, 32 };
+    const char *p = r.out;
+    for (int i = 0; i < 3; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"igc\": {\"simd\": %u,", w[i]);
+        p = strstr(p, want);
+        assert_non_null(p);
+        /* the run's outputs follow its summary: x[j] = 3j + width */
+        const char *o = strstr(p, "\"x\": [");
+        assert_non_null(o);
+        double v[40];
+        assert_int_equal(cli_numbers(o + 6, v, 40), 40);
+        for (int j = 0; j < 40; j++)
+            assert_true(v[j] == 3.0 * j + w[i]);
+    }
+    cli_result_free(&r);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run tests/gen/kernels/scale.cl --compiler igc --global 8"
+                           " --config configs/nvidia-h100.yaml --arg x=int:iota:8 --arg k=1");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "names no Intel target (device.ocloc_target)"));
+    cli_result_free(&r);
+    r = cli_run("run tests/gen/kernels/scale.cl --compiler nvcc " XE_LP " --global 8");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "--compiler: expected sgemu or igc"));
+    cli_result_free(&r);
+    r = cli_run("run tests/gen/kernels/scale.cl --compiler igc --timing " XE_LP " --global 8");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "functionally only"));
+    cli_result_free(&r);
+    /* IGC's reason when it refuses: double on Xe-LP */
+    r = cli_run("run tests/gen/kernels/fp64.cl --compiler igc " XE_LP
+                " --global 8 --arg x=double:zeros:8");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "ocloc refused"));
+    assert_non_null(strstr(r.err, "double"));
+    cli_result_free(&r);
+}
+
+int main(void)
+{
+    char err[256];
+    if (system("command -v ocloc >/dev/null 2>&1") != 0) {
+        printf("skipped: ocloc (Debian package intel-opencl-icd) is not installed\n");
+        return 77;
+    }
+    if (!gen_iga_open(err, sizeof err)) {
+        printf("skipped: %s\n", err);
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vadd_outputs),
+        cmocka_unit_test(widths),
+        cmocka_unit_test(errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
