@@ -87,14 +87,16 @@ static bool add_native_ints(const char *ll)
     return ok;
 }
 
-/* clang-14's opencl-c.h does not mark the sub_group_non_uniform_* and
- * sub_group_ballot* built-ins convergent, so SimplifyCFG would merge the
- * calls of an if and its else into one call after the branch (or hoist
- * identical ones above it), which runs them with other lanes active: a
- * divergent sub_group_non_uniform_broadcast then reads the wrong lane.
- * These two options keep each call where the source put it. */
-static const char *const keep_group_calls[4] = {
-    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false"
+/* SimplifyCFG's sinking and hoisting of common code merges equal calls
+ * from the arms of a branch into one call after (or before) it, with a
+ * phi of their operands: for a group operation that changes which
+ * work-items take part (a non-uniform broadcast with two source lanes
+ * becomes one with a per-lane lane; a switch of clustered reductions one
+ * with a run-time cluster size).  These two options keep every call where
+ * the source put it (docs/spirv.md: what it costs). */
+static const char *const keep_group_ops[] = {
+    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false",
+    NULL
 };
 
 /* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
@@ -121,8 +123,8 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
     argv[n++] = "opencl-c.h";
     argv[n++] = "-cl-kernel-arg-info";
     argv[n++] = "-O2";
-    for (int i = 0; i < 4; i++)
-        argv[n++] = keep_group_calls[i];
+    for (const char *const *m = keep_group_ops; *m; m++)
+        argv[n++] = *m;
     if (native_ints) {
         argv[n++] = "-Xclang";
         argv[n++] = "-disable-llvm-passes";
@@ -138,10 +140,12 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
         return rc;
     if (!add_native_ints(ll))
         return -1;
-    const char *opt[] = { "clang-14", "-target", "spir64", "-O2", "-fno-vectorize",
-                          "-fno-slp-vectorize", keep_group_calls[0], keep_group_calls[1],
-                          keep_group_calls[2], keep_group_calls[3], "-emit-llvm", "-c", ll,
-                          "-o", bc, NULL };
+    const char *opt[20] = { "clang-14", "-target", "spir64", "-O2", "-fno-vectorize",
+                            "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc };
+    n = 11;
+    for (const char *const *m = keep_group_ops; *m; m++)
+        opt[n++] = *m;
+    opt[n] = NULL;
     return run_tool((char *const *)opt, NULL, log_fd);
 }
 

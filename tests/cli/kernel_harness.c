@@ -52,7 +52,8 @@ void cli_compile(const char *name, const char *std)
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "clang-14 -cl-std=%s -target spir64 -emit-llvm -c -include opencl-c.h "
-             "-cl-kernel-arg-info -O2 -I %s/tests/kernels %s/tests/kernels/%s.cl -o %s/%s.bc && "
+             "-cl-kernel-arg-info -O2 -mllvm -simplifycfg-sink-common=false "
+             "-mllvm -simplifycfg-hoist-common=false -I %s/tests/kernels %s/tests/kernels/%s.cl -o %s/%s.bc && "
              "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
              "--preserve-ocl-kernel-arg-type-metadata-through-string %s/%s.bc -o %s/%s.spv && "
              "spirv-val %s/%s.spv", std, src, src, name, tmp, name, tmp, name, tmp, name, tmp,
