@@ -13,6 +13,20 @@
 #include <time.h>
 #include <unistd.h>
 
+/* How the kernel's file states its required sub-group width, in the words
+ * of its source language. */
+static const char *reqd_width_source(const isa_kernel *k)
+{
+    const size_t n = strlen(k->file);
+    if (n >= 3 && !strcmp(k->file + n - 3, ".cl"))
+        return "__attribute__((intel_reqd_sub_group_size(N))) in the OpenCL C source";
+    if (n >= 6 && !strcmp(k->file + n - 6, ".sgasm"))
+        return ".reqd_sub_group_size";
+    if (n >= 4 && !strcmp(k->file + n - 4, ".spv"))
+        return "OpExecutionMode SubgroupSize, intel_reqd_sub_group_size in OpenCL C";
+    return ".reqd_sub_group_size";
+}
+
 static int user_error(sgemu_fault *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int user_error(sgemu_fault *f, const char *fmt, ...)
@@ -344,9 +358,9 @@ static int check_launch(emu_run *run)
     if (!w)
         w = run->k->reqd_sg_size ? run->k->reqd_sg_size : cfg->default_width;
     if (run->k->reqd_sg_size && w != run->k->reqd_sg_size)
-        return user_error(f, "kernel '%s' requires sub-group size %u "
-                          "(.reqd_sub_group_size) but %u was asked for",
-                          run->k->name, run->k->reqd_sg_size, w);
+        return user_error(f, "kernel '%s' requires sub-group size %u (%s) but %u was "
+                          "asked for", run->k->name, run->k->reqd_sg_size,
+                          reqd_width_source(run->k), w);
     if (w < 1 || w > LANES_MAX)
         return user_error(f, "sub-group width %u is outside 1..%d", w, LANES_MAX);
     if (!emu_config_supports_width(cfg, w)) {

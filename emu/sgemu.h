@@ -218,6 +218,17 @@ int sgemu_compile_opencl_c(const char *name, const void *text, size_t len,
                            const sgemu_load_opts *opts, void **spv, size_t *spv_len,
                            sgemu_fault *err);
 
+/* OpenCL C build options (clBuildProgram's, docs/opencl.md), for the
+ * cl_options of sgemu_load_opts.  sgemu_cl_option_words: how many words the
+ * option starting with word w takes (2 for "-D NAME", "-I DIR",
+ * "-include FILE"; 1 for the others), 0 when sgemu does not know it.
+ * sgemu_cl_option_clang: the word to give clang-14 for a known one-word
+ * option (NULL: accepted, no effect); other words are given as they are.
+ * sgemu_cl_option_names: the list, for messages. */
+int sgemu_cl_option_words(const char *w);
+const char *sgemu_cl_option_clang(const char *w);
+const char *sgemu_cl_option_names(void);
+
 /* IEEE binary16 conversions (round to nearest even). */
 float sgemu_half_to_float(uint16_t h);
 uint16_t sgemu_float_to_half(float f);

@@ -10,4 +10,8 @@
 int load_fail(sgemu_fault *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* load/sgemu_opencl.h, compiled in (tools/embed_text.py) */
+extern const char load_opencl_header[];
+extern const size_t load_opencl_header_len;
+
 #endif

@@ -105,7 +105,7 @@ static const char *const keep_group_ops[] = {
  * that IR without the loop and SLP vectorisers (they turn short loops into
  * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate). */
 static int clang_to_bc(const char *path, const char *const *opts, int nopts, bool native_ints,
-                       const char *ll, const char *bc, int log_fd)
+                       const char *header, const char *ll, const char *bc, int log_fd)
 {
     const char *argv[100];
     int n = 0;
@@ -120,8 +120,11 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
     argv[n++] = "-emit-llvm";
     argv[n++] = native_ints ? "-S" : "-c";
     argv[n++] = "-include";
-    argv[n++] = "opencl-c.h";
+    argv[n++] = header;       /* sgemu_opencl.h: opencl-c.h and what it lacks */
     argv[n++] = "-cl-kernel-arg-info";
+    /* line tables by default, so positions are source lines (-g0 after it
+     * turns them off) */
+    argv[n++] = "-gline-tables-only";
     argv[n++] = "-O2";
     for (const char *const *m = keep_group_ops; *m; m++)
         argv[n++] = *m;
@@ -140,7 +143,11 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
         return rc;
     if (!add_native_ints(ll))
         return -1;
-    const char *opt[20] = { "clang-14", "-target", "spir64", "-O2", "-fno-vectorize",
+    const char *level = "-O2";     /* or the caller's (-cl-opt-disable gives -O0) */
+    for (int i = 0; i < nopts; i++)
+        if (!strncmp(opts[i], "-O", 2))
+            level = opts[i];
+    const char *opt[20] = { "clang-14", "-target", "spir64", level, "-fno-vectorize",
                             "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc };
     n = 11;
     for (const char *const *m = keep_group_ops; *m; m++)
@@ -173,7 +180,7 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
                              "llvm-spirv-14; or compile to SPIR-V yourself and run the .spv)",
                              path, tools[i]);
     const char *tmp = getenv("TMPDIR");
-    char dir[1024], ll[1100], bc[1100], spv[1100], errf[1100];
+    char dir[1024], ll[1100], bc[1100], spv[1100], errf[1100], hdr[1100];
     snprintf(dir, sizeof dir, "%s/sgemu-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return load_fail(err, SGEMU_EXIT_USER, "cannot create a temporary directory: %s",
@@ -182,11 +189,21 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
     snprintf(bc, sizeof bc, "%s/kernel.bc", dir);
     snprintf(spv, sizeof spv, "%s/kernel.spv", dir);
     snprintf(errf, sizeof errf, "%s/llvm-spirv.err", dir);
+    snprintf(hdr, sizeof hdr, "%s/sgemu_opencl.h", dir);
+    FILE *hf = fopen(hdr, "wb");
+    bool hok = hf && fwrite(load_opencl_header, 1, load_opencl_header_len, hf) ==
+                     load_opencl_header_len;
+    hok = hf && fclose(hf) == 0 && hok;
+    if (!hok) {
+        unlink(hdr);
+        rmdir(dir);
+        return load_fail(err, SGEMU_EXIT_USER, "cannot write '%s': %s", hdr, strerror(errno));
+    }
     fflush(log);
     const int log_fd = fileno(log);
     int result = SGEMU_EXIT_USER;
     for (int native_ints = 0; native_ints < 2; native_ints++) {
-        int rc = clang_to_bc(path, opts, nopts, native_ints, ll, bc, log_fd);
+        int rc = clang_to_bc(path, opts, nopts, native_ints, hdr, ll, bc, log_fd);
         if (rc != 0) {
             load_fail(err, SGEMU_EXIT_USER, "clang-14 could not compile '%s'%s", path,
                       rc < 0 ? " (it could not be run)" : " (its messages are above)");
@@ -222,6 +239,7 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
     unlink(bc);
     unlink(spv);
     unlink(errf);
+    unlink(hdr);
     rmdir(dir);
     return result;
 }

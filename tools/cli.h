@@ -35,6 +35,12 @@ int cli_load_kernel(const char *path, isa_kernel *k);
 /* Load a .sgasm, SPIR-V (.spv) or OpenCL C (.cl, compiled with clang-14 and
  * llvm-spirv-14 and the given -D/-I/-cl-std options) kernel; `entry` picks
  * the SPIR-V entry point (NULL: the only one). */
+/* OpenCL C options of `run` and `spv2asm` (docs/cli.md): is argv[*i] one
+ * (a clBuildProgram build option, -D/-I/-include with their values,
+ * --build-options 'TEXT', --clang-arg OPT)?  1: added to clopts[*n..max)
+ * in clang-14's spelling, *i past its value; 0: not one; -1: an error was
+ * printed (an unknown -cl- option, a missing value, too many). */
+int cli_cl_option(int argc, char **argv, int *i, const char **clopts, int *n, int max);
 int cli_load_kernel_ex(const char *path, const char *entry, const char *const *clopts,
                        int nclopts, isa_kernel *k);
 /* Set by the last load: the SPIR-V module had no OpName for some parameters

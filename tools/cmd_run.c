@@ -35,9 +35,14 @@ static const char run_help[] =
     "                          Intel's compiler builds it: ocloc for the config's\n"
     "                          device.ocloc_target, IGC's Gen ISA executed\n"
     "                          (docs/gen.md; functional only: implies --no-timing)\n"
-    "  -DNAME[=V] -IDIR -cl-std=CLx.y   passed to clang-14 for KERNEL.cl\n"
-    "  -g                      KERNEL.cl with line tables: errors and faults name its\n"
-    "                          source lines (else SPIR-V instruction numbers)\n"
+    "  -DNAME[=V] -IDIR -include FILE -cl-std=CLx.y  and OpenCL build options\n"
+    "                          (-cl-mad-enable, -cl-fast-relaxed-math, -w, ...: docs/cli.md)\n"
+    "                          go to clang-14 for KERNEL.cl; an unknown -cl- option is an\n"
+    "                          error\n"
+    "  --build-options 'OPTS'  clBuildProgram's options string, checked word by word\n"
+    "  --clang-arg OPT         OPT goes to clang-14 as it is (repeatable)\n"
+    "  -g0                     KERNEL.cl without line tables (by default errors, faults\n"
+    "                          and --per-line name its source lines; -g is accepted)\n"
     "  --arg NAME=VALUE        bind an argument (NAME may be its position: 0, 1, ...);\n"
     "                          VALUE is\n"
     "                            a number for scalars:  7  -3  0x10  1.5\n"
@@ -140,6 +145,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
     o->launch.max_instructions = 100000000000ULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
+        int cl;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(run_help, stdout);
             exit(SGEMU_EXIT_OK);
@@ -254,13 +260,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->quiet = true;
         } else if (is_opt(a, "--kernel")) {
             if (!(o->entry = opt_value(argc, argv, &i, "--kernel"))) return 1;
-        } else if ((!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2) ||
-                    !strncmp(a, "-cl-std=", 8)) && o->nclopts < 64) {
-            o->clopts[o->nclopts++] = a;
-        } else if (!strcmp(a, "-g") && o->nclopts < 64) {
-            /* line tables are all sgemu reads (llvm-spirv-14 aborts on
-             * some of full -g's variable locations) */
-            o->clopts[o->nclopts++] = "-gline-tables-only";
+        } else if ((cl = cli_cl_option(argc, argv, &i, o->clopts, &o->nclopts, 64)) != 0) {
+            if (cl < 0)
+                return 1;
         } else if (a[0] == '-' && a[1]) {
             return cli_error("run: unknown option '%s' (see 'sgemu run --help')", a);
         } else if (!o->kernel_path) {

@@ -10,19 +10,22 @@ int cli_cmd_spv2asm(int argc, char **argv)
 {
     static const char help[] =
         "usage: sgemu spv2asm KERNEL.spv|KERNEL.cl [--kernel NAME] [-DNAME[=V]] [-IDIR]\n"
-        "                     [-cl-std=CLx.y] [-g]\n\n"
+        "                     [-include FILE] [-cl-std=CLx.y] [BUILD OPTIONS]\n"
+        "                     [--build-options 'OPTS'] [--clang-arg OPT] [-g0]\n\n"
         "Translates entry point NAME (default: the module's only kernel) to the sgemu ISA\n"
         "and prints it as .sgasm text (which `sgemu asm` accepts).  A .cl file is first\n"
-        "compiled with clang-14 and llvm-spirv-14; -D, -I and -cl-std go to clang, -g\n"
-        "as -gline-tables-only (errors then name the source lines).\n\n"
+        "compiled with clang-14 and llvm-spirv-14 with line tables (-g0: without); the\n"
+        "options go to clang as for `sgemu run` (docs/cli.md).\n\n"
         "exit status: 0 ok, 1 errors in the module or bad usage\n";
     const char *path = NULL, *entry = NULL;
-    const char **clopts = calloc((size_t)argc + 1, sizeof *clopts);
+    /* --build-options words and -g's spelling: at most 64 more than argc */
+    const char **clopts = calloc((size_t)argc + 65, sizeof *clopts);
     int nclopts = 0;
     if (!clopts)
         return SGEMU_EXIT_INTERNAL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int cl;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(help, stdout);
             free(clopts);
@@ -33,10 +36,11 @@ int cli_cmd_spv2asm(int argc, char **argv)
                 free(clopts);
                 return cli_error("option --kernel needs a value");
             }
-        } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2) || !strncmp(a, "-cl-std=", 8)) {
-            clopts[nclopts++] = a;
-        } else if (!strcmp(a, "-g")) {        /* line tables: as run -g */
-            clopts[nclopts++] = "-gline-tables-only";
+        } else if ((cl = cli_cl_option(argc, argv, &i, clopts, &nclopts, argc + 64)) != 0) {
+            if (cl < 0) {
+                free(clopts);
+                return 1;
+            }
         } else if (a[0] == '-' && a[1]) {
             free(clopts);
             return cli_error("spv2asm: unknown option '%s'", a);

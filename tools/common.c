@@ -22,6 +22,82 @@ char *cli_read_file(const char *path, size_t *len)
 
 bool cli_kernel_args_unnamed;
 
+/* Add OpenCL C option word w (known to sgemu_cl_option_words) in clang-14's
+ * spelling. */
+static int add_cl_word(const char *w, const char **clopts, int *n, int max)
+{
+    const char *c = sgemu_cl_option_clang(w);
+    if (!c)
+        return 0;
+    if (*n >= max)
+        return cli_error("too many OpenCL C options (at most %d)", max);
+    clopts[(*n)++] = c;
+    return 0;
+}
+
+/* --build-options 'TEXT': split at blanks in place (argv's strings are
+ * ours to write), every word a known build option. */
+static int add_build_options(char *text, const char **clopts, int *n, int max)
+{
+    char *words[64];
+    int nw = 0;
+    for (char *p = text; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            *p++ = 0;
+        if (!*p)
+            break;
+        if (nw == 64)
+            return cli_error("--build-options: more than 64 words");
+        words[nw++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+            p++;
+    }
+    for (int i = 0; i < nw; i++) {
+        const int k = sgemu_cl_option_words(words[i]);
+        if (!k)
+            return cli_error("--build-options: unknown OpenCL build option '%s' (sgemu takes "
+                             "%s; give other clang-14 options with --clang-arg OPT)", words[i],
+                             sgemu_cl_option_names());
+        if (k == 2 && i + 1 == nw)
+            return cli_error("--build-options: '%s' needs a value", words[i]);
+        if (add_cl_word(words[i], clopts, n, max) ||
+            (k == 2 && add_cl_word(words[++i], clopts, n, max)))
+            return 1;
+    }
+    return 0;
+}
+
+int cli_cl_option(int argc, char **argv, int *i, const char **clopts, int *n, int max)
+{
+    const char *a = argv[*i];
+    const bool eq = !strncmp(a, "--build-options=", 16) || !strncmp(a, "--clang-arg=", 12);
+    if (eq || !strcmp(a, "--build-options") || !strcmp(a, "--clang-arg")) {
+        const bool build = a[2] == 'b';
+        char *v = eq ? strchr(argv[*i], '=') + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (!v)
+            return cli_error("option %s needs a value", a);
+        if (build)
+            return add_build_options(v, clopts, n, max) ? -1 : 1;
+        if (*n >= max)
+            return cli_error("too many OpenCL C options (at most %d)", max), -1;
+        clopts[(*n)++] = v;    /* as it is: clang-14 judges it */
+        return 1;
+    }
+    const int k = sgemu_cl_option_words(a);
+    if (!k) {
+        if (!strncmp(a, "-cl-", 4))
+            return cli_error("unknown OpenCL build option '%s' (sgemu takes %s; give other "
+                             "clang-14 options with --clang-arg OPT)", a,
+                             sgemu_cl_option_names()), -1;
+        return 0;
+    }
+    if (k == 2 && *i + 1 >= argc)
+        return cli_error("option %s needs a value", a), -1;
+    if (add_cl_word(a, clopts, n, max) || (k == 2 && add_cl_word(argv[++*i], clopts, n, max)))
+        return -1;
+    return 1;
+}
+
 int cli_load_kernel_ex(const char *path, const char *entry, const char *const *clopts,
                        int nclopts, isa_kernel *k)
 {

@@ -51,12 +51,14 @@ void cli_compile(const char *name, const char *std)
     const char *src = cli_src(), *tmp = cli_tmpdir;
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "clang-14 -cl-std=%s -target spir64 -emit-llvm -c -include opencl-c.h "
+             "clang-14 -cl-std=%s -target spir64 -emit-llvm -c "
+             "-include %s/load/sgemu_opencl.h "
              "-cl-kernel-arg-info -O2 -mllvm -simplifycfg-sink-common=false "
-             "-mllvm -simplifycfg-hoist-common=false -I %s/tests/kernels %s/tests/kernels/%s.cl -o %s/%s.bc && "
+             "-mllvm -simplifycfg-hoist-common=false -I %s/tests/kernels "
+             "%s/tests/kernels/%s.cl -o %s/%s.bc && "
              "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
              "--preserve-ocl-kernel-arg-type-metadata-through-string %s/%s.bc -o %s/%s.spv && "
-             "spirv-val %s/%s.spv", std, src, src, name, tmp, name, tmp, name, tmp, name, tmp,
+             "spirv-val %s/%s.spv", std, src, src, src, name, tmp, name, tmp, name, tmp, name, tmp,
              name);
     if (system(cmd) != 0)
         fail_msg("compiling or validating %s.cl failed: %s", name, cmd);

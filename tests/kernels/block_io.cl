@@ -2,7 +2,6 @@
 // vector width.  Each sub-group owns a region of slots of 16*S elements; slot
 // j holds one block (S = the maximum sub-group size), so every write starts
 // 16-byte aligned.
-#include "sgemu_block_io.h"
 
 #define REGION(T, p) ((p) + (get_group_id(0) * get_num_sub_groups() + get_sub_group_id()) \
                       * 5 * 16 * get_max_sub_group_size())

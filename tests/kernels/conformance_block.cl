@@ -13,7 +13,6 @@
 //          elements (width 1 at 0, 2 at 16 W, 4 at 32 W, 8 at 48 W,
 //          16 at 64 W) of gw (global) and lw (written to __local, copied out);
 //          uchar16 from __local: r[g*64 + 47 .. 62].
-#include "sgemu_block_io.h"
 
 #define PUTN(base, v, N) for (int k_ = 0; k_ < N; k_++) r[(base) + k_] = ((T##N)(v))[k_];
 

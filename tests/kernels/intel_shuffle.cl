@@ -1,5 +1,4 @@
 // cl_intel_subgroups shuffles (and the _short / _char / long types).
-#include "sgemu_block_io.h"   // char shuffles: not in clang-14's header
 kernel void intel_shuffle(global const uint *in, global uint *out)
 {
     size_t g = get_global_id(0);

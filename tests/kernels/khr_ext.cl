@@ -1,6 +1,5 @@
 // Extended sub-group functions (-cl-std=CL3.0): non-uniform vote and
 // arithmetic, ballot, shuffle, shuffle_relative, clustered reduce, rotate.
-#include "sgemu_block_io.h"   // sub_group_rotate: not in clang-14's header
 kernel void khr_ext(global const int *in, global int *out)
 {
     size_t g = get_global_id(0);

@@ -1,0 +1,128 @@
+/* sgemu_opencl.h - what `sgemu run K.cl` includes before every OpenCL C
+ * kernel: clang-14's opencl-c.h, then declarations of the built-ins that
+ * sgemu supports (docs/opencl.md) and that header lacks.  llvm-spirv-14
+ * turns every intel_sub_group_block_read / write call into the SPIR-V block
+ * instructions whatever its suffix, and leaves the other calls as imported
+ * functions, which sgemu recognises by their mangled names; declaring them
+ * is therefore enough.  Users who compile by hand can -include this file. */
+#ifndef SGEMU_OPENCL_H
+#define SGEMU_OPENCL_H
+
+/* OpenCL C 3.0 makes the work-group collectives an optional feature, and
+ * clang-14 declares them only when its macro is set, which no option of
+ * clang-14 does; sgemu has them. */
+#if __OPENCL_C_VERSION__ >= 300 && !defined(__opencl_c_work_group_collective_functions)
+#define __opencl_c_work_group_collective_functions 1
+#endif
+
+#include <opencl-c.h>
+
+#define SGEMU_OVL __attribute__((overloadable))
+
+/* Intel block reads and writes through a pointer (cl_intel_subgroups_char,
+ * _long, cl_intel_subgroup_local_block_io and the _ui spellings). */
+#define SGEMU_BLK_PTR(SFX, T, SPACE) \
+    T SGEMU_OVL intel_sub_group_block_read##SFX(const SPACE T *p); \
+    T##2 SGEMU_OVL intel_sub_group_block_read##SFX##2(const SPACE T *p); \
+    T##4 SGEMU_OVL intel_sub_group_block_read##SFX##4(const SPACE T *p); \
+    T##8 SGEMU_OVL intel_sub_group_block_read##SFX##8(const SPACE T *p); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX(SPACE T *p, T v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##2(SPACE T *p, T##2 v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##4(SPACE T *p, T##4 v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##8(SPACE T *p, T##8 v);
+#define SGEMU_BLK_PTR16(SFX, T, SPACE) \
+    T##16 SGEMU_OVL intel_sub_group_block_read##SFX##16(const SPACE T *p); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##16(SPACE T *p, T##16 v);
+/* ... and on 2-D images: reads of read_only images, writes of write_only
+ * ones. */
+#define SGEMU_BLK_IMG(SFX, T) \
+    T SGEMU_OVL intel_sub_group_block_read##SFX(read_only image2d_t i, int2 c); \
+    T##2 SGEMU_OVL intel_sub_group_block_read##SFX##2(read_only image2d_t i, int2 c); \
+    T##4 SGEMU_OVL intel_sub_group_block_read##SFX##4(read_only image2d_t i, int2 c); \
+    T##8 SGEMU_OVL intel_sub_group_block_read##SFX##8(read_only image2d_t i, int2 c); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX(write_only image2d_t i, int2 c, T v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##2(write_only image2d_t i, int2 c, T##2 v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##4(write_only image2d_t i, int2 c, T##4 v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##8(write_only image2d_t i, int2 c, T##8 v);
+#define SGEMU_BLK_IMG16(SFX, T) \
+    T##16 SGEMU_OVL intel_sub_group_block_read##SFX##16(read_only image2d_t i, int2 c); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##16(write_only image2d_t i, int2 c, T##16 v);
+
+/* the _ui spellings of cl_intel_subgroups (clang-14 has the plain ones) */
+SGEMU_BLK_PTR(_ui, uint, __global)
+SGEMU_BLK_IMG(_ui, uint)
+/* cl_intel_subgroups_char */
+SGEMU_BLK_PTR(_uc, uchar, __global)
+SGEMU_BLK_PTR16(_uc, uchar, __global)
+SGEMU_BLK_IMG(_uc, uchar)
+SGEMU_BLK_IMG16(_uc, uchar)
+/* cl_intel_subgroups_long */
+SGEMU_BLK_PTR(_ul, ulong, __global)
+SGEMU_BLK_IMG(_ul, ulong)
+/* cl_intel_subgroup_local_block_io (not _us16: llvm-spirv-14 asserts) */
+SGEMU_BLK_PTR(, uint, __local)
+SGEMU_BLK_PTR(_ui, uint, __local)
+SGEMU_BLK_PTR(_us, ushort, __local)
+SGEMU_BLK_PTR(_uc, uchar, __local)
+SGEMU_BLK_PTR16(_uc, uchar, __local)
+SGEMU_BLK_PTR(_ul, ulong, __local)
+
+#undef SGEMU_BLK_PTR
+#undef SGEMU_BLK_PTR16
+#undef SGEMU_BLK_IMG
+#undef SGEMU_BLK_IMG16
+
+/* cl_intel_subgroups_char: shuffles, broadcast, reductions and scans of
+ * 8-bit values (clang-14 has the 16-bit ones of cl_intel_subgroups_short) */
+#define SGEMU_SHUF(T) \
+    T SGEMU_OVL intel_sub_group_shuffle(T x, uint c); \
+    T SGEMU_OVL intel_sub_group_shuffle_down(T cur, T next, uint c); \
+    T SGEMU_OVL intel_sub_group_shuffle_up(T prev, T cur, uint c); \
+    T SGEMU_OVL intel_sub_group_shuffle_xor(T x, uint c);
+#define SGEMU_SHUF_VEC(T) \
+    SGEMU_SHUF(T) SGEMU_SHUF(T##2) SGEMU_SHUF(T##3) SGEMU_SHUF(T##4) SGEMU_SHUF(T##8) \
+    SGEMU_SHUF(T##16)
+SGEMU_SHUF_VEC(char)
+SGEMU_SHUF_VEC(uchar)
+#define SGEMU_INTEL_ARITH(T) \
+    T SGEMU_OVL intel_sub_group_broadcast(T x, uint sub_group_local_id); \
+    T SGEMU_OVL intel_sub_group_reduce_add(T x); \
+    T SGEMU_OVL intel_sub_group_reduce_min(T x); \
+    T SGEMU_OVL intel_sub_group_reduce_max(T x); \
+    T SGEMU_OVL intel_sub_group_scan_inclusive_add(T x); \
+    T SGEMU_OVL intel_sub_group_scan_inclusive_min(T x); \
+    T SGEMU_OVL intel_sub_group_scan_inclusive_max(T x); \
+    T SGEMU_OVL intel_sub_group_scan_exclusive_add(T x); \
+    T SGEMU_OVL intel_sub_group_scan_exclusive_min(T x); \
+    T SGEMU_OVL intel_sub_group_scan_exclusive_max(T x);
+SGEMU_INTEL_ARITH(char)
+SGEMU_INTEL_ARITH(uchar)
+#undef SGEMU_SHUF
+#undef SGEMU_SHUF_VEC
+#undef SGEMU_INTEL_ARITH
+
+/* cl_khr_subgroup_rotate (newer than clang-14) */
+#define SGEMU_ROTATE(T) \
+    T SGEMU_OVL sub_group_rotate(T value, int delta); \
+    T SGEMU_OVL sub_group_clustered_rotate(T value, int delta, uint clustersize);
+SGEMU_ROTATE(char)
+SGEMU_ROTATE(uchar)
+SGEMU_ROTATE(short)
+SGEMU_ROTATE(ushort)
+SGEMU_ROTATE(int)
+SGEMU_ROTATE(uint)
+SGEMU_ROTATE(long)
+SGEMU_ROTATE(ulong)
+SGEMU_ROTATE(float)
+#ifdef cl_khr_fp64
+SGEMU_ROTATE(double)
+#endif
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+SGEMU_ROTATE(half)
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable   /* the kernel enables it itself */
+#endif
+#undef SGEMU_ROTATE
+
+#undef SGEMU_OVL
+#endif
