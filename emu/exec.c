@@ -46,9 +46,11 @@ static void print_note(void *user, const coll_report *r)
     uint64_t gid[3], lid[3];
     emu_workitem_ids(run, sg, r->lane, gid, lid);
     const isa_inst *in = &run->k->inst[nc->pc];
-    fprintf(f, "%s:%u: note: kernel '%s': %s (value %lld): undefined result, "
+    char pos[320];
+    isa_inst_where(run->k, in, pos, sizeof pos);
+    fprintf(f, "%s: note: kernel '%s': %s (value %lld): undefined result, "
             "work-item global (%llu,%llu,%llu) sub-group %u lane %u\n",
-            run->k->file, in->line, run->k->name, coll_status_text[r->status],
+            pos, run->k->name, coll_status_text[r->status],
             (long long)r->value, (unsigned long long)gid[0],
             (unsigned long long)gid[1], (unsigned long long)gid[2], sg->id, r->lane);
 }

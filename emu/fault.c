@@ -46,8 +46,9 @@ int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
         f->line = run->k->inst[pc].line;
         char text[200];
         isa_format_inst(run->k, &run->k->inst[pc], text, sizeof text);
-        snprintf(where, sizeof where, "\n  at %s:%u: %s", run->k->file,
-                 run->k->inst[pc].line, text);
+        char pos[320];
+        isa_inst_where(run->k, &run->k->inst[pc], pos, sizeof pos);
+        snprintf(where, sizeof where, "\n  at %.300s: %s", pos, text);
     }
     char who[512] = "";
     if (sg && run->wg) {

@@ -29,11 +29,13 @@ static int meet(emu_run *run, emu_wg *wg)
             first = sg;
             continue;
         }
-        if (sg->block_pc != first->block_pc)
+        if (sg->block_pc != first->block_pc) {
+            char pos[320];
+            isa_inst_where(run->k, &run->k->inst[first->block_pc], pos, sizeof pos);
             return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, sg->block_pc,
                              "divergent work-group synchronisation: sub-group %u waits "
-                             "here while sub-group %u waits at line %u",
-                             sg->id, first->id, run->k->inst[first->block_pc].line);
+                             "here while sub-group %u waits at %s", sg->id, first->id, pos);
+        }
     }
     if (!first)     /* the caller runs meet only while some sub-group waits */
         return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,

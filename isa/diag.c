@@ -53,6 +53,16 @@ static int by_pos(const void *a, const void *b)
     return 0;
 }
 
+/* file:line:col: error: text; line 0 is a message without a position in
+ * the file (a SPIR-V instruction that no source line covers). */
+static void print_one(FILE *f, const char *file, const isa_diag *d)
+{
+    if (d->line)
+        fprintf(f, "%s:%u:%u: error: %s\n", file, d->line, d->col, d->msg);
+    else
+        fprintf(f, "%s: error: %s\n", file, d->msg);
+}
+
 void isa_diags_print(const isa_diags *d, void *stdio_file)
 {
     FILE *f = stdio_file ? stdio_file : stderr;
@@ -63,8 +73,7 @@ void isa_diags_print(const isa_diags *d, void *stdio_file)
     if (!s) {
         /* out of memory: print them unsorted rather than not at all */
         for (uint32_t i = 0; i < d->count; i++)
-            fprintf(f, "%s:%u:%u: error: %s\n", file, d->items[i].line, d->items[i].col,
-                    d->items[i].msg);
+            print_one(f, file, &d->items[i]);
         return;
     }
     memcpy(s, d->items, (size_t)d->count * sizeof *s);
@@ -79,7 +88,7 @@ void isa_diags_print(const isa_diags *d, void *stdio_file)
         s[j] = t;
     }
     for (uint32_t i = 0; i < d->count; i++)
-        fprintf(f, "%s:%u:%u: error: %s\n", file, s[i].line, s[i].col, s[i].msg);
+        print_one(f, file, &s[i]);
     free(s);
 }
 

@@ -128,6 +128,16 @@ static void put_inst(out *o, const isa_kernel *k, const isa_inst *in)
     }
 }
 
+void isa_inst_where(const isa_kernel *k, const isa_inst *in, char *buf, size_t n)
+{
+    if (in->line)
+        snprintf(buf, n, "%s:%u", k->file, in->line);
+    else if (in->col)
+        snprintf(buf, n, "%s, SPIR-V instruction %u (no source line)", k->file, in->col);
+    else
+        snprintf(buf, n, "%s (no source line)", k->file);
+}
+
 int isa_format_inst(const isa_kernel *k, const isa_inst *in, char *buf, size_t n)
 {
     out o = { buf, n, 0 };

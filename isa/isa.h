@@ -308,7 +308,9 @@ typedef struct isa_inst {
     uint32_t target;       /* BRA: target instruction index */
     uint32_t reconv;       /* BRA: reconvergence point (immediate post-dominator);
                               ISA_PC_EXIT if the paths only meet at exit */
-    uint32_t line, col;    /* source position of the mnemonic (1-based) */
+    uint32_t line, col;    /* source position of the mnemonic (1-based); line 0:
+                              none (a SPIR-V instruction no OpLine covers),
+                              col then holds that instruction's number */
     isa_operand o[ISA_MAX_OPNDS];
 } isa_inst;
 
@@ -447,5 +449,8 @@ char *isa_disassemble(const isa_kernel *k);
 
 /* Print one instruction (no newline) into buf. */
 int isa_format_inst(const isa_kernel *k, const isa_inst *in, char *buf, size_t n);
+/* Where an instruction came from, for messages: "FILE:LINE", or, without a
+ * source line, "FILE, SPIR-V instruction N (no source line)". */
+void isa_inst_where(const isa_kernel *k, const isa_inst *in, char *buf, size_t n);
 
 #endif

@@ -73,8 +73,11 @@ void tm_print(FILE *f, const sgemu_timing *t, const isa_kernel *k,
         const tm_line_stats *s = &t->per_inst[pc];
         if (!s->count)
             continue;
-        fprintf(f, "                    %-5u %-5u %-10llu %-10llu %-10llu %-7llu %s\n",
-                k->inst[pc].line, pc, (unsigned long long)s->count,
+        char line[12] = "-";          /* no source line */
+        if (k->inst[pc].line)
+            snprintf(line, sizeof line, "%u", k->inst[pc].line);
+        fprintf(f, "                    %-5s %-5u %-10llu %-10llu %-10llu %-7llu %s\n",
+                line, pc, (unsigned long long)s->count,
                 (unsigned long long)s->lanes, (unsigned long long)s->cycles,
                 (unsigned long long)s->stalls, isa_ops[k->inst[pc].op].mnemonic);
     }
@@ -119,9 +122,12 @@ void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k)
         const tm_line_stats *s = &t->per_inst[pc];
         if (!s->count)
             continue;
-        fprintf(f, "%s{\"pc\": %u, \"line\": %u, \"op\": \"%s\", \"count\": %llu, "
+        char line[12] = "null";       /* no source line */
+        if (k->inst[pc].line)
+            snprintf(line, sizeof line, "%u", k->inst[pc].line);
+        fprintf(f, "%s{\"pc\": %u, \"line\": %s, \"op\": \"%s\", \"count\": %llu, "
                 "\"lanes\": %llu, \"cycles\": %llu, \"stalls\": %llu}",
-                first ? "" : ", ", pc, k->inst[pc].line, isa_ops[k->inst[pc].op].mnemonic,
+                first ? "" : ", ", pc, line, isa_ops[k->inst[pc].op].mnemonic,
                 (unsigned long long)s->count, (unsigned long long)s->lanes,
                 (unsigned long long)s->cycles, (unsigned long long)s->stalls);
         first = false;

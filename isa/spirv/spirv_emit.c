@@ -14,7 +14,11 @@ void spv_error(xctx *x, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (!x->failed)
+    if (!x->failed && x->cur && !x->cur->line)    /* no source line: name the instruction */
+        isa_diags_add(x->m->d, 0, 0, "kernel '%s': SPIR-V instruction %u (no source line): "
+                      "%s: %s", x->kname, (unsigned)(x->cur - x->m->ins) + 1,
+                      spv_op_name(x->cur->op), msg);
+    else if (!x->failed)
         isa_diags_add(x->m->d, x->cur ? x->cur->line : 1, 1, "kernel '%s': %s%s%s", x->kname,
                       x->cur ? spv_op_name(x->cur->op) : "", x->cur ? ": " : "", msg);
     x->failed = true;
@@ -42,8 +46,9 @@ isa_inst *spv_emit(xctx *x, isa_opcode op, isa_type t)
     in->type = (uint8_t)t;
     in->src_type = (uint8_t)t;
     in->vec = 1;
-    in->line = x->cur ? x->cur->line : 1;
-    in->col = 1;
+    /* the source line, or 0 and the SPIR-V instruction number (isa.h) */
+    in->line = x->cur ? x->cur->line : 0;
+    in->col = x->cur ? (in->line ? 1 : (uint32_t)(x->cur - x->m->ins) + 1) : 0;
     in->reconv = ISA_PC_EXIT;
     x->pure[x->ncode] = isa_op_pure(op);
     x->ncode++;

@@ -126,6 +126,26 @@ static isa_inst *ballot_query(xctx *x, xval *r, isa_opcode op, uint32_t d, uint3
     return bi;
 }
 
+/* A cluster size must be an integer constant expression and a power of two
+ * (cl_khr_subgroup_clustered_reduce, cl_khr_subgroup_rotate; in SPIR-V,
+ * ClusterSize comes from a constant instruction): a translation error
+ * naming the line and the rule, rather than a fault when the kernel runs. */
+static bool cluster_size_ok(xctx *x, const xval *c, const char *fn, const char *ext)
+{
+    if (c->c[0].o.kind != ISA_OPND_IMM) {
+        spv_error(x, "the cluster size of %s is not a compile-time constant (%s: an integer "
+                  "constant expression)", fn, ext);
+        return false;
+    }
+    const uint64_t v = (uint64_t)c->c[0].o.imm;
+    if (!v || (v & (v - 1))) {
+        spv_error(x, "the cluster size of %s is %llu, not a power of two (%s)", fn,
+                  (unsigned long long)v, ext);
+        return false;
+    }
+    return true;
+}
+
 /* OpGroupIAdd ... OpGroupNonUniformLogicalXor: a reduce or scan (operand
  * at word 5; a clustered reduce's cluster size at word 6). */
 static void group_arith(xctx *x, xfn *f, const spv_inst *in, int scope, bool nu, isa_binop b,
@@ -151,6 +171,9 @@ static void group_arith(xctx *x, xfn *f, const spv_inst *in, int scope, bool nu,
         spv_error(x, "group instruction %s with operation %s has no sgemu instruction",
                   spv_op_name(in->op), spv_enum_name("GroupOperation", gop) ?
                   spv_enum_name("GroupOperation", gop) : "?");
+    if (clustered && op1 && !cluster_size_ok(x, s[1], isa_ops[op1 - 1].mnemonic,
+                                             "cl_khr_subgroup_clustered_reduce"))
+        return;
     group_map(x, f, in, op1 ? (isa_opcode)(op1 - 1) : ISA_OP_COUNT, spv_with_sign(ty, sign), s,
               clustered ? 2 : 1);
 }
@@ -346,6 +369,9 @@ void spv_op_group(xctx *x, xfn *f, const spv_inst *in)
         bool cl = in->nw > 6;
         if (!spv_operands(x, f, in, 4, cl ? 3 : 2, s))
             return;
+        if (cl && !cluster_size_ok(x, s[2], "sub_group_clustered_rotate",
+                                   "cl_khr_subgroup_rotate"))
+            return;
         group_map(x, f, in, cl ? ISA_OP_SG_CLUSTERED_ROTATE : ISA_OP_SG_ROTATE, ty, s,
                   cl ? 3 : 2);
         return;
@@ -486,6 +512,8 @@ bool spv_call_builtin(xctx *x, xfn *f, const spv_inst *in)
         return true;
     }
     if (!spv_operands(x, f, in, 4, n, s))
+        return true;
+    if (cl && !cluster_size_ok(x, s[2], "sub_group_clustered_rotate", "cl_khr_subgroup_rotate"))
         return true;
     const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
     if (t)

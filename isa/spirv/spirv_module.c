@@ -42,8 +42,11 @@ void spv_err(spv_module *m, const spv_inst *in, const char *fmt, ...)
     m->errors++;
     if (m->errors > 20)
         return;        /* a fuzzed module could produce one per word */
-    if (in)
+    if (in && in->line)
         isa_diags_add(m->d, in->line, 1, "%s: %s", spv_op_name(in->op), msg);
+    else if (in)        /* no source line: say which instruction, not a line */
+        isa_diags_add(m->d, 0, 0, "SPIR-V instruction %u (no source line): %s: %s",
+                      (unsigned)(in - m->ins) + 1, spv_op_name(in->op), msg);
     else
         isa_diags_add(m->d, 1, 1, "%s", msg);
 }
@@ -306,13 +309,15 @@ static bool split_instructions(spv_module *m)
         in->op = (uint16_t)op;
         in->nw = (uint16_t)nw;
         if (op == SpvOpLine && nw >= 3) {
-            line = m->w[p + 2];
             if (!m->line_file)
                 m->line_file = m->w[p + 1];
+            /* a line of another file (an included header) is no line of
+             * the kernel's file, whose name the positions carry */
+            line = m->w[p + 1] == m->line_file ? m->w[p + 2] : 0;
         }
         else if (op == SpvOpNoLine || op == SpvOpFunctionEnd)
             line = 0;
-        in->line = line ? line : m->nins + 1;
+        in->line = line;     /* 0: none; positions then name the instruction */
         m->nins++;
         p += nw;
     }

@@ -5,7 +5,9 @@
  * clBuildProgram options on the command line and in --build-options, and
  * --clang-arg reach clang (seen through the macros they define); unknown
  * options are clear errors; the required-width message speaks OpenCL C to
- * an OpenCL C kernel. */
+ * an OpenCL C kernel; positions are source lines or labelled as SPIR-V
+ * instructions; a cluster size that is no constant power of two is a
+ * translation error. */
 #include "kernel_harness.h"
 
 #include <setjmp.h>
@@ -107,6 +109,129 @@ static void test_reqd_width_message(void **state)
     cli_result_free(&r);
 }
 
+/* Positions: by default (line tables) faults, diagnostics and --per-line
+ * name lines of the kernel's file; with -g0 they name the SPIR-V
+ * instruction, labelled as such, never a number that looks like a line. */
+static void test_positions(void **state)
+{
+    (void)state;
+    static const char src[] =                                   /* 12 lines */
+        "kernel void pos(global int *a, global int *b, int n)\n"
+        "{\n"
+        "    size_t i = get_global_id(0);\n"
+        "    int v = a[i];\n"
+        "    for (int j = 0; j < 3; j++)\n"
+        "        v = v * 3 + j;\n"
+        "    v += sub_group_reduce_add(v) > 10;\n"
+        "    v += 1;\n"
+        "    b[i + n] = v;\n"
+        "    if (n > 100)\n"
+        "        b[i] = printf(\"%d\", v);\n"
+        "}\n";
+    cli_put("pos.cl", src, sizeof src - 1);
+    cli_result r = cli_run("run %s/pos.cl --global 16 --local 16 --arg a=int:iota:16 "
+                           "--arg b=int:zeros:16 --arg n=100000", cli_tmpdir);
+    /* printf: a translation error at its line */
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "pos.cl:11:1: error: kernel 'pos'"));
+    cli_result_free(&r);
+    r = cli_run("run %s/pos.cl -g0 --global 16 --local 16 --arg a=int:iota:16 "
+                "--arg b=int:zeros:16 --arg n=100000", cli_tmpdir);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "pos.cl: error: kernel 'pos': SPIR-V instruction "));
+    assert_non_null(strstr(r.err, "(no source line)"));
+    cli_result_free(&r);
+    /* without the printf: a kernel fault at line 9 */
+    char *nop = strdup(src);
+    assert_non_null(nop);
+    memcpy(strstr(nop, "printf(\"%d\", v)"), "        v + 0  ", 15);
+    cli_put("pos.cl", nop, strlen(nop));
+    free(nop);
+    r = cli_run("run %s/pos.cl --global 16 --local 16 --arg a=int:iota:16 "
+                "--arg b=int:zeros:16 --arg n=100000", cli_tmpdir);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "pos.cl:9: st.global"));
+    cli_result_free(&r);
+    r = cli_run("run %s/pos.cl -g0 --global 16 --local 16 --arg a=int:iota:16 "
+                "--arg b=int:zeros:16 --arg n=100000", cli_tmpdir);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "pos.cl, SPIR-V instruction "));
+    assert_non_null(strstr(r.err, " (no source line): st.global"));
+    cli_result_free(&r);
+    /* --per-line: every line is one of the file's 12, or '-' */
+    for (int g0 = 0; g0 < 2; g0++) {
+        r = cli_run_checked("run %s/pos.cl %s --global 16 --local 16 --arg a=int:iota:16 "
+                            "--arg b=int:zeros:16 --arg n=0 --per-line", cli_tmpdir,
+                            g0 ? "-g0" : "");
+        const char *t = strstr(r.err, "per instruction:");
+        if (!t)
+            t = strstr(r.out, "per instruction:");
+        assert_non_null(t);
+        int rows = 0, dashes = 0;
+        for (t = strchr(t, '\n'); t && !strncmp(t + 1, "                    ", 20);
+             t = strchr(t + 1, '\n')) {
+            const char *c = t + 1;
+            while (*c == ' ')
+                c++;
+            if (*c == '-') {
+                dashes++;
+            } else {
+                const long line = strtol(c, NULL, 10);
+                assert_true(line >= 1 && line <= 12);
+            }
+            rows++;
+        }
+        assert_true(rows > 5);
+        if (g0)
+            assert_int_equal(dashes, rows);
+        cli_result_free(&r);
+    }
+}
+
+/* A cluster size must be an integer constant expression and a power of two:
+ * otherwise translating fails, naming the line and the rule (it used to
+ * translate and fault at run time). */
+static void test_cluster_constant(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "kernel void cs(global int *o, uint n)\n"
+        "{\n"
+        "    size_t i = get_global_id(0);\n"
+        "#if K == 0\n"
+        "    o[i] = sub_group_clustered_reduce_add(o[i], n);\n"
+        "#elif K == 1\n"
+        "    o[i] = sub_group_clustered_rotate(o[i], 1, n);\n"
+        "#elif K == 2\n"
+        "    o[i] = sub_group_clustered_reduce_max(o[i], 3);\n"
+        "#else\n"
+        "    o[i] = sub_group_clustered_reduce_max(o[i], 4) + sub_group_clustered_rotate(o[i], 1, 8);\n"
+        "#endif\n"
+        "}\n";
+    cli_put("cs.cl", src, sizeof src - 1);
+    static const char *const expect[] = {
+        "cs.cl:5:1: error: kernel 'cs': OpGroupNonUniformIAdd: the cluster size of "
+        "sub_group_clustered_reduce_add is not a compile-time constant "
+        "(cl_khr_subgroup_clustered_reduce: an integer constant expression)",
+        "cs.cl:7:1: error: kernel 'cs': OpFunctionCall: the cluster size of "
+        "sub_group_clustered_rotate is not a compile-time constant (cl_khr_subgroup_rotate: "
+        "an integer constant expression)",
+        "cs.cl:9:1: error: kernel 'cs': OpGroupNonUniformSMax: the cluster size of "
+        "sub_group_clustered_reduce_max is 3, not a power of two "
+        "(cl_khr_subgroup_clustered_reduce)",
+    };
+    for (int k = 0; k < 3; k++) {
+        cli_result r = cli_run("spv2asm %s/cs.cl -cl-std=CL3.0 -DK=%d", cli_tmpdir, k);
+        assert_int_equal(r.status, 1);
+        if (!strstr(r.err, expect[k]))
+            fail_msg("K=%d: expected '%s' in: %s", k, expect[k], r.err);
+        cli_result_free(&r);
+    }
+    cli_result r = cli_run_checked("spv2asm %s/cs.cl -cl-std=CL3.0 -DK=3", cli_tmpdir);
+    assert_non_null(strstr(r.out, "sub_group_clustered_reduce_max.i32"));
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -125,6 +250,8 @@ int main(void)
         cmocka_unit_test(test_builtins),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_reqd_width_message),
+        cmocka_unit_test(test_positions),
+        cmocka_unit_test(test_cluster_constant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
