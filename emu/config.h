@@ -31,6 +31,8 @@ typedef struct emu_config {
     double clock_mhz;
     uint32_t fp64;                     /* 1: double precision executes */
     char ocloc_target[32];             /* Intel offline compiler's -device name, or "none" */
+    uint32_t block_io_max_width;       /* widest sub-group block I/O compiles at */
+    uint32_t local_block_io;           /* 1: block I/O on local memory compiles */
     /* collectives: algorithm per family (collectives/coll.h) */
     coll_options coll;
     /* timing keys are added by the timing model (emu/timing.h) */
@@ -49,6 +51,12 @@ int emu_config_load_default(emu_config *cfg, isa_diags *diags);
 /* Text of a bundled config by base name ("default", "test-simple"), or NULL. */
 const char *emu_config_bundled(const char *name);
 bool emu_config_supports_width(const emu_config *cfg, uint32_t width);
+
+/* What the device's own compiler refuses in kernel k at `width`
+ * (emu/target_check.c): a mask of EMU_REFUSE_*; emu_refusal_text names one. */
+enum { EMU_REFUSE_FP64 = 1u, EMU_REFUSE_BLOCK_IO_WIDTH = 2u, EMU_REFUSE_LOCAL_BLOCK_IO = 4u };
+unsigned emu_target_refusals(const emu_config *cfg, const isa_kernel *k, uint32_t width);
+const char *emu_refusal_text(unsigned refusal);
 
 /* --- added by the config loader (append-only) --- */
 #include <stdio.h>

@@ -458,6 +458,44 @@ static int load_igc(const run_opts *o, const emu_config *cfg, uint32_t width, is
     return rc;
 }
 
+/* What the modelled device's own compiler would refuse (emu/target_check.c):
+ * sgemu runs the kernel anyway, so a width study says so instead of silently
+ * timing a launch the real toolchain cannot build. */
+static void warn_refusals(const isa_kernel *k, const emu_config *cfg, uint32_t width,
+                          unsigned refused)
+{
+    for (unsigned bit = 1; refused; bit <<= 1) {
+        if (!(refused & bit))
+            continue;
+        refused &= ~bit;
+        if (strcmp(cfg->ocloc_target, "none"))
+            fprintf(stderr, "sgemu: warning: kernel '%s' at SIMD%u on %s: %s; Intel's compiler "
+                            "(ocloc -device %s) refuses it\n",
+                    k->name, width, cfg->name, emu_refusal_text(bit), cfg->ocloc_target);
+        else
+            fprintf(stderr, "sgemu: warning: kernel '%s' at SIMD%u on %s: %s\n", k->name, width,
+                    cfg->name, emu_refusal_text(bit));
+    }
+}
+
+static void json_refusals(FILE *f, unsigned refused)
+{
+    static const struct { unsigned bit; const char *name; } names[] = {
+        { EMU_REFUSE_FP64, "fp64" },
+        { EMU_REFUSE_BLOCK_IO_WIDTH, "block_io_width" },
+        { EMU_REFUSE_LOCAL_BLOCK_IO, "local_block_io" },
+    };
+    const char *sep = "";
+    fprintf(f, ", \"device_compiler_refuses\": [");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (refused & names[i].bit) {
+            fprintf(f, "%s\"%s\"", sep, names[i].name);
+            sep = ", ";
+        }
+    }
+    fprintf(f, "]");
+}
+
 static void json_stats(FILE *f, const sgemu_stats *s)
 {
     double util = s->lane_slots ? (double)s->lane_ops / (double)s->lane_slots : 0;
@@ -714,6 +752,8 @@ int cli_cmd_run(int argc, char **argv)
             o.launch.max_memory = o.max_memory - args;
         }
         o.launch.sg_width = o.widths[wi];
+        unsigned refused = emu_target_refusals(&cfg, &k, o.widths[wi]);
+        warn_refusals(&k, &cfg, o.widths[wi], refused);
         char record[4200];
         if (o.record) {
             snprintf(record, sizeof record, o.nwidths > 1 ? "%s.sg%u" : "%s", o.record,
@@ -749,6 +789,9 @@ int cli_cmd_run(int argc, char **argv)
                 json_stats(stdout, &st);
                 cli_detect_json(stdout, o.launch.detect, &st);
                 print_igc(stdout, &k, true);
+}
+
+                json_refusals(stdout, refused);
                 if (st.timing) {
                     printf(", \"timing\": ");
                     tm_print_json(stdout, st.timing, &k);

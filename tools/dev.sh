@@ -109,6 +109,9 @@ cts() {
 robust_packages=(clang-14 libclang-rt-14-dev clang-tidy-14 cppcheck valgrind)
 # A one-node Slurm for the sweep array-job test (tests/sweep/slurm_check.sh).
 slurm_packages=(slurm-wlm munge)
+# Intel's offline OpenCL compiler (ocloc; docs/igc-comparison.md): the igc-ocloc-agree
+# test and tools/igc_compare.py use it as an oracle.
+igc_packages=(intel-opencl-icd)
 
 # Each libFuzzer harness of tests/fuzz runs SECONDS on a scratch copy of its
 # corpus (the checked-in seeds stay as they are); a crash, leak, sanitizer
@@ -178,7 +181,7 @@ bench() {
 
 case "${1:-}" in
     demo) install_missing; demo ;;
-    test) install_missing "${robust_packages[@]}" "${slurm_packages[@]}"; test_all ;;
+    test) install_missing "${robust_packages[@]}" "${slurm_packages[@]}" "${igc_packages[@]}"; test_all ;;
     fuzz) shift; install_missing "${robust_packages[@]}"; fuzz "$@" ;;
     lint) install_missing "${robust_packages[@]}"; lint ;;
     bench) shift; install_missing oclgrind pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers

@@ -1,0 +1,53 @@
+/*
+ * target_check.c - what the modelled device's own compiler would refuse:
+ * double precision on a device without FP64 (device.fp64 = 0), sub-group
+ * block I/O wider than device.block_io_max_width, local-memory block I/O on
+ * a device without it (device.local_block_io = 0).  sgemu still runs such a
+ * kernel (its semantics are defined); callers warn, so that a width study
+ * does not silently include launches the real toolchain cannot build
+ * (docs/igc-comparison.md).
+ */
+#include "config.h"
+
+static bool inst_uses_fp64(const isa_inst *in)
+{
+    return in->type == ISA_T_F64 || in->src_type == ISA_T_F64;
+}
+
+static bool inst_is_block_io(const isa_inst *in)
+{
+    isa_family f = isa_ops[in->op].family;
+    return f == ISA_FAM_BLOCK_READ || f == ISA_FAM_BLOCK_WRITE || f == ISA_FAM_IMG_READ ||
+           f == ISA_FAM_IMG_WRITE;
+}
+
+unsigned emu_target_refusals(const emu_config *cfg, const isa_kernel *k, uint32_t width)
+{
+    unsigned r = 0;
+    for (uint32_t i = 0; i < k->ninst; i++) {
+        const isa_inst *in = &k->inst[i];
+        if (!cfg->fp64 && inst_uses_fp64(in))
+            r |= EMU_REFUSE_FP64;
+        if (width > cfg->block_io_max_width && inst_is_block_io(in))
+            r |= EMU_REFUSE_BLOCK_IO_WIDTH;
+        if (!cfg->local_block_io && inst_is_block_io(in) && in->space == ISA_SPACE_LOCAL)
+            r |= EMU_REFUSE_LOCAL_BLOCK_IO;
+    }
+    return r;
+}
+
+const char *emu_refusal_text(unsigned refusal)
+{
+    switch (refusal) {
+    case EMU_REFUSE_FP64:
+        return "it uses double precision, which the device lacks (device.fp64 = 0)";
+    case EMU_REFUSE_BLOCK_IO_WIDTH:
+        return "it uses sub-group block reads/writes wider than the device takes "
+               "(device.block_io_max_width)";
+    case EMU_REFUSE_LOCAL_BLOCK_IO:
+        return "it uses sub-group block reads/writes of local memory, which the device "
+               "lacks (device.local_block_io = 0)";
+    default:
+        return "unknown";
+    }
+}

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""igc_compare.py - sgemu's register fit, spills and instruction counts
+against Intel's OpenCL compiler (IGC, through `ocloc`) for every OpenCL C
+kernel of tests/kernels and examples, on every Intel config (its
+device.ocloc_target) at every width the config supports.
+
+    python3 tools/igc_compare.py --sgemu build/tools/sgemu [--src .] [-j N]
+                                 [--md docs/igc-comparison-table.md] [--json FILE]
+                                 [--files a.cl,b.cl] [--configs intel-xe-lp,...]
+
+IGC side: the kernel source with __attribute__((intel_reqd_sub_group_size(W)))
+put before every kernel, compiled by `ocloc compile -device TARGET` with
+IGC_ShaderDumpEnable=1 into a private folder; each kernel's dumped Gen ISA
+(.asm) header gives its instruction count (//.instCount), its register file
+(//.thread_config numGRF=) and its spill size (//.spill size, absent: 0).
+A file IGC refuses at a width is reported with IGC's first error line.
+
+sgemu side: `sgemu spv2asm` translates the kernel (width-independent), its
+instruction count is the number of instructions of that text, and `sgemu asm`
+gives the GRF bytes per lane; at width W the kernel needs
+ceil(bytes x W / grf_bytes_per_register) registers and spills when that is
+above the config's registers per thread (the larger of the normal and
+large-GRF modes): docs/timing-model.md, Occupancy.
+
+Exit status: 0 ok (the table written), 1 bad usage or a tool missing.
+docs/igc-comparison.md explains the table and the disagreements.
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CORPUS_DIRS = ["tests/kernels", "examples/opencl", "examples/bench"]
+# a kernel definition, also inside a macro body (then the name may end in ##)
+KERNEL_RE = re.compile(r"(?<![\w#])(__kernel|kernel)(\s+void\s+)(?=\w)")
+KERNEL_NAME_RE = re.compile(r"(?<![\w#])(?:__kernel|kernel)\s+void\s+(\w+)\s*\(")
+
+
+def config_values(path):
+    """The few device keys the comparison needs, read from a config file
+    (plain `key: value` lines of its device section)."""
+    want = {"name": None, "ocloc_target": None, "subgroup_widths": None,
+            "grf_registers_per_thread": "128", "grf_bytes_per_register": "32",
+            "large_grf_registers_per_thread": "0", "fp64": "1"}
+    section = None
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^(\w+):\s*(#.*)?$", line)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r"^\s+(\w+):\s*(\"[^\"]*\"|\[[^\]]*\]|[^#\s]+)", line)
+        if m and section == "device" and m.group(1) in want:
+            want[m.group(1)] = m.group(2).strip('"')
+    if not want["ocloc_target"] or want["ocloc_target"] == "none":
+        return None
+    want["widths"] = [int(w) for w in want["subgroup_widths"].strip("[]").split(",")]
+    for k in ("grf_registers_per_thread", "grf_bytes_per_register",
+              "large_grf_registers_per_thread", "fp64"):
+        want[k] = int(want[k])
+    return want
+
+
+def with_width(src, width):
+    """src with every kernel required to run at `width`."""
+    attr = "__attribute__((intel_reqd_sub_group_size(%d))) " % width
+    return KERNEL_RE.sub(lambda m: attr + m.group(1) + m.group(2), src)
+
+
+def kernel_names(path):
+    """The kernels of a file, macros expanded (clang-14 -E)."""
+    r = subprocess.run(["clang-14", "-E", "-P", "-x", "cl", "-cl-std=CL2.0",
+                        "-I" + os.path.dirname(os.path.abspath(path)), path],
+                       capture_output=True, text=True, check=False)
+    return KERNEL_NAME_RE.findall(r.stdout) if r.returncode == 0 else []
+
+
+def igc_compile(path, target, width):
+    """{kernel: {instrs, grf, spill}} or {"error": message} for one file."""
+    src = open(path, encoding="utf-8").read()
+    with tempfile.TemporaryDirectory(prefix="igc-") as tmp:
+        cl = os.path.join(tmp, os.path.basename(path))
+        with open(cl, "w", encoding="utf-8") as f:
+            f.write(with_width(src, width))
+        dump = os.path.join(tmp, "dump")
+        os.mkdir(dump)
+        env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump)
+        opts = "-cl-std=CL2.0 -I " + os.path.dirname(os.path.abspath(path))
+        r = subprocess.run(["ocloc", "compile", "-file", cl, "-device", target,
+                            "-options", opts, "-output", os.path.join(tmp, "out"),
+                            "-output_no_suffix"],
+                           env=env, capture_output=True, text=True, check=False)
+        if r.returncode != 0:
+            lines = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l.lower()]
+            msg = lines[0] if lines else "ocloc exit %d" % r.returncode
+            return {"error": re.sub(r"^.*?:\d+:\d+: ", "", msg).strip()}
+        out = {}
+        for name in os.listdir(dump):
+            m = re.match(r".*_simd(\d+)_.*\.asm$", name)
+            if not m:
+                continue
+            text = open(os.path.join(dump, name), encoding="utf-8", errors="replace").read()
+            k = re.search(r"^//\.kernel (\S+)", text, re.M)
+            n = re.search(r"^//\.instCount (\d+)", text, re.M)
+            g = re.search(r"numGRF=(\d+)", text)
+            s = re.search(r"^//\.spill size (\d+)", text, re.M)
+            if not k or not n:
+                continue
+            if int(m.group(1)) != width:     # IGC did not honour the required width
+                out.setdefault(k.group(1), {"error": "IGC built SIMD%s code instead "
+                                                     "(required width not honoured)"
+                                                     % m.group(1)})
+                continue
+            out[k.group(1)] = {"instrs": int(n.group(1)),
+                               "grf": int(g.group(1)) if g else None,
+                               "spill": int(s.group(1)) if s else 0}
+        return out
+
+
+def sgemu_kernel(sgemu, path, kernel):
+    """{instrs, bytes_per_lane} of sgemu's translation, or {"error": ...}."""
+    r = subprocess.run([sgemu, "spv2asm", path, "--kernel", kernel,
+                        "-I" + os.path.dirname(os.path.abspath(path))],
+                       capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        return {"error": lines[0] if lines else "spv2asm failed"}
+    instrs = sum(1 for l in r.stdout.splitlines()
+                 if l.startswith("    ") and not l.strip().startswith(";"))
+    with tempfile.NamedTemporaryFile("w", suffix=".sgasm", delete=False) as f:
+        f.write(r.stdout)
+        tmp = f.name
+    try:
+        a = subprocess.run([sgemu, "asm", tmp], capture_output=True, text=True, check=False)
+    finally:
+        os.unlink(tmp)
+    m = re.search(r"(\d+) GRF bytes per lane", a.stdout)
+    if a.returncode != 0 or not m:
+        return {"error": "sgemu asm: " + (a.stderr.strip().splitlines() or ["failed"])[0]}
+    return {"instrs": instrs, "bytes_per_lane": int(m.group(1))}
+
+
+def sgemu_fit(k, cfg, width):
+    """Registers needed at `width`, the register file and spill bytes."""
+    need = math.ceil(k["bytes_per_lane"] * width / cfg["grf_bytes_per_register"])
+    have = max(cfg["grf_registers_per_thread"], cfg["large_grf_registers_per_thread"])
+    return need, have, max(0, need - have) * cfg["grf_bytes_per_register"]
+
+
+def corpus(src, only):
+    files = []
+    for d in CORPUS_DIRS:
+        full = os.path.join(src, d)
+        for name in sorted(os.listdir(full)):
+            if name.endswith(".cl") and (not only or name in only):
+                files.append(os.path.join(d, name))
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sgemu", required=True)
+    ap.add_argument("--src", default=".")
+    ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--md")
+    ap.add_argument("--json")
+    ap.add_argument("--files", help="comma-separated .cl names (default: all)")
+    ap.add_argument("--configs", help="comma-separated config names (default: all Intel)")
+    a = ap.parse_args()
+    for tool in ("ocloc", a.sgemu):
+        if not shutil.which(tool):
+            print("igc_compare: %s not found" % tool, file=sys.stderr)
+            return 1
+    only = set(a.files.split(",")) if a.files else None
+    cfgs = {}
+    for name in sorted(os.listdir(os.path.join(a.src, "configs"))):
+        if not name.endswith(".yaml") or (a.configs and name[:-5] not in a.configs.split(",")):
+            continue
+        c = config_values(os.path.join(a.src, "configs", name))
+        if c and name != "default.yaml":
+            cfgs[name[:-5]] = c
+    files = corpus(a.src, only)
+    kernels = {f: kernel_names(os.path.join(a.src, f)) for f in files}
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
+        for f in files:
+            for k in kernels[f]:
+                jobs[("sgemu", f, k)] = ex.submit(sgemu_kernel, a.sgemu, os.path.join(a.src, f), k)
+            for cname, c in cfgs.items():
+                for w in c["widths"]:
+                    jobs[("igc", f, cname, w)] = ex.submit(igc_compile, os.path.join(a.src, f),
+                                                           c["ocloc_target"], w)
+        res = {key: fut.result() for key, fut in jobs.items()}
+    rows = []
+    for cname, c in cfgs.items():
+        for f in files:
+            for k in kernels[f]:
+                sk = res[("sgemu", f, k)]
+                for w in c["widths"]:
+                    ig = res[("igc", f, cname, w)]
+                    row = {"config": cname, "target": c["ocloc_target"], "file": f,
+                           "kernel": k, "width": w}
+                    if "error" in ig:
+                        row["igc_error"] = ig["error"]
+                    elif k in ig and "error" in ig[k]:
+                        row["igc_error"] = ig[k]["error"]
+                    elif k in ig:
+                        row.update(igc_instrs=ig[k]["instrs"], igc_grf=ig[k]["grf"],
+                                   igc_spill=ig[k]["spill"])
+                    else:
+                        row["igc_error"] = "no code for this kernel at SIMD%d" % w
+                    if "error" in sk:
+                        row["sgemu_error"] = sk["error"]
+                    else:
+                        need, have, spill = sgemu_fit(sk, c, w)
+                        row.update(sgemu_instrs=sk["instrs"], sgemu_regs=need,
+                                   sgemu_grf=have, sgemu_spill=spill)
+                    rows.append(row)
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump({"configs": cfgs, "rows": rows}, f, indent=1)
+    text = markdown(cfgs, rows)
+    if a.md:
+        with open(a.md, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def yn(b):
+    return "yes" if b else "no"
+
+
+def markdown(cfgs, rows):
+    out = ["<!-- generated by tools/igc_compare.py; docs/igc-comparison.md explains it -->",
+           "# sgemu against IGC: register fit, spills, instructions", ""]
+    for cname, c in cfgs.items():
+        mine = [r for r in rows if r["config"] == cname]
+        both = [r for r in mine if "igc_instrs" in r and "sgemu_instrs" in r]
+        agree = sum(1 for r in both if (r["igc_spill"] > 0) == (r["sgemu_spill"] > 0))
+        refused = sum(1 for r in mine if "igc_error" in r)
+        out += ["## %s (ocloc -device %s, widths %s)" % (cname, c["ocloc_target"],
+                                                          ", ".join(map(str, c["widths"]))), "",
+                "Spill agreement: %d of %d kernel x width pairs that both compile; "
+                "IGC refused %d." % (agree, len(both), refused), "",
+                "| kernel | SIMD | IGC spills | sgemu spills | IGC instrs | sgemu instrs | note |",
+                "|---|---|---|---|---|---|---|"]
+        for r in mine:
+            name = "%s:%s" % (r["file"].replace("tests/kernels/", ""), r["kernel"])
+            if "igc_error" in r:
+                note = "IGC refuses: " + r["igc_error"][:90].replace("|", "\\|")
+                out.append("| %s | %d | - | %s | - | %s | %s |" % (
+                    name, r["width"], yn(r.get("sgemu_spill", 0) > 0) if "sgemu_spill" in r else "-",
+                    r.get("sgemu_instrs", "-"), note))
+                continue
+            if "sgemu_error" in r:
+                out.append("| %s | %d | %s | - | %d | - | sgemu: %s |" % (
+                    name, r["width"], yn(r["igc_spill"] > 0), r["igc_instrs"],
+                    r["sgemu_error"][:90].replace("|", "\\|")))
+                continue
+            note = ""
+            if (r["igc_spill"] > 0) != (r["sgemu_spill"] > 0):
+                note = "DISAGREE: IGC %d B, sgemu %d B (%d of %d registers)" % (
+                    r["igc_spill"], r["sgemu_spill"], r["sgemu_regs"], r["sgemu_grf"])
+            elif r["igc_spill"]:
+                note = "IGC %d B, sgemu %d B" % (r["igc_spill"], r["sgemu_spill"])
+            out.append("| %s | %d | %s | %s | %d | %d | %s |" % (
+                name, r["width"], yn(r["igc_spill"] > 0), yn(r["sgemu_spill"] > 0),
+                r["igc_instrs"], r["sgemu_instrs"], note))
+        out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
