@@ -116,9 +116,13 @@ def igc_compile(path, target, width):
                                                      "(required width not honoured)"
                                                      % m.group(1)})
                 continue
+            # a subroutine (a call, or a return through a register) makes the
+            # scratch size the call stack, not register spills
+            calls = re.search(r"^[^/]*\b(call|calla|ret)\b|^[^/]*\bjmpi\s+r\d", text, re.M)
             out[k.group(1)] = {"instrs": int(n.group(1)),
                                "grf": int(g.group(1)) if g else None,
-                               "spill": int(s.group(1)) if s else 0}
+                               "spill": int(s.group(1)) if s else 0,
+                               "stack_calls": bool(calls)}
         return out
 
 
@@ -211,7 +215,8 @@ def main():
                         row["igc_error"] = ig[k]["error"]
                     elif k in ig:
                         row.update(igc_instrs=ig[k]["instrs"], igc_grf=ig[k]["grf"],
-                                   igc_spill=ig[k]["spill"])
+                                   igc_spill=ig[k]["spill"],
+                                   igc_stack_calls=ig[k]["stack_calls"])
                     else:
                         row["igc_error"] = "no code for this kernel at SIMD%d" % w
                     if "error" in sk:
@@ -233,6 +238,11 @@ def main():
     return 0
 
 
+def igc_spills(r):
+    """IGC spilled registers: scratch that is not a call stack."""
+    return r["igc_spill"] > 0 and not r.get("igc_stack_calls")
+
+
 def yn(b):
     return "yes" if b else "no"
 
@@ -243,7 +253,7 @@ def markdown(cfgs, rows):
     for cname, c in cfgs.items():
         mine = [r for r in rows if r["config"] == cname]
         both = [r for r in mine if "igc_instrs" in r and "sgemu_instrs" in r]
-        agree = sum(1 for r in both if (r["igc_spill"] > 0) == (r["sgemu_spill"] > 0))
+        agree = sum(1 for r in both if igc_spills(r) == (r["sgemu_spill"] > 0))
         refused = sum(1 for r in mine if "igc_error" in r)
         out += ["## %s (ocloc -device %s, widths %s)" % (cname, c["ocloc_target"],
                                                           ", ".join(map(str, c["widths"]))), "",
@@ -254,25 +264,28 @@ def markdown(cfgs, rows):
         for r in mine:
             name = "%s:%s" % (r["file"].replace("tests/kernels/", ""), r["kernel"])
             if "igc_error" in r:
-                note = "IGC refuses: " + r["igc_error"][:90].replace("|", "\\|")
+                note = ("" if r["igc_error"].startswith("IGC built") else "IGC refuses: ") + \
+                    r["igc_error"][:90].replace("|", "\\|")
                 out.append("| %s | %d | - | %s | - | %s | %s |" % (
                     name, r["width"], yn(r.get("sgemu_spill", 0) > 0) if "sgemu_spill" in r else "-",
                     r.get("sgemu_instrs", "-"), note))
                 continue
             if "sgemu_error" in r:
                 out.append("| %s | %d | %s | - | %d | - | sgemu: %s |" % (
-                    name, r["width"], yn(r["igc_spill"] > 0), r["igc_instrs"],
+                    name, r["width"], yn(igc_spills(r)), r["igc_instrs"],
                     r["sgemu_error"][:90].replace("|", "\\|")))
                 continue
             note = ""
-            if (r["igc_spill"] > 0) != (r["sgemu_spill"] > 0):
-                note = "DISAGREE: IGC %d B, sgemu %d B (%d of %d registers)" % (
+            if r["igc_stack_calls"]:
+                note = "IGC: stack calls, its %d B scratch is the call stack; " % r["igc_spill"]
+            if igc_spills(r) != (r["sgemu_spill"] > 0):
+                note += "DISAGREE: IGC %d B, sgemu %d B (%d of %d registers)" % (
                     r["igc_spill"], r["sgemu_spill"], r["sgemu_regs"], r["sgemu_grf"])
-            elif r["igc_spill"]:
-                note = "IGC %d B, sgemu %d B" % (r["igc_spill"], r["sgemu_spill"])
+            elif igc_spills(r):
+                note += "IGC %d B, sgemu %d B" % (r["igc_spill"], r["sgemu_spill"])
             out.append("| %s | %d | %s | %s | %d | %d | %s |" % (
-                name, r["width"], yn(r["igc_spill"] > 0), yn(r["sgemu_spill"] > 0),
-                r["igc_instrs"], r["sgemu_instrs"], note))
+                name, r["width"], yn(igc_spills(r)), yn(r["sgemu_spill"] > 0),
+                r["igc_instrs"], r["sgemu_instrs"], note.rstrip("; ")))
         out.append("")
     return "\n".join(out)
 
