@@ -76,8 +76,10 @@ uint8_t *emu_mem_ptr(emu_run *run, isa_space space, uint64_t addr, uint32_t n,
     }
 }
 
-void emu_mem_lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
-                            uint64_t *out)
+/* Static, so that emu_mem_exec keeps it inline (an out-of-line call was
+ * +2.3 % of emu_mem_exec's instructions on local_reduce under callgrind). */
+static void lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
+                           uint64_t *out)
 {
     const isa_addr *a = &o->addr;
     uint32_t w = sg->l.width;
@@ -97,6 +99,12 @@ void emu_mem_lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o
         }
         out[l] = v + (uint64_t)a->disp;
     }
+}
+
+void emu_mem_lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
+                            uint64_t *out)
+{
+    lane_addresses(run, sg, o, out);
 }
 
 static int access_fault(emu_run *run, emu_sg *sg, uint32_t lane, uint32_t pc,
@@ -121,7 +129,7 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
 {
     const uint32_t w = sg->l.width;
     const isa_space space = (isa_space)in->space;
-    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): mask is every lane, so emu_mem_lane_addresses set addr[0] */
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): mask is every lane, so lane_addresses set addr[0] */
     if (!run->dp.fast || vec != 1 || mask != lanes_mask_first(w) || addr[0] % esize ||
         (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
          space != ISA_SPACE_LOCAL))
@@ -188,7 +196,7 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
     const isa_operand *ao = fam == ISA_FAM_ST ? &in->o[0] : &in->o[1];
     uint64_t addr[LANES_MAX];
     uint32_t w = sg->l.width;
-    emu_mem_lane_addresses(run, sg, ao, addr);
+    lane_addresses(run, sg, ao, addr);
 
     if (rec && run->wg->trace) {
         uint32_t na = (uint32_t)__builtin_popcountll(mask);
