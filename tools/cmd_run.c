@@ -789,8 +789,6 @@ int cli_cmd_run(int argc, char **argv)
                 json_stats(stdout, &st);
                 cli_detect_json(stdout, o.launch.detect, &st);
                 print_igc(stdout, &k, true);
-}
-
                 json_refusals(stdout, refused);
                 if (st.timing) {
                     printf(", \"timing\": ");
