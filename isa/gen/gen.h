@@ -174,6 +174,9 @@ int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const cha
 int gen_compile_cl(const char *cl, const char *device, const char *options, uint32_t simd,
                    uint8_t **bin, size_t *len, char *err, size_t errcap);
 
+/* The names of the kernels in a zebin (up to max); their count. */
+uint32_t gen_zebin_kernels(const uint8_t *bin, size_t len, char (*names)[64], uint32_t max);
+
 void gen_program_free(gen_program *p);
 
 /* The instruction index at byte offset `off`, or UINT32_MAX. */

@@ -411,3 +411,15 @@ int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const cha
     k->local_mem = p->slm_bytes;
     return 0;
 }
+
+uint32_t gen_zebin_kernels(const uint8_t *bin, size_t len, char (*names)[64], uint32_t max)
+{
+    char err[128];
+    uint32_t nsec = 0, n = 0;
+    elf_sec *s = elf_sections(bin, len, &nsec, err, sizeof err);
+    for (uint32_t i = 0; s && i < nsec && n < max; i++)
+        if (strncmp(s[i].name, ".text.", 6) == 0)
+            snprintf(names[n++], 64, "%s", s[i].name + 6);
+    free(s);
+    return n;
+}
