@@ -60,17 +60,30 @@ static uint32_t elem_addr(const emu_run *run, const gen_thread *t, const gen_opn
 {
     uint32_t tb = gen_type_bytes[o->type];
     uint32_t step;
+    if (!dst && o->kind == GEN_OPND_INDIRECT && o->vs == GEN_VT_VXH) {
+        /* VxH (Vx1 when W = 1): each row of W elements has its own address,
+         * a0.(sub + row), the row's elements H apart from it */
+        uint32_t w = o->w ? o->w : 1, sub = o->subreg + i / w;
+        if (sub >= GEN_A0_BYTES / 2)
+            return UINT32_MAX;
+        uint16_t a;
+        memcpy(&a, t->a0 + 2 * sub, 2);
+        return (uint32_t)((int32_t)a + o->ind_off) + (i % w) * o->hs * tb;
+    }
     if (dst)
         step = i * o->hs;
     else if (o->w == 0)
         step = 0;
-    else if (o->w > 32)   /* three-source <V;H> or <H> regions: no width */
+    else if (o->w >= GEN_WI_NONE)   /* three-source <V;H> or <H> regions: no width */
         step = i * o->hs;
     else
         step = (i / o->w) * o->vs + (i % o->w) * o->hs;
     if (o->kind == GEN_OPND_INDIRECT) {
+        /* one address for all channels: a0.sub + offset is the region's origin */
         uint16_t a;
-        memcpy(&a, t->a0 + 2 * (o->subreg & 15), 2);
+        if (o->subreg >= GEN_A0_BYTES / 2)
+            return UINT32_MAX;
+        memcpy(&a, t->a0 + 2 * o->subreg, 2);
         return (uint32_t)((int32_t)a + o->ind_off) + step * tb;
     }
     return o->reg * file_reg_bytes(run, o->file) + o->subreg * tb + step * tb;

@@ -57,6 +57,10 @@ typedef enum gen_opnd_kind { GEN_OPND_NONE, GEN_OPND_DIRECT, GEN_OPND_INDIRECT,
 /* Source modifiers (IGA's iga::SrcModifier). */
 enum { GEN_MOD_NONE, GEN_MOD_ABS, GEN_MOD_NEG, GEN_MOD_NEG_ABS };
 
+/* Region values of IGA's Region::Vert / Region::Width that are not strides:
+ * the VxH vertical stride of multi-address indirect regions, no width. */
+enum { GEN_VT_VXH = 31, GEN_WI_NONE = 31 };
+
 typedef struct gen_opnd {
     uint8_t kind;          /* gen_opnd_kind */
     uint8_t file;          /* gen_file */

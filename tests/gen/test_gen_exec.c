@@ -283,6 +283,41 @@ static void alu_float(void **state)
         }
 }
 
+/* ------------------------------------------------------------ shuffle */
+
+/* intel_sub_group_shuffle with an index per channel (indirect register
+ * access, one address per channel): channel l gets channel idx[l]'s value
+ * of its own sub-group, in 32, 16 and 64 bits */
+static void shuffle(void **state)
+{
+    (void)state;
+    const uint32_t n = 64;
+    for (size_t w = 0; w < 3; w++) {
+        const uint32_t S = widths[w];
+        isa_kernel k;
+        load("shuffle.cl", S, "", &k);
+        sgemu_argval args[3] = { buffer(n * 4), buffer(n * 4), buffer(n * 16) };
+        uint32_t *in = (uint32_t *)args[0].data, *idx = (uint32_t *)args[1].data;
+        uint32_t *out = (uint32_t *)args[2].data, seed = 5;
+        for (uint32_t i = 0; i < n; i++) {
+            in[i] = lcg(&seed);
+            idx[i] = lcg(&seed) % S;
+        }
+        sgemu_fault f;
+        assert_int_equal(run(&k, n, 32, args, &f), 0);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t src = i / S * S + idx[i], v = in[src];
+            assert_int_equal(out[4 * i], v);
+            assert_int_equal(out[4 * i + 1], v & 0xffffu);
+            assert_int_equal(out[4 * i + 2], v);
+            assert_int_equal(out[4 * i + 3], v ^ 0xabcdu);
+        }
+        for (int i = 0; i < 3; i++)
+            free(args[i].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ---------------------------------------------------------- unsupported */
 
 /* An instruction sgemu does not execute is an error naming it as IGA
@@ -388,6 +423,7 @@ int main(void)
         cmocka_unit_test(ids),
         cmocka_unit_test(alu_int),
         cmocka_unit_test(alu_float),
+        cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
