@@ -1,25 +1,33 @@
-/* detect.c - the local-memory detectors (detect.h, docs/cli.md).
+/* detect.c - the detectors of the functional engine (detect.h,
+ * docs/cli.md "Detectors").
  *
- * Races.  Within a work-group, two accesses to one local byte by
- * different work-items, at least one a write and not both atomic, race
- * unless a barrier orders them.  A work-group barrier orders every pair
- * (sgemu's barrier always fences local memory), so the shadow of each
- * byte only holds the accesses of the current barrier interval: a cell
- * whose interval number is not the current one is empty.  A
- * sub_group_barrier orders the work-items of one sub-group only: each
- * access remembers its sub-group's sub-group-barrier count, and a pair in
- * one sub-group with the same count has no barrier between.  That pair is
- * reported as a "lockstep assumption" (the code works only where the
- * sub-group's work-items run in lockstep); pairs across sub-groups, and
- * two lanes of one instruction, are "data race"s.
+ * Races.  Two accesses to one byte by different work-items, at least one a
+ * write and not both atomic, race unless something orders them.  In local
+ * memory and within one work-group in global memory, a work-group barrier
+ * whose fence flags name the space orders every pair; a sub_group_barrier
+ * with that fence orders the pairs of its own sub-group.  Nothing orders
+ * global accesses of two work-groups (OpenCL 1.x memory model: "no
+ * guarantees of memory consistency between different work-groups") but
+ * both being atomic.
  *
- * Each byte keeps its last writer and two readers (the first reader of
- * the interval and the latest other one): any write racing with a read of
- * two or more work-items finds one of them.
+ * Each access keeps the counts of those orderings at the time it ran: the
+ * fenced work-group barriers of its space (`fint`) and all of them
+ * (`aint`), its sub-group's fenced and all sub-group barriers.  The
+ * counters grow over the whole launch (a work-group start counts as a
+ * barrier), so two accesses of one work-group are ordered when their
+ * `fint`s differ.  A pair ordered only by a barrier without the space's
+ * fence is a race reported with a "missing fence flag" note.
  *
- * Uninitialised reads.  One bit per byte, set by every store, atomic or
- * block write of the work-group; a load or atomic of a byte without it
- * is reported.
+ * Shadow: per byte, the last writer and two readers (the first reader and
+ * the latest other one), so a write racing with reads of two or more
+ * work-items finds one of them.  Local memory has one cell per byte of
+ * the work-group's local memory.  Global buffers are shadowed in pages of
+ * DET_PAGE bytes allocated when first touched, up to DET_GLOBAL_CAP bytes
+ * of shadow per launch; accesses past that are counted as unchecked.
+ *
+ * Uninitialised reads.  One bit per local byte, set by every store,
+ * atomic or block write of the work-group; a load or atomic of a byte
+ * without it is reported.
  */
 #include "detect.h"
 
@@ -29,17 +37,20 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+#define ATOMIC_BIT (1u << 31)      /* in det_acc.pc */
+#define DET_PAGE 4096u             /* global bytes per shadow page */
+#define DET_GLOBAL_CAP (1ull << 30) /* bytes of global shadow per launch */
 
 /* An access as the shadow keeps it. */
 typedef struct det_acc {
     uint32_t item;         /* linear local id, NONE: no access */
-    uint32_t pc;
-    uint32_t sgep;         /* its sub-group's sub_group_barrier count then */
-    uint32_t atomic;
+    uint32_t wg;           /* linear work-group id */
+    uint32_t pc;           /* | ATOMIC_BIT */
+    uint32_t fint, aint;   /* fenced and all work-group barriers so far */
+    uint32_t fsg, asg;     /* its sub-group's fenced and all sub_group_barriers */
 } det_acc;
 
 typedef struct det_cell {
-    uint32_t interval;     /* the barrier interval these accesses are from */
     det_acc w, r[2];
 } det_cell;
 
@@ -50,17 +61,34 @@ typedef struct det_pair {
 
 #define MAX_PAIRS 256
 
+/* Ordering counters of one address space (local, global). */
+typedef struct det_order {
+    uint32_t fint, aint;   /* launch-wide barrier counts (fenced, all) */
+    uint32_t *fsg, *asg;   /* per sub-group */
+} det_order;
+
+enum { SP_LOCAL, SP_GLOBAL };
+
 struct emu_detect {
     uint32_t bytes;
     det_cell *cell;        /* races: one per local byte */
     uint8_t *init;         /* uninitialized: one flag per local byte */
-    uint32_t *sgep;        /* per sub-group: sub_group_barrier count */
+    det_cell ***gpage;     /* races: per argument, its shadow pages (or NULL) */
+    uint64_t gshadow;      /* bytes of global shadow allocated */
+    bool gcap_noted;
+    det_order ord[2];
     uint32_t nsg;
-    uint32_t interval;     /* increases at each work-group start and barrier */
+    uint32_t wg;           /* the running work-group's linear id */
     det_pair pairs[MAX_PAIRS];
     uint32_t npairs;
-    uint64_t race_checked, races, uninit_checked, uninit_reads;
+    uint64_t race_checked, race_global, race_unchecked, races;
+    uint64_t uninit_checked, uninit_reads;
 };
+
+static bool global_arg(const isa_kernel *k, const sgemu_argval *v, uint32_t i)
+{
+    return k->args[i].kind == ISA_ARG_GLOBAL && v[i].kind == SGEMU_VAL_BUFFER;
+}
 
 int emu_detect_init(emu_run *run)
 {
@@ -68,24 +96,45 @@ int emu_detect_init(emu_run *run)
     if (!d)
         return -1;
     run->det = d;
+    const bool races = run->launch->detect & SGEMU_DETECT_RACES;
     d->bytes = run->local_total;
     const size_t n = d->bytes ? d->bytes : 1;
-    if (run->launch->detect & SGEMU_DETECT_RACES)
-        d->cell = calloc(n, sizeof *d->cell);
+    if (races) {
+        d->cell = malloc(n * sizeof *d->cell);
+        for (size_t i = 0; d->cell && i < n; i++)
+            d->cell[i].w.item = d->cell[i].r[0].item = d->cell[i].r[1].item = NONE;
+    }
     if (run->launch->detect & SGEMU_DETECT_UNINIT)
         d->init = calloc(n, 1);
     d->nsg = run->sg_pool_n;
-    d->sgep = calloc(d->nsg ? d->nsg : 1, sizeof *d->sgep);
-    if ((run->launch->detect & SGEMU_DETECT_RACES && !d->cell) ||
-        (run->launch->detect & SGEMU_DETECT_UNINIT && !d->init) || !d->sgep)
+    const size_t nsg = d->nsg ? d->nsg : 1;
+    bool ok = !(races && !d->cell) && !(run->launch->detect & SGEMU_DETECT_UNINIT && !d->init);
+    for (int s = 0; s < 2; s++) {
+        d->ord[s].fsg = calloc(nsg, sizeof(uint32_t));
+        d->ord[s].asg = calloc(nsg, sizeof(uint32_t));
+        ok = ok && d->ord[s].fsg && d->ord[s].asg;
+    }
+    const isa_kernel *k = run->k;
+    if (races && k->narg) {
+        d->gpage = calloc(k->narg, sizeof *d->gpage);
+        ok = ok && d->gpage;
+        for (uint32_t i = 0; ok && i < k->narg; i++) {
+            if (!global_arg(k, run->args, i))
+                continue;
+            const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
+            d->gpage[i] = calloc(np ? np : 1, sizeof **d->gpage);
+            ok = d->gpage[i] != NULL;
+        }
+    }
+    if (!ok)
         return -1;
     /* the instructions to check leave the decoded fast paths */
-    for (uint32_t i = 0; i < run->k->ninst; i++) {
-        const isa_inst *in = &run->k->inst[i];
+    for (uint32_t i = 0; i < k->ninst; i++) {
+        const isa_inst *in = &k->inst[i];
         const isa_family f = isa_ops[in->op].family;
-        const bool local = (f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM) &&
-                           in->space == ISA_SPACE_LOCAL;
-        if (local || in->op == ISA_OP_SG_BARRIER)
+        const bool mem = f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM;
+        if ((mem && in->space == ISA_SPACE_LOCAL) ||
+            (mem && races && in->space == ISA_SPACE_GLOBAL) || in->op == ISA_OP_SG_BARRIER)
             run->dp.d[i].kind = EMU_D_DETECT;
     }
     return 0;
@@ -96,26 +145,61 @@ void emu_detect_free(emu_run *run)
     emu_detect *d = run->det;
     if (!d)
         return;
+    if (d->gpage) {
+        for (uint32_t i = 0; i < run->k->narg; i++) {
+            if (!d->gpage[i])
+                continue;
+            const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
+            for (size_t p = 0; p < np; p++)
+                free(d->gpage[i][p]);
+            free(d->gpage[i]);
+        }
+        free(d->gpage);
+    }
+    for (int s = 0; s < 2; s++) {
+        free(d->ord[s].fsg);
+        free(d->ord[s].asg);
+    }
     free(d->cell);
     free(d->init);
-    free(d->sgep);
     free(d);
     run->det = NULL;
 }
 
-void emu_detect_wg_start(emu_run *run)
+void emu_detect_wg_start(emu_run *run, uint64_t wg_linear)
 {
     emu_detect *d = run->det;
-    d->interval++;
+    d->wg = (uint32_t)wg_linear;
+    for (int s = 0; s < 2; s++) {
+        d->ord[s].fint++;
+        d->ord[s].aint++;
+        memset(d->ord[s].fsg, 0, (size_t)d->nsg * sizeof(uint32_t));
+        memset(d->ord[s].asg, 0, (size_t)d->nsg * sizeof(uint32_t));
+    }
     if (d->init)
         memset(d->init, 0, d->bytes);
-    memset(d->sgep, 0, (size_t)d->nsg * sizeof *d->sgep);
+}
+
+/* The fence flags of a barrier as the spaces it orders: a barrier
+ * without any (the .sgasm `barrier` of before fence flags) orders both. */
+static bool fences(const isa_inst *in, int space)
+{
+    const unsigned all = ISA_F_FENCE_LOCAL | ISA_F_FENCE_GLOBAL | ISA_F_FENCE_IMAGE;
+    if (!(in->flags & all))
+        return true;
+    return in->flags & (space == SP_LOCAL ? ISA_F_FENCE_LOCAL : ISA_F_FENCE_GLOBAL);
 }
 
 void emu_detect_wg_barrier(emu_run *run, uint32_t pc)
 {
-    if (run->k->inst[pc].op == ISA_OP_BARRIER)
-        run->det->interval++;
+    const isa_inst *in = &run->k->inst[pc];
+    if (in->op != ISA_OP_BARRIER)
+        return;
+    for (int s = 0; s < 2; s++) {
+        run->det->ord[s].aint++;
+        if (fences(in, s))
+            run->det->ord[s].fint++;
+    }
 }
 
 void emu_detect_block_write(emu_run *run, uint64_t addr, uint32_t n)
@@ -131,6 +215,8 @@ void emu_detect_stats(const emu_run *run, sgemu_stats *stats)
     if (!d)
         return;
     stats->race_checked = d->race_checked;
+    stats->race_global_checked = d->race_global;
+    stats->race_unchecked = d->race_unchecked;
     stats->races = d->races;
     stats->uninit_checked = d->uninit_checked;
     stats->uninit_reads = d->uninit_reads;
@@ -160,22 +246,46 @@ static void describe_local(const emu_run *run, uint64_t a, char *buf, size_t n)
         snprintf(buf, n, "local address 0x%" PRIx64, a);
 }
 
+static void describe_global(const emu_run *run, uint64_t a, char *buf, size_t n)
+{
+    const uint64_t i = (a >> EMU_BUF_SHIFT) - 1;
+    snprintf(buf, n, "address 0x%" PRIx64 " (buffer '%s', offset %" PRIu64 ")", a,
+             run->k->args[i].name, a & EMU_BUF_OFFSET_MASK);
+}
+
 static const char *acc_kind(const isa_inst *in)
 {
     switch (isa_ops[in->op].family) {
-    case ISA_FAM_LD: return "load";
-    case ISA_FAM_ST: return "store";
+    case ISA_FAM_LD: return in->flags & ISA_F_ATOMIC ? "atomic load" : "load";
+    case ISA_FAM_ST: return in->flags & ISA_F_ATOMIC ? "atomic store" : "store";
     default:         return "atomic";
     }
 }
 
-/* "work-item local (x,y,z) global (x,y,z) sub-group s lane l" of item */
-static void describe_item(const emu_run *run, uint32_t item, char *buf, size_t n)
+/* The group coordinates and local size of work-group wg. */
+static void group_of(const emu_run *run, uint32_t wg, uint64_t g[3], uint64_t size[3])
+{
+    g[0] = wg % run->num_groups[0];
+    g[1] = (wg / run->num_groups[0]) % run->num_groups[1];
+    g[2] = wg / (run->num_groups[0] * run->num_groups[1]);
+    for (int d = 0; d < 3; d++) {
+        const uint64_t left = run->global[d] - g[d] * run->local[d];
+        size[d] = left < run->local[d] ? left : run->local[d];
+    }
+}
+
+/* "work-item local (x,y,z) global (x,y,z) sub-group s lane l" of item of
+ * work-group wg */
+static void describe_item(const emu_run *run, uint32_t wg, uint32_t item, char *buf, size_t n)
 {
     const uint32_t S = run->width;
-    const emu_sg sg = { .id = item / S };
-    uint64_t gid[3], lid[3];
-    emu_workitem_ids(run, &sg, item % S, gid, lid);
+    uint64_t g[3], size[3], lid[3], gid[3];
+    group_of(run, wg, g, size);
+    lid[0] = item % size[0];
+    lid[1] = (item / size[0]) % size[1];
+    lid[2] = item / (size[0] * size[1]);
+    for (int d = 0; d < 3; d++)
+        gid[d] = g[d] * run->local[d] + lid[d] + run->offset[d];
     snprintf(buf, n, "work-item local (%llu,%llu,%llu) global (%llu,%llu,%llu) "
              "sub-group %u lane %u",
              (unsigned long long)lid[0], (unsigned long long)lid[1],
@@ -183,7 +293,10 @@ static void describe_item(const emu_run *run, uint32_t item, char *buf, size_t n
              (unsigned long long)gid[1], (unsigned long long)gid[2], item / S, item % S);
 }
 
+/* Kinds of finding; a race's `why` says what (not) ordered the pair. */
 enum { KIND_RACE, KIND_LOCKSTEP, KIND_UNINIT };
+enum { WHY_OTHER_SG, WHY_SAME_INST, WHY_NO_SG_BARRIER, WHY_FENCE_WG, WHY_FENCE_SG,
+       WHY_OTHER_WG };
 
 /* true the first time the pair (kind, pc_a, pc_b) is seen */
 static bool first_time(emu_detect *d, uint32_t kind, uint32_t pc_a, uint32_t pc_b)
@@ -197,29 +310,58 @@ static bool first_time(emu_detect *d, uint32_t kind, uint32_t pc_a, uint32_t pc_
     return true;
 }
 
-static void report_race(emu_run *run, uint32_t kind, const det_acc *prev,
-                        uint32_t item, uint32_t pc, uint64_t addr)
+static void report_race(emu_run *run, int space, int why, const det_acc *prev,
+                        const det_acc *me, uint64_t addr)
 {
     emu_detect *d = run->det;
     d->races++;
-    if (!first_time(d, kind, prev->pc, pc))
+    const uint32_t kind = why == WHY_NO_SG_BARRIER ? KIND_LOCKSTEP : KIND_RACE;
+    const uint32_t pc = me->pc & ~ATOMIC_BIT, ppc = prev->pc & ~ATOMIC_BIT;
+    if (!first_time(d, kind, ppc, pc))
         return;
     FILE *f = emu_note_file();
     const isa_kernel *k = run->k;
-    const isa_inst *in = &k->inst[pc], *pin = &k->inst[prev->pc];
-    char where[192], who[160], pwho[160];
-    describe_local(run, addr, where, sizeof where);
-    describe_item(run, item, who, sizeof who);
-    describe_item(run, prev->item, pwho, sizeof pwho);
-    const bool same_sg = prev->item / run->width == item / run->width;
-    fprintf(f, "%s:%u: error: kernel '%s': %s on local memory: %s at %s by %s\n"
+    const isa_inst *in = &k->inst[pc], *pin = &k->inst[ppc];
+    char where[192], who[160], pwho[160], whytext[160];
+    if (space == SP_LOCAL)
+        describe_local(run, addr, where, sizeof where);
+    else
+        describe_global(run, addr, where, sizeof where);
+    describe_item(run, me->wg, me->item, who, sizeof who);
+    describe_item(run, prev->wg, prev->item, pwho, sizeof pwho);
+    const char *flag = space == SP_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE";
+    switch (why) {
+    case WHY_OTHER_SG:
+        snprintf(whytext, sizeof whytext, "in another sub-group, no work-group barrier between");
+        break;
+    case WHY_SAME_INST:
+        snprintf(whytext, sizeof whytext, "in the same sub-group and instruction");
+        break;
+    case WHY_NO_SG_BARRIER:
+        snprintf(whytext, sizeof whytext, "in the same sub-group, no sub_group_barrier between");
+        break;
+    case WHY_FENCE_WG:
+    case WHY_FENCE_SG:
+        snprintf(whytext, sizeof whytext, "in %s sub-group; missing fence flag: the %s "
+                 "between has no %s",
+                 prev->item / run->width == me->item / run->width ? "the same" : "another",
+                 why == WHY_FENCE_WG ? "barrier" : "sub_group_barrier", flag);
+        break;
+    default: {
+        uint64_t g[3], size[3];
+        group_of(run, prev->wg, g, size);
+        snprintf(whytext, sizeof whytext, "in another work-group (%llu,%llu,%llu): only "
+                 "atomics order work-groups", (unsigned long long)g[0],
+                 (unsigned long long)g[1], (unsigned long long)g[2]);
+        break;
+    }
+    }
+    fprintf(f, "%s:%u: error: kernel '%s': %s on %s memory: %s at %s by %s\n"
                "%s:%u: note: conflicts with the %s by %s, %s\n",
             k->file, in->line, k->name,
             kind == KIND_LOCKSTEP ? "lockstep assumption" : "data race",
-            acc_kind(in), where, who, k->file, pin->line, acc_kind(pin), pwho,
-            !same_sg ? "in another sub-group, no work-group barrier between"
-            : kind == KIND_LOCKSTEP ? "in the same sub-group, no sub_group_barrier between"
-            : "in the same sub-group and instruction");
+            space == SP_LOCAL ? "local" : "global", acc_kind(in), where, who, k->file,
+            pin->line, acc_kind(pin), pwho, whytext);
 }
 
 static void report_uninit(emu_run *run, uint32_t item, uint32_t pc, uint64_t addr)
@@ -231,7 +373,7 @@ static void report_uninit(emu_run *run, uint32_t item, uint32_t pc, uint64_t add
     const isa_kernel *k = run->k;
     char where[192], who[160];
     describe_local(run, addr, where, sizeof where);
-    describe_item(run, item, who, sizeof who);
+    describe_item(run, d->wg, item, who, sizeof who);
     fprintf(emu_note_file(), "%s:%u: error: kernel '%s': uninitialised local memory: "
             "%s at %s by %s reads a byte no work-item of its work-group wrote\n",
             k->file, k->inst[pc].line, k->name, acc_kind(&k->inst[pc]), where, who);
@@ -239,32 +381,75 @@ static void report_uninit(emu_run *run, uint32_t item, uint32_t pc, uint64_t add
 
 /* ------------------------------------------------------------- checks */
 
-/* The kind of race between an earlier access `p` and one by `item`
- * (sub-group count sgep), or -1 when they are ordered or the same
- * work-item's. */
-static int conflict(const det_acc *p, uint32_t item, uint32_t sgep, uint32_t S,
-                    uint32_t pc)
+/* Why an earlier access p and `me` race (WHY_*), or -1 when they are
+ * ordered, the same work-item's or both atomic. */
+static int conflict(const det_acc *p, const det_acc *me, int space, uint32_t S)
 {
-    if (p->item == NONE || p->item == item)
+    if (p->item == NONE || (p->pc & me->pc & ATOMIC_BIT))
         return -1;
-    if (p->item / S != item / S)
-        return KIND_RACE;
-    if (p->sgep != sgep)
-        return -1;      /* a sub_group_barrier between */
-    return p->pc == pc ? KIND_RACE : KIND_LOCKSTEP;
+    if (p->wg != me->wg)
+        return space == SP_GLOBAL ? WHY_OTHER_WG : -1;   /* local: another copy */
+    if (p->item == me->item || p->fint != me->fint)
+        return -1;
+    if (p->item / S != me->item / S)
+        return p->aint != me->aint ? WHY_FENCE_WG : WHY_OTHER_SG;
+    if (p->fsg != me->fsg)
+        return -1;      /* a fenced sub_group_barrier between */
+    if (p->aint != me->aint)
+        return WHY_FENCE_WG;
+    if (p->asg != me->asg)
+        return WHY_FENCE_SG;
+    return p->pc == me->pc ? WHY_SAME_INST : WHY_NO_SG_BARRIER;
 }
 
-/* One lane's access of n bytes at addr (one race report at most). */
-static void check_access(emu_run *run, uint32_t item, uint32_t pc, uint64_t addr,
-                         uint32_t n, bool reads, bool writes, bool atomic)
+/* An access that no later access of its work-group can race with any
+ * more (ordered by a fenced barrier since) and that no other work-group
+ * can either (local memory): the slot may be reused. */
+static bool stale(const det_acc *p, const det_acc *me, int space)
+{
+    return p->item == NONE || p->item == me->item ||
+           (p->wg == me->wg && p->fint != me->fint) || (space == SP_LOCAL && p->wg != me->wg);
+}
+
+/* Check and record one lane's access at cells c[0..n) (one report at most). */
+static void check_cells(emu_run *run, det_cell *c, uint32_t n, const det_acc *me,
+                        bool writes, int space, uint64_t addr)
+{
+    const uint32_t S = run->width;
+    bool reported = false;
+    for (uint32_t b = 0; b < n; b++, c++) {
+        if (!reported) {
+            /* the writer, for any access; the readers, for a write */
+            const det_acc *with = &c->w;
+            int why = conflict(&c->w, me, space, S);
+            for (int r = 0; why < 0 && writes && r < 2; r++) {
+                with = &c->r[r];
+                why = conflict(with, me, space, S);
+            }
+            if (why >= 0) {
+                report_race(run, space, why, with, me, addr + b);
+                reported = true;
+            }
+        }
+        if (writes) {
+            c->w = *me;
+        } else if (stale(&c->r[0], me, space)) {
+            c->r[0] = *me;
+        } else {
+            c->r[1] = *me;
+        }
+    }
+}
+
+static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t n, bool reads,
+                        bool writes)
 {
     emu_detect *d = run->det;
-    const uint32_t S = run->width, sgep = d->sgep[item / S];
     if (d->init && reads) {
         d->uninit_checked++;
         for (uint32_t b = 0; b < n; b++)
             if (!d->init[addr + b]) {
-                report_uninit(run, item, pc, addr + b);
+                report_uninit(run, me->item, me->pc & ~ATOMIC_BIT, addr + b);
                 break;
             }
     }
@@ -273,38 +458,55 @@ static void check_access(emu_run *run, uint32_t item, uint32_t pc, uint64_t addr
     if (!d->cell)
         return;
     d->race_checked++;
-    bool reported = false;
-    const det_acc me = { item, pc, sgep, atomic };
-    for (uint32_t b = 0; b < n; b++) {
-        det_cell *c = &d->cell[addr + b];
-        if (c->interval != d->interval) {
-            c->interval = d->interval;
-            c->w.item = c->r[0].item = c->r[1].item = NONE;
+    check_cells(run, d->cell + addr, n, me, writes, SP_LOCAL, addr);
+}
+
+/* The shadow page of global byte `off` of argument a, allocated on first
+ * touch; NULL past the shadow's cap (or out of host memory). */
+static det_cell *global_page(emu_detect *d, uint32_t a, uint64_t off)
+{
+    det_cell **pp = &d->gpage[a][off / DET_PAGE];
+    if (!*pp && d->gshadow + DET_PAGE * sizeof(det_cell) <= DET_GLOBAL_CAP) {
+        *pp = malloc(DET_PAGE * sizeof(det_cell));
+        if (*pp) {
+            for (uint32_t i = 0; i < DET_PAGE; i++)
+                (*pp)[i].w.item = (*pp)[i].r[0].item = (*pp)[i].r[1].item = NONE;
+            d->gshadow += DET_PAGE * sizeof(det_cell);
         }
-        if (!reported) {
-            /* the writer, for any access; the readers, for a write */
-            int kind = conflict(&c->w, item, sgep, S, pc);
-            const det_acc *with = &c->w;
-            if (kind >= 0 && atomic && c->w.atomic)
-                kind = -1;
-            for (int r = 0; kind < 0 && writes && r < 2; r++) {
-                kind = conflict(&c->r[r], item, sgep, S, pc);
-                with = &c->r[r];
-                if (kind >= 0 && atomic && c->r[r].atomic)
-                    kind = -1;
+    }
+    return *pp;
+}
+
+static void check_global(emu_run *run, const det_acc *me, uint64_t addr, uint32_t n,
+                         bool writes)
+{
+    emu_detect *d = run->det;
+    const uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
+    /* an access out of bounds is emu_mem_exec's fault to report */
+    if (hi == 0 || hi > run->k->narg || !d->gpage[hi - 1] ||
+        off > run->args[hi - 1].bytes || n > run->args[hi - 1].bytes - off)
+        return;
+    d->race_checked++;
+    d->race_global++;
+    /* an access may straddle two pages */
+    for (uint32_t done = 0; done < n;) {
+        const uint64_t o = off + done;
+        const uint32_t k = (uint32_t)(DET_PAGE - o % DET_PAGE) < n - done
+                               ? (uint32_t)(DET_PAGE - o % DET_PAGE) : n - done;
+        det_cell *page = global_page(d, (uint32_t)(hi - 1), o);
+        if (!page) {
+            d->race_unchecked++;
+            if (!d->gcap_noted) {
+                d->gcap_noted = true;
+                fprintf(emu_note_file(), "%s: note: kernel '%s': --races: the global-memory "
+                        "shadow reached its %llu MiB; accesses to further global bytes are "
+                        "not checked\n", run->k->file, run->k->name,
+                        (unsigned long long)(DET_GLOBAL_CAP >> 20));
             }
-            if (kind >= 0) {
-                report_race(run, (uint32_t)kind, with, item, pc, addr + b);
-                reported = true;
-            }
+            return;
         }
-        if (writes) {
-            c->w = me;
-        } else if (c->r[0].item == NONE || c->r[0].item == item) {
-            c->r[0] = me;
-        } else {
-            c->r[1] = me;
-        }
+        check_cells(run, page + o % DET_PAGE, k, me, writes, SP_GLOBAL, addr + done);
+        done += k;
     }
 }
 
@@ -313,18 +515,35 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
 {
     emu_detect *d = run->det;
     if (in->op == ISA_OP_SG_BARRIER) {
-        d->sgep[sg->id]++;
+        for (int s = 0; s < 2; s++) {
+            d->ord[s].asg[sg->id]++;
+            if (fences(in, s))
+                d->ord[s].fsg[sg->id]++;
+        }
         return;
     }
     const isa_family f = isa_ops[in->op].family;
     const uint32_t n = isa_types[in->type].bytes * (in->vec ? in->vec : 1);
+    const int space = in->space == ISA_SPACE_LOCAL ? SP_LOCAL : SP_GLOBAL;
+    const bool atomic = f == ISA_FAM_ATOM || (in->flags & ISA_F_ATOMIC);
+    const det_order *o = &d->ord[space];
+    det_acc me = { .wg = d->wg, .pc = pc | (atomic ? ATOMIC_BIT : 0),
+                   .fint = o->fint, .aint = o->aint,
+                   .fsg = o->fsg[sg->id], .asg = o->asg[sg->id] };
     uint64_t addr[LANES_MAX];
     emu_mem_lane_addresses(run, sg, f == ISA_FAM_ST ? &in->o[0] : &in->o[1], addr);
+    const bool reads = f != ISA_FAM_ST, writes = f != ISA_FAM_LD;
     for (uint32_t l = 0; l < sg->l.width; l++) {
-        /* an access out of bounds is emu_mem_exec's fault to report */
-        if (!(mask >> l & 1) || addr[l] > d->bytes || n > d->bytes - addr[l])
+        if (!(mask >> l & 1))
             continue;
-        check_access(run, sg->id * run->width + l, pc, addr[l], n,
-                     f != ISA_FAM_ST, f != ISA_FAM_LD, f == ISA_FAM_ATOM);
+        me.item = sg->id * run->width + l;
+        if (space == SP_GLOBAL) {
+            check_global(run, &me, addr[l], n, writes);
+            continue;
+        }
+        /* an access out of bounds is emu_mem_exec's fault to report */
+        if (addr[l] > d->bytes || n > d->bytes - addr[l])
+            continue;
+        check_local(run, &me, addr[l], n, reads, writes);
     }
 }

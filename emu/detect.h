@@ -1,8 +1,8 @@
 /*
  * detect.h - the opt-in bug detectors of the functional engine
  * (docs/cli.md, "Detectors"): data races on local memory within a
- * work-group (--races) and loads of local memory that no work-item wrote
- * (--uninitialized).  Off, none of this runs: the decoder hands the
+ * work-group and on global memory within a launch (--races), and loads
+ * of local memory that no work-item wrote (--uninitialized).  Off, none of this runs: the decoder hands the
  * instructions to check to the interpreter as EMU_D_DETECT only when a
  * detector is on, and the other hooks test run->det.
  */
@@ -15,20 +15,22 @@
 
 typedef struct emu_detect emu_detect;
 
-/* Allocate the shadow of run->local_total bytes for the detectors in
- * run->launch->detect and mark the instructions they check in run->dp.
+/* Allocate the shadow of run->local_total bytes (and the page tables of
+ * the global buffers' shadow) for the detectors in run->launch->detect
+ * and mark the instructions they check in run->dp.
  * 0, or -1 when out of host memory. */
 int emu_detect_init(emu_run *run);
 void emu_detect_free(emu_run *run);
 
-/* A work-group starts: no byte written, no access in its first interval. */
-void emu_detect_wg_start(emu_run *run);
-/* Every sub-group left the work-group barrier at pc: a new interval. */
+/* Work-group wg_linear starts: no local byte written, every earlier
+ * access of the launch ordered before its own ones but in global memory. */
+void emu_detect_wg_start(emu_run *run, uint64_t wg_linear);
+/* Every sub-group left the work-group barrier (or collective) at pc. */
 void emu_detect_wg_barrier(emu_run *run, uint32_t pc);
 
 /* Before instruction `in` (an EMU_D_DETECT one) of sub-group sg runs on
- * the lanes of mask: check and record its local accesses, or count its
- * sub-group barrier. */
+ * the lanes of mask: check and record its local or global accesses, or
+ * count its sub-group barrier. */
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc);
 

@@ -109,7 +109,7 @@ typedef struct sgemu_launch {
 /* The opt-in detectors of sgemu_launch.detect; their reports go to the
  * note stream (sgemu_set_note_stream), their counts to sgemu_stats. */
 enum {
-    SGEMU_DETECT_RACES = 1u << 0,          /* --races: local-memory data races */
+    SGEMU_DETECT_RACES = 1u << 0,          /* --races: local and global data races */
     SGEMU_DETECT_UNINIT = 1u << 1          /* --uninitialized: unwritten local loads */
 };
 
@@ -132,11 +132,14 @@ typedef struct sgemu_stats {
      * seconds of sgemu_run / sgemu_replay, all host threads' CPU summed --- */
     double host_wall_s, host_cpu_s;
     /* --- added by the detectors (append-only) --- */
-    uint64_t race_checked;     /* --races: local accesses (one per lane) checked */
+    uint64_t race_checked;     /* --races: local and global accesses (one per
+                                  lane) checked */
     uint64_t races;            /* racing access pairs found (each pair of lines
                                   is reported once, every pair counted) */
     uint64_t uninit_checked;   /* --uninitialized: local loads checked */
     uint64_t uninit_reads;     /* loads of a byte no work-item wrote */
+    uint64_t race_global_checked; /* --races: of race_checked, global accesses */
+    uint64_t race_unchecked;   /* global accesses past the shadow's cap */
 } sgemu_stats;
 
 /* Free what sgemu_run allocated into *stats (the timing results). */

@@ -138,7 +138,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
     if (run->k->private_mem)
         memset(wg->private_mem, 0, (size_t)wg->items * run->k->private_mem);
     if (run->det)
-        emu_detect_wg_start(run);
+        emu_detect_wg_start(run, wg_linear);
     uint32_t done = 0;
     if (!trace) {
         /* untraced: exec.c sets up and runs the first pass of all the

@@ -847,6 +847,7 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
             { "sat", ISA_F_SAT, is_cvt },
             { "uni", ISA_F_UNIFORM, oi->family == ISA_FAM_BRA },
             { "clamp", ISA_F_CLAMP, oi->family == ISA_FAM_IMG_READ },
+            { "atomic", ISA_F_ATOMIC, oi->family == ISA_FAM_LD || oi->family == ISA_FAM_ST },
         };
         bool found = false;
         for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++) {

@@ -98,6 +98,7 @@ static void put_inst(out *o, const isa_kernel *k, const isa_inst *in)
     if (in->flags & ISA_F_SAT) put(o, ".sat");
     if (in->flags & ISA_F_UNIFORM) put(o, ".uni");
     if (in->flags & ISA_F_CLAMP) put(o, ".clamp");
+    if (in->flags & ISA_F_ATOMIC) put(o, ".atomic");
     for (unsigned i = 0; i < in->nopnd && i < ISA_MAX_OPNDS; i++) {
         const isa_operand *op = &in->o[i];
         put(o, i ? ", " : " ");

@@ -282,7 +282,9 @@ enum {
     ISA_F_FENCE_GLOBAL = 1u << 5,
     ISA_F_FENCE_IMAGE  = 1u << 6,
     ISA_F_UNIFORM    = 1u << 7,   /* bra.uni: asserted uniform branch */
-    ISA_F_CLAMP      = 1u << 8    /* image reads: clamp-to-edge sampler */
+    ISA_F_CLAMP      = 1u << 8,   /* image reads: clamp-to-edge sampler */
+    ISA_F_ATOMIC     = 1u << 9    /* ld, st: an atomic load or store (the
+                                     race detector's business only) */
 };
 
 #define ISA_ROUNDS(X) X(DEFAULT, "") X(RTE, "rte") X(RTZ, "rtz") X(RTP, "rtp") X(RTN, "rtn")

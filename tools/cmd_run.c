@@ -58,7 +58,7 @@ static const char run_help[] =
     "                          NAME may be a program-scope __global variable\n"
     "  --json                  print the summary and outputs as JSON on stdout\n"
     "  --check                 compare every collective with the reference model\n"
-    "  --races                 report data races on local memory (docs/cli.md)\n"
+    "  --races                 report data races on local and global memory\n"
     "  --uninitialized         report loads of local memory no work-item wrote\n"
     "  --check-all             --check and every detector\n"
     "  --max-instructions N    stop a runaway kernel after N subgroup instructions\n"

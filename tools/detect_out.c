@@ -7,8 +7,11 @@
 void cli_detect_print(FILE *f, uint32_t detect, const sgemu_stats *s)
 {
     if (detect & SGEMU_DETECT_RACES)
-        fprintf(f, "  races        %llu local accesses checked, %llu racing pairs\n",
-                (unsigned long long)s->race_checked, (unsigned long long)s->races);
+        fprintf(f, "  races        %llu accesses checked (%llu local, %llu global), "
+                "%llu racing pairs%s\n", (unsigned long long)s->race_checked,
+                (unsigned long long)(s->race_checked - s->race_global_checked),
+                (unsigned long long)s->race_global_checked, (unsigned long long)s->races,
+                s->race_unchecked ? ", global shadow full" : "");
     if (detect & SGEMU_DETECT_UNINIT)
         fprintf(f, "  uninit.      %llu local loads checked, %llu of unwritten bytes\n",
                 (unsigned long long)s->uninit_checked, (unsigned long long)s->uninit_reads);
@@ -21,8 +24,11 @@ void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s)
     fprintf(f, ", \"detectors\": {");
     const char *sep = "";
     if (detect & SGEMU_DETECT_RACES) {
-        fprintf(f, "\"races\": {\"checked\": %llu, \"found\": %llu}",
-                (unsigned long long)s->race_checked, (unsigned long long)s->races);
+        fprintf(f, "\"races\": {\"checked\": %llu, \"found\": %llu, \"global\": %llu, "
+                "\"unchecked\": %llu}",
+                (unsigned long long)s->race_checked, (unsigned long long)s->races,
+                (unsigned long long)s->race_global_checked,
+                (unsigned long long)s->race_unchecked);
         sep = ", ";
     }
     if (detect & SGEMU_DETECT_UNINIT)

@@ -248,6 +248,7 @@ void spv_op_store(xctx *x, xfn *f, const spv_inst *in)
         isa_inst *st = spv_emit(x, ISA_OP_ST, ISA_T_U8);
         st->vec = 1;
         st->space = (uint8_t)sp;
+        st->flags |= ISA_F_ATOMIC;
         st->o[0] = a;
         st->o[1] = b;
         st->nopnd = 2;
@@ -277,6 +278,7 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
         isa_operand s = spv_src(x, &v->c[0]);
         isa_inst *st = spv_emit(x, ISA_OP_ST, spv_comp_type(t));
         st->space = (uint8_t)sp;
+        st->flags |= ISA_F_ATOMIC;
         st->o[0] = a;
         st->o[1] = s;
         st->nopnd = 2;
@@ -330,6 +332,8 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
         spv_error(x, "atomics on %s memory are not supported", isa_space_names[sp]);
     isa_inst *ai = spv_emit(x, op, ty);
     ai->space = (uint8_t)sp;
+    if (op == ISA_OP_LD)
+        ai->flags |= ISA_F_ATOMIC;
     ai->o[0] = r->c[0].o;
     ai->o[1] = a;
     ai->nopnd = 2;

@@ -261,6 +261,7 @@ static void test_json_schema_documented(void **state)
     memset(doc, 0, sizeof doc);
     walk_output(seen, T_RUN, "run " VADD(64) " --json --out c --record %s/s.sgt", dir);
     walk_output(seen, T_RUN, "run " VADD(128) " --json");                 /* a fault */
+    walk_output(seen, T_RUN, "run " VADD(64) " --json --no-timing --check-all");
     walk_output(seen, T_REPLAY, "replay %s/s.sgt --json", dir);
     walk_output(seen, T_REPLAY, "replay %s/none.sgt --json", dir);          /* an error */
     walk_output(seen, T_COLL, "collective sub_group_reduce_add --type int --sg 4 "

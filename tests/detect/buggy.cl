@@ -41,3 +41,24 @@ kernel void flag_no_barrier(global int *out, local int *flag)
         flag[0] = 42;
     out[get_global_id(0)] = flag[0];
 }
+
+// Global memory.  The barrier fences local memory only, so the store to
+// out[g] is not ordered before the neighbour's load of it: a missing fence
+// flag (barrier(CLK_GLOBAL_MEM_FENCE) was needed).
+kernel void missing_fence(global int *out, local int *tile)
+{
+    uint g = get_global_id(0), n = get_global_size(0);
+    out[g] = (int)g;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[n + g] = out[(g + 1) % n];
+}
+
+// Each work-group reads the elements the next work-group stores: no
+// barrier orders work-items of two work-groups.
+kernel void wg_neighbour(global int *out, local int *tile)
+{
+    uint g = get_global_id(0), n = get_global_size(0);
+    out[g] = (int)g;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[n + g] = out[(g + get_local_size(0)) % n];
+}

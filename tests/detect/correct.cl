@@ -34,3 +34,28 @@ kernel void local_atomics(global int *out, local int *count)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = count[0];
 }
+
+// Global memory: a neighbour's element inside the work-group after a
+// barrier that fences global memory; a second one orders those loads
+// before the stores that overwrite the elements.
+kernel void global_with_fence(global int *out, local int *tile)
+{
+    uint g = get_global_id(0), l = get_local_id(0);
+    out[g] = (int)g;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    int v = out[g - l + (l + 1) % get_local_size(0)];
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[g] = v * 2;
+}
+
+// Global atomics of every work-item of two work-groups on one counter and
+// one atomic_int: atomics never race with atomics.
+kernel void global_atomics(global int *out, local int *tile)
+{
+    atomic_inc(&out[0]);
+    global atomic_int *a = (global atomic_int *)out + 1;
+    atomic_store(a, (int)get_global_id(0));
+    tile[get_local_id(0)] = atomic_load(a);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[2 + get_global_id(0)] = tile[get_local_id(0)];
+}

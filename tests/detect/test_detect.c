@@ -15,7 +15,10 @@
 #include <cmocka.h>
 
 /* 16 work-items in one work-group, two sub-groups of 8 */
-#define LAUNCH "--global 16 --local 16 --sg 8 --arg out=int:zeros:16 -g -q"
+#define LAUNCH1 "--global 16 --local 16 --sg 8 --arg out=int:zeros:16"
+#define LAUNCH LAUNCH1 " -g -q"
+/* two such work-groups, out twice their size */
+#define LAUNCH2 "--global 32 --local 16 --sg 8 --arg out=int:zeros:64"
 
 /* stderr with the source root (the path clang writes into the line
  * table) cut from the front of each file name */
@@ -35,12 +38,13 @@ static char *reports(const cli_result *r)
     return s;
 }
 
-static void expect_reports(const char *file, const char *kernel, const char *local_arg,
-                           const char *want)
+/* The reports of `kernel` under `launch` (the NDRange and out) */
+static void expect_reports_at(const char *file, const char *kernel, const char *launch,
+                              const char *local_arg, const char *want)
 {
-    cli_result r = cli_run("run tests/detect/%s --kernel %s " LAUNCH " --no-timing "
+    cli_result r = cli_run("run tests/detect/%s --kernel %s %s -g -q --no-timing "
                            "--races --uninitialized --arg %s=local:64",
-                           file, kernel, local_arg);
+                           file, kernel, launch, local_arg);
     assert_int_equal(r.status, 0);
     char *got = reports(&r);
     if (strcmp(got, want))
@@ -48,6 +52,12 @@ static void expect_reports(const char *file, const char *kernel, const char *loc
     assert_string_equal(got, want);
     free(got);
     cli_result_free(&r);
+}
+
+static void expect_reports(const char *file, const char *kernel, const char *local_arg,
+                           const char *want)
+{
+    expect_reports_at(file, kernel, LAUNCH1, local_arg, want);
 }
 
 #define ITEM(x, sg, lane) "work-item local (" #x ",0,0) global (" #x ",0,0) sub-group " \
@@ -111,6 +121,46 @@ static void test_flag_no_barrier(void **state)
         ", in another sub-group, no work-group barrier between\n");
 }
 
+/* Global memory within a work-group: the barrier between out[g]'s store
+ * and the neighbour's load fences local memory only. */
+static void test_missing_fence(void **state)
+{
+    (void)state;
+    /* item 0 loads out[1] (offset 4), stored by item 1 before the
+     * barrier; every other pair is the same two lines */
+    expect_reports_at("buggy.cl", "missing_fence",
+        "--global 16 --local 16 --sg 8 --arg out=int:zeros:32", "tile",
+        "tests/detect/buggy.cl:53: error: kernel 'missing_fence': data race on global "
+        "memory: load at address 0x10000000004 (buffer 'out', offset 4) by " ITEM(0, 0, 0) "\n"
+        "tests/detect/buggy.cl:51: note: conflicts with the store by " ITEM(1, 0, 1)
+        ", in the same sub-group; missing fence flag: the barrier between has no "
+        "CLK_GLOBAL_MEM_FENCE\n");
+}
+
+/* "work-item local (l,0,0) global (g,0,0) sub-group s lane l" */
+#define ITEM2(l, g, sg, lane) "work-item local (" #l ",0,0) global (" #g ",0,0) sub-group " \
+    #sg " lane " #lane
+
+/* Global memory between work-groups: work-group 0 runs first and loads
+ * out[16..31] (unwritten yet); work-group 1 then stores them, and loads
+ * out[0..15], which work-group 0 stored.  Buffer 'out' is argument 0, at
+ * 1 << 40. */
+static void test_wg_neighbour(void **state)
+{
+    (void)state;
+    expect_reports_at("buggy.cl", "wg_neighbour", LAUNCH2, "tile",
+        "tests/detect/buggy.cl:61: error: kernel 'wg_neighbour': data race on global "
+        "memory: store at address 0x10000000040 (buffer 'out', offset 64) by "
+        ITEM2(0, 16, 0, 0) "\n"
+        "tests/detect/buggy.cl:63: note: conflicts with the load by " ITEM2(0, 0, 0, 0)
+        ", in another work-group (0,0,0): only atomics order work-groups\n"
+        "tests/detect/buggy.cl:63: error: kernel 'wg_neighbour': data race on global "
+        "memory: load at address 0x10000000000 (buffer 'out', offset 0) by "
+        ITEM2(0, 16, 0, 0) "\n"
+        "tests/detect/buggy.cl:61: note: conflicts with the store by " ITEM2(0, 0, 0, 0)
+        ", in another work-group (0,0,0): only atomics order work-groups\n");
+}
+
 /* The JSON of a run without its "detectors" member and the values of
  * its host clocks (which differ from run to run). */
 static char *without_detectors(const char *json)
@@ -150,12 +200,13 @@ static void detector_counts(const char *json, const char *name, unsigned long lo
 /* The correct kernels: no report, something checked, and the JSON
  * (statistics, cycles, the output buffer) that of the run without the
  * detectors. */
-static void expect_clean(const char *file, const char *kernel, const char *local_arg)
+static void expect_clean_at(const char *file, const char *kernel, const char *launch,
+                            const char *local_arg, unsigned long long min_loads)
 {
-    cli_result off = cli_run("run tests/detect/%s --kernel %s " LAUNCH " --json --out out "
-                             "--arg %s=local:64", file, kernel, local_arg);
-    cli_result on = cli_run("run tests/detect/%s --kernel %s " LAUNCH " --json --out out "
-                            "--check-all --arg %s=local:64", file, kernel, local_arg);
+    cli_result off = cli_run("run tests/detect/%s --kernel %s %s -g -q --json --out out "
+                             "--arg %s=local:64", file, kernel, launch, local_arg);
+    cli_result on = cli_run("run tests/detect/%s --kernel %s %s -g -q --json --out out "
+                            "--check-all --arg %s=local:64", file, kernel, launch, local_arg);
     assert_int_equal(off.status, 0);
     assert_int_equal(on.status, 0);
     if (on.err[0])
@@ -171,10 +222,15 @@ static void expect_clean(const char *file, const char *kernel, const char *local
     assert_true(checked >= 16);
     assert_int_equal(found, 0);
     detector_counts(on.out, "uninitialized", &checked, &found);
-    assert_true(checked >= 16);
+    assert_true(checked >= min_loads);
     assert_int_equal(found, 0);
     cli_result_free(&off);
     cli_result_free(&on);
+}
+
+static void expect_clean(const char *file, const char *kernel, const char *local_arg)
+{
+    expect_clean_at(file, kernel, LAUNCH1, local_arg, 16);
 }
 
 static void test_correct_kernels(void **state)
@@ -183,6 +239,8 @@ static void test_correct_kernels(void **state)
     expect_clean("correct.cl", "with_barrier", "tile");
     expect_clean("correct.cl", "sg_with_barrier", "tile");
     expect_clean("correct.cl", "local_atomics", "count");
+    expect_clean_at("correct.cl", "global_with_fence", LAUNCH2, "tile", 0);
+    expect_clean_at("correct.cl", "global_atomics", LAUNCH2, "tile", 32);
 }
 
 /* A buggy kernel too: the detectors change nothing but stderr. */
@@ -201,7 +259,7 @@ static void test_buggy_unchanged(void **state)
     free(ref);
     unsigned long long checked, found;
     detector_counts(on.out, "races", &checked, &found);
-    assert_int_equal(checked, 32);    /* 16 stores + 16 loads */
+    assert_int_equal(checked, 32 + 16);    /* 16 local stores + 16 loads, 16 of out */
     /* per sub-group, lanes 0..6 load the element lane + 1 stored (7 + 7);
      * sub-group 1's store to tile[8] after item 7's load, item 15's load
      * of tile[0] */
@@ -217,6 +275,8 @@ int main(void)
         cmocka_unit_test(test_sg_neighbour),
         cmocka_unit_test(test_uninit_read),
         cmocka_unit_test(test_flag_no_barrier),
+        cmocka_unit_test(test_missing_fence),
+        cmocka_unit_test(test_wg_neighbour),
         cmocka_unit_test(test_correct_kernels),
         cmocka_unit_test(test_buggy_unchanged),
     };

@@ -214,6 +214,13 @@ static void test_shapes(void **st)
     assert_int_equal(in->space, ISA_SPACE_CONSTANT);
     in = one("ld.private.f32 r1, [r2 + 8]");
     assert_int_equal(in->space, ISA_SPACE_PRIVATE);
+    /* atomic loads and stores: a flag, nothing else changes */
+    in = one("ld.global.atomic.i32 r1, [r2]");
+    assert_int_equal(in->op, ISA_OP_LD);
+    assert_int_equal(in->flags, ISA_F_ATOMIC);
+    in = one("st.local.i32.atomic [r2], r1");
+    assert_int_equal(in->op, ISA_OP_ST);
+    assert_int_equal(in->flags, ISA_F_ATOMIC);
 }
 
 static void test_branches_and_labels(void **st)
@@ -416,7 +423,8 @@ static void test_vectors_and_modifiers(void **st)
         "add.rtz.i32 r0, r1, r2", "add.sat.f32 r0, r1, r2", "bra.uni.uni L",
         "barrier.local.local", "nop.i32", "add.eq.i32 r0, r1, r2", "st.constant.f32 [r0], r1",
         "atom_add.private.i32 r0, [r1], 1", "mov.i32. r0, r1", "ld.local.f32 r0, [%buf]",
-        "mov.f32x4.f32 r0, r1", "cvt.f32x2.i32 r0, r1",
+        "mov.f32x4.f32 r0, r1", "cvt.f32x2.i32 r0, r1", "add.atomic.i32 r0, r1, r2",
+        "ld.global.atomic.atomic.i32 r0, [r1]",
     };
     for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
         const isa_diag *dg = bad(errs[i]);
