@@ -376,6 +376,56 @@ static int check_launch(emu_run *run)
     return 0;
 }
 
+/* SGEMU_REGALLOC=0 runs kernels on their value registers, unallocated
+ * (A/B comparisons, bisecting). */
+bool sgemu_regalloc_enabled(void)
+{
+    const char *e = getenv("SGEMU_REGALLOC");
+    return !e || strcmp(e, "0") != 0;
+}
+
+/* Allocate the registers of a kernel whose registers are values for this
+ * launch's width: the live set must fit what the config's GRF holds at
+ * that width (docs/regalloc.md); run->k becomes the allocated copy. */
+static int allocate(emu_run *run, isa_kernel *out)
+{
+    const emu_config *cfg = run->cfg;
+    isa_ra_opts o = { .budget_bytes = cfg->timing.allow_spill
+                                      ? tm_grf_budget_bytes(cfg, run->width) : 0 };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_regalloc(run->k, &o, out, &run->stats->regalloc, &d);
+    if (errs) {
+        snprintf(run->fault->msg, sizeof run->fault->msg, "kernel '%s': %s", run->k->name,
+                 d.count ? d.items[0].msg : "register allocation failed");
+        isa_diags_free(&d);
+        return run->fault->code = SGEMU_EXIT_INTERNAL;
+    }
+    isa_diags_free(&d);
+    run->stats->regalloc_done = true;
+    run->k = out;
+    return 0;
+}
+
+/* A work-group must be resident on one compute unit (thread slots, shared
+ * register file), timed or not: the same launches run either way. */
+static int check_fit(emu_run *run)
+{
+    sgemu_timing *t = calloc(1, sizeof *t);
+    if (!t) {
+        user_error(run->fault, "out of host memory setting up the run");
+        return run->fault->code = SGEMU_EXIT_INTERNAL;
+    }
+    const uint32_t items = (uint32_t)(run->local[0] * run->local[1] * run->local[2]);
+    tm_occupancy(run->cfg, run->k, run->width, items, run->local_total, run->wg_total, t);
+    char msg[512] = "";
+    int rc = tm_check_fit(run->cfg, t, run->width, items, msg, sizeof msg);
+    free(t);
+    if (rc)
+        return user_error(run->fault, "%s", msg);
+    return 0;
+}
+
 /* Host memory of one work-group's state is capped: a huge .private_mem or
  * local size is a mistake in the kernel or config (a user error, code 1),
  * not an "out of host memory" (code 3) after a giant calloc. */
@@ -599,8 +649,24 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
         return fault->code = SGEMU_EXIT_INTERNAL;
     }
     run.args = args;
-    int rc = check_launch(&run) || bind_args(&run) || check_memory(&run) ? fault->code : 0;
+    isa_kernel ak;     /* the kernel allocated for this launch's width */
+    bool allocated = false;
+    int rc = check_launch(&run) ? fault->code : 0;
+    if (!rc && k->regalloc == ISA_RA_VALUES && sgemu_regalloc_enabled()) {
+        rc = allocate(&run, &ak);
+        allocated = !rc;
+    } else {
+        /* registers as given: the demand is every register's widest use */
+        isa_ra_stats *ra = &stats->regalloc;
+        ra->regs_before = ra->regs_after = k->nreg;
+        ra->preds_before = ra->preds_after = k->npred;
+        ra->bytes_before = ra->live_bytes_before = ra->live_bytes = k->grf_bytes_per_lane;
+    }
+    if (!rc)
+        rc = bind_args(&run) || check_memory(&run) || check_fit(&run) ? fault->code : 0;
     if (rc) {
+        if (allocated)
+            isa_regalloc_free(&ak);
         free_program_data(&pd);
         return rc;
     }
@@ -646,5 +712,7 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
     emu_detect_free(&run);
     free_pools(&run);
     free_program_data(&pd);
+    if (allocated)
+        isa_regalloc_free(&ak);
     return rc;
 }

@@ -140,7 +140,13 @@ typedef struct sgemu_stats {
     uint64_t uninit_reads;     /* loads of a byte no work-item wrote */
     uint64_t race_global_checked; /* --races: of race_checked, global accesses */
     uint64_t race_unchecked;   /* global accesses past the shadow's cap */
+    bool regalloc_done;        /* the kernel's registers were allocated for the launch */
+    isa_ra_stats regalloc;     /* registers before/after, demand, spills (isa.h) */
 } sgemu_stats;
+
+/* False when the environment sets SGEMU_REGALLOC=0: kernels whose registers
+ * are values then run unallocated (A/B comparisons, bisecting). */
+bool sgemu_regalloc_enabled(void);
 
 /* Free what sgemu_run allocated into *stats (the timing results). */
 void sgemu_stats_free(sgemu_stats *stats);

@@ -39,7 +39,8 @@ typedef struct asm_ctx {
     size_t nlabel, caplabel;
     span *insts;           /* text of each instruction line (after labels) */
     size_t ninst, capinst;
-    bool have_kernel, have_sg, have_lm, have_pm;
+    bool have_kernel, have_sg, have_lm, have_pm, have_live;
+    uint32_t live_bytes;       /* .live_bytes: the allocator's demand */
 } asm_ctx;
 
 static void err(asm_ctx *c, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -50,7 +51,7 @@ static void err(asm_ctx *c, uint32_t line, uint32_t col, const char *fmt, ...)
     char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);   // NOLINT(clang-analyzer-valist.Uninitialized): va_start is the line above
     va_end(ap);
     isa_diags_add(c->d, line, col, "%s", msg);
     c->errors++;
@@ -585,6 +586,15 @@ static void directive(asm_ctx *c, span s)
         dir_u32(c, name, s, &c->have_lm, &k->local_mem, 0, UINT32_MAX);
     } else if (span_eq(name, ".private_mem")) {
         dir_u32(c, name, s, &c->have_pm, &k->private_mem, 0, UINT32_MAX);
+    } else if (span_eq(name, ".live_bytes")) {
+        /* registers already allocated: the demand is the largest live set,
+         * not every register's widest use (docs/regalloc.md) */
+        dir_u32(c, name, s, &c->have_live, &c->live_bytes, 1, UINT32_MAX);
+        k->regalloc = ISA_RA_DONE;
+    } else if (span_eq(name, ".regalloc")) {
+        /* the registers are values: sgemu_run allocates them (docs/regalloc.md) */
+        k->regalloc = ISA_RA_VALUES;
+        expect_end(c, s);
     } else {
         err(c, name.line, name.col, "unknown directive '%s'", q(name.p, name.n, qb));
     }
@@ -1093,6 +1103,21 @@ static bool op_addr(asm_ctx *c, span s, isa_operand *o, const isa_inst *in)
     a.index_type = ISA_T_I32;
     skip_ws(&b);
     span base = take_while(&b, is_word);
+    if (base.n && base.p[0] >= '0' && base.p[0] <= '9') {
+        /* [offset]: an absolute offset into the work-item's private area */
+        uint64_t v;
+        skip_ws(&b);
+        if (b.n || !parse_u64(base, &v) || v > INT64_MAX ||
+            in->space != ISA_SPACE_PRIVATE) {
+            err(c, base.line, base.col, "an address without a base must be [offset] in "
+                "private memory");
+            return false;
+        }
+        a.disp = (int64_t)v;
+        o->kind = ISA_OPND_ADDR;
+        o->addr = a;
+        return true;
+    }
     if (!base.n) {
         err(c, b.line, b.col, "missing address base");
         return false;
@@ -1359,6 +1384,10 @@ int isa_assemble(const char *file, const char *src, size_t len,
     free(c.insts);
     if (!c.errors)
         c.errors = isa_validate(k, d);
+    if (!c.errors && c.have_live && k->regalloc == ISA_RA_VALUES)
+        err(&c, 1, 1, ".live_bytes and .regalloc contradict each other");
+    else if (!c.errors && c.have_live)
+        k->grf_bytes_per_lane = c.live_bytes;
     if (c.errors)
         isa_kernel_free(k);
     if (!diags)

@@ -52,6 +52,10 @@ static void put_arg(out *o, const isa_kernel *k, unsigned a)
 static void put_addr(out *o, const isa_kernel *k, const isa_addr *a)
 {
     put(o, "[");
+    if (a->base_kind == ISA_OPND_NONE) {
+        put(o, "%" PRId64 "]", a->disp);   /* private [offset] */
+        return;
+    }
     if (a->base_kind == ISA_OPND_ARG)
         put_arg(o, k, a->base);
     else
@@ -172,6 +176,10 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
         put(o, ".local_mem %u\n", k->local_mem);
     if (k->private_mem)
         put(o, ".private_mem %u\n", k->private_mem);
+    if (k->regalloc == ISA_RA_VALUES)
+        put(o, ".regalloc\n");
+    else if (k->regalloc == ISA_RA_DONE)
+        put(o, ".live_bytes %u\n", k->grf_bytes_per_lane);
     for (uint32_t a = 0; a < k->narg && a < ISA_MAX_ARGS; a++) {
         const isa_arg *arg = &k->args[a];
         if (k->const_arg == a + 1 || k->global_arg == a + 1) {

@@ -385,7 +385,18 @@ typedef struct isa_kernel {
     /* A kernel IGC compiled (isa/gen/gen.h): when set, inst is empty and
      * the engine executes this program form instead (emu/gen/). */
     struct gen_program *gen;   /* owned */
+    /* --- added by register allocation (append-only) --- */
+    uint8_t regalloc;      /* isa_ra_state: how the registers are to be read */
 } isa_kernel;
+
+/* isa_kernel.regalloc: explicit registers (hand-written .sgasm), values that
+ * sgemu_run allocates for the launch's width (the SPIR-V front end, .sgasm
+ * with .regalloc), or the output of isa_regalloc. */
+typedef enum isa_ra_state {
+    ISA_RA_EXPLICIT = 0,
+    ISA_RA_VALUES = 1,
+    ISA_RA_DONE = 2
+} isa_ra_state;
 
 /* --- added by program-scope __global variables (append-only) --- */
 /* A pointer inside a data block whose value is only known at launch: the
@@ -448,6 +459,32 @@ void isa_compute_reconvergence(isa_kernel *k);
 /* Print a kernel as .sgasm text that reassembles to the identical kernel.
  * Returns a malloc'd string. */
 char *isa_disassemble(const isa_kernel *k);
+
+/* Register allocation (isa/regalloc.c, docs/regalloc.md).  budget_bytes:
+ * GRF bytes per lane the live set must fit (0: no limit, no spill code). */
+typedef struct isa_ra_opts {
+    uint32_t budget_bytes;
+} isa_ra_opts;
+
+typedef struct isa_ra_stats {
+    uint32_t regs_before, preds_before;  /* registers the input names */
+    uint32_t bytes_before;       /* input GRF demand (widest use of every register) */
+    uint32_t live_bytes_before;  /* most bytes per lane live at once, before spilling */
+    uint32_t regs_after, preds_after;    /* physical registers of the output */
+    uint32_t live_bytes;         /* most bytes per lane live at once: the demand */
+    uint32_t spilled_values;     /* values moved to private memory */
+    uint32_t spill_bytes;        /* their slots, bytes per work-item */
+    uint32_t spill_stores, spill_fills;  /* spill instructions in the stream */
+    uint32_t pinned;             /* values kept apart (cross-lane reads, divergence) */
+} isa_ra_stats;
+
+/* Allocate the registers of validated kernel `in` into *out: a copy that
+ * shares in's data blocks and owns new instructions and register widths
+ * (free those with isa_regalloc_free).  Returns 0, or the number of errors
+ * recorded in *diags (then *out owns nothing). */
+int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
+                 isa_ra_stats *st, isa_diags *diags);
+void isa_regalloc_free(isa_kernel *k);
 
 /* Print one instruction (no newline) into buf. */
 int isa_format_inst(const isa_kernel *k, const isa_inst *in, char *buf, size_t n);

@@ -100,6 +100,11 @@ static void check_addr(vctx *v, unsigned i, const isa_operand *o)
         if (arg->kind == ISA_ARG_CONSTANT && oi->family != ISA_FAM_LD &&
             oi->family != ISA_FAM_BLOCK_READ)
             verr(v, i + 1, "writes through a constant pointer: %", arg->name);
+    } else if (a->base_kind == ISA_OPND_NONE) {
+        /* [offset]: only the work-item's own private area has a fixed origin */
+        if (v->in->space != ISA_SPACE_PRIVATE || a->has_index)
+            verr(v, i + 1, "an address without a base must be [offset] in private memory",
+                 NULL);
     } else {
         verr(v, i + 1, "address base must be a register or an argument", NULL);
     }

@@ -65,6 +65,10 @@ static inline int load_test_config(emu_config *cfg)
     memset(&d, 0, sizeof d);
     int errs = emu_config_load_bundled("test-simple", cfg, &d);
     isa_diags_free(&d);
+    /* test-simple's 4 thread slots bound a work-group to 4 sub-groups, timed
+     * or not; the functional tests launch work-groups of any size up to the
+     * device limit, so their compute unit has a slot per work-item */
+    cfg->threads_per_cu = cfg->max_wg_size;
     return errs;
 }
 

@@ -2,6 +2,7 @@
  * file through clang-14/llvm-spirv-14) and print the kernel as .sgasm, so
  * users can read what `sgemu run` will execute. */
 #include "cli.h"
+#include "timing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +12,21 @@ int cli_cmd_spv2asm(int argc, char **argv)
     static const char help[] =
         "usage: sgemu spv2asm KERNEL.spv|KERNEL.cl [--kernel NAME] [-DNAME[=V]] [-IDIR]\n"
         "                     [-include FILE] [-cl-std=CLx.y] [BUILD OPTIONS]\n"
-        "                     [--build-options 'OPTS'] [--clang-arg OPT] [-g0]\n\n"
+        "                     [--build-options 'OPTS'] [--clang-arg OPT] [-g0]\n"
+        "                     [--config FILE --sg N] [--no-regalloc]\n\n"
         "Translates entry point NAME (default: the module's only kernel) to the sgemu ISA\n"
         "and prints it as .sgasm text (which `sgemu asm` accepts).  A .cl file is first\n"
         "compiled with clang-14 and llvm-spirv-14 with line tables (-g0: without); the\n"
         "options go to clang as for `sgemu run` (docs/cli.md).\n\n"
+        "The program printed is the one `sgemu run` executes: registers allocated\n"
+        "(docs/regalloc.md), with the spill code the GRF of --config (default: the\n"
+        "default config) needs at sub-group width --sg N; without --sg, allocated with no\n"
+        "GRF limit.  A comment line before the kernel gives the register counts.\n"
+        "--no-regalloc prints the value registers with the .regalloc directive.\n\n"
         "exit status: 0 ok, 1 errors in the module or bad usage\n";
-    const char *path = NULL, *entry = NULL;
+    const char *path = NULL, *entry = NULL, *config = NULL;
+    unsigned long width = 0;
+    bool no_ra = false;
     /* --build-options words and -g's spelling: at most 64 more than argc */
     const char **clopts = calloc((size_t)argc + 65, sizeof *clopts);
     int nclopts = 0;
@@ -36,6 +45,20 @@ int cli_cmd_spv2asm(int argc, char **argv)
                 free(clopts);
                 return cli_error("option --kernel needs a value");
             }
+        } else if (!strcmp(a, "--config") || !strcmp(a, "--sg")) {
+            const char *v = i + 1 < argc ? argv[++i] : NULL;
+            char *end = NULL;
+            if (v && a[2] == 's')
+                width = strtoul(v, &end, 10);
+            if (!v || (a[2] == 's' && (*end || width == 0 || width > 64))) {
+                free(clopts);
+                return cli_error("option %s needs a value%s", a,
+                                 a[2] == 's' ? " (a sub-group width 1..64)" : "");
+            }
+            if (a[2] == 'c')
+                config = v;
+        } else if (!strcmp(a, "--no-regalloc")) {
+            no_ra = true;
         } else if ((cl = cli_cl_option(argc, argv, &i, clopts, &nclopts, argc + 64)) != 0) {
             if (cl < 0) {
                 free(clopts);
@@ -60,7 +83,40 @@ int cli_cmd_spv2asm(int argc, char **argv)
     free(clopts);
     if (rc)
         return rc;
-    char *text = isa_disassemble(&k);
+    const isa_kernel *shown = &k;
+    isa_kernel ak;
+    isa_ra_stats st;
+    bool allocated = false;
+    if (!no_ra && k.regalloc == ISA_RA_VALUES && sgemu_regalloc_enabled()) {
+        emu_config cfg;
+        isa_ra_opts o = { 0 };
+        if (width) {
+            if ((rc = cli_load_config(config, &cfg))) {
+                isa_kernel_free(&k);
+                return rc;
+            }
+            if (cfg.timing.allow_spill)
+                o.budget_bytes = tm_grf_budget_bytes(&cfg, (uint32_t)width);
+        }
+        isa_diags d;
+        memset(&d, 0, sizeof d);
+        if (isa_regalloc(&k, &o, &ak, &st, &d)) {
+            isa_diags_print(&d, stderr);
+            isa_diags_free(&d);
+            isa_kernel_free(&k);
+            return SGEMU_EXIT_INTERNAL;
+        }
+        isa_diags_free(&d);
+        allocated = true;
+        shown = &ak;
+        printf("; registers: %u values (%u bytes per lane) -> %u registers, %u predicates; "
+               "live at once %u bytes per lane; spilled %u values (%u bytes per work-item)\n",
+               st.regs_before, st.bytes_before, st.regs_after, st.preds_after, st.live_bytes,
+               st.spilled_values, st.spill_bytes);
+    }
+    char *text = isa_disassemble(shown);
+    if (allocated)
+        isa_regalloc_free(&ak);
     isa_kernel_free(&k);
     if (!text)
         return SGEMU_EXIT_INTERNAL;

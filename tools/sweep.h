@@ -95,7 +95,9 @@ void sw_point_key(const sw_sweep *s, const sw_point *p, char *buf, size_t n);
     X(stall_memory, "%llu", unsigned long long) X(stall_barrier, "%llu", unsigned long long) \
     X(stall_fetch, "%llu", unsigned long long) X(stall_issue, "%llu", unsigned long long) \
     X(bytes_l1, "%llu", unsigned long long) X(bytes_l2, "%llu", unsigned long long) \
-    X(bytes_dram, "%llu", unsigned long long) X(bytes_local, "%llu", unsigned long long)
+    X(bytes_dram, "%llu", unsigned long long) X(bytes_local, "%llu", unsigned long long) \
+    X(regs_before, "%llu", unsigned long long) X(regs_after, "%llu", unsigned long long) \
+    X(large_grf, "%llu", unsigned long long) X(spill_bytes, "%llu", unsigned long long)
 
 typedef struct sw_row {
     uint64_t run;             /* index in the run set */

@@ -393,8 +393,9 @@ void sw_print_group(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t g
     for (size_t k = 0; k < gn; k++)
         if ((int)strlen(lab[k]) > lw)
             lw = (int)strlen(lab[k]);
-    fprintf(f, "  %-*s %10s %8s %6s %20s %12s %12s\n", lw, head, "cycles", "speedup",
-            "SIMD%", "occupancy act/max", "instructions", "mem bytes");
+    fprintf(f, "  %-*s %10s %8s %6s %20s %10s %6s %8s %12s %12s\n", lw, head, "cycles",
+            "speedup", "SIMD%", "occupancy act/max", "regs", "GRF", "spill B", "instructions",
+            "mem bytes");
     for (size_t k = 0; k < gn; k++) {
         const sw_row *r = g[k];
         if (r->status) {
@@ -404,9 +405,13 @@ void sw_print_group(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t g
         double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
         snprintf(occ, sizeof occ, "%.0f/%.0f%% (%s)", 100 * r->occupancy,
                  100 * r->theoretical_occupancy, lim_short(r->limiter));
-        fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %12llu %12llu\n", lw, lab[k],
-                (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ,
-                (unsigned long long)r->instructions,
+        /* values > registers after allocation; GRF registers (L: large-GRF mode) */
+        char regs[48], grf[32];
+        snprintf(regs, sizeof regs, "%llu>%llu", r->regs_before, r->regs_after);
+        snprintf(grf, sizeof grf, "%llu%s", r->grf_regs, r->large_grf ? "L" : "");
+        fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %10s %6s %8llu %12llu %12llu\n", lw,
+                lab[k], (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ, regs,
+                grf, r->spill_bytes, (unsigned long long)r->instructions,
                 (unsigned long long)(r->bytes_l1 + r->bytes_local));
     }
     if (best != SIZE_MAX)

@@ -26,6 +26,8 @@ typedef struct sw_group {
     char trace[1100];
     int status;               /* recording's exit code */
     char error[256];
+    /* the recording's register allocation, which its replays share */
+    unsigned long long regs_before, regs_after, spill_bytes;
 } sw_group;
 
 typedef struct sw_job {
@@ -110,6 +112,10 @@ static void functional_key(const sw_sweep *s, const sw_point *p, const sw_setup 
                                   u->local ? 0 : u->cfg.max_wg_size);
     for (int i = 0; i < 8 && len < n; i++)
         len += (size_t)snprintf(buf + len, n - len, "|%u", coll[i]);
+    /* the trace holds the kernel allocated for this GRF (docs/regalloc.md) */
+    if (k->k.regalloc == ISA_RA_VALUES && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "|ra%u",
+                                u->cfg.timing.allow_spill ? tm_grf_budget_bytes(&u->cfg, w) : 0);
     for (uint32_t i = 0; i < k->k.narg && len < n; i++)
         len += (size_t)snprintf(buf + len, n - len, "|%s", u->argv[i] ? u->argv[i] : "-");
 }
@@ -120,8 +126,12 @@ void sw_row_from_stats(sw_row *r, const sgemu_stats *st)
     r->instructions = st->instructions;
     r->uops = st->uops;
     r->lane_ops = st->lane_ops;
+    r->regs_before = st->regalloc.regs_before;
+    r->regs_after = st->regalloc.regs_after;
+    r->spill_bytes = st->regalloc.spill_bytes;
     if (!t)
         return;
+    r->large_grf = t->large_grf;
     r->cycles = t->cycles;
     r->time_us = t->time_us;
     r->ipc = t->ipc;
@@ -208,11 +218,17 @@ static void do_job(sw_ctx *c, const sw_job *j)
         sw_row tmp;                     /* the trace only: rows come from replays */
         memset(&tmp, 0, sizeof tmp);
         run_functional(c, p, &u, g->trace, false, &tmp);
+        g->regs_before = tmp.regs_before;
+        g->regs_after = tmp.regs_after;
+        g->spill_bytes = tmp.spill_bytes;
         g->status = tmp.status;
         snprintf(g->error, sizeof g->error, "%s", tmp.error);
         return;
     } else if (j->record) {
         run_functional(c, p, &u, g->shared ? g->trace : NULL, true, r);
+        g->regs_before = r->regs_before;
+        g->regs_after = r->regs_after;
+        g->spill_bytes = r->spill_bytes;
         g->status = r->status;
         snprintf(g->error, sizeof g->error, "%s", r->error);
     } else if (g->status) {
@@ -229,10 +245,14 @@ static void do_job(sw_ctx *c, const sw_job *j)
         const char *m = f.msg;
         if (m[0] == '\'' && !strncmp(m + 1, g->trace, tl) && !strncmp(m + 1 + tl, "': ", 3))
             m += tl + 4;
-        if (rc)
+        if (rc) {
             fail_row(r, rc, m);
-        else
+        } else {
             sw_row_from_stats(r, &st);
+            r->regs_before = g->regs_before;   /* allocated when it was recorded */
+            r->regs_after = g->regs_after;
+            r->spill_bytes = g->spill_bytes;
+        }
         sgemu_stats_free(&st);
     }
     /* a run cut short by Ctrl-C is not a result: leave it for --resume */

@@ -132,6 +132,11 @@ void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
                   uint32_t wg_items, uint32_t local_bytes, uint64_t wg_total,
                   sgemu_timing *t);
 
+/* GRF bytes per lane a thread of `width` lanes can hold: registers per
+ * thread (the large-GRF mode's where the config has one) x bytes per
+ * register / width.  The register allocator's spill budget. */
+uint32_t tm_grf_budget_bytes(const emu_config *cfg, uint32_t width);
+
 /* After tm_occupancy: a work-group that cannot be resident on one compute
  * unit (more subgroups than thread slots, or than the register file holds)
  * cannot launch.  Returns 0, or SGEMU_EXIT_USER with msg naming the limit. */

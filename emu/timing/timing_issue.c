@@ -208,7 +208,7 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
 
 /* Memory addresses of a record in the model's flat space. */
 static uint32_t rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
-                          const emu_rec *r, isa_space sp, uint64_t *out)
+                          const emu_rec *r, isa_space sp, uint32_t eb, uint64_t *out)
 {
     const emu_wg_trace *tr = &c->wg[th->wg].tr;
     uint32_t n = r->naddr < 64 ? r->naddr : 64;
@@ -217,14 +217,19 @@ static uint32_t rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
         memcpy(out, a, n * sizeof *a);
         return n;
     }
-    /* private memory: each work-item has its own copy */
+    /* private memory: each work-item has its own copy, interleaved across
+     * the lanes of its sub-group at the access's size (as NVIDIA's local
+     * memory and Intel's scratch space): offset o of lane l lies at
+     * o x W + l x bytes in the sub-group's area, so the W lanes' copies of
+     * one value are contiguous and objects apart stay apart */
     uint64_t priv = m->L->k->private_mem ? m->L->k->private_mem : 1;
+    uint64_t w = m->L->width ? m->L->width : 1;
+    uint64_t sgi = c->wg[th->wg].wg_linear * m->sgs + th->sg;
     uint64_t mask = r->mask;
     for (uint32_t i = 0; i < n && mask; i++) {
         uint32_t lane = (uint32_t)__builtin_ctzll(mask);
         mask &= mask - 1;
-        uint64_t item = (c->wg[th->wg].wg_linear * m->sgs + th->sg) * 64 + lane;
-        out[i] = ((uint64_t)0x2000 << 40) + item * priv + a[i];
+        out[i] = ((uint64_t)0x2000 << 40) + sgi * priv * w + a[i] * w + (uint64_t)lane * eb;
     }
     return n;
 }
@@ -345,7 +350,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t s = occupy(m, c, ti_idx, TM_PIPE_SEND, t0, ti->passes);
         uint64_t a[64];
         isa_space sp = (isa_space)ti->space;
-        uint32_t n = rec_addrs(m, c, th, r, sp, a);
+        uint32_t n = rec_addrs(m, c, th, r, sp, ti->elem_bytes, a);
         bool store = isa_ops[m->L->k->inst[pc].op].family == ISA_FAM_ST;
         bool atomic = ti->kind == TM_K_ATOMIC;
         if (sp == ISA_SPACE_LOCAL)

@@ -17,6 +17,16 @@ static uint32_t div_up(uint64_t a, uint64_t b)
     return b ? (uint32_t)((a + b - 1) / b) : 0;
 }
 
+uint32_t tm_grf_budget_bytes(const emu_config *cfg, uint32_t width)
+{
+    uint64_t bpr = cfg->grf_bytes_per_reg ? cfg->grf_bytes_per_reg : 32;
+    uint64_t regs = cfg->grf_regs_per_thread;
+    if (!cfg->timing.grf_bytes_per_cu && cfg->large_grf_regs > regs)
+        regs = cfg->large_grf_regs;
+    uint64_t b = regs * bpr / (width ? width : 1);
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)(b ? b : 1);
+}
+
 void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
                   uint32_t wg_items, uint32_t local_bytes, uint64_t wg_total,
                   sgemu_timing *t)

@@ -158,6 +158,29 @@ static void test_bad_arguments(void **state)
     }
 }
 
+/* A launch is valid or not whether it is timed or not: on test-simple (4
+ * thread slots) a work-group of 200 work-items at width 4 needs 50
+ * sub-groups; both modes refuse it with exit status 1, both run 16. */
+static void test_fit_same_with_and_without_timing(void **state)
+{
+    (void)state;
+    static const char *const modes[] = { "", " --no-timing" };
+    for (int m = 0; m < 2; m++) {
+        cli_result r = cli_run("run examples/vector_add.sgasm --config configs/test-simple.yaml "
+                               "--sg 4 --global 200 --local 200 --arg a=float:zeros:200 "
+                               "--arg b=float:zeros:200 --arg c=float:zeros:200 --arg n=200%s",
+                               modes[m]);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "CL_INVALID_WORK_GROUP_SIZE"));
+        cli_result_free(&r);
+        r = cli_run("run examples/vector_add.sgasm --config configs/test-simple.yaml --sg 4 "
+                    "--global 200 --local 8 --arg a=float:zeros:200 --arg b=float:zeros:200 "
+                    "--arg c=float:zeros:200 --arg n=200%s", modes[m]);
+        assert_int_equal(r.status, 0);
+        cli_result_free(&r);
+    }
+}
+
 static void test_runaway_kernel(void **state)
 {
     (void)state;
@@ -211,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_out_of_bounds_fault),
         cmocka_unit_test(test_outputs_never_overwrite_inputs),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_fit_same_with_and_without_timing),
         cmocka_unit_test(test_runaway_kernel),
         cmocka_unit_test(test_json_summary),
     };

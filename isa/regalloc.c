@@ -1,0 +1,797 @@
+/*
+ * regalloc.c - register allocation of a kernel whose registers are values
+ * (the SPIR-V front end's output, or .sgasm with .regalloc): liveness over
+ * the final instruction stream, an interference graph, greedy colouring in
+ * instruction order, and spill code (private-memory stores and fills) when
+ * the live set does not fit a budget.  The rules are in docs/regalloc.md.
+ *
+ * A unit is what gets a colour: one virtual register, or a block of
+ * consecutive registers that some vector operand reads or writes together.
+ * Predicates are units of their own class, coloured apart.
+ */
+#include "isa_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RA_MAX_VREG 65536u          /* operand register fields are 16 bits */
+#define RA_MAX_ROUNDS 4096u         /* spill rounds (one value each) */
+#define NONE32 0xffffffffu
+
+typedef struct ra_unit {
+    uint32_t reg;           /* first virtual register (predicate number) */
+    uint32_t nregs;         /* registers in the block */
+    uint32_t bytes;         /* per lane: sum of the members' widest use */
+    uint32_t first;         /* first instruction naming it */
+    uint32_t colour;
+    uint8_t pred, pinned, temp;
+} ra_unit;
+
+/* Per-instruction operand lists (unit ids) in one pool. */
+typedef struct ra_ref {
+    uint32_t unit;
+    uint8_t def, full;      /* written; writes every register of the unit */
+} ra_ref;
+
+typedef struct ra {
+    const isa_kernel *k;    /* the kernel being allocated (attributes) */
+    isa_inst *code;
+    uint32_t n;
+    uint32_t nvreg;         /* virtual registers r0..nvreg-1 */
+    uint8_t *temp_reg;      /* RA_MAX_VREG: a spill temporary (never spilled) */
+    /* derived each round */
+    uint32_t *blk;          /* per virtual register: union-find parent */
+    uint8_t *rbytes;        /* per virtual register: widest use */
+    uint32_t *unit_of;      /* per virtual register: unit; preds after */
+    ra_unit *u;
+    uint32_t nu, nw;        /* units, 64-bit words per unit set */
+    ra_ref *refs;
+    uint32_t *ref_first;    /* n + 1 */
+    uint64_t *live_in, *live_out;   /* n x nw */
+    uint8_t *partial;       /* per instruction: may run with part of the lanes */
+    uint64_t *adj;          /* nu x nw */
+} ra;
+
+static inline bool bit(const uint64_t *s, uint32_t i)
+{
+    return s[i / 64] >> (i % 64) & 1;
+}
+
+static inline void set_bit(uint64_t *s, uint32_t i)
+{
+    s[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+static uint32_t find(uint32_t *p, uint32_t x)
+{
+    while (p[x] != x) {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    return x;
+}
+
+/* Visit every register operand of `in`: fn(ctx, reg, count, bytes, letter),
+ * letter 'd' (written), 's' (read), 'P' / 'q' for predicates. */
+typedef void (*ra_visit_fn)(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l);
+
+static void visit(const isa_inst *in, ra_visit_fn fn, void *ctx)
+{
+    if (in->op >= ISA_OP_COUNT)
+        return;
+    const isa_shape sh = isa_ops[in->op].shape;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        const isa_operand *op = &in->o[o];
+        const char l = isa_shape_letter(sh, in->nopnd, o);
+        unsigned vec;
+        const isa_type t = isa_opnd_type(in, o, &vec);
+        const uint32_t b = (unsigned)t < ISA_T_COUNT ? isa_types[t].bytes : 4;
+        if (op->kind == ISA_OPND_REG && (l == 'd' || l == 's'))
+            fn(ctx, op->reg, vec, b, l);
+        else if (op->kind == ISA_OPND_PRED && (l == 'P' || l == 'q'))
+            fn(ctx, op->reg, 1, 0, l);
+        else if (op->kind == ISA_OPND_ADDR) {
+            if (op->addr.base_kind == ISA_OPND_REG)
+                fn(ctx, op->addr.base, 1, 8, 's');
+            if (op->addr.has_index) {
+                const isa_type it = (isa_type)op->addr.index_type;
+                fn(ctx, op->addr.index, 1, it < ISA_T_COUNT ? isa_types[it].bytes : 4, 's');
+            }
+        }
+    }
+}
+
+/* ---- units ---- */
+
+static void see_reg(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
+{
+    ra *r = ctx;
+    if (l == 'P' || l == 'q')
+        return;
+    for (uint32_t c = 0; c < n && reg + c < r->nvreg; c++) {
+        if (r->rbytes[reg + c] < bytes)
+            r->rbytes[reg + c] = (uint8_t)bytes;
+        if (c) {
+            uint32_t a = find(r->blk, reg), b = find(r->blk, reg + c);
+            if (a != b)
+                r->blk[a > b ? a : b] = a < b ? a : b;
+        }
+    }
+}
+
+typedef struct ref_ctx {
+    ra *r;
+    uint32_t pc;
+    uint32_t nref;
+    bool count_only;
+} ref_ctx;
+
+static void add_ref(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
+{
+    (void)bytes;
+    ref_ctx *c = ctx;
+    ra *r = c->r;
+    const bool pred = l == 'P' || l == 'q', def = l == 'd' || l == 'P';
+    uint32_t last = NONE32;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t v = pred ? r->nvreg + reg : reg + i;
+        const uint32_t u = r->unit_of[v];
+        if (u == last)
+            continue;
+        last = u;
+        if (!c->count_only) {
+            ra_ref *f = &r->refs[c->nref];
+            f->unit = u;
+            f->def = def;
+            f->full = def && (pred || (reg + i == r->u[u].reg && n - i >= r->u[u].nregs));
+        }
+        c->nref++;
+    }
+}
+
+/* Units: union the registers of each vector operand, then one unit per
+ * block root and per predicate used. */
+static bool build_units(ra *r)
+{
+    const uint32_t nv = r->nvreg, npred = ISA_MAX_PREDS;
+    free(r->blk);
+    free(r->rbytes);
+    free(r->unit_of);
+    free(r->u);
+    r->blk = malloc(nv * sizeof *r->blk + 1);
+    r->rbytes = calloc(nv + 1, 1);
+    r->unit_of = malloc((nv + npred) * sizeof *r->unit_of);
+    r->u = calloc(nv + npred + 1, sizeof *r->u);
+    if (!r->blk || !r->rbytes || !r->unit_of || !r->u)
+        return false;
+    for (uint32_t v = 0; v < nv; v++)
+        r->blk[v] = v;
+    for (uint32_t i = 0; i < nv + npred; i++)
+        r->unit_of[i] = NONE32;
+    for (uint32_t pc = 0; pc < r->n; pc++)
+        visit(&r->code[pc], see_reg, r);
+    r->nu = 0;
+    /* units in order of first appearance: the colouring order */
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        const isa_inst *in = &r->code[pc];
+        const isa_shape sh = isa_ops[in->op].shape;
+        for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+            const isa_operand *op = &in->o[o];
+            const char l = isa_shape_letter(sh, in->nopnd, o);
+            uint32_t regs[2], nr = 0;
+            bool pred = false;
+            if (op->kind == ISA_OPND_REG && (l == 'd' || l == 's')) {
+                regs[nr++] = op->reg;
+            } else if (op->kind == ISA_OPND_PRED && (l == 'P' || l == 'q')) {
+                regs[nr++] = op->reg;
+                pred = true;
+            } else if (op->kind == ISA_OPND_ADDR) {
+                if (op->addr.base_kind == ISA_OPND_REG)
+                    regs[nr++] = op->addr.base;
+                if (op->addr.has_index)
+                    regs[nr++] = op->addr.index;
+            }
+            for (uint32_t q = 0; q < nr; q++) {
+                if (regs[q] >= (pred ? npred : nv))
+                    continue;
+                const uint32_t v = pred ? nv + regs[q] : find(r->blk, regs[q]);
+                if (r->unit_of[v] != NONE32)
+                    continue;
+                ra_unit *u = &r->u[r->nu];
+                memset(u, 0, sizeof *u);
+                u->reg = pred ? regs[q] : v;
+                u->pred = pred;
+                u->first = pc;
+                u->nregs = 1;
+                u->temp = !pred && r->temp_reg[v];
+                r->unit_of[v] = r->nu++;
+            }
+        }
+    }
+    for (uint32_t v = 0; v < nv; v++) {
+        const uint32_t root = find(r->blk, v);
+        const uint32_t u = r->unit_of[root];
+        if (u == NONE32)
+            continue;
+        r->unit_of[v] = u;
+        if (v != root) {
+            r->u[u].nregs = v - root + 1 > r->u[u].nregs ? v - root + 1 : r->u[u].nregs;
+            r->u[u].temp |= r->temp_reg[v];
+        }
+        r->u[u].bytes += r->rbytes[v];
+    }
+    r->nw = (r->nu + 63) / 64;
+    if (!r->nw)
+        r->nw = 1;
+    /* operand references */
+    free(r->ref_first);
+    free(r->refs);
+    r->ref_first = malloc((r->n + 1) * sizeof *r->ref_first);
+    if (!r->ref_first)
+        return false;
+    ref_ctx c = { r, 0, 0, true };
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        r->ref_first[pc] = c.nref;
+        visit(&r->code[pc], add_ref, &c);
+    }
+    r->ref_first[r->n] = c.nref;
+    r->refs = malloc((c.nref + 1) * sizeof *r->refs);
+    if (!r->refs)
+        return false;
+    c.count_only = false;
+    c.nref = 0;
+    for (uint32_t pc = 0; pc < r->n; pc++)
+        visit(&r->code[pc], add_ref, &c);
+    return true;
+}
+
+/* ---- control flow ---- */
+
+static unsigned succs(const ra *r, uint32_t pc, uint32_t s[2])
+{
+    const isa_inst *in = &r->code[pc];
+    const isa_family f = isa_ops[in->op].family;
+    if (f == ISA_FAM_RET)
+        return 0;
+    if (f == ISA_FAM_BRA) {
+        const uint32_t t = in->target > r->n ? r->n : in->target;
+        s[0] = t;
+        if (in->nopnd >= 2 && t != pc + 1) {
+            s[1] = pc + 1;
+            return 2;
+        }
+        return 1;
+    }
+    s[0] = pc + 1;
+    return 1;
+}
+
+/* Instructions that may run with only part of the lanes active: those
+ * reached from a conditional branch that is not asserted uniform before its
+ * reconvergence point (every later one when that is the exit). */
+static bool mark_partial(ra *r)
+{
+    free(r->partial);
+    r->partial = calloc(r->n + 1, 1);
+    uint32_t *stack = malloc((r->n + 1) * sizeof *stack);
+    uint8_t *seen = malloc(r->n + 1);
+    if (!r->partial || !stack || !seen) {
+        free(stack);
+        free(seen);
+        return false;
+    }
+    for (uint32_t b = 0; b < r->n; b++) {
+        const isa_inst *in = &r->code[b];
+        if (in->op != ISA_OP_BRA || in->nopnd < 2 || (in->flags & ISA_F_UNIFORM))
+            continue;
+        memset(seen, 0, r->n + 1);
+        uint32_t sp = 0, s[2];
+        const unsigned ns = succs(r, b, s);
+        for (unsigned i = 0; i < ns; i++)
+            stack[sp++] = s[i];
+        while (sp) {
+            const uint32_t pc = stack[--sp];
+            if (pc >= r->n || pc == in->reconv || seen[pc])
+                continue;
+            seen[pc] = 1;
+            r->partial[pc] = 1;
+            const unsigned m = succs(r, pc, s);
+            for (unsigned i = 0; i < m; i++)
+                stack[sp++] = s[i];
+        }
+    }
+    free(stack);
+    free(seen);
+    return true;
+}
+
+/* Collectives and block I/O read and write lanes other than their own:
+ * where part of the lanes may be inactive, their registers keep their
+ * meaning in every lane only if nothing else ever shares them. */
+static bool crosses_lanes(const isa_inst *in)
+{
+    const isa_pipe p = isa_ops[in->op].pipe;
+    return p == ISA_PIPE_COLL || p == ISA_PIPE_BLOCK;
+}
+
+/* Does `in` compute each lane's result from that lane's sources alone, one
+ * scalar, so that its destination may reuse a source that dies there? */
+static bool lanewise_scalar(const isa_inst *in)
+{
+    const isa_pipe p = isa_ops[in->op].pipe;
+    return (in->vec == 0 || in->vec == 1) &&
+           (p == ISA_PIPE_ALU || p == ISA_PIPE_TRANS || p == ISA_PIPE_MOV || p == ISA_PIPE_CVT);
+}
+
+static bool liveness(ra *r)
+{
+    const uint32_t n = r->n, nw = r->nw;
+    free(r->live_in);
+    free(r->live_out);
+    r->live_in = calloc((size_t)(n + 1) * nw, sizeof *r->live_in);
+    r->live_out = calloc((size_t)(n + 1) * nw, sizeof *r->live_out);
+    uint64_t *nin = malloc(nw * sizeof *nin);
+    if (!r->live_in || !r->live_out || !nin) {
+        free(nin);
+        return false;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t pc = n; pc-- > 0;) {
+            uint64_t *lo = r->live_out + (size_t)pc * nw, *li = r->live_in + (size_t)pc * nw;
+            uint32_t s[2];
+            const unsigned ns = succs(r, pc, s);
+            memset(lo, 0, nw * sizeof *lo);
+            for (unsigned i = 0; i < ns; i++) {
+                const uint64_t *x = r->live_in + (size_t)s[i] * nw;   /* in[n]: exit, empty */
+                for (uint32_t w = 0; w < nw; w++)
+                    lo[w] |= x[w];
+            }
+            memcpy(nin, lo, nw * sizeof *nin);
+            for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+                if (r->refs[f].def && r->refs[f].full)
+                    nin[r->refs[f].unit / 64] &= ~(UINT64_C(1) << (r->refs[f].unit % 64));
+            for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+                if (!r->refs[f].def || !r->refs[f].full)
+                    set_bit(nin, r->refs[f].unit);
+            if (memcmp(nin, li, nw * sizeof *nin)) {
+                memcpy(li, nin, nw * sizeof *nin);
+                changed = true;
+            }
+        }
+    }
+    free(nin);
+    /* pinned units: live everywhere */
+    for (uint32_t pc = 0; pc < n; pc++) {
+        if (!r->partial[pc] || !crosses_lanes(&r->code[pc]))
+            continue;
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+            r->u[r->refs[f].unit].pinned = !r->u[r->refs[f].unit].pred;
+    }
+    for (uint32_t u = 0; u < r->nu; u++)
+        if (r->u[u].pinned)
+            for (uint32_t pc = 0; pc <= n; pc++) {
+                set_bit(r->live_in + (size_t)pc * nw, u);
+                set_bit(r->live_out + (size_t)pc * nw, u);
+            }
+    return true;
+}
+
+/* Bytes per lane of the register units in set s (+ defs of pc when given),
+ * and the predicate count. */
+static uint32_t set_bytes(const ra *r, const uint64_t *s, uint32_t pc, uint32_t *npred)
+{
+    uint32_t b = 0, p = 0;
+    for (uint32_t w = 0; w < r->nw; w++)
+        for (uint64_t m = s[w]; m; m &= m - 1) {
+            const ra_unit *u = &r->u[w * 64 + (uint32_t)__builtin_ctzll(m)];
+            if (u->pred)
+                p++;
+            else
+                b += u->bytes;
+        }
+    if (pc != NONE32)
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++) {
+            const ra_ref *x = &r->refs[f];
+            if (x->def && !bit(s, x->unit)) {
+                if (r->u[x->unit].pred)
+                    p++;
+                else
+                    b += r->u[x->unit].bytes;
+            }
+        }
+    *npred = p;
+    return b;
+}
+
+/* The demand: most bytes per lane live at once (live into an instruction,
+ * or live out of it with what it writes), predicates a bit per lane each. */
+static uint32_t demand(const ra *r, uint32_t *peak_pc)
+{
+    uint32_t best = 0;
+    *peak_pc = NONE32;
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        uint32_t p1, p2;
+        const uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw, NONE32, &p1) +
+                           (p1 + 7) / 8;
+        const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw, pc, &p2) +
+                           (p2 + 7) / 8;
+        const uint32_t m = a > b ? a : b;
+        if (m > best || *peak_pc == NONE32) {
+            best = m;
+            *peak_pc = pc;
+        }
+    }
+    return best;
+}
+
+static bool interference(ra *r)
+{
+    const uint32_t nu = r->nu, nw = r->nw;
+    free(r->adj);
+    r->adj = calloc((size_t)nu * nw + 1, sizeof *r->adj);
+    if (!r->adj)
+        return false;
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        const uint64_t *lo = r->live_out + (size_t)pc * nw;
+        const bool lw = lanewise_scalar(&r->code[pc]);
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++) {
+            const ra_ref *d = &r->refs[f];
+            if (!d->def)
+                continue;
+            uint64_t *row = r->adj + (size_t)d->unit * nw;
+            for (uint32_t w = 0; w < nw; w++)
+                row[w] |= lo[w];
+            for (uint32_t g = r->ref_first[pc]; g < r->ref_first[pc + 1]; g++)
+                if (r->refs[g].def || !lw)
+                    set_bit(row, r->refs[g].unit);
+        }
+    }
+    /* symmetric, no self edges; pinned units meet every unit */
+    for (uint32_t a = 0; a < nu; a++) {
+        if (r->u[a].pinned)
+            for (uint32_t b = 0; b < nu; b++)
+                set_bit(r->adj + (size_t)a * nw, b);
+        for (uint32_t w = 0; w < nw; w++)
+            for (uint64_t m = r->adj[(size_t)a * nw + w]; m; m &= m - 1) {
+                const uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(m);
+                set_bit(r->adj + (size_t)b * nw, a);
+            }
+    }
+    for (uint32_t a = 0; a < nu; a++)
+        r->adj[(size_t)a * nw + a / 64] &= ~(UINT64_C(1) << (a % 64));
+    return true;
+}
+
+/* Greedy colouring in order of first appearance (pinned units first):
+ * each unit takes the lowest run of free colours of its size. */
+static bool colour(ra *r, uint32_t *nreg, uint32_t *npred)
+{
+    const uint32_t cap = ISA_MAX_REGS + 64;
+    uint8_t *busy = malloc(cap);
+    if (!busy)
+        return false;
+    *nreg = *npred = 0;
+    for (uint32_t u = 0; u < r->nu; u++)
+        r->u[u].colour = NONE32;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t a = 0; a < r->nu; a++) {
+            ra_unit *ua = &r->u[a];
+            if ((pass == 0) != (ua->pinned != 0))
+                continue;
+            memset(busy, 0, cap);
+            for (uint32_t w = 0; w < r->nw; w++)
+                for (uint64_t m = r->adj[(size_t)a * r->nw + w]; m; m &= m - 1) {
+                    const ra_unit *ub = &r->u[w * 64 + (uint32_t)__builtin_ctzll(m)];
+                    if (ub->colour == NONE32 || ub->pred != ua->pred)
+                        continue;
+                    for (uint32_t c = 0; c < ub->nregs && ub->colour + c < cap; c++)
+                        busy[ub->colour + c] = 1;
+                }
+            const uint32_t limit = ua->pred ? ISA_MAX_PREDS : ISA_MAX_REGS;
+            uint32_t c = 0;
+            for (;; c++) {
+                if (c + ua->nregs > limit) {
+                    free(busy);
+                    return false;
+                }
+                uint32_t i = 0;
+                while (i < ua->nregs && !busy[c + i])
+                    i++;
+                if (i == ua->nregs)
+                    break;
+            }
+            ua->colour = c;
+            uint32_t *top = ua->pred ? npred : nreg;
+            if (c + ua->nregs > *top)
+                *top = c + ua->nregs;
+        }
+    free(busy);
+    return true;
+}
+
+/* ---- spilling ---- */
+
+/* Instructions from `pc` (wrapping once) to the next one that reads unit u. */
+static uint32_t next_use(const ra *r, uint32_t u, uint32_t pc)
+{
+    for (uint32_t d = 0; d < r->n; d++) {
+        const uint32_t q = (pc + d) % r->n;
+        for (uint32_t f = r->ref_first[q]; f < r->ref_first[q + 1]; f++)
+            if (r->refs[f].unit == u && !r->refs[f].def)
+                return d;
+    }
+    return r->n;
+}
+
+/* The value to spill at the pressure peak: live there, a scalar register
+ * that no cross-lane instruction pins and no spill made; the furthest next
+ * read wins, then the most bytes, then the earliest. */
+static uint32_t pick_spill(const ra *r, uint32_t pc)
+{
+    const uint64_t *li = r->live_in + (size_t)pc * r->nw, *lo = r->live_out + (size_t)pc * r->nw;
+    uint32_t best = NONE32, best_d = 0;
+    for (uint32_t u = 0; u < r->nu; u++) {
+        const ra_unit *x = &r->u[u];
+        if (x->pred || x->pinned || x->temp || x->nregs != 1 || x->bytes == 0 ||
+            (!bit(li, u) && !bit(lo, u)))
+            continue;
+        const uint32_t d = next_use(r, u, pc);
+        if (d == 0)
+            continue;       /* read here: its fill would be live here too */
+        if (best == NONE32 || d > best_d || (d == best_d && x->bytes > r->u[best].bytes)) {
+            best = u;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+static isa_type spill_type(uint32_t bytes)
+{
+    return bytes >= 8 ? ISA_T_U64 : bytes >= 4 ? ISA_T_U32 : bytes == 2 ? ISA_T_U16 : ISA_T_U8;
+}
+
+static isa_inst spill_inst(const isa_inst *at, bool store, uint32_t reg, isa_type t,
+                           uint32_t offset)
+{
+    isa_inst s;
+    memset(&s, 0, sizeof s);
+    s.op = store ? ISA_OP_ST : ISA_OP_LD;
+    s.type = s.src_type = (uint8_t)t;
+    s.vec = 1;
+    s.space = ISA_SPACE_PRIVATE;
+    s.nopnd = 2;
+    s.reconv = ISA_PC_EXIT;     /* as the assembler leaves a non-branch */
+    s.line = at->line;
+    s.col = at->col;
+    isa_operand *a = &s.o[store ? 0 : 1], *v = &s.o[store ? 1 : 0];
+    a->kind = ISA_OPND_ADDR;
+    a->addr.base_kind = ISA_OPND_NONE;    /* [offset]: the work-item's private area */
+    a->addr.scale = 1;
+    a->addr.index_type = ISA_T_I32;
+    a->addr.disp = offset;
+    v->kind = ISA_OPND_REG;
+    v->reg = (uint16_t)reg;
+    return s;
+}
+
+/* Does operand o of `in` name register reg (read: 's'/'a', written: 'd')? */
+static void rename_opnds(isa_inst *in, uint32_t reg, uint32_t tr, uint32_t tw, bool *rd,
+                         bool *wr)
+{
+    const isa_shape sh = isa_ops[in->op].shape;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        isa_operand *op = &in->o[o];
+        const char l = isa_shape_letter(sh, in->nopnd, o);
+        if (op->kind == ISA_OPND_REG && op->reg == reg && (l == 's' || l == 'd')) {
+            if (l == 'd') {
+                *wr = true;
+                op->reg = (uint16_t)tw;
+            } else {
+                *rd = true;
+                op->reg = (uint16_t)tr;
+            }
+        } else if (op->kind == ISA_OPND_ADDR) {
+            if (op->addr.base_kind == ISA_OPND_REG && op->addr.base == reg) {
+                *rd = true;
+                op->addr.base = (uint16_t)tr;
+            }
+            if (op->addr.has_index && op->addr.index == reg) {
+                *rd = true;
+                op->addr.index = (uint16_t)tr;
+            }
+        }
+    }
+}
+
+/* Replace register `reg` by private-memory slot `offset`: a fill into a
+ * fresh temporary before each instruction that reads it, a store from a
+ * fresh temporary after each that writes it.  Branches to an instruction go
+ * to its fills. */
+static bool spill_reg(ra *r, uint32_t reg, uint32_t bytes, uint32_t offset,
+                      isa_ra_stats *st)
+{
+    uint32_t extra = 0;
+    for (uint32_t pc = 0; pc < r->n; pc++)
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+            extra += r->refs[f].unit == r->unit_of[reg];
+    isa_inst *out = malloc((r->n + extra + 1) * sizeof *out);
+    uint32_t *newpc = malloc((r->n + 1) * sizeof *newpc);
+    if (!out || !newpc) {
+        free(out);
+        free(newpc);
+        return false;
+    }
+    const isa_type t = spill_type(bytes);
+    uint32_t m = 0;
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        isa_inst in = r->code[pc];
+        newpc[pc] = m;
+        bool rd = false, wr = false;
+        if (r->nvreg + 1 >= RA_MAX_VREG)
+            goto fail;
+        const uint32_t tmp = r->nvreg;
+        rename_opnds(&in, reg, tmp, tmp, &rd, &wr);
+        if (rd || wr) {
+            r->temp_reg[tmp] = 1;
+            r->nvreg++;
+        }
+        if (rd) {
+            out[m++] = spill_inst(&in, false, tmp, t, offset);
+            st->spill_fills++;
+        }
+        out[m++] = in;
+        if (wr) {
+            out[m++] = spill_inst(&in, true, tmp, t, offset);
+            st->spill_stores++;
+        }
+    }
+    newpc[r->n] = m;
+    for (uint32_t i = 0; i < m; i++)
+        if (out[i].op == ISA_OP_BRA)
+            out[i].target = newpc[out[i].target <= r->n ? out[i].target : r->n];
+    free(r->code);
+    free(newpc);
+    r->code = out;
+    r->n = m;
+    return true;
+fail:
+    free(out);
+    free(newpc);
+    return false;
+}
+
+/* ---- the pass ---- */
+
+static bool analyse(ra *r)
+{
+    return build_units(r) && mark_partial(r) && liveness(r);
+}
+
+static void ra_free(ra *r)
+{
+    free(r->code);
+    free(r->temp_reg);
+    free(r->blk);
+    free(r->rbytes);
+    free(r->unit_of);
+    free(r->u);
+    free(r->refs);
+    free(r->ref_first);
+    free(r->live_in);
+    free(r->live_out);
+    free(r->partial);
+    free(r->adj);
+}
+
+static void apply_colours(ra *r)
+{
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        isa_inst *in = &r->code[pc];
+        const isa_shape sh = isa_ops[in->op].shape;
+        for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+            isa_operand *op = &in->o[o];
+            const char l = isa_shape_letter(sh, in->nopnd, o);
+            if (op->kind == ISA_OPND_REG && (l == 'd' || l == 's')) {
+                const ra_unit *u = &r->u[r->unit_of[op->reg]];
+                op->reg = (uint16_t)(u->colour + op->reg - u->reg);
+            } else if (op->kind == ISA_OPND_PRED && (l == 'P' || l == 'q')) {
+                op->reg = (uint16_t)r->u[r->unit_of[r->nvreg + op->reg]].colour;
+            } else if (op->kind == ISA_OPND_ADDR) {
+                if (op->addr.base_kind == ISA_OPND_REG)
+                    op->addr.base = (uint16_t)r->u[r->unit_of[op->addr.base]].colour;
+                if (op->addr.has_index)
+                    op->addr.index = (uint16_t)r->u[r->unit_of[op->addr.index]].colour;
+            }
+        }
+    }
+}
+
+int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
+                 isa_ra_stats *st, isa_diags *diags)
+{
+    memset(st, 0, sizeof *st);
+    *out = *in;
+    out->inst = NULL;
+    out->reg_bytes = NULL;
+    st->regs_before = in->nreg;
+    st->preds_before = in->npred;
+    st->bytes_before = in->grf_bytes_per_lane;
+    ra r;
+    memset(&r, 0, sizeof r);
+    r.k = in;
+    r.n = in->ninst;
+    r.nvreg = in->nreg;
+    r.code = malloc((in->ninst + 1) * sizeof *r.code);
+    r.temp_reg = calloc(RA_MAX_VREG, 1);
+    if (!r.code || !r.temp_reg) {
+        ra_free(&r);
+        isa_diags_add(diags, 1, 1, "register allocation: out of memory");
+        return 1;
+    }
+    if (in->ninst)
+        memcpy(r.code, in->inst, in->ninst * sizeof *r.code);
+    const uint32_t slot_base = (in->private_mem + 7u) & ~7u;
+    uint32_t slots = 0, peak = 0, d = 0;
+    bool ok = analyse(&r);
+    if (ok)
+        st->live_bytes_before = d = demand(&r, &peak);
+    for (uint32_t round = 0; ok && opts && opts->budget_bytes && d > opts->budget_bytes &&
+                             round < RA_MAX_ROUNDS; round++) {
+        const uint32_t u = pick_spill(&r, peak);
+        if (u == NONE32)
+            break;      /* nothing live at the peak can go: it stays over */
+        const uint32_t bytes = r.u[u].bytes, reg = r.u[u].reg;
+        slots = (slots + bytes - 1) / bytes * bytes;
+        ok = spill_reg(&r, reg, bytes, slot_base + slots, st);
+        slots += bytes;
+        st->spilled_values++;
+        if (ok)
+            ok = analyse(&r);
+        if (ok)
+            d = demand(&r, &peak);
+    }
+    uint32_t nreg = 0, npred = 0;
+    if (ok)
+        ok = interference(&r) && colour(&r, &nreg, &npred);
+    if (!ok) {
+        ra_free(&r);
+        isa_diags_add(diags, 1, 1, "register allocation failed (out of memory or more than "
+                      "%u registers live at once)", ISA_MAX_REGS);
+        return 1;
+    }
+    apply_colours(&r);
+    for (uint32_t u = 0; u < r.nu; u++)
+        st->pinned += r.u[u].pinned;
+    out->inst = r.code;
+    out->ninst = r.n;
+    r.code = NULL;
+    if (slots)
+        out->private_mem = slot_base + ((slots + 7u) & ~7u);
+    ra_free(&r);
+    int errs = isa_validate(out, diags);
+    if (errs) {
+        free(out->inst);
+        free(out->reg_bytes);
+        out->inst = NULL;
+        out->reg_bytes = NULL;
+        return errs;
+    }
+    out->regalloc = ISA_RA_DONE;
+    out->grf_bytes_per_lane = d;
+    st->regs_after = out->nreg;
+    st->preds_after = out->npred;
+    st->live_bytes = d;
+    st->spill_bytes = slots;
+    return 0;
+}
+
+void isa_regalloc_free(isa_kernel *k)
+{
+    free(k->inst);
+    free(k->reg_bytes);
+    k->inst = NULL;
+    k->reg_bytes = NULL;
+    k->ninst = 0;
+}

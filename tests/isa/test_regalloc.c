@@ -1,0 +1,333 @@
+/* test_regalloc.c - the register allocator (isa/regalloc.c) on small
+ * .regalloc kernels whose live sets are worked out by hand in the comments:
+ * the demand is the largest live set, values that are never live together
+ * share registers, vector operands keep consecutive registers, cross-lane
+ * sources under divergence keep a register of their own, and spilling to a
+ * budget inserts the stores and fills derived below.  Every allocated kernel
+ * gives the same bytes as the unallocated one at every width. */
+#include "sgemu.h"
+#include "test_args.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static emu_config cfg;
+
+static void assemble(const char *src, isa_kernel *k)
+{
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_assemble("t.sgasm", src, strlen(src), k, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+}
+
+static void allocate(const isa_kernel *k, uint32_t budget, isa_kernel *out, isa_ra_stats *st)
+{
+    isa_ra_opts o = { .budget_bytes = budget };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_regalloc(k, &o, out, st, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+    assert_int_equal(out->regalloc, ISA_RA_DONE);
+}
+
+enum { G = 96, L = 48 };   /* two work-groups, partial sub-groups at 32 and 64 */
+
+/* out (G words) after running k at `width` with in = i * 7 + 3. */
+static void run(const isa_kernel *k, uint32_t width, uint32_t *out)
+{
+    static uint32_t in[G];
+    for (uint32_t i = 0; i < G; i++)
+        in[i] = i * 7u + 3u;
+    memset(out, 0, G * 4);
+    sgemu_argval a[2];
+    memset(a, 0, sizeof a);
+    a[0].kind = a[1].kind = SGEMU_VAL_BUFFER;
+    a[0].data = (uint8_t *)out;
+    a[0].bytes = G * 4;
+    a[1].data = (uint8_t *)in;
+    a[1].bytes = sizeof in;
+    sgemu_launch la = launch_1d(G, L, width);
+    la.threads = 1;
+    sgemu_stats st;
+    sgemu_fault f;
+    setenv("SGEMU_REGALLOC", "0", 1);   /* run k as given */
+    int rc = sgemu_run(k, &cfg, &la, a, &st, &f);
+    unsetenv("SGEMU_REGALLOC");
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    sgemu_stats_free(&st);
+}
+
+/* Same bytes from k and its allocation a at every width of the config. */
+static void same_results(const isa_kernel *k, const isa_kernel *a)
+{
+    static const uint32_t widths[] = { 1, 4, 8, 16, 32, 64 };
+    for (unsigned w = 0; w < sizeof widths / sizeof *widths; w++) {
+        uint32_t want[G], got[G];
+        run(k, widths[w], want);
+        run(a, widths[w], got);
+        assert_memory_equal(want, got, sizeof want);
+    }
+}
+
+static unsigned count_private(const isa_kernel *k, isa_opcode op)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < k->ninst; i++)
+        n += k->inst[i].op == op && k->inst[i].space == ISA_SPACE_PRIVATE &&
+             k->inst[i].o[op == ISA_OP_ST ? 0 : 1].addr.base_kind == ISA_OPND_NONE;
+    return n;
+}
+
+/* live after each instruction (u32 = 4 bytes):
+ *   r0            {r0}
+ *   r1 = r0 + 1   {r0 r1}
+ *   r2 = r0 * 5   {r0 r1 r2}     <- 12 bytes, the peak
+ *   r3 = r1 * r2  {r0 r3}
+ *   r4 = r3 ^ r0  {r0 r4}
+ *   st            {}
+ * five values, three registers. */
+static const char straight[] =
+    ".kernel straight\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    add.u32 r1, r0, 1\n"
+    "    mul.u32 r2, r0, 5\n"
+    "    mul.u32 r3, r1, r2\n"
+    "    xor.u32 r4, r3, r0\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static void test_demand_is_the_live_set(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(straight, &k);
+    assert_int_equal(k.regalloc, ISA_RA_VALUES);
+    assert_int_equal(k.grf_bytes_per_lane, 20);     /* five u32 registers */
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.regs_before, 5);
+    assert_int_equal(st.bytes_before, 20);
+    assert_int_equal(st.live_bytes_before, 12);
+    assert_int_equal(st.live_bytes, 12);
+    assert_int_equal(st.regs_after, 3);
+    assert_int_equal(a.nreg, 3);
+    assert_int_equal(a.grf_bytes_per_lane, 12);
+    assert_int_equal(st.spilled_values, 0);
+    assert_int_equal(a.ninst, k.ninst);
+    /* r0 is live throughout: r1..r4 never take its register */
+    const uint16_t r0 = a.inst[0].o[0].reg;
+    for (uint32_t i = 1; i < 5; i++)
+        assert_int_not_equal(a.inst[i].o[0].reg, r0);
+    /* r1 and r2 are live together at the mul */
+    assert_int_not_equal(a.inst[1].o[0].reg, a.inst[2].o[0].reg);
+    same_results(&k, &a);
+    /* allocating an allocated program changes nothing */
+    isa_kernel b;
+    isa_ra_stats st2;
+    a.regalloc = ISA_RA_VALUES;
+    allocate(&a, 0, &b, &st2);
+    assert_int_equal(st2.regs_after, 3);
+    assert_memory_equal(a.inst, b.inst, a.ninst * sizeof *a.inst);
+    isa_regalloc_free(&b);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* Budget 8 bytes (two u32) for the kernel above.  Round 1: the first peak
+ * is `mul r2` (12 bytes out); r0 is read there, r1 and r2 next at `mul r3`
+ * (one step): the tie goes to the first, r1 -> slot 0.  Its fill before
+ * `mul r3` is then live with r0 and r2: 12 bytes at the fill.  Round 2,
+ * peak at that fill: r0 next read two steps on, r2 one step: r0 -> slot 4.
+ * Stores: r1 once, r0 once; fills: r1 once, r0 at its four readers.  Every
+ * instruction then holds at most two u32 values. */
+static void test_spill_to_budget(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(straight, &k);
+    allocate(&k, 8, &a, &st);
+    assert_int_equal(st.spilled_values, 2);
+    assert_int_equal(st.spill_stores, 2);
+    assert_int_equal(st.spill_fills, 5);
+    assert_int_equal(st.spill_bytes, 8);
+    assert_int_equal(st.live_bytes_before, 12);
+    assert_int_equal(st.live_bytes, 8);
+    assert_int_equal(a.grf_bytes_per_lane, 8);
+    assert_int_equal(a.private_mem, 8);
+    assert_int_equal(count_private(&a, ISA_OP_ST), 2);
+    assert_int_equal(count_private(&a, ISA_OP_LD), 5);
+    assert_int_equal(a.ninst, k.ninst + 7);
+    assert_true(a.nreg <= 2);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* A loop: r1 (the sum) and r2 (the counter) live around the back edge,
+ * r3 only inside; r4 after the loop may take r3's register but not r0's
+ * (read by the store). */
+static const char loop[] =
+    ".kernel loop\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r5, [%in + r0*4]\n"
+    "    mov.u32 r1, 0\n"
+    "    mov.u32 r2, 0\n"
+    "top:\n"
+    "    mul.u32 r3, r2, r5\n"
+    "    add.u32 r1, r1, r3\n"
+    "    add.u32 r2, r2, 1\n"
+    "    cmp.lt.u32 p0, r2, 9\n"
+    "    bra.uni p0, top\n"
+    "    add.u32 r4, r1, r0\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static void test_loop(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(loop, &k);
+    allocate(&k, 0, &a, &st);
+    /* out of `mul r3`: r0 r5 r1 r2 r3, 20 bytes; out of the cmp: r0 r5 r1 r2
+     * and p0, 16 + 1 (a bit per lane, rounded up to a byte) */
+    assert_int_equal(st.live_bytes, 20);
+    assert_int_equal(st.regs_after, 5);
+    assert_int_equal(st.preds_after, 1);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* A vector load's four registers stay consecutive; the shuffle under a
+ * lane-dependent branch reads the odd lanes, which are inactive there, so
+ * its source and destination keep registers no other value uses.
+ *   0 mov r0  1 and r1  2 ld r10..r13  3 add r2  4 add r3  5 and r4  6 cmp
+ *   7 mov r5  8 bra  9 mul r6  10 shuffle r5, r6  11 add r7  12 st */
+static const char cross[] =
+    ".kernel cross\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    and.u32 r1, r0, 12\n"
+    "    ld.global.u32x4 r10, [%in + r1*4]\n"
+    "    add.u32 r2, r10, r13\n"
+    "    add.u32 r3, r11, r12\n"
+    "    and.u32 r4, r0, 1\n"
+    "    cmp.eq.u32 p0, r4, 0\n"
+    "    mov.u32 r5, r2\n"
+    "    bra p0, skip\n"
+    "    mul.u32 r6, r3, 3\n"
+    "    intel_sub_group_shuffle_xor.u32 r5, r6, 1\n"
+    "skip:\n"
+    "    add.u32 r7, r5, r3\n"
+    "    st.global.u32 [%out + r0*4], r7\n";
+
+static void test_vectors_and_cross_lane(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(cross, &k);
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.pinned, 2);      /* r5 and r6: the broadcast's registers */
+    const isa_inst *bc = &a.inst[10], *ld = &a.inst[2];
+    assert_int_equal(bc->op, ISA_OP_INTEL_SHUFFLE_XOR);
+    /* only r5's own instructions (7, 10, 11) and r6's (9, 10) name them */
+    for (uint32_t i = 0; i < a.ninst; i++) {
+        const isa_inst *in = &a.inst[i];
+        for (unsigned o = 0; o < in->nopnd; o++) {
+            if (in->o[o].kind != ISA_OPND_REG)
+                continue;
+            if (in->o[o].reg == bc->o[0].reg)
+                assert_true(i == 7 || i == 10 || i == 11);
+            if (in->o[o].reg == bc->o[1].reg)
+                assert_true(i == 9 || i == 10);
+        }
+    }
+    /* the adds read components 0..3 of the loaded vector */
+    const uint16_t v = ld->o[0].reg;
+    assert_int_equal(a.inst[3].o[1].reg, v);
+    assert_int_equal(a.inst[3].o[2].reg, v + 3);
+    assert_int_equal(a.inst[4].o[1].reg, v + 1);
+    assert_int_equal(a.inst[4].o[2].reg, v + 2);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* The spill code round-trips through the assembler: [offset] in private
+ * memory, .live_bytes (the demand) for an allocated kernel, .regalloc when
+ * the registers are values. */
+static void test_text_round_trip(void **state)
+{
+    (void)state;
+    isa_kernel k, a, b;
+    isa_ra_stats st;
+    assemble(straight, &k);
+    allocate(&k, 8, &a, &st);
+    char *t = isa_disassemble(&a);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "ld.private.u32 "));
+    assert_non_null(strstr(t, ", [4]"));
+    assert_null(strstr(t, ".regalloc"));
+    assert_non_null(strstr(t, ".live_bytes 8\n"));
+    assemble(t, &b);
+    assert_int_equal(b.ninst, a.ninst);
+    assert_int_equal(b.regalloc, ISA_RA_DONE);
+    assert_int_equal(b.grf_bytes_per_lane, 8);
+    isa_kernel c;
+    memcpy(strstr(t, ".live_bytes 8") + 12, "6", 1);   /* the directive wins over the sum */
+    assemble(t, &c);
+    assert_int_equal(c.grf_bytes_per_lane, 6);
+    isa_kernel_free(&c);
+    for (uint32_t i = 0; i < a.ninst; i++) {
+        a.inst[i].line = b.inst[i].line;
+        a.inst[i].col = b.inst[i].col;
+    }
+    assert_memory_equal(a.inst, b.inst, a.ninst * sizeof *a.inst);
+    free(t);
+    t = isa_disassemble(&k);
+    assert_non_null(strstr(t, ".regalloc\n"));
+    free(t);
+    isa_kernel_free(&b);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+    /* [offset] is private memory's alone */
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    static const char bad[] = ".kernel b\n.arg out global u32\n    ld.global.u32 r0, [16]\n";
+    assert_int_not_equal(isa_assemble("b.sgasm", bad, strlen(bad), &b, &d), 0);
+    assert_non_null(strstr(d.items[0].msg, "private"));
+    isa_diags_free(&d);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return load_test_config(&cfg) ? -1 : 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_demand_is_the_live_set),
+        cmocka_unit_test(test_spill_to_budget),
+        cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_vectors_and_cross_lane),
+        cmocka_unit_test(test_text_round_trip),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
