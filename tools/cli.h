@@ -119,4 +119,17 @@ void cli_install_signal_handlers(void);
 void cli_detect_print(FILE *f, uint32_t detect, const sgemu_stats *s);
 void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s);
 
+/* width_compare.c: `run --sg A,B,... --compare` (docs/cli.md, "Width
+ * dependence").  Each run's global buffers and images are kept, then
+ * compared element by element; report prints a line per buffer (text)
+ * and/or the JSON "compare" key, and returns 0 or CLI_EXIT_DIFFERS. */
+#define CLI_COMPARE_MAX 16
+#define CLI_EXIT_DIFFERS 4
+typedef struct cli_compare cli_compare;
+cli_compare *cli_compare_new(void);
+int cli_compare_add(cli_compare *c, const isa_kernel *k, const sgemu_argval *v,
+                    uint32_t width);
+int cli_compare_report(const cli_compare *c, const isa_kernel *k, FILE *text, FILE *json);
+void cli_compare_free(cli_compare *c);
+
 #endif

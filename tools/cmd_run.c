@@ -26,7 +26,11 @@ static const char run_help[] =
     "  --config FILE|NAME      device config file, or a bundled config by name\n"
     "                          (nvidia-h100, intel-xe-hpc, ...; default: default)\n"
     "  --sg N[,N...]           sub-group width(s); several widths run one after another\n"
-    "                          on fresh inputs (default: kernel's required or config's)\n"
+    "                          on fresh inputs (default: kernel's required or config's);\n"
+    "                          --widths N,N[,...] is the same\n"
+    "  --compare               with several widths: compare every global buffer and image\n"
+    "                          of the runs; the first differing element of each, exit\n"
+    "                          status 4 when one differs (floats: within a tolerance)\n"
     "  --global X[,Y[,Z]]      global size (its count of values sets the work dimension)\n"
     "  --local X[,Y[,Z]]       work-group size (default: sgemu picks one)\n"
     "  --offset X[,Y[,Z]]      global offset\n"
@@ -82,7 +86,8 @@ static const char run_help[] =
     "  --quiet                 no summary on stderr\n"
     "  --help                  this text\n"
     "\n"
-    "exit status: 0 ok, 1 bad input or usage, 2 kernel fault, 3 internal error\n";
+    "exit status: 0 ok, 1 bad input or usage, 2 kernel fault, 3 internal error,\n"
+    "4 --compare found widths that disagree\n";
 
 typedef struct run_opts {
     const char *kernel_path, *config_path;
@@ -95,6 +100,7 @@ typedef struct run_opts {
     struct { char name[64]; const char *file; } outs[MAX_OUTS];
     uint32_t nouts;
     bool json, quiet, per_line, no_timing;
+    bool compare;                 /* --compare */
     bool igc, timing_given;       /* --compiler igc; --timing asked for */
     const char *entry;            /* --kernel NAME (SPIR-V / OpenCL C) */
     const char *clopts[64];       /* -D / -I / -cl-std for .cl files */
@@ -151,8 +157,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
             exit(SGEMU_EXIT_OK);
         } else if (is_opt(a, "--config")) {
             if (!(o->config_path = opt_value(argc, argv, &i, "--config"))) return 1;
-        } else if (is_opt(a, "--sg")) {
-            if (!(v = opt_value(argc, argv, &i, "--sg")) || parse_widths(v, o)) return 1;
+        } else if (is_opt(a, "--sg") || is_opt(a, "--widths")) {
+            if (!(v = opt_value(argc, argv, &i, a[2] == 's' ? "--sg" : "--widths")) ||
+                parse_widths(v, o))
+                return 1;
+        } else if (!strcmp(a, "--compare")) {
+            o->compare = true;
         } else if (is_opt(a, "--global")) {
             if (!(v = opt_value(argc, argv, &i, "--global"))) return 1;
             o->launch.dims = (uint32_t)cli_parse_dims(v, o->launch.global);
@@ -271,6 +281,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             return cli_error("run: unexpected argument '%s'", a);
         }
     }
+    if (o->compare && o->nwidths < 2)
+        return cli_error("--compare needs two or more widths (--sg 8,16,32)");
     if (o->igc) {   /* the Gen path has no timing records yet */
         if (o->timing_given || o->launch.trace_path || o->record || o->per_line)
             return cli_error("--compiler igc runs functionally only: --timing, --trace, "
@@ -708,7 +720,10 @@ int cli_cmd_run(int argc, char **argv)
     char cmp_label[MAX_WIDTHS][SW_TEXT];
     uint32_t ncmp = 0;
     sgemu_argval *vals = calloc(k.narg + 1, sizeof *vals);
-    if (!vals) {
+    cli_compare *cmpw = o.compare ? cli_compare_new() : NULL;
+    if (!vals || (o.compare && !cmpw)) {
+        free(vals);
+        cli_compare_free(cmpw);
         isa_kernel_free(&k);
         free(o.argspecs);
         return SGEMU_EXIT_INTERNAL;
@@ -815,6 +830,8 @@ int cli_cmd_run(int argc, char **argv)
             rc = emit_outputs(&o, &k, vals, st.sg_width, o.json ? stdout : NULL);
             if (o.json)
                 printf("}}");
+            if (!rc && cmpw)
+                rc = cli_compare_add(cmpw, &k, vals, st.sg_width);
         }
         sgemu_stats_free(&st);
         for (uint32_t i = 0; i < k.narg; i++)
@@ -832,8 +849,14 @@ int cli_cmd_run(int argc, char **argv)
         cli_json_fault(stdout, rc, &fault);
         printf("}\n");
     } else if (o.json) {
-        printf("]}\n");
+        printf("]");
+        if (!rc && cmpw)
+            rc = cli_compare_report(cmpw, &k, NULL, stdout);
+        printf("}\n");
+    } else if (!rc && cmpw) {
+        rc = cli_compare_report(cmpw, &k, stderr, NULL);
     }
+    cli_compare_free(cmpw);
     free(vals);
     isa_kernel_free(&k);
     free(o.argspecs);

@@ -160,7 +160,8 @@ static void file_path(keyset *seen, int table, const char *path)
 }
 
 /* A minimal JSON walker: every object key's path, arrays as "[]", any key
- * under "outputs" as NAME.  Returns the position after the value. */
+ * under "outputs" as NAME, under "compare[].values" as W.  Returns the
+ * position after the value. */
 static const char *walk(const char *p, const char *path, keyset *seen, int table)
 {
     while (*p == ' ' || *p == '\n')
@@ -178,8 +179,11 @@ static const char *walk(const char *p, const char *path, keyset *seen, int table
             char sub[128];
             size_t pl = strlen(path);
             bool dyn = pl >= 7 && !strcmp(path + pl - 7, "outputs");
-            snprintf(sub, sizeof sub, "%s%s%.*s", path, pl ? "." : "", dyn ? 4 : (int)(e - p - 1),
-                     dyn ? "NAME" : p + 1);
+            /* --compare's values by width */
+            bool width = pl >= 16 && !strcmp(path + pl - 16, "compare[].values");
+            snprintf(sub, sizeof sub, "%s%s%.*s", path, pl ? "." : "",
+                     dyn ? 4 : width ? 1 : (int)(e - p - 1),
+                     dyn ? "NAME" : width ? "W" : p + 1);
             file_path(seen, table, sub);
             p = e + 1;
             while (*p == ' ' || *p == ':')
@@ -262,6 +266,9 @@ static void test_json_schema_documented(void **state)
     walk_output(seen, T_RUN, "run " VADD(64) " --json --out c --record %s/s.sgt", dir);
     walk_output(seen, T_RUN, "run " VADD(128) " --json");                 /* a fault */
     walk_output(seen, T_RUN, "run " VADD(64) " --json --no-timing --check-all");
+    walk_output(seen, T_RUN, "run tests/detect/buggy.cl --kernel assumes_simd16 --sg 8,16 "
+                "--compare --global 32 --local 32 --arg out=int:zeros:4 "
+                "--arg tile=local:4 --no-timing --json");          /* width-dependent */
     walk_output(seen, T_REPLAY, "replay %s/s.sgt --json", dir);
     walk_output(seen, T_REPLAY, "replay %s/none.sgt --json", dir);          /* an error */
     walk_output(seen, T_COLL, "collective sub_group_reduce_add --type int --sg 4 "

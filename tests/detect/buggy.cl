@@ -62,3 +62,14 @@ kernel void wg_neighbour(global int *out, local int *tile)
     barrier(CLK_GLOBAL_MEM_FENCE);
     out[n + g] = out[(g + get_local_size(0)) % n];
 }
+
+// Width dependence: the sub-group sums land at out[g / 16], right only
+// when a sub-group has 16 work-items (at SIMD8 two sub-groups write one
+// element, at SIMD32 one sub-group covers two).
+kernel void assumes_simd16(global int *out, local int *tile)
+{
+    uint g = get_global_id(0);
+    int s = sub_group_reduce_add((int)g);
+    if (get_sub_group_local_id() == 0)
+        out[g / 16] = s;
+}

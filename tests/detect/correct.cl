@@ -59,3 +59,12 @@ kernel void global_atomics(global int *out, local int *tile)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[2 + get_global_id(0)] = tile[get_local_id(0)];
 }
+
+// Width independent up to float rounding: a work-group sum adds the
+// sub-groups' partial sums, whose grouping follows the width.
+kernel void float_sum(global float *in, global float *out, local int *tile)
+{
+    float s = work_group_reduce_add(in[get_global_id(0)]);
+    if (get_local_id(0) == 0)
+        out[get_group_id(0)] = s;
+}

@@ -5,6 +5,7 @@
  * with the detectors off and on (outputs, statistics and cycles equal). */
 #include "../cli/cli_harness.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +162,84 @@ static void test_wg_neighbour(void **state)
         ", in another work-group (0,0,0): only atomics order work-groups\n");
 }
 
+/* --compare: the sub-group sums of assumes_simd16 (out[g / 16] = the sum
+ * of g over g's sub-group, written by its lane 0; sub-groups run in id
+ * order, so the last one to write an element wins), computed here for
+ * each width. */
+static void test_width_dependence(void **state)
+{
+    (void)state;
+    static const unsigned widths[3] = { 8, 16, 32 };
+    long want[3][4] = { { 0 } };
+    for (int w = 0; w < 3; w++)
+        for (unsigned first = 0; first < 32; first += widths[w]) {
+            long sum = 0;
+            for (unsigned g = first; g < first + widths[w]; g++)
+                sum += g;
+            want[w][first / 16] = sum;
+        }
+    cli_result r = cli_run("run tests/detect/buggy.cl --kernel assumes_simd16 --sg 8,16,32 "
+                           "--compare --global 32 --local 32 --arg out=int:zeros:4 "
+                           "--arg tile=local:64 -q --no-timing");
+    assert_int_equal(r.status, 4);
+    char line[256];
+    snprintf(line, sizeof line, "sgemu: compare: buffer 'out': element 0 differs: %ld at "
+             "SIMD8; %ld at SIMD16; %ld at SIMD32\n", want[0][0], want[1][0], want[2][0]);
+    assert_string_equal(r.err, line);
+    cli_result_free(&r);
+    /* one width alone is refused */
+    r = cli_run("run tests/detect/buggy.cl --kernel assumes_simd16 --sg 16 --compare "
+                "--global 32 --arg out=int:zeros:4 --arg tile=local:64 -q --no-timing");
+    assert_int_equal(r.status, 1);
+    cli_result_free(&r);
+}
+
+/* A float sum over a work-group: the widths group the additions
+ * differently, so the results may differ in the last bits only; each must
+ * be within the tolerance of the exact sum (computed here in double), and
+ * the verdict "tolerance" with exit status 0. */
+static void test_width_float_tolerance(void **state)
+{
+    (void)state;
+    char arg[2048] = "in=float:[";
+    double exact = 0;
+    for (int i = 0; i < 64; i++) {
+        const float v = (float)(i % 7) / 3.0f - 0.9f;
+        exact += v;
+        snprintf(arg + strlen(arg), sizeof arg - strlen(arg), "%s%.9g", i ? "," : "", v);
+    }
+    strcat(arg, "]");
+    cli_result r = cli_run("run tests/detect/correct.cl --kernel float_sum --widths 8,16,32 "
+                           "--compare --global 64 --local 64 --arg '%s' "
+                           "--arg out=float:zeros:1 --arg tile=local:64 -q --no-timing --json",
+                           arg);
+    assert_int_equal(r.status, 0);
+    const char *o = strstr(r.out, "{\"buffer\": \"out\", \"verdict\": \"");
+    assert_non_null(o);
+    double v[3];
+    /* sgemu's work-group reduction adds the partial sums of 8, 4 and 2
+     * sub-groups: these inputs round differently at SIMD32 */
+    assert_non_null(strstr(o, "\"verdict\": \"tolerance\""));
+    {
+        assert_int_equal(sscanf(strstr(o, "\"values\": "), "\"values\": {\"8\": \"%lf\", "
+                                "\"16\": \"%lf\", \"32\": \"%lf\"}", &v[0], &v[1], &v[2]), 3);
+        double worst = 0, printed;
+        for (int w = 0; w < 3; w++) {
+            assert_true(fabs(v[w] - exact) <= 1e-5 * fabs(exact));
+            const double m = fabs(v[0]) > fabs(v[w]) ? fabs(v[0]) : fabs(v[w]);
+            if (fabs(v[w] - v[0]) / m > worst)
+                worst = fabs(v[w] - v[0]) / m;
+        }
+        assert_int_equal(sscanf(strstr(o, "\"relative_difference\": "),
+                                "\"relative_difference\": %lf", &printed), 1);
+        assert_true(fabs(printed - worst) <= 1e-5 * worst);   /* printed with 6 digits */
+    }
+    assert_non_null(strstr(r.out, "{\"buffer\": \"in\", \"verdict\": \"equal\", "
+                                  "\"element\": null, \"values\": null, "
+                                  "\"relative_difference\": null}"));
+    cli_result_free(&r);
+}
+
 /* The JSON of a run without its "detectors" member and the values of
  * its host clocks (which differ from run to run). */
 static char *without_detectors(const char *json)
@@ -277,6 +356,8 @@ int main(void)
         cmocka_unit_test(test_flag_no_barrier),
         cmocka_unit_test(test_missing_fence),
         cmocka_unit_test(test_wg_neighbour),
+        cmocka_unit_test(test_width_dependence),
+        cmocka_unit_test(test_width_float_tolerance),
         cmocka_unit_test(test_correct_kernels),
         cmocka_unit_test(test_buggy_unchanged),
     };
