@@ -302,14 +302,38 @@ static void flag_set(gen_thread *t, uint8_t reg, uint8_t sub, uint32_t bit, bool
     t->flag[off] = on ? (uint8_t)(t->flag[off] | m) : (uint8_t)(t->flag[off] & ~m);
 }
 
+uint64_t gen_pred_bits(const gen_thread *t, const gen_inst *in)
+{
+    uint64_t all = in->esize >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << in->esize) - 1;
+    if (in->pred == GEN_PRED_NONE)
+        return all;
+    uint64_t f = flag_word(t, in->flag_reg, in->flag_sub), p = 0;
+    if (in->pred == GEN_PRED_SEQ) {
+        p = f >> in->choff;
+    } else {
+        /* .anyNh / .allNh: channel c's predicate is the any / all of the flag
+         * bits of its aligned group of N channels (IGA's PredCtrl order:
+         * ANY2H, ALL2H, ANY4H, ... ALL32H) */
+        uint32_t k = (uint32_t)(in->pred - GEN_IGA_PRED_ANY2H);
+        uint32_t n = 2u << (k / 2);
+        bool any = k % 2 == 0;
+        for (uint32_t i = 0; i < in->esize; i++) {
+            uint32_t g = (in->choff + i) / n * n;
+            uint64_t gm = n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+            uint64_t bits = f >> g & gm;
+            if (any ? bits != 0 : bits == gm)
+                p |= UINT64_C(1) << i;
+        }
+    }
+    return (in->pred_inv ? ~p : p) & all;
+}
+
 uint64_t gen_channels(const gen_thread *t, const gen_inst *in, bool use_pred)
 {
     uint64_t all = in->esize >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << in->esize) - 1;
-    uint64_t m = in->nomask ? all : (t->dispatch >> in->choff) & all;
-    if (use_pred && in->pred == GEN_PRED_SEQ) {
-        uint64_t f = flag_word(t, in->flag_reg, in->flag_sub) >> in->choff;
-        m &= in->pred_inv ? ~f : f;
-    }
+    uint64_t m = in->nomask ? all : (t->exec >> in->choff) & all;
+    if (use_pred && in->pred != GEN_PRED_NONE)
+        m &= gen_pred_bits(t, in);
     return m;
 }
 
@@ -498,9 +522,7 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
                 take_a = isnan(b.f);   /* min/max return the number */
             *r = take_a ? a : b;
         } else {
-            uint64_t f = flag_word(t, in->flag_reg, in->flag_sub) >> (in->choff + i) & 1;
-            bool p = in->pred == GEN_PRED_NONE || (f != 0) != (in->pred_inv != 0);
-            *r = p ? a : b;
+            *r = gen_pred_bits(t, in) >> i & 1 ? a : b;
         }
         break;
     case GEN_OP_CSEL:   /* src2 <cond> 0 selects src0, else src1; flags untouched */
@@ -599,9 +621,6 @@ static int exec_cmp(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t m)
 
 int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
 {
-    if (in->pred > GEN_PRED_SEQ)
-        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                         "predicate group forms are not supported by sgemu yet");
     const gen_class cls = (gen_class)gen_ops[in->op].cls;
     if (cls == GEN_CLASS_NOP)
         return 0;

@@ -24,8 +24,11 @@ typedef struct gen_thread {
     uint8_t cr[GEN_CTRL_BYTES], sr[GEN_CTRL_BYTES], ce[GEN_CTRL_BYTES];
     uint8_t tm[GEN_CTRL_BYTES], nreg[GEN_CTRL_BYTES];
     uint64_t dispatch;       /* channels that exist (the dispatch mask) */
+    uint64_t exec;           /* channels enabled at ip: those whose pcip is ip */
     uint32_t ip;             /* instruction index */
+    bool conv;               /* every channel at ip (pcip not kept up to date) */
     bool done;
+    uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
 } gen_thread;
 
 /* gen_run.c: a fault that names the instruction (as IGA prints it) and its
@@ -38,6 +41,15 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in);
 /* Channels of `in` that execute (execution mask, predication), as a mask
  * over the instruction's own channels 0..esize-1. */
 uint64_t gen_channels(const gen_thread *t, const gen_inst *in, bool use_pred);
+
+/* Predicate bits of `in` (sequential or group form) over its channels
+ * 0..esize-1; all ones when unpredicated. */
+uint64_t gen_pred_bits(const gen_thread *t, const gen_inst *in);
+
+/* gen_flow.c: one control-flow instruction (moves channels' pcip), and the
+ * choice of the next instruction once pcip changed; 0 or the fault code. */
+int gen_exec_flow(emu_run *run, gen_thread *t, const gen_inst *in);
+void gen_next_ip(gen_thread *t);
 
 /* gen_send.c: one send; 0 or the fault code. */
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in);

@@ -100,6 +100,8 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     t->dispatch = size >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << size) - 1;
     put32(t->ce, (uint32_t)t->dispatch);
     t->ip = 0;
+    t->exec = t->dispatch;
+    t->conv = true;
     t->done = false;
     /* R0: thread group ID X in r0.1, Y in r0.6, Z in r0.7 */
     put32(t->grf + 4, (uint32_t)wg->group_id[0]);
@@ -152,14 +154,33 @@ static int thread_run(emu_run *run, gen_thread *t)
                            "the supported ones)");
             break;
         }
+        if (in->pred == GEN_IGA_PRED_ANYV || in->pred == GEN_IGA_PRED_ALLV ||
+            in->pred > GEN_IGA_PRED_ALL32H) {
+            rc = gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                           "this predicate form is not supported by sgemu");
+            break;
+        }
         n++;
         lanes += (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
         slots += in->esize;
-        rc = gen_ops[in->op].cls == GEN_CLASS_SEND ? gen_exec_send(run, t, in)
-                                                   : gen_exec_alu(run, t, in);
+        const gen_class cls = (gen_class)gen_ops[in->op].cls;
+        if (cls == GEN_CLASS_FLOW) {
+            rc = gen_exec_flow(run, t, in);
+            if (rc)
+                break;
+            continue;
+        }
+        rc = cls == GEN_CLASS_SEND ? gen_exec_send(run, t, in) : gen_exec_alu(run, t, in);
         if (rc)
             break;
-        t->ip++;
+        if (t->conv) {
+            t->ip++;
+        } else {
+            for (uint32_t c = 0; c < 32; c++)
+                if (t->exec >> c & 1)
+                    t->pcip[c] = t->ip + 1;
+            gen_next_ip(t);
+        }
     }
     run->instructions += n;
     run->stats->instructions += n;

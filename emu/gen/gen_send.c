@@ -163,9 +163,6 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
 
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
 {
-    if (in->pred > GEN_PRED_SEQ)
-        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                         "predicate group forms are not supported by sgemu yet");
     if (in->eot) {   /* end of thread (thread spawner message) */
         t->done = true;
         return 0;

@@ -116,6 +116,8 @@ typedef struct gen_inst {
     uint8_t accwr;         /* AccWrEn: also writes the accumulator */
     uint8_t has_dst;
     uint32_t subfunc;      /* math function, sync function, send SFID */
+    uint32_t jip, uip;     /* branches: the instruction indices of IGA's JIP and
+                            * UIP targets (UINT32_MAX: none) */
     gen_opnd dst, src[3];
     /* sends */
     int32_t msg_type;      /* IGA's iga::SFMessageType; -1 none */

@@ -73,6 +73,10 @@ static void decode_one(const gen_iga *g, const kv_t *kv, int32_t pc, uint32_t pl
     uint32_t sub = 0;
     if (g->kv_get_subfunction(kv, pc, &sub) == 0)
         in->subfunc = sub;
+    int32_t tg[2] = { -1, -1 };
+    uint32_t nt = g->kv_get_inst_targets(kv, pc, tg);
+    in->jip = nt > 0 && tg[0] >= 0 ? (uint32_t)tg[0] : UINT32_MAX;   /* byte offsets here, */
+    in->uip = nt > 1 && tg[1] >= 0 ? (uint32_t)tg[1] : UINT32_MAX;   /* indices after decode */
     in->has_dst = g->kv_get_has_destination(kv, pc) == 1;
     if (in->has_dst) {
         gen_opnd *d = &in->dst;
@@ -158,6 +162,14 @@ int gen_decode(gen_program *p, const uint8_t *code, size_t len, const char *knam
     }
     p->ninst = n;
     g->kv_delete(kv);
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        gen_inst *in = &p->inst[i];
+        uint32_t j = in->jip, u = in->uip;
+        in->jip = j == UINT32_MAX ? j : gen_inst_at(p, j);
+        in->uip = u == UINT32_MAX ? u : gen_inst_at(p, u);
+        if ((j != UINT32_MAX && in->jip == UINT32_MAX) || (u != UINT32_MAX && in->uip == UINT32_MAX))
+            rc = FAIL("kernel '%s': branch at +0x%x targets no instruction", kname, in->offset);
+    }
     if (!rc && n == 0)
         rc = FAIL("kernel '%s': IGA decoded no instruction", kname);
     return rc;

@@ -283,6 +283,72 @@ static void alu_float(void **state)
         }
 }
 
+/* --------------------------------------------------------------- flow */
+
+/* flow.cl's definition, written out for one work-item */
+static void flow_ref(int x0, int *s_out, int *n_out)
+{
+    int x = x0, s;
+    if (x > 10)
+        s = x * 3;
+    else if (x > 4)
+        s = x - 7;
+    else
+        s = -x;
+    for (int k = 0; k < x; k++) {
+        if (k == 5)
+            continue;
+        if (s > 300)
+            break;
+        s += k * k;
+    }
+    int n = 0;
+    while (x > 1 && n < 50) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        n++;
+    }
+    int r = x0 % 4;
+    if (r == 0)
+        s += 1000;
+    else if (r == 1)
+        s -= 1000;
+    else if (r == 3)
+        s ^= 0x55;
+    *s_out = s;
+    *n_out = n;
+}
+
+/* Divergent if/else, loops with break/continue, a switch and an early
+ * return, with partial sub-groups (100 items, groups of 50) */
+static void flow(void **state)
+{
+    (void)state;
+    const uint32_t n = 100;
+    for (size_t w = 0; w < 3; w++) {
+        isa_kernel k;
+        load("flow.cl", widths[w], "", &k);
+        sgemu_argval args[2] = { buffer(n * 4), buffer(2 * n * 4) };
+        int32_t *a = (int32_t *)args[0].data, *c = (int32_t *)args[1].data;
+        uint32_t seed = 9;
+        for (uint32_t i = 0; i < n; i++) {
+            a[i] = (int32_t)(lcg(&seed) % 40) - 3;
+            c[2 * i] = c[2 * i + 1] = -12345;
+        }
+        a[3] = 7;
+        sgemu_fault f;
+        assert_int_equal(run(&k, n, 50, args, &f), 0);
+        for (uint32_t i = 0; i < n; i++) {
+            int s, m;
+            flow_ref(a[i], &s, &m);
+            assert_int_equal(c[2 * i], s);
+            assert_int_equal(c[2 * i + 1], a[i] == 7 ? -12345 : m);
+        }
+        free(args[0].data);
+        free(args[1].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ------------------------------------------------------------ shuffle */
 
 /* intel_sub_group_shuffle with an index per channel (indirect register
@@ -326,18 +392,18 @@ static void unsupported(void **state)
 {
     (void)state;
     isa_kernel k;
-    load("loop.cl", 16, "", &k);
-    sgemu_argval args[2] = { buffer(16 * 4), buffer(16 * 4) };
+    load("unsupported.cl", 16, "", &k);
+    sgemu_argval args[2] = { buffer(17 * 4), buffer(16 * 4) };
     sgemu_fault f;
     sgemu_launch L = launch_1d(16, 16, 16);
     sgemu_stats st;
     assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), SGEMU_EXIT_USER);
     sgemu_stats_free(&st);
     assert_non_null(strstr(f.msg, "sgemu does not execute this Gen instruction"));
-    const char *at = strstr(f.msg, "loop.cl+0x");
+    const char *at = strstr(f.msg, "unsupported.cl+0x");
     assert_non_null(at);
     /* the offset names an instruction whose IGA text follows */
-    unsigned off = (unsigned)strtoul(at + strlen("loop.cl+0x"), NULL, 16);
+    unsigned off = (unsigned)strtoul(at + strlen("unsupported.cl+0x"), NULL, 16);
     uint32_t ip = gen_inst_at(k.gen, off);
     assert_int_not_equal(ip, UINT32_MAX);
     assert_int_equal(k.gen->inst[ip].op, GEN_OP_UNKNOWN);
@@ -423,6 +489,7 @@ int main(void)
         cmocka_unit_test(ids),
         cmocka_unit_test(alu_int),
         cmocka_unit_test(alu_float),
+        cmocka_unit_test(flow),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
