@@ -33,6 +33,7 @@ typedef struct emu_config {
     char ocloc_target[32];             /* Intel offline compiler's -device name, or "none" */
     uint32_t block_io_max_width;       /* widest sub-group block I/O compiles at */
     uint32_t local_block_io;           /* 1: block I/O on local memory compiles */
+    uint32_t printf_buffer_size;       /* bytes of a launch's printf buffer */
     /* collectives: algorithm per family (collectives/coll.h) */
     coll_options coll;
     /* timing keys are added by the timing model (emu/timing.h) */

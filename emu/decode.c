@@ -167,7 +167,8 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
     }
     const bool alu_family = oi->family != ISA_FAM_RET &&
         oi->family != ISA_FAM_BARRIER && oi->family != ISA_FAM_IMG_READ &&
-        oi->family != ISA_FAM_IMG_WRITE && oi->family != ISA_FAM_IMG_QUERY;
+        oi->family != ISA_FAM_IMG_WRITE && oi->family != ISA_FAM_IMG_QUERY &&
+        oi->family != ISA_FAM_PRINTF;
     if (alu_family)
         d->kind = EMU_D_XALU;
     if (in->type >= ISA_T_COUNT || (in->vec && in->vec != 1))

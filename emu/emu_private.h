@@ -83,6 +83,7 @@ typedef struct emu_run {
     uint32_t coll_scratch_bytes;
     emu_dprog dp;               /* decoded form (decode.h); shared, read-only */
     struct emu_detect *det;     /* launch->detect's shadow state (detect.h), or NULL */
+    struct emu_printf *pf;      /* the printf buffer (printf.c), or NULL */
 } emu_run;
 
 /* fault.c: fill run->fault and return its code.  `sg`/`lane` name the
@@ -125,6 +126,16 @@ int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_
 /* image.c: image element reads/writes and queries. */
 int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                    uint32_t pc);
+
+/* printf.c: the launch's printf buffer.  init: when the kernel has formats
+ * (-1: out of host memory); exec: the printf instruction; finish: sort and
+ * format the output into stats (-1: out of host memory); free: drop it. */
+typedef struct emu_printf emu_printf;
+int emu_printf_init(emu_run *run);
+int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                    uint32_t pc);
+int emu_printf_finish(emu_run *run, sgemu_stats *stats);
+void emu_printf_free(emu_run *run);
 
 /* gen/gen_run.c: the NDRange of a Gen program (run->k->gen). */
 int emu_gen_run(emu_run *run);

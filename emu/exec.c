@@ -764,6 +764,11 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                 LEAVE(run->fault->code);
             lanes_simt_goto(s, pc + 1);
             break;
+        case ISA_FAM_PRINTF:
+            if (emu_printf_exec(run, sg, in, mask, pc))
+                LEAVE(run->fault->code);
+            lanes_simt_goto(s, pc + 1);
+            break;
         default:
             if (isa_op_cross_lane(in->op)) {
                 if (isa_op_wg_sync(in->op)) {

@@ -696,7 +696,8 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
         atomic_store_explicit(&launch->progress[1], run.wg_total, memory_order_relaxed);
     stats->work_items = run.global[0] * run.global[1] * run.global[2];
 
-    if (alloc_pools(&run) != 0 || (launch->detect && emu_detect_init(&run) != 0)) {
+    if (alloc_pools(&run) != 0 || (launch->detect && emu_detect_init(&run) != 0) ||
+        emu_printf_init(&run) != 0) {
         user_error(fault, "out of host memory setting up the run");   /* the message */
         fault->code = rc = SGEMU_EXIT_INTERNAL;
     }
@@ -710,6 +711,12 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
         rc = emu_run_workgroups(&run);   /* functional: on launch->threads threads */
     emu_detect_stats(&run, stats);
     emu_detect_free(&run);
+    /* what printed up to a fault is kept: it helps find the fault */
+    if (rc != SGEMU_EXIT_INTERNAL && emu_printf_finish(&run, stats) != 0) {
+        user_error(fault, "out of host memory formatting the printf output");
+        fault->code = rc = SGEMU_EXIT_INTERNAL;
+    }
+    emu_printf_free(&run);
     free_pools(&run);
     free_program_data(&pd);
     if (allocated)

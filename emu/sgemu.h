@@ -142,11 +142,26 @@ typedef struct sgemu_stats {
     uint64_t race_unchecked;   /* global accesses past the shadow's cap */
     bool regalloc_done;        /* the kernel's registers were allocated for the launch */
     isa_ra_stats regalloc;     /* registers before/after, demand, spills (isa.h) */
+    /* --- added by printf (append-only; docs/opencl.md#printf) --- */
+    char *printf_text;         /* the launch's printf output, NUL-terminated, in
+                                  work-group, sub-group, lane, program order;
+                                  NULL when nothing printed (free with
+                                  sgemu_stats_free) */
+    size_t printf_len;         /* its bytes */
+    uint64_t printf_calls;     /* printf calls (one per work-item) that printed */
+    uint64_t printf_dropped;   /* calls that found the buffer full: returned -1 */
+    uint64_t printf_buffer;    /* the buffer's size in bytes (device.printf_buffer_size) */
 } sgemu_stats;
 
 /* False when the environment sets SGEMU_REGALLOC=0: kernels whose registers
  * are values then run unallocated (A/B comparisons, bisecting). */
 bool sgemu_regalloc_enabled(void);
+
+/* --- added by printf (append-only) --- */
+/* Write a launch's printf output to `out` (a FILE *, e.g. stdout) and, when
+ * calls were dropped because the buffer was full, say so on `err` (a FILE *,
+ * may be NULL) naming kernel `kernel`.  Returns the bytes written. */
+size_t sgemu_printf_flush(const sgemu_stats *stats, const char *kernel, void *out, void *err);
 
 /* Free what sgemu_run allocated into *stats (the timing results). */
 void sgemu_stats_free(sgemu_stats *stats);

@@ -182,7 +182,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
  * own subgroups, local, private and scratch memory, statistics and fault)
  * and takes work-groups in increasing order from a shared counter.  Race-
  * free kernels write the same bytes whatever the thread count; kernels with
- * global atomics, check mode (its notes print in order) and micro-op
+ * global atomics, check mode (its notes print in order), printf and micro-op
  * listeners run on one thread.  A fault stops work-groups after the
  * faulting one from starting; the fault reported is the lowest work-group's,
  * the one a single thread reports. */
@@ -207,7 +207,8 @@ typedef struct wg_pool {
 
 static bool needs_one_thread(const emu_run *run)
 {
-    if (run->launch->check || run->launch->uop_listener || run->det)
+    /* printf: the buffer fills, and overflows, in one order */
+    if (run->launch->check || run->launch->uop_listener || run->det || run->k->nprintf)
         return true;
     for (uint32_t i = 0; i < run->k->ninst; i++) {
         const isa_inst *in = &run->k->inst[i];

@@ -556,6 +556,79 @@ static void dir_global_var(asm_ctx *c, span rest)
     k->gvars[k->ngvar++] = g;
 }
 
+/* .printf "FORMAT": the next printf format (index 0, 1, ... in order);
+ * escapes \n \t \r \" \\ and \xHH. */
+static void dir_printf(asm_ctx *c, span name, span rest)
+{
+    trim(&rest);
+    if (!rest.n || rest.p[0] != '"') {
+        err(c, rest.line, rest.col, ".printf needs a format in double quotes");
+        return;
+    }
+    char *buf = malloc(rest.n + 1);
+    if (!buf) {
+        err(c, name.line, name.col, "out of memory");
+        return;
+    }
+    size_t n = 0, i = 1;
+    bool closed = false;
+    while (i < rest.n) {
+        char ch = rest.p[i++];
+        if (ch == '"') {
+            closed = true;
+            break;
+        }
+        if (ch == '\\' && i < rest.n) {
+            char e = rest.p[i++];
+            unsigned hv = 0;
+            switch (e) {
+            case 'n': ch = '\n'; break;
+            case 't': ch = '\t'; break;
+            case 'r': ch = '\r'; break;
+            case '"': case '\\': ch = e; break;
+            case 'x':
+                for (int d = 0; d < 2; d++, i++) {
+                    char h = i < rest.n ? rest.p[i] : 0;
+                    int v = is_digit(h) ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10 :
+                            (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+                    if (v < 0) {
+                        err(c, rest.line, rest.col + (uint32_t)i, "\\x needs two hex digits");
+                        free(buf);
+                        return;
+                    }
+                    hv = hv * 16 + (unsigned)v;
+                }
+                ch = (char)hv;
+                break;
+            default:
+                err(c, rest.line, rest.col + (uint32_t)i - 2, "unknown escape '\\%c'",
+                    e >= 0x20 && e < 0x7f ? e : '?');
+                free(buf);
+                return;
+            }
+        }
+        buf[n++] = ch;
+    }
+    if (!closed) {
+        err(c, rest.line, rest.col, "unterminated .printf format");
+        free(buf);
+        return;
+    }
+    rest.p += i;
+    rest.n -= i;
+    rest.col += (uint32_t)i;
+    expect_end(c, rest);
+    char why[160];
+    int r = isa_printf_add(c->k, buf, n, why, sizeof why);
+    if (r == -2)
+        err(c, name.line, name.col, "out of memory");
+    else if (r < 0)
+        err(c, name.line, name.col, "printf format: %s", why);
+    else if ((uint32_t)r + 1 != c->k->nprintf)
+        err(c, name.line, name.col, "duplicate .printf format (the same as format %d)", r);
+    free(buf);
+}
+
 static void directive(asm_ctx *c, span s)
 {
     QBUF;
@@ -580,6 +653,8 @@ static void directive(asm_ctx *c, span s)
         dir_data_reloc(c, s);
     } else if (span_eq(name, ".global_var")) {
         dir_global_var(c, s);
+    } else if (span_eq(name, ".printf")) {
+        dir_printf(c, name, s);
     } else if (span_eq(name, ".reqd_sub_group_size")) {
         dir_u32(c, name, s, &c->have_sg, &k->reqd_sg_size, 1, 64);
     } else if (span_eq(name, ".local_mem")) {
@@ -613,11 +688,19 @@ static void pass1(asm_ctx *c, const char *src, size_t len)
         const char *nl = memchr(lp, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - lp) : len - pos;
         pos += n + 1;
-        for (size_t i = 0; i < n; i++)
-            if (lp[i] == ';' || (lp[i] == '/' && i + 1 < n && lp[i + 1] == '/')) {
+        /* a comment starts outside double quotes (.printf formats) */
+        bool quoted = false;
+        for (size_t i = 0; i < n; i++) {
+            if (lp[i] == '"')
+                quoted = !quoted;
+            else if (quoted && lp[i] == '\\')
+                i++;
+            else if (!quoted &&
+                     (lp[i] == ';' || (lp[i] == '/' && i + 1 < n && lp[i + 1] == '/'))) {
                 n = i;
                 break;
             }
+        }
         span s = { lp, n, line, 1 };
         trim(&s);
         /* labels: identifier ':' (possibly several) */

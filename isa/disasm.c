@@ -217,6 +217,26 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
         put(o, ".global_var %s %u %u %s\n", g->name, g->offset, g->bytes,
             g->type < ISA_T_COUNT ? isa_types[g->type].asm_name : "?");
     }
+    /* printf formats, in index order: printable ASCII as it is, the rest
+     * (and '"', '\\') escaped */
+    for (uint32_t i = 0; i < k->nprintf; i++) {
+        const isa_printf_fmt *f = &k->printf_fmts[i];
+        put(o, ".printf \"");
+        for (uint32_t j = 0; j < f->len; j++) {
+            unsigned char ch = (unsigned char)f->text[j];
+            if (ch == '\n')
+                put(o, "\\n");
+            else if (ch == '\t')
+                put(o, "\\t");
+            else if (ch == '"' || ch == '\\')
+                put(o, "\\%c", ch);
+            else if (ch >= 0x20 && ch < 0x7f)
+                put(o, "%c", ch);
+            else
+                put(o, "\\x%02x", ch);
+        }
+        put(o, "\"\n");
+    }
     for (uint32_t pc = 0; pc <= k->ninst; pc++) {
         if (is_target && is_target[pc])
             put(o, "L%u:\n", pc);

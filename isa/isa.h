@@ -72,7 +72,8 @@ typedef enum isa_opcode {
     X(P_P, "Pq", 2, 0)         X(LD, "da", 2, 0)          X(ST, "as", 2, 0) \
     X(ATOM, "das", 3, 0)       X(ATOM2, "dass", 4, 0)     X(BRA, "ql", 1, 0) \
     X(BLK_LD, "da", 2, 0)      X(BLK_ST, "as", 2, 0)      X(IMG_LD, "diss", 4, 0) \
-    X(IMG_ST, "isss", 4, 0)    X(IMG_Q, "di", 2, 0)       X(IMG_SMP, "disss", 5, 0)
+    X(IMG_ST, "isss", 4, 0)    X(IMG_Q, "di", 2, 0)       X(IMG_SMP, "disss", 5, 0) \
+    X(PRINTF, "dss", 3, 0)
 
 typedef enum isa_shape {
 #define X(s, pat, min, nsrc) ISA_SHAPE_##s,
@@ -121,6 +122,7 @@ typedef enum isa_pipe {
     X(BALLOT_INC_SCAN) X(BALLOT_EXC_SCAN) X(BALLOT_FIND_LSB) X(BALLOT_FIND_MSB) \
     X(LANE_MASK) \
     X(BLOCK_READ) X(BLOCK_WRITE) X(IMG_READ) X(IMG_WRITE) X(IMG_QUERY) \
+    X(PRINTF) \
     ISA_MATH_FAMILIES(X)
 
 /* Elementary functions beyond sin/cos/exp2/log2 that lanes/math.c computes
@@ -387,6 +389,11 @@ typedef struct isa_kernel {
     struct gen_program *gen;   /* owned */
     /* --- added by register allocation (append-only) --- */
     uint8_t regalloc;      /* isa_ra_state: how the registers are to be read */
+    /* --- added by printf (append-only) --- */
+    /* .printf: the format strings of the kernel's printf calls; the printf
+     * instruction names one by its index (isa/printf.c, docs/isa.md). */
+    uint32_t nprintf;
+    struct isa_printf_fmt *printf_fmts;  /* owned */
 } isa_kernel;
 
 /* isa_kernel.regalloc: explicit registers (hand-written .sgasm), values that
@@ -397,6 +404,46 @@ typedef enum isa_ra_state {
     ISA_RA_VALUES = 1,
     ISA_RA_DONE = 2
 } isa_ra_state;
+
+/* --- added by printf (append-only) --- */
+/* A printf format string (no NUL inside) and the bytes of its argument
+ * record, as isa_printf_parse lays it out. */
+typedef struct isa_printf_fmt {
+    char *text;            /* owned, NUL-terminated */
+    uint32_t len;
+    uint32_t rec_bytes;
+} isa_printf_fmt;
+
+/* Length modifiers of an OpenCL C printf conversion. */
+enum { ISA_PF_LEN_NONE, ISA_PF_LEN_HH, ISA_PF_LEN_H, ISA_PF_LEN_HL, ISA_PF_LEN_L };
+/* Flags of a conversion, as bits. */
+enum { ISA_PF_MINUS = 1, ISA_PF_PLUS = 2, ISA_PF_SPACE = 4, ISA_PF_HASH = 8, ISA_PF_ZERO = 16 };
+
+/* One piece of a printf format: literal text (conv 0) or a conversion
+ * specification; the value it prints sits at `off` in the argument record:
+ * `vec` components of `elem_bytes` each (integers, a double for a scalar
+ * float conversion, the 64-bit pointer of %s and %p). */
+typedef struct isa_printf_conv {
+    uint32_t pos, len;     /* the bytes of the piece in the format */
+    char conv;             /* d i o u x X f F e E g G a A c s p %, or 0: text */
+    uint8_t flags;         /* ISA_PF_* */
+    uint8_t lenmod;        /* ISA_PF_LEN_* */
+    uint8_t vec;           /* 1, or the vector specifier's n */
+    uint8_t elem_bytes;    /* 0 for text and %% */
+    bool elem_float;
+    int32_t width, prec;   /* -1: none */
+    uint32_t off;          /* record offset of the value */
+} isa_printf_conv;
+
+/* Split format fmt[0..len) into pieces (at most max into out, which may be
+ * NULL) by the OpenCL C printf rules (OpenCL C 3.0, 6.15.14); *rec_bytes
+ * gets the record size.  Returns the number of pieces, or -1 with the
+ * reason in err. */
+int isa_printf_parse(const char *fmt, size_t len, isa_printf_conv *out, unsigned max,
+                     uint32_t *rec_bytes, char *err, size_t errn);
+/* Add format fmt to k's table (the index of an equal one if present);
+ * -1 with err set when it does not parse, -2 when out of memory. */
+int isa_printf_add(isa_kernel *k, const char *fmt, size_t len, char *err, size_t errn);
 
 /* --- added by program-scope __global variables (append-only) --- */
 /* A pointer inside a data block whose value is only known at launch: the

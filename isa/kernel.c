@@ -28,4 +28,9 @@ void isa_kernel_free(isa_kernel *k)
     k->grf_bytes_per_lane = 0;
     gen_program_free(k->gen);
     k->gen = NULL;
+    for (uint32_t i = 0; i < k->nprintf; i++)
+        free(k->printf_fmts[i].text);
+    free(k->printf_fmts);
+    k->printf_fmts = NULL;
+    k->nprintf = 0;
 }

@@ -79,6 +79,10 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
         if (i == 1 || i == 2)
             t = ISA_T_I32, v = 1;
         break;
+    case ISA_FAM_PRINTF:   /* the format index and the record offset */
+        if (i >= 1)
+            t = ISA_T_U32, v = 1;
+        break;
     default:
         break;
     }

@@ -199,6 +199,26 @@ static void check_mods(vctx *v)
         verr(v, 0, "rounding mode not allowed", NULL);
 }
 
+/* printf.i32 rD, FORMAT, RECORD: both immediates; the format exists and
+ * its record lies in private memory. */
+static void check_printf(vctx *v)
+{
+    const isa_inst *in = v->in;
+    if (in->nopnd != 3 || in->o[1].kind != ISA_OPND_IMM || in->o[2].kind != ISA_OPND_IMM) {
+        verr(v, 0, "printf takes a destination, a format index and a record offset, "
+             "both immediates", NULL);
+        return;
+    }
+    if (in->o[1].imm >= v->k->nprintf) {
+        verr(v, 2, "no such .printf format", NULL);
+        return;
+    }
+    if (in->o[2].imm % 8 ||
+        in->o[2].imm + v->k->printf_fmts[in->o[1].imm].rec_bytes > v->k->private_mem)
+        verr(v, 3, "the argument record must be 8-byte aligned and lie inside .private_mem",
+             NULL);
+}
+
 static void check_inst(vctx *v)
 {
     const isa_inst *in = v->in;
@@ -215,6 +235,8 @@ static void check_inst(vctx *v)
     }
     check_types(v);
     check_mods(v);
+    if (oi->family == ISA_FAM_PRINTF)
+        check_printf(v);
     for (unsigned i = 0; i < in->nopnd; i++) {
         const isa_operand *o = &in->o[i];
         unsigned vec;

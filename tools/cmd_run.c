@@ -799,6 +799,11 @@ int cli_cmd_run(int argc, char **argv)
         if (!rc && st.timing)
             cli_warn_trace_dropped(o.launch.trace_path, st.timing->trace_events,
                                    st.timing->trace_dropped);
+        /* printf output: on stdout, the run's own, also what came before a
+         * fault; in --json the run object's "printf" */
+        if (o.nwidths > 1 && st.printf_len && !o.json)
+            printf("# printf sg=%u\n", o.widths[wi]);
+        sgemu_printf_flush(&st, k.name, o.json ? NULL : stdout, stderr);
         if (rc) {
             fprintf(stderr, "sgemu: %s: %s\n",
                     rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
@@ -821,6 +826,9 @@ int cli_cmd_run(int argc, char **argv)
                 cli_detect_json(stdout, o.launch.detect, &st);
                 print_igc(stdout, &k, true);
                 json_refusals(stdout, refused);
+                printf(", \"printf\": ");
+                cli_json_string(stdout, st.printf_text ? st.printf_text : "");
+                printf(", \"printf_dropped\": %llu", (unsigned long long)st.printf_dropped);
                 if (st.timing) {
                     printf(", \"timing\": ");
                     tm_print_json(stdout, st.timing, &k);

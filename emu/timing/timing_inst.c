@@ -110,10 +110,11 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
             break;
         }
         /* image element reads/writes are memory messages; image block I/O
-         * (pipe BLOCK) keeps its 2D-message micro-ops */
+         * (pipe BLOCK) keeps its 2D-message micro-ops; printf is one
+         * message to the printf buffer (docs/timing-model.md) */
         if (!isa_op_block_io(in->op) &&
             (oi->family == ISA_FAM_IMG_READ || oi->family == ISA_FAM_IMG_WRITE ||
-             oi->family == ISA_FAM_IMG_QUERY)) {
+             oi->family == ISA_FAM_IMG_QUERY || oi->family == ISA_FAM_PRINTF)) {
             ti->kind = TM_K_ALU;
             ti->pipe = TM_PIPE_SEND;
         }

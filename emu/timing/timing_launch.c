@@ -44,6 +44,9 @@ int emu_timing_run(emu_run *run)
 
 void sgemu_stats_free(sgemu_stats *stats)
 {
+    free(stats->printf_text);
+    stats->printf_text = NULL;
+    stats->printf_len = 0;
     if (stats->timing) {
         tm_timing_free(stats->timing);
         free(stats->timing);

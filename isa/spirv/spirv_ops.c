@@ -455,13 +455,15 @@ static bool ocl_unknown(xctx *x, const char *name)
  * one sgemu instruction (the opcode, and the signedness it gives the type),
  * a clamp (max then min), or the lowering in spirv_math.c (MATH: the *pi
  * forms, lgamma_r, remquo, ...; POW: pown, rootn, powr), spirv_extra.c,
- * spirv_vecmem.c or below (EXP_LOG).  OCL_NONE: sgemu has no equivalent. */
-enum { OCL_NONE, OCL_ONE, OCL_CLAMP, OCL_MATH, OCL_EXTRA, OCL_VECMEM, OCL_POW, OCL_EXP_LOG };
+ * spirv_vecmem.c, spirv_printf.c or below (EXP_LOG).  OCL_NONE: sgemu has no equivalent. */
+enum { OCL_NONE, OCL_ONE, OCL_CLAMP, OCL_MATH, OCL_EXTRA, OCL_VECMEM, OCL_POW, OCL_EXP_LOG,
+       OCL_PRINTF };
 typedef struct ocl_row {
     uint8_t how, sign;
     uint16_t op;
 } ocl_row;
 static const ocl_row ocl_rows[] = {
+    [OpenCLstd_Printf] = { OCL_PRINTF, SG_T, 0 },
     [OpenCLstd_Acos] = { OCL_ONE, SG_T, ISA_OP_ACOS },
     [OpenCLstd_Acosh] = { OCL_ONE, SG_T, ISA_OP_ACOSH },
     [OpenCLstd_Acospi] = { OCL_MATH, SG_T, 0 },
@@ -663,6 +665,8 @@ static bool do_ext(xctx *x, xfn *f, const spv_inst *in)
         return spv_lower_pow(x, f, in, name) || ocl_unknown(x, name);
     case OCL_EXP_LOG:
         return lowered_exp_log(x, f, in, name) || ocl_unknown(x, name);
+    case OCL_PRINTF:
+        return spv_lower_printf(x, f, in);
     default:
         return ocl_unknown(x, name);
     }

@@ -161,6 +161,8 @@ typedef struct xctx {
     const spv_inst *cur;
     int depth;
     bool failed;
+    /* spirv_printf.c: the private-memory slot printf records are built in */
+    uint32_t printf_slot, printf_slot_bytes;
 } xctx;
 
 /* spirv_emit.c: emission helpers */
@@ -320,6 +322,9 @@ bool spv_op_relational(xctx *x, xfn *f, const spv_inst *in);
 void spv_bitcast_regroup(xctx *x, xfn *f, const spv_inst *in, const xval *s,
                        const spv_type *t, const spv_type *st);
 void spv_sat_convert(xctx *x, xfn *f, const spv_inst *in);
+
+/* spirv_printf.c: OpenCL.std printf (always handles `in`). */
+bool spv_lower_printf(xctx *x, xfn *f, const spv_inst *in);
 
 /* spirv_vecmem.c: OpenCL.std vloadn/vstoren/vload_half/vstore_half... */
 bool spv_op_vecmem(xctx *x, xfn *f, const spv_inst *in, const char *name);

@@ -3,7 +3,8 @@
  * host logic between them, buffer reuse, sub-buffers, rectangles, maps,
  * user events and callbacks, an image pipeline, profiling events (modelled
  * time = cycles at the config's clock, checked against libsgemu's own run
- * of the same kernel), and the error paths. */
+ * of the same kernel), printf output on stdout by clFinish, and the error
+ * paths. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -75,6 +77,11 @@ static const char *source =
     "    }\n"
     "    out[2 * gid] = r;\n"
     "    out[2 * gid + 1] = c;\n"
+    "}\n"
+    "kernel void hello(global int *ret) {\n"
+    "    int i = get_global_id(0);\n"
+    "    ret[i] = printf(\"item %d of %d: %v2hlf\\n\", i, (int)get_global_size(0),\n"
+    "                    (float2)((float)i, 0.5f));\n"
     "}\n"
     "kernel void oob(global int *out, int n) {\n"
     "    out[get_global_id(0) + n] = 1;\n"
@@ -712,6 +719,56 @@ static void test_error_paths(void **state)
     clReleaseMemObject(b);
 }
 
+/* printf: by clFinish the launch's output is on the program's stdout, in
+ * work-item order, each call returned 0; the device reports the config's
+ * buffer size. */
+static void test_printf(void **state)
+{
+    (void)state;
+    size_t bs = 0;
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof bs, &bs, NULL));
+    assert_int_equal(bs, cfg.printf_buffer_size);
+    assert_true(bs >= 1024 * 1024);     /* the OpenCL full profile's minimum */
+    enum { N = 20 };
+    cl_int err;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "hello", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof b, &b));
+    char path[] = "/tmp/sgemu-icd-printf-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fd, STDOUT_FILENO) >= 0);
+    size_t global = N, local = 10;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    cl_int fin = clFinish(queue);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    CL_OK(err);
+    CL_OK(fin);
+    char got[4096] = "", want[4096] = "";
+    ssize_t n = pread(fd, got, sizeof got - 1, 0);
+    close(fd);
+    unlink(path);
+    assert_true(n > 0);
+    size_t w = 0;
+    for (int i = 0; i < N; i++)
+        w += (size_t)snprintf(want + w, sizeof want - w, "item %d of %d: %f,%f\n", i, N,
+                              (double)(float)i, 0.5);
+    assert_string_equal(got, want);
+    int ret[N];
+    CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizeof ret, ret, 0, NULL, NULL));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(ret[i], 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -721,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_user_events),     cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_images),          cmocka_unit_test(test_error_paths),
+        cmocka_unit_test(test_printf),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

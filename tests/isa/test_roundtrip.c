@@ -140,7 +140,8 @@ static void test_every_opcode(void **st)
     char *src = malloc(cap);
     len += (size_t)snprintf(src + len, cap - len,
                             ".kernel every\n.arg buf global f32\n.arg lb local i32\n"
-                            ".arg img image2d read_write\ntop:\n");
+                            ".arg img image2d read_write\n.private_mem 8\n"
+                            ".printf \"x=%%d;\\n\"\ntop:\n");
     int lines = 0;
     for (int op = 0; op < ISA_OP_COUNT; op++) {
         const isa_op_info *oi = &isa_ops[op];
@@ -177,7 +178,8 @@ static void test_every_opcode(void **st)
                     oi->shape == ISA_SHAPE_ATOM2 ? "dass" : oi->shape == ISA_SHAPE_BRA ? "ql" :
                     oi->shape == ISA_SHAPE_BLK_LD ? "da" : oi->shape == ISA_SHAPE_BLK_ST ? "as" :
                     oi->shape == ISA_SHAPE_IMG_LD ? "diss" : oi->shape == ISA_SHAPE_IMG_ST ? "isss" :
-                    oi->shape == ISA_SHAPE_IMG_SMP ? "disss" : "di";
+                    oi->shape == ISA_SHAPE_IMG_SMP ? "disss" :
+                    oi->shape == ISA_SHAPE_PRINTF ? "dss" : "di";
                 for (int i = 0; pat[i]; i++) {
                     const char *sep = i ? ", " : " ";
                     switch (pat[i]) {
@@ -185,7 +187,9 @@ static void test_every_opcode(void **st)
                     case 'P': len += (size_t)snprintf(src + len, cap - len, "%sp3", sep); break;
                     case 'q': len += (size_t)snprintf(src + len, cap - len, "%s!p%d", sep, i); break;
                     case 's':   /* alternate registers and immediates */
-                        if ((i + lines) % 2)
+                        if (oi->shape == ISA_SHAPE_PRINTF)   /* format 0, record at 0 */
+                            len += (size_t)snprintf(src + len, cap - len, "%s0", sep);
+                        else if ((i + lines) % 2)
                             len += (size_t)snprintf(src + len, cap - len, "%s2", sep);
                         else
                             len += (size_t)snprintf(src + len, cap - len, "%sr%d", sep, 16 * (i + 1));

@@ -96,6 +96,38 @@ static void test_independent_threads(void **state)
     assert_int_equal(run_cycles(src, 8, 16, 16, NULL), 9);
 }
 
+/* printf is one send message (docs/timing-model.md): with
+ * pipes.send.latency 10, at SIMD8 (P = 1) `printf` 0 -> 10, the add that
+ * reads its result 10 -> 14, ret 11 -> 15; at SIMD32 (P = 4) printf
+ * 0 -> 10 + 3 = 13, add 13 -> 13 + 4 + 3 = 20, ret 14 -> 18.  The output
+ * is one line per work-item. */
+static void test_printf_cost(void **state)
+{
+    (void)state;
+    const char *src = ".kernel p\n.arg out global u32\n.printf \"x\\n\"\n"
+                      "printf.i32 r0, 0, 0\nadd.i32 r1, r0, r0\nret\n";
+    static const struct { uint32_t w; uint64_t cycles; } cases[] = { { 8, 15 }, { 32, 20 } };
+    for (int i = 0; i < 2; i++) {
+        isa_kernel k;
+        emu_config cfg;
+        load(src, &k, &cfg);
+        cfg.timing.pipe[TM_PIPE_SEND].latency = 10;
+        uint32_t buf[4] = { 0 };
+        sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                                   .bytes = sizeof buf } };
+        sgemu_launch L = { .dims = 1, .global = { cases[i].w }, .local = { cases[i].w },
+                           .local_given = true, .sg_width = cases[i].w, .timing = true };
+        sgemu_stats st;
+        sgemu_fault f;
+        assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+        assert_int_equal(st.timing->cycles, cases[i].cycles);
+        assert_int_equal(st.printf_len, 2 * cases[i].w);
+        assert_int_equal(st.printf_calls, cases[i].w);
+        sgemu_stats_free(&st);
+        isa_kernel_free(&k);
+    }
+}
+
 /* Barrier across two subgroups: arrivals at 0 and 1, release at 1 + 20 =
  * 21; rets at 21 and 22 (-> 25, 26).  Total 26. */
 static void test_barrier(void **state)
@@ -565,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_barrier),
+        cmocka_unit_test(test_printf_cost),
         cmocka_unit_test(test_barrier_arrival_queue),
         cmocka_unit_test(test_barrier_no_queue),
         cmocka_unit_test(test_shuffle),

@@ -125,6 +125,9 @@ static cl_int launch_run(icd_cmd *c)
     int rc = sgemu_run(k, &d->cfg, &lc->L, lc->vals, &st, &fault);
     free(globals);
     lc->L.record_path = NULL;
+    /* printf output: on the program's stdout when the launch ends, so it is
+     * there by the time its event completes (what came before a fault too) */
+    sgemu_printf_flush(&st, k->name, stdout, stderr);
     if (rc) {
         fprintf(stderr, "sgemu: %s: %s\n", rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error",
                 fault.msg);

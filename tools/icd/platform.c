@@ -398,7 +398,7 @@ cl_int icd_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_ILS_WITH_VERSION:
         return icd_info(param_value_size, param_value, param_value_size_ret, il_versions,
                         sizeof il_versions);
-    case CL_DEVICE_PRINTF_BUFFER_SIZE: ICD_INFO(size_t, 0);
+    case CL_DEVICE_PRINTF_BUFFER_SIZE: ICD_INFO(size_t, c->printf_buffer_size);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: ICD_INFO(cl_bool, CL_TRUE);
     case CL_DEVICE_PARENT_DEVICE: ICD_INFO(cl_device_id, NULL);
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: ICD_INFO(cl_uint, 0);
