@@ -14,6 +14,13 @@
 #define GEN_A0_BYTES 64      /* a0.0-a0.15 (16-bit) */
 #define GEN_CTRL_BYTES 64    /* cr0, sr0, ce0, n0, tm0 */
 
+/* A work-group's barrier: threads that signaled it in this generation. */
+typedef struct gen_barrier {
+    uint32_t threads;        /* hardware threads of the work-group */
+    uint32_t signaled;
+    uint32_t gen;            /* completed barriers so far */
+} gen_barrier;
+
 typedef struct gen_thread {
     emu_sg *sg;              /* its sub-group (id, size) for faults */
     uint8_t *grf;            /* grf_count x grf_bytes */
@@ -28,6 +35,10 @@ typedef struct gen_thread {
     uint32_t ip;             /* instruction index */
     bool conv;               /* every channel at ip (pcip not kept up to date) */
     bool done;
+    bool blocked;            /* waiting at sync.bar for the other threads */
+    bool bar_signaled;       /* signaled the barrier of generation bar_gen */
+    uint32_t bar_gen;
+    gen_barrier *bar;        /* its work-group's */
     uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
 } gen_thread;
 

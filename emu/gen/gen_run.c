@@ -69,6 +69,11 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
         }
         case GEN_PAY_BUFFER_OFFSET:
             break;
+        case GEN_PAY_LOCAL_OFFSET: {
+            uint64_t a = run->local_arg_offset[e->arg];
+            memcpy(d, &a, e->size < 8 ? e->size : 8);
+            break;
+        }
         case GEN_PAY_BYVALUE: {
             uint64_t v = run->args[e->arg].scalar;
             memcpy(d, &v, e->size < 8 ? e->size : 8);
@@ -103,6 +108,8 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     t->exec = t->dispatch;
     t->conv = true;
     t->done = false;
+    t->blocked = false;
+    t->bar_signaled = false;
     /* R0: thread group ID X in r0.1, Y in r0.6, Z in r0.7 */
     put32(t->grf + 4, (uint32_t)wg->group_id[0]);
     put32(t->grf + 24, (uint32_t)wg->group_id[1]);
@@ -131,6 +138,7 @@ static int thread_run(emu_run *run, gen_thread *t)
     uint64_t n = 0, lanes = 0, slots = 0;
     const uint64_t limit = run->launch->max_instructions;
     int rc = 0;
+    t->blocked = false;
     while (!t->done) {
         if (t->ip >= p->ninst) {
             rc = emu_fault(run, SGEMU_EXIT_FAULT, t->sg, UINT32_MAX, UINT32_MAX,
@@ -164,6 +172,16 @@ static int thread_run(emu_run *run, gen_thread *t)
         lanes += (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
         slots += in->esize;
         const gen_class cls = (gen_class)gen_ops[in->op].cls;
+        if (in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR) {
+            if (t->bar_signaled && t->bar_gen == t->bar->gen) {
+                n--;   /* not executed yet: it runs again when resumed */
+                lanes -= (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
+                slots -= in->esize;
+                t->blocked = true;
+                break;
+            }
+            t->bar_signaled = false;
+        }
         if (cls == GEN_CLASS_FLOW) {
             rc = gen_exec_flow(run, t, in);
             if (rc)
@@ -208,21 +226,31 @@ int emu_gen_run(emu_run *run)
     if (run->width != p->simd)
         return emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
                          "IGC compiled this kernel for SIMD%u, not %u", p->simd, run->width);
-    gen_thread t;
-    memset(&t, 0, sizeof t);
-    t.grf_size = p->grf_count * p->grf_bytes;
-    t.grf = calloc(1, t.grf_size);
+    /* every hardware thread of a work-group at once: they take turns,
+     * each running until it ends or waits at a barrier */
+    const uint32_t maxt = (uint32_t)((run->local[0] * run->local[1] * run->local[2] +
+                                      run->width - 1) / run->width);
+    const uint32_t grf_size = p->grf_count * p->grf_bytes;
+    gen_thread *th = calloc(maxt, sizeof *th);
+    uint8_t *grf = calloc(maxt, grf_size);
     uint8_t *cross = calloc(1, p->cross_bytes + 1);
     uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
                           p->grf_bytes * p->grf_bytes;
     int rc = 0;
-    if (!t.grf || !cross) {
-        free(t.grf);
+    if (!th || !grf || !cross) {
+        free(th);
+        free(grf);
         free(cross);
         return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
                          "out of host memory");
     }
-    if (p->grf_bytes + per_thread + p->cross_bytes > t.grf_size)
+    gen_barrier bar;
+    for (uint32_t i = 0; i < maxt; i++) {
+        th[i].grf = grf + (size_t)i * grf_size;
+        th[i].grf_size = grf_size;
+        th[i].bar = &bar;
+    }
+    if (p->grf_bytes + per_thread + p->cross_bytes > grf_size)
         rc = emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
                        "the payload (%u bytes) does not fit the %u GRFs",
                        p->grf_bytes + per_thread + p->cross_bytes, p->grf_count);
@@ -245,18 +273,42 @@ int emu_gen_run(emu_run *run)
         wg.local_mem = run->local_pool;
         wg.local_bytes = run->local_total;
         wg.private_mem = run->private_pool;
+        memset(wg.local_mem, 0, run->local_total);
         cross_thread(run, &wg, cross);
-        for (uint32_t i = 0; !rc && i < wg.nsg; i++) {
-            t.sg = &run->sg_pool[i];
-            thread_start(run, &wg, &t, i, cross);
-            rc = thread_run(run, &t);
-            t.sg->state = EMU_SG_DONE;
+        bar = (gen_barrier){ .threads = wg.nsg };
+        for (uint32_t i = 0; i < wg.nsg; i++) {
+            th[i].sg = &run->sg_pool[i];
+            thread_start(run, &wg, &th[i], i, cross);
+        }
+        for (uint32_t left = wg.nsg; !rc && left;) {
+            bool ran = false;
+            for (uint32_t i = 0; !rc && i < wg.nsg; i++) {
+                gen_thread *t = &th[i];
+                if (t->done || (t->blocked && t->bar_gen == bar.gen))
+                    continue;
+                ran = true;
+                rc = thread_run(run, t);
+                if (!rc && t->done) {
+                    t->sg->state = EMU_SG_DONE;
+                    left--;
+                }
+            }
+            if (!rc && left && !ran) {   /* every thread left waits: some never signal */
+                for (uint32_t i = 0; i < wg.nsg; i++)
+                    if (!th[i].done) {
+                        rc = gen_fault(run, &th[i], UINT32_MAX, SGEMU_EXIT_FAULT,
+                                       "barrier: %u of %u hardware threads of the work-group "
+                                       "reached it, the others ended", bar.signaled, wg.nsg);
+                        break;
+                    }
+            }
         }
         if (!rc && run->launch->progress)
             atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
     }
 #undef wg
-    free(t.grf);
+    free(th);
+    free(grf);
     free(cross);
     return rc;
 }

@@ -25,26 +25,47 @@ static uint8_t *grf_at(gen_thread *t, uint32_t off, uint32_t n)
     return t->grf + off;
 }
 
-static int mem_fault(emu_run *run, gen_thread *t, uint32_t lane, bool store, uint64_t addr,
-                     uint32_t n, const char *why)
+/* Binding-table index of shared local memory (IGA's SLM_BTI) and of A32
+ * stateless access (coherent / non-coherent). */
+enum { BTI_SLM = 0xFE, BTI_A32 = 0xFF, BTI_A32_NC = 0xFD };
+
+static int mem_fault(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, bool store,
+                     uint64_t addr, uint32_t n, const char *why)
 {
     char desc[256];
-    emu_mem_describe(run, ISA_SPACE_GLOBAL, addr, desc, sizeof desc);
-    return gen_fault(run, t, lane, SGEMU_EXIT_FAULT, "%s global %s of %u bytes at %s", why,
-                     store ? "store" : "load", n, desc);
+    emu_mem_describe(run, sp, addr, desc, sizeof desc);
+    return gen_fault(run, t, lane, SGEMU_EXIT_FAULT, "%s %s %s of %u bytes at %s", why,
+                     sp == ISA_SPACE_LOCAL ? "local" : "global", store ? "store" : "load", n,
+                     desc);
 }
 
-/* One lane's access of n bytes at addr: copies between memory and `reg`. */
-static int access(emu_run *run, gen_thread *t, uint32_t lane, uint64_t addr, uint8_t *reg,
-                  uint32_t n, bool store)
+/* Host bytes of one lane's access of n bytes at addr in space sp, checked
+ * (bounds, alignment) by emu/memory.c as for sgemu's own ISA; NULL after
+ * a fault. */
+static uint8_t *mem_at(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp,
+                       uint64_t addr, uint32_t n, bool store)
 {
     const char *why;
     uint32_t item = t->sg->id * run->width + lane;
-    uint8_t *p = emu_mem_ptr(run, ISA_SPACE_GLOBAL, addr, n, store, item, &why);
+    uint8_t *p = emu_mem_ptr(run, sp, addr, n, store, item, &why);
+    if (!p) {
+        mem_fault(run, t, lane, sp, store, addr, n, why);
+        return NULL;
+    }
+    if (addr % (n > 4 ? 4 : n)) {
+        mem_fault(run, t, lane, sp, store, addr, n, "misaligned");
+        return NULL;
+    }
+    return p;
+}
+
+/* One lane's access of n bytes at addr: copies between memory and `reg`. */
+static int access(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, uint64_t addr,
+                  uint8_t *reg, uint32_t n, bool store)
+{
+    uint8_t *p = mem_at(run, t, lane, sp, addr, n, store);
     if (!p)
-        return mem_fault(run, t, lane, store, addr, n, why);
-    if (addr % (n > 4 ? 4 : n))
-        return mem_fault(run, t, lane, store, addr, n, "misaligned");
+        return run->fault->code;
     if (store)
         memcpy(p, reg, n);
     else
@@ -52,10 +73,11 @@ static int access(emu_run *run, gen_thread *t, uint32_t lane, uint64_t addr, uin
     return 0;
 }
 
-/* Address of lane i from the address payload: A64 (8 bytes a lane) or a
- * 32-bit offset into the surface of binding table index bti. */
+/* Address of lane i from the address payload: A64 (8 bytes a lane), or a
+ * 32-bit offset into SLM or into the surface of the descriptor's binding
+ * table index. */
 static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t i,
-                        bool a64, uint64_t *addr)
+                        bool a64, isa_space *sp, uint64_t *addr)
 {
     uint32_t ab = a64 ? 8 : 4;
     const uint8_t *p = grf_at(t, in->src[0].reg * run->k->gen->grf_bytes + i * ab, ab);
@@ -63,11 +85,23 @@ static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_
         return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "address payload outside the GRF");
     uint64_t v = 0;
     memcpy(&v, p, ab);
+    *sp = ISA_SPACE_GLOBAL;
     if (a64) {
         *addr = v;
         return 0;
     }
     uint32_t bti = desc_bits(in->desc, 0, 8);
+    if (bti == BTI_SLM) {
+        /* IGC sets bit 28 in SLM addresses of local arguments (a constant
+         * 0x10000000 base) and relies on the SLM unit ignoring it: sgemu
+         * keeps the low 28 bits, far above any SLM size */
+        *sp = ISA_SPACE_LOCAL;
+        *addr = v & 0x0FFFFFFFu;
+        return 0;
+    }
+    if (bti == BTI_A32 || bti == BTI_A32_NC)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "A32 stateless messages are not supported by sgemu yet");
     int16_t arg = run->k->gen->bti_arg[bti];
     if (arg < 0)
         return gen_fault(run, t, i, SGEMU_EXIT_USER,
@@ -90,7 +124,8 @@ static int scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool store
         if (!(m >> i & 1))
             continue;
         uint64_t addr = 0;
-        if (lane_address(run, t, in, i, a64, &addr))
+        isa_space sp;
+        if (lane_address(run, t, in, i, a64, &sp, &addr))
             return run->fault->code;
         for (uint32_t e = 0; e < elems; e++) {
             uint8_t tmp[8] = { 0 };
@@ -100,7 +135,7 @@ static int scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool store
                 return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message data outside the GRF");
             if (!store && grf_esz > esz)
                 memset(reg, 0, grf_esz);
-            if (access(run, t, i, addr + (uint64_t)e * esz, reg, esz, store))
+            if (access(run, t, i, sp, addr + (uint64_t)e * esz, reg, esz, store))
                 return run->fault->code;
         }
     }
@@ -130,13 +165,6 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
     if (!simd)
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
                          "untyped surface message SIMD mode %u is not supported by sgemu", sm);
-    if (!a64) {
-        uint32_t bti = desc_bits(in->desc, 0, 8);
-        if (bti >= 0xfd)
-            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                             "untyped surface message to surface 0x%x (SLM or A32 stateless) "
-                             "is not supported by sgemu yet", bti);
-    }
     uint64_t m = gen_channels(t, in, true);
     uint32_t gb = run->k->gen->grf_bytes;
     uint32_t data = store ? in->src[1].reg * gb : in->dst.reg * gb;
@@ -144,7 +172,8 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
         if (!(m >> i & 1))
             continue;
         uint64_t addr = 0;
-        if (lane_address(run, t, in, i, a64, &addr))
+        isa_space sp;
+        if (lane_address(run, t, in, i, a64, &sp, &addr))
             return run->fault->code;
         uint32_t k = 0;
         for (uint32_t c = 0; c < 4; c++) {
@@ -153,9 +182,94 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
             uint8_t *reg = grf_at(t, data + (k * simd + i) * 4, 4);
             if (!reg)
                 return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message data outside the GRF");
-            if (access(run, t, i, addr + 4 * c, reg, 4, store))
+            if (access(run, t, i, sp, addr + 4 * c, reg, 4, store))
                 return run->fault->code;
             k++;
+        }
+    }
+    return 0;
+}
+
+/* Byte scattered read/write (DC0, A32: SLM or a surface): [8] SIMD16,
+ * [11:10] bytes a lane (1, 2, 4), each lane a dword of GRF. */
+static int byte_scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
+{
+    uint32_t simd = desc_bits(in->desc, 8, 1) ? 16 : 8, ds = desc_bits(in->desc, 10, 2);
+    if (ds > 2)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER, "byte scattered data size %u",
+                         ds);
+    return scattered(run, t, in, store, false, simd, 1, 1u << ds, 4);
+}
+
+/* Integer atomic operations (IGA's AtomicIntegerOp, descriptor [11:8]) on a
+ * value of `bits` bits: the new memory value from the old one and the
+ * operands a (and b for compare-and-swap); false for an unknown op. */
+static bool atomic_op(uint32_t op, uint32_t bits, uint64_t old, uint64_t a, uint64_t b,
+                      uint64_t *out)
+{
+    const uint64_t m = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+    const int64_t so = bits == 64 ? (int64_t)old : (int64_t)(int32_t)(uint32_t)old;
+    const int64_t sa = bits == 64 ? (int64_t)a : (int64_t)(int32_t)(uint32_t)a;
+    switch (op) {
+    case 0x1: *out = old & a; break;                   /* and */
+    case 0x2: *out = old | a; break;                   /* or */
+    case 0x3: *out = old ^ a; break;                   /* xor */
+    case 0x4: *out = a; break;                         /* store (exchange) */
+    case 0x5: *out = old + 1; break;                   /* increment */
+    case 0x6: case 0xF: *out = old - 1; break;         /* decrement, pre-decrement */
+    case 0x7: *out = old + a; break;                   /* add */
+    case 0x8: *out = old - a; break;                   /* subtract */
+    case 0x9: *out = a - old; break;                   /* reverse subtract */
+    case 0xA: *out = sa > so ? a : old; break;         /* signed max */
+    case 0xB: *out = sa < so ? a : old; break;         /* signed min */
+    case 0xC: *out = (a & m) > (old & m) ? a : old; break;   /* unsigned max */
+    case 0xD: *out = (a & m) < (old & m) ? a : old; break;   /* unsigned min */
+    case 0xE: *out = (old & m) == (a & m) ? b : old; break;  /* compare (a) and swap (b) */
+    default: return false;
+    }
+    *out &= m;
+    return true;
+}
+
+/* Untyped atomic integer operation: A32 (SLM or a surface; [12] SIMD8,
+ * else SIMD16; 32-bit) or A64 (always SIMD8; [12] 64-bit data).  Lanes in
+ * channel order; [13]: the old value is returned. */
+static int atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
+{
+    const uint32_t op = desc_bits(in->desc, 8, 4), ret = desc_bits(in->desc, 13, 1);
+    const uint32_t simd = a64 ? 8 : desc_bits(in->desc, 12, 1) ? 8 : 16;
+    const uint32_t bits = a64 && desc_bits(in->desc, 12, 1) ? 64 : 32, nb = bits / 8;
+    uint64_t probe;
+    if (op == 0 || !atomic_op(op, bits, 0, 0, 0, &probe))
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "atomic operation 0x%x is not supported by sgemu", op);
+    const uint32_t gb = run->k->gen->grf_bytes;
+    const uint32_t nsrc = op == 0xE ? 2 : op == 0x5 || op == 0x6 || op == 0xF ? 0 : 1;
+    uint64_t m = gen_channels(t, in, true);
+    for (uint32_t i = 0; i < simd && i < in->esize; i++) {
+        if (!(m >> i & 1))
+            continue;
+        uint64_t addr = 0, a = 0, b = 0, old = 0, nv = 0;
+        isa_space sp;
+        if (lane_address(run, t, in, i, a64, &sp, &addr))
+            return run->fault->code;
+        for (uint32_t k = 0; k < nsrc; k++) {
+            const uint8_t *s = grf_at(t, in->src[1].reg * gb + (k * simd + i) * nb, nb);
+            if (!s)
+                return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message data outside the GRF");
+            memcpy(k ? &b : &a, s, nb);
+        }
+        uint8_t *p = mem_at(run, t, i, sp, addr, nb, true);
+        if (!p)
+            return run->fault->code;
+        memcpy(&old, p, nb);
+        atomic_op(op, bits, old, a, b, &nv);
+        memcpy(p, &nv, nb);
+        if (ret && in->dst.file == GEN_FILE_GRF) {
+            uint8_t *r = grf_at(t, in->dst.reg * gb + i * nb, nb);
+            if (!r)
+                return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message data outside the GRF");
+            memcpy(r, &old, nb);
         }
     }
     return 0;
@@ -165,6 +279,25 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
 {
     if (in->eot) {   /* end of thread (thread spawner message) */
         t->done = true;
+        return 0;
+    }
+    if (in->sfid == GEN_SFID_GTWY) {
+        /* message gateway: [2:0] the sub-function, 4 = barrier (IGA's
+         * MessageDecoderOther); the thread signals its work-group's barrier
+         * and waits for it at the next sync.bar */
+        if (desc_bits(in->desc, 0, 3) != 4)
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                             "gateway message %u is not supported by sgemu",
+                             desc_bits(in->desc, 0, 3));
+        if (t->bar_signaled)
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
+                             "barrier signaled twice before waiting for it");
+        t->bar_signaled = true;
+        t->bar_gen = t->bar->gen;
+        if (++t->bar->signaled == t->bar->threads) {
+            t->bar->signaled = 0;
+            t->bar->gen++;
+        }
         return 0;
     }
     if (in->msg_type < 0 || in->msg_type >= GEN_MSG_COUNT)
@@ -180,6 +313,10 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
             memset(r, 0, (size_t)in->rlen * gb);
         return 0;
     }
+    case GEN_H_BYTE_SCATTERED_READ: return byte_scattered(run, t, in, false);
+    case GEN_H_BYTE_SCATTERED_WRITE: return byte_scattered(run, t, in, true);
+    case GEN_H_UNTYPED_ATOMIC: return atomic(run, t, in, false);
+    case GEN_H_A64_ATOMIC: return atomic(run, t, in, true);
     case GEN_H_A64_SCATTERED_READ: return a64_scattered(run, t, in, false);
     case GEN_H_A64_SCATTERED_WRITE: return a64_scattered(run, t, in, true);
     case GEN_H_UNTYPED_READ:

@@ -81,6 +81,9 @@ enum { GEN_PRED_NONE, GEN_PRED_SEQ };
 enum { GEN_COND_NONE, GEN_COND_EQ, GEN_COND_NE, GEN_COND_GT, GEN_COND_GE, GEN_COND_LT,
        GEN_COND_LE, GEN_COND_OV = 8, GEN_COND_UN };
 
+/* sync's function (IGA's SyncFC) that waits for the work-group barrier. */
+enum { GEN_SYNC_BAR = 14 };
+
 /* Shared functions of a send (IGA's iga::SFID). */
 enum { GEN_SFID_NULL = 0, GEN_SFID_SMPL = 2, GEN_SFID_GTWY = 3, GEN_SFID_TS = 7,
        GEN_SFID_DC0 = 10, GEN_SFID_DC1 = 12 };
@@ -95,7 +98,8 @@ typedef enum gen_msg {
 } gen_msg;
 typedef enum gen_msg_handler {
     GEN_H_NONE, GEN_H_FENCE, GEN_H_UNTYPED_READ, GEN_H_UNTYPED_WRITE,
-    GEN_H_A64_SCATTERED_READ, GEN_H_A64_SCATTERED_WRITE
+    GEN_H_A64_SCATTERED_READ, GEN_H_A64_SCATTERED_WRITE, GEN_H_BYTE_SCATTERED_READ,
+    GEN_H_BYTE_SCATTERED_WRITE, GEN_H_UNTYPED_ATOMIC, GEN_H_A64_ATOMIC
 } gen_msg_handler;
 extern const char *const gen_msg_names[GEN_MSG_COUNT];
 extern const uint8_t gen_msg_handlers[GEN_MSG_COUNT];
@@ -132,6 +136,7 @@ typedef enum gen_payload_kind {
     GEN_PAY_GLOBAL_SIZE, GEN_PAY_GROUP_COUNT, GEN_PAY_WORK_DIMENSIONS,
     GEN_PAY_BUFFER_ADDRESS,  /* a buffer argument's 64-bit address (A64) */
     GEN_PAY_BUFFER_OFFSET,   /* a buffer's offset from its surface base (0) */
+    GEN_PAY_LOCAL_OFFSET,    /* a local argument's offset in SLM */
     GEN_PAY_BYVALUE          /* a by-value argument's bytes */
 } gen_payload_kind;
 

@@ -210,6 +210,18 @@ static int payload_arg(yaml_document_t *d, yaml_node_t *e, gen_program *p, isa_k
             return FAIL("kernel '%s': arg_bypointer without arg_index", k->name);
         isa_arg *a = &k->args[ai];
         const char *space = str(d, e, "addrspace"), *mode = str(d, e, "addrmode");
+        if (strcmp(space, "local") == 0) {
+            /* the SLM offset of the argument's local buffer */
+            a->kind = ISA_ARG_LOCAL;
+            if (num(d, e, "slm_alignment", 0) > 16)
+                return FAIL("kernel '%s': local argument %lld aligned to more than 16 bytes",
+                            k->name, ai);
+            if (!pe.size)
+                return 0;
+            pe.kind = GEN_PAY_LOCAL_OFFSET;
+            pe.arg = (uint16_t)ai;
+            return add_payload(p, pe, k->name, err, errcap);
+        }
         if (strcmp(space, "global") == 0)
             a->kind = ISA_ARG_GLOBAL;
         else if (strcmp(space, "constant") == 0)
@@ -279,9 +291,9 @@ static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_
         return FAIL("kernel '%s': execution_env.simd_size %u", k->name, p->simd);
     if (p->grf_count == 0 || p->grf_count > 256)
         return FAIL("kernel '%s': execution_env.grf_count %u", k->name, p->grf_count);
-    if (num(d, env, "barrier_count", 0) || p->slm_bytes)
-        return FAIL("kernel '%s': barriers and local memory are not supported by sgemu's Gen "
-                    "path yet", k->name);
+    if (num(d, env, "barrier_count", 0) > 1)
+        return FAIL("kernel '%s': named barriers are not supported by sgemu's Gen path yet",
+                    k->name);
     SEQ_EACH(d, map_get(d, kn, "per_thread_memory_buffers"), it) {
         yaml_node_t *b = yaml_document_get_node(d, *it);
         (void)b;

@@ -68,8 +68,11 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
                     memcpy(v[i].data + e * eb, &x, eb);
                 }
             }
+        } else if (a->kind == ISA_ARG_LOCAL) {
+            v[i].kind = SGEMU_VAL_LOCAL;
+            v[i].bytes = 32 * 16;   /* a work-group of 32 items, up to 16 bytes each */
         } else {
-            return -1;   /* local memory, images: not yet on the Gen path */
+            return -1;   /* images: not yet on the Gen path */
         }
     }
     return 0;
@@ -241,8 +244,8 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
  * one kernel per feature the Gen path executes.  SGEMU_GEN_DIFF=all runs
  * the whole corpus; SGEMU_GEN_DIFF=FILE.cl just that file. */
 static const char *const subset[] = {
-    "vector_add.cl", "intel_shuffle.cl", "shuffle_stencil.cl", "control.cl",
-    "branch_collectives.cl",
+    "vector_add.cl", "intel_shuffle.cl", "control.cl", "branch_collectives.cl",
+    "local_reduce.cl", "atomics.cl",
 };
 
 static bool selected(const char *file)

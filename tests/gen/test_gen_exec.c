@@ -349,6 +349,57 @@ static void flow(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- slm */
+
+/* SLM through a static array, a local argument and bytes; barriers
+ * between the hardware threads of a work-group (48 items: SIMD32 has a
+ * full and a partial thread); local and global atomics */
+static void slm(void **state)
+{
+    (void)state;
+    const uint32_t n = 96, L = 48;
+    for (size_t w = 0; w < 3; w++) {
+        isa_kernel k;
+        load("slm.cl", widths[w], "", &k);
+        sgemu_argval args[4] = { buffer(n * 4), buffer(4 * n * 4), buffer(4 * 4) };
+        memset(&args[3], 0, sizeof args[3]);
+        args[3].kind = SGEMU_VAL_LOCAL;
+        args[3].bytes = L * 4;
+        int32_t *a = (int32_t *)args[0].data, *c = (int32_t *)args[1].data;
+        uint32_t *cnt = (uint32_t *)args[2].data, seed = 3;
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = (int32_t)(lcg(&seed) % 1000) - 300;
+        cnt[1] = INT32_MAX;
+        sgemu_fault f;
+        assert_int_equal(run(&k, n, L, args, &f), 0);
+        uint32_t xor_all = 0;
+        int32_t min_all = INT32_MAX;
+        uint8_t seen[96] = { 0 };
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t g = i / L * L, l = i % L;
+            int32_t mx = INT32_MIN, sum_l = (int32_t)(L * (L - 1) / 2);
+            for (uint32_t j = 0; j < L; j++)
+                mx = a[g + j] > mx ? a[g + j] : mx;
+            /* st[0] = a[g] + sum of l; st[1] = max(a[g + 1], every a) */
+            assert_int_equal(c[4 * i], a[g + (l + 1) % L] + 2 * a[g + L - 1 - l]);
+            assert_int_equal(c[4 * i + 1], (uint8_t)a[g + L - 1 - l]);
+            assert_int_equal(c[4 * i + 2], a[g] + sum_l + mx);
+            uint32_t old = (uint32_t)c[4 * i + 3];
+            assert_true(old < n && !seen[old]);   /* atomic_inc's old values: 0..n-1 */
+            seen[old] = 1;
+            xor_all ^= (uint32_t)a[i];
+            min_all = a[i] < min_all ? a[i] : min_all;
+        }
+        assert_int_equal(cnt[0], n);
+        assert_int_equal((int32_t)cnt[1], min_all);
+        assert_int_equal(cnt[2], 77);
+        assert_int_equal(cnt[3], xor_all);
+        for (int i = 0; i < 3; i++)
+            free(args[i].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ------------------------------------------------------------ shuffle */
 
 /* intel_sub_group_shuffle with an index per channel (indirect register
@@ -490,6 +541,7 @@ int main(void)
         cmocka_unit_test(alu_int),
         cmocka_unit_test(alu_float),
         cmocka_unit_test(flow),
+        cmocka_unit_test(slm),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
