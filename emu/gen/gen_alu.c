@@ -662,5 +662,12 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
             flag_set(t, in->flag_reg, in->flag_sub, in->choff + i,
                      cond_true(in->cond, stored[i]));
     }
+    /* cr0.0[5:4] is the float rounding mode; sgemu computes in
+     * round-to-nearest-even only (IGC switches it for the _rtp/_rtn/_rtz
+     * conversions) */
+    if (in->has_dst && in->dst.file == GEN_FILE_CR && (t->cr[0] >> 4 & 3) != 0)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "a float rounding mode other than round-to-nearest-even (cr0.0[5:4] = "
+                         "%u) is not supported by sgemu", t->cr[0] >> 4 & 3);
     return 0;
 }

@@ -39,11 +39,21 @@ typedef struct gen_thread {
     bool bar_signaled;       /* signaled the barrier of generation bar_gen */
     uint32_t bar_gen;
     gen_barrier *bar;        /* its work-group's */
+    uint8_t *scratch;        /* the work-group's scratch arena (A32 stateless) */
+    uint32_t scratch_size;   /* its bytes: scratch_stride x the work-group's threads */
+    bool unaligned_ok;       /* the message in flight takes any byte address */
     uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
 } gen_thread;
 
 /* gen_run.c: a fault that names the instruction (as IGA prints it) and its
  * offset; lane UINT32_MAX: the whole thread. */
+/* Scratch space of a thread: the kernel's per-thread bytes rounded up to
+ * the 1 KiB granularity of the scratch pointer in r0.5[31:10]. */
+static inline uint32_t gen_scratch_stride(const gen_program *p)
+{
+    return (p->scratch_bytes + 1023) / 1024 * 1024;
+}
+
 int gen_fault(emu_run *run, gen_thread *t, uint32_t lane, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 

@@ -69,6 +69,9 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
         }
         case GEN_PAY_BUFFER_OFFSET:
             break;
+        case GEN_PAY_PRIVATE_BASE:   /* not used by this IGC on tgllp (private
+                                      * arrays live in scratch): no buffer */
+            break;
         case GEN_PAY_LOCAL_OFFSET: {
             uint64_t a = run->local_arg_offset[e->arg];
             memcpy(d, &a, e->size < 8 ? e->size : 8);
@@ -114,6 +117,9 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     put32(t->grf + 4, (uint32_t)wg->group_id[0]);
     put32(t->grf + 24, (uint32_t)wg->group_id[1]);
     put32(t->grf + 28, (uint32_t)wg->group_id[2]);
+    /* r0.5[31:10]: the thread's scratch space, an offset in the A32
+     * stateless space of the work-group's scratch arena */
+    put32(t->grf + 20, sgi * gen_scratch_stride(p));
     /* per-thread payload from r1: local IDs x, y, z as 16-bit lanes, each
      * dimension padded to whole GRFs */
     uint8_t *pt = t->grf + gb + p->local_id_offset;
@@ -234,13 +240,16 @@ int emu_gen_run(emu_run *run)
     gen_thread *th = calloc(maxt, sizeof *th);
     uint8_t *grf = calloc(maxt, grf_size);
     uint8_t *cross = calloc(1, p->cross_bytes + 1);
+    const uint32_t scratch_size = maxt * gen_scratch_stride(p);
+    uint8_t *scratch = calloc(1, scratch_size + 1);
     uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
                           p->grf_bytes * p->grf_bytes;
     int rc = 0;
-    if (!th || !grf || !cross) {
+    if (!th || !grf || !cross || !scratch) {
         free(th);
         free(grf);
         free(cross);
+        free(scratch);
         return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
                          "out of host memory");
     }
@@ -249,6 +258,8 @@ int emu_gen_run(emu_run *run)
         th[i].grf = grf + (size_t)i * grf_size;
         th[i].grf_size = grf_size;
         th[i].bar = &bar;
+        th[i].scratch = scratch;
+        th[i].scratch_size = scratch_size;
     }
     if (p->grf_bytes + per_thread + p->cross_bytes > grf_size)
         rc = emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
@@ -274,6 +285,7 @@ int emu_gen_run(emu_run *run)
         wg.local_bytes = run->local_total;
         wg.private_mem = run->private_pool;
         memset(wg.local_mem, 0, run->local_total);
+        memset(scratch, 0, scratch_size);
         cross_thread(run, &wg, cross);
         bar = (gen_barrier){ .threads = wg.nsg };
         for (uint32_t i = 0; i < wg.nsg; i++) {
@@ -310,5 +322,6 @@ int emu_gen_run(emu_run *run)
     free(th);
     free(grf);
     free(cross);
+    free(scratch);
     return rc;
 }

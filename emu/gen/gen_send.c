@@ -29,14 +29,23 @@ static uint8_t *grf_at(gen_thread *t, uint32_t off, uint32_t n)
  * stateless access (coherent / non-coherent). */
 enum { BTI_SLM = 0xFE, BTI_A32 = 0xFF, BTI_A32_NC = 0xFD };
 
+/* The A32 stateless space (binding-table index 0xFF/0xFD), where IGC
+ * keeps private arrays and spills: the threads' scratch (Gen sends never
+ * reach emu/'s per-work-item private space, so its tag is free here). */
+#define SPACE_SCRATCH ISA_SPACE_PRIVATE
+
 static int mem_fault(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, bool store,
                      uint64_t addr, uint32_t n, const char *why)
 {
     char desc[256];
-    emu_mem_describe(run, sp, addr, desc, sizeof desc);
+    if (sp == SPACE_SCRATCH)
+        snprintf(desc, sizeof desc, "scratch address 0x%" PRIx64 " (scratch is %u bytes, %u "
+                 "a thread)", addr, t->scratch_size, gen_scratch_stride(run->k->gen));
+    else
+        emu_mem_describe(run, sp, addr, desc, sizeof desc);
     return gen_fault(run, t, lane, SGEMU_EXIT_FAULT, "%s %s %s of %u bytes at %s", why,
-                     sp == ISA_SPACE_LOCAL ? "local" : "global", store ? "store" : "load", n,
-                     desc);
+                     sp == ISA_SPACE_LOCAL ? "local" : sp == SPACE_SCRATCH ? "scratch" : "global",
+                     store ? "store" : "load", n, desc);
 }
 
 /* Host bytes of one lane's access of n bytes at addr in space sp, checked
@@ -45,14 +54,20 @@ static int mem_fault(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, b
 static uint8_t *mem_at(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp,
                        uint64_t addr, uint32_t n, bool store)
 {
-    const char *why;
+    const char *why = "out-of-bounds";
     uint32_t item = t->sg->id * run->width + lane;
-    uint8_t *p = emu_mem_ptr(run, sp, addr, n, store, item, &why);
+    uint8_t *p;
+    if (sp == SPACE_SCRATCH)   /* A32 stateless: the scratch arena */
+        p = addr <= t->scratch_size && n <= t->scratch_size - addr ? t->scratch + addr : NULL;
+    else
+        p = emu_mem_ptr(run, sp, addr, n, store, item, &why);
     if (!p) {
         mem_fault(run, t, lane, sp, store, addr, n, why);
         return NULL;
     }
-    if (addr % (n > 4 ? 4 : n)) {
+    /* scratch and byte scattered messages take any byte address (IGC packs
+     * private structs at their size, and reads packed data with them) */
+    if (sp != SPACE_SCRATCH && !t->unaligned_ok && addr % (n > 4 ? 4 : n)) {
         mem_fault(run, t, lane, sp, store, addr, n, "misaligned");
         return NULL;
     }
@@ -99,9 +114,15 @@ static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_
         *addr = v & 0x0FFFFFFFu;
         return 0;
     }
-    if (bti == BTI_A32 || bti == BTI_A32_NC)
-        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                         "A32 stateless messages are not supported by sgemu yet");
+    if (bti == BTI_A32 || bti == BTI_A32_NC) {
+        if (!gen_scratch_stride(run->k->gen))
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                             "A32 stateless access in a kernel without scratch space is not "
+                             "supported by sgemu");
+        *sp = SPACE_SCRATCH;
+        *addr = v;
+        return 0;
+    }
     int16_t arg = run->k->gen->bti_arg[bti];
     if (arg < 0)
         return gen_fault(run, t, i, SGEMU_EXIT_USER,
@@ -150,8 +171,12 @@ static int a64_scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool s
     if (sub == 1 || sub == 2)   /* dword or qword, 1 << ds per address */
         return scattered(run, t, in, store, true, simd, 1u << ds, sub == 1 ? 4 : 8,
                          sub == 1 ? 4 : 8);
-    if (sub == 0)               /* byte: 1, 2 or 4 bytes, one dword of GRF a lane */
-        return scattered(run, t, in, store, true, simd, 1, 1u << ds, 4);
+    if (sub == 0) {             /* byte: 1, 2 or 4 bytes, one dword of GRF a lane */
+        t->unaligned_ok = true;
+        int rc = scattered(run, t, in, store, true, simd, 1, 1u << ds, 4);
+        t->unaligned_ok = false;
+        return rc;
+    }
     return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
                      "A64 scattered message subtype %u is not supported by sgemu", sub);
 }
@@ -198,7 +223,10 @@ static int byte_scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool 
     if (ds > 2)
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER, "byte scattered data size %u",
                          ds);
-    return scattered(run, t, in, store, false, simd, 1, 1u << ds, 4);
+    t->unaligned_ok = true;
+    int rc = scattered(run, t, in, store, false, simd, 1, 1u << ds, 4);
+    t->unaligned_ok = false;
+    return rc;
 }
 
 /* Integer atomic operations (IGA's AtomicIntegerOp, descriptor [11:8]) on a

@@ -137,6 +137,7 @@ typedef enum gen_payload_kind {
     GEN_PAY_BUFFER_ADDRESS,  /* a buffer argument's 64-bit address (A64) */
     GEN_PAY_BUFFER_OFFSET,   /* a buffer's offset from its surface base (0) */
     GEN_PAY_LOCAL_OFFSET,    /* a local argument's offset in SLM */
+    GEN_PAY_PRIVATE_BASE,    /* the A64 base of the private memory surface */
     GEN_PAY_BYVALUE          /* a by-value argument's bytes */
 } gen_payload_kind;
 
@@ -157,7 +158,9 @@ typedef struct gen_program {
     uint32_t grf_count;    /* GRFs per thread (128 or 256) */
     uint32_t grf_bytes;    /* bytes per GRF (32 before Xe-HPC) */
     uint32_t slm_bytes;    /* static SLM */
-    uint32_t scratch_bytes;   /* per-thread private/spill memory */
+    uint32_t scratch_bytes;   /* per-thread spill memory (scratch) */
+    uint32_t private_bytes;   /* private memory (private_space) */
+    bool private_per_item;    /* private_bytes a work-item (else a thread) */
     uint32_t cross_bytes;  /* cross-thread data, GRF-aligned */
     uint32_t local_id_offset, local_id_bytes;  /* per-thread payload */
     uint32_t npay;

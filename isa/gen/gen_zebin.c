@@ -171,6 +171,7 @@ static int payload_kind(const char *t, gen_payload_kind *out)
         { "work_dimensions", GEN_PAY_WORK_DIMENSIONS },
         { "buffer_address", GEN_PAY_BUFFER_ADDRESS },
         { "buffer_offset", GEN_PAY_BUFFER_OFFSET },
+        { "private_base_stateless", GEN_PAY_PRIVATE_BASE },
     };
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
         if (strcmp(t, kinds[i].name) == 0) {
@@ -296,9 +297,21 @@ static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_
                     k->name);
     SEQ_EACH(d, map_get(d, kn, "per_thread_memory_buffers"), it) {
         yaml_node_t *b = yaml_document_get_node(d, *it);
-        (void)b;
-        return FAIL("kernel '%s': private or spill memory (per_thread_memory_buffers) is not "
-                    "supported by sgemu's Gen path yet", k->name);
+        const char *type = str(d, b, "type");
+        long long size = num(d, b, "size", 0);
+        if (size < 0 || size > (1 << 20))
+            return FAIL("kernel '%s': per-thread memory of %lld bytes", k->name, size);
+        if (strcmp(type, "scratch") == 0 && p->scratch_bytes == 0) {
+            p->scratch_bytes = (uint32_t)size;   /* spill/fill space of each thread */
+        } else if (strcmp(type, "private_space") == 0 && p->private_bytes == 0) {
+            /* OpenCL private memory: `size` a work-item (is_simt_thread),
+             * else a thread */
+            p->private_bytes = (uint32_t)size;
+            p->private_per_item = num(d, b, "is_simt_thread", 0) != 0;
+        } else {
+            return FAIL("kernel '%s': per-thread memory '%s' is not supported by sgemu's Gen "
+                        "path yet", k->name, type);
+        }
     }
     SEQ_EACH(d, map_get(d, kn, "payload_arguments"), it)
         if (payload_arg(d, yaml_document_get_node(d, *it), p, k, err, errcap))

@@ -70,7 +70,7 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
             }
         } else if (a->kind == ISA_ARG_LOCAL) {
             v[i].kind = SGEMU_VAL_LOCAL;
-            v[i].bytes = 32 * 16;   /* a work-group of 32 items, up to 16 bytes each */
+            v[i].bytes = 32 * 32;   /* a work-group of 32 items, up to 32 bytes each */
         } else {
             return -1;   /* images: not yet on the Gen path */
         }

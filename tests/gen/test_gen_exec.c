@@ -400,6 +400,39 @@ static void slm(void **state)
     }
 }
 
+/* ------------------------------------------------------------ private */
+
+/* A private array with data-dependent indices: in the threads' scratch */
+static void private_mem(void **state)
+{
+    (void)state;
+    const uint32_t n = 80;
+    for (size_t w = 0; w < 3; w++) {
+        isa_kernel k;
+        load("private.cl", widths[w], "", &k);
+        assert_true(k.gen->scratch_bytes > 0);
+        sgemu_argval args[2] = { buffer(n * 4), buffer(n * 4) };
+        int32_t *a = (int32_t *)args[0].data, *c = (int32_t *)args[1].data;
+        uint32_t seed = 21;
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = (int32_t)(lcg(&seed) % 5000);
+        sgemu_fault f;
+        assert_int_equal(run(&k, n, 40, args, &f), 0);
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t buf[64];
+            for (int32_t q = 0; q < 64; q++)
+                buf[q] = a[i] * q + (int32_t)i;
+            int32_t j = a[i] & 63;
+            buf[j] += 100;
+            buf[(j * 7) & 63] ^= 0x55;
+            assert_int_equal(c[i], buf[(j + 3) & 63] + buf[j] - buf[a[i] >> 6 & 63]);
+        }
+        free(args[0].data);
+        free(args[1].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ------------------------------------------------------------ shuffle */
 
 /* intel_sub_group_shuffle with an index per channel (indirect register
@@ -542,6 +575,7 @@ int main(void)
         cmocka_unit_test(alu_float),
         cmocka_unit_test(flow),
         cmocka_unit_test(slm),
+        cmocka_unit_test(private_mem),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
