@@ -244,8 +244,7 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
  * one kernel per feature the Gen path executes.  SGEMU_GEN_DIFF=all runs
  * the whole corpus; SGEMU_GEN_DIFF=FILE.cl just that file. */
 static const char *const subset[] = {
-    "vector_add.cl", "intel_shuffle.cl", "control.cl", "branch_collectives.cl",
-    "local_reduce.cl", "atomics.cl",
+    "intel_shuffle.cl", "control.cl", "wg_scan.cl", "atomics.cl",
 };
 
 static bool selected(const char *file)
