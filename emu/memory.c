@@ -86,19 +86,39 @@ static void lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
     const uint64_t *base = a->base_kind == ISA_OPND_REG ? lanes_reg(&sg->l, a->base) : NULL;
     const uint64_t *idx = a->has_index ? lanes_reg(&sg->l, a->index) : NULL;
     uint64_t argbase = a->base_kind == ISA_OPND_ARG ? run->arg_values[a->base] : 0;
-    for (uint32_t l = 0; l < w; l++) {
-        uint64_t v = base ? base[l] : argbase;
-        if (idx) {
-            int64_t i;
-            switch (a->index_type) {
-            case ISA_T_U32: i = (int64_t)(uint32_t)idx[l]; break;
-            case ISA_T_I64: case ISA_T_U64: i = (int64_t)idx[l]; break;
-            default: i = (int64_t)(int32_t)(uint32_t)idx[l]; break;
-            }
-            v += (uint64_t)(i * (int64_t)a->scale);
-        }
-        out[l] = v + (uint64_t)a->disp;
+    /* the index type's switch outside the lane loops; an argument base
+     * is folded into the displacement, a power-of-two scale is a shift
+     * (the same value modulo 2^64) */
+    uint64_t disp = argbase + (uint64_t)a->disp;
+    if (!idx) {
+        for (uint32_t l = 0; l < w; l++)
+            out[l] = (base ? base[l] : 0) + disp;
+        return;
     }
+    uint64_t scale = (uint64_t)(int64_t)a->scale;
+    uint32_t sh = scale && !(scale & (scale - 1)) ? (uint32_t)__builtin_ctzll(scale) : 64;
+#define LANE_ADDRS(IDX)                                                         \
+    do {                                                                        \
+        if (sh < 64 && !base)                                                   \
+            for (uint32_t l = 0; l < w; l++)                                    \
+                out[l] = ((uint64_t)(IDX) << sh) + disp;                        \
+        else                                                                    \
+            for (uint32_t l = 0; l < w; l++)                                    \
+                out[l] = (base ? base[l] : 0) + (uint64_t)(IDX) * scale + disp; \
+    } while (0)
+    switch (a->index_type) {
+    case ISA_T_U32:
+        LANE_ADDRS((uint32_t)idx[l]);
+        break;
+    case ISA_T_I64:
+    case ISA_T_U64:
+        LANE_ADDRS(idx[l]);
+        break;
+    default:
+        LANE_ADDRS((int64_t)(int32_t)(uint32_t)idx[l]);
+        break;
+    }
+#undef LANE_ADDRS
 }
 
 void emu_mem_lane_addresses(const emu_run *run, emu_sg *sg, const isa_operand *o,
@@ -134,9 +154,11 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
         (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
          space != ISA_SPACE_LOCAL))
         return false;
+    uint64_t diff = 0;          /* no branch or multiply per lane: vectorises */
     for (uint32_t l = 1; l < w; l++)
-        if (addr[l] != addr[0] + (uint64_t)l * n)
-            return false;
+        diff |= (addr[l] - addr[l - 1]) ^ n;
+    if (diff)
+        return false;
     const char *why;
     uint8_t *p = emu_mem_ptr(run, space, addr[0], w * n, store, sg->id * w, &why);
     if (!p)
@@ -204,9 +226,12 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
         if (first == UINT64_MAX)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
         uint64_t *dst = run->wg->trace->addrs + first;
-        for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1)
-                *dst++ = addr[l];
+        if (na == w)
+            memcpy(dst, addr, (size_t)w * sizeof *addr);
+        else
+            for (uint32_t l = 0; l < w; l++)
+                if (mask >> l & 1)
+                    *dst++ = addr[l];
         rec->addr_first = first;
         rec->naddr = na;
     }

@@ -206,17 +206,18 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
         c->next_time = first;
 }
 
-/* Memory addresses of a record in the model's flat space. */
-static uint32_t rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
-                          const emu_rec *r, isa_space sp, uint32_t eb, uint64_t *out)
+/* Memory addresses of a record in the model's flat space: the record's
+ * own (no copy), or for private memory each work-item's copy in out. */
+static const uint64_t *rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
+                                 const emu_rec *r, isa_space sp, uint32_t eb, uint64_t *out,
+                                 uint32_t *nout)
 {
     const emu_wg_trace *tr = &c->wg[th->wg].tr;
     uint32_t n = r->naddr < 64 ? r->naddr : 64;
     const uint64_t *a = tr->addrs + r->addr_first;
-    if (sp != ISA_SPACE_PRIVATE) {
-        memcpy(out, a, n * sizeof *a);
-        return n;
-    }
+    *nout = n;
+    if (sp != ISA_SPACE_PRIVATE)
+        return a;
     /* private memory: each work-item has its own copy, interleaved across
      * the lanes of its sub-group at the access's size (as NVIDIA's local
      * memory and Intel's scratch space): offset o of lane l lies at
@@ -231,7 +232,7 @@ static uint32_t rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
         mask &= mask - 1;
         out[i] = ((uint64_t)0x2000 << 40) + sgi * priv * w + a[i] * w + (uint64_t)lane * eb;
     }
-    return n;
+    return out;
 }
 
 /* Run (or resume) the micro-ops of record th->urec from th->ucur at time t:
@@ -348,9 +349,10 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     case TM_K_ATOMIC: {
         uint64_t t0 = ti->fills ? tm_spill_fill(m, ci, ti_idx, ti, T) : T;
         uint64_t s = occupy(m, c, ti_idx, TM_PIPE_SEND, t0, ti->passes);
-        uint64_t a[64];
+        uint64_t pa[64];
         isa_space sp = (isa_space)ti->space;
-        uint32_t n = rec_addrs(m, c, th, r, sp, ti->elem_bytes, a);
+        uint32_t n;
+        const uint64_t *a = rec_addrs(m, c, th, r, sp, ti->elem_bytes, pa, &n);
         bool store = isa_ops[m->L->k->inst[pc].op].family == ISA_FAM_ST;
         bool atomic = ti->kind == TM_K_ATOMIC;
         if (sp == ISA_SPACE_LOCAL)

@@ -32,38 +32,55 @@ static int cache_init(tm_cache *c, const tm_cache_cfg *cc, uint32_t line)
     c->sets = cc->size / (line * c->ways);
     if (c->sets == 0)
         c->sets = 1;
-    c->tag = calloc((size_t)c->sets * c->ways, sizeof *c->tag);
-    c->stamp = calloc((size_t)c->sets * c->ways, sizeof *c->stamp);
-    return c->tag && c->stamp ? 0 : -1;
+    c->pow2 = (c->sets & (c->sets - 1)) == 0;
+    c->set_mask = c->sets - 1;
+    c->way = calloc((size_t)c->sets * c->ways, sizeof *c->way);
+    c->used = calloc(c->sets, sizeof *c->used);
+    return c->way && c->used ? 0 : -1;
 }
 
 static void cache_free(tm_cache *c)
 {
-    free(c->tag);
-    free(c->stamp);
+    free(c->way);
+    free(c->used);
 }
 
 /* Look up line number ln; on a miss, fill it over the least recently used
- * way.  Returns true on a hit. */
+ * way.  Returns true on a hit.  A set's ways are adjacent {tag, stamp}
+ * pairs; the set index is a mask when the set count is a power of two (no
+ * division per lookup).  Ways fill in index order and never empty, so
+ * ways [0, used) hold lines and the rest are empty: a lookup searches the
+ * used ones, and a miss in a set not yet full takes the next empty way
+ * (the way the least-stamp rule picks: empty ways have stamp 0, the first
+ * wins) without a scan. */
 static bool cache_access(tm_cache *c, uint64_t ln)
 {
     if (!c->sets)
         return false;
-    uint32_t set = (uint32_t)(ln % c->sets);
-    uint64_t *tag = c->tag + (size_t)set * c->ways;
-    uint64_t *st = c->stamp + (size_t)set * c->ways;
-    uint32_t victim = 0;
-    c->clock++;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (tag[w] == ln + 1) {
-            st[w] = c->clock;
+    uint64_t set = c->pow2 ? (ln & c->set_mask) : ln % c->sets;
+    tm_way *way = c->way + (size_t)set * c->ways;
+    uint32_t used = c->used[set];
+    uint64_t tag = ln + 1, now = ++c->clock;
+    for (uint32_t w = 0; w < used; w++)
+        if (way[w].tag == tag) {
+            way[w].stamp = now;
             return true;
         }
-        if (st[w] < st[victim])
-            victim = w;
+    uint32_t victim = used;
+    if (used < c->ways) {
+        c->used[set] = used + 1;
+    } else {
+        /* the least recently used way (stamps differ: one clock tick each) */
+        victim = 0;
+        uint64_t oldest = way[0].stamp;
+        for (uint32_t w = 1; w < c->ways; w++)
+            if (way[w].stamp < oldest) {
+                oldest = way[w].stamp;
+                victim = w;
+            }
     }
-    tag[victim] = ln + 1;
-    st[victim] = c->clock;
+    way[victim].tag = tag;
+    way[victim].stamp = now;
     return false;
 }
 
@@ -172,19 +189,61 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                        uint32_t n, uint32_t bytes, bool store, bool atomic)
 {
     uint32_t shift = m->l2.line_shift;
+    uint64_t span = (bytes ? bytes : 1) - 1;
+    /* The distinct lines in order of first touch (at most 2 x 64).  Lanes
+     * mostly touch the line the previous lane touched or one past every
+     * line so far (ascending addresses), so those two cases skip the
+     * search; the list and its order are those of a search per line. */
     uint64_t lines[2 * 64];
-    uint32_t cnt[2 * 64], nl = 0;
-    for (uint32_t i = 0; i < n && nl < 2 * 64; i++) {
-        uint64_t first = addr[i] >> shift, last = (addr[i] + (bytes ? bytes : 1) - 1) >> shift;
-        for (uint64_t ln = first; ln <= last && nl < 2 * 64; ln++) {
-            uint32_t j = 0;
-            while (j < nl && lines[j] != ln)
-                j++;
-            if (j == nl) {
-                lines[nl] = ln;
-                cnt[nl++] = 0;
+    uint32_t nl = 0;
+    /* Common cases first, where the lines are the range from lane 0's
+     * first line to the last lane's last, in order, with no list to
+     * search: lane i at addr[0] + i x bytes (a ramp: one pass without a
+     * branch per lane), or each lane starting in the line where the
+     * previous lane ended or in the next one.  An address range that wraps
+     * takes the general path. */
+    bool range = false;
+    uint64_t end = 0;
+    if (n) {
+        uint64_t a0 = addr[0], diff = 0, step = bytes;
+        for (uint32_t i = 1; i < n; i++)    /* vectorises: no multiply */
+            diff |= (addr[i] - addr[i - 1]) ^ step;
+        uint64_t hi = a0 + (uint64_t)(n - 1) * step + span;
+        if (!diff && hi >= a0) {
+            range = true;
+            end = hi >> shift;
+        } else {
+            uint32_t i = 0;
+            end = a0 >> shift;
+            for (; i < n; i++) {
+                uint64_t a = addr[i], e = a + span;
+                if ((a >> shift) - end > 1 || e < a)
+                    break;
+                end = e >> shift;
             }
-            cnt[j]++;
+            range = i == n;
+        }
+    }
+    if (range)
+        for (uint64_t ln = addr[0] >> shift; ln <= end && nl < 2 * 64; ln++)
+            lines[nl++] = ln;
+    uint64_t prev = UINT64_MAX, top = 0;
+    for (uint32_t i = 0; !range && i < n && nl < 2 * 64; i++) {
+        uint64_t first = addr[i] >> shift, last = (addr[i] + span) >> shift;
+        for (uint64_t ln = first; ln <= last && nl < 2 * 64; ln++) {
+            if (ln == prev)
+                continue;
+            prev = ln;
+            if (nl && ln <= top) {
+                uint32_t j = 0;
+                while (j < nl && lines[j] != ln)
+                    j++;
+                if (j < nl)
+                    continue;
+            }
+            lines[nl++] = ln;
+            if (ln > top)
+                top = ln;
         }
     }
     /* same-address atomics serialise at the atomic unit */
@@ -209,26 +268,46 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     const emu_timing_cfg *tc = m->tc;
     uint32_t nb = tc->slm_banks ? tc->slm_banks : 1;
     uint32_t bb = tc->slm_bank_bytes ? tc->slm_bank_bytes : 4;
-    /* distinct words per bank: the same word is a broadcast, not a conflict */
+    /* distinct words per bank: the same word is a broadcast, not a
+     * conflict.  A word above every word so far is new without a search
+     * (ascending addresses), the list keeps the order of first touch. */
     uint64_t words[256];
     uint32_t nw = 0, degree = 1;
+    uint32_t per = (bytes + bb - 1) / bb;
+    if (!per)
+        per = 1;
+    uint64_t top = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t per = (bytes + bb - 1) / bb;
-        for (uint32_t k = 0; k < (per ? per : 1) && nw < 256; k++) {
+        for (uint32_t k = 0; k < per && nw < 256; k++) {
             uint64_t w = addr[i] / bb + k;
-            uint32_t j = 0;
-            while (j < nw && words[j] != w)
-                j++;
-            if (j == nw)
-                words[nw++] = w;
+            if (nw && w <= top) {
+                uint32_t j = 0;
+                while (j < nw && words[j] != w)
+                    j++;
+                if (j < nw)
+                    continue;
+            }
+            words[nw++] = w;
+            if (w > top)
+                top = w;
         }
     }
-    for (uint32_t b = 0; b < nb; b++) {
-        uint32_t c = 0;
-        for (uint32_t j = 0; j < nw; j++)
-            c += words[j] % nb == b;
-        if (c > degree)
-            degree = c;
+    if (nb <= 64) {
+        uint32_t cnt[64] = { 0 };
+        uint32_t bm = (nb & (nb - 1)) == 0 ? nb - 1 : 0;
+        for (uint32_t j = 0; j < nw; j++) {
+            uint32_t c = ++cnt[bm || nb == 1 ? words[j] & bm : words[j] % nb];
+            if (c > degree)
+                degree = c;
+        }
+    } else {
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t c = 0;
+            for (uint32_t j = 0; j < nw; j++)
+                c += words[j] % nb == b;
+            if (c > degree)
+                degree = c;
+        }
     }
     uint64_t total = (uint64_t)n * bytes;
     uint64_t busy = max64(degree, occ((uint32_t)total, tc->slm_bw));

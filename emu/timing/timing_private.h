@@ -69,10 +69,17 @@ uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t
 uint64_t tm_barrier_counted(uint64_t *arrival, uint32_t n, uint32_t interval);
 
 /* ---- memory hierarchy (timing_mem.c) ---- */
+typedef struct tm_way {
+    uint64_t tag;         /* line number + 1 (0: empty) */
+    uint64_t stamp;       /* LRU: last use */
+} tm_way;
+
 typedef struct tm_cache {
     uint32_t sets, ways, line_shift;
-    uint64_t *tag;        /* sets * ways, line number + 1 (0: empty) */
-    uint64_t *stamp;      /* LRU: last use */
+    bool pow2;            /* sets is a power of two: the set is ln & set_mask */
+    uint64_t set_mask;
+    tm_way *way;          /* sets * ways */
+    uint32_t *used;       /* per set: ways holding a line (the first ones) */
     uint64_t clock;
 } tm_cache;
 

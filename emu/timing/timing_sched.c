@@ -364,15 +364,19 @@ void tm_step(tm_model *m, uint32_t ci, uint64_t T)
     c->next_time = TM_NEVER;
     uint64_t next = TM_NEVER;
     bool oldest = m->tc->policy != 0 && m->tc->issue_width <= 8;
-    for (uint32_t s = 0; s < m->nsched && !m->err; s++) {
-        if (c->snext[s] <= T) {
+    uint64_t *snext = c->snext;
+    const uint32_t ns = m->nsched;
+    for (uint32_t s = 0; s < ns; s++) {
+        if (snext[s] <= T) {
             if (oldest)
                 step_sched_oldest(m, ci, s, T);
             else
                 step_sched(m, ci, s, T);
+            if (m->err)         /* read after a step only: it sets it */
+                break;
         }
-        if (c->snext[s] < next)
-            next = c->snext[s];
+        if (snext[s] < next)
+            next = snext[s];
     }
     if (c->next_time < next)
         next = c->next_time;
