@@ -18,16 +18,22 @@
  * `fint`s differ.  A pair ordered only by a barrier without the space's
  * fence is a race reported with a "missing fence flag" note.
  *
- * Shadow: per byte, the last writer and two readers (the first reader and
+ * Shadow: per cell, the last writer and two readers (the first reader and
  * the latest other one), so a write racing with reads of two or more
  * work-items finds one of them.  Local memory has one cell per byte of
- * the work-group's local memory.  Global buffers are shadowed in pages of
- * DET_PAGE bytes allocated when first touched, up to DET_GLOBAL_CAP bytes
- * of shadow per launch; accesses past that are counted as unchecked.
+ * the work-group's local memory.  Global buffers have one per 4-byte word
+ * (each access keeps which of its bytes it touched: two accesses conflict
+ * only where their bytes meet), in pages of DET_PAGE bytes of buffer
+ * allocated zeroed (empty) when first touched, up to DET_GLOBAL_CAP bytes
+ * of shadow per launch; accesses past that are counted as unchecked.  A
+ * word's cell keeps one writer: work-items writing neighbouring bytes of
+ * one word can hide an earlier writer (a race missed, never one made up).
  *
- * Uninitialised reads.  One bit per local byte, set by every store,
- * atomic or block write of the work-group; a load or atomic of a byte
- * without it is reported.
+ * Uninitialised reads.  One flag per local byte, set by every store,
+ * atomic or block write of the work-group, and one per byte of each
+ * work-item's private memory (its arrays and the register allocator's
+ * spill slots), set by its stores; a load or atomic of a byte without it
+ * is reported.
  */
 #include "detect.h"
 
@@ -36,16 +42,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-#define ATOMIC_BIT (1u << 31)      /* in det_acc.pc */
+#define ATOMIC_BIT (1u << 31)      /* in det_acc.pc: an atomic access */
+#define MASK_SHIFT 27              /* det_acc.pc bits 27-30: the bytes of the cell's
+                                      word it touched (all four in local memory) */
+#define PC_MASK ((1u << MASK_SHIFT) - 1)
 #define DET_PAGE 4096u             /* global bytes per shadow page */
 #define DET_GLOBAL_CAP (1ull << 30) /* bytes of global shadow per launch */
 
 /* An access as the shadow keeps it. */
 typedef struct det_acc {
-    uint32_t item;         /* linear local id, NONE: no access */
+    uint32_t item;         /* linear local id + 1; 0: no access */
     uint32_t wg;           /* linear work-group id */
-    uint32_t pc;           /* | ATOMIC_BIT */
+    uint32_t pc;           /* | byte mask << MASK_SHIFT | ATOMIC_BIT */
     uint32_t fint, aint;   /* fenced and all work-group barriers so far */
     uint32_t fsg, asg;     /* its sub-group's fenced and all sub_group_barriers */
 } det_acc;
@@ -67,12 +75,15 @@ typedef struct det_order {
     uint32_t *fsg, *asg;   /* per sub-group */
 } det_order;
 
-enum { SP_LOCAL, SP_GLOBAL };
+enum { SP_LOCAL, SP_GLOBAL, SP_PRIVATE };
 
 struct emu_detect {
     uint32_t bytes;
     det_cell *cell;        /* races: one per local byte */
     uint8_t *init;         /* uninitialized: one flag per local byte */
+    uint8_t *pinit;        /* uninitialized: one flag per private byte of the
+                              work-group's work-items, or NULL */
+    size_t pbytes;
     det_cell ***gpage;     /* races: per argument, its shadow pages (or NULL) */
     uint64_t gshadow;      /* bytes of global shadow allocated */
     bool gcap_noted;
@@ -82,7 +93,7 @@ struct emu_detect {
     det_pair pairs[MAX_PAIRS];
     uint32_t npairs;
     uint64_t race_checked, race_global, race_unchecked, races;
-    uint64_t uninit_checked, uninit_reads;
+    uint64_t uninit_checked, uninit_private, uninit_reads;
 };
 
 static bool global_arg(const isa_kernel *k, const sgemu_argval *v, uint32_t i)
@@ -99,15 +110,18 @@ int emu_detect_init(emu_run *run)
     const bool races = run->launch->detect & SGEMU_DETECT_RACES;
     d->bytes = run->local_total;
     const size_t n = d->bytes ? d->bytes : 1;
-    if (races) {
-        d->cell = malloc(n * sizeof *d->cell);
-        for (size_t i = 0; d->cell && i < n; i++)
-            d->cell[i].w.item = d->cell[i].r[0].item = d->cell[i].r[1].item = NONE;
-    }
+    if (races)
+        d->cell = calloc(n, sizeof *d->cell);
     if (run->launch->detect & SGEMU_DETECT_UNINIT)
         d->init = calloc(n, 1);
     d->nsg = run->sg_pool_n;
     const size_t nsg = d->nsg ? d->nsg : 1;
+    if (run->launch->detect & SGEMU_DETECT_UNINIT && run->k->private_mem) {
+        d->pbytes = (size_t)d->nsg * run->width * run->k->private_mem;
+        d->pinit = calloc(d->pbytes, 1);
+        if (!d->pinit)
+            return -1;
+    }
     bool ok = !(races && !d->cell) && !(run->launch->detect & SGEMU_DETECT_UNINIT && !d->init);
     for (int s = 0; s < 2; s++) {
         d->ord[s].fsg = calloc(nsg, sizeof(uint32_t));
@@ -134,7 +148,8 @@ int emu_detect_init(emu_run *run)
         const isa_family f = isa_ops[in->op].family;
         const bool mem = f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM;
         if ((mem && in->space == ISA_SPACE_LOCAL) ||
-            (mem && races && in->space == ISA_SPACE_GLOBAL) || in->op == ISA_OP_SG_BARRIER)
+            (mem && races && in->space == ISA_SPACE_GLOBAL) ||
+            (mem && d->pinit && in->space == ISA_SPACE_PRIVATE) || in->op == ISA_OP_SG_BARRIER)
             run->dp.d[i].kind = EMU_D_DETECT;
     }
     return 0;
@@ -162,6 +177,7 @@ void emu_detect_free(emu_run *run)
     }
     free(d->cell);
     free(d->init);
+    free(d->pinit);
     free(d);
     run->det = NULL;
 }
@@ -178,6 +194,8 @@ void emu_detect_wg_start(emu_run *run, uint64_t wg_linear)
     }
     if (d->init)
         memset(d->init, 0, d->bytes);
+    if (d->pinit)
+        memset(d->pinit, 0, d->pbytes);
 }
 
 /* The fence flags of a barrier as the spaces it orders: a barrier
@@ -219,6 +237,7 @@ void emu_detect_stats(const emu_run *run, sgemu_stats *stats)
     stats->race_unchecked = d->race_unchecked;
     stats->races = d->races;
     stats->uninit_checked = d->uninit_checked;
+    stats->uninit_private_checked = d->uninit_private;
     stats->uninit_reads = d->uninit_reads;
 }
 
@@ -316,7 +335,7 @@ static void report_race(emu_run *run, int space, int why, const det_acc *prev,
     emu_detect *d = run->det;
     d->races++;
     const uint32_t kind = why == WHY_NO_SG_BARRIER ? KIND_LOCKSTEP : KIND_RACE;
-    const uint32_t pc = me->pc & ~ATOMIC_BIT, ppc = prev->pc & ~ATOMIC_BIT;
+    const uint32_t pc = me->pc & PC_MASK, ppc = prev->pc & PC_MASK;
     if (!first_time(d, kind, ppc, pc))
         return;
     FILE *f = emu_note_file();
@@ -327,8 +346,8 @@ static void report_race(emu_run *run, int space, int why, const det_acc *prev,
         describe_local(run, addr, where, sizeof where);
     else
         describe_global(run, addr, where, sizeof where);
-    describe_item(run, me->wg, me->item, who, sizeof who);
-    describe_item(run, prev->wg, prev->item, pwho, sizeof pwho);
+    describe_item(run, me->wg, me->item - 1, who, sizeof who);
+    describe_item(run, prev->wg, prev->item - 1, pwho, sizeof pwho);
     const char *flag = space == SP_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE";
     switch (why) {
     case WHY_OTHER_SG:
@@ -344,7 +363,8 @@ static void report_race(emu_run *run, int space, int why, const det_acc *prev,
     case WHY_FENCE_SG:
         snprintf(whytext, sizeof whytext, "in %s sub-group; missing fence flag: the %s "
                  "between has no %s",
-                 prev->item / run->width == me->item / run->width ? "the same" : "another",
+                 (prev->item - 1) / run->width == (me->item - 1) / run->width ? "the same"
+                                                                               : "another",
                  why == WHY_FENCE_WG ? "barrier" : "sub_group_barrier", flag);
         break;
     default: {
@@ -364,7 +384,7 @@ static void report_race(emu_run *run, int space, int why, const det_acc *prev,
             pin->line, acc_kind(pin), pwho, whytext);
 }
 
-static void report_uninit(emu_run *run, uint32_t item, uint32_t pc, uint64_t addr)
+static void report_uninit(emu_run *run, int space, uint32_t item, uint32_t pc, uint64_t addr)
 {
     emu_detect *d = run->det;
     d->uninit_reads++;
@@ -372,26 +392,32 @@ static void report_uninit(emu_run *run, uint32_t item, uint32_t pc, uint64_t add
         return;
     const isa_kernel *k = run->k;
     char where[192], who[160];
-    describe_local(run, addr, where, sizeof where);
+    if (space == SP_LOCAL)
+        describe_local(run, addr, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "private address 0x%" PRIx64, addr);
     describe_item(run, d->wg, item, who, sizeof who);
-    fprintf(emu_note_file(), "%s:%u: error: kernel '%s': uninitialised local memory: "
-            "%s at %s by %s reads a byte no work-item of its work-group wrote\n",
-            k->file, k->inst[pc].line, k->name, acc_kind(&k->inst[pc]), where, who);
+    fprintf(emu_note_file(), "%s:%u: error: kernel '%s': uninitialised %s memory: "
+            "%s at %s by %s reads a byte %s\n", k->file, k->inst[pc].line, k->name,
+            space == SP_LOCAL ? "local" : "private", acc_kind(&k->inst[pc]), where, who,
+            space == SP_LOCAL ? "no work-item of its work-group wrote"
+                              : "the work-item never wrote (a private variable or spill slot)");
 }
 
 /* ------------------------------------------------------------- checks */
 
 /* Why an earlier access p and `me` race (WHY_*), or -1 when they are
- * ordered, the same work-item's or both atomic. */
+ * ordered, the same work-item's, on other bytes or both atomic. */
 static int conflict(const det_acc *p, const det_acc *me, int space, uint32_t S)
 {
-    if (p->item == NONE || (p->pc & me->pc & ATOMIC_BIT))
+    if (!p->item || (p->pc & me->pc & ATOMIC_BIT) ||
+        !(p->pc & me->pc & (0xfu << MASK_SHIFT)))
         return -1;
     if (p->wg != me->wg)
         return space == SP_GLOBAL ? WHY_OTHER_WG : -1;   /* local: another copy */
     if (p->item == me->item || p->fint != me->fint)
         return -1;
-    if (p->item / S != me->item / S)
+    if ((p->item - 1) / S != (me->item - 1) / S)
         return p->aint != me->aint ? WHY_FENCE_WG : WHY_OTHER_SG;
     if (p->fsg != me->fsg)
         return -1;      /* a fenced sub_group_barrier between */
@@ -399,7 +425,7 @@ static int conflict(const det_acc *p, const det_acc *me, int space, uint32_t S)
         return WHY_FENCE_WG;
     if (p->asg != me->asg)
         return WHY_FENCE_SG;
-    return p->pc == me->pc ? WHY_SAME_INST : WHY_NO_SG_BARRIER;
+    return (p->pc & PC_MASK) == (me->pc & PC_MASK) ? WHY_SAME_INST : WHY_NO_SG_BARRIER;
 }
 
 /* An access that no later access of its work-group can race with any
@@ -407,38 +433,39 @@ static int conflict(const det_acc *p, const det_acc *me, int space, uint32_t S)
  * can either (local memory): the slot may be reused. */
 static bool stale(const det_acc *p, const det_acc *me, int space)
 {
-    return p->item == NONE || p->item == me->item ||
+    return !p->item || p->item == me->item ||
            (p->wg == me->wg && p->fint != me->fint) || (space == SP_LOCAL && p->wg != me->wg);
 }
 
-/* Check and record one lane's access at cells c[0..n) (one report at most). */
-static void check_cells(emu_run *run, det_cell *c, uint32_t n, const det_acc *me,
-                        bool writes, int space, uint64_t addr)
+/* Check (when `report`) and record one lane's access at cell c, whose
+ * first byte is at addr; whether to check its next cell: not once it was
+ * reported (one report per access). */
+static bool check_cell(emu_run *run, det_cell *c, const det_acc *me, bool writes, int space,
+                       uint64_t addr, bool report)
 {
-    const uint32_t S = run->width;
     bool reported = false;
-    for (uint32_t b = 0; b < n; b++, c++) {
-        if (!reported) {
-            /* the writer, for any access; the readers, for a write */
-            const det_acc *with = &c->w;
-            int why = conflict(&c->w, me, space, S);
-            for (int r = 0; why < 0 && writes && r < 2; r++) {
-                with = &c->r[r];
-                why = conflict(with, me, space, S);
-            }
-            if (why >= 0) {
-                report_race(run, space, why, with, me, addr + b);
-                reported = true;
-            }
+    if (report) {
+        /* the writer, for any access; the readers, for a write */
+        const det_acc *with = &c->w;
+        int why = conflict(&c->w, me, space, run->width);
+        for (int r = 0; why < 0 && writes && r < 2; r++) {
+            with = &c->r[r];
+            why = conflict(with, me, space, run->width);
         }
-        if (writes) {
-            c->w = *me;
-        } else if (stale(&c->r[0], me, space)) {
-            c->r[0] = *me;
-        } else {
-            c->r[1] = *me;
+        if (why >= 0) {
+            const uint32_t both = (with->pc & me->pc) >> MASK_SHIFT & 0xfu;
+            report_race(run, space, why, with, me,
+                        addr + (space == SP_GLOBAL ? (uint32_t)__builtin_ctz(both) : 0));
+            reported = true;
         }
     }
+    if (writes)
+        c->w = *me;
+    else if (stale(&c->r[0], me, space))
+        c->r[0] = *me;
+    else
+        c->r[1] = *me;
+    return report && !reported;
 }
 
 static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t n, bool reads,
@@ -449,7 +476,7 @@ static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t
         d->uninit_checked++;
         for (uint32_t b = 0; b < n; b++)
             if (!d->init[addr + b]) {
-                report_uninit(run, me->item, me->pc & ~ATOMIC_BIT, addr + b);
+                report_uninit(run, SP_LOCAL, me->item - 1, me->pc & PC_MASK, addr + b);
                 break;
             }
     }
@@ -458,7 +485,9 @@ static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t
     if (!d->cell)
         return;
     d->race_checked++;
-    check_cells(run, d->cell + addr, n, me, writes, SP_LOCAL, addr);
+    bool report = true;    /* one report per access at most */
+    for (uint32_t b = 0; b < n; b++)
+        report = check_cell(run, d->cell + addr + b, me, writes, SP_LOCAL, addr + b, report);
 }
 
 /* The shadow page of global byte `off` of argument a, allocated on first
@@ -466,18 +495,16 @@ static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t
 static det_cell *global_page(emu_detect *d, uint32_t a, uint64_t off)
 {
     det_cell **pp = &d->gpage[a][off / DET_PAGE];
-    if (!*pp && d->gshadow + DET_PAGE * sizeof(det_cell) <= DET_GLOBAL_CAP) {
-        *pp = malloc(DET_PAGE * sizeof(det_cell));
-        if (*pp) {
-            for (uint32_t i = 0; i < DET_PAGE; i++)
-                (*pp)[i].w.item = (*pp)[i].r[0].item = (*pp)[i].r[1].item = NONE;
-            d->gshadow += DET_PAGE * sizeof(det_cell);
-        }
+    const size_t bytes = DET_PAGE / 4 * sizeof(det_cell);
+    if (!*pp && d->gshadow + bytes <= DET_GLOBAL_CAP) {
+        *pp = calloc(DET_PAGE / 4, sizeof(det_cell));
+        if (*pp)
+            d->gshadow += bytes;
     }
     return *pp;
 }
 
-static void check_global(emu_run *run, const det_acc *me, uint64_t addr, uint32_t n,
+static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
                          bool writes)
 {
     emu_detect *d = run->det;
@@ -488,11 +515,12 @@ static void check_global(emu_run *run, const det_acc *me, uint64_t addr, uint32_
         return;
     d->race_checked++;
     d->race_global++;
-    /* an access may straddle two pages */
-    for (uint32_t done = 0; done < n;) {
-        const uint64_t o = off + done;
-        const uint32_t k = (uint32_t)(DET_PAGE - o % DET_PAGE) < n - done
-                               ? (uint32_t)(DET_PAGE - o % DET_PAGE) : n - done;
+    /* word by word (an access may straddle words and pages) */
+    bool report = true;
+    const uint32_t pc = me->pc & ~(0xfu << MASK_SHIFT);
+    for (uint64_t o = off; o < off + n;) {
+        const uint64_t word = o & ~(uint64_t)3, end = off + n < word + 4 ? off + n : word + 4;
+        const uint32_t mask = ((1u << (end - o)) - 1) << (o - word);
         det_cell *page = global_page(d, (uint32_t)(hi - 1), o);
         if (!page) {
             d->race_unchecked++;
@@ -505,9 +533,34 @@ static void check_global(emu_run *run, const det_acc *me, uint64_t addr, uint32_
             }
             return;
         }
-        check_cells(run, page + o % DET_PAGE, k, me, writes, SP_GLOBAL, addr + done);
-        done += k;
+        me->pc = pc | mask << MASK_SHIFT;
+        report = check_cell(run, page + word % DET_PAGE / 4, me, writes, SP_GLOBAL,
+                            addr - off + word, report);
+        o = end;
     }
+}
+
+/* A private load or store of work-item `item`: its own bytes only. */
+static void check_private(emu_run *run, uint32_t item, uint32_t pc, uint64_t addr,
+                          uint32_t n, bool reads, bool writes)
+{
+    emu_detect *d = run->det;
+    const uint32_t size = run->k->private_mem;
+    /* an access out of bounds is emu_mem_exec's fault to report */
+    if (addr > size || n > size - addr || item >= run->wg->items)
+        return;
+    uint8_t *f = d->pinit + (size_t)item * size + addr;
+    if (reads) {
+        d->uninit_checked++;
+        d->uninit_private++;
+        for (uint32_t b = 0; b < n; b++)
+            if (!f[b]) {
+                report_uninit(run, SP_PRIVATE, item, pc, addr + b);
+                break;
+            }
+    }
+    if (writes)
+        memset(f, 1, n);
 }
 
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
@@ -524,19 +577,25 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
     }
     const isa_family f = isa_ops[in->op].family;
     const uint32_t n = isa_types[in->type].bytes * (in->vec ? in->vec : 1);
+    const bool reads = f != ISA_FAM_ST, writes = f != ISA_FAM_LD;
+    uint64_t addr[LANES_MAX];
+    emu_mem_lane_addresses(run, sg, f == ISA_FAM_ST ? &in->o[0] : &in->o[1], addr);
+    if (in->space == ISA_SPACE_PRIVATE) {
+        for (uint32_t l = 0; l < sg->l.width; l++)
+            if (mask >> l & 1)
+                check_private(run, sg->id * run->width + l, pc, addr[l], n, reads, writes);
+        return;
+    }
     const int space = in->space == ISA_SPACE_LOCAL ? SP_LOCAL : SP_GLOBAL;
     const bool atomic = f == ISA_FAM_ATOM || (in->flags & ISA_F_ATOMIC);
     const det_order *o = &d->ord[space];
-    det_acc me = { .wg = d->wg, .pc = pc | (atomic ? ATOMIC_BIT : 0),
+    det_acc me = { .wg = d->wg, .pc = pc | 0xfu << MASK_SHIFT | (atomic ? ATOMIC_BIT : 0),
                    .fint = o->fint, .aint = o->aint,
                    .fsg = o->fsg[sg->id], .asg = o->asg[sg->id] };
-    uint64_t addr[LANES_MAX];
-    emu_mem_lane_addresses(run, sg, f == ISA_FAM_ST ? &in->o[0] : &in->o[1], addr);
-    const bool reads = f != ISA_FAM_ST, writes = f != ISA_FAM_LD;
     for (uint32_t l = 0; l < sg->l.width; l++) {
         if (!(mask >> l & 1))
             continue;
-        me.item = sg->id * run->width + l;
+        me.item = sg->id * run->width + l + 1;
         if (space == SP_GLOBAL) {
             check_global(run, &me, addr[l], n, writes);
             continue;

@@ -110,7 +110,8 @@ typedef struct sgemu_launch {
  * note stream (sgemu_set_note_stream), their counts to sgemu_stats. */
 enum {
     SGEMU_DETECT_RACES = 1u << 0,          /* --races: local and global data races */
-    SGEMU_DETECT_UNINIT = 1u << 1          /* --uninitialized: unwritten local loads */
+    SGEMU_DETECT_UNINIT = 1u << 1          /* --uninitialized: unwritten local and
+                                              private loads */
 };
 
 typedef struct sgemu_stats {
@@ -136,10 +137,11 @@ typedef struct sgemu_stats {
                                   lane) checked */
     uint64_t races;            /* racing access pairs found (each pair of lines
                                   is reported once, every pair counted) */
-    uint64_t uninit_checked;   /* --uninitialized: local loads checked */
+    uint64_t uninit_checked;   /* --uninitialized: local and private loads checked */
     uint64_t uninit_reads;     /* loads of a byte no work-item wrote */
     uint64_t race_global_checked; /* --races: of race_checked, global accesses */
     uint64_t race_unchecked;   /* global accesses past the shadow's cap */
+    uint64_t uninit_private_checked; /* of uninit_checked, private loads */
     bool regalloc_done;        /* the kernel's registers were allocated for the launch */
     isa_ra_stats regalloc;     /* registers before/after, demand, spills (isa.h) */
     /* --- added by printf (append-only; docs/opencl.md#printf) --- */

@@ -13,8 +13,11 @@ void cli_detect_print(FILE *f, uint32_t detect, const sgemu_stats *s)
                 (unsigned long long)s->race_global_checked, (unsigned long long)s->races,
                 s->race_unchecked ? ", global shadow full" : "");
     if (detect & SGEMU_DETECT_UNINIT)
-        fprintf(f, "  uninit.      %llu local loads checked, %llu of unwritten bytes\n",
-                (unsigned long long)s->uninit_checked, (unsigned long long)s->uninit_reads);
+        fprintf(f, "  uninit.      %llu loads checked (%llu local, %llu private), %llu of "
+                "unwritten bytes\n", (unsigned long long)s->uninit_checked,
+                (unsigned long long)(s->uninit_checked - s->uninit_private_checked),
+                (unsigned long long)s->uninit_private_checked,
+                (unsigned long long)s->uninit_reads);
 }
 
 void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s)
@@ -32,7 +35,9 @@ void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s)
         sep = ", ";
     }
     if (detect & SGEMU_DETECT_UNINIT)
-        fprintf(f, "%s\"uninitialized\": {\"checked\": %llu, \"found\": %llu}", sep,
-                (unsigned long long)s->uninit_checked, (unsigned long long)s->uninit_reads);
+        fprintf(f, "%s\"uninitialized\": {\"checked\": %llu, \"found\": %llu, "
+                "\"private\": %llu}", sep, (unsigned long long)s->uninit_checked,
+                (unsigned long long)s->uninit_reads,
+                (unsigned long long)s->uninit_private_checked);
     fprintf(f, "}");
 }

@@ -73,3 +73,14 @@ kernel void assumes_simd16(global int *out, local int *tile)
     if (get_sub_group_local_id() == 0)
         out[g / 16] = s;
 }
+
+// Private memory: the array's upper half is never written, and work-items
+// 2..5 (of every 8) read an element from it.
+kernel void private_uninit(global int *out, local int *tile)
+{
+    int a[8];
+    uint l = get_local_id(0);
+    for (uint i = 0; i < 4; i++)
+        a[i] = (int)(i * l);
+    out[get_global_id(0)] = a[(l + 2) % 8];
+}

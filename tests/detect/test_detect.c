@@ -162,6 +162,30 @@ static void test_wg_neighbour(void **state)
         ", in another work-group (0,0,0): only atomics order work-groups\n");
 }
 
+/* Private memory: a[4..7] are never written; work-item l reads
+ * a[(l + 2) % 8], so items 2..5 of each sub-group of 8 read unwritten
+ * bytes, item 2 first (a[4]: private address 16). */
+static void test_private_uninit(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "private_uninit", "tile",
+        "tests/detect/buggy.cl:85: error: kernel 'private_uninit': uninitialised private "
+        "memory: load at private address 0x10 by " ITEM(2, 0, 2) " reads a byte the "
+        "work-item never wrote (a private variable or spill slot)\n");
+    cli_result r = cli_run("run tests/detect/buggy.cl --kernel private_uninit " LAUNCH
+                           " --no-timing --json --uninitialized --arg tile=local:64");
+    assert_int_equal(r.status, 0);
+    const char *u = strstr(r.out, "\"uninitialized\": {\"checked\": ");
+    assert_non_null(u);
+    unsigned long long checked, found, priv;
+    assert_int_equal(sscanf(u, "\"uninitialized\": {\"checked\": %llu, \"found\": %llu, "
+                            "\"private\": %llu}", &checked, &found, &priv), 3);
+    assert_int_equal(checked, 16);     /* one private load per work-item */
+    assert_int_equal(priv, 16);
+    assert_int_equal(found, 2 * 4);    /* items 2..5 and 10..13 */
+    cli_result_free(&r);
+}
+
 /* --compare: the sub-group sums of assumes_simd16 (out[g / 16] = the sum
  * of g over g's sub-group, written by its lane 0; sub-groups run in id
  * order, so the last one to write an element wins), computed here for
@@ -356,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_flag_no_barrier),
         cmocka_unit_test(test_missing_fence),
         cmocka_unit_test(test_wg_neighbour),
+        cmocka_unit_test(test_private_uninit),
         cmocka_unit_test(test_width_dependence),
         cmocka_unit_test(test_width_float_tolerance),
         cmocka_unit_test(test_correct_kernels),

@@ -40,6 +40,7 @@ typedef struct child_res {
     int rc;
     double secs;
     uint64_t lane_ops, instructions, subgroups, hash;
+    uint64_t checked, found;    /* detectors: accesses checked, findings */
     long maxrss_kb;
     char msg[200];
 } child_res;
@@ -116,6 +117,7 @@ static bool use_cl;    /* children load the workload's .cl instead of its .sgasm
  * (the first run takes the page faults of a fresh output buffer, which the
  * peers take when they create their buffers, outside their timed region). */
 static int child_reps = 1;
+static uint32_t child_detect;   /* SGEMU_DETECT_* bits of the children's runs */
 #define OCL_REPS 3
 
 /* In a child: set up, run sgemu once, report. */
@@ -150,6 +152,7 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
         L.sg_width = width;
         L.timing = timing;
         L.threads = threads;
+        L.detect = child_detect;
         sgemu_stats st;
         sgemu_fault fault;
         memset(&st, 0, sizeof st);
@@ -167,6 +170,8 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
         r.lane_ops = st.lane_ops;
         r.instructions = st.instructions;
         r.subgroups = st.subgroups;
+        r.checked = st.race_checked + st.uninit_checked;
+        r.found = st.races + st.uninit_reads;
         if (r.rc)
             snprintf(r.msg, sizeof r.msg, "%.190s", fault.msg);
         r.hash = fnv1a(bench_out_data(&b), bench_out_bytes(&b));
@@ -279,6 +284,58 @@ static const char *mb(char *buf, double bytes)
 {
     snprintf(buf, 32, "%.1f", bytes / (1024.0 * 1024.0));
     return buf;
+}
+
+/* The detectors against the plain functional run of the same workload
+ * (S=16, 1 thread): wall time, peak RSS, accesses checked.  Workloads are
+ * correct kernels: any finding is a false positive. */
+static void section_detect(const opts *o)
+{
+    static const struct { const char *name; uint32_t bits; } modes[] = {
+        { "plain", 0 },
+        { "--races", SGEMU_DETECT_RACES },
+        { "--uninitialized", SGEMU_DETECT_UNINIT },
+        { "both", SGEMU_DETECT_RACES | SGEMU_DETECT_UNINIT },
+    };
+    printf("## Detectors: overhead against the plain functional run (S=16, 1 thread, "
+           "best of %d)\n\n", OCL_REPS);
+    printf("| workload | size | run | func wall s | x plain | peak RSS MB | x plain |"
+           " accesses checked | findings | output |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (uint32_t i = 0; i < bench_nworks; i++) {
+        const bench_work *w = &bench_works[i];
+        if (o->only && strcmp(o->only, w->name))
+            continue;
+        uint64_t n = o->quick ? w->size_quick : w->size_full;
+        child_res plain = { 0 };
+        for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+            child_detect = modes[m].bits;
+            child_reps = OCL_REPS;      /* best of three: short runs are noisy */
+            child_res r = run_forked(o, w, n, 16, false, 1);
+            child_reps = 1;
+            child_detect = 0;
+            if (m == 0)
+                plain = r;
+            char m1[32];
+            if (r.rc) {
+                printf("| %s | %llu %s | %s | error: %.60s | | | | | | |\n", w->name,
+                       (unsigned long long)n, w->size_text, modes[m].name, r.msg);
+                continue;
+            }
+            printf("| %s | %llu %s | %s | %.3f | %.2fx | %s | %.2fx | ", w->name,
+                   (unsigned long long)n, w->size_text, modes[m].name, r.secs,
+                   plain.secs > 0 ? r.secs / plain.secs : 0, mb(m1, r.maxrss_kb * 1024.0),
+                   plain.maxrss_kb ? (double)r.maxrss_kb / (double)plain.maxrss_kb : 0);
+            if (m == 0)
+                printf("- | - | ");
+            else
+                printf("%llu | %llu | ", (unsigned long long)r.checked,
+                       (unsigned long long)r.found);
+            printf("%s |\n", r.hash == plain.hash ? "= plain" : "DIFFERS");
+            fflush(stdout);
+        }
+    }
+    printf("\n");
 }
 
 static void section_main(const opts *o)
@@ -570,7 +627,7 @@ static void machine(void)
 int main(int argc, char **argv)
 {
     opts o = { .src = BENCH_SRC };
-    const char *sections = "timing,main,ocl,scaling,threads";
+    const char *sections = "timing,main,detect,ocl,scaling,threads";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             o.quick = true;
@@ -590,7 +647,7 @@ int main(int argc, char **argv)
             bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: sgemu-bench [--quick] [--no-ocl] [--no-timing] "
-                    "[--only WORKLOAD] [--sections timing,main,ocl,scaling,threads] "
+                    "[--only WORKLOAD] [--sections timing,main,detect,ocl,scaling,threads] "
                     "[--threads N] [--src DIR]\n"
                     "Prints every figure next to its peer's and their ratio, all from this run\n"
                     "(docs/performance.md). Exit status: 0 ok, 1 bad arguments.\n");
@@ -603,6 +660,8 @@ int main(int argc, char **argv)
         section_timing(&o);
     if (strstr(sections, "main"))
         section_main(&o);
+    if (strstr(sections, "detect"))
+        section_detect(&o);
     if (strstr(sections, "ocl") && !o.no_ocl)
         section_ocl(&o);
     if (strstr(sections, "scaling"))
