@@ -68,7 +68,7 @@ coll_status coll_fail(coll_report *rep, coll_status s, uint32_t sg,
 void coll_note(const coll_env *env, coll_status s, uint32_t sg, uint32_t lane,
                int64_t value)
 {
-    if (!env->opt || !env->opt->check || !env->note)
+    if (!env->opt || !(env->opt->check || env->opt->undef) || !env->note)
         return;
     coll_report r = { s, sg, lane, value, false };
     env->note(env->note_user, &r);

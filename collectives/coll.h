@@ -64,6 +64,8 @@ typedef struct coll_options {
     uint32_t block_msg_bytes;  /* max bytes per buffer block message (128) */
     uint32_t media_block_width;/* bytes per row of a 2D message (32) */
     bool check;                /* --check: compare with the reference */
+    bool undef;                /* --uninitialized: undefined results go to
+                                  the note callback too (not printed) */
 } coll_options;
 
 /* Every option at its default (coll_keys.def). */

@@ -34,6 +34,15 @@
  * work-item's private memory (its arrays and the register allocator's
  * spill slots), set by its stores; a load or atomic of a byte without it
  * is reported.
+ *
+ * Undefined collective results (with --uninitialized, in kernels with a
+ * cross-lane instruction).  A collective's undefined result (a shuffle
+ * index out of range, a broadcast from a missing lane: the --check notes)
+ * taints its destination lanes; every instruction passes the taint of its
+ * sources to its destination, lane by lane (a select only from the source
+ * it picks), and clears it where it writes a defined value (loads,
+ * collectives).  A tainted lane that gives a memory access its address or
+ * stored value, or a branch its condition, is a use and is reported.
  */
 #include "detect.h"
 
@@ -94,7 +103,19 @@ struct emu_detect {
     uint32_t npairs;
     uint64_t race_checked, race_global, race_unchecked, races;
     uint64_t uninit_checked, uninit_private, uninit_reads;
+    /* undefined collective results: per sub-group, a mask of tainted lanes
+     * per register and predicate, and the collective each taint came from */
+    lanes_mask *utaint, *ptaint;
+    struct det_origin *uorig, *porig;
+    uint32_t nreg, npred;
+    uint64_t undef_checked, undef_uses;
 };
+
+/* Where a tainted value came from: the collective and why. */
+typedef struct det_origin {
+    uint32_t pc, lane, status;
+    int64_t value;
+} det_origin;
 
 static bool global_arg(const isa_kernel *k, const sgemu_argval *v, uint32_t i)
 {
@@ -142,14 +163,31 @@ int emu_detect_init(emu_run *run)
     }
     if (!ok)
         return -1;
-    /* the instructions to check leave the decoded fast paths */
+    bool xlane = false;
+    for (uint32_t i = 0; i < k->ninst; i++)
+        xlane = xlane || isa_op_cross_lane(k->inst[i].op);
+    if (run->launch->detect & SGEMU_DETECT_UNINIT && xlane && d->nsg) {
+        d->nreg = run->sg_pool[0].l.nreg;
+        d->npred = run->sg_pool[0].l.npred;
+        const size_t nr = (size_t)d->nsg * (d->nreg ? d->nreg : 1);
+        const size_t np = (size_t)d->nsg * (d->npred ? d->npred : 1);
+        d->utaint = calloc(nr, sizeof *d->utaint);
+        d->ptaint = calloc(np, sizeof *d->ptaint);
+        d->uorig = calloc(nr, sizeof *d->uorig);
+        d->porig = calloc(np, sizeof *d->porig);
+        if (!d->utaint || !d->ptaint || !d->uorig || !d->porig)
+            return -1;
+    }
+    /* the instructions to check leave the decoded fast paths (all of them
+     * when undefined results are followed) */
     for (uint32_t i = 0; i < k->ninst; i++) {
         const isa_inst *in = &k->inst[i];
         const isa_family f = isa_ops[in->op].family;
         const bool mem = f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM;
         if ((mem && in->space == ISA_SPACE_LOCAL) ||
             (mem && races && in->space == ISA_SPACE_GLOBAL) ||
-            (mem && d->pinit && in->space == ISA_SPACE_PRIVATE) || in->op == ISA_OP_SG_BARRIER)
+            (mem && d->pinit && in->space == ISA_SPACE_PRIVATE) || in->op == ISA_OP_SG_BARRIER ||
+            d->utaint)
             run->dp.d[i].kind = EMU_D_DETECT;
     }
     return 0;
@@ -178,6 +216,10 @@ void emu_detect_free(emu_run *run)
     free(d->cell);
     free(d->init);
     free(d->pinit);
+    free(d->utaint);
+    free(d->ptaint);
+    free(d->uorig);
+    free(d->porig);
     free(d);
     run->det = NULL;
 }
@@ -196,6 +238,10 @@ void emu_detect_wg_start(emu_run *run, uint64_t wg_linear)
         memset(d->init, 0, d->bytes);
     if (d->pinit)
         memset(d->pinit, 0, d->pbytes);
+    if (d->utaint) {
+        memset(d->utaint, 0, (size_t)d->nsg * (d->nreg ? d->nreg : 1) * sizeof *d->utaint);
+        memset(d->ptaint, 0, (size_t)d->nsg * (d->npred ? d->npred : 1) * sizeof *d->ptaint);
+    }
 }
 
 /* The fence flags of a barrier as the spaces it orders: a barrier
@@ -238,6 +284,8 @@ void emu_detect_stats(const emu_run *run, sgemu_stats *stats)
     stats->races = d->races;
     stats->uninit_checked = d->uninit_checked;
     stats->uninit_private_checked = d->uninit_private;
+    stats->undef_checked = d->undef_checked;
+    stats->undef_uses = d->undef_uses;
     stats->uninit_reads = d->uninit_reads;
 }
 
@@ -313,7 +361,7 @@ static void describe_item(const emu_run *run, uint32_t wg, uint32_t item, char *
 }
 
 /* Kinds of finding; a race's `why` says what (not) ordered the pair. */
-enum { KIND_RACE, KIND_LOCKSTEP, KIND_UNINIT };
+enum { KIND_RACE, KIND_LOCKSTEP, KIND_UNINIT, KIND_UNDEF };
 enum { WHY_OTHER_SG, WHY_SAME_INST, WHY_NO_SG_BARRIER, WHY_FENCE_WG, WHY_FENCE_SG,
        WHY_OTHER_WG };
 
@@ -563,10 +611,188 @@ static void check_private(emu_run *run, uint32_t item, uint32_t pc, uint64_t add
         memset(f, 1, n);
 }
 
+/* ------------------------------------------ undefined collective results */
+
+static const char *const shape_pat[ISA_SHAPE_COUNT] = {
+#define X(e, pat, min, nsrc) pat,
+    ISA_SHAPES(X)
+#undef X
+};
+
+void emu_detect_undefined(emu_run *run, const emu_sg *sg, uint32_t lane, lanes_mask active,
+                          uint32_t pc, uint32_t status, int64_t value)
+{
+    emu_detect *d = run->det;
+    if (!d || !d->utaint)
+        return;
+    const isa_inst *in = &run->k->inst[pc];
+    if (in->o[0].kind != ISA_OPND_REG)
+        return;
+    /* a broadcast's value is one for all its lanes: all are undefined */
+    const isa_family f = isa_ops[in->op].family;
+    const lanes_mask lanes = f == ISA_FAM_BCAST || f == ISA_FAM_BCAST_FIRST
+                                 ? active : (lanes_mask)1 << lane;
+    for (uint32_t c = 0; c < (in->vec ? in->vec : 1u); c++) {
+        const uint32_t r = in->o[0].reg + c;
+        if (r >= d->nreg)
+            break;
+        const size_t i = (size_t)sg->id * d->nreg + r;
+        /* the notes come in lane order: keep the lowest lane's */
+        if (!(d->utaint[i] & (((lanes_mask)1 << lane) - 1) & active))
+            d->uorig[i] = (det_origin){ pc, lane, status, value };
+        d->utaint[i] |= lanes;
+    }
+}
+
+/* The tainted lanes of operand o (vec registers of a register operand)
+ * of sub-group sg; *from: the origin of one of them. */
+static lanes_mask opnd_taint(const emu_detect *d, uint32_t sg, const isa_operand *o,
+                             uint32_t vec, const det_origin **from)
+{
+    lanes_mask t = 0;
+    uint32_t regs[2], n = 0;
+    if (o->kind == ISA_OPND_PRED) {
+        const size_t i = (size_t)sg * d->npred + o->reg;
+        if (o->reg < d->npred && d->ptaint[i]) {
+            *from = &d->porig[i];
+            return d->ptaint[i];
+        }
+        return 0;
+    }
+    if (o->kind == ISA_OPND_REG) {
+        for (uint32_t c = 0; c < vec; c++) {
+            const size_t i = (size_t)sg * d->nreg + o->reg + c;
+            if (o->reg + c < d->nreg && d->utaint[i]) {
+                t |= d->utaint[i];
+                *from = &d->uorig[i];
+            }
+        }
+        return t;
+    }
+    if (o->kind == ISA_OPND_ADDR) {
+        if (o->addr.base_kind == ISA_OPND_REG)
+            regs[n++] = o->addr.base;
+        if (o->addr.has_index)
+            regs[n++] = o->addr.index;
+        for (uint32_t j = 0; j < n; j++) {
+            const size_t i = (size_t)sg * d->nreg + regs[j];
+            if (regs[j] < d->nreg && d->utaint[i]) {
+                t |= d->utaint[i];
+                *from = &d->uorig[i];
+            }
+        }
+    }
+    return t;
+}
+
+static void report_undef(emu_run *run, uint32_t sg, lanes_mask used, uint32_t pc,
+                         const det_origin *from, const char *how)
+{
+    emu_detect *d = run->det;
+    d->undef_uses += (uint64_t)__builtin_popcountll(used);     /* one per work-item */
+    if (!first_time(d, KIND_UNDEF, from->pc, pc))
+        return;
+    const isa_kernel *k = run->k;
+    const uint32_t lane = (uint32_t)__builtin_ctzll(used);
+    char who[160];
+    describe_item(run, d->wg, sg * run->width + lane, who, sizeof who);
+    fprintf(emu_note_file(), "%s:%u: error: kernel '%s': undefined value used: %s by %s\n"
+            "%s:%u: note: it is the undefined result of %s (lane %u: %s, value %lld)\n",
+            k->file, k->inst[pc].line, k->name, how, who, k->file, k->inst[from->pc].line,
+            isa_ops[k->inst[from->pc].op].mnemonic, from->lane, coll_status_text[from->status],
+            (long long)from->value);
+}
+
+/* Follow the taint through instruction `in` on the lanes of mask. */
+static void undef_inst(emu_run *run, const emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                       uint32_t pc)
+{
+    emu_detect *d = run->det;
+    const isa_op_info *oi = &isa_ops[in->op];
+    const char *pat = shape_pat[oi->shape];
+    const uint32_t vec = in->vec ? in->vec : 1u;
+    const isa_family f = oi->family;
+    const bool mem = f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM;
+    const det_origin *from = NULL;
+    lanes_mask src = 0;
+    if (f == ISA_FAM_SEL) {
+        /* the predicate's taint and that of the source each lane picks */
+        lanes_mask p = sg->l.preds[in->o[1].reg];
+        if (in->o[1].negate)
+            p = ~p;
+        src = opnd_taint(d, sg->id, &in->o[1], 1, &from) |
+              (opnd_taint(d, sg->id, &in->o[2], vec, &from) & p) |
+              (opnd_taint(d, sg->id, &in->o[3], vec, &from) & ~p);
+    } else {
+        for (uint32_t i = 0; pat[i] && i < in->nopnd; i++)
+            if (pat[i] == 's' || pat[i] == 'q' || pat[i] == 'a')
+                src |= opnd_taint(d, sg->id, &in->o[i], pat[i] == 's' ? vec : 1, &from);
+    }
+    src &= mask;
+    const bool xlane = isa_op_cross_lane(in->op);
+    /* moved (mov, sel, the value of a store) is not used: a kernel may
+     * write every lane's result and read only the defined ones */
+    const bool moves = f == ISA_FAM_MOV || f == ISA_FAM_SEL;
+    const bool uses = mem || f == ISA_FAM_BRA || (!xlane && !moves && pat[0] != 0 &&
+                                                  !isa_op_block_io(in->op) &&
+                                                  f != ISA_FAM_IMG_READ && f != ISA_FAM_IMG_WRITE &&
+                                                  f != ISA_FAM_IMG_QUERY);
+    if (uses)
+        d->undef_checked += (uint64_t)__builtin_popcountll(mask);
+    if (src && uses) {
+        /* which operand: the address is o[0] of a store, o[1] of a load or atomic */
+        const det_origin *af = NULL;
+        const lanes_mask at = mem ? opnd_taint(d, sg->id, &in->o[f == ISA_FAM_ST ? 0 : 1], 1,
+                                               &af) & mask : 0;
+        char how[96];
+        if (f == ISA_FAM_BRA)
+            snprintf(how, sizeof how, "the condition of a branch");
+        else if (at)
+            snprintf(how, sizeof how, "the address of %s",
+                     f == ISA_FAM_LD ? "a load" : f == ISA_FAM_ST ? "a store" : "an atomic");
+        else if (f == ISA_FAM_ATOM)
+            snprintf(how, sizeof how, "an operand of an atomic");
+        else
+            snprintf(how, sizeof how, "an operand of %s", oi->mnemonic);
+        if (at || !mem || f == ISA_FAM_ATOM)
+            report_undef(run, sg->id, at ? at : src, pc, at ? af : from, how);
+        src = 0;     /* reported once: what it computes is not followed */
+    }
+    /* the destination: tainted lanes from the sources (ALU), clean where
+     * written otherwise (loads, atomics, collectives: a collective's own
+     * undefined lanes come from emu_detect_undefined as it runs) */
+    if (xlane || mem)
+        src = 0;
+    if (pat[0] == 'd' && in->o[0].kind == ISA_OPND_REG) {
+        for (uint32_t c = 0; c < vec && in->o[0].reg + c < d->nreg; c++) {
+            const size_t i = (size_t)sg->id * d->nreg + in->o[0].reg + c;
+            d->utaint[i] = (d->utaint[i] & ~mask) | src;
+            if (src && from)
+                d->uorig[i] = *from;
+        }
+    } else if (pat[0] == 'P' && in->o[0].kind == ISA_OPND_PRED && in->o[0].reg < d->npred) {
+        const size_t i = (size_t)sg->id * d->npred + in->o[0].reg;
+        d->ptaint[i] = (d->ptaint[i] & ~mask) | src;
+        if (src && from)
+            d->porig[i] = *from;
+    }
+}
+
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc)
 {
     emu_detect *d = run->det;
+    if (d->utaint) {
+        undef_inst(run, sg, in, mask, pc);
+        const isa_family fam = isa_ops[in->op].family;
+        const bool watched = ((fam == ISA_FAM_LD || fam == ISA_FAM_ST || fam == ISA_FAM_ATOM) &&
+                              (in->space == ISA_SPACE_LOCAL ||
+                               (in->space == ISA_SPACE_GLOBAL && d->gpage) ||
+                               (in->space == ISA_SPACE_PRIVATE && d->pinit))) ||
+                             in->op == ISA_OP_SG_BARRIER;
+        if (!watched)
+            return;
+    }
     if (in->op == ISA_OP_SG_BARRIER) {
         for (int s = 0; s < 2; s++) {
             d->ord[s].asg[sg->id]++;

@@ -34,6 +34,11 @@ void emu_detect_wg_barrier(emu_run *run, uint32_t pc);
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc);
 
+/* A collective at pc left lane `lane` of sub-group sg undefined (a
+ * coll_note: status, value; active: the lanes it ran on). */
+void emu_detect_undefined(emu_run *run, const emu_sg *sg, uint32_t lane, lanes_mask active,
+                          uint32_t pc, uint32_t status, int64_t value);
+
 /* Block I/O (collectives/) wrote n bytes of local memory at addr. */
 void emu_detect_block_write(emu_run *run, uint64_t addr, uint32_t n);
 

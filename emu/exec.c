@@ -41,8 +41,13 @@ static void print_note(void *user, const coll_report *r)
     note_ctx *nc = user;
     emu_run *run = nc->run;
     FILE *f = note_stream ? note_stream : stderr;
+    const uint32_t gi = r->sg < nc->g->nsg ? r->sg : 0;
+    const emu_sg *sg = (const emu_sg *)nc->g->sg[gi];
+    if (run->det)      /* --uninitialized follows the undefined lanes */
+        emu_detect_undefined(run, sg, r->lane, nc->g->active[gi], nc->pc, r->status, r->value);
+    if (!run->launch->check)
+        return;
     run->stats->notes++;
-    const emu_sg *sg = (const emu_sg *)nc->g->sg[r->sg < nc->g->nsg ? r->sg : 0];
     uint64_t gid[3], lid[3];
     emu_workitem_ids(run, sg, r->lane, gid, lid);
     const isa_inst *in = &run->k->inst[nc->pc];

@@ -683,6 +683,7 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
     run.lenv.special = special_values;
     run.copt = cfg->coll;
     run.copt.check = launch->check;
+    run.copt.undef = (launch->detect & SGEMU_DETECT_UNINIT) != 0;
     run.cmem = (coll_memory){ &run, coll_read, coll_write, coll_image_info };
 
     stats->sg_width = run.width;

@@ -142,6 +142,9 @@ typedef struct sgemu_stats {
     uint64_t race_global_checked; /* --races: of race_checked, global accesses */
     uint64_t race_unchecked;   /* global accesses past the shadow's cap */
     uint64_t uninit_private_checked; /* of uninit_checked, private loads */
+    uint64_t undef_checked;    /* --uninitialized: lanes of the instructions that
+                                  could use an undefined collective result */
+    uint64_t undef_uses;       /* uses of one found */
     bool regalloc_done;        /* the kernel's registers were allocated for the launch */
     isa_ra_stats regalloc;     /* registers before/after, demand, spills (isa.h) */
     /* --- added by printf (append-only; docs/opencl.md#printf) --- */

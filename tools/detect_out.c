@@ -18,6 +18,10 @@ void cli_detect_print(FILE *f, uint32_t detect, const sgemu_stats *s)
                 (unsigned long long)(s->uninit_checked - s->uninit_private_checked),
                 (unsigned long long)s->uninit_private_checked,
                 (unsigned long long)s->uninit_reads);
+    if (detect & SGEMU_DETECT_UNINIT)
+        fprintf(f, "  undefined    %llu lanes checked, %llu uses of an undefined collective "
+                "result\n", (unsigned long long)s->undef_checked,
+                (unsigned long long)s->undef_uses);
 }
 
 void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s)
@@ -36,8 +40,10 @@ void cli_detect_json(FILE *f, uint32_t detect, const sgemu_stats *s)
     }
     if (detect & SGEMU_DETECT_UNINIT)
         fprintf(f, "%s\"uninitialized\": {\"checked\": %llu, \"found\": %llu, "
-                "\"private\": %llu}", sep, (unsigned long long)s->uninit_checked,
+                "\"private\": %llu, \"undefined_checked\": %llu, \"undefined_uses\": %llu}",
+                sep, (unsigned long long)s->uninit_checked,
                 (unsigned long long)s->uninit_reads,
-                (unsigned long long)s->uninit_private_checked);
+                (unsigned long long)s->uninit_private_checked,
+                (unsigned long long)s->undef_checked, (unsigned long long)s->undef_uses);
     fprintf(f, "}");
 }

@@ -84,3 +84,12 @@ kernel void private_uninit(global int *out, local int *tile)
         a[i] = (int)(i * l);
     out[get_global_id(0)] = a[(l + 2) % 8];
 }
+
+// The shuffle index of lanes 4..7 (at SIMD8) is past the sub-group: their
+// results are undefined, and the store uses them.
+kernel void shuffle_range(global int *out, local int *tile)
+{
+    uint l = get_sub_group_local_id();
+    int v = sub_group_shuffle((int)get_global_id(0), l + 4);
+    out[get_global_id(0)] = v + 1;
+}

@@ -68,3 +68,12 @@ kernel void float_sum(global float *in, global float *out, local int *tile)
     if (get_local_id(0) == 0)
         out[get_group_id(0)] = s;
 }
+
+// The same out-of-range shuffle, its undefined lanes never used: the
+// select picks -1 for them.
+kernel void shuffle_guarded(global int *out, local int *tile)
+{
+    uint l = get_sub_group_local_id();
+    int v = sub_group_shuffle((int)get_global_id(0), l + 4);
+    out[get_global_id(0)] = l + 4 < get_sub_group_size() ? v : -1;
+}

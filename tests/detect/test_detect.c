@@ -61,6 +61,8 @@ static void expect_reports(const char *file, const char *kernel, const char *loc
     expect_reports_at(file, kernel, LAUNCH1, local_arg, want);
 }
 
+static char *without_detectors(const char *json);
+
 #define ITEM(x, sg, lane) "work-item local (" #x ",0,0) global (" #x ",0,0) sub-group " \
     #sg " lane " #lane
 
@@ -184,6 +186,48 @@ static void test_private_uninit(void **state)
     assert_int_equal(priv, 16);
     assert_int_equal(found, 2 * 4);    /* items 2..5 and 10..13 */
     cli_result_free(&r);
+}
+
+/* An out-of-range shuffle: lanes 4..7 of each sub-group of 8 ask for lane
+ * l + 4 >= 8; their results are undefined and the add uses them. */
+static void test_shuffle_range(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "shuffle_range", "tile",
+        "tests/detect/buggy.cl:94: error: kernel 'shuffle_range': undefined value used: "
+        "an operand of add by " ITEM(4, 0, 4) "\n"
+        "tests/detect/buggy.cl:93: note: it is the undefined result of sub_group_shuffle "
+        "(lane 4: shuffle index out of range, value 8)\n");
+    cli_result r = cli_run("run tests/detect/buggy.cl --kernel shuffle_range " LAUNCH
+                           " --no-timing --json --uninitialized --arg tile=local:64");
+    assert_int_equal(r.status, 0);
+    const char *u = strstr(r.out, "\"undefined_uses\": ");
+    assert_non_null(u);
+    unsigned long long uses;
+    assert_int_equal(sscanf(u, "\"undefined_uses\": %llu", &uses), 1);
+    assert_int_equal(uses, 2 * 4);       /* lanes 4..7 of both sub-groups */
+    cli_result_free(&r);
+}
+
+/* The same shuffle with its undefined lanes dropped by a select: nothing
+ * to report, and the run (outputs, statistics, cycles) as without. */
+static void test_shuffle_guarded(void **state)
+{
+    (void)state;
+    cli_result off = cli_run("run tests/detect/correct.cl --kernel shuffle_guarded " LAUNCH
+                             " --json --out out --arg tile=local:64");
+    cli_result on = cli_run("run tests/detect/correct.cl --kernel shuffle_guarded " LAUNCH
+                            " --json --out out --uninitialized --races --arg tile=local:64");
+    assert_int_equal(off.status, 0);
+    assert_int_equal(on.status, 0);
+    assert_string_equal(on.err, "");
+    char *plain = without_detectors(on.out), *ref = without_detectors(off.out);
+    assert_string_equal(plain, ref);
+    free(plain);
+    free(ref);
+    assert_non_null(strstr(on.out, "\"undefined_uses\": 0}"));
+    cli_result_free(&off);
+    cli_result_free(&on);
 }
 
 /* --compare: the sub-group sums of assumes_simd16 (out[g / 16] = the sum
@@ -381,6 +425,8 @@ int main(void)
         cmocka_unit_test(test_missing_fence),
         cmocka_unit_test(test_wg_neighbour),
         cmocka_unit_test(test_private_uninit),
+        cmocka_unit_test(test_shuffle_range),
+        cmocka_unit_test(test_shuffle_guarded),
         cmocka_unit_test(test_width_dependence),
         cmocka_unit_test(test_width_float_tolerance),
         cmocka_unit_test(test_correct_kernels),
