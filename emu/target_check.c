@@ -14,6 +14,24 @@ static bool inst_uses_fp64(const isa_inst *in)
     return in->type == ISA_T_F64 || in->src_type == ISA_T_F64;
 }
 
+/* What a printf of a float leaves in double precision: clang-14 promotes a
+ * float argument to double (cl_khr_fp64 is on in sgemu's compile) and the
+ * value is stored into the printf record.  A compiler for a device without
+ * FP64 passes the float as it is (OpenCL C 6.15.14.3; ocloc -device tgllp
+ * builds printf("%f", x) of a float and refuses double arithmetic), so
+ * these do not count; any other use of the double (a load, arithmetic, a global store)
+ * is an instruction of its own that does. */
+static bool printf_promotion(const isa_kernel *k, const isa_inst *in)
+{
+    if (!k->nprintf)
+        return false;
+    const isa_family f = isa_ops[in->op].family;
+    if (f == ISA_FAM_CVT)
+        return in->type == ISA_T_F64 && (in->src_type == ISA_T_F32 || in->src_type == ISA_T_F16);
+    return f == ISA_FAM_ST && in->space == ISA_SPACE_PRIVATE && in->type == ISA_T_F64 &&
+           in->vec <= 1;
+}
+
 static bool inst_is_block_io(const isa_inst *in)
 {
     isa_family f = isa_ops[in->op].family;
@@ -26,7 +44,7 @@ unsigned emu_target_refusals(const emu_config *cfg, const isa_kernel *k, uint32_
     unsigned r = 0;
     for (uint32_t i = 0; i < k->ninst; i++) {
         const isa_inst *in = &k->inst[i];
-        if (!cfg->fp64 && inst_uses_fp64(in))
+        if (!cfg->fp64 && inst_uses_fp64(in) && !printf_promotion(k, in))
             r |= EMU_REFUSE_FP64;
         if (width > cfg->block_io_max_width && inst_is_block_io(in))
             r |= EMU_REFUSE_BLOCK_IO_WIDTH;

@@ -144,6 +144,9 @@ static void test_conversions(void **state)
            '0' + i, "hello", "hi", "left", "precision", (void *)(uintptr_t)(UINT64_C(1) << 40));
     }
     expect_text(r.out, &e);
+    /* the double a float argument is promoted to is no use of FP64 on the
+     * default device (device.fp64 = 0) */
+    assert_null(strstr(r.err, "double precision"));
     const int32_t zero[8] = { 0 };
     expect_ret("ret.bin", 8, zero);
     cli_result_free(&r);
@@ -219,6 +222,7 @@ static void test_vectors(void **state)
         VEC(&e, "%+hi", 4, t[k_]); ap(&e, "\n");
     }
     expect_text(r.out, &e);
+    assert_non_null(strstr(r.err, "double precision"));   /* it loads double2 values */
     const int32_t zero[2] = { 0 };
     expect_ret("ret.bin", 2, zero);
     cli_result_free(&r);
