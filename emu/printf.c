@@ -212,20 +212,39 @@ static void add(text *t, const char *s, size_t n)
     t->p[t->n] = 0;
 }
 
-/* One value of conversion c at p (one component of a vector). */
-static void one(text *t, const isa_printf_conv *c, const uint8_t *p, const char *str)
+static int32_t star(const uint8_t *rec, uint32_t off)
+{
+    int32_t v;
+    memcpy(&v, rec + off, 4);
+    return v;
+}
+
+/* One value of conversion c at p (one component of a vector) of record
+ * rec.  A '*' width below 0 is the '-' flag and its magnitude, a '*'
+ * precision below 0 none (C99 7.19.6.1). */
+static void one(text *t, const isa_printf_conv *c, const uint8_t *rec, const uint8_t *p,
+                const char *str)
 {
     char spec[48], out[512];
     int k = 0;
+    int64_t width = c->width == -2 ? star(rec, c->width_off) : c->width;
+    const int32_t prec = c->prec == -2 ? star(rec, c->prec_off) : c->prec;
+    unsigned flags = c->flags;
+    if (width < -1 || (c->width == -2 && width == -1)) {
+        flags |= ISA_PF_MINUS;
+        width = -width;
+    }
+    if (width > 100000)
+        width = 100000;
     spec[k++] = '%';
     static const char fl[] = "-+ #0";
     for (int b = 0; b < 5; b++)
-        if (c->flags & (1 << b))
+        if (flags & (1u << b))
             spec[k++] = fl[b];
-    if (c->width >= 0)
-        k += snprintf(spec + k, sizeof spec - (size_t)k, "%d", c->width);
-    if (c->prec >= 0)
-        k += snprintf(spec + k, sizeof spec - (size_t)k, ".%d", c->prec);
+    if (width >= 0)
+        k += snprintf(spec + k, sizeof spec - (size_t)k, "%lld", (long long)width);
+    if (prec >= 0)
+        k += snprintf(spec + k, sizeof spec - (size_t)k, ".%d", prec > 100000 ? 100000 : prec);
     uint64_t u = 0;
     memcpy(&u, p, c->elem_bytes);
     const bool is_int = strchr("diouxX", c->conv) != NULL;
@@ -233,6 +252,13 @@ static void one(text *t, const isa_printf_conv *c, const uint8_t *p, const char 
         spec[k++] = 'l', spec[k++] = 'l';
     spec[k++] = c->conv;
     spec[k] = 0;
+    /* into out, or a buffer of the right size when it is longer */
+#define FMT(...)                                                        \
+    do {                                                                \
+        n = snprintf(out, sizeof out, spec, __VA_ARGS__);               \
+        if (n >= (int)sizeof out && (big = malloc((size_t)n + 1)))      \
+            snprintf(big, (size_t)n + 1, spec, __VA_ARGS__);            \
+    } while (0)
     int n;
     char *big = NULL;
     if (is_int) {
@@ -246,8 +272,10 @@ static void one(text *t, const isa_printf_conv *c, const uint8_t *p, const char 
         long long sv = (long long)u;
         if (sgn && bits < 64 && (u >> (bits - 1) & 1))
             sv = (long long)(u | ~m);
-        n = sgn ? snprintf(out, sizeof out, spec, sv)
-                : snprintf(out, sizeof out, spec, (unsigned long long)u);
+        if (sgn)
+            FMT(sv);
+        else
+            FMT((unsigned long long)u);
     } else if (c->elem_float) {
         double d;
         if (c->elem_bytes == 8) {
@@ -260,22 +288,21 @@ static void one(text *t, const isa_printf_conv *c, const uint8_t *p, const char 
         } else {
             d = isa_f16_to_f64((uint16_t)u);
         }
-        n = snprintf(out, sizeof out, spec, d);
-        if (n >= (int)sizeof out && (big = malloc((size_t)n + 1)))
-            snprintf(big, (size_t)n + 1, spec, d);
+        FMT(d);
     } else if (c->conv == 'c') {
-        n = snprintf(out, sizeof out, spec, (int)(unsigned char)u);
+        FMT((int)(unsigned char)u);
     } else if (c->conv == 's') {
-        n = snprintf(out, sizeof out, spec, str);
-        if (n >= (int)sizeof out && (big = malloc((size_t)n + 1)))
-            snprintf(big, (size_t)n + 1, spec, str);
+        FMT(str);
     } else {   /* p */
-        n = snprintf(out, sizeof out, spec, (void *)(uintptr_t)u);
+        FMT((void *)(uintptr_t)u);
     }
+#undef FMT
     if (n < 0)
         return;
-    if (n >= (int)sizeof out && !big)
-        n = (int)sizeof out - 1;   /* only a width over 500 gets here */
+    if (n >= (int)sizeof out && !big) {
+        t->oom = true;
+        return;
+    }
     add(t, big ? big : out, (size_t)n);
     free(big);
 }
@@ -294,7 +321,7 @@ static void format_entry(text *t, const isa_printf_fmt *f, const isa_printf_conv
             for (unsigned j = 0; j < c->vec; j++) {
                 if (j)
                     add(t, ",", 1);
-                one(t, c, rec + c->off + j * c->elem_bytes, str);
+                one(t, c, rec, rec + c->off + j * c->elem_bytes, str);
             }
             if (c->conv == 's')
                 str += strlen(str) + 1;

@@ -431,9 +431,16 @@ typedef struct isa_printf_conv {
     uint8_t vec;           /* 1, or the vector specifier's n */
     uint8_t elem_bytes;    /* 0 for text and %% */
     bool elem_float;
-    int32_t width, prec;   /* -1: none */
+    int32_t width, prec;   /* -1: none; -2: '*', an int argument before the value */
     uint32_t off;          /* record offset of the value */
+    uint32_t width_off, prec_off;   /* record offsets of the '*' arguments */
 } isa_printf_conv;
+
+/* Arguments piece c takes: its '*' widths and precisions, then its value. */
+static inline unsigned isa_printf_nargs(const isa_printf_conv *c)
+{
+    return (c->width == -2) + (c->prec == -2) + (c->elem_bytes != 0);
+}
 
 /* Split format fmt[0..len) into pieces (at most max into out, which may be
  * NULL) by the OpenCL C printf rules (OpenCL C 3.0, 6.15.14); *rec_bytes

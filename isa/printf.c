@@ -73,16 +73,14 @@ int isa_printf_parse(const char *fmt, size_t len, isa_printf_conv *out, unsigned
             c.flags |= bit[f - "-+ #0"];
         }
         if (i < len && fmt[i] == '*')
-            return fail(err, errn, "'*' field widths and precisions are not supported "
-                        "(at byte %zu)", i);
-        if (i < len && is_digit(fmt[i]) && (c.width = number(fmt, len, &i)) < 0)
+            c.width = -2, i++;
+        else if (i < len && is_digit(fmt[i]) && (c.width = number(fmt, len, &i)) < 0)
             return fail(err, errn, "field width too large (at byte %zu)", i);
         if (i < len && fmt[i] == '.') {
             i++;
             if (i < len && fmt[i] == '*')
-                return fail(err, errn, "'*' field widths and precisions are not supported "
-                            "(at byte %zu)", i);
-            if ((c.prec = number(fmt, len, &i)) < 0)
+                c.prec = -2, i++;
+            else if ((c.prec = number(fmt, len, &i)) < 0)
                 return fail(err, errn, "precision too large (at byte %zu)", i);
         }
         if (i < len && fmt[i] == 'v') {
@@ -116,7 +114,7 @@ int isa_printf_parse(const char *fmt, size_t len, isa_printf_conv *out, unsigned
         const bool is_int = strchr("diouxX", c.conv) != NULL;
         const bool is_flt = strchr("fFeEgGaA", c.conv) != NULL;
         if (c.conv == '%') {
-            if (c.vec > 1 || c.lenmod || c.flags || c.width >= 0 || c.prec >= 0)
+            if (c.vec > 1 || c.lenmod || c.flags || c.width != -1 || c.prec != -1)
                 return fail(err, errn, "'%%%%' takes no flags, width, precision, vector or "
                             "length (at byte %u)", c.pos);
             n += put(out, max, n, &c);
@@ -150,6 +148,17 @@ int isa_printf_parse(const char *fmt, size_t len, isa_printf_conv *out, unsigned
             } else {
                 c.elem_bytes = c.lenmod == ISA_PF_LEN_L ? 8 : 4;  /* after promotion */
             }
+        }
+        /* the '*' ints come first, in the order of the arguments */
+        if (c.width == -2) {
+            rec = (rec + 3) / 4 * 4;
+            c.width_off = (uint32_t)rec;
+            rec += 4;
+        }
+        if (c.prec == -2) {
+            rec = (rec + 3) / 4 * 4;
+            c.prec_off = (uint32_t)rec;
+            rec += 4;
         }
         rec = (rec + c.elem_bytes - 1) / c.elem_bytes * c.elem_bytes;
         c.off = (uint32_t)rec;

@@ -163,7 +163,7 @@ bool spv_lower_printf(xctx *x, xfn *f, const spv_inst *in)
         isa_printf_parse(fmt, len, cv, (unsigned)np, &rec, why, sizeof why);
     unsigned need = 0, have = in->nw - 6u;
     for (int i = 0; i < np; i++)
-        need += cv[i].elem_bytes != 0;
+        need += isa_printf_nargs(&cv[i]);
     uint32_t slot = 0;
     if (need > have) {
         spv_error(x, "printf: the format takes %u arguments, the call passes %u", need, have);
@@ -174,12 +174,25 @@ bool spv_lower_printf(xctx *x, xfn *f, const spv_inst *in)
         mv->o[1] = spv_I(slot);
         mv->nopnd = 2;
         unsigned arg = 0;
-        for (int i = 0; i < np; i++) {
-            if (!cv[i].elem_bytes)
-                continue;
-            if (!store_arg(x, f, &cv[i], spv_word(m, in, 6 + arg), arg + 1, base))
-                break;
-            arg++;
+        bool ok = true;
+        for (int i = 0; i < np && ok; i++) {
+            /* '*' width and precision: ints before the value */
+            isa_printf_conv star = { .conv = 'd', .vec = 1, .elem_bytes = 4, .width = -1,
+                                     .prec = -1, .pos = cv[i].pos };
+            if (cv[i].width == -2) {
+                star.off = cv[i].width_off;
+                ok = store_arg(x, f, &star, spv_word(m, in, 6 + arg), arg + 1, base);
+                arg++;
+            }
+            if (ok && cv[i].prec == -2) {
+                star.off = cv[i].prec_off;
+                ok = store_arg(x, f, &star, spv_word(m, in, 6 + arg), arg + 1, base);
+                arg++;
+            }
+            if (ok && cv[i].elem_bytes) {
+                ok = store_arg(x, f, &cv[i], spv_word(m, in, 6 + arg), arg + 1, base);
+                arg++;
+            }
         }
         /* arguments past the format's are evaluated and ignored, as the spec says */
         const spv_type *t;

@@ -24,6 +24,8 @@ kernel void conversions(global const int *iv, global const float *fv,
                 f, f, f, f, f, f, f, f, f);
     r |= printf("c=%c[%-3c][%3c] s=%s[%10s][%-10s][%.2s] p=%p %%\n",
                 'A' + i, 'a' + i, '0' + i, "hello", "hi", "left", "precision", iv);
+    r |= printf("[%*d][%-*d][%.*f][%*.*e][%*d][%.*f][%.*s]\n", 6, x, 6, x, 3, f, 12, 2, f,
+                -5, x, -1, f, i, "abcdefgh");
     ret[i] = r;
 }
 
@@ -49,6 +51,7 @@ kernel void vectors(global const int *iv, global const float *fv, global const l
     r |= printf("%v2hf|%.3v2he|%v2ha|%v2hg\n", h, h, h, h);
     r |= printf("%v2lf|%v2f|%.10v2lg|%v2la\n", d, d, d, d);
     r |= printf("%v3hhu|%#v3hhx|%v8hu|%08v8hx|%v16hhd|%v4hd|%+v4hi\n", c, c, s, s, q, t, t);
+    r |= printf("%*.*v2hlf|%-*v2hld|\n", 8, 1, f.xy, 5, a.xy);
     ret[i] = r;
 }
 
