@@ -37,7 +37,13 @@ typedef struct emu_sg {
     emu_sg_state state;
     uint32_t block_pc;     /* pc of the barrier / collective it waits at */
     uint32_t block_rec;    /* index of that instruction's record, if recording */
+    uint64_t resume_ramp;  /* exec.c's ramp bits when its turn ended (EMU_SG_QUANTUM) */
 } emu_sg;
+
+/* A running sub-group's turn ends after this many instructions: the next
+ * running sub-group of its work-group takes over (workgroup.c), so one that
+ * spins on another's store sees it (independent forward progress). */
+#define EMU_SG_QUANTUM 16384u
 
 /* One work-group in flight. */
 typedef struct emu_wg {

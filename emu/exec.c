@@ -1,5 +1,6 @@
 /* exec.c - the interpreter: runs one subgroup's instruction stream until it
- * blocks at a work-group barrier or collective, finishes, or faults.  One
+ * blocks at a work-group barrier or collective, finishes, faults, or its
+ * turn ends (EMU_SG_QUANTUM instructions).  One
  * dispatch per instruction; lane loops live in lanes/ and collectives/. */
 #include "detect.h"
 #include "emu_private.h"
@@ -344,12 +345,14 @@ exec_ldst(emu_run *run, emu_sg *sg, const emu_dmem *m, const isa_inst *in,
  * lane work; they are handed back at every exit (LEAVE). */
 #define LEAVE(rc) do { *ninst = n; *nlanes = lanes + nl * (n - n0); return (rc); } while (0)
 
-/* the next local count at which the limit or a stop request is checked:
- * the limit itself, or the next multiple of 1024 instructions overall */
+/* the next local count at which the limit, the end of the turn or a stop
+ * request is checked: the limit itself, EMU_SG_QUANTUM, or the next
+ * multiple of 1024 instructions overall */
 static inline uint64_t next_check(uint64_t icount0, uint64_t n, uint64_t budget)
 {
     const uint64_t stop_at = n + ((1024 - ((icount0 + n) & 1023)) & 1023);
-    return stop_at < budget ? stop_at : budget;
+    const uint64_t end = budget < EMU_SG_QUANTUM ? budget : EMU_SG_QUANTUM;
+    return stop_at < end ? stop_at : end;
 }
 
 /* What exec_loop reads of the run that no instruction changes: loaded
@@ -404,9 +407,12 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
      * again.  Tracked in the untraced copies of the loop, from all clear
      * at each entry: a sub-group resuming after a barrier takes the
      * general paths until its next id query (looking at the rows again
-     * cost local_reduce more than its few whole-sub-group uses gained). */
+     * cost local_reduce more than its few whole-sub-group uses gained).
+     * A turn that ended at EMU_SG_QUANTUM keeps them: nothing wrote the
+     * sub-group's registers in between. */
     const bool track = !traced && W != 0;
-    uint64_t ramp = 0;
+    uint64_t ramp = track ? sg->resume_ramp : 0;
+    sg->resume_ramp = 0;
 
     while (s->depth) {
         lanes_simt_entry *top = &s->e[s->depth - 1];
@@ -440,6 +446,13 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                                     "instruction limit of %llu subgroup instructions reached "
                                     "(runaway kernel? raise --max-instructions)",
                                     (unsigned long long)limit));
+                }
+                /* the end of its turn: it stays running and resumes here
+                 * when workgroup.c's next pass comes back to it */
+                if (n >= EMU_SG_QUANTUM) {
+                    top->pc = pc;
+                    sg->resume_ramp = ramp;
+                    LEAVE(0);
                 }
                 /* a signal handler's stop request: checked every 1024
                  * instructions, so a long work-group stops too, at little cost */
@@ -853,8 +866,8 @@ zero_regs(uint64_t *regs, uint32_t nreg, uint64_t z, const uint32_t w)
 
 /* emu_exec_workgroup for one width (W 0: any).  The set-up is
  * emu_run_workgroup's for every sub-group before any runs; then each runs
- * in id order, its instruction count starting where the previous one's
- * ended, and the statistics are added once. */
+ * its first turn in id order, its instruction count starting where the
+ * previous one's ended, and the statistics are added once. */
 static inline __attribute__((always_inline)) int
 exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
 {
@@ -869,6 +882,7 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
         const uint32_t size = i + 1 < nsg ? S : items - i * S;
         sg->id = i;
         sg->state = EMU_SG_RUNNING;
+        sg->resume_ramp = 0;
         sg->l.size = size;
         sg->l.exists = lanes_mask_first(size);
         zero_regs(sg->l.regs, nreg, z, w);

@@ -1,7 +1,10 @@
 /* workgroup.c - one work-group: its subgroups, local and private memory,
  * and the points where all subgroups meet (barriers and work-group
- * collectives).  Subgroups run one at a time until each blocks; a meeting
- * point is released only when every subgroup waits at the same one. */
+ * collectives).  Subgroups run one at a time, in id order, each until it
+ * blocks, finishes or has run EMU_SG_QUANTUM instructions in its turn;
+ * passes repeat while any is running (so each makes progress: independent
+ * forward progress), and a meeting point is released only when every
+ * unfinished subgroup waits at the same one. */
 #include "detect.h"
 #include "emu_private.h"
 
@@ -85,7 +88,8 @@ static int meet(emu_run *run, emu_wg *wg)
 }
 
 /* One pass over the sub-groups: each that is running runs until it
- * blocks, finishes or faults; *ndone: how many have finished. */
+ * blocks, finishes, faults or its turn ends; *ndone: how many have
+ * finished. */
 static int run_pass(emu_run *run, emu_wg *wg, emu_wg_trace *trace, uint32_t *ndone)
 {
     uint32_t done = 0;
@@ -102,6 +106,14 @@ static int run_pass(emu_run *run, emu_wg *wg, emu_wg_trace *trace, uint32_t *ndo
     }
     *ndone = done;
     return 0;
+}
+
+static bool any_running(const emu_wg *wg)
+{
+    for (uint32_t i = 0; i < wg->nsg; i++)
+        if (wg->sg[i].state == EMU_SG_RUNNING)
+            return true;
+    return false;
 }
 
 /* run->wg points here: callers read run->wg->nsg after the work-group
@@ -151,6 +163,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
             uint32_t size = i + 1 < wg->nsg ? S : wg->items - i * S;
             sg->id = i;
             sg->state = EMU_SG_RUNNING;
+            sg->resume_ramp = 0;
             sg->l.size = size;
             sg->l.exists = lanes_mask_first(size);
             memset(sg->l.regs, 0, (size_t)sg->l.nreg * S * sizeof *sg->l.regs);
@@ -166,7 +179,8 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
             return run->fault->code;
     }
     while (done != wg->nsg) {
-        if (meet(run, wg) || run_pass(run, wg, trace, &done))
+        /* a meeting point waits for the sub-groups whose turn ended */
+        if ((!any_running(wg) && meet(run, wg)) || run_pass(run, wg, trace, &done))
             return run->fault->code;
     }
     if (run->launch->progress)

@@ -163,6 +163,12 @@ static void test_platform_info(void **state)
     CL_OK(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof nsg, &nsg, NULL));
     assert_true(nsg > 0);
     assert_non_null(strstr(ext, "cl_intel_required_subgroup_size"));
+    /* cl_khr_subgroups needs independent forward progress */
+    assert_non_null(strstr(ext, "cl_khr_subgroups "));
+    cl_bool ifp = CL_FALSE;
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
+                          sizeof ifp, &ifp, NULL));
+    assert_int_equal(ifp, CL_TRUE);
     /* a too-small buffer is an error, not a truncation */
     assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_NAME, 2, name, NULL), CL_INVALID_VALUE);
 }

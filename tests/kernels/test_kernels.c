@@ -521,6 +521,27 @@ static void test_control(void **state)
     }
 }
 
+/* Sub-group s waits for sub-groups s+1 .. n-1 (forward_progress.cl): it
+ * ends only if a spinning sub-group lets the others run. */
+static void test_forward_progress(void **state)
+{
+    (void)state;
+    enum { G = 128, L = 64 };
+    static uint32_t out[G + G / L];
+    cli_compile("forward_progress", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        const uint32_t S = widths[w], n = (L + S - 1) / S;
+        cli_run_ok("run %s/forward_progress.spv --sg %u --global %d --local %d "
+                   "--arg out=uint:zeros:%d --out out=%s/out.bin --max-instructions 20000000 -q",
+                   tmpdir, S, G, L, G + G / L, tmpdir);
+        cli_get("out.bin", out, sizeof out);
+        for (uint32_t i = 0; i < G; i++)
+            assert_int_equal(out[i], n - 1 - (i % L) / S);   /* the order it took */
+        for (uint32_t g = 0; g < G / L; g++)
+            assert_int_equal(out[G + g], n);
+    }
+}
+
 static void test_atomics(void **state)
 {
     (void)state;
@@ -649,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_forward_progress),
         cmocka_unit_test(test_cycles_twin),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -25,21 +25,22 @@ static struct {
 static const char platform_extensions[] = "cl_khr_icd cl_khr_il_program";
 
 /* What a device claims: what the engine and the front end implement
- * (docs/opencl.md).  Sub-groups are OpenCL 3.0's core feature; not
- * cl_khr_subgroups, which requires independent forward progress between
- * the sub-groups of a work-group (sgemu runs one until it finishes or waits
- * at a barrier), nor cl_khr_subgroup_rotate, whose built-ins clang-14's
- * header lacks.  Images: 2D only, so no cl_khr_3d_image_writes. */
+ * (docs/opencl-platform.md).  Sub-groups both as OpenCL 3.0's core feature
+ * and as cl_khr_subgroups, which requires independent forward progress
+ * between the sub-groups of a work-group (the work-group scheduler ends a
+ * sub-group's turn after EMU_SG_QUANTUM instructions); the rotate built-ins
+ * that clang-14's header lacks come from load/sgemu_opencl.h.  Images: 2D
+ * only, so no cl_khr_3d_image_writes. */
 static const char device_extensions[] =
     "cl_khr_icd cl_khr_il_program cl_khr_byte_addressable_store "
     "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
     "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
-    "cl_khr_fp64 cl_khr_fp16 "
+    "cl_khr_fp64 cl_khr_fp16 cl_khr_subgroups "
     "cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote "
     "cl_khr_subgroup_ballot cl_khr_subgroup_non_uniform_arithmetic "
     "cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "
-    "cl_khr_subgroup_clustered_reduce "
+    "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate "
     "cl_intel_subgroups cl_intel_subgroups_short cl_intel_subgroups_char "
     "cl_intel_subgroups_long cl_intel_required_subgroup_size "
     "cl_intel_subgroup_local_block_io";
@@ -58,6 +59,7 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics" },
     { ICD_VERSION(1, 0, 0), "cl_khr_fp64" },
     { ICD_VERSION(1, 0, 0), "cl_khr_fp16" },
+    { ICD_VERSION(1, 0, 0), "cl_khr_subgroups" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_ballot" },
@@ -65,6 +67,7 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative" },
     { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce" },
+    { ICD_VERSION(1, 0, 0), "cl_khr_subgroup_rotate" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups_short" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups_char" },
@@ -417,7 +420,7 @@ cl_int icd_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: ICD_INFO(size_t, 65536);
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: ICD_INFO(size_t, 65536);
     case CL_DEVICE_MAX_NUM_SUB_GROUPS: ICD_INFO(cl_uint, (cl_uint)(wg / min_width(c)));
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: ICD_INFO(cl_bool, CL_FALSE);
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: ICD_INFO(cl_bool, CL_TRUE);
     case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
         size_t v[EMU_MAX_WIDTHS];
         for (uint32_t i = 0; i < c->nwidths; i++)
