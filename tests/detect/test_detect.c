@@ -415,6 +415,35 @@ static void test_buggy_unchanged(void **state)
     cli_result_free(&on);
 }
 
+/* The same for the global, private and undefined-result kernels (without
+ * --check, whose notes count in the statistics). */
+static void expect_unchanged(const char *kernel, const char *launch)
+{
+    cli_result off = cli_run("run tests/detect/buggy.cl --kernel %s %s -g -q --json --out out "
+                             "--arg tile=local:64", kernel, launch);
+    cli_result on = cli_run("run tests/detect/buggy.cl --kernel %s %s -g -q --json --out out "
+                            "--races --uninitialized --arg tile=local:64", kernel, launch);
+    assert_int_equal(off.status, 0);
+    assert_int_equal(on.status, 0);
+    assert_true(on.err[0] != 0);          /* it did report */
+    assert_non_null(strstr(off.out, "\"cycles\""));
+    char *plain = without_detectors(on.out), *ref = without_detectors(off.out);
+    assert_string_equal(plain, ref);
+    free(plain);
+    free(ref);
+    cli_result_free(&off);
+    cli_result_free(&on);
+}
+
+static void test_buggy_unchanged_more(void **state)
+{
+    (void)state;
+    expect_unchanged("missing_fence", "--global 16 --local 16 --sg 8 --arg out=int:zeros:32");
+    expect_unchanged("wg_neighbour", LAUNCH2);
+    expect_unchanged("private_uninit", LAUNCH1);
+    expect_unchanged("shuffle_range", LAUNCH1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_width_float_tolerance),
         cmocka_unit_test(test_correct_kernels),
         cmocka_unit_test(test_buggy_unchanged),
+        cmocka_unit_test(test_buggy_unchanged_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
