@@ -170,8 +170,8 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
         r.lane_ops = st.lane_ops;
         r.instructions = st.instructions;
         r.subgroups = st.subgroups;
-        r.checked = st.race_checked + st.uninit_checked;
-        r.found = st.races + st.uninit_reads;
+        r.checked = st.race_checked + st.uninit_checked + st.undef_checked;
+        r.found = st.races + st.uninit_reads + st.undef_uses;
         if (r.rc)
             snprintf(r.msg, sizeof r.msg, "%.190s", fault.msg);
         r.hash = fnv1a(bench_out_data(&b), bench_out_bytes(&b));
