@@ -303,6 +303,63 @@ static int atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
     return 0;
 }
 
+/* OWord/HWord block read/write: one contiguous block for the whole
+ * message (sub-group block I/O), its address in the header (src0): A64:
+ * qword 0, bytes; A32: dword 2, bytes for MT0R_OWUB and OWords for
+ * MT0R_OWB/MT0W_OWB, in the surface of the binding-table index [7:0] (or
+ * SLM, or scratch).  [10:8] the size: 0 one OWord in the low half of the
+ * GRF, 1 in the high half, n = 2..4: 1 << (n - 1) OWords; A64 [12:11]
+ * subtype 3: 1 << [10:8] HWords.  Data from/to GRFs from dst/src1. */
+static int block(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
+{
+    const gen_program *p = run->k->gen;
+    const uint32_t gb = p->grf_bytes, code = desc_bits(in->desc, 8, 3);
+    const bool a64 = in->msg_type == GEN_MSG_MT1R_A64_B || in->msg_type == GEN_MSG_MT1W_A64_B;
+    uint32_t bytes, skip = 0;
+    if (a64 && desc_bits(in->desc, 11, 2) == 3)
+        bytes = 32u << code;
+    else if (a64 && desc_bits(in->desc, 11, 2) == 2)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "dual block messages are not supported by sgemu");
+    else if (code <= 1) {
+        bytes = 16;
+        skip = code * 16;
+    } else if (code <= 4)
+        bytes = 16u << (code - 1);
+    else
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER, "block size code %u", code);
+    const uint8_t *h = grf_at(t, in->src[0].reg * gb, 16);
+    if (!h)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT, "header outside the GRF");
+    uint64_t addr = 0;
+    isa_space sp = ISA_SPACE_GLOBAL;
+    if (a64) {
+        memcpy(&addr, h, 8);
+    } else {
+        uint32_t off, bti = desc_bits(in->desc, 0, 8);
+        memcpy(&off, h + 8, 4);
+        addr = in->msg_type == GEN_MSG_MT0R_OWUB ? off : (uint64_t)off * 16;
+        if (bti == BTI_SLM) {
+            sp = ISA_SPACE_LOCAL;
+            addr &= 0x0FFFFFFFu;
+        } else if (bti == BTI_A32 || bti == BTI_A32_NC) {
+            sp = SPACE_SCRATCH;
+        } else if (run->k->gen->bti_arg[bti] < 0) {
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                             "binding table index %u names no buffer argument", bti);
+        } else {
+            addr += emu_buffer_base((uint32_t)run->k->gen->bti_arg[bti]);
+        }
+    }
+    uint32_t reg = store ? in->src[1].reg : in->dst.reg;
+    if (!store && in->dst.file != GEN_FILE_GRF)
+        return 0;
+    uint8_t *r = grf_at(t, reg * gb + skip, bytes);
+    if (!r)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT, "message data outside the GRF");
+    return access(run, t, 0, sp, addr, r, bytes, store);
+}
+
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
 {
     if (in->eot) {   /* end of thread (thread spawner message) */
@@ -344,6 +401,8 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
     case GEN_H_BYTE_SCATTERED_READ: return byte_scattered(run, t, in, false);
     case GEN_H_BYTE_SCATTERED_WRITE: return byte_scattered(run, t, in, true);
     case GEN_H_UNTYPED_ATOMIC: return atomic(run, t, in, false);
+    case GEN_H_BLOCK_READ: return block(run, t, in, false);
+    case GEN_H_BLOCK_WRITE: return block(run, t, in, true);
     case GEN_H_A64_ATOMIC: return atomic(run, t, in, true);
     case GEN_H_A64_SCATTERED_READ: return a64_scattered(run, t, in, false);
     case GEN_H_A64_SCATTERED_WRITE: return a64_scattered(run, t, in, true);

@@ -99,7 +99,8 @@ typedef enum gen_msg {
 typedef enum gen_msg_handler {
     GEN_H_NONE, GEN_H_FENCE, GEN_H_UNTYPED_READ, GEN_H_UNTYPED_WRITE,
     GEN_H_A64_SCATTERED_READ, GEN_H_A64_SCATTERED_WRITE, GEN_H_BYTE_SCATTERED_READ,
-    GEN_H_BYTE_SCATTERED_WRITE, GEN_H_UNTYPED_ATOMIC, GEN_H_A64_ATOMIC
+    GEN_H_BYTE_SCATTERED_WRITE, GEN_H_UNTYPED_ATOMIC, GEN_H_A64_ATOMIC, GEN_H_BLOCK_READ,
+    GEN_H_BLOCK_WRITE
 } gen_msg_handler;
 extern const char *const gen_msg_names[GEN_MSG_COUNT];
 extern const uint8_t gen_msg_handlers[GEN_MSG_COUNT];

@@ -433,6 +433,52 @@ static void private_mem(void **state)
     }
 }
 
+/* ------------------------------------------------------------ block I/O */
+
+/* Sub-group block reads and writes (IGC refuses them at SIMD32 on tgllp):
+ * component k of lane l of sub-group s at element base + k * S + l of a
+ * block of S x N elements at base = the sub-group's first item x N */
+static void block_io(void **state)
+{
+    (void)state;
+    const uint32_t n = 128;
+    for (size_t m = 0; m < 2; m++)
+        for (size_t w = 0; w < 2; w++) {
+            const uint32_t S = widths[w];
+            isa_kernel k;
+            load("blockio.cl", S, modes[m], &k);
+            sgemu_argval args[4] = { buffer(12288 * 4), buffer(12288 * 4), buffer(n * 2),
+                                     buffer(n * 2) };
+            uint32_t *in = (uint32_t *)args[0].data, *out = (uint32_t *)args[1].data;
+            uint16_t *hs = (uint16_t *)args[2].data, *ho = (uint16_t *)args[3].data;
+            uint32_t seed = 17;
+            for (uint32_t i = 0; i < 12288; i++)
+                in[i] = lcg(&seed);
+            for (uint32_t i = 0; i < n; i++)
+                hs[i] = (uint16_t)lcg(&seed);
+            sgemu_fault f;
+            assert_int_equal(run(&k, n, 64, args, &f), 0);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t b = i / S * S, l = i % S;
+                uint32_t v = in[b + l];
+                uint32_t w0 = in[4096 + 2 * b + l], w1 = in[4096 + 2 * b + S + l];
+                uint32_t x[4];
+                for (uint32_t q = 0; q < 4; q++)
+                    x[q] = in[8192 + 4 * b + q * S + l];
+                assert_int_equal(out[b + l], v * 3u + w0);
+                assert_int_equal(out[4096 + 2 * b + l], w1);
+                assert_int_equal(out[4096 + 2 * b + S + l], x[0] ^ x[3]);
+                const uint32_t add[4] = { 1, 2, 3, v };
+                for (uint32_t q = 0; q < 4; q++)
+                    assert_int_equal(out[8192 + 4 * b + q * S + l], x[q] + add[q]);
+                assert_int_equal(ho[i], (uint16_t)(hs[i] * 5u + 1u));
+            }
+            for (int i = 0; i < 4; i++)
+                free(args[i].data);
+            isa_kernel_free(&k);
+        }
+}
+
 /* ------------------------------------------------------------ shuffle */
 
 /* intel_sub_group_shuffle with an index per channel (indirect register
@@ -576,6 +622,7 @@ int main(void)
         cmocka_unit_test(flow),
         cmocka_unit_test(slm),
         cmocka_unit_test(private_mem),
+        cmocka_unit_test(block_io),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
