@@ -360,6 +360,27 @@ static int block(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
     return access(run, t, 0, sp, addr, r, bytes, store);
 }
 
+/* HWord scratch block read/write (spill and fill): [11:0] the offset in
+ * HWords (32 bytes) from the scratch pointer in the header's dword 5
+ * ([31:10], as r0.5), [13:12] 1 << n HWords; data from/to whole GRFs. */
+static int scratch_block(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
+{
+    const uint32_t gb = run->k->gen->grf_bytes;
+    const uint32_t bytes = 32u << desc_bits(in->desc, 12, 2);
+    const uint8_t *h = grf_at(t, in->src[0].reg * gb, 24);
+    if (!h)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT, "header outside the GRF");
+    uint32_t base;
+    memcpy(&base, h + 20, 4);
+    uint64_t addr = (uint64_t)(base & ~1023u) + 32u * desc_bits(in->desc, 0, 12);
+    if (!store && in->dst.file != GEN_FILE_GRF)
+        return 0;
+    uint8_t *r = grf_at(t, (store ? in->src[1].reg : in->dst.reg) * gb, bytes);
+    if (!r)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT, "message data outside the GRF");
+    return access(run, t, 0, SPACE_SCRATCH, addr, r, bytes, store);
+}
+
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
 {
     if (in->eot) {   /* end of thread (thread spawner message) */
@@ -401,6 +422,8 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
     case GEN_H_BYTE_SCATTERED_READ: return byte_scattered(run, t, in, false);
     case GEN_H_BYTE_SCATTERED_WRITE: return byte_scattered(run, t, in, true);
     case GEN_H_UNTYPED_ATOMIC: return atomic(run, t, in, false);
+    case GEN_H_SCRATCH_READ: return scratch_block(run, t, in, false);
+    case GEN_H_SCRATCH_WRITE: return scratch_block(run, t, in, true);
     case GEN_H_BLOCK_READ: return block(run, t, in, false);
     case GEN_H_BLOCK_WRITE: return block(run, t, in, true);
     case GEN_H_A64_ATOMIC: return atomic(run, t, in, true);

@@ -369,6 +369,124 @@ static int parse_zeinfo(const elf_sec *s, gen_program *p, isa_kernel *k, char *e
     return rc;
 }
 
+static const elf_sec *sec_named(const elf_sec *s, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0)
+            return &s[i];
+    return NULL;
+}
+
+/* One program-scope data block (a hidden argument of the kernel, isa.h
+ * const_arg / global_arg): the sections whose names start with `prefix`,
+ * concatenated 16-byte aligned as the runtime lays them out; sec_off[i] is
+ * section i's offset in it (UINT32_MAX: not in it). */
+static int data_block(const elf_sec *s, uint32_t nsec, const char *prefix, isa_kernel *k,
+                      bool global, uint32_t *sec_off, char *err, size_t errcap)
+{
+    size_t total = 0, pl = strlen(prefix);
+    for (uint32_t i = 0; i < nsec; i++)
+        if (strncmp(s[i].name, prefix, pl) == 0 && (s[i].name[pl] == 0 || s[i].name[pl] == '.')) {
+            total = (total + 15) & ~(size_t)15;
+            sec_off[i] = (uint32_t)total;
+            total += s[i].size;
+        }
+    if (!total)
+        return 0;
+    if (total > (1u << 30) || k->narg >= ISA_MAX_ARGS)
+        return FAIL("kernel '%s': program-scope data of %zu bytes", k->name, total);
+    uint8_t *d = calloc(1, total);
+    if (!d)
+        return FAIL("out of host memory");
+    for (uint32_t i = 0; i < nsec; i++)
+        if (sec_off[i] != UINT32_MAX)
+            memcpy(d + sec_off[i], s[i].data, s[i].size);
+    isa_arg *a = &k->args[k->narg];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, global ? "__igc_global_data" : "__igc_const_data");
+    a->kind = global ? ISA_ARG_GLOBAL : ISA_ARG_CONSTANT;
+    a->type = ISA_T_U8;
+    k->narg++;
+    if (global) {
+        k->global_arg = k->narg;
+        k->global_bytes = (uint32_t)total;
+        k->global_data = d;
+    } else {
+        k->const_arg = k->narg;
+        k->const_bytes = (uint32_t)total;
+        k->const_data = d;
+    }
+    return 0;
+}
+
+/* Program-scope data (IGC's .data.const* sections: OpenCL constant data,
+ * strings and the tables of its math library; .data.global*: program-scope
+ * globals) and the relocations of the kernel's code that point into them
+ * (.rel.text.<kernel>: Elf64_Rel entries against .symtab; types from IGC's
+ * ZEBinWriter zebin spec: 1 a 64-bit address, 2 its low 32 bits, 3 its
+ * high 32 bits, patched into the code at r_offset).  Each block becomes a
+ * hidden argument whose address emu/ fixes: (argument + 1) << 40. */
+static int relocate(const elf_sec *s, uint32_t nsec, const char *kname, uint8_t *code,
+                    size_t code_bytes, isa_kernel *k, char *err, size_t errcap)
+{
+    char rn[160];
+    snprintf(rn, sizeof rn, ".rel.text.%s", kname);
+    const elf_sec *rel = sec_named(s, nsec, rn), *sym = sec_named(s, nsec, ".symtab");
+    if (!rel || rel->size == 0)
+        return 0;
+    for (uint32_t i = 0; i < nsec; i++)
+        if (strncmp(s[i].name, ".rel.data", 9) == 0)
+            return FAIL("kernel '%s': pointers inside program-scope data (%s) are not "
+                        "supported by sgemu's Gen path", kname, s[i].name);
+    uint32_t *coff = malloc(nsec * sizeof *coff), *goff = malloc(nsec * sizeof *goff);
+    if (!coff || !goff) {
+        free(coff);
+        free(goff);
+        return FAIL("out of host memory");
+    }
+    for (uint32_t i = 0; i < nsec; i++)
+        coff[i] = goff[i] = UINT32_MAX;
+    int rc = !sym ? FAIL("kernel '%s': relocations without .symtab", kname)
+                  : data_block(s, nsec, ".data.const", k, false, coff, err, errcap);
+    if (!rc)
+        rc = data_block(s, nsec, ".data.global", k, true, goff, err, errcap);
+    for (size_t o = 0; !rc && o + 16 <= rel->size; o += 16) {
+        uint64_t off = rd(rel->data + o, 8), info = rd(rel->data + o + 8, 8);
+        uint32_t type = (uint32_t)info, si = (uint32_t)(info >> 32);
+        if ((uint64_t)si * 24 + 24 > sym->size) {
+            rc = FAIL("kernel '%s': relocation against symbol %u outside .symtab", kname, si);
+            break;
+        }
+        const uint8_t *e = sym->data + (size_t)si * 24;
+        uint32_t shndx = (uint32_t)rd(e + 6, 2);
+        uint64_t v;
+        if (shndx < nsec && coff[shndx] != UINT32_MAX)
+            v = ((uint64_t)k->const_arg << 40) + coff[shndx] + rd(e + 8, 8);
+        else if (shndx < nsec && goff[shndx] != UINT32_MAX)
+            v = ((uint64_t)k->global_arg << 40) + goff[shndx] + rd(e + 8, 8);
+        else
+            v = UINT64_MAX;
+        uint32_t n = type == 1 ? 8 : 4;
+        if (v == UINT64_MAX || type < 1 || type > 3) {
+            rc = FAIL("kernel '%s': relocation of type %u against section %u is not "
+                      "supported by sgemu's Gen path", kname, type, shndx);
+            break;
+        }
+        if (off > code_bytes || n > code_bytes - off) {
+            rc = FAIL("kernel '%s': relocation at 0x%llx outside the code", kname,
+                      (unsigned long long)off);
+            break;
+        }
+        if (type == 3)
+            v >>= 32;
+        for (uint32_t b = 0; b < n; b++)
+            code[off + b] = (uint8_t)(v >> (8 * b));
+    }
+    free(coff);
+    free(goff);
+    return rc;
+}
+
 uint32_t gen_platform_of_device(const char *device, uint32_t *grf_bytes)
 {
     static const struct { const char *name; uint32_t plat, grf; } devs[] = {
@@ -425,8 +543,16 @@ int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const cha
     p->platform = plat;
     p->grf_bytes = grf_bytes;
     int rc = parse_zeinfo(info, p, k, err, errcap);
+    uint8_t *code = rc ? NULL : malloc(text->size ? text->size : 1);
+    if (!rc && !code)
+        rc = FAIL("out of host memory");
+    if (!rc) {
+        memcpy(code, text->data, text->size);
+        rc = relocate(s, nsec, k->name, code, text->size, k, err, errcap);
+    }
     if (!rc)
-        rc = gen_decode(p, text->data, text->size, k->name, err, errcap);
+        rc = gen_decode(p, code, text->size, k->name, err, errcap);
+    free(code);
     free(s);
     if (rc) {
         isa_kernel_free(k);
@@ -443,7 +569,8 @@ uint32_t gen_zebin_kernels(const uint8_t *bin, size_t len, char (*names)[64], ui
     uint32_t nsec = 0, n = 0;
     elf_sec *s = elf_sections(bin, len, &nsec, err, sizeof err);
     for (uint32_t i = 0; s && i < nsec && n < max; i++)
-        if (strncmp(s[i].name, ".text.", 6) == 0)
+        if (strncmp(s[i].name, ".text.", 6) == 0 &&   /* not IGC's symbol-table stub */
+            strncmp(s[i].name, ".text.Intel_Symbol_Table", 24) != 0)
             snprintf(names[n++], 64, "%s", s[i].name + 6);
     free(s);
     return n;
