@@ -130,22 +130,39 @@ static bool undefined_elem(const char *kernel, size_t e)
     return false;
 }
 
+/* The first line of a compiler's output that says "error" (IGC's reason),
+ * else the whole text. */
+static const char *first_error(const char *msg)
+{
+    const char *e = strstr(msg, "error");
+    if (!e)
+        return msg;
+    while (e > msg && e[-1] != '\n')
+        e--;
+    return e;
+}
+
 /* One kernel at one width; returns true when both paths ran and agreed. */
 static bool one(const char *path, const char *dir, const char *name, uint32_t w, tally *t,
                 bool report)
 {
-    char inc[1100], err[2048];
-    snprintf(inc, sizeof inc, "-I%s", dir);
+    char inc[1100], err[2048], wdef[32];
+    snprintf(inc, sizeof inc, "-I%s -DWIDTH=%u", dir, w);   /* tests/gen's kernels */
+    snprintf(wdef, sizeof wdef, "-DWIDTH=%u", w);
     isa_kernel g, s;
     if (sgemu_load_igc(path, "tgllp", inc, w, name, &g, err, sizeof err)) {
         if (report) {
-            printf("  refused %-28s SIMD%-2u ocloc/load: %.100s\n", name, w, err);
+            const char *e = first_error(err);
+            printf("  refused %-28s SIMD%-2u ocloc/load: %.*s\n", name, w,
+                   (int)strcspn(e, "\n"), e);
             t->refused_gen++;
         }
         return false;
     }
-    const char *clopts[] = { inc };
-    sgemu_load_opts lo = { .entry = name, .cl_options = clopts, .ncl_options = 1 };
+    char incdir[1100];
+    snprintf(incdir, sizeof incdir, "-I%s", dir);
+    const char *clopts[] = { incdir, wdef };
+    sgemu_load_opts lo = { .entry = name, .cl_options = clopts, .ncl_options = 2 };
     sgemu_fault f;
     isa_diags d;
     memset(&d, 0, sizeof d);
@@ -301,9 +318,10 @@ static void corpus(void **state)
             uint8_t *bin = NULL;
             size_t len = 0;
             char err[2048], inc[1100];
-            snprintf(inc, sizeof inc, "-I%s", dir);
+            snprintf(inc, sizeof inc, "-I%s -DWIDTH=16", dir);
             if (gen_compile_cl(path, "tgllp", inc, 0, &bin, &len, err, sizeof err)) {
-                printf("  refused %-28s ocloc: %.100s\n", de->d_name, err);
+                const char *e = first_error(err);
+                printf("  refused %-28s ocloc: %.*s\n", de->d_name, (int)strcspn(e, "\n"), e);
                 t.refused_gen++;
                 continue;
             }
