@@ -419,6 +419,61 @@ static int data_block(const elf_sec *s, uint32_t nsec, const char *prefix, isa_k
     return 0;
 }
 
+/* The block (argument + 1, 0: none) and offset in it of section `sec`. */
+static uint32_t block_of(const isa_kernel *k, const uint32_t *coff, const uint32_t *goff,
+                         uint32_t nsec, uint32_t sec, uint32_t *off)
+{
+    if (sec < nsec && coff[sec] != UINT32_MAX) {
+        *off = coff[sec];
+        return k->const_arg;
+    }
+    if (sec < nsec && goff[sec] != UINT32_MAX) {
+        *off = goff[sec];
+        return k->global_arg;
+    }
+    return 0;
+}
+
+/* Pointers inside the data (.rel.data.const*, .rel.data.global*: 64-bit
+ * type 1 entries, the addend in the pointer's bytes): isa.h relocations,
+ * written by sgemu_run into each launch's copy of the block. */
+static int data_relocs(const elf_sec *s, uint32_t nsec, const uint32_t *coff,
+                       const uint32_t *goff, isa_kernel *k, char *err, size_t errcap)
+{
+    const elf_sec *sym = sec_named(s, nsec, ".symtab");
+    for (uint32_t r = 0; r < nsec; r++) {
+        if (strncmp(s[r].name, ".rel.data", 9) != 0)
+            continue;
+        const elf_sec *tgt = sec_named(s, nsec, s[r].name + 4);   /* ".data..." */
+        uint32_t toff = 0, tblk = tgt ? block_of(k, coff, goff, nsec, (uint32_t)(tgt - s),
+                                                 &toff) : 0;
+        if (!tblk)
+            return FAIL("kernel '%s': relocations of %s are not supported by sgemu's Gen "
+                        "path", k->name, s[r].name);
+        for (size_t o = 0; o + 16 <= s[r].size; o += 16) {
+            uint64_t off = rd(s[r].data + o, 8), info = rd(s[r].data + o + 8, 8);
+            uint32_t type = (uint32_t)info, si = (uint32_t)(info >> 32), soff = 0;
+            if ((uint64_t)si * 24 + 24 > sym->size || type != 1 || off + 8 > tgt->size)
+                return FAIL("kernel '%s': relocation of type %u in %s is not supported by "
+                            "sgemu's Gen path", k->name, type, s[r].name);
+            const uint8_t *e = sym->data + (size_t)si * 24;
+            uint32_t sblk = block_of(k, coff, goff, nsec, (uint32_t)rd(e + 6, 2), &soff);
+            if (!sblk)
+                return FAIL("kernel '%s': a pointer in %s to a symbol outside the data",
+                            k->name, s[r].name);
+            isa_reloc *nr = realloc(k->relocs, (k->nreloc + 1) * sizeof *nr);
+            if (!nr)
+                return FAIL("out of host memory");
+            k->relocs = nr;
+            nr[k->nreloc++] = (isa_reloc){ .arg = tblk - 1, .offset = toff + (uint32_t)off,
+                                           .target = sblk - 1,
+                                           .addend = (int64_t)(soff + rd(e + 8, 8) +
+                                                               rd(tgt->data + off, 8)) };
+        }
+    }
+    return 0;
+}
+
 /* Program-scope data (IGC's .data.const* sections: OpenCL constant data,
  * strings and the tables of its math library; .data.global*: program-scope
  * globals) and the relocations of the kernel's code that point into them
@@ -434,10 +489,6 @@ static int relocate(const elf_sec *s, uint32_t nsec, const char *kname, uint8_t 
     const elf_sec *rel = sec_named(s, nsec, rn), *sym = sec_named(s, nsec, ".symtab");
     if (!rel || rel->size == 0)
         return 0;
-    for (uint32_t i = 0; i < nsec; i++)
-        if (strncmp(s[i].name, ".rel.data", 9) == 0)
-            return FAIL("kernel '%s': pointers inside program-scope data (%s) are not "
-                        "supported by sgemu's Gen path", kname, s[i].name);
     uint32_t *coff = malloc(nsec * sizeof *coff), *goff = malloc(nsec * sizeof *goff);
     if (!coff || !goff) {
         free(coff);
@@ -450,6 +501,8 @@ static int relocate(const elf_sec *s, uint32_t nsec, const char *kname, uint8_t 
                   : data_block(s, nsec, ".data.const", k, false, coff, err, errcap);
     if (!rc)
         rc = data_block(s, nsec, ".data.global", k, true, goff, err, errcap);
+    if (!rc)
+        rc = data_relocs(s, nsec, coff, goff, k, err, errcap);
     for (size_t o = 0; !rc && o + 16 <= rel->size; o += 16) {
         uint64_t off = rd(rel->data + o, 8), info = rd(rel->data + o + 8, 8);
         uint32_t type = (uint32_t)info, si = (uint32_t)(info >> 32);
