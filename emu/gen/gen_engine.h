@@ -37,6 +37,7 @@ typedef struct gen_thread {
     bool done;
     bool blocked;            /* waiting at sync.bar for the other threads */
     bool bar_signaled;       /* signaled the barrier of generation bar_gen */
+    bool bar_passed;         /* resumed after that barrier completed */
     uint32_t bar_gen;
     gen_barrier *bar;        /* its work-group's */
     uint8_t *scratch;        /* the work-group's scratch arena (A32 stateless) */

@@ -112,7 +112,7 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     t->conv = true;
     t->done = false;
     t->blocked = false;
-    t->bar_signaled = false;
+    t->bar_signaled = t->bar_passed = false;
     /* R0: thread group ID X in r0.1, Y in r0.6, Z in r0.7 */
     put32(t->grf + 4, (uint32_t)wg->group_id[0]);
     put32(t->grf + 24, (uint32_t)wg->group_id[1]);
@@ -179,14 +179,14 @@ static int thread_run(emu_run *run, gen_thread *t)
         slots += in->esize;
         const gen_class cls = (gen_class)gen_ops[in->op].cls;
         if (in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR) {
-            if (t->bar_signaled && t->bar_gen == t->bar->gen) {
+            if (t->bar_signaled && !t->bar_passed) {   /* until the scheduler resumes it */
                 n--;   /* not executed yet: it runs again when resumed */
                 lanes -= (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
                 slots -= in->esize;
                 t->blocked = true;
                 break;
             }
-            t->bar_signaled = false;
+            t->bar_signaled = t->bar_passed = false;
         }
         if (cls == GEN_CLASS_FLOW) {
             rc = gen_exec_flow(run, t, in);
@@ -293,11 +293,16 @@ int emu_gen_run(emu_run *run)
             thread_start(run, &wg, &th[i], i, cross);
         }
         for (uint32_t left = wg.nsg; !rc && left;) {
+            /* a pass in thread order; when a barrier completes, the next
+             * pass resumes its threads from the first, so that after each
+             * barrier the threads run in order, as sgemu's own sub-groups */
             bool ran = false;
-            for (uint32_t i = 0; !rc && i < wg.nsg; i++) {
+            const uint32_t gen0 = bar.gen;
+            for (uint32_t i = 0; !rc && i < wg.nsg && bar.gen == gen0; i++) {
                 gen_thread *t = &th[i];
                 if (t->done || (t->blocked && t->bar_gen == bar.gen))
                     continue;
+                t->bar_passed = t->blocked;
                 ran = true;
                 rc = thread_run(run, t);
                 if (!rc && t->done) {
