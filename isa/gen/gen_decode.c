@@ -167,7 +167,8 @@ int gen_decode(gen_program *p, const uint8_t *code, size_t len, const char *knam
         uint32_t j = in->jip, u = in->uip;
         in->jip = j == UINT32_MAX ? j : gen_inst_at(p, j);
         in->uip = u == UINT32_MAX ? u : gen_inst_at(p, u);
-        if ((j != UINT32_MAX && in->jip == UINT32_MAX) || (u != UINT32_MAX && in->uip == UINT32_MAX))
+        if ((j != UINT32_MAX && in->jip == UINT32_MAX) ||
+            (u != UINT32_MAX && in->uip == UINT32_MAX))
             rc = FAIL("kernel '%s': branch at +0x%x targets no instruction", kname, in->offset);
     }
     if (!rc && n == 0)
