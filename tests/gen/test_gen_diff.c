@@ -135,6 +135,9 @@ static const struct undefined_out {
     { "fext", 37, 16, "dot product with cancellation, contracted by IGC" },
     /* p[19]: cross(u, v).y = 1.5y - x*x, the same */
     { "fext", 37, 19, "cross product with cancellation, contracted by IGC" },
+    /* tests/gen's shuffle with generated indices, most of them at or above
+     * the sub-group size: undefined (gen-exec checks it with valid ones) */
+    { "shuffle", 1, 0, "shuffle index >= the sub-group size" },
 };
 
 static bool undefined_elem(const char *kernel, size_t e)
