@@ -6,70 +6,23 @@
  * the values the kernel sees, and each micro-op is handed to a sink so the
  * timing model can charge it.  collectives/ knows lanes/ and isa/ only: the
  * engine passes memory access and configuration in the structs below.
+ * The micro-op record and the options a config chooses are public
+ * (include/sgemu/collectives.h).
  */
 #ifndef SGEMU_COLL_H
 #define SGEMU_COLL_H
 
+#include "collectives.h"
 #include "isa.h"
 #include "lanes.h"
 
 #include <stdint.h>
-
-typedef enum coll_uop_kind {
-#define COLL_UOP(E, name, pipe) COLL_UOP_##E,
-#include "uops.def"
-#undef COLL_UOP
-    COLL_UOP_COUNT
-} coll_uop_kind;
-
-extern const char *const coll_uop_names[COLL_UOP_COUNT];
-
-/* One micro-op as the timing model sees it. */
-typedef struct coll_uop {
-    uint8_t kind;          /* coll_uop_kind */
-    uint8_t type;          /* element type (isa_type) */
-    uint8_t binop;         /* ALU / HW_REDUCE: isa_binop */
-    uint8_t space;         /* memory micro-ops: isa_space */
-    uint16_t lanes;        /* execution width (lanes it operates on) */
-    uint16_t sg;           /* index of the issuing subgroup in the group */
-    uint32_t bytes;        /* memory micro-ops: bytes moved */
-    uint32_t rows;         /* MEDIA_*: rows; else 1 */
-    uint64_t addr;         /* memory micro-ops: first byte (local offset,
-                              global address, or image byte x | y << 32) */
-    uint32_t pitch;        /* MEDIA_*: image row pitch in bytes */
-    uint32_t image;        /* MEDIA_*: image argument index */
-    lanes_mask mask;       /* lanes enabled */
-} coll_uop;
 
 /* Where micro-ops go (the engine records them for timing; tests count). */
 typedef struct coll_sink {
     void *user;
     void (*emit)(void *user, const coll_uop *u);
 } coll_sink;
-
-/* Algorithms per collective family, chosen by the device config. */
-#define COLL_REDUCE_ALGOS(X) X(TREE, "tree") X(HW, "hw") X(SERIAL, "serial")
-#define COLL_SCAN_ALGOS(X)   X(BLOCKED, "blocked") X(LOGSTEP, "logstep") X(SERIAL, "serial")
-#define COLL_SHUFFLE_ALGOS(X) X(INDIRECT, "indirect") X(CROSSBAR, "crossbar")
-#define COLL_WG_ALGOS(X)     X(SLM, "slm")
-#define COLL_NO_NAMES(X)
-
-typedef struct coll_options {
-    uint8_t reduce_algo;       /* COLL_REDUCE_ALGOS index */
-    uint8_t scan_algo;         /* COLL_SCAN_ALGOS index */
-    uint8_t shuffle_algo;      /* COLL_SHUFFLE_ALGOS index */
-    uint8_t wg_algo;
-    uint16_t indirect_lanes;   /* lanes per register-indirect move (16 on Intel) */
-    uint16_t hw_reduce_width;  /* lanes a HW_REDUCE covers (32 on NVIDIA) */
-    uint32_t block_msg_bytes;  /* max bytes per buffer block message (128) */
-    uint32_t media_block_width;/* bytes per row of a 2D message (32) */
-    bool check;                /* --check: compare with the reference */
-    bool undef;                /* --uninitialized: undefined results go to
-                                  the note callback too (not printed) */
-} coll_options;
-
-/* Every option at its default (coll_keys.def). */
-void coll_options_default(coll_options *o);
 
 /* Memory access for block I/O and work-group exchanges (provided by emu/).
  * Return 0, or non-zero on a fault (out of bounds); `addr` is an address in

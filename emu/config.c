@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum cfg_kind { CFG_U32, CFG_F64, CFG_STR, CFG_WIDTHS, CFG_ENUM } cfg_kind;
 
@@ -906,6 +907,13 @@ const char *emu_config_bundled_nearest(const char *name)
     return best;
 }
 
+int emu_config_load_named(const char *name_or_path, emu_config *cfg, isa_diags *diags)
+{
+    if (access(name_or_path, F_OK) != 0 && emu_config_bundled(name_or_path))
+        return emu_config_load_bundled(name_or_path, cfg, diags);
+    return emu_config_load_file(name_or_path, cfg, diags);
+}
+
 int emu_config_load_default(emu_config *cfg, isa_diags *diags)
 {
     return emu_config_load_bundled("default", cfg, diags);
@@ -1007,7 +1015,6 @@ void emu_config_dump(const emu_config *cfg, FILE *f)
     }
 }
 
-/* --- added by sweeps (append-only) --- */
 int emu_config_set(emu_config *cfg, const char *path, const char *value, char *err,
                    size_t errn)
 {

@@ -3,7 +3,7 @@
  * by work-group. */
 #include "detect.h"
 #include "emu_private.h"
-#include "timing.h"
+#include "timing_model.h"
 #include "trace_file.h"
 
 #include <signal.h>
@@ -37,6 +37,11 @@ static int user_error(sgemu_fault *f, const char *fmt, ...)
     va_end(ap);
     f->code = SGEMU_EXIT_USER;
     return f->code;
+}
+
+const char *sgemu_version_string(void)
+{
+    return SGEMU_VERSION_STRING;
 }
 
 uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t)

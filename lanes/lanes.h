@@ -41,7 +41,6 @@ typedef struct lanes_simt {
     lanes_simt_entry *e;   /* owned, grows */
     uint32_t depth, cap;
     lanes_mask exited;     /* lanes that executed ret */
-    /* --- added by the robustness work (append-only) --- */
     bool oom;              /* a branch could not grow the stack: it was
                               emptied (the sub-group stops); the engine
                               reports out of host memory */
@@ -138,7 +137,6 @@ enum {
     LANES_FAULT_BAD_INST = 2    /* opcode/type/operand form lanes/ cannot run */
 };
 
-/* --- added by the robustness work (append-only) --- */
 /* lanes_simt_init that keeps s's storage (s initialised before, or zeroed)
  * and reports allocation failure instead of aborting: 0, or -1 with the
  * stack empty. */

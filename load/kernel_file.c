@@ -12,6 +12,7 @@
 int load_fail(sgemu_fault *err, int code, const char *fmt, ...)
 {
     if (err) {
+        memset(err, 0, sizeof *err);
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
@@ -156,4 +157,12 @@ int sgemu_kernel_load(const char *path, const sgemu_load_opts *opts, isa_kernel 
         info->kind = sgemu_source_kind_of(path, NULL, 0) == SGEMU_SOURCE_OPENCL_C
                      ? SGEMU_SOURCE_OPENCL_C : kind;
     return rc;
+}
+
+int sgemu_kernel_arg_index(const isa_kernel *k, const char *name)
+{
+    for (uint32_t i = 0; i < k->narg; i++)
+        if (!strcmp(k->args[i].name, name))
+            return (int)i;
+    return -1;
 }

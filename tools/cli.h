@@ -2,7 +2,7 @@
 #ifndef SGEMU_CLI_H
 #define SGEMU_CLI_H
 
-#include "sgemu.h"
+#include <sgemu/sgemu.h>
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -108,7 +108,6 @@ void cli_warn_trace_dropped(const char *trace_path, uint64_t written, uint64_t d
  * code, kind, message, kernel, line, work_item, address. */
 void cli_json_fault(FILE *f, int code, const sgemu_fault *e);
 
-/* --- robustness (append-only) --- */
 /* Install SIGINT/SIGTERM handlers: the first signal asks the engine to stop
  * (sgemu_request_stop, exit status 130); a signal while cli_write_atomic holds
  * a temporary file removes it and exits 130 at once; a second signal exits. */

@@ -1,7 +1,6 @@
 /* cmd_replay.c - `sgemu replay TRACE` re-times a recorded trace on a config
  * and `sgemu trace info TRACE` summarises one (docs/trace-format.md). */
 #include "cli.h"
-#include "timing.h"
 
 #include <stdlib.h>
 #include <string.h>

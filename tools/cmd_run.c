@@ -2,7 +2,6 @@
  * sub-group widths, print outputs and statistics. */
 #include "cli.h"
 #include "sweep.h"
-#include "timing.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -302,16 +301,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-static int find_arg(const isa_kernel *k, const char *name)
-{
-    for (uint32_t i = 0; i < k->narg; i++)
-        if (!strcmp(k->args[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 /* A program-scope global variable (.global_var) by its OpenCL C name; an
- * argument of the same name wins (find_arg first). */
+ * argument of the same name wins (sgemu_kernel_arg_index first). */
 static const isa_gvar *find_gvar(const isa_kernel *k, const char *name)
 {
     if (!k->global_arg)
@@ -345,7 +336,7 @@ static int resolve_positions(run_opts *o, const isa_kernel *k)
                 return cli_error("kernel '%s' has %u parameters; there is no parameter %lu",
                                  k->name, k->narg, pos);
             snprintf(name, 64, "%s", k->args[pos].name);
-        } else if (cli_kernel_args_unnamed && find_arg(k, name) < 0 &&
+        } else if (cli_kernel_args_unnamed && sgemu_kernel_arg_index(k, name) < 0 &&
                    (n < o->nargspecs || !find_gvar(k, name))) {
             fprintf(stderr, "sgemu: error: kernel '%s' has no parameter named '%s': the SPIR-V "
                     "module carries no parameter names (compile with -cl-kernel-arg-info or "
@@ -375,7 +366,7 @@ static int resolve_positions(run_opts *o, const isa_kernel *k)
 static int check_names(const run_opts *o, const isa_kernel *k)
 {
     for (uint32_t i = 0; i < o->nargspecs; i++) {
-        int ai = find_arg(k, o->argspecs[i].name);
+        int ai = sgemu_kernel_arg_index(k, o->argspecs[i].name);
         if (ai < 0)
             return cli_error("--arg: kernel '%s' has no argument '%s'", k->name,
                              o->argspecs[i].name);
@@ -391,7 +382,7 @@ static int check_names(const run_opts *o, const isa_kernel *k)
                 return cli_error("--arg: argument '%s' given twice", o->argspecs[i].name);
     }
     for (uint32_t i = 0; i < o->nouts; i++) {
-        int ai = find_arg(k, o->outs[i].name);
+        int ai = sgemu_kernel_arg_index(k, o->outs[i].name);
         if (ai < 0 && !find_gvar(k, o->outs[i].name))
             return cli_error("--out: kernel '%s' has no argument or program-scope global "
                              "variable '%s'", k->name, o->outs[i].name);
@@ -565,7 +556,7 @@ static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *va
     bool headers = o->nwidths > 1 || o->nouts > 1;
     int first = 1;
     for (uint32_t i = 0; i < o->nouts; i++) {
-        int ai = find_arg(k, o->outs[i].name);
+        int ai = sgemu_kernel_arg_index(k, o->outs[i].name);
         const isa_gvar *gv = ai < 0 ? find_gvar(k, o->outs[i].name) : NULL;
         if (gv)                    /* a variable: its bytes of the global block */
             ai = (int)k->global_arg - 1;

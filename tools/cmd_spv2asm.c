@@ -2,7 +2,7 @@
  * file through clang-14/llvm-spirv-14) and print the kernel as .sgasm, so
  * users can read what `sgemu run` will execute. */
 #include "cli.h"
-#include "timing.h"
+#include <sgemu/timing.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -89,7 +89,7 @@ test_all() {
     trap print_phases EXIT
     phase build build build -Dwerror=true -Dbuildtype=debugoptimized
     phase tests meson test -C build --print-errorlogs --num-processes "$(nproc)"
-    phase install bash tests/install_check.sh build     # install + build against sgemu.pc
+    phase install bash tests/install_check.sh build     # a program built against sgemu.pc
     phase cts cts                                       # Khronos CTS sub-/work-group suites
     phase asan-build build build-asan -Dwerror=true -Dbuildtype=debug \
         -Db_sanitize=address,undefined -Db_lundef=false
@@ -154,10 +154,10 @@ lint() {
     run-clang-tidy-14 -p "$bd" -j "$(nproc)" -quiet "$here/(isa|lanes|collectives|emu|load|tools)/" \
         >"$out/clang-tidy.log" 2>&1 || true
     cppcheck --quiet --enable=warning,portability --inline-suppr --std=c11 -D__GNUC__ \
-        -I isa -I isa/spirv -I lanes -I collectives -I emu -I emu/timing -I emu/trace -I load -I tools \
+        -I include/sgemu -I isa -I isa/spirv -I lanes -I collectives -I emu -I emu/timing -I emu/trace -I load -I tools \
         --suppressions-list=.cppcheck-suppressions \
         --template='{file}:{line}:{column}: warning: {message} [cppcheck-{id}]' \
-        isa lanes collectives emu load tools >"$out/cppcheck.log" 2>&1 || true
+        include isa lanes collectives emu load tools >"$out/cppcheck.log" 2>&1 || true
     cat "$out/clang-tidy.log" "$out/cppcheck.log" | sed 's/\x1b\[[0-9;]*m//g' |
         { grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error): .*\[[A-Za-z0-9_.,-]+\]$' || true; } |
         sed -E "s#^$here/##; s#^.*\.\./##" | sort -u >"$out/findings.txt"

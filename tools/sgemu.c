@@ -50,7 +50,7 @@ int main(int argc, char **argv)
         return SGEMU_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("sgemu %s\n", SGEMU_VERSION);
+        printf("sgemu %s\n", SGEMU_VERSION_STRING);
         return SGEMU_EXIT_OK;
     }
     cli_install_signal_handlers();

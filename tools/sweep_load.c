@@ -86,14 +86,6 @@ static void rel_path(const sw_sweep *s, const char *p, char *out, size_t n)
     }
 }
 
-static int find_arg(const isa_kernel *k, const char *name)
-{
-    for (uint32_t i = 0; i < k->narg; i++)
-        if (!strcmp(k->args[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 static void load_kernel(ld *L, yaml_node_t *m)
 {
     sw_sweep *s = L->s;
@@ -179,7 +171,7 @@ static void load_kernel(ld *L, yaml_node_t *m)
     }
     k->loaded = true;
     for (uint32_t i = 0; i < k->nargs; i++) {
-        int ai = find_arg(&k->k, k->arg_name[i]);
+        int ai = sgemu_kernel_arg_index(&k->k, k->arg_name[i]);
         char e[512];
         if (ai < 0)
             err_at(L, m, "kernel '%s' has no argument '%s'", k->k.name, k->arg_name[i]);
@@ -219,7 +211,7 @@ static void check_value(ld *L, sw_axis *a, const char *v, yaml_node_t *at)
     case SW_AX_ARG:            /* as each kernel with that argument takes it */
         for (uint32_t k = 0; k < L->s->nkernels; k++) {
             const sw_kernel *kn = &L->s->kernels[k];
-            int ai = kn->loaded ? find_arg(&kn->k, a->name + 4) : -1;
+            int ai = kn->loaded ? sgemu_kernel_arg_index(&kn->k, a->name + 4) : -1;
             char e[512];
             if (ai >= 0 && cli_check_value(&kn->k.args[ai], v, e, sizeof e)) {
                 err_at(L, at, "%s (kernel '%s')", e, kn->name);
@@ -275,7 +267,8 @@ static void load_axes(ld *L, yaml_node_t *m)
             a->kind = SW_AX_ARG;
             bool any = false;
             for (uint32_t k = 0; k < s->nkernels; k++)
-                any |= s->kernels[k].loaded && find_arg(&s->kernels[k].k, name + 4) >= 0;
+                any |= s->kernels[k].loaded &&
+                       sgemu_kernel_arg_index(&s->kernels[k].k, name + 4) >= 0;
             if (!any)
                 err_at(L, kn, "no kernel has an argument '%s'", name + 4);
         } else {
@@ -426,7 +419,7 @@ static bool applies(const sw_sweep *s, uint32_t kernel, uint32_t a)
 {
     const sw_axis *ax = &s->axes[a];
     return ax->kind != SW_AX_ARG ||
-           find_arg(&s->kernels[kernel].k, ax->name + 4) >= 0;
+           sgemu_kernel_arg_index(&s->kernels[kernel].k, ax->name + 4) >= 0;
 }
 
 static bool rule_matches(const sw_sweep *s, const sw_rule *r, const sw_point *p)

@@ -11,7 +11,6 @@
  * ready the moment its record finishes (no barrier between the phases).
  * Every row depends only on its point, so results are the same for any -j. */
 #include "sweep.h"
-#include "timing.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * dispatches it (in work-group order, so values are exactly those of the
  * plain run). */
 #include "emu_private.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <stdlib.h>
 #include <string.h>

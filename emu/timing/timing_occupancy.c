@@ -2,7 +2,7 @@
  * slots, registers (per-thread GRF or a shared register file, with the
  * large-GRF trade of threads for registers) and local memory. */
 #include "sgemu.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <stdio.h>
 

@@ -9,7 +9,7 @@
 #define SGEMU_TIMING_PRIVATE_H
 
 #include "sgemu.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #define TM_NEVER UINT64_MAX
 #define TM_MAX_RANGES 8

@@ -5,7 +5,7 @@
  * the engine's own state (emu_private.h). */
 #include "trace_file.h"
 #include "emu_private.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,7 +36,7 @@ int emu_record_run(emu_run *run)
 {
     sgemu_trace_info info;
     memset(&info, 0, sizeof info);
-    snprintf(info.sgemu_version, sizeof info.sgemu_version, "%s", SGEMU_VERSION);
+    snprintf(info.sgemu_version, sizeof info.sgemu_version, "%s", SGEMU_VERSION_STRING);
     snprintf(info.kernel, sizeof info.kernel, "%s", run->k->name);
     info.sg_width = run->width;
     info.dims = run->dims;

@@ -160,10 +160,10 @@ bool spv_lower_pow(xctx *x, xfn *f, const spv_inst *in, const char *name)
     return true;
 }
 
-/* ---- elementary-function lowerings (added by the math built-ins work):
- * the *pi forms, lgamma_r's sign, remquo / remainder and mad_sat.  Float
- * operands are widened to double (exactly) and the result rounded once;
- * docs/opencl.md gives the error bounds. ---- */
+/* ---- elementary-function lowerings: the *pi forms, lgamma_r's sign,
+ * remquo / remainder and mad_sat.  Float operands are widened to double
+ * (exactly) and the result rounded once; docs/opencl.md gives the error
+ * bounds. ---- */
 
 #define TD        ISA_T_F64
 #define F64_HALF  0x3fe0000000000000ull

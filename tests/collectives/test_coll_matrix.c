@@ -1,4 +1,4 @@
-/* test_coll_matrix.c - every collective row of isa/opcodes.def x every
+/* test_coll_matrix.c - every collective row of opcodes.def x every
  * type it allows (vector forms included) x widths 1..64 x work-group
  * sizes, on random and edge inputs, against references written here from
  * the spec texts (sequential loops over work-items, nothing shared with

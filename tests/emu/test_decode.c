@@ -8,7 +8,7 @@
 #include "decode.h"
 #include "sgemu.h"
 #include "test_args.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

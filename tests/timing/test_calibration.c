@@ -8,7 +8,7 @@
  * The composite kernels (software reductions and scans) are not fitted:
  * their cycles follow from the primitives; the test prints them. */
 #include "sgemu.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
  * threads run independently; configs with 1 to 132 compute units and both
  * scheduler policies. */
 #include "sgemu.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

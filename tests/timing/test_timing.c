@@ -4,7 +4,7 @@
  * issues when its sources are ready, and completes at
  * issue + latency + (P - 1) * interval. */
 #include "sgemu.h"
-#include "timing.h"
+#include "timing_model.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -7,8 +7,6 @@
  * is that run's alone; the child sends back its figures and an FNV-1a hash
  * of the output, which must equal the native peer's. */
 #include "bench.h"
-#include "spirv.h"
-#include "timing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -103,7 +101,8 @@ static int load_cl(const char *src_root, const char *rel, isa_kernel *k)
     isa_diags d;
     memset(&d, 0, sizeof d);
     memset(k, 0, sizeof *k);
-    int errs = spv_translate(rel, buf, len, NULL, k, NULL, &d);
+    int errs = sgemu_kernel_from_memory(rel, SGEMU_SOURCE_SPIRV, buf, len, NULL, k, NULL, &d,
+                                        NULL);
     if (errs)
         isa_diags_print(&d, stderr);
     isa_diags_free(&d);

@@ -5,7 +5,7 @@
 #ifndef SGEMU_BENCH_H
 #define SGEMU_BENCH_H
 
-#include "sgemu.h"
+#include <sgemu/sgemu.h>
 
 #include <stddef.h>
 #include <stdint.h>

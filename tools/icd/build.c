@@ -3,7 +3,7 @@
  * the compilers' messages captured for the build log instead of printed. */
 #include "build.h"
 
-#include "sgemu.h"
+#include <sgemu/sgemu.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
-#include "sgemu.h"
+#include <sgemu/sgemu.h>
 
 #include <stdatomic.h>
 #include <stdbool.h>

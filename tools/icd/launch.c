@@ -6,7 +6,6 @@
  * Per-kernel totals are written at exit for `sgemu exec`. */
 #include "icd.h"
 #include "kernel_args.h"
-#include "timing.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -229,7 +229,7 @@ cl_int icd_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
         return CL_INVALID_PLATFORM;
     switch (param_name) {
     case CL_PLATFORM_PROFILE: ICD_INFO_STR("FULL_PROFILE");
-    case CL_PLATFORM_VERSION: ICD_INFO_STR("OpenCL 3.0 sgemu " SGEMU_VERSION);
+    case CL_PLATFORM_VERSION: ICD_INFO_STR("OpenCL 3.0 sgemu " SGEMU_VERSION_STRING);
     case CL_PLATFORM_NUMERIC_VERSION: ICD_INFO(cl_version, ICD_VERSION(3, 0, 0));
     case CL_PLATFORM_NAME: ICD_INFO_STR("sgemu");
     case CL_PLATFORM_VENDOR: ICD_INFO_STR("sgemu");
@@ -382,7 +382,7 @@ cl_int icd_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PLATFORM: ICD_INFO(cl_platform_id, &icd_platform);
     case CL_DEVICE_NAME: ICD_INFO_STR(device->cfg.name);
     case CL_DEVICE_VENDOR: ICD_INFO_STR("sgemu");
-    case CL_DRIVER_VERSION: ICD_INFO_STR(SGEMU_VERSION);
+    case CL_DRIVER_VERSION: ICD_INFO_STR(SGEMU_VERSION_STRING);
     case CL_DEVICE_PROFILE: ICD_INFO_STR("FULL_PROFILE");
     case CL_DEVICE_VERSION: ICD_INFO_STR("OpenCL 3.0 sgemu");
     case CL_DEVICE_NUMERIC_VERSION: ICD_INFO(cl_version, ICD_VERSION(3, 0, 0));

@@ -1,16 +1,20 @@
 /*
- * config.h - the device description, loaded from YAML (configs/NAME.yaml)
- * through one table of keys (emu/config_keys.def).  Every key is documented
- * in docs/config.md.
+ * config.h - the device: sub-group widths, register file, local memory,
+ * collective algorithms and the timing model's numbers, loaded from YAML
+ * (a bundled config by name, or a file) through one table of keys
+ * (emu/config_keys.def).  Every key is documented in docs/config.md.
  */
 #ifndef SGEMU_CONFIG_H
 #define SGEMU_CONFIG_H
 
-#include "coll.h"
+#include "collectives.h"
 #include "isa.h"
 #include "timing_config.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define EMU_MAX_WIDTHS 8
 
@@ -34,23 +38,54 @@ typedef struct emu_config {
     uint32_t block_io_max_width;       /* widest sub-group block I/O compiles at */
     uint32_t local_block_io;           /* 1: block I/O on local memory compiles */
     uint32_t printf_buffer_size;       /* bytes of a launch's printf buffer */
-    /* collectives: algorithm per family (collectives/coll.h) */
+    /* collectives: algorithm per family (collectives.h) */
     coll_options coll;
-    /* timing keys are added by the timing model (emu/timing.h) */
+    /* the timing model's numbers (timing_config.h) */
     emu_timing_cfg timing;
 } emu_config;
 
+/* Every loader returns the number of errors (0 on success), each recorded
+ * in *diags as file:line:col. */
+
+/* Load the YAML file at name_or_path when one exists, else the bundled
+ * config of that name ("intel-xe-hpc"; the names are in
+ * emu_bundled_configs), as `sgemu run --config` does. */
+int emu_config_load_named(const char *name_or_path, emu_config *cfg, isa_diags *diags);
+/* Load a bundled config by base name. */
+int emu_config_load_bundled(const char *name, emu_config *cfg, isa_diags *diags);
+/* The bundled configs/default.yaml. */
+int emu_config_load_default(emu_config *cfg, isa_diags *diags);
 /* Load a config from a file; `extends:` is resolved relative to the file's
- * folder, then against the bundled configs.  Returns the number of errors
- * (0 on success), each recorded as file:line:col in *diags. */
+ * folder, then against the bundled configs. */
 int emu_config_load_file(const char *path, emu_config *cfg, isa_diags *diags);
 /* Load from text (name used in messages). */
 int emu_config_load_text(const char *name, const char *text, size_t len,
                          emu_config *cfg, isa_diags *diags);
-/* The bundled configs/default.yaml, compiled into the library. */
-int emu_config_load_default(emu_config *cfg, isa_diags *diags);
+
+/* The YAML files of configs/, compiled into the library; the list ends
+ * with {NULL, NULL, 0}. */
+typedef struct emu_bundled_config {
+    const char *name;
+    const char *text;
+    size_t len;
+} emu_bundled_config;
+extern const emu_bundled_config emu_bundled_configs[];
 /* Text of a bundled config by base name ("default", "test-simple"), or NULL. */
 const char *emu_config_bundled(const char *name);
+/* The bundled config whose name is a close typo of `name` (edit distance
+ * under 4), or NULL: for did-you-mean messages. */
+const char *emu_config_bundled_nearest(const char *name);
+
+/* Fill every key with its default (emu/config_keys.def); name stays empty. */
+void emu_config_init(emu_config *cfg);
+/* Set one key by dotted path ("memory.l2.size") from its YAML text ("512",
+ * "[8, 16]", "tree"), with the loader's range checks.  0, or -1 with a
+ * message in err. */
+int emu_config_set(emu_config *cfg, const char *path, const char *value, char *err,
+                   size_t errn);
+/* Print the effective config as YAML that loads back to the same values. */
+void emu_config_dump(const emu_config *cfg, FILE *f);
+
 bool emu_config_supports_width(const emu_config *cfg, uint32_t width);
 
 /* What the device's own compiler refuses in kernel k at `width`
@@ -58,35 +93,5 @@ bool emu_config_supports_width(const emu_config *cfg, uint32_t width);
 enum { EMU_REFUSE_FP64 = 1u, EMU_REFUSE_BLOCK_IO_WIDTH = 2u, EMU_REFUSE_LOCAL_BLOCK_IO = 4u };
 unsigned emu_target_refusals(const emu_config *cfg, const isa_kernel *k, uint32_t width);
 const char *emu_refusal_text(unsigned refusal);
-
-/* --- added by the config loader (append-only) --- */
-#include <stdio.h>
-
-/* Fill every key with its default (emu/config_keys.def); name stays empty. */
-void emu_config_init(emu_config *cfg);
-/* Load a bundled config by base name ("intel-xe-hpc"). */
-int emu_config_load_bundled(const char *name, emu_config *cfg, isa_diags *diags);
-/* Print the effective config as YAML that loads back to the same values. */
-void emu_config_dump(const emu_config *cfg, FILE *f);
-
-/* the YAML files of configs/, compiled in by tools/embed.py; ends with {NULL, NULL, 0}. */
-typedef struct emu_bundled_config {
-    const char *name;
-    const char *text;
-    size_t len;
-} emu_bundled_config;
-extern const emu_bundled_config emu_bundled_configs[];
-/* The bundled config whose name is a close typo of `name` (edit distance
- * under 4), or NULL: for did-you-mean messages. */
-const char *emu_config_bundled_nearest(const char *name);
-
-
-/* --- added by sweeps (append-only) --- */
-#include <stddef.h>
-/* Set one key by dotted path ("memory.l2.size") from its YAML text ("512",
- * "[8, 16]", "tree"), with the loader's range checks.  0, or -1 with a
- * message in err. */
-int emu_config_set(emu_config *cfg, const char *path, const char *value, char *err,
-                   size_t errn);
 
 #endif

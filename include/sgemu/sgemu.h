@@ -1,29 +1,146 @@
 /*
- * sgemu.h - the public API of libsgemu: load a kernel and a device config,
- * bind arguments, run an NDRange, read back buffers, statistics and faults.
- * tools/ and programs linking sgemu.pc use only this header (and the ISA and
- * config headers it includes).
+ * sgemu.h - the public API of libsgemu.  A program includes this header
+ * alone, as <sgemu/sgemu.h>, and links `pkg-config --libs sgemu`;
+ * docs/api.md walks through it and states what stays compatible.
+ *
+ * What a program does, in order, and where it is declared:
+ *   load a kernel       sgemu_kernel_load (.sgasm, SPIR-V, OpenCL C), below;
+ *                       the kernel's form (arguments, instructions): isa.h
+ *   pick a device       emu_config_load_named (a bundled config or a file),
+ *                       emu_config_set: config.h
+ *   bind arguments      one sgemu_argval per kernel argument, below
+ *   run                 sgemu_run over an NDRange at a sub-group width, below
+ *   read results        buffers in place; sgemu_stats; cycles and the rest
+ *                       of the timing model's results: timing.h; faults:
+ *                       sgemu_fault
+ *   record and replay   sgemu_launch.record_path, sgemu_replay, below
+ *
+ * Prefixes name the part of sgemu a declaration belongs to: sgemu_ (this
+ * header), isa_ (the program form), emu_config (the device), coll_
+ * (collective micro-ops and their options), tm_ (timing results).
  */
 #ifndef SGEMU_H
 #define SGEMU_H
 
+#include "collectives.h"
 #include "config.h"
 #include "isa.h"
+#include "timing.h"
+#include "version.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes of the sgemu command (docs/cli.md). */
+/* ------------------------------------------------------------ errors */
+
+/* Return codes of the API, and exit codes of the sgemu command
+ * (docs/cli.md). */
 enum {
     SGEMU_EXIT_OK = 0,
     SGEMU_EXIT_USER = 1,      /* bad input: kernel, config, arguments, options */
     SGEMU_EXIT_FAULT = 2,     /* the kernel faulted (bounds, divergence, limits) */
     SGEMU_EXIT_INTERNAL = 3   /* a bug in sgemu or out of host memory */
 };
+/* A run stopped by sgemu_request_stop (the status of a process killed by
+ * SIGINT). */
+#define SGEMU_EXIT_INTERRUPTED 130
 
-/* OpenCL image channel orders and types (image2d_t arguments). */
+/* Why a call failed: its return code and one message.  A kernel fault's
+ * message names the kernel, source line, work-item and address; the fields
+ * after msg say the same field by field, for machine-readable output (zero
+ * for other errors). */
+typedef struct sgemu_fault {
+    int code;                  /* SGEMU_EXIT_* */
+    char msg[1024];
+    char what[512];            /* the message without kernel, line and work-item */
+    char kernel[64];           /* "" when no kernel was running */
+    uint32_t line;             /* source line of the faulting instruction; 0: none */
+    bool has_item;             /* group_id and subgroup are set */
+    bool has_lane;             /* global_id, local_id and lane are set too */
+    uint64_t global_id[3], local_id[3], group_id[3];
+    uint32_t subgroup, lane;
+    bool has_addr;             /* the faulting address */
+    uint64_t addr;
+} sgemu_fault;
+
+/* The version of the library linked in (SGEMU_VERSION_STRING of its build). */
+const char *sgemu_version_string(void);
+
+/* ---------------------------------------------------- loading a kernel */
+
+typedef enum sgemu_source_kind {
+    SGEMU_SOURCE_SGASM,        /* sgemu's assembly (docs/isa.md) */
+    SGEMU_SOURCE_SPIRV,        /* an OpenCL SPIR-V module (docs/spirv.md) */
+    SGEMU_SOURCE_OPENCL_C      /* compiled to SPIR-V by clang-14 and llvm-spirv-14 */
+} sgemu_source_kind;
+
+/* How to load; zero-initialise, every field is optional. */
+typedef struct sgemu_load_opts {
+    const char *entry;               /* SPIR-V, OpenCL C: the kernel's name (NULL: the
+                                        module's only kernel) */
+    const char *const *cl_options;   /* OpenCL C: clang options (-D, -I, -cl-std=, -g...) */
+    uint32_t ncl_options;
+    void *log;                       /* FILE * the compilers' messages go to (NULL: stderr) */
+} sgemu_load_opts;
+
+/* What a load found out besides the kernel. */
+typedef struct sgemu_load_info {
+    sgemu_source_kind kind;
+    bool args_unnamed;               /* SPIR-V without OpName for some parameters: they
+                                        are named arg0, arg1, ... */
+} sgemu_load_info;
+
+/* Load the kernel in file `path` into *k (free with isa_kernel_free); the
+ * kind comes from sgemu_source_kind_of.  Returns SGEMU_EXIT_OK, or an exit
+ * code with positioned errors in *diags (file:line:col, print them with
+ * isa_diags_print) or, when diags holds none, one message in err.  info and
+ * err may be NULL. */
+int sgemu_kernel_load(const char *path, const sgemu_load_opts *opts, isa_kernel *k,
+                      sgemu_load_info *info, isa_diags *diags, sgemu_fault *err);
+/* The same from bytes in memory; `name` names them in messages. */
+int sgemu_kernel_from_memory(const char *name, sgemu_source_kind kind, const void *data,
+                             size_t len, const sgemu_load_opts *opts, isa_kernel *k,
+                             sgemu_load_info *info, isa_diags *diags, sgemu_fault *err);
+
+/* The kind of a file by its name (.cl, .spv) or its bytes (the SPIR-V magic
+ * number); .sgasm otherwise.  path or data may be NULL. */
+sgemu_source_kind sgemu_source_kind_of(const char *path, const void *data, size_t len);
+
+/* OpenCL C to a SPIR-V module (*spv, malloc'd, *len bytes): from a file, or
+ * from source text written under `name` into a temporary directory.  The
+ * compilers' messages go to opts->log; returns SGEMU_EXIT_OK or
+ * SGEMU_EXIT_USER with err set. */
+int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *opts, void **spv,
+                                size_t *len, sgemu_fault *err);
+int sgemu_compile_opencl_c(const char *name, const void *text, size_t len,
+                           const sgemu_load_opts *opts, void **spv, size_t *spv_len,
+                           sgemu_fault *err);
+
+/* OpenCL C build options (clBuildProgram's, docs/opencl.md), for the
+ * cl_options of sgemu_load_opts.  sgemu_cl_option_words: how many words the
+ * option starting with word w takes (2 for "-D NAME", "-I DIR",
+ * "-include FILE"; 1 for the others), 0 when sgemu does not know it.
+ * sgemu_cl_option_clang: the word to give clang-14 for a known one-word
+ * option (NULL: accepted, no effect); other words are given as they are.
+ * sgemu_cl_option_names: the list, for messages. */
+int sgemu_cl_option_words(const char *w);
+const char *sgemu_cl_option_clang(const char *w);
+const char *sgemu_cl_option_names(void);
+
+/* The whole file at path, NUL-terminated (malloc'd), its size in *len (may
+ * be NULL); NULL with err set (SGEMU_EXIT_USER; SGEMU_EXIT_INTERNAL when out
+ * of memory). */
+char *sgemu_read_file(const char *path, size_t *len, sgemu_fault *err);
+
+/* Index of the kernel argument called `name`, or -1. */
+int sgemu_kernel_arg_index(const isa_kernel *k, const char *name);
+
+/* -------------------------------------------------- binding arguments */
+
+/* OpenCL image channel orders and types (image2d_t arguments).
+ * X(ENUM, OpenCL name, channels or bytes per channel) */
 #define SGEMU_CHANNEL_ORDERS(X) X(R, "CL_R", 1) X(RG, "CL_RG", 2) X(RGBA, "CL_RGBA", 4)
 #define SGEMU_CHANNEL_TYPES(X) \
     X(UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1) X(UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2) \
@@ -65,7 +182,10 @@ typedef enum sgemu_val_kind {
     SGEMU_VAL_IMAGE
 } sgemu_val_kind;
 
-/* The value bound to one kernel argument. */
+/* The value bound to one kernel argument (isa_arg): a scalar for
+ * ISA_ARG_SCALAR; a buffer for global and constant pointers and for
+ * by-value vectors and structs (isa_arg.byval: their bytes in the OpenCL
+ * host layout); a size for local pointers; an image for image2d_t. */
 typedef struct sgemu_argval {
     uint8_t kind;             /* sgemu_val_kind */
     uint64_t scalar;          /* SCALAR: bits in the argument's type */
@@ -74,6 +194,34 @@ typedef struct sgemu_argval {
     sgemu_image image;        /* IMAGE */
 } sgemu_argval;
 
+static inline sgemu_argval sgemu_arg_buffer(void *data, size_t bytes)
+{
+    sgemu_argval v = { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)data, .bytes = bytes };
+    return v;
+}
+
+static inline sgemu_argval sgemu_arg_scalar(uint64_t bits)
+{
+    sgemu_argval v = { .kind = SGEMU_VAL_SCALAR, .scalar = bits };
+    return v;
+}
+
+static inline sgemu_argval sgemu_arg_local(size_t bytes)
+{
+    sgemu_argval v = { .kind = SGEMU_VAL_LOCAL, .bytes = bytes };
+    return v;
+}
+
+/* IEEE binary16 conversions (round to nearest even), for half values. */
+float sgemu_half_to_float(uint16_t h);
+uint16_t sgemu_float_to_half(float f);
+uint16_t sgemu_double_to_half(double d);
+
+/* --------------------------------------------------------------- running */
+
+/* What to run: the NDRange, the sub-group width, what to measure and record,
+ * and limits.  Zero-initialise (designated initialisers); 0 and NULL mean
+ * the default everywhere. */
 typedef struct sgemu_launch {
     uint32_t dims;                         /* 1..3 */
     uint64_t global[3], local[3], offset[3];
@@ -87,13 +235,13 @@ typedef struct sgemu_launch {
      * (`sgemu collective` lists them) */
     void (*uop_listener)(void *user, uint32_t pc, const coll_uop *u);
     void *uop_user;
-    /* --- added by the timing model (append-only) --- */
-    const char *trace_path;                /* timing: Chrome trace JSON, or NULL */
-    uint64_t trace_limit;                  /* timing: trace events (0: 1000000) */
-    /* --- added by kernel traces (append-only) --- */
+    /* timing outputs */
+    const char *trace_path;                /* Chrome trace JSON, or NULL */
+    uint64_t trace_limit;                  /* trace events (0: 1000000) */
+    /* recording */
     const char *record_path;               /* write the record stream here
                                               (docs/trace-format.md), or NULL */
-    /* --- added by the robustness work (append-only) --- */
+    /* host limits */
     uint64_t max_memory;                   /* host bytes the engine may take for
                                               work-group state (local, private,
                                               register files) over all its copies;
@@ -102,7 +250,6 @@ typedef struct sgemu_launch {
      * the number of work-groups when the run starts, progress[0] counts
      * finished ones (relaxed increments from any host thread) */
     _Atomic uint64_t *progress;
-    /* --- added by the detectors (append-only) --- */
     uint32_t detect;                       /* SGEMU_DETECT_* bits (docs/cli.md) */
 } sgemu_launch;
 
@@ -114,6 +261,7 @@ enum {
                                               private loads */
 };
 
+/* What a run did.  timing is set when launch->timing was. */
 typedef struct sgemu_stats {
     uint32_t sg_width;
     uint64_t global[3], local[3];
@@ -126,13 +274,12 @@ typedef struct sgemu_stats {
     uint64_t lane_slots;       /* sum of subgroup width over executed instructions */
     uint64_t uops;             /* collective and block-I/O micro-ops */
     uint64_t notes;            /* undefined-result notes reported in check mode */
-    /* --- added by the timing model (append-only) --- */
-    struct sgemu_timing *timing; /* launch->timing: cycle statistics (emu/timing.h);
-                                    free with sgemu_stats_free */
-    /* --- host cost of the call (append-only): wall-clock and process CPU
-     * seconds of sgemu_run / sgemu_replay, all host threads' CPU summed --- */
+    sgemu_timing *timing;      /* cycles, occupancy, stalls, memory (timing.h);
+                                  free with sgemu_stats_free */
+    /* host cost of the call: wall-clock and process CPU seconds of
+     * sgemu_run / sgemu_replay, all host threads' CPU summed */
     double host_wall_s, host_cpu_s;
-    /* --- added by the detectors (append-only) --- */
+    /* the detectors (sgemu_launch.detect) */
     uint64_t race_checked;     /* --races: local and global accesses (one per
                                   lane) checked */
     uint64_t races;            /* racing access pairs found (each pair of lines
@@ -147,7 +294,7 @@ typedef struct sgemu_stats {
     uint64_t undef_uses;       /* uses of one found */
     bool regalloc_done;        /* the kernel's registers were allocated for the launch */
     isa_ra_stats regalloc;     /* registers before/after, demand, spills (isa.h) */
-    /* --- added by printf (append-only; docs/opencl.md#printf) --- */
+    /* printf (docs/opencl.md#printf) */
     char *printf_text;         /* the launch's printf output, NUL-terminated, in
                                   work-group, sub-group, lane, program order;
                                   NULL when nothing printed (free with
@@ -162,114 +309,21 @@ typedef struct sgemu_stats {
  * are values then run unallocated (A/B comparisons, bisecting). */
 bool sgemu_regalloc_enabled(void);
 
-/* --- added by printf (append-only) --- */
 /* Write a launch's printf output to `out` (a FILE *, e.g. stdout) and, when
  * calls were dropped because the buffer was full, say so on `err` (a FILE *,
  * may be NULL) naming kernel `kernel`.  Returns the bytes written. */
 size_t sgemu_printf_flush(const sgemu_stats *stats, const char *kernel, void *out, void *err);
 
-/* Free what sgemu_run allocated into *stats (the timing results). */
-void sgemu_stats_free(sgemu_stats *stats);
-
-typedef struct sgemu_fault {
-    int code;                  /* SGEMU_EXIT_* */
-    char msg[1024];
-    /* --- what msg says, field by field, for machine-readable output (set by
-     * kernel faults; zero for other errors; append-only) --- */
-    char what[512];            /* the message without kernel, line and work-item */
-    char kernel[64];           /* "" when no kernel was running */
-    uint32_t line;             /* source line of the faulting instruction; 0: none */
-    bool has_item;             /* group_id and subgroup are set */
-    bool has_lane;             /* global_id, local_id and lane are set too */
-    uint64_t global_id[3], local_id[3], group_id[3];
-    uint32_t subgroup, lane;
-    bool has_addr;             /* the faulting address */
-    uint64_t addr;
-} sgemu_fault;
-
 /* Run `k` over the NDRange in `launch` on device `cfg` with `args`
  * (one per kernel argument, in order).  Buffers are updated in place.
- * Returns SGEMU_EXIT_OK or the code stored in fault->code. */
+ * Returns SGEMU_EXIT_OK or the code stored in fault->code; free *stats
+ * with sgemu_stats_free either way. */
 int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault);
 
-/* Loading a kernel (load/): from .sgasm text, a SPIR-V module, or OpenCL C
- * compiled to SPIR-V by clang-14 and llvm-spirv-14. */
-typedef enum sgemu_source_kind {
-    SGEMU_SOURCE_SGASM,
-    SGEMU_SOURCE_SPIRV,
-    SGEMU_SOURCE_OPENCL_C
-} sgemu_source_kind;
-
-/* How to load; zero-initialise, every field is optional. */
-typedef struct sgemu_load_opts {
-    const char *entry;               /* SPIR-V, OpenCL C: the kernel's name (NULL: the
-                                        module's only kernel) */
-    const char *const *cl_options;   /* OpenCL C: clang options (-D, -I, -cl-std=, -g...) */
-    uint32_t ncl_options;
-    void *log;                       /* FILE * the compilers' messages go to (NULL: stderr) */
-} sgemu_load_opts;
-
-/* What a load found out besides the kernel. */
-typedef struct sgemu_load_info {
-    sgemu_source_kind kind;
-    bool args_unnamed;               /* SPIR-V without OpName for some parameters: they
-                                        are named arg0, arg1, ... */
-} sgemu_load_info;
-
-/* The whole file at path, NUL-terminated (malloc'd), its size in *len (may
- * be NULL); NULL with err set (SGEMU_EXIT_USER; SGEMU_EXIT_INTERNAL when out
- * of memory). */
-char *sgemu_read_file(const char *path, size_t *len, sgemu_fault *err);
-
-/* The kind of a file by its name (.cl, .spv) or its bytes (the SPIR-V magic
- * number); .sgasm otherwise.  path or data may be NULL. */
-sgemu_source_kind sgemu_source_kind_of(const char *path, const void *data, size_t len);
-
-/* Load the kernel in file `path` into *k (free with isa_kernel_free).
- * Returns SGEMU_EXIT_OK, or an exit code with positioned errors in *diags
- * (file:line:col) or, when diags holds none, one message in err->msg.
- * info may be NULL. */
-int sgemu_kernel_load(const char *path, const sgemu_load_opts *opts, isa_kernel *k,
-                      sgemu_load_info *info, isa_diags *diags, sgemu_fault *err);
-/* The same from bytes in memory; `name` names them in messages. */
-int sgemu_kernel_from_memory(const char *name, sgemu_source_kind kind, const void *data,
-                             size_t len, const sgemu_load_opts *opts, isa_kernel *k,
-                             sgemu_load_info *info, isa_diags *diags, sgemu_fault *err);
-
-/* OpenCL C to a SPIR-V module (*spv, malloc'd, *len bytes): from a file, or
- * from source text named `name`.  The compilers' messages go to opts->log;
- * returns SGEMU_EXIT_OK or SGEMU_EXIT_USER with err set. */
-int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *opts, void **spv,
-                                size_t *len, sgemu_fault *err);
-int sgemu_compile_opencl_c(const char *name, const void *text, size_t len,
-                           const sgemu_load_opts *opts, void **spv, size_t *spv_len,
-                           sgemu_fault *err);
-
-/* OpenCL C build options (clBuildProgram's, docs/opencl.md), for the
- * cl_options of sgemu_load_opts.  sgemu_cl_option_words: how many words the
- * option starting with word w takes (2 for "-D NAME", "-I DIR",
- * "-include FILE"; 1 for the others), 0 when sgemu does not know it.
- * sgemu_cl_option_clang: the word to give clang-14 for a known one-word
- * option (NULL: accepted, no effect); other words are given as they are.
- * sgemu_cl_option_names: the list, for messages. */
-int sgemu_cl_option_words(const char *w);
-const char *sgemu_cl_option_clang(const char *w);
-const char *sgemu_cl_option_names(void);
-
-/* IEEE binary16 conversions (round to nearest even). */
-float sgemu_half_to_float(uint16_t h);
-uint16_t sgemu_float_to_half(float f);
-uint16_t sgemu_double_to_half(double d);
-
-/* Notes printer for check mode: where undefined-result notes go
- * (default stderr). */
-void sgemu_set_note_stream(void *stdio_file);
-
-/* --- added by the robustness work (append-only) --- */
-/* Exit status of a run stopped by sgemu_request_stop (SIGINT, SIGTERM). */
-#define SGEMU_EXIT_INTERRUPTED 130
+/* Free what sgemu_run allocated into *stats (the timing results). */
+void sgemu_stats_free(sgemu_stats *stats);
 
 /* Ask every sgemu_run in progress (and the next one) to stop: the engine
  * checks the flag before each subgroup instruction and returns
@@ -280,9 +334,12 @@ void sgemu_request_stop(void);
 bool sgemu_stop_requested(void);
 void sgemu_clear_stop(void);
 
+/* Where check mode's undefined-result notes go (a FILE *; default stderr). */
+void sgemu_set_note_stream(void *stdio_file);
 
-/* --- added by kernel traces and sweeps (append-only) --- */
-/* What a trace file's header says (docs/trace-format.md). */
+/* ---------------------------------------------------- record and replay */
+
+/* What a kernel trace's header says (docs/trace-format.md). */
 typedef struct sgemu_trace_info {
     uint32_t version;             /* format version */
     char sgemu_version[16];       /* sgemu that recorded it */
@@ -324,7 +381,7 @@ int sgemu_replay(const char *path, const emu_config *cfg, const sgemu_replay_opt
  * into info-style coll[8]; equal arrays: a trace replays on both configs. */
 void sgemu_trace_coll_key(const emu_config *cfg, uint32_t out[8]);
 
-/* --- added by the Gen ISA path (append-only) --- */
+/* ------------------------------- Intel's compiler (IGC, Gen ISA) */
 /* Compile OpenCL C file `cl` with Intel's offline compiler (ocloc) for
  * `device` (an Intel config's device.ocloc_target, e.g. "tgllp") with extra
  * build `options` (may be NULL) at SIMD width `simd` (0: IGC's choice; a

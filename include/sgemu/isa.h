@@ -336,7 +336,6 @@ typedef struct isa_arg {
     uint8_t type;          /* element type (scalars and pointees) */
     uint8_t access;        /* images: 0 read_write, 1 read_only, 2 write_only */
     uint32_t line;
-    /* --- added by by-value aggregate arguments (append-only) --- */
     /* A vector or struct passed by value is a `constant` argument (kind
      * ISA_ARG_CONSTANT) whose bytes the user gives as a buffer, in the
      * OpenCL host layout; the kernel reads its components from there. */
@@ -370,7 +369,6 @@ typedef struct isa_kernel {
     uint32_t const_arg;    /* argument index + 1; 0 if the kernel has none */
     uint32_t const_bytes;
     uint8_t *const_data;   /* owned */
-    /* --- added by program-scope __global variables (append-only) --- */
     /* .global_data: the initial bytes of program-scope global variables
      * (SPIR-V module-scope CrossWorkgroup variables), bound at every launch
      * to a fresh writable copy as argument global_arg - 1, a `global u8`
@@ -383,13 +381,10 @@ typedef struct isa_kernel {
     struct isa_reloc *relocs;  /* owned */
     uint32_t ngvar;
     struct isa_gvar *gvars;    /* owned */
-    /* --- added by the Gen ISA path (append-only) --- */
     /* A kernel IGC compiled (isa/gen/gen.h): when set, inst is empty and
      * the engine executes this program form instead (emu/gen/). */
     struct gen_program *gen;   /* owned */
-    /* --- added by register allocation (append-only) --- */
     uint8_t regalloc;      /* isa_ra_state: how the registers are to be read */
-    /* --- added by printf (append-only) --- */
     /* .printf: the format strings of the kernel's printf calls; the printf
      * instruction names one by its index (isa/printf.c, docs/isa.md). */
     uint32_t nprintf;
@@ -405,7 +400,6 @@ typedef enum isa_ra_state {
     ISA_RA_DONE = 2
 } isa_ra_state;
 
-/* --- added by printf (append-only) --- */
 /* A printf format string (no NUL inside) and the bytes of its argument
  * record, as isa_printf_parse lays it out. */
 typedef struct isa_printf_fmt {
@@ -452,7 +446,6 @@ int isa_printf_parse(const char *fmt, size_t len, isa_printf_conv *out, unsigned
  * -1 with err set when it does not parse, -2 when out of memory. */
 int isa_printf_add(isa_kernel *k, const char *fmt, size_t len, char *err, size_t errn);
 
-/* --- added by program-scope __global variables (append-only) --- */
 /* A pointer inside a data block whose value is only known at launch: the
  * 8 bytes at `offset` of block argument `arg` (the .global_data or
  * .const_data argument) hold the address of block argument `target` plus

@@ -1,0 +1,63 @@
+/*
+ * timing_model.h - the cycle-level timing model's entry points for the
+ * engine (docs/timing-model.md); its results are public
+ * (include/sgemu/timing.h).
+ *
+ * The model owns the dispatch loop: it starts work-groups on compute units as
+ * slots free up and pulls each one's record trace from the functional engine
+ * through next_wg (executing work-groups in dispatch order is exact because
+ * timing never changes values).  It reads records and micro-ops only.
+ */
+#ifndef SGEMU_TIMING_MODEL_H
+#define SGEMU_TIMING_MODEL_H
+
+#include "config.h"
+#include "isa.h"
+#include "record.h"
+#include "timing.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Pull work-group wg_linear's records into *out (0 ok, else an exit code). */
+typedef int (*tm_next_wg_fn)(void *user, uint64_t wg_linear, emu_wg_trace *out);
+
+typedef struct tm_launch {
+    const isa_kernel *k;
+    const emu_config *cfg;
+    uint32_t width;
+    uint32_t wg_items;            /* work-items of a full work-group */
+    uint32_t local_bytes;         /* local memory per work-group */
+    uint64_t wg_total;
+    tm_next_wg_fn next_wg;
+    void *user;
+    const char *trace_path;       /* Chrome trace JSON, or NULL */
+    uint64_t trace_limit;         /* events (0: default 1000000) */
+    /* Host threads for the issue loop, only as many as asked for (0 or 1:
+     * one): its threads wait for each other at every step that touches
+     * shared state, which on a busy host costs more than it gains. */
+    uint32_t threads;
+} tm_launch;
+
+/* Run the model; fills *out (free with tm_timing_free).  Returns 0, the
+ * next_wg error, or SGEMU_EXIT_INTERNAL/USER (trace file) with msg set. */
+int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn);
+void tm_timing_free(sgemu_timing *t);
+
+/* Occupancy only (timing_occupancy.c): fills the occupancy fields. */
+void tm_occupancy(const emu_config *cfg, const isa_kernel *k, uint32_t width,
+                  uint32_t wg_items, uint32_t local_bytes, uint64_t wg_total,
+                  sgemu_timing *t);
+
+/* After tm_occupancy: a work-group that cannot be resident on one compute
+ * unit (more subgroups than thread slots, or than the register file holds)
+ * cannot launch.  Returns 0, or SGEMU_EXIT_USER with msg naming the limit. */
+int tm_check_fit(const emu_config *cfg, const sgemu_timing *t, uint32_t width,
+                 uint32_t wg_items, char *msg, size_t msgn);
+
+/* timing_launch.c: sgemu_run's loop when launch->timing is set. */
+struct emu_run;
+int emu_timing_run(struct emu_run *run);
+
+#endif
