@@ -64,13 +64,12 @@ int isa_printf_parse(const char *fmt, size_t len, isa_printf_conv *out, unsigned
             continue;
         }
         i++;
+        static const char flag_chars[] = "-+ #0";   /* bit k: ISA_PF_* 1 << k */
         for (;; i++) {
-            const char *f = i < len ? strchr("-+ #0", fmt[i]) : NULL;
-            if (!f || !fmt[i])
+            const char *f = i < len && fmt[i] ? strchr(flag_chars, fmt[i]) : NULL;
+            if (!f)
                 break;
-            static const uint8_t bit[] = { ISA_PF_MINUS, ISA_PF_PLUS, ISA_PF_SPACE,
-                                           ISA_PF_HASH, ISA_PF_ZERO };
-            c.flags |= bit[f - "-+ #0"];
+            c.flags |= (uint8_t)(1u << (f - flag_chars));
         }
         if (i < len && fmt[i] == '*')
             c.width = -2, i++;
