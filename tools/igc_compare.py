@@ -15,12 +15,13 @@ IGC_ShaderDumpEnable=1 into a private folder; each kernel's dumped Gen ISA
 (//.thread_config numGRF=) and its spill size (//.spill size, absent: 0).
 A file IGC refuses at a width is reported with IGC's first error line.
 
-sgemu side: `sgemu spv2asm` translates the kernel (width-independent), its
-instruction count is the number of instructions of that text, and `sgemu asm`
-gives the GRF bytes per lane; at width W the kernel needs
-ceil(bytes x W / grf_bytes_per_register) registers and spills when that is
-above the config's registers per thread (the larger of the normal and
-large-GRF modes): docs/timing-model.md, Occupancy.
+sgemu side: `sgemu spv2asm` translates and allocates the kernel
+(docs/regalloc.md); its header line gives the bytes per lane live at once.
+At width W the kernel needs ceil(live bytes x W / grf_bytes_per_register)
+registers (docs/timing-model.md, Occupancy); where that is above the config's
+registers per thread (the larger of the normal and large-GRF modes),
+`spv2asm --config C --sg W` allocates with that budget and its spill bytes and
+instruction count (spill code included) are the row's.
 
 Exit status: 0 ok (the table written), 1 bad usage or a tool missing.
 docs/igc-comparison.md explains the table and the disagreements.
@@ -126,34 +127,36 @@ def igc_compile(path, target, width):
         return out
 
 
-def sgemu_kernel(sgemu, path, kernel):
-    """{instrs, bytes_per_lane} of sgemu's translation, or {"error": ...}."""
-    r = subprocess.run([sgemu, "spv2asm", path, "--kernel", kernel,
-                        "-I" + os.path.dirname(os.path.abspath(path))],
-                       capture_output=True, text=True, check=False)
+RA_LINE = re.compile(r"^; registers: (\d+) values \((\d+) bytes per lane\) -> (\d+) registers, "
+                     r"(\d+) predicates; live at once (\d+) bytes per lane; spilled (\d+) values "
+                     r"\((\d+) bytes per work-item\)", re.M)
+
+
+def sgemu_kernel(sgemu, path, kernel, config=None, width=None):
+    """{instrs, live_bytes, spill_bytes} of sgemu's allocated translation
+    (docs/regalloc.md), or {"error": ...}.  Without a config and width the
+    allocation has no register budget: the live set, nothing spilled."""
+    cmd = [sgemu, "spv2asm", path, "--kernel", kernel,
+           "-I" + os.path.dirname(os.path.abspath(path))]
+    if config:
+        cmd += ["--config", config, "--sg", str(width)]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         lines = [l for l in r.stderr.splitlines() if l.strip()]
         return {"error": lines[0] if lines else "spv2asm failed"}
+    m = RA_LINE.search(r.stdout)
+    if not m:
+        return {"error": "spv2asm printed no register allocation line"}
     instrs = sum(1 for l in r.stdout.splitlines()
                  if l.startswith("    ") and not l.strip().startswith(";"))
-    with tempfile.NamedTemporaryFile("w", suffix=".sgasm", delete=False) as f:
-        f.write(r.stdout)
-        tmp = f.name
-    try:
-        a = subprocess.run([sgemu, "asm", tmp], capture_output=True, text=True, check=False)
-    finally:
-        os.unlink(tmp)
-    m = re.search(r"(\d+) GRF bytes per lane", a.stdout)
-    if a.returncode != 0 or not m:
-        return {"error": "sgemu asm: " + (a.stderr.strip().splitlines() or ["failed"])[0]}
-    return {"instrs": instrs, "bytes_per_lane": int(m.group(1))}
+    return {"instrs": instrs, "live_bytes": int(m.group(5)), "spill_bytes": int(m.group(7))}
 
 
-def sgemu_fit(k, cfg, width):
-    """Registers needed at `width`, the register file and spill bytes."""
-    need = math.ceil(k["bytes_per_lane"] * width / cfg["grf_bytes_per_register"])
+def sgemu_fits(k, cfg, width):
+    """Whether the live set fits the larger GRF mode at `width`."""
+    need = math.ceil(k["live_bytes"] * width / cfg["grf_bytes_per_register"])
     have = max(cfg["grf_registers_per_thread"], cfg["large_grf_registers_per_thread"])
-    return need, have, max(0, need - have) * cfg["grf_bytes_per_register"]
+    return need, have, need <= have
 
 
 def corpus(src, only):
@@ -200,6 +203,17 @@ def main():
                     jobs[("igc", f, cname, w)] = ex.submit(igc_compile, os.path.join(a.src, f),
                                                            c["ocloc_target"], w)
         res = {key: fut.result() for key, fut in jobs.items()}
+        later = {}
+        for f in files:
+            for k in kernels[f]:
+                sk = res[("sgemu", f, k)]
+                for cname, c in cfgs.items():
+                    for w in c["widths"]:
+                        if "error" not in sk and not sgemu_fits(sk, c, w)[2]:
+                            later[(f, k, cname, w)] = ex.submit(
+                                sgemu_kernel, a.sgemu, os.path.join(a.src, f), k,
+                                os.path.join(a.src, "configs", cname + ".yaml"), w)
+        spilled = {key: fut.result() for key, fut in later.items()}
     rows = []
     for cname, c in cfgs.items():
         for f in files:
@@ -222,9 +236,13 @@ def main():
                     if "error" in sk:
                         row["sgemu_error"] = sk["error"]
                     else:
-                        need, have, spill = sgemu_fit(sk, c, w)
-                        row.update(sgemu_instrs=sk["instrs"], sgemu_regs=need,
-                                   sgemu_grf=have, sgemu_spill=spill)
+                        need, have, fits = sgemu_fits(sk, c, w)
+                        # where the live set does not fit, the allocation
+                        # at this width has the spill code
+                        sw = sk if fits else spilled[(f, k, cname, w)]
+                        row.update(sgemu_instrs=sw.get("instrs", sk["instrs"]),
+                                   sgemu_regs=need, sgemu_grf=have,
+                                   sgemu_spill=sw.get("spill_bytes", 0))
                     rows.append(row)
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
