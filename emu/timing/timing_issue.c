@@ -59,6 +59,17 @@ void tm_set_shared(tm_cu *c, uint32_t t)
     c->shared[t] = sh;
 }
 
+/* The flags of work-group slot wg's threads after its counts changed:
+ * only a thread at its last record (and slot t, whose own state changed)
+ * reads them, the others' flags stay as they are. */
+static void set_shared_atlast(const tm_model *m, tm_cu *c, uint32_t wg, uint32_t t)
+{
+    uint32_t base = wg * m->sgs, nsg = c->wg[wg].nsg;
+    for (uint32_t i = 0; i < nsg; i++)
+        if (c->th[base + i].atlast || base + i == t)
+            tm_set_shared(c, base + i);
+}
+
 /* Slot t's flag, after its state changed; when that changes its
  * work-group's count of threads at their last record, all of the group's. */
 static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
@@ -73,8 +84,7 @@ static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
     th->atlast = al;
     tm_wgslot *w = &c->wg[th->wg];
     w->atlast = al ? w->atlast + 1 : w->atlast - 1;
-    for (uint32_t i = 0; i < w->nsg; i++)
-        tm_set_shared(c, th->wg * m->sgs + i);
+    set_shared_atlast(m, c, th->wg, t);
 }
 
 /* Whether an instruction's issue may touch shared state: a global memory
@@ -140,8 +150,7 @@ void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
     tm_sync_thread(m, c, (uint32_t)(th - c->th));
     w->done = max64(w->done, th->last_done);
     if (--w->left) {
-        for (uint32_t i = 0; i < w->nsg; i++)   /* atlast == left may hold now */
-            tm_set_shared(c, th->wg * m->sgs + i);
+        set_shared_atlast(m, c, th->wg, UINT32_MAX);   /* atlast == left may hold now */
         return;
     }
     /* the work-group is complete: free its slot, start the next one */

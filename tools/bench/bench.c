@@ -494,6 +494,92 @@ static void section_threads(const opts *o)
     printf("\n");
 }
 
+/* Host instructions per sub-group instruction: each workload at the quick
+ * size, in timing and in functional mode, run by this program under
+ * callgrind (--child-ir), counting only inside sgemu_run.  Instruction
+ * counts do not follow the host's load, unlike times on a shared machine. */
+static void child_ir(const opts *o, const char *name, uint32_t width, bool timing)
+{
+    for (uint32_t i = 0; i < bench_nworks; i++)
+        if (!strcmp(bench_works[i].name, name)) {
+            int p[2];
+            if (pipe(p))
+                exit(1);
+            child_run(o, &bench_works[i], bench_works[i].size_quick, width, timing, 1, p[1]);
+        }
+    exit(1);
+}
+
+/* Ir inside sgemu_run of one child under callgrind; 0 when it failed. */
+static uint64_t callgrind_ir(const opts *o, const char *self, const char *name, uint32_t width,
+                             bool timing)
+{
+    char out[] = "/tmp/sgemu-bench-XXXXXX", cmd[8192];
+    int fd = mkstemp(out);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    snprintf(cmd, sizeof cmd, "valgrind --tool=callgrind --toggle-collect=sgemu_run "
+             "--callgrind-out-file=%s '%s' --src '%s' --child-ir %s %u %d "
+             ">/dev/null 2>&1", out, self, o->src, name, width, timing ? 1 : 0);
+    uint64_t ir = 0;
+    if (system(cmd) == 0) {   // NOLINT(cert-env33-c): runs this program under valgrind, on purpose
+        FILE *f = fopen(out, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
+                ir = strtoull(strchr(line, ':') + 1, NULL, 10);
+        if (f)
+            fclose(f);
+    }
+    unlink(out);
+    return ir;
+}
+
+static void section_ir(const opts *o, const char *self)
+{
+    static const uint32_t widths[] = { 8, 16, 32 };
+    printf("## Host instructions per sub-group instruction (callgrind, quick sizes)\n\n");
+    if (system("valgrind --version >/dev/null 2>&1") != 0) {   // NOLINT(cert-env33-c): probes for valgrind
+        printf("valgrind not found: section skipped\n\n");
+        return;
+    }
+    printf("Instructions the host executes inside `sgemu_run` (callgrind `Ir`) per "
+           "sub-group instruction, one host thread; functional = `--no-timing`, model = "
+           "timing - functional.\n\n");
+    printf("| workload | items | S | sub-group inst | timing Ir/inst | functional Ir/inst |"
+           " model Ir/inst | timing Ir/inst vs S=16 |\n|---|---|---|---|---|---|---|---|\n");
+    for (uint32_t i = 0; i < bench_nworks; i++) {
+        const bench_work *w = &bench_works[i];
+        if (o->only && strcmp(o->only, w->name))
+            continue;
+        double per16 = 0, per[3] = { 0 };
+        uint64_t inst[3] = { 0 }, func[3] = { 0 }, tim[3] = { 0 };
+        for (uint32_t wi = 0; wi < 3; wi++) {
+            child_res r = run_forked(o, w, w->size_quick, widths[wi], false, 1);
+            inst[wi] = r.rc ? 0 : r.instructions;
+            tim[wi] = callgrind_ir(o, self, w->name, widths[wi], true);
+            func[wi] = callgrind_ir(o, self, w->name, widths[wi], false);
+            per[wi] = inst[wi] && tim[wi] ? (double)tim[wi] / (double)inst[wi] : 0;
+        }
+        per16 = per[1];
+        for (uint32_t wi = 0; wi < 3; wi++) {
+            if (!per[wi]) {
+                printf("| %s | %llu | %u | - | failed | - | - | - |\n", w->name,
+                       (unsigned long long)w->size_quick, widths[wi]);
+                continue;
+            }
+            double fi = (double)func[wi] / (double)inst[wi];
+            printf("| %s | %llu | %u | %llu | %.0f | %.0f | %.0f | %.2fx |\n", w->name,
+                   (unsigned long long)w->size_quick, widths[wi],
+                   (unsigned long long)inst[wi], per[wi], fi, per[wi] - fi,
+                   per16 ? per[wi] / per16 : 0);
+            fflush(stdout);
+        }
+    }
+    printf("\n");
+}
+
 /* The timing model's own rate on the compute-bound example
  * (examples/calibration/alu_bound.sgasm on the default config, SIMD16, the
  * command in its header): a full run with and without the model, and a
@@ -642,13 +728,17 @@ int main(int argc, char **argv)
             sections = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             o.threads = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--child-ir") && i + 3 < argc)   /* section ir's runs */
+            child_ir(&o, argv[i + 1], (uint32_t)atoi(argv[i + 2]), atoi(argv[i + 3]) != 0);
         else {
             bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: sgemu-bench [--quick] [--no-ocl] [--no-timing] "
-                    "[--only WORKLOAD] [--sections timing,main,detect,ocl,scaling,threads] "
+                    "[--only WORKLOAD] [--sections timing,main,detect,ocl,scaling,threads,ir] "
                     "[--threads N] [--src DIR]\n"
                     "Prints every figure next to its peer's and their ratio, all from this run\n"
+                    "(section ir, not in the default list: host instructions per sub-group\n"
+                    "instruction under valgrind's callgrind, a few minutes)\n"
                     "(docs/performance.md). Exit status: 0 ok, 1 bad arguments.\n");
             return help ? 0 : 1;
         }
@@ -667,5 +757,12 @@ int main(int argc, char **argv)
         section_scaling(&o);
     if (strstr(sections, "threads"))
         section_threads(&o);
+    if (strstr(sections, "ir"))
+    {
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[n > 0 ? n : 0] = 0;
+        section_ir(&o, n > 0 ? self : argv[0]);
+    }
     return 0;
 }
