@@ -109,7 +109,24 @@ static int load_cl(const char *src_root, const char *rel, isa_kernel *k)
     return errs ? -1 : 0;
 }
 
-static bool use_cl;    /* children load the workload's .cl instead of its .sgasm */
+/* what children load: the workload's .sgasm, its .cl through the SPIR-V
+ * path, or its .cl compiled by Intel's ocloc (IGC's Gen ISA) */
+enum { LOAD_SGASM, LOAD_CL, LOAD_GEN };
+static int child_load = LOAD_SGASM;
+static const char *child_config = BENCH_CONFIG;
+/* the Gen section's device: ocloc target and the config that names it */
+#define GEN_TARGET "tgllp"
+#define GEN_CONFIG "intel-xe-lp"
+
+/* The workload's .cl through ocloc and IGC (sgemu_load_igc) at SIMD `width`. */
+static int load_gen(const char *src_root, const char *rel, uint32_t width, isa_kernel *k,
+                    char *err, size_t errcap)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", src_root, rel);
+    memset(k, 0, sizeof *k);
+    return sgemu_load_igc(path, GEN_TARGET, NULL, width, NULL, k, err, errcap);
+}
 /* sgemu_run calls per child; the child reports the fastest.  The ocl
  * section sets OCL_REPS so that sgemu is timed as its peers are: the best
  * of that many runs of the kernel alone, its buffers already written once
@@ -133,9 +150,16 @@ static void child_run(const opts *o, const bench_work *w, uint64_t n, uint32_t w
     memset(&b, 0, sizeof b);
     b.n = n;
     b.width = width;
-    if ((use_cl ? load_cl(o->src, w->cl_file, &k) : load_kernel(o->src, w->kernel, &k)) || emu_config_load_bundled(BENCH_CONFIG, &cfg, &d)) {
+    char gerr[512] = "";
+    int lrc = child_load == LOAD_GEN  ? load_gen(o->src, w->cl_file, width, &k, gerr, sizeof gerr)
+              : child_load == LOAD_CL ? load_cl(o->src, w->cl_file, &k)
+                                      : load_kernel(o->src, w->kernel, &k);
+    if (lrc || emu_config_load_bundled(child_config, &cfg, &d)) {
         r.rc = -1;
-        snprintf(r.msg, sizeof r.msg, "cannot load %s or config " BENCH_CONFIG, w->kernel);
+        if (gerr[0])
+            snprintf(r.msg, sizeof r.msg, "%.190s", gerr);
+        else
+            snprintf(r.msg, sizeof r.msg, "cannot load %s or config %s", w->kernel, child_config);
     } else if (w->setup(&b, n, width)) {
         r.rc = -1;
         snprintf(r.msg, sizeof r.msg, "out of memory");
@@ -407,10 +431,10 @@ static void section_ocl(const opts *o)
                    (unsigned long long)n);
             continue;
         }
-        use_cl = true;
+        child_load = LOAD_CL;
         child_reps = OCL_REPS;
         child_res f = run_forked(o, w, n, 16, false, 1);
-        use_cl = false;
+        child_load = LOAD_SGASM;
         const char *what = " (.cl)";
         if (f.rc) {
             f = run_forked(o, w, n, 16, false, 1);
@@ -435,6 +459,98 @@ static void section_ocl(const opts *o)
             printf("%.2f%s | %.2fx |\n", pf, ph == nh ? "" : " (DIFFERS)", pf / sg);
         else
             printf("unavailable (%s) | - |\n", BENCH_OCL_PEER[0] ? why2 : "no OpenCL at build");
+        fflush(stdout);
+    }
+    printf("\n");
+}
+
+/* The same .cl through the SPIR-V path and through IGC's Gen ISA, on the
+ * Xe-LP config at S=16, alternating (SPIR-V, Gen, SPIR-V, Gen, ...) so that
+ * a shared host's load falls on both alike; each figure is the best of
+ * GEN_ROUNDS children, each the best of OCL_REPS launches. */
+#define GEN_ROUNDS 3
+
+/* the faster of two children; a failed one only over another failure */
+static child_res better(child_res best, child_res r)
+{
+    return best.rc || (!r.rc && r.secs < best.secs) ? r : best;
+}
+static void section_gen(const opts *o)
+{
+    printf("## Gen path: the same OpenCL C kernel through SPIR-V and through IGC (S=16, "
+           GEN_CONFIG ", ocloc -device " GEN_TARGET ", 1 thread)\n\n");
+    if (system("command -v ocloc >/dev/null 2>&1") != 0) {   // NOLINT(cert-env33-c): probes for ocloc
+        printf("ocloc not found: section skipped\n\n");
+        return;
+    }
+    FILE *iga = popen("ldconfig -p 2>/dev/null | grep -c libiga64.so.1", "r");   // NOLINT(cert-env33-c): probes for IGA
+    int have_iga = 0;
+    if (!iga || fscanf(iga, "%d", &have_iga) != 1)
+        have_iga = 0;
+    if (iga)
+        pclose(iga);
+    if (!have_iga) {
+        printf("libiga64.so.1 not found: section skipped\n\n");
+        return;
+    }
+    printf("Functional lane-ops/s of each path (Gen counts IGC's instructions, SPIR-V"
+           " sgemu's own ISA: the lane-op counts differ, so items/s is given too);"
+           " Gen has no timing model yet, so its timing column is n/a.\n\n");
+    printf("| workload | items | SPIR-V Mlane-op/s | Gen Mlane-op/s | Gen/SPIR-V lane-op/s |"
+           " SPIR-V Mitem/s | Gen Mitem/s | Gen/SPIR-V items/s | SPIR-V timing Msg-inst/s |"
+           " Gen timing Msg-inst/s | output |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (uint32_t i = 0; i < bench_nworks; i++) {
+        const bench_work *w = &bench_works[i];
+        if (o->only && strcmp(o->only, w->name))
+            continue;
+        uint64_t n = o->quick ? w->size_quick : w->size_full, nh = 0;
+        if (!w->cl_file) {
+            printf("| %s | %llu | - | no .cl twin | - | - | - | - | - | n/a | - |\n", w->name,
+                   (unsigned long long)n);
+            continue;
+        }
+        child_config = GEN_CONFIG;
+        child_reps = OCL_REPS;
+        child_res s = { .rc = -1 }, g = { .rc = -1 };
+        for (int round = 0; round < GEN_ROUNDS; round++) {
+            child_load = LOAD_CL;
+            child_res a = run_forked(o, w, n, 16, false, 1);
+            child_load = LOAD_GEN;
+            child_res b = run_forked(o, w, n, 16, false, 1);
+            s = better(s, a);
+            g = better(g, b);
+            if (a.rc && b.rc)
+                break;
+        }
+        child_res t = { .rc = -1 };
+        if (!o->no_timing) {
+            child_load = LOAD_CL;
+            child_reps = 1;
+            t = run_forked(o, w, n, 16, true, 1);
+        }
+        child_load = LOAD_SGASM;
+        child_reps = 1;
+        child_config = BENCH_CONFIG;
+        run_native(w, n, 16, &nh);
+        double sl = s.rc ? 0 : s.lane_ops / s.secs / 1e6, gl = g.rc ? 0 : g.lane_ops / g.secs / 1e6;
+        double si = s.rc ? 0 : n / s.secs / 1e6, gi = g.rc ? 0 : n / g.secs / 1e6;
+        printf("| %s | %llu | ", w->name, (unsigned long long)n);
+        if (s.rc)
+            printf("error: %.60s | ", s.msg);
+        else
+            printf("%.1f | ", sl);
+        if (g.rc)
+            printf("error: %.60s | - | ", g.msg);
+        else
+            printf("%.1f | %.3fx | ", gl, sl > 0 ? gl / sl : 0);
+        printf("%.2f | %.2f | %.3fx | ", si, gi, si > 0 && gi > 0 ? gi / si : 0);
+        if (o->no_timing || t.rc)
+            printf("- | ");
+        else
+            printf("%.2f | ", t.instructions / t.secs / 1e6);
+        printf("n/a (functional only) | SPIR-V %s, Gen %s |\n",
+               s.rc ? "-" : s.hash == nh ? "= native" : "DIFFERS",
+               g.rc ? "-" : g.hash == nh ? "= native" : "DIFFERS");
         fflush(stdout);
     }
     printf("\n");
@@ -712,7 +828,7 @@ static void machine(void)
 int main(int argc, char **argv)
 {
     opts o = { .src = BENCH_SRC };
-    const char *sections = "timing,main,detect,ocl,scaling,threads";
+    const char *sections = "timing,main,detect,ocl,gen,scaling,threads";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             o.quick = true;
@@ -734,7 +850,7 @@ int main(int argc, char **argv)
             bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: sgemu-bench [--quick] [--no-ocl] [--no-timing] "
-                    "[--only WORKLOAD] [--sections timing,main,detect,ocl,scaling,threads,ir] "
+                    "[--only WORKLOAD] [--sections timing,main,detect,ocl,gen,scaling,threads,ir] "
                     "[--threads N] [--src DIR]\n"
                     "Prints every figure next to its peer's and their ratio, all from this run\n"
                     "(section ir, not in the default list: host instructions per sub-group\n"
@@ -753,6 +869,8 @@ int main(int argc, char **argv)
         section_detect(&o);
     if (strstr(sections, "ocl") && !o.no_ocl)
         section_ocl(&o);
+    if (strstr(sections, "gen"))
+        section_gen(&o);
     if (strstr(sections, "scaling"))
         section_scaling(&o);
     if (strstr(sections, "threads"))
