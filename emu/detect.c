@@ -139,7 +139,7 @@ int emu_detect_init(emu_run *run)
     const size_t nsg = d->nsg ? d->nsg : 1;
     if (run->launch->detect & SGEMU_DETECT_UNINIT && run->k->private_mem) {
         d->pbytes = (size_t)d->nsg * run->width * run->k->private_mem;
-        d->pinit = calloc(d->pbytes, 1);
+        d->pinit = calloc(d->pbytes ? d->pbytes : 1, 1);
         if (!d->pinit)
             return -1;
     }
@@ -157,7 +157,8 @@ int emu_detect_init(emu_run *run)
             if (!global_arg(k, run->args, i))
                 continue;
             const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
-            d->gpage[i] = calloc(np ? np : 1, sizeof **d->gpage);
+            /* NOLINTNEXTLINE(bugprone-sizeof-expression): page pointers, each page allocated on first touch */
+            d->gpage[i] = calloc(np ? np : 1, sizeof(det_cell *));
             ok = d->gpage[i] != NULL;
         }
     }
@@ -724,7 +725,7 @@ static void undef_inst(emu_run *run, const emu_sg *sg, const isa_inst *in, lanes
               (opnd_taint(d, sg->id, &in->o[2], vec, &from) & p) |
               (opnd_taint(d, sg->id, &in->o[3], vec, &from) & ~p);
     } else {
-        for (uint32_t i = 0; pat[i] && i < in->nopnd; i++)
+        for (uint32_t i = 0; i < in->nopnd && pat[i]; i++)
             if (pat[i] == 's' || pat[i] == 'q' || pat[i] == 'a')
                 src |= opnd_taint(d, sg->id, &in->o[i], pat[i] == 's' ? vec : 1, &from);
     }

@@ -43,7 +43,8 @@ int emu_printf_init(emu_run *run)
     emu_printf *pf = run->pf;
     pf->cap = run->cfg->printf_buffer_size;
     const uint32_t nf = run->k->nprintf;
-    pf->cv = calloc(nf, sizeof *pf->cv);
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): one piece array per format */
+    pf->cv = calloc(nf, sizeof(isa_printf_conv *));
     pf->ncv = calloc(nf, sizeof *pf->ncv);
     if (!pf->cv || !pf->ncv)
         return -1;
@@ -171,6 +172,8 @@ int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mas
             const char *s;
             memcpy(&a, r + cv[i].off, 8);
             int64_t n = string_at(run, a, &s);
+            if (n < 0)      /* checked in the first pass */
+                return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, l, pc, "printf string moved");
             memcpy(d, s, (size_t)n + 1);
             d += n + 1;
         }

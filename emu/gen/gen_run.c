@@ -96,6 +96,7 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     uint32_t size = sgi + 1 < wg->nsg ? S : wg->items - sgi * S;
     sg->id = sgi;
     sg->state = EMU_SG_RUNNING;
+    /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): emu_gen_run checked the GRF allocation */
     memset(t->grf, 0, t->grf_size);
     memset(t->acc, 0, sizeof t->acc);
     memset(t->flag, 0, sizeof t->flag);

@@ -145,7 +145,7 @@ static int scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool store
         if (!(m >> i & 1))
             continue;
         uint64_t addr = 0;
-        isa_space sp;
+        isa_space sp = ISA_SPACE_GLOBAL;
         if (lane_address(run, t, in, i, a64, &sp, &addr))
             return run->fault->code;
         for (uint32_t e = 0; e < elems; e++) {
@@ -197,7 +197,7 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
         if (!(m >> i & 1))
             continue;
         uint64_t addr = 0;
-        isa_space sp;
+        isa_space sp = ISA_SPACE_GLOBAL;
         if (lane_address(run, t, in, i, a64, &sp, &addr))
             return run->fault->code;
         uint32_t k = 0;
@@ -278,7 +278,7 @@ static int atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
         if (!(m >> i & 1))
             continue;
         uint64_t addr = 0, a = 0, b = 0, old = 0, nv = 0;
-        isa_space sp;
+        isa_space sp = ISA_SPACE_GLOBAL;
         if (lane_address(run, t, in, i, a64, &sp, &addr))
             return run->fault->code;
         for (uint32_t k = 0; k < nsrc; k++) {

@@ -596,12 +596,16 @@ int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const cha
     p->platform = plat;
     p->grf_bytes = grf_bytes;
     int rc = parse_zeinfo(info, p, k, err, errcap);
-    uint8_t *code = rc ? NULL : malloc(text->size ? text->size : 1);
-    if (!rc && !code)
-        rc = FAIL("out of host memory");
+    uint8_t *code = NULL;
     if (!rc) {
-        memcpy(code, text->data, text->size);
-        rc = relocate(s, nsec, k->name, code, text->size, k, err, errcap);
+        code = malloc(text->size ? text->size : 1);
+        if (!code) {
+            rc = FAIL("out of host memory");
+        } else {
+            if (text->size)
+                memcpy(code, text->data, text->size);
+            rc = relocate(s, nsec, k->name, code, text->size, k, err, errcap);
+        }
     }
     if (!rc)
         rc = gen_decode(p, code, text->size, k->name, err, errcap);
