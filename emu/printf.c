@@ -163,7 +163,8 @@ int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mas
             grow((void **)&pf->arena, &pf->acap, pf->alen + bytes, 1))
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, l, pc, "out of host memory");
         uint8_t *d = pf->arena + pf->alen;
-        memcpy(d, r, f->rec_bytes);
+        if (f->rec_bytes)          /* a format with no conversions has no record */
+            memcpy(d, r, f->rec_bytes);
         d += f->rec_bytes;
         for (int i = 0; i < np; i++) {
             if (cv[i].conv != 's')

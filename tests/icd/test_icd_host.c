@@ -550,8 +550,10 @@ static void test_profiling(void **state)
                                               NULL, &d, &lf), 0);
     isa_diags_free(&d);
     free(il);
-    sgemu_argval v[4];
-    memset(v, 0, sizeof v);
+    /* one value per kernel argument, hidden ones (program-scope data) included */
+    assert_true(ik.narg >= 4);
+    sgemu_argval *v = calloc(ik.narg, sizeof *v);
+    assert_non_null(v);
     int c2[N];
     v[0] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)a, .bytes = sizeof a };
     v[1] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)b, .bytes = sizeof b };
@@ -575,6 +577,7 @@ static void test_profiling(void **state)
     assert_int_equal(t[1][3] - t[1][2], t[0][3] - t[0][2]);
     sgemu_stats_free(&st);
     isa_kernel_free(&ik);
+    free(v);
 
     /* no profiling on a queue without it */
     cl_command_queue plain = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
