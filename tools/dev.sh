@@ -96,7 +96,7 @@ test_all() {
     phase asan-tests asan_tests
     phase valgrind valgrind_cli
     phase lint lint
-    phase fuzz fuzz "${SGEMU_FUZZ_SECS:-20}"
+    phase fuzz fuzz "${SGEMU_FUZZ_SECS:-8}"
 }
 
 # The Khronos CTS's test_subgroups and test_workgroups, built from
