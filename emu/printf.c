@@ -31,6 +31,8 @@ struct emu_printf {
     size_t n, ecap;
     uint8_t *arena;
     size_t alen, acap;
+    struct pf_str { const char *s; size_t n; } *str;   /* one call's %s strings */
+    size_t strcap;
 };
 
 int emu_printf_init(emu_run *run)
@@ -74,6 +76,7 @@ static void pf_free(emu_printf *pf, uint32_t nf)
     free(pf->ncv);
     free(pf->e);
     free(pf->arena);
+    free(pf->str);
     free(pf);
 }
 
@@ -134,7 +137,10 @@ int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mas
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, l, pc,
                              "printf record outside private memory");
         /* the strings of its %s arguments go after the record */
+        if (grow((void **)&pf->str, &pf->strcap, (size_t)np, sizeof *pf->str))
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, l, pc, "out of host memory");
         uint64_t strbytes = 0;
+        int ns = 0;
         for (int i = 0; i < np; i++) {
             if (cv[i].conv != 's')
                 continue;
@@ -148,6 +154,7 @@ int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mas
                                  "printf: the %%s argument at address 0x%llx is not a string "
                                  "in constant memory", (unsigned long long)a);
             }
+            pf->str[ns++] = (struct pf_str){ s, (size_t)n };
             strbytes += (uint64_t)n + 1;
         }
         const uint64_t take = 4 + (uint64_t)f->rec_bytes;
@@ -166,17 +173,9 @@ int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mas
         if (f->rec_bytes)          /* a format with no conversions has no record */
             memcpy(d, r, f->rec_bytes);
         d += f->rec_bytes;
-        for (int i = 0; i < np; i++) {
-            if (cv[i].conv != 's')
-                continue;
-            uint64_t a;
-            const char *s;
-            memcpy(&a, r + cv[i].off, 8);
-            int64_t n = string_at(run, a, &s);
-            if (n < 0)      /* checked in the first pass */
-                return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, l, pc, "printf string moved");
-            memcpy(d, s, (size_t)n + 1);
-            d += n + 1;
+        for (int i = 0; i < ns; i++) {
+            memcpy(d, pf->str[i].s, pf->str[i].n + 1);
+            d += pf->str[i].n + 1;
         }
         pf->e[pf->n] = (pf_entry){ .wg = wg, .seq = pf->n, .sg = sg->id, .lane = l,
                                    .fmt = fi, .bytes = (uint32_t)bytes, .data = pf->alen };
