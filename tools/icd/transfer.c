@@ -100,21 +100,24 @@ static bool in_range(size_t off, size_t n, size_t size)
     return off <= size && n <= size - off;
 }
 
-cl_int icd_EnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-                             size_t offset, size_t size, void *ptr,
-                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                             cl_event *event)
+/* A read (buffer to host) or write (host to buffer) of one byte range; the
+ * buffer's host-access flags must allow the direction. */
+static cl_int host_copy(cl_command_queue q, cl_command_type type, cl_mem buffer, size_t offset,
+                        size_t size, uint8_t *hdst, const uint8_t *hsrc, bool blocking,
+                        cl_uint nwait, const cl_event *wait, cl_event *event)
 {
+    const bool write = type == CL_COMMAND_WRITE_BUFFER;
+    const cl_mem_flags denied = CL_MEM_HOST_NO_ACCESS |
+                                (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY);
     icd_cmd *c;
     xfer *x;
-    cl_int rc = start(command_queue, CL_COMMAND_READ_BUFFER, num_events_in_wait_list,
-                      event_wait_list, &c, &x);
+    cl_int rc = start(q, type, nwait, wait, &c, &x);
     if (rc)
         return rc;
-    if ((rc = check_mem(command_queue, buffer, false)) == CL_SUCCESS) {
-        if (!ptr || !size || !in_range(offset, size, buffer->size))
+    if ((rc = check_mem(q, buffer, false)) == CL_SUCCESS) {
+        if (!(write ? (const void *)hsrc : hdst) || !size || !in_range(offset, size, buffer->size))
             rc = CL_INVALID_VALUE;
-        else if (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
+        else if (buffer->flags & denied)
             rc = CL_INVALID_OPERATION;
     }
     if (rc) {
@@ -122,11 +125,19 @@ cl_int icd_EnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_b
         return rc;
     }
     hold(x, 0, buffer);
-    x->dst = ptr;
-    x->src = buffer->data + offset;
+    x->dst = write ? buffer->data + offset : hdst;
+    x->src = write ? hsrc : buffer->data + offset;
     x->region[0] = size;
-    return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event,
-                      blocking_read);
+    return icd_submit(c, q, nwait, wait, event, blocking);
+}
+
+cl_int icd_EnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                             size_t offset, size_t size, void *ptr,
+                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                             cl_event *event)
+{
+    return host_copy(command_queue, CL_COMMAND_READ_BUFFER, buffer, offset, size, ptr, NULL,
+                     blocking_read, num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int icd_EnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
@@ -134,28 +145,8 @@ cl_int icd_EnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                               cl_event *event)
 {
-    icd_cmd *c;
-    xfer *x;
-    cl_int rc = start(command_queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list,
-                      event_wait_list, &c, &x);
-    if (rc)
-        return rc;
-    if ((rc = check_mem(command_queue, buffer, false)) == CL_SUCCESS) {
-        if (!ptr || !size || !in_range(offset, size, buffer->size))
-            rc = CL_INVALID_VALUE;
-        else if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-            rc = CL_INVALID_OPERATION;
-    }
-    if (rc) {
-        drop(c);
-        return rc;
-    }
-    hold(x, 0, buffer);
-    x->dst = buffer->data + offset;
-    x->src = ptr;
-    x->region[0] = size;
-    return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event,
-                      blocking_write);
+    return host_copy(command_queue, CL_COMMAND_WRITE_BUFFER, buffer, offset, size, NULL, ptr,
+                     blocking_write, num_events_in_wait_list, event_wait_list, event);
 }
 
 static bool overlap(const uint8_t *a, const uint8_t *b, size_t n)
@@ -555,38 +546,49 @@ cl_int icd_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl
     return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
 }
 
-cl_int icd_EnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
-                                    cl_mem dst_buffer, const size_t *src_origin,
-                                    const size_t *region, size_t dst_offset,
-                                    cl_uint num_events_in_wait_list,
-                                    const cl_event *event_wait_list, cl_event *event)
+/* A copy between an image box and a tightly packed buffer range, in either
+ * direction: the argument checks and the pitches are the same both ways. */
+static cl_int copy_image_buffer(cl_command_queue q, cl_command_type type, cl_mem image,
+                                cl_mem buffer, const size_t *origin, const size_t *region,
+                                size_t offset, cl_uint nwait, const cl_event *wait,
+                                cl_event *event)
 {
+    const bool to_image = type == CL_COMMAND_COPY_BUFFER_TO_IMAGE;
     icd_cmd *c;
     xfer *x;
-    cl_int rc = start(command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_events_in_wait_list,
-                      event_wait_list, &c, &x);
+    cl_int rc = start(q, type, nwait, wait, &c, &x);
     if (rc)
         return rc;
-    if (!(rc = check_mem(command_queue, src_image, true)) &&
-        !(rc = check_mem(command_queue, dst_buffer, false))) {
-        if (!image_box_ok(src_image, src_origin, region) ||
-            !in_range(dst_offset, region[0] * region[1] * src_image->img.elem_bytes,
-                      dst_buffer->size))
+    if (!(rc = check_mem(q, image, true)) && !(rc = check_mem(q, buffer, false))) {
+        if (!image_box_ok(image, origin, region) ||
+            !in_range(offset, region[0] * region[1] * image->img.elem_bytes, buffer->size))
             rc = CL_INVALID_VALUE;
     }
     if (rc) {
         drop(c);
         return rc;
     }
-    hold(x, 0, dst_buffer);
-    hold(x, 1, src_image);
-    x->region[0] = region[0] * src_image->img.elem_bytes;
+    hold(x, 0, to_image ? image : buffer);
+    hold(x, 1, to_image ? buffer : image);
+    x->region[0] = region[0] * image->img.elem_bytes;
     x->region[1] = region[1];
-    x->dst = dst_buffer->data + dst_offset;
-    x->dpitch[0] = x->region[0];
-    x->src = src_image->data + image_offset(src_image, src_origin);
-    x->spitch[0] = src_image->row_pitch;
-    return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
+    uint8_t *img = image->data + image_offset(image, origin), *buf = buffer->data + offset;
+    x->dst = to_image ? img : buf;
+    x->src = to_image ? buf : img;
+    x->dpitch[0] = to_image ? image->row_pitch : x->region[0];
+    x->spitch[0] = to_image ? x->region[0] : image->row_pitch;
+    return icd_submit(c, q, nwait, wait, event, false);
+}
+
+cl_int icd_EnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
+                                    cl_mem dst_buffer, const size_t *src_origin,
+                                    const size_t *region, size_t dst_offset,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event)
+{
+    return copy_image_buffer(command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, src_image,
+                             dst_buffer, src_origin, region, dst_offset,
+                             num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int icd_EnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
@@ -594,32 +596,9 @@ cl_int icd_EnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_b
                                     const size_t *region, cl_uint num_events_in_wait_list,
                                     const cl_event *event_wait_list, cl_event *event)
 {
-    icd_cmd *c;
-    xfer *x;
-    cl_int rc = start(command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_events_in_wait_list,
-                      event_wait_list, &c, &x);
-    if (rc)
-        return rc;
-    if (!(rc = check_mem(command_queue, dst_image, true)) &&
-        !(rc = check_mem(command_queue, src_buffer, false))) {
-        if (!image_box_ok(dst_image, dst_origin, region) ||
-            !in_range(src_offset, region[0] * region[1] * dst_image->img.elem_bytes,
-                      src_buffer->size))
-            rc = CL_INVALID_VALUE;
-    }
-    if (rc) {
-        drop(c);
-        return rc;
-    }
-    hold(x, 0, dst_image);
-    hold(x, 1, src_buffer);
-    x->region[0] = region[0] * dst_image->img.elem_bytes;
-    x->region[1] = region[1];
-    x->src = src_buffer->data + src_offset;
-    x->spitch[0] = x->region[0];
-    x->dst = dst_image->data + image_offset(dst_image, dst_origin);
-    x->dpitch[0] = dst_image->row_pitch;
-    return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
+    return copy_image_buffer(command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, dst_image,
+                             src_buffer, dst_origin, region, src_offset,
+                             num_events_in_wait_list, event_wait_list, event);
 }
 
 /* One element of fill_color (float4, int4 or uint4 by channel type) in the
