@@ -24,6 +24,8 @@ void spv_const_vars(xctx *x)
 {
     spv_module *m = x->m;
     isa_kernel *k = x->k;
+    const spv_block block = { CONST_ARG_NAME, "constant", ISA_ARG_CONSTANT, ISA_SPACE_CONSTANT,
+                              &k->const_data, &k->const_bytes, &k->const_arg };
     for (uint32_t i = 0; i < m->nins && !x->failed; i++) {
         const spv_inst *in = &m->ins[i];
         if (in->op == SpvOpFunction)
@@ -31,59 +33,10 @@ void spv_const_vars(xctx *x)
         if (!spv_is_const_var(x, in))
             continue;
         x->cur = in;
-        const spv_type *pt = spv_type_lookup(x, spv_word(m, in, 1));
-        if (!pt || pt->kind != SPV_TY_PTR || pt->elem >= m->bound)
+        uint64_t off;
+        const spv_type *t;
+        if (!spv_block_var(x, in, &block, &off, &t))
             return;
-        uint32_t id = spv_word(m, in, 2);
-        const spv_type *t = &m->types[pt->elem];
-        if (!t->size) {
-            spv_error(x, "constant variable %u has a type of unknown size", id);
-            return;
-        }
-        if (!k->const_arg) {
-            for (uint32_t a = 0; a < k->narg; a++)
-                if (!strcmp(k->args[a].name, CONST_ARG_NAME)) {
-                    spv_error(x, "a parameter is named %s", CONST_ARG_NAME);
-                    return;
-                }
-            if (k->narg >= ISA_MAX_ARGS) {
-                spv_error(x, "too many parameters for the constant-data argument");
-                return;
-            }
-            isa_arg *a = &k->args[k->narg++];
-            memset(a, 0, sizeof *a);
-            snprintf(a->name, sizeof a->name, "%s", CONST_ARG_NAME);
-            a->kind = ISA_ARG_CONSTANT;
-            a->type = ISA_T_U8;
-            a->line = in->line;
-            k->const_arg = k->narg;
-        }
-        uint64_t al = spv_var_align(x, id, t->align ? t->align : 1);
-        uint64_t off = (k->const_bytes + al - 1) / al * al;
-        if (off + t->size > (1u << 26)) {
-            spv_error(x, "more than 64 MiB of program-scope constant data");
-            return;
-        }
-        uint8_t *nd = realloc(k->const_data, off + t->size);
-        if (!nd) {
-            spv_error(x, "out of memory");
-            return;
-        }
-        k->const_data = nd;
-        memset(nd + k->const_bytes, 0, off + t->size - k->const_bytes);   /* padding */
-        k->const_bytes = (uint32_t)(off + t->size);
-        /* pointers to program-scope variables become .data_reloc entries */
-        if (!spv_data_image(x, spv_word(m, in, 4), nd, off, off + t->size, k->const_arg - 1))
-            return;
-        xval *v = spv_def(x, NULL, id, 1);
-        if (!v)
-            return;
-        memset(&v->c[0].o, 0, sizeof v->c[0].o);
-        v->c[0].o.kind = ISA_OPND_ADDR;
-        v->c[0].o.addr.base_kind = ISA_OPND_ARG;
-        v->c[0].o.addr.base = (uint16_t)(k->const_arg - 1);
-        v->c[0].o.addr.disp = (int64_t)off;
-        v->c[0].space = ISA_SPACE_CONSTANT;
     }
     x->cur = NULL;
 }

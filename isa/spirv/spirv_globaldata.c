@@ -232,25 +232,71 @@ static isa_type print_type(xctx *x, const spv_type *t)
     return ISA_T_U8;
 }
 
-static bool add_arg(xctx *x, uint32_t line)
+static bool add_block_arg(xctx *x, const spv_block *b, uint32_t line)
 {
     isa_kernel *k = x->k;
     for (uint32_t a = 0; a < k->narg; a++)
-        if (!strcmp(k->args[a].name, GLOBAL_ARG_NAME)) {
-            spv_error(x, "a parameter is named %s", GLOBAL_ARG_NAME);
+        if (!strcmp(k->args[a].name, b->arg_name)) {
+            spv_error(x, "a parameter is named %s", b->arg_name);
             return false;
         }
     if (k->narg >= ISA_MAX_ARGS) {
-        spv_error(x, "too many parameters for the global-data argument");
+        spv_error(x, "too many parameters for the %s-data argument", b->what);
         return false;
     }
     isa_arg *a = &k->args[k->narg++];
     memset(a, 0, sizeof *a);
-    snprintf(a->name, sizeof a->name, "%s", GLOBAL_ARG_NAME);
-    a->kind = ISA_ARG_GLOBAL;
+    snprintf(a->name, sizeof a->name, "%s", b->arg_name);
+    a->kind = b->kind;
     a->type = ISA_T_U8;
     a->line = line;
-    k->global_arg = k->narg;
+    *b->arg = k->narg;
+    return true;
+}
+
+bool spv_block_var(xctx *x, const spv_inst *in, const spv_block *b, uint64_t *offp,
+                   const spv_type **tp)
+{
+    spv_module *m = x->m;
+    const spv_type *pt = spv_type_lookup(x, spv_word(m, in, 1));
+    if (!pt || pt->kind != SPV_TY_PTR || pt->elem >= m->bound)
+        return false;
+    uint32_t id = spv_word(m, in, 2);
+    const spv_type *t = &m->types[pt->elem];
+    if (!t->size) {
+        spv_error(x, "%s variable %u has a type of unknown size", b->what, id);
+        return false;
+    }
+    if (!*b->arg && !add_block_arg(x, b, in->line))
+        return false;
+    uint64_t al = spv_var_align(x, id, t->align ? t->align : 1);
+    uint64_t off = (*b->bytes + al - 1) / al * al;
+    if (off + t->size > DATA_MAX) {
+        spv_error(x, "more than 64 MiB of program-scope %s data", b->what);
+        return false;
+    }
+    uint8_t *nd = realloc(*b->data, off + t->size);
+    if (!nd) {
+        spv_error(x, "out of memory");
+        return false;
+    }
+    *b->data = nd;
+    memset(nd + *b->bytes, 0, off + t->size - *b->bytes);     /* padding, zero-initialised */
+    *b->bytes = (uint32_t)(off + t->size);
+    /* pointers to program-scope variables become .data_reloc entries */
+    if (in->nw > 4 && !spv_data_image(x, spv_word(m, in, 4), nd, off, off + t->size, *b->arg - 1))
+        return false;
+    xval *v = spv_def(x, NULL, id, 1);
+    if (!v)
+        return false;
+    memset(&v->c[0].o, 0, sizeof v->c[0].o);
+    v->c[0].o.kind = ISA_OPND_ADDR;
+    v->c[0].o.addr.base_kind = ISA_OPND_ARG;
+    v->c[0].o.addr.base = (uint16_t)(*b->arg - 1);
+    v->c[0].o.addr.disp = (int64_t)off;
+    v->c[0].space = b->space;
+    *offp = off;
+    *tp = t;
     return true;
 }
 
@@ -279,46 +325,13 @@ static void add_name(xctx *x, uint32_t id, uint64_t off, const spv_type *t)
 
 static void lay_out(xctx *x, const spv_inst *in)
 {
-    spv_module *m = x->m;
     isa_kernel *k = x->k;
-    const spv_type *pt = spv_type_lookup(x, spv_word(m, in, 1));
-    if (!pt || pt->kind != SPV_TY_PTR || pt->elem >= m->bound)
-        return;
-    uint32_t id = spv_word(m, in, 2);
-    const spv_type *t = &m->types[pt->elem];
-    if (!t->size) {
-        spv_error(x, "global variable %u has a type of unknown size", id);
-        return;
-    }
-    if (!k->global_arg && !add_arg(x, in->line))
-        return;
-    uint64_t al = spv_var_align(x, id, t->align ? t->align : 1);
-    uint64_t off = (k->global_bytes + al - 1) / al * al;
-    if (off + t->size > DATA_MAX) {
-        spv_error(x, "more than 64 MiB of program-scope global data");
-        return;
-    }
-    uint8_t *nd = realloc(k->global_data, off + t->size);
-    if (!nd) {
-        spv_error(x, "out of memory");
-        return;
-    }
-    k->global_data = nd;
-    memset(nd + k->global_bytes, 0, off + t->size - k->global_bytes);  /* zero-initialised */
-    k->global_bytes = (uint32_t)(off + t->size);
-    if (in->nw > 4 &&
-        !spv_data_image(x, spv_word(m, in, 4), nd, off, off + t->size, k->global_arg - 1))
-        return;
-    xval *v = spv_def(x, NULL, id, 1);
-    if (!v)
-        return;
-    memset(&v->c[0].o, 0, sizeof v->c[0].o);
-    v->c[0].o.kind = ISA_OPND_ADDR;
-    v->c[0].o.addr.base_kind = ISA_OPND_ARG;
-    v->c[0].o.addr.base = (uint16_t)(k->global_arg - 1);
-    v->c[0].o.addr.disp = (int64_t)off;
-    v->c[0].space = ISA_SPACE_GLOBAL;
-    add_name(x, id, off, t);
+    const spv_block b = { GLOBAL_ARG_NAME, "global", ISA_ARG_GLOBAL, ISA_SPACE_GLOBAL,
+                          &k->global_data, &k->global_bytes, &k->global_arg };
+    uint64_t off;
+    const spv_type *t;
+    if (spv_block_var(x, in, &b, &off, &t))
+        add_name(x, spv_word(x->m, in, 2), off, t);
 }
 
 void spv_global_vars(xctx *x)

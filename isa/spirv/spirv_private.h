@@ -308,6 +308,22 @@ void spv_global_vars(xctx *x);
  * program-scope variables. */
 bool spv_data_image(xctx *x, uint32_t id, uint8_t *buf, uint64_t off, uint64_t size,
                   uint32_t block_arg);
+/* One program-scope data block (.const_data or .global_data) and the hidden
+ * argument that binds it. */
+typedef struct spv_block {
+    const char *arg_name;          /* the hidden parameter's name */
+    const char *what;              /* "constant" or "global", for messages */
+    isa_arg_kind kind;
+    isa_space space;
+    uint8_t **data;                /* the kernel's block and its size */
+    uint32_t *bytes;
+    uint32_t *arg;                 /* 1 + the hidden argument's index, 0: none yet */
+} spv_block;
+/* Place module-scope variable `in` in block b: its bytes (the initialiser,
+ * zero without one) and its value, an address [arg + offset].  *t gets its
+ * type; false on error. */
+bool spv_block_var(xctx *x, const spv_inst *in, const spv_block *b, uint64_t *off,
+                   const spv_type **t);
 
 /* spirv_sampler.c: OpConstantSampler (module level), OpSampledImage,
  * OpImageSampleExplicitLod. */
