@@ -96,9 +96,12 @@ typedef struct emu_run {
  * work-item (lane UINT32_MAX: the whole subgroup). */
 int emu_fault(emu_run *run, int code, const emu_sg *sg, uint32_t lane,
               uint32_t pc, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* launch.c: now, as wall-clock (monotonic) and process CPU seconds, for
- * sgemu_stats.host_wall_s / host_cpu_s. */
-void emu_host_now(double *wall_s, double *cpu_s);
+/* launch.c: the host's wall-clock (monotonic) and process CPU seconds at a
+ * point, and the time since then written to sgemu_stats.host_wall_s /
+ * host_cpu_s (after the run, which clears stats first). */
+typedef struct emu_host_mark { double wall_s, cpu_s; } emu_host_mark;
+emu_host_mark emu_host_now(void);
+void emu_host_since(emu_host_mark t0, sgemu_stats *stats);
 /* fault.c: record the address of the memory fault about to be raised with
  * emu_fault (for sgemu_fault.addr); returns 0. */
 int emu_fault_at(emu_run *run, uint64_t addr);

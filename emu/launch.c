@@ -607,13 +607,20 @@ fail:
     return -1;
 }
 
-void emu_host_now(double *wall_s, double *cpu_s)
+emu_host_mark emu_host_now(void)
 {
     struct timespec w, c;
     clock_gettime(CLOCK_MONOTONIC, &w);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
-    *wall_s = (double)w.tv_sec + 1e-9 * (double)w.tv_nsec;
-    *cpu_s = (double)c.tv_sec + 1e-9 * (double)c.tv_nsec;
+    return (emu_host_mark){ (double)w.tv_sec + 1e-9 * (double)w.tv_nsec,
+                            (double)c.tv_sec + 1e-9 * (double)c.tv_nsec };
+}
+
+void emu_host_since(emu_host_mark t0, sgemu_stats *stats)
+{
+    emu_host_mark t1 = emu_host_now();
+    stats->host_wall_s = t1.wall_s - t0.wall_s;
+    stats->host_cpu_s = t1.cpu_s - t0.cpu_s;
 }
 
 static int run_launch(const isa_kernel *k, const emu_config *cfg,
@@ -624,12 +631,9 @@ int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault)
 {
-    double w0, c0, w1, c1;
-    emu_host_now(&w0, &c0);
+    emu_host_mark t0 = emu_host_now();
     int rc = run_launch(k, cfg, launch, args, stats, fault);
-    emu_host_now(&w1, &c1);
-    stats->host_wall_s = w1 - w0;
-    stats->host_cpu_s = c1 - c0;
+    emu_host_since(t0, stats);
     return rc;
 }
 

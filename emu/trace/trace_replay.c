@@ -156,12 +156,9 @@ static int replay_trace(const char *path, const emu_config *cfg,
 int sgemu_replay(const char *path, const emu_config *cfg, const sgemu_replay_opts *opts,
                  isa_kernel *kernel_out, sgemu_stats *stats, sgemu_fault *fault)
 {
-    double w0, c0, w1, c1;
-    emu_host_now(&w0, &c0);
+    emu_host_mark t0 = emu_host_now();
     int rc = replay_trace(path, cfg, opts, kernel_out, stats, fault);
-    emu_host_now(&w1, &c1);
-    stats->host_wall_s = w1 - w0;
-    stats->host_cpu_s = c1 - c0;
+    emu_host_since(t0, stats);
     return rc;
 }
 
