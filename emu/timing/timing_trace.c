@@ -70,18 +70,27 @@ int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
     return 0;
 }
 
+/* Room for one more event: false when tracing is off, or (counted as
+ * dropped) when the event limit is reached; true after the separator. */
+static bool begin_event(tm_trace *tr)
+{
+    if (!tr->f)
+        return false;
+    if (tr->events >= tr->limit) {
+        tr->dropped++;
+        return false;
+    }
+    tr->events++;
+    sep(tr);
+    return true;
+}
+
 void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
                     uint64_t ts, uint64_t dur, uint32_t pc, uint32_t line,
                     uint64_t mask, const char *stall, uint64_t stall_cycles)
 {
-    if (!tr->f)
+    if (!begin_event(tr))
         return;
-    if (tr->events >= tr->limit) {
-        tr->dropped++;
-        return;
-    }
-    tr->events++;
-    sep(tr);
     fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"X\", \"pid\": %u, \"tid\": %u, "
             "\"ts\": %llu, \"dur\": 1, \"args\": {\"latency\": %llu, \"pc\": %u, \"line\": %u, "
             "\"mask\": \"0x%llx\", \"stall\": \"%s\", \"stall_cycles\": %llu}}",
@@ -92,28 +101,16 @@ void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
 void tm_trace_counter(tm_trace *tr, const char *name, uint32_t cu, uint64_t ts,
                       const char *key, double v)
 {
-    if (!tr->f)
+    if (!begin_event(tr))
         return;
-    if (tr->events >= tr->limit) {
-        tr->dropped++;
-        return;
-    }
-    tr->events++;
-    sep(tr);
     fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "
             "\"args\": {\"%s\": %.6g}}", name, cu, (unsigned long long)ts, key, v);
 }
 
 void tm_trace_traffic(tm_trace *tr, uint32_t pid, uint64_t ts, const uint64_t *bytes)
 {
-    if (!tr->f)
+    if (!begin_event(tr))
         return;
-    if (tr->events >= tr->limit) {
-        tr->dropped++;
-        return;
-    }
-    tr->events++;
-    sep(tr);
     fprintf(tr->f, "{\"name\": \"memory bytes\", \"ph\": \"C\", \"pid\": %u, \"ts\": %llu, "
             "\"args\": {", pid, (unsigned long long)ts);
     for (int l = 0; l < TM_LEVEL_COUNT; l++)
