@@ -74,8 +74,10 @@ static uint32_t elem_addr(const emu_run *run, const gen_thread *t, const gen_opn
         step = i * o->hs;
     else if (o->w == 0)
         step = 0;
-    else if (o->w >= GEN_WI_NONE)   /* three-source <V;H> or <H> regions: no width */
-        step = i * o->hs;
+    else if (o->w >= GEN_WI_NONE)   /* three-source <V;H> or <H> regions: the width is
+                                     * V/H, so element i is i*H apart, or i*V when H = 0
+                                     * (<1;0>); src2's <H> has no V (IGA gives 63) */
+        step = o->hs ? i * o->hs : o->vs < GEN_VT_VXH ? i * o->vs : 0;
     else
         step = (i / o->w) * o->vs + (i % o->w) * o->hs;
     if (o->kind == GEN_OPND_INDIRECT) {
@@ -337,30 +339,28 @@ uint64_t gen_channels(const gen_thread *t, const gen_inst *in, bool use_pred)
     return m;
 }
 
-static bool cond_true(uint8_t cond, gval v)
+/* A conditional modifier on the order of two values: ord < 0, 0, > 0 for
+ * less, equal, greater (unordered values are handled by the callers). */
+static bool cond_of_order(uint8_t cond, int ord)
 {
-    if (v.isf) {
-        if (isnan(v.f))
-            return cond == GEN_COND_NE || cond == GEN_COND_UN;
-        switch (cond) {
-        case GEN_COND_EQ: return v.f == 0;
-        case GEN_COND_NE: return v.f != 0;
-        case GEN_COND_GT: return v.f > 0;
-        case GEN_COND_GE: return v.f >= 0;
-        case GEN_COND_LT: return v.f < 0;
-        case GEN_COND_LE: return v.f <= 0;
-        default: return false;
-        }
-    }
     switch (cond) {
-    case GEN_COND_EQ: return v.i == 0;
-    case GEN_COND_NE: return v.i != 0;
-    case GEN_COND_GT: return v.i > 0;
-    case GEN_COND_GE: return v.i >= 0;
-    case GEN_COND_LT: return v.i < 0;
-    case GEN_COND_LE: return v.i <= 0;
+    case GEN_COND_EQ: return ord == 0;
+    case GEN_COND_NE: return ord != 0;
+    case GEN_COND_GT: return ord > 0;
+    case GEN_COND_GE: return ord >= 0;
+    case GEN_COND_LT: return ord < 0;
+    case GEN_COND_LE: return ord <= 0;
     default: return false;
     }
+}
+
+#define ORDER(x, y) (((x) > (y)) - ((x) < (y)))
+
+static bool cond_true(uint8_t cond, gval v)
+{
+    if (v.isf && isnan(v.f))
+        return cond == GEN_COND_NE || cond == GEN_COND_UN;
+    return cond_of_order(cond, v.isf ? ORDER(v.f, 0.0) : ORDER(v.i, 0));
 }
 
 /* a <cond> b for cmp and sel: unsigned when both are unsigned integers. */
@@ -370,37 +370,11 @@ static bool compare(uint8_t cond, gval a, gval b, bool fl, bool uns)
         double x = a.isf ? a.f : (double)a.i, y = b.isf ? b.f : (double)b.i;
         if (isnan(x) || isnan(y))
             return cond == GEN_COND_NE || cond == GEN_COND_UN;
-        switch (cond) {
-        case GEN_COND_EQ: return x == y;
-        case GEN_COND_NE: return x != y;
-        case GEN_COND_GT: return x > y;
-        case GEN_COND_GE: return x >= y;
-        case GEN_COND_LT: return x < y;
-        case GEN_COND_LE: return x <= y;
-        default: return false;
-        }
+        return cond_of_order(cond, ORDER(x, y));
     }
-    if (uns) {
-        uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
-        switch (cond) {
-        case GEN_COND_EQ: return x == y;
-        case GEN_COND_NE: return x != y;
-        case GEN_COND_GT: return x > y;
-        case GEN_COND_GE: return x >= y;
-        case GEN_COND_LT: return x < y;
-        case GEN_COND_LE: return x <= y;
-        default: return false;
-        }
-    }
-    switch (cond) {
-    case GEN_COND_EQ: return a.i == b.i;
-    case GEN_COND_NE: return a.i != b.i;
-    case GEN_COND_GT: return a.i > b.i;
-    case GEN_COND_GE: return a.i >= b.i;
-    case GEN_COND_LT: return a.i < b.i;
-    case GEN_COND_LE: return a.i <= b.i;
-    default: return false;
-    }
+    if (uns)
+        return cond_of_order(cond, ORDER((uint64_t)a.i, (uint64_t)b.i));
+    return cond_of_order(cond, ORDER(a.i, b.i));
 }
 
 /* Round a float result to the execution precision (single unless :df). */
@@ -478,6 +452,51 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
         *acc_bits = x < y;
         break;
     }
+    case GEN_OP_ADD3:
+        r->i = (int64_t)(ua + ub + (uint64_t)c.i);
+        break;
+    case GEN_OP_BFN: {   /* bit k: the LUT's bit (s0 << 2 | s1 << 1 | s2), IGA's BFN */
+        uint64_t x = 0;
+        for (uint32_t k = 0; k < bits; k++) {
+            uint32_t idx = (uint32_t)((ua >> k & 1) << 2 | (ub >> k & 1) << 1 |
+                                      ((uint64_t)c.i >> k & 1));
+            x |= (uint64_t)(in->subfunc >> idx & 1) << k;
+        }
+        r->i = (int64_t)x;
+        r->isf = false;
+        break;
+    }
+    case GEN_OP_ROL: case GEN_OP_ROR: {   /* in the width of src0's type */
+        uint32_t w = 8u * gen_type_bytes[in->src[0].type], n = (uint32_t)ub & (w - 1);
+        uint64_t m = w == 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1, x = ua & m;
+        if (in->op == GEN_OP_ROR)
+            n = (w - n) & (w - 1);
+        r->i = (int64_t)(n ? (x << n | x >> (w - n)) & m : x);
+        break;
+    }
+    case GEN_OP_BFE: {   /* bfe width(src0) offset(src1) value(src2), 32-bit */
+        uint32_t w = (uint32_t)a.i & 31, o = (uint32_t)b.i & 31, v = (uint32_t)c.i;
+        if (w == 0) {
+            r->i = 0;
+        } else if (w + o < 32) {
+            uint32_t x = v << (32 - w - o);
+            r->i = type_is_signed(in->src[2].type) ? (int64_t)((int32_t)x >> (32 - w))
+                                                   : (int64_t)(x >> (32 - w));
+        } else {
+            r->i = type_is_signed(in->src[2].type) ? (int64_t)((int32_t)v >> o)
+                                                   : (int64_t)(v >> o);
+        }
+        break;
+    }
+    case GEN_OP_BFI1: {   /* the mask of width src0 at offset src1 */
+        uint32_t w = (uint32_t)a.i & 31, o = (uint32_t)b.i & 31;
+        r->i = (uint32_t)(((1u << w) - 1) << o);
+        break;
+    }
+    case GEN_OP_BFI2:   /* src1 (shifted into place) where mask src0 is set, else src2 */
+        r->i = (uint32_t)((ua & ub) | (~ua & (uint64_t)c.i));
+        break;
+    case GEN_OP_MACL:
     case GEN_OP_MACH: {
         /* The 64-bit product of the dword sources.  With AccWrEn: the high
          * half to dst, the low half to acc ("mach", IGC's mul_hi).  Without
@@ -487,7 +506,7 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
         bool sg = type_is_signed(in->src[0].type) || type_is_signed(in->src[1].type);
         uint64_t p = sg ? (uint64_t)((int64_t)(int32_t)a.i * (int64_t)(int32_t)b.i)
                         : (uint64_t)(uint32_t)a.i * (uint32_t)b.i;
-        if (in->accwr) {
+        if (in->accwr && in->op == GEN_OP_MACH) {
             r->i = sg ? (int64_t)(int32_t)(uint32_t)(p >> 32) : (int64_t)(p >> 32);
             *has_acc = true;
             *acc_bits = (uint32_t)p;

@@ -41,7 +41,9 @@ typedef struct gen_thread {
     uint32_t bar_gen;
     gen_barrier *bar;        /* its work-group's */
     uint8_t *scratch;        /* the work-group's scratch arena (A32 stateless) */
-    uint32_t scratch_size;   /* its bytes: scratch_stride x the work-group's threads */
+    uint32_t scratch_size;   /* its bytes: scratch_stride x the work-group's threads,
+                              * then (Xe-HPG+) the indirect data */
+    uint32_t indirect;       /* offset of the indirect data in the arena (r0.0) */
     bool unaligned_ok;       /* the message in flight takes any byte address */
     uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
 } gen_thread;

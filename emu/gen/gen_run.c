@@ -86,6 +86,25 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
     }
 }
 
+/* The local IDs of the `size` items of thread sgi at out: x, y, z as
+ * 16-bit lanes, each dimension padded to whole GRFs. */
+static void local_ids(const emu_run *run, const emu_wg *wg, uint32_t sgi, uint32_t size,
+                      uint8_t *out)
+{
+    const gen_program *p = run->k->gen;
+    const uint32_t gb = p->grf_bytes, S = run->width;
+    const uint32_t dim_bytes = (S * 2 + gb - 1) / gb * gb;
+    for (uint32_t l = 0; l < size && p->local_id_bytes; l++) {
+        uint64_t lin = (uint64_t)sgi * S + l;
+        uint16_t id[3] = { (uint16_t)(lin % wg->local_size[0]),
+                           (uint16_t)(lin / wg->local_size[0] % wg->local_size[1]),
+                           (uint16_t)(lin / (wg->local_size[0] * wg->local_size[1])) };
+        for (uint32_t d = 0; d < 3; d++)
+            if ((d + 1) * dim_bytes <= p->local_id_bytes)
+                memcpy(out + d * dim_bytes + 2 * l, &id[d], 2);
+    }
+}
+
 /* Thread `sgi` of work-group wg: registers cleared, then the payload. */
 static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t sgi,
                          const uint8_t *cross)
@@ -121,19 +140,19 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     /* r0.5[31:10]: the thread's scratch space, an offset in the A32
      * stateless space of the work-group's scratch arena */
     put32(t->grf + 20, sgi * gen_scratch_stride(p));
-    /* per-thread payload from r1: local IDs x, y, z as 16-bit lanes, each
-     * dimension padded to whole GRFs */
-    uint8_t *pt = t->grf + gb + p->local_id_offset;
-    uint32_t dim_bytes = (S * 2 + gb - 1) / gb * gb;
-    for (uint32_t l = 0; l < size && p->local_id_bytes; l++) {
-        uint64_t lin = (uint64_t)sgi * S + l;
-        uint16_t id[3] = { (uint16_t)(lin % wg->local_size[0]),
-                           (uint16_t)(lin / wg->local_size[0] % wg->local_size[1]),
-                           (uint16_t)(lin / (wg->local_size[0] * wg->local_size[1])) };
-        for (uint32_t d = 0; d < 3; d++)
-            if ((d + 1) * dim_bytes <= p->local_id_bytes)
-                memcpy(pt + d * dim_bytes + 2 * l, &id[d], 2);
+    if (p->loads_payload) {
+        /* Xe-HPG+: the code loads its payload from the indirect data (r0.0
+         * [31:6], in the A32 stateless space), its own part at r0.4[7:0]
+         * times the per-thread size; r1 holds the inline data */
+        put32(t->grf, t->indirect);
+        put32(t->grf + 16, sgi);
+        memcpy(t->grf + gb, cross, p->inline_bytes);
+        local_ids(run, wg, sgi, size, t->scratch + t->indirect + p->cross_used -
+                  p->inline_bytes + sgi * p->local_id_bytes);
+        return;
     }
+    /* per-thread payload from r1: local IDs, then the cross-thread data */
+    local_ids(run, wg, sgi, size, t->grf + gb + p->local_id_offset);
     uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + gb - 1) / gb * gb;
     memcpy(t->grf + gb + per_thread, cross, p->cross_bytes);
 }
@@ -241,7 +260,12 @@ int emu_gen_run(emu_run *run)
     gen_thread *th = calloc(maxt, sizeof *th);
     uint8_t *grf = calloc(maxt, grf_size);
     uint8_t *cross = calloc(1, p->cross_bytes + 1);
-    const uint32_t scratch_size = maxt * gen_scratch_stride(p);
+    /* the A32 stateless space of a work-group: each thread's scratch, then
+     * (Xe-HPG+) the indirect data: the cross-thread data after the inline
+     * part, then each thread's local IDs */
+    const uint32_t indirect = (maxt * gen_scratch_stride(p) + 63) / 64 * 64;
+    const uint32_t scratch_size = indirect + (p->loads_payload ? p->cross_used -
+                                  p->inline_bytes + maxt * p->local_id_bytes : 0);
     uint8_t *scratch = calloc(1, scratch_size + 1);
     uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
                           p->grf_bytes * p->grf_bytes;
@@ -261,8 +285,9 @@ int emu_gen_run(emu_run *run)
         th[i].bar = &bar;
         th[i].scratch = scratch;
         th[i].scratch_size = scratch_size;
+        th[i].indirect = indirect;
     }
-    if (p->grf_bytes + per_thread + p->cross_bytes > grf_size)
+    if (!p->loads_payload && p->grf_bytes + per_thread + p->cross_bytes > grf_size)
         rc = emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
                        "the payload (%u bytes) does not fit the %u GRFs",
                        p->grf_bytes + per_thread + p->cross_bytes, p->grf_count);
@@ -288,6 +313,8 @@ int emu_gen_run(emu_run *run)
         memset(wg.local_mem, 0, run->local_total);
         memset(scratch, 0, scratch_size);
         cross_thread(run, &wg, cross);
+        if (p->loads_payload)
+            memcpy(scratch + indirect, cross + p->inline_bytes, p->cross_used - p->inline_bytes);
         bar = (gen_barrier){ .threads = wg.nsg };
         for (uint32_t i = 0; i < wg.nsg; i++) {
             th[i].sg = &run->sg_pool[i];

@@ -9,6 +9,7 @@
 #include "gen_engine.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,8 +40,9 @@ static int mem_fault(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, b
 {
     char desc[256];
     if (sp == SPACE_SCRATCH)
-        snprintf(desc, sizeof desc, "scratch address 0x%" PRIx64 " (scratch is %u bytes, %u "
-                 "a thread)", addr, t->scratch_size, gen_scratch_stride(run->k->gen));
+        snprintf(desc, sizeof desc, "A32 stateless address 0x%" PRIx64 " (%u bytes: scratch, "
+                 "%u a thread, then %u bytes of payload)", addr, t->scratch_size,
+                 gen_scratch_stride(run->k->gen), t->scratch_size - t->indirect);
     else
         emu_mem_describe(run, sp, addr, desc, sizeof desc);
     return gen_fault(run, t, lane, SGEMU_EXIT_FAULT, "%s %s %s of %u bytes at %s", why,
@@ -88,24 +90,20 @@ static int access(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, uint
     return 0;
 }
 
-/* Address of lane i from the address payload: A64 (8 bytes a lane), or a
- * 32-bit offset into SLM or into the surface of the descriptor's binding
- * table index. */
-static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t i,
-                        bool a64, isa_space *sp, uint64_t *addr)
+/* Pseudo binding-table index of a flat A64 address. */
+enum { BTI_FLAT64 = 0x100 };
+
+/* The space and emu/ address of raw address v of lane `lane` under
+ * binding-table index bti: BTI_FLAT64 (an A64 address), SLM, A32 stateless
+ * (scratch and the payload), or the buffer argument the table maps bti to,
+ * v an offset into it. */
+static int resolve(emu_run *run, gen_thread *t, uint32_t lane, uint32_t bti, uint64_t v,
+                   isa_space *sp, uint64_t *addr)
 {
-    uint32_t ab = a64 ? 8 : 4;
-    const uint8_t *p = grf_at(t, in->src[0].reg * run->k->gen->grf_bytes + i * ab, ab);
-    if (!p)
-        return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "address payload outside the GRF");
-    uint64_t v = 0;
-    memcpy(&v, p, ab);
     *sp = ISA_SPACE_GLOBAL;
-    if (a64) {
-        *addr = v;
+    *addr = v;
+    if (bti == BTI_FLAT64)
         return 0;
-    }
-    uint32_t bti = desc_bits(in->desc, 0, 8);
     if (bti == BTI_SLM) {
         /* IGC sets bit 28 in SLM addresses of local arguments (a constant
          * 0x10000000 base) and relies on the SLM unit ignoring it: sgemu
@@ -115,20 +113,47 @@ static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_
         return 0;
     }
     if (bti == BTI_A32 || bti == BTI_A32_NC) {
-        if (!gen_scratch_stride(run->k->gen))
-            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                             "A32 stateless access in a kernel without scratch space is not "
-                             "supported by sgemu");
         *sp = SPACE_SCRATCH;
-        *addr = v;
         return 0;
     }
-    int16_t arg = run->k->gen->bti_arg[bti];
+    int16_t arg = bti < GEN_MAX_BTI ? run->k->gen->bti_arg[bti] : -1;
     if (arg < 0)
-        return gen_fault(run, t, i, SGEMU_EXIT_USER,
+        return gen_fault(run, t, lane, SGEMU_EXIT_USER,
                          "binding table index %u names no buffer argument", bti);
     *addr = emu_buffer_base((uint32_t)arg) + v;
     return 0;
+}
+
+/* Address of lane i from the address payload at src0: `ab` bytes a lane
+ * (8: A64, 4: a 32-bit offset), resolved under binding-table index bti. */
+static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t i,
+                        uint32_t ab, uint32_t bti, isa_space *sp, uint64_t *addr)
+{
+    const uint8_t *p = grf_at(t, in->src[0].reg * run->k->gen->grf_bytes + i * ab, ab);
+    if (!p)
+        return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "address payload outside the GRF");
+    uint64_t v = 0;
+    memcpy(&v, p, ab);
+    return resolve(run, t, i, bti, v, sp, addr);
+}
+
+/* The HDC message's binding-table index: A64, or the descriptor's [7:0]. */
+static uint32_t hdc_bti(const gen_inst *in, bool a64)
+{
+    return a64 ? BTI_FLAT64 : desc_bits(in->desc, 0, 8);
+}
+
+/* The next lane at or after *i (of n) that the channel mask m executes,
+ * with its address: 1, or 0 when none is left, or -1 after a fault. */
+static int next_lane(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t m,
+                     uint32_t *i, uint32_t n, uint32_t ab, uint32_t bti, isa_space *sp,
+                     uint64_t *addr)
+{
+    while (*i < n && *i < in->esize && !(m >> *i & 1))
+        (*i)++;
+    if (*i >= n || *i >= in->esize)
+        return 0;
+    return lane_address(run, t, in, *i, ab, bti, sp, addr) ? -1 : 1;
 }
 
 /* The message's lanes: the instruction's channels (execution mask and
@@ -141,13 +166,11 @@ static int scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool store
     uint32_t data = store ? in->src[1].reg * gb : in->dst.reg * gb;
     if (!store && in->dst.file == GEN_FILE_NULL)
         data = UINT32_MAX;
-    for (uint32_t i = 0; i < simd && i < in->esize; i++) {
-        if (!(m >> i & 1))
-            continue;
-        uint64_t addr = 0;
-        isa_space sp = ISA_SPACE_GLOBAL;
-        if (lane_address(run, t, in, i, a64, &sp, &addr))
-            return run->fault->code;
+    uint64_t addr = 0;
+    isa_space sp = ISA_SPACE_GLOBAL;
+    int more;
+    for (uint32_t i = 0; (more = next_lane(run, t, in, m, &i, simd, a64 ? 8 : 4,
+                                           hdc_bti(in, a64), &sp, &addr)) > 0; i++) {
         for (uint32_t e = 0; e < elems; e++) {
             uint8_t tmp[8] = { 0 };
             uint8_t *reg = data == UINT32_MAX ? tmp
@@ -160,7 +183,7 @@ static int scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool store
                 return run->fault->code;
         }
     }
-    return 0;
+    return more < 0 ? run->fault->code : 0;
 }
 
 /* A64 byte/dword/qword gathering read and scattering write (DC1). */
@@ -193,13 +216,11 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
     uint64_t m = gen_channels(t, in, true);
     uint32_t gb = run->k->gen->grf_bytes;
     uint32_t data = store ? in->src[1].reg * gb : in->dst.reg * gb;
-    for (uint32_t i = 0; i < simd && i < in->esize; i++) {
-        if (!(m >> i & 1))
-            continue;
-        uint64_t addr = 0;
-        isa_space sp = ISA_SPACE_GLOBAL;
-        if (lane_address(run, t, in, i, a64, &sp, &addr))
-            return run->fault->code;
+    uint64_t addr = 0;
+    isa_space sp = ISA_SPACE_GLOBAL;
+    int more;
+    for (uint32_t i = 0; (more = next_lane(run, t, in, m, &i, simd, a64 ? 8 : 4,
+                                           hdc_bti(in, a64), &sp, &addr)) > 0; i++) {
         uint32_t k = 0;
         for (uint32_t c = 0; c < 4; c++) {
             if (dis >> c & 1)
@@ -212,7 +233,7 @@ static int untyped(emu_run *run, gen_thread *t, const gen_inst *in, bool store, 
             k++;
         }
     }
-    return 0;
+    return more < 0 ? run->fault->code : 0;
 }
 
 /* Byte scattered read/write (DC0, A32: SLM or a surface): [8] SIMD16,
@@ -229,60 +250,105 @@ static int byte_scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool 
     return rc;
 }
 
-/* Integer atomic operations (IGA's AtomicIntegerOp, descriptor [11:8]) on a
- * value of `bits` bits: the new memory value from the old one and the
- * operands a (and b for compare-and-swap); false for an unknown op. */
+/* A float of `bits` bits (32 or 64) as a double, and back. */
+static double fbits(uint64_t v, uint32_t bits)
+{
+    if (bits == 64) {
+        double d;
+        memcpy(&d, &v, 8);
+        return d;
+    }
+    float f;
+    uint32_t u = (uint32_t)v;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint64_t bitsf(double d, uint32_t bits)
+{
+    uint64_t v = 0;
+    if (bits == 64) {
+        memcpy(&v, &d, 8);
+    } else {
+        float f = (float)d;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        v = u;
+    }
+    return v;
+}
+
+/* Atomic operations (GEN_ATOMIC_*: IGA's AtomicIntegerOp, then the float
+ * ones) on a value of `bits` bits: the new memory value from the old one and
+ * the operands a (and b for compare-and-swap); false for an unknown op.
+ * Float min/max return the number when one side is NaN (IEEE minNum). */
 static bool atomic_op(uint32_t op, uint32_t bits, uint64_t old, uint64_t a, uint64_t b,
                       uint64_t *out)
 {
     const uint64_t m = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
     const int64_t so = bits == 64 ? (int64_t)old : (int64_t)(int32_t)(uint32_t)old;
     const int64_t sa = bits == 64 ? (int64_t)a : (int64_t)(int32_t)(uint32_t)a;
+    const bool fl = op >= GEN_ATOMIC_FADD && op <= GEN_ATOMIC_FCMPWR;
+    const double fo = fl ? fbits(old, bits) : 0, fa = fl ? fbits(a, bits) : 0;
     switch (op) {
-    case 0x1: *out = old & a; break;                   /* and */
-    case 0x2: *out = old | a; break;                   /* or */
-    case 0x3: *out = old ^ a; break;                   /* xor */
-    case 0x4: *out = a; break;                         /* store (exchange) */
-    case 0x5: *out = old + 1; break;                   /* increment */
-    case 0x6: case 0xF: *out = old - 1; break;         /* decrement, pre-decrement */
-    case 0x7: *out = old + a; break;                   /* add */
-    case 0x8: *out = old - a; break;                   /* subtract */
-    case 0x9: *out = a - old; break;                   /* reverse subtract */
-    case 0xA: *out = sa > so ? a : old; break;         /* signed max */
-    case 0xB: *out = sa < so ? a : old; break;         /* signed min */
-    case 0xC: *out = (a & m) > (old & m) ? a : old; break;   /* unsigned max */
-    case 0xD: *out = (a & m) < (old & m) ? a : old; break;   /* unsigned min */
-    case 0xE: *out = (old & m) == (a & m) ? b : old; break;  /* compare (a) and swap (b) */
+    case GEN_ATOMIC_AND: *out = old & a; break;
+    case GEN_ATOMIC_OR: *out = old | a; break;
+    case GEN_ATOMIC_XOR: *out = old ^ a; break;
+    case GEN_ATOMIC_MOV: *out = a; break;                   /* store (exchange) */
+    case GEN_ATOMIC_INC: *out = old + 1; break;
+    case GEN_ATOMIC_DEC: case GEN_ATOMIC_PREDEC: *out = old - 1; break;
+    case GEN_ATOMIC_ADD: *out = old + a; break;
+    case GEN_ATOMIC_SUB: *out = old - a; break;
+    case GEN_ATOMIC_REVSUB: *out = a - old; break;
+    case GEN_ATOMIC_IMAX: *out = sa > so ? a : old; break;
+    case GEN_ATOMIC_IMIN: *out = sa < so ? a : old; break;
+    case GEN_ATOMIC_UMAX: *out = (a & m) > (old & m) ? a : old; break;
+    case GEN_ATOMIC_UMIN: *out = (a & m) < (old & m) ? a : old; break;
+    case GEN_ATOMIC_CMPWR: *out = (old & m) == (a & m) ? b : old; break;  /* compare a, swap b */
+    case GEN_ATOMIC_LOAD: *out = old; break;
+    case GEN_ATOMIC_FADD: *out = bitsf(fo + fa, bits); break;
+    case GEN_ATOMIC_FSUB: *out = bitsf(fo - fa, bits); break;
+    case GEN_ATOMIC_FMIN: *out = isnan(fa) || fo <= fa ? old : a; break;
+    case GEN_ATOMIC_FMAX: *out = isnan(fa) || fo >= fa ? old : a; break;
+    case GEN_ATOMIC_FCMPWR: *out = fo == fa ? b : old; break;
     default: return false;
     }
     *out &= m;
     return true;
 }
 
-/* Untyped atomic integer operation: A32 (SLM or a surface; [12] SIMD8,
- * else SIMD16; 32-bit) or A64 (always SIMD8; [12] 64-bit data).  Lanes in
- * channel order; [13]: the old value is returned. */
-static int atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
+/* Operands an atomic operation takes from the message data. */
+static uint32_t atomic_operands(uint32_t op)
 {
-    const uint32_t op = desc_bits(in->desc, 8, 4), ret = desc_bits(in->desc, 13, 1);
-    const uint32_t simd = a64 ? 8 : desc_bits(in->desc, 12, 1) ? 8 : 16;
-    const uint32_t bits = a64 && desc_bits(in->desc, 12, 1) ? 64 : 32, nb = bits / 8;
+    switch (op) {
+    case GEN_ATOMIC_CMPWR: case GEN_ATOMIC_FCMPWR: return 2;
+    case GEN_ATOMIC_INC: case GEN_ATOMIC_DEC: case GEN_ATOMIC_PREDEC: case GEN_ATOMIC_LOAD:
+        return 0;
+    default: return 1;
+    }
+}
+
+/* An atomic message's lanes in channel order: `simd` lanes, addresses of
+ * ab bytes under binding-table index bti, operand k of lane i at
+ * src1 + k * stride + i * nb; the old value of lane i to dst + i * nb when
+ * `ret`. */
+static int atomic_lanes(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t op,
+                        uint32_t bits, uint32_t simd, uint32_t ab, uint32_t bti,
+                        uint32_t stride, bool ret)
+{
     uint64_t probe;
-    if (op == 0 || !atomic_op(op, bits, 0, 0, 0, &probe))
+    if (op == GEN_ATOMIC_CMPWR8B || !atomic_op(op, bits, 0, 0, 0, &probe))
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
                          "atomic operation 0x%x is not supported by sgemu", op);
-    const uint32_t gb = run->k->gen->grf_bytes;
-    const uint32_t nsrc = op == 0xE ? 2 : op == 0x5 || op == 0x6 || op == 0xF ? 0 : 1;
-    uint64_t m = gen_channels(t, in, true);
-    for (uint32_t i = 0; i < simd && i < in->esize; i++) {
-        if (!(m >> i & 1))
-            continue;
-        uint64_t addr = 0, a = 0, b = 0, old = 0, nv = 0;
-        isa_space sp = ISA_SPACE_GLOBAL;
-        if (lane_address(run, t, in, i, a64, &sp, &addr))
-            return run->fault->code;
+    const uint32_t gb = run->k->gen->grf_bytes, nb = bits / 8, nsrc = atomic_operands(op);
+    uint64_t m = gen_channels(t, in, true), addr = 0;
+    isa_space sp = ISA_SPACE_GLOBAL;
+    int more;
+    for (uint32_t i = 0; (more = next_lane(run, t, in, m, &i, simd, ab, bti, &sp, &addr)) > 0;
+         i++) {
+        uint64_t a = 0, b = 0, old = 0, nv = 0;
         for (uint32_t k = 0; k < nsrc; k++) {
-            const uint8_t *s = grf_at(t, in->src[1].reg * gb + (k * simd + i) * nb, nb);
+            const uint8_t *s = grf_at(t, in->src[1].reg * gb + k * stride + i * nb, nb);
             if (!s)
                 return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message data outside the GRF");
             memcpy(k ? &b : &a, s, nb);
@@ -300,7 +366,18 @@ static int atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
             memcpy(r, &old, nb);
         }
     }
-    return 0;
+    return more < 0 ? run->fault->code : 0;
+}
+
+/* Untyped atomic integer operation (HDC): A32 (SLM or a surface; [12]
+ * SIMD8, else SIMD16; 32-bit) or A64 (always SIMD8; [12] 64-bit data);
+ * [11:8] the operation, [13]: the old value is returned. */
+static int atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
+{
+    const uint32_t simd = a64 ? 8 : desc_bits(in->desc, 12, 1) ? 8 : 16;
+    const uint32_t bits = a64 && desc_bits(in->desc, 12, 1) ? 64 : 32;
+    return atomic_lanes(run, t, in, desc_bits(in->desc, 8, 4), bits, simd, a64 ? 8 : 4,
+                        hdc_bti(in, a64), simd * bits / 8, desc_bits(in->desc, 13, 1));
 }
 
 /* OWord/HWord block read/write: one contiguous block for the whole
@@ -336,20 +413,11 @@ static int block(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
     if (a64) {
         memcpy(&addr, h, 8);
     } else {
-        uint32_t off, bti = desc_bits(in->desc, 0, 8);
+        uint32_t off;
         memcpy(&off, h + 8, 4);
-        addr = in->msg_type == GEN_MSG_MT0R_OWUB ? off : (uint64_t)off * 16;
-        if (bti == BTI_SLM) {
-            sp = ISA_SPACE_LOCAL;
-            addr &= 0x0FFFFFFFu;
-        } else if (bti == BTI_A32 || bti == BTI_A32_NC) {
-            sp = SPACE_SCRATCH;
-        } else if (run->k->gen->bti_arg[bti] < 0) {
-            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                             "binding table index %u names no buffer argument", bti);
-        } else {
-            addr += emu_buffer_base((uint32_t)run->k->gen->bti_arg[bti]);
-        }
+        if (resolve(run, t, UINT32_MAX, desc_bits(in->desc, 0, 8),
+                    in->msg_type == GEN_MSG_MT0R_OWUB ? off : (uint64_t)off * 16, &sp, &addr))
+            return run->fault->code;
     }
     uint32_t reg = store ? in->src[1].reg : in->dst.reg;
     if (!store && in->dst.file != GEN_FILE_GRF)
@@ -381,6 +449,81 @@ static int scratch_block(emu_run *run, gen_thread *t, const gen_inst *in, bool s
     return access(run, t, 0, SPACE_SCRATCH, addr, r, bytes, store);
 }
 
+/* An LSC message (Xe-HPG+; gen_lsc.c has its fields from IGA's decoding).
+ * Addresses: flat (A64 global, or on SLM an offset into local memory),
+ * bti[N] (an offset into the surface of binding-table index N; 255: A32
+ * stateless).  Data: element e of lane i at e * stride + i * reg_bytes,
+ * stride the lanes' bytes rounded up to whole GRFs; transposed (xNt): one
+ * address (lane 0) and N elements in a row. */
+static int lsc(emu_run *run, gen_thread *t, const gen_inst *in)
+{
+    const gen_lsc *l = &in->lsc;
+    const uint32_t gb = run->k->gen->grf_bytes;
+    if (l->op == GEN_LSC_FENCE) {   /* memory is coherent in sgemu: only the response */
+        uint8_t *r = in->rlen && in->dst.file == GEN_FILE_GRF
+                   ? grf_at(t, in->dst.reg * gb, in->rlen * gb) : NULL;
+        if (r)
+            memset(r, 0, (size_t)in->rlen * gb);
+        return 0;
+    }
+    if (l->op == GEN_LSC_OTHER || l->model == GEN_LSC_BSS || l->model == GEN_LSC_SS ||
+        l->addr_bytes == 2 || (l->reg_bytes != l->mem_bytes && l->transpose))
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "this LSC message is not supported by sgemu");
+    uint32_t bti = l->model == GEN_LSC_BTI ? l->bti
+                 : in->sfid == GEN_SFID_SLM ? (uint32_t)BTI_SLM
+                 : l->addr_bytes == 8 ? (uint32_t)BTI_FLAT64 : (uint32_t)BTI_A32;
+    const uint32_t stride = (in->esize * l->reg_bytes + gb - 1) / gb * gb;
+    const bool store = l->op == GEN_LSC_STORE || l->op == GEN_LSC_STORE_QUAD;
+    if (l->op == GEN_LSC_ATOMIC)
+        return atomic_lanes(run, t, in, l->atomic, 8u * l->mem_bytes, in->esize, l->addr_bytes,
+                            bti, stride, in->dst.file == GEN_FILE_GRF);
+    if (!store && in->dst.file != GEN_FILE_GRF)
+        return 0;   /* a load to null: a prefetch */
+    const uint32_t data = (store ? in->src[1].reg : in->dst.reg) * gb;
+    if (l->transpose) {
+        uint64_t addr = 0;
+        isa_space sp = ISA_SPACE_GLOBAL;
+        uint32_t n = (uint32_t)l->vec * l->mem_bytes;
+        uint8_t *r = grf_at(t, data, n);
+        if (lane_address(run, t, in, 0, l->addr_bytes, bti, &sp, &addr))
+            return run->fault->code;
+        if (!r)
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT, "message data outside the GRF");
+        return access(run, t, 0, sp, addr, r, n, store);
+    }
+    /* quad messages: the enabled channels of x, y, z, w, 4 bytes apart in
+     * memory; others: vec elements a lane */
+    const uint32_t chans = l->chmask ? l->chmask : (1u << l->vec) - 1;
+    uint64_t m = gen_channels(t, in, true), addr = 0;
+    isa_space sp = ISA_SPACE_GLOBAL;
+    int more;
+    t->unaligned_ok = l->mem_bytes < 4;
+    for (uint32_t i = 0; (more = next_lane(run, t, in, m, &i, in->esize, l->addr_bytes, bti,
+                                           &sp, &addr)) > 0; i++) {
+        uint32_t k = 0;
+        for (uint32_t c = 0; c < 32 && chans >> c; c++) {
+            if (!(chans >> c & 1))
+                continue;
+            uint8_t *reg = grf_at(t, data + k * stride + i * l->reg_bytes, l->reg_bytes);
+            if (!reg) {
+                t->unaligned_ok = false;
+                return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message data outside the GRF");
+            }
+            if (!store && l->reg_bytes > l->mem_bytes)
+                memset(reg, 0, l->reg_bytes);
+            if (access(run, t, i, sp, addr + (uint64_t)c * l->mem_bytes, reg, l->mem_bytes,
+                       store)) {
+                t->unaligned_ok = false;
+                return run->fault->code;
+            }
+            k++;
+        }
+    }
+    t->unaligned_ok = false;
+    return more < 0 ? run->fault->code : 0;
+}
+
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
 {
     if (in->eot) {   /* end of thread (thread spawner message) */
@@ -406,6 +549,8 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
         }
         return 0;
     }
+    if (in->lsc.op != GEN_LSC_NONE)
+        return lsc(run, t, in);
     if (in->msg_type < 0 || in->msg_type >= GEN_MSG_COUNT)
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
                          "send to shared function %d is not supported by sgemu", in->sfid);

@@ -86,7 +86,8 @@ enum { GEN_SYNC_BAR = 14 };
 
 /* Shared functions of a send (IGA's iga::SFID). */
 enum { GEN_SFID_NULL = 0, GEN_SFID_SMPL = 2, GEN_SFID_GTWY = 3, GEN_SFID_TS = 7,
-       GEN_SFID_DC0 = 10, GEN_SFID_DC1 = 12 };
+       GEN_SFID_DC0 = 10, GEN_SFID_DC1 = 12, GEN_SFID_UGML = 1, GEN_SFID_SLM = 14,
+       GEN_SFID_UGM = 15, GEN_SFID_TGM = 18 };
 
 /* Send message types (IGA's iga::SFMessageType, gen_msgs.def) and what
  * sgemu does with each. */
@@ -104,6 +105,37 @@ typedef enum gen_msg_handler {
 } gen_msg_handler;
 extern const char *const gen_msg_names[GEN_MSG_COUNT];
 extern const uint8_t gen_msg_handlers[GEN_MSG_COUNT];
+
+/* Atomic operations: the values of IGA's AtomicIntegerOp (the HDC
+ * descriptor's [11:8]), then the float ones; LSC atomics map onto them. */
+enum {
+    GEN_ATOMIC_CMPWR8B = 0, GEN_ATOMIC_AND, GEN_ATOMIC_OR, GEN_ATOMIC_XOR, GEN_ATOMIC_MOV,
+    GEN_ATOMIC_INC, GEN_ATOMIC_DEC, GEN_ATOMIC_ADD, GEN_ATOMIC_SUB, GEN_ATOMIC_REVSUB,
+    GEN_ATOMIC_IMAX, GEN_ATOMIC_IMIN, GEN_ATOMIC_UMAX, GEN_ATOMIC_UMIN, GEN_ATOMIC_CMPWR,
+    GEN_ATOMIC_PREDEC, GEN_ATOMIC_LOAD = 16, GEN_ATOMIC_FADD, GEN_ATOMIC_FSUB, GEN_ATOMIC_FMIN,
+    GEN_ATOMIC_FMAX, GEN_ATOMIC_FCMPWR
+};
+
+/* An LSC message (Xe-HPG+), from IGA's decoding (gen_lsc.c). */
+enum { GEN_LSC_NONE, GEN_LSC_LOAD, GEN_LSC_STORE, GEN_LSC_LOAD_QUAD, GEN_LSC_STORE_QUAD,
+       GEN_LSC_ATOMIC, GEN_LSC_FENCE, GEN_LSC_OTHER };
+enum { GEN_LSC_FLAT, GEN_LSC_BTI, GEN_LSC_BSS, GEN_LSC_SS };
+typedef struct gen_lsc {
+    uint8_t op;            /* GEN_LSC_* (NONE: not an LSC message) */
+    uint8_t atomic;        /* GEN_ATOMIC_* */
+    uint8_t mem_bytes;     /* bytes of an element in memory */
+    uint8_t reg_bytes;     /* and in the registers (d8u32, d16u32: 4) */
+    uint8_t vec;           /* elements an address */
+    uint8_t transpose;     /* one address, vec elements in a block */
+    uint8_t chmask;        /* quad messages: channels x, y, z, w */
+    uint8_t addr_bytes;    /* a16, a32, a64 */
+    uint8_t model;         /* GEN_LSC_FLAT, BTI, ... */
+    uint8_t bti;
+} gen_lsc;
+
+/* The LSC fields from an instruction's text as IGA prints it: 0, or -1
+ * when IGA's decoding is not one sgemu reads. */
+int gen_lsc_parse(const char *text, gen_lsc *l);
 
 typedef struct gen_inst {
     uint32_t offset;       /* byte offset in the kernel's code */
@@ -129,6 +161,7 @@ typedef struct gen_inst {
     int32_t sfid;          /* GEN_SFID_* */
     uint32_t desc, ex_desc;
     uint32_t mlen, emlen, rlen;   /* payload, extended payload, response GRFs */
+    gen_lsc lsc;           /* SFID UGM, UGML, SLM: the LSC message */
 } gen_inst;
 
 /* What the cross-thread data of a kernel holds (zebin payload_arguments). */
@@ -163,6 +196,12 @@ typedef struct gen_program {
     uint32_t private_bytes;   /* private memory (private_space) */
     bool private_per_item;    /* private_bytes a work-item (else a thread) */
     uint32_t cross_bytes;  /* cross-thread data, GRF-aligned */
+    uint32_t cross_used;   /* cross-thread data, 32-byte aligned (its size in the
+                            * indirect data that Xe-HPG+ code loads) */
+    uint32_t inline_bytes; /* Xe-HPG+: the first bytes of the cross-thread data,
+                            * delivered in r1 (inline data) */
+    bool loads_payload;    /* Xe-HPG+: the code loads its cross-thread and
+                            * per-thread data from the indirect data in r0.0 */
     uint32_t local_id_offset, local_id_bytes;  /* per-thread payload */
     uint32_t npay;
     gen_payload pay[GEN_MAX_PAYLOAD];

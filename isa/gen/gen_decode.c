@@ -158,6 +158,11 @@ int gen_decode(gen_program *p, const uint8_t *code, size_t len, const char *knam
         p->text[n] = strdup(t);
         if (!p->text[n])
             rc = FAIL("out of host memory");
+        gen_inst *in = &p->inst[n];
+        if (in->op != GEN_OP_UNKNOWN && gen_ops[in->op].cls == GEN_CLASS_SEND && !in->eot &&
+            (in->sfid == GEN_SFID_UGM || in->sfid == GEN_SFID_UGML ||
+             in->sfid == GEN_SFID_SLM) && gen_lsc_parse(t, &in->lsc) != 0)
+            in->lsc.op = GEN_LSC_OTHER;   /* refused when executed */
         n++;
     }
     p->ninst = n;

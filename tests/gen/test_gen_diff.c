@@ -1,12 +1,13 @@
 /* test_gen_diff.c - the Gen path against the SPIR-V path (docs/gen.md,
- * "Differential test"): every kernel of tests/kernels, examples/opencl and
- * examples/bench that ocloc compiles for tgllp runs through both with the
- * same generated inputs (buffers of pseudo-random values, small scalars);
- * where both complete, every buffer must be equal: integers bit for bit,
+ * "Differential test"): on each Intel config (its device.ocloc_target),
+ * every kernel of tests/kernels, examples/opencl and examples/bench that
+ * ocloc compiles runs through both with the same generated inputs (buffers
+ * of pseudo-random values, small scalars); where both complete, every buffer must be equal: integers bit for bit,
  * floats within 4 ulps, halves within 2 (IGC may contract and reorder where
  * OpenCL allows, and its half built-ins round differently within bounds).
- * Kernels the Gen path does not execute yet are listed with the reason.
- * A kernel runs at SIMD16 first, then at SIMD8 and SIMD32 when that passed.
+ * Kernels and widths that ocloc refuses are listed with IGC's reason, those
+ * the Gen path does not execute yet with what it refused.  Every kernel
+ * runs at SIMD8, 16 and 32.
  * Skips (77) when ocloc or libiga64.so.1 is missing. */
 #include "sgemu.h"
 #include "gen/gen.h"
@@ -25,11 +26,17 @@
 #define ITEMS 64          /* global size; work-groups of 32 */
 #define ELEMS 4096        /* elements of every buffer (room for strided kernels) */
 
+/* The Intel configs, each compiled for its device.ocloc_target. */
+static const char *const configs[] = { "intel-gen9-gt2", "intel-xe-lp", "intel-xe-hpg",
+                                       "intel-xe-hpc" };
 static emu_config cfg;
 static const char *src_root = ".";
 
 typedef struct tally {
-    uint32_t compared, mismatched, refused_gen, refused_spirv, skipped, faulted;
+    uint32_t compared, mismatched;
+    uint32_t refused_ocloc;   /* IGC refused the kernel or the width (its reason listed) */
+    uint32_t refused_gen;     /* sgemu's Gen path does not execute it (what, listed) */
+    uint32_t refused_spirv, skipped, faulted;
 } tally;
 
 static uint32_t lcg(uint32_t *s)
@@ -162,20 +169,26 @@ static const char *first_error(const char *msg)
 }
 
 /* One kernel at one width; returns true when both paths ran and agreed. */
-static bool one(const char *path, const char *dir, const char *name, uint32_t w, tally *t,
-                bool report)
+static bool one(const char *path, const char *dir, const char *name, uint32_t w, tally *t)
 {
     char inc[1100], err[2048], wdef[32];
     snprintf(inc, sizeof inc, "-I%s -DWIDTH=%u", dir, w);   /* tests/gen's kernels */
     snprintf(wdef, sizeof wdef, "-DWIDTH=%u", w);
     isa_kernel g, s;
-    if (sgemu_load_igc(path, "tgllp", inc, w, name, &g, err, sizeof err)) {
-        if (report) {
-            const char *e = first_error(err);
-            printf("  refused %-28s SIMD%-2u ocloc/load: %.*s\n", name, w,
-                   (int)strcspn(e, "\n"), e);
+    int lrc = sgemu_load_igc(path, cfg.ocloc_target, inc, w, name, &g, err, sizeof err);
+    if (lrc == 0 && g.gen->simd != w) {   /* intel_reqd_sub_group_size: compiled once */
+        isa_kernel_free(&g);
+        return false;
+    }
+    if (lrc) {
+        const char *e = first_error(err);
+        bool igc = strncmp(err, "ocloc ", 6) == 0 || strstr(err, "IGC ");
+        printf("  refused %-28s SIMD%-2u %s: %.*s\n", name, w, igc ? "ocloc" : "load",
+               (int)strcspn(e, "\n"), e);
+        if (igc)
+            t->refused_ocloc++;
+        else
             t->refused_gen++;
-        }
         return false;
     }
     char incdir[1100];
@@ -192,8 +205,7 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
         fclose(devnull);
     isa_diags_free(&d);
     if (rc) {
-        if (report)
-            t->refused_spirv++;
+        t->refused_spirv++;
         isa_kernel_free(&g);
         return false;
     }
@@ -202,10 +214,8 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
     memset(va, 0, sizeof va);
     memset(vb, 0, sizeof vb);
     if (user_args(&g) != user_args(&s) || make_args(&g, va, 11) || make_args(&s, vb, 11)) {
-        if (report) {
-            printf("  skipped %-28s SIMD%-2u argument kinds\n", name, w);
-            t->skipped++;
-        }
+        printf("  skipped %-28s SIMD%-2u argument kinds\n", name, w);
+        t->skipped++;
         free_args(&g, va);
         free_args(&s, vb);
         isa_kernel_free(&g);
@@ -227,18 +237,14 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
     int rs = sgemu_run(&s, &cfg, &L, vb, &st, &fs);
     sgemu_stats_free(&st);
     if (rg == SGEMU_EXIT_USER) {
-        if (report) {
-            const char *at = strstr(fg.msg, "\n  at ");
-            printf("  refused %-28s SIMD%-2u %.*s\n", name, w,
-                   at ? (int)strcspn(at + 6, "\n") : 60, at ? at + 6 : fg.msg);
-            t->refused_gen++;
-        }
+        const char *at = strstr(fg.msg, "\n  at ");
+        printf("  refused %-28s SIMD%-2u %.*s\n", name, w,
+               at ? (int)strcspn(at + 6, "\n") : 60, at ? at + 6 : fg.msg);
+        t->refused_gen++;
     } else if (rg || rs) {
-        if (report) {
-            printf("  faulted %-28s SIMD%-2u gen %d, spirv %d (generated inputs): %.300s\n",
-                   name, w, rg, rs, rg ? fg.msg : fs.msg);
-            t->faulted++;
-        }
+        printf("  faulted %-28s SIMD%-2u gen %d, spirv %d (generated inputs): %.300s\n",
+               name, w, rg, rs, rg ? fg.msg : fs.msg);
+        t->faulted++;
     } else {
         ok = true;
         for (uint32_t i = 0; i < user_args(&g); i++) {
@@ -296,21 +302,25 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
 }
 
 /* The files run by default (CI runs this test twice, plain and under ASan):
- * one kernel per feature the Gen path executes.  SGEMU_GEN_DIFF=all runs
- * the whole corpus; SGEMU_GEN_DIFF=FILE.cl just that file. */
+ * on Xe-LP one kernel per feature the Gen path executes, on every Intel
+ * config vector add at each of its widths.  SGEMU_GEN_DIFF=all runs the
+ * whole corpus on every config; SGEMU_GEN_DIFF=FILE.cl just that file;
+ * SGEMU_GEN_CONFIG=NAME just that config. */
 static const char *const subset[] = {
     "intel_shuffle.cl", "control.cl", "wg_scan.cl", "atomics.cl", "halffn.cl",
     "constdata.cl",
 };
 
-static bool selected(const char *file)
+static bool selected(const char *dir, const char *file, bool everywhere)
 {
     const char *sel = getenv("SGEMU_GEN_DIFF");
     if (sel && strcmp(sel, "all") == 0)
         return true;
     if (sel && *sel)
         return strcmp(sel, file) == 0;
-    for (size_t i = 0; i < sizeof subset / sizeof *subset; i++)
+    if (strcmp(file, "vector_add.cl") == 0 && strcmp(dir, "examples/opencl") == 0)
+        return true;
+    for (size_t i = 0; everywhere && i < sizeof subset / sizeof *subset; i++)
         if (strcmp(subset[i], file) == 0)
             return true;
     return false;
@@ -318,7 +328,20 @@ static bool selected(const char *file)
 
 static void corpus(void **state)
 {
-    (void)state;
+    const char *config = *state;
+    const char *only = getenv("SGEMU_GEN_CONFIG");
+    if (only && *only && strcmp(only, config) != 0)
+        skip();
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    if (emu_config_load_bundled(config, &cfg, &d) != 0) {
+        isa_diags_print(&d, stderr);
+        fail();
+    }
+    assert_string_not_equal(cfg.ocloc_target, "none");
+    /* the subset runs on Xe-LP; vector add on every config */
+    const bool subset_here = strcmp(config, "intel-xe-lp") == 0;
+    printf("%s (ocloc -device %s):\n", config, cfg.ocloc_target);
     static const char *const dirs[] = { "tests/kernels", "examples/opencl", "examples/bench",
                                         "tests/gen/kernels" };
     tally t = { 0 };
@@ -330,7 +353,8 @@ static void corpus(void **state)
         struct dirent *de;
         while ((de = readdir(dp))) {
             size_t n = strlen(de->d_name);
-            if (n < 4 || strcmp(de->d_name + n - 3, ".cl") != 0 || !selected(de->d_name))
+            if (n < 4 || strcmp(de->d_name + n - 3, ".cl") != 0 ||
+                !selected(dirs[di], de->d_name, subset_here))
                 continue;
             char path[2100];
             snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
@@ -338,28 +362,26 @@ static void corpus(void **state)
             size_t len = 0;
             char err[2048], inc[1100];
             snprintf(inc, sizeof inc, "-I%s -DWIDTH=16", dir);
-            if (gen_compile_cl(path, "tgllp", inc, 0, &bin, &len, err, sizeof err)) {
+            if (gen_compile_cl(path, cfg.ocloc_target, inc, 0, &bin, &len, err, sizeof err)) {
                 const char *e = first_error(err);
                 printf("  refused %-28s ocloc: %.*s\n", de->d_name, (int)strcspn(e, "\n"), e);
-                t.refused_gen++;
+                t.refused_ocloc++;
                 continue;
             }
             char names[32][64];
             uint32_t nk = gen_zebin_kernels(bin, len, names, 32);
             free(bin);
-            for (uint32_t k = 0; k < nk; k++) {
-                if (!one(path, dir, names[k], 16, &t, true))
-                    continue;
-                one(path, dir, names[k], 8, &t, true);
-                one(path, dir, names[k], 32, &t, true);
-            }
+            for (uint32_t k = 0; k < nk; k++)
+                for (uint32_t w = 8; w <= 32; w *= 2)
+                    one(path, dir, names[k], w, &t);
         }
         closedir(dp);
     }
-    printf("gen vs spirv: %u kernel x width runs equal, %u refused by the Gen path, "
-           "%u by the SPIR-V path, %u faulted on generated inputs, %u skipped\n",
-           t.compared, t.refused_gen, t.refused_spirv, t.faulted, t.skipped);
-    printf("gen vs spirv: %u mismatched\n", t.mismatched);
+    printf("%s gen vs spirv: %u kernel x width runs equal, %u refused by ocloc, %u not "
+           "executed by the Gen path, %u refused by the SPIR-V path, %u faulted on generated "
+           "inputs, %u skipped\n", config, t.compared, t.refused_ocloc, t.refused_gen,
+           t.refused_spirv, t.faulted, t.skipped);
+    printf("%s gen vs spirv: %u mismatched\n", config, t.mismatched);
     assert_int_equal(t.mismatched, 0);
     assert_true(t.compared > 0);
 }
@@ -378,12 +400,11 @@ int main(void)
     const char *src = getenv("SGEMU_SRC");
     if (src)
         src_root = src;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    if (emu_config_load_bundled("intel-xe-lp", &cfg, &d) != 0) {
-        isa_diags_print(&d, stderr);
-        return 1;
-    }
-    const struct CMUnitTest tests[] = { cmocka_unit_test(corpus) };
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(corpus, (void *)configs[0]),
+        cmocka_unit_test_prestate(corpus, (void *)configs[1]),
+        cmocka_unit_test_prestate(corpus, (void *)configs[2]),
+        cmocka_unit_test_prestate(corpus, (void *)configs[3]),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
