@@ -97,7 +97,7 @@ int gen_lsc_parse(const char *text, gen_lsc *l)
         }
     if (l->op == GEN_LSC_OTHER || l->op == GEN_LSC_FENCE)
         return 0;
-    tok = strtok_r(NULL, ".", &save);   /* the SFID: ugm, ugml, slm, tgm */
+    (void)strtok_r(NULL, ".", &save);   /* the SFID: ugm, ugml, slm, tgm */
     while ((tok = strtok_r(NULL, ".", &save))) {
         if (tok[0] == 'd' && tok[1] >= '0' && tok[1] <= '9') {
             if (!data_size(tok, l))
