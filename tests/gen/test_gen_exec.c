@@ -202,7 +202,7 @@ static void alu_int(void **state)
         for (size_t w = 0; w < 3; w++) {
             isa_kernel k;
             load("alu_int.cl", widths[w], modes[m], &k);
-            sgemu_argval args[5] = { buffer(n * 4), buffer(n * 4), buffer(n * 48),
+            sgemu_argval args[5] = { buffer(n * 4), buffer(n * 4), buffer(n * 56),
                                      buffer(n * 8), { 0 } };
             args[4].kind = SGEMU_VAL_SCALAR;
             args[4].scalar = (uint32_t)s;
@@ -223,7 +223,7 @@ static void alu_int(void **state)
             for (uint32_t i = 0; i < n; i++) {
                 int32_t x = a[i], y = b[i];
                 uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
-                const int32_t *r = o + i * 12;
+                const int32_t *r = o + i * 14;
                 assert_int_equal(r[0], (int32_t)(ux + uy));
                 assert_int_equal(r[1], (int32_t)(ux - uy));
                 assert_int_equal(r[2], (int32_t)(ux * uy));
@@ -236,6 +236,10 @@ static void alu_int(void **state)
                 assert_int_equal(r[9], x > y ? x : y);
                 assert_int_equal(r[10], x < y ? s : -s);
                 assert_int_equal(r[11], __builtin_popcount(ux) + (uy ? __builtin_clz(uy) : 32));
+                /* rotate: bits shifted out at the top come back at the bottom */
+                uint32_t ry = uy & 31;
+                assert_int_equal(r[12], (int32_t)(ry ? ux << ry | ux >> (32 - ry) : ux));
+                assert_int_equal(r[13], (int32_t)(ux << 27 | ux >> 5));
                 assert_true(lo[i] == (int64_t)((uint64_t)((int64_t)x * y) +
                                                ((uint64_t)(int64_t)s << 33)));
             }
