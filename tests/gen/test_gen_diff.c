@@ -169,20 +169,26 @@ static const char *first_error(const char *msg)
 }
 
 /* One kernel at one width; returns true when both paths ran and agreed. */
-static bool one(const char *path, const char *dir, const char *name, uint32_t w, tally *t)
+/* One kernel at one width from the file's zebin for that width (bin, or
+ * NULL with ocloc's error in cerr). */
+static bool one(const char *path, const char *dir, const char *name, uint32_t w,
+                const uint8_t *bin, size_t len, const char *cerr, tally *t)
 {
-    char inc[1100], err[2048], wdef[32];
-    snprintf(inc, sizeof inc, "-I%s -DWIDTH=%u", dir, w);   /* tests/gen's kernels */
-    snprintf(wdef, sizeof wdef, "-DWIDTH=%u", w);
+    char err[2048], wdef[32];
+    snprintf(wdef, sizeof wdef, "-DWIDTH=%u", w);   /* tests/gen's kernels */
     isa_kernel g, s;
-    int lrc = sgemu_load_igc(path, cfg.ocloc_target, inc, w, name, &g, err, sizeof err);
+    int lrc = 1;
+    if (bin)
+        lrc = gen_load_zebin(bin, len, cfg.ocloc_target, name, path, &g, err, sizeof err);
+    else
+        snprintf(err, sizeof err, "%s", cerr);
     if (lrc == 0 && g.gen->simd != w) {   /* intel_reqd_sub_group_size: compiled once */
         isa_kernel_free(&g);
         return false;
     }
     if (lrc) {
         const char *e = first_error(err);
-        bool igc = strncmp(err, "ocloc ", 6) == 0 || strstr(err, "IGC ");
+        bool igc = !bin;
         printf("  refused %-28s SIMD%-2u %s: %.*s\n", name, w, igc ? "ocloc" : "load",
                (int)strcspn(e, "\n"), e);
         if (igc)
@@ -358,22 +364,43 @@ static void corpus(void **state)
                 continue;
             char path[2100];
             snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            uint8_t *bin = NULL;
-            size_t len = 0;
-            char err[2048], inc[1100];
-            snprintf(inc, sizeof inc, "-I%s -DWIDTH=16", dir);
-            if (gen_compile_cl(path, cfg.ocloc_target, inc, 0, &bin, &len, err, sizeof err)) {
-                const char *e = first_error(err);
-                printf("  refused %-28s ocloc: %.*s\n", de->d_name, (int)strcspn(e, "\n"), e);
-                t.refused_ocloc++;
-                continue;
+            /* one compile of the file per width, every kernel loaded from it */
+            uint8_t *bins[3] = { NULL, NULL, NULL };
+            size_t lens[3] = { 0, 0, 0 };
+            char errs[3][2048];
+            for (uint32_t wi = 0; wi < 3; wi++) {
+                char inc[1100];
+                snprintf(inc, sizeof inc, "-I%s -DWIDTH=%u", dir, 8u << wi);
+                if (gen_compile_cl(path, cfg.ocloc_target, inc, 8u << wi, &bins[wi], &lens[wi],
+                                   errs[wi], sizeof errs[wi]))
+                    bins[wi] = NULL;
             }
+            /* the kernels: from a width IGC compiled, else IGC's own choice */
             char names[32][64];
-            uint32_t nk = gen_zebin_kernels(bin, len, names, 32);
-            free(bin);
+            uint32_t nk = 0;
+            for (uint32_t wi = 0; wi < 3 && !nk; wi++)
+                if (bins[wi])
+                    nk = gen_zebin_kernels(bins[wi], lens[wi], names, 32);
+            if (!nk) {
+                uint8_t *bin = NULL;
+                size_t len = 0;
+                char err[2048], inc[1100];
+                snprintf(inc, sizeof inc, "-I%s -DWIDTH=16", dir);
+                if (gen_compile_cl(path, cfg.ocloc_target, inc, 0, &bin, &len, err, sizeof err)) {
+                    const char *e = first_error(err);
+                    printf("  refused %-28s ocloc: %.*s\n", de->d_name, (int)strcspn(e, "\n"),
+                           e);
+                    t.refused_ocloc++;
+                } else {
+                    nk = gen_zebin_kernels(bin, len, names, 32);
+                }
+                free(bin);
+            }
             for (uint32_t k = 0; k < nk; k++)
-                for (uint32_t w = 8; w <= 32; w *= 2)
-                    one(path, dir, names[k], w, &t);
+                for (uint32_t wi = 0; wi < 3; wi++)
+                    one(path, dir, names[k], 8u << wi, bins[wi], lens[wi], errs[wi], &t);
+            for (uint32_t wi = 0; wi < 3; wi++)
+                free(bins[wi]);
         }
         closedir(dp);
     }
