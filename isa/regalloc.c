@@ -305,13 +305,35 @@ static bool mark_partial(ra *r)
     return true;
 }
 
-/* Collectives and block I/O read and write lanes other than their own:
- * where part of the lanes may be inactive, their registers keep their
- * meaning in every lane only if nothing else ever shares them. */
-static bool crosses_lanes(const isa_inst *in)
+/* Can `in` read a register in a lane that is not active?  Shuffles,
+ * rotates and the non-uniform broadcast read the lane their index names,
+ * active or not; where part of the lanes may be inactive, their registers
+ * keep their meaning in every lane only if nothing else ever shares them.
+ * Reductions, scans, votes, ballots, elect, broadcast_first and the lane
+ * masks read the active lanes only (collectives/: every source is copied
+ * under the active mask), and the sub-group-scope broadcast, block I/O and
+ * the work-group collectives run only with every lane active (they fail
+ * otherwise): per-lane liveness covers their reads. */
+static bool reads_inactive_lanes(const isa_inst *in)
 {
-    const isa_pipe p = isa_ops[in->op].pipe;
-    return p == ISA_PIPE_COLL || p == ISA_PIPE_BLOCK;
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (oi->pipe == ISA_PIPE_BLOCK || oi->scope == ISA_SCOPE_WG)
+        return false;
+    if (oi->pipe != ISA_PIPE_COLL)
+        return false;
+    switch (oi->family) {
+    case ISA_FAM_ALL: case ISA_FAM_ANY: case ISA_FAM_ALL_EQUAL: case ISA_FAM_ELECT:
+    case ISA_FAM_BCAST_FIRST: case ISA_FAM_REDUCE: case ISA_FAM_SCAN_INC:
+    case ISA_FAM_SCAN_EXC: case ISA_FAM_BALLOT: case ISA_FAM_INVERSE_BALLOT:
+    case ISA_FAM_BALLOT_BIT_EXTRACT: case ISA_FAM_BALLOT_BIT_COUNT:
+    case ISA_FAM_BALLOT_INC_SCAN: case ISA_FAM_BALLOT_EXC_SCAN:
+    case ISA_FAM_BALLOT_FIND_LSB: case ISA_FAM_BALLOT_FIND_MSB: case ISA_FAM_LANE_MASK:
+        return false;
+    case ISA_FAM_BCAST:
+        return oi->scope != ISA_SCOPE_SG;
+    default:
+        return true;
+    }
 }
 
 /* Does `in` compute each lane's result from that lane's sources alone, one
@@ -363,7 +385,7 @@ static bool liveness(ra *r)
     free(nin);
     /* pinned units: live everywhere */
     for (uint32_t pc = 0; pc < n; pc++) {
-        if (!r->partial[pc] || !crosses_lanes(&r->code[pc]))
+        if (!r->partial[pc] || !reads_inactive_lanes(&r->code[pc]))
             continue;
         for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
             r->u[r->refs[f].unit].pinned = !r->u[r->refs[f].unit].pred;
@@ -649,8 +671,11 @@ static bool spill_reg(ra *r, uint32_t reg, uint32_t bytes, uint32_t offset,
     }
     newpc[r->n] = m;
     for (uint32_t i = 0; i < m; i++)
-        if (out[i].op == ISA_OP_BRA)
+        if (out[i].op == ISA_OP_BRA) {
             out[i].target = newpc[out[i].target <= r->n ? out[i].target : r->n];
+            if (out[i].reconv < r->n)   /* the next round's divergence regions */
+                out[i].reconv = newpc[out[i].reconv];
+        }
     free(r->code);
     free(newpc);
     r->code = out;

@@ -268,6 +268,52 @@ static void test_vectors_and_cross_lane(void **state)
     isa_kernel_free(&k);
 }
 
+/* A reduction under a lane-dependent branch reads the active lanes only,
+ * so its registers are not pinned:
+ *   0 mov r0  1 and r1  2 cmp p0  3 mov r2  4 bra  5 mul r3  6 reduce r2, r3
+ *   7 add r4  8 st
+ * live into the bra: r0 r2 p0 = 8 bytes + 1 for the predicate; out of the
+ * mul: r0 r3; into the cmp: r0 r1.  The same code with a shuffle (which
+ * reads lanes that are inactive there) pins r2 and r3: live everywhere,
+ * 16 bytes into the cmp (r0 r1 r2 r3). */
+static const char nu_reduce[] =
+    ".kernel nured\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    and.u32 r1, r0, 1\n"
+    "    cmp.eq.u32 p0, r1, 0\n"
+    "    mov.u32 r2, 0\n"
+    "    bra p0, skip\n"
+    "    mul.u32 r3, r0, 3\n"
+    "    sub_group_non_uniform_reduce_add.u32 r2, r3\n"
+    "skip:\n"
+    "    add.u32 r4, r2, r0\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static void test_active_lane_collectives_not_pinned(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(nu_reduce, &k);
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.pinned, 0);
+    assert_int_equal(st.live_bytes, 9);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+    char src[sizeof nu_reduce + 16];
+    const char *at = strstr(nu_reduce, "sub_group_non_uniform_reduce_add.u32 r2, r3");
+    snprintf(src, sizeof src, "%.*sintel_sub_group_shuffle_xor.u32 r2, r3, 1%s",
+             (int)(at - nu_reduce), nu_reduce, at + strlen("sub_group_non_uniform_reduce_add.u32 r2, r3"));
+    assemble(src, &k);
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.pinned, 2);
+    assert_int_equal(st.live_bytes, 16);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
 /* The spill code round-trips through the assembler: [offset] in private
  * memory, .live_bytes (the demand) for an allocated kernel, .regalloc when
  * the registers are values. */
@@ -327,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_spill_to_budget),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_vectors_and_cross_lane),
+        cmocka_unit_test(test_active_lane_collectives_not_pinned),
         cmocka_unit_test(test_text_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
