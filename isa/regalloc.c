@@ -345,43 +345,88 @@ static bool lanewise_scalar(const isa_inst *in)
            (p == ISA_PIPE_ALU || p == ISA_PIPE_TRANS || p == ISA_PIPE_MOV || p == ISA_PIPE_CVT);
 }
 
+/* Gen/kill of one instruction over component slots: register v is slot v,
+ * predicate p slot nvreg + p.  A write kills the components it names. */
+typedef struct comp_ctx {
+    uint32_t nvreg, nslots;
+    uint64_t *set;
+    bool defs;          /* this pass: clear the written slots, else set the read ones */
+} comp_ctx;
+
+static void comp_ref(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
+{
+    (void)bytes;
+    comp_ctx *c = ctx;
+    const bool pred = l == 'P' || l == 'q', def = l == 'd' || l == 'P';
+    if (def != c->defs)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t v = pred ? c->nvreg + reg : reg + i;
+        if (v >= c->nslots || (!pred && v >= c->nvreg))
+            break;
+        if (def)
+            c->set[v / 64] &= ~(UINT64_C(1) << (v % 64));
+        else
+            set_bit(c->set, v);
+    }
+}
+
+/* Liveness per component (a block is live where any of its registers is,
+ * so writing its components one by one ends its live range at the first
+ * write), projected onto units. */
 static bool liveness(ra *r)
 {
-    const uint32_t n = r->n, nw = r->nw;
+    const uint32_t n = r->n, nw = r->nw, ns = r->nvreg + ISA_MAX_PREDS;
+    const uint32_t cw = (ns + 63) / 64;
     free(r->live_in);
     free(r->live_out);
     r->live_in = calloc((size_t)(n + 1) * nw, sizeof *r->live_in);
     r->live_out = calloc((size_t)(n + 1) * nw, sizeof *r->live_out);
-    uint64_t *nin = malloc(nw * sizeof *nin);
-    if (!r->live_in || !r->live_out || !nin) {
+    uint64_t *cin = calloc((size_t)(n + 1) * cw, sizeof *cin);
+    uint64_t *cout = calloc((size_t)(n + 1) * cw, sizeof *cout);
+    uint64_t *nin = malloc(cw * sizeof *nin);
+    if (!r->live_in || !r->live_out || !cin || !cout || !nin) {
+        free(cin);
+        free(cout);
         free(nin);
         return false;
     }
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t pc = n; pc-- > 0;) {
-            uint64_t *lo = r->live_out + (size_t)pc * nw, *li = r->live_in + (size_t)pc * nw;
+            uint64_t *lo = cout + (size_t)pc * cw, *li = cin + (size_t)pc * cw;
             uint32_t s[2];
-            const unsigned ns = succs(r, pc, s);
-            memset(lo, 0, nw * sizeof *lo);
-            for (unsigned i = 0; i < ns; i++) {
-                const uint64_t *x = r->live_in + (size_t)s[i] * nw;   /* in[n]: exit, empty */
-                for (uint32_t w = 0; w < nw; w++)
+            const unsigned nsu = succs(r, pc, s);
+            memset(lo, 0, cw * sizeof *lo);
+            for (unsigned i = 0; i < nsu; i++) {
+                const uint64_t *x = cin + (size_t)s[i] * cw;   /* in[n]: exit, empty */
+                for (uint32_t w = 0; w < cw; w++)
                     lo[w] |= x[w];
             }
-            memcpy(nin, lo, nw * sizeof *nin);
-            for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
-                if (r->refs[f].def && r->refs[f].full)
-                    nin[r->refs[f].unit / 64] &= ~(UINT64_C(1) << (r->refs[f].unit % 64));
-            for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
-                if (!r->refs[f].def || !r->refs[f].full)
-                    set_bit(nin, r->refs[f].unit);
-            if (memcmp(nin, li, nw * sizeof *nin)) {
-                memcpy(li, nin, nw * sizeof *nin);
+            memcpy(nin, lo, cw * sizeof *nin);
+            comp_ctx c = { r->nvreg, ns, nin, true };
+            visit(&r->code[pc], comp_ref, &c);
+            c.defs = false;
+            visit(&r->code[pc], comp_ref, &c);
+            if (memcmp(nin, li, cw * sizeof *nin)) {
+                memcpy(li, nin, cw * sizeof *nin);
                 changed = true;
             }
         }
     }
+    for (uint32_t pc = 0; pc < n; pc++)
+        for (int side = 0; side < 2; side++) {
+            const uint64_t *cs = (side ? cout : cin) + (size_t)pc * cw;
+            uint64_t *us = (side ? r->live_out : r->live_in) + (size_t)pc * nw;
+            for (uint32_t w = 0; w < cw; w++)
+                for (uint64_t m = cs[w]; m; m &= m - 1) {
+                    const uint32_t u = r->unit_of[w * 64 + (uint32_t)__builtin_ctzll(m)];
+                    if (u != NONE32)
+                        set_bit(us, u);
+                }
+        }
+    free(cin);
+    free(cout);
     free(nin);
     /* pinned units: live everywhere */
     for (uint32_t pc = 0; pc < n; pc++) {
