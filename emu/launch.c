@@ -391,12 +391,15 @@ bool sgemu_regalloc_enabled(void)
 
 /* Allocate the registers of a kernel whose registers are values for this
  * launch's width: the live set must fit what the config's GRF holds at
- * that width (docs/regalloc.md); run->k becomes the allocated copy. */
+ * that width (docs/regalloc.md); run->k becomes the allocated copy.
+ * SGEMU_REMAT=0 spills what rematerialisation would recompute (A/B). */
 static int allocate(emu_run *run, isa_kernel *out)
 {
     const emu_config *cfg = run->cfg;
+    const char *e = getenv("SGEMU_REMAT");
     isa_ra_opts o = { .budget_bytes = cfg->timing.allow_spill
-                                      ? tm_grf_budget_bytes(cfg, run->width) : 0 };
+                                      ? tm_grf_budget_bytes(cfg, run->width) : 0,
+                      .no_remat = e && strcmp(e, "0") == 0 };
     isa_diags d;
     memset(&d, 0, sizeof d);
     int errs = isa_regalloc(run->k, &o, out, &run->stats->regalloc, &d);

@@ -48,6 +48,8 @@ typedef struct ra {
     ra_ref *refs;
     uint32_t *ref_first;    /* n + 1 */
     uint64_t *live_in, *live_out;   /* n x nw */
+    uint64_t *cin, *cout;   /* (n + 1) x cw: live registers (slot = register) */
+    uint32_t cw;
     uint8_t *partial;       /* per instruction: may run with part of the lanes */
     uint64_t *adj;          /* nu x nw */
 } ra;
@@ -382,12 +384,13 @@ static bool liveness(ra *r)
     free(r->live_out);
     r->live_in = calloc((size_t)(n + 1) * nw, sizeof *r->live_in);
     r->live_out = calloc((size_t)(n + 1) * nw, sizeof *r->live_out);
-    uint64_t *cin = calloc((size_t)(n + 1) * cw, sizeof *cin);
-    uint64_t *cout = calloc((size_t)(n + 1) * cw, sizeof *cout);
+    free(r->cin);
+    free(r->cout);
+    r->cw = cw;
+    uint64_t *cin = r->cin = calloc((size_t)(n + 1) * cw, sizeof *cin);
+    uint64_t *cout = r->cout = calloc((size_t)(n + 1) * cw, sizeof *cout);
     uint64_t *nin = malloc(cw * sizeof *nin);
     if (!r->live_in || !r->live_out || !cin || !cout || !nin) {
-        free(cin);
-        free(cout);
         free(nin);
         return false;
     }
@@ -425,8 +428,6 @@ static bool liveness(ra *r)
                         set_bit(us, u);
                 }
         }
-    free(cin);
-    free(cout);
     free(nin);
     /* pinned units: live everywhere */
     for (uint32_t pc = 0; pc < n; pc++) {
@@ -440,13 +441,37 @@ static bool liveness(ra *r)
             for (uint32_t pc = 0; pc <= n; pc++) {
                 set_bit(r->live_in + (size_t)pc * nw, u);
                 set_bit(r->live_out + (size_t)pc * nw, u);
+                for (uint32_t c = 0; c < r->u[u].nregs; c++) {
+                    set_bit(r->cin + (size_t)pc * r->cw, r->u[u].reg + c);
+                    set_bit(r->cout + (size_t)pc * r->cw, r->u[u].reg + c);
+                }
             }
     return true;
 }
 
-/* Bytes per lane of the register units in set s (+ defs of pc when given),
- * and the predicate count. */
-static uint32_t set_bytes(const ra *r, const uint64_t *s, uint32_t pc, uint32_t *npred)
+/* Bytes per lane of the register units in set s, whose live registers are
+ * cs (a block counts the bytes of its live registers only, as a compiler
+ * that splits vectors into their components would), + what pc writes that
+ * is not in s when pc is given; and the predicate count. */
+typedef struct dead_ctx {
+    const ra *r;
+    const uint64_t *cs;
+    uint32_t bytes;
+} dead_ctx;
+
+static void dead_def(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
+{
+    (void)bytes;
+    dead_ctx *c = ctx;
+    if (l != 'd')
+        return;
+    for (uint32_t i = 0; i < n && reg + i < c->r->nvreg; i++)
+        if (!bit(c->cs, reg + i))
+            c->bytes += c->r->rbytes[reg + i];
+}
+
+static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, uint32_t pc,
+                          uint32_t *npred)
 {
     uint32_t b = 0, p = 0;
     for (uint32_t w = 0; w < r->nw; w++)
@@ -454,19 +479,22 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, uint32_t pc, uint32_t 
             const ra_unit *u = &r->u[w * 64 + (uint32_t)__builtin_ctzll(m)];
             if (u->pred)
                 p++;
-            else
+            else if (u->nregs == 1 || u->pinned)
                 b += u->bytes;
+            else
+                for (uint32_t c = 0; c < u->nregs; c++)
+                    b += bit(cs, u->reg + c) ? r->rbytes[u->reg + c] : 0;
         }
-    if (pc != NONE32)
+    if (pc != NONE32) {
         for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++) {
             const ra_ref *x = &r->refs[f];
-            if (x->def && !bit(s, x->unit)) {
-                if (r->u[x->unit].pred)
-                    p++;
-                else
-                    b += r->u[x->unit].bytes;
-            }
+            if (x->def && r->u[x->unit].pred && !bit(s, x->unit))
+                p++;
         }
+        dead_ctx c = { r, cs, 0 };
+        visit(&r->code[pc], dead_def, &c);
+        b += c.bytes;
+    }
     *npred = p;
     return b;
 }
@@ -479,10 +507,10 @@ static uint32_t demand(const ra *r, uint32_t *peak_pc)
     *peak_pc = NONE32;
     for (uint32_t pc = 0; pc < r->n; pc++) {
         uint32_t p1, p2;
-        const uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw, NONE32, &p1) +
-                           (p1 + 7) / 8;
-        const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw, pc, &p2) +
-                           (p2 + 7) / 8;
+        const uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw,
+                                     r->cin + (size_t)pc * r->cw, NONE32, &p1) + (p1 + 7) / 8;
+        const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
+                                     r->cout + (size_t)pc * r->cw, pc, &p2) + (p2 + 7) / 8;
         const uint32_t m = a > b ? a : b;
         if (m > best || *peak_pc == NONE32) {
             best = m;
@@ -591,29 +619,6 @@ static uint32_t next_use(const ra *r, uint32_t u, uint32_t pc)
     return r->n;
 }
 
-/* The value to spill at the pressure peak: live there, a scalar register
- * that no cross-lane instruction pins and no spill made; the furthest next
- * read wins, then the most bytes, then the earliest. */
-static uint32_t pick_spill(const ra *r, uint32_t pc)
-{
-    const uint64_t *li = r->live_in + (size_t)pc * r->nw, *lo = r->live_out + (size_t)pc * r->nw;
-    uint32_t best = NONE32, best_d = 0;
-    for (uint32_t u = 0; u < r->nu; u++) {
-        const ra_unit *x = &r->u[u];
-        if (x->pred || x->pinned || x->temp || x->nregs != 1 || x->bytes == 0 ||
-            (!bit(li, u) && !bit(lo, u)))
-            continue;
-        const uint32_t d = next_use(r, u, pc);
-        if (d == 0)
-            continue;       /* read here: its fill would be live here too */
-        if (best == NONE32 || d > best_d || (d == best_d && x->bytes > r->u[best].bytes)) {
-            best = u;
-            best_d = d;
-        }
-    }
-    return best;
-}
-
 static isa_type spill_type(uint32_t bytes)
 {
     return bytes >= 8 ? ISA_T_U64 : bytes >= 4 ? ISA_T_U32 : bytes == 2 ? ISA_T_U16 : ISA_T_U8;
@@ -672,17 +677,144 @@ static void rename_opnds(isa_inst *in, uint32_t reg, uint32_t tr, uint32_t tw, b
     }
 }
 
-/* Replace register `reg` by private-memory slot `offset`: a fill into a
- * fresh temporary before each instruction that reads it, a store from a
- * fresh temporary after each that writes it.  Branches to an instruction go
- * to its fills. */
-static bool spill_reg(ra *r, uint32_t reg, uint32_t bytes, uint32_t offset,
-                      isa_ra_stats *st)
+/* ---- rematerialisation ---- */
+
+#define RA_REMAT_DEPTH 3u   /* instructions in one recomputation chain, at most */
+
+/* The one instruction that writes unit u, writing all of it; else NONE32. */
+static uint32_t only_def(const ra *r, uint32_t u)
 {
+    uint32_t at = NONE32;
+    for (uint32_t pc = 0; pc < r->n; pc++)
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+            if (r->refs[f].unit == u && r->refs[f].def) {
+                if (!r->refs[f].full || at != NONE32)
+                    return NONE32;
+                at = pc;
+            }
+    return at;
+}
+
+/* Instructions needed to recompute unit u from immediates, kernel
+ * arguments and work-item queries alone (a chain through other such
+ * values), or 0 when u is not that cheap: u is a scalar register written
+ * once, by a pure lane-wise ALU, move or conversion instruction with no
+ * predicate operand, and it is not live into the kernel (so the write
+ * comes before every read on every path). */
+static uint32_t remat_chain(const ra *r, uint32_t u, uint32_t room)
+{
+    const ra_unit *x = &r->u[u];
+    if (!room || x->pred || x->pinned || x->nregs != 1 || bit(r->live_in, u))
+        return 0;
+    const uint32_t pc = only_def(r, u);
+    if (pc == NONE32)
+        return 0;
+    const isa_inst *in = &r->code[pc];
+    if (!isa_op_pure(in->op) || !lanewise_scalar(in) || isa_ops[in->op].pipe == ISA_PIPE_TRANS)
+        return 0;
+    const isa_shape sh = isa_ops[in->op].shape;
+    uint32_t len = 1;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        const isa_operand *op = &in->o[o];
+        const char l = isa_shape_letter(sh, in->nopnd, o);
+        if (l == 'd' && op->kind == ISA_OPND_REG)
+            continue;
+        if (l != 's')
+            return 0;
+        if (op->kind == ISA_OPND_REG) {
+            const uint32_t sub = op->reg < r->nvreg ? remat_chain(r, r->unit_of[op->reg],
+                                                                  room - len) : 0;
+            if (!sub)
+                return 0;
+            len += sub;
+        } else if (op->kind != ISA_OPND_IMM && op->kind != ISA_OPND_ARG &&
+                   op->kind != ISA_OPND_SPECIAL) {
+            return 0;
+        }
+    }
+    return len <= room ? len : 0;
+}
+
+/* Emit the chain that recomputes unit u into fresh temporaries at out[*m..];
+ * returns the temporary holding u. */
+static uint32_t emit_remat(ra *r, uint32_t u, isa_inst *out, uint32_t *m, isa_ra_stats *st)
+{
+    isa_inst c = r->code[only_def(r, u)];
+    const isa_shape sh = isa_ops[c.op].shape;
+    uint32_t dst = 0;
+    for (unsigned o = 0; o < c.nopnd && o < ISA_MAX_OPNDS; o++) {
+        const char l = isa_shape_letter(sh, c.nopnd, o);
+        if (c.o[o].kind != ISA_OPND_REG)
+            continue;
+        if (l == 's')
+            c.o[o].reg = (uint16_t)emit_remat(r, r->unit_of[c.o[o].reg], out, m, st);
+        else
+            dst = o;
+    }
+    const uint32_t t = r->nvreg++;
+    r->temp_reg[t] = 1;
+    c.o[dst].reg = (uint16_t)t;
+    out[(*m)++] = c;
+    st->remat_insts++;
+    return t;
+}
+
+static bool names_reg(const isa_inst *in, uint32_t reg)
+{
+    isa_inst c = *in;
+    bool rd = false, wr = false;
+    rename_opnds(&c, reg, reg, reg, &rd, &wr);
+    return rd || wr;
+}
+
+/* The value to take out of the registers at the pressure peak: live
+ * there, a scalar register that no cross-lane instruction pins and no spill
+ * or recomputation made.  Values that can be recomputed (remat_chain) come
+ * first, then the furthest next read wins, then the most bytes, then the
+ * earliest.  *remat says whether the one chosen is recomputed. */
+static uint32_t pick_spill(const ra *r, uint32_t pc, bool allow_remat, bool *remat)
+{
+    const uint64_t *li = r->live_in + (size_t)pc * r->nw, *lo = r->live_out + (size_t)pc * r->nw;
+    uint32_t best = NONE32, best_d = 0;
+    bool best_rm = false;
+    for (uint32_t u = 0; u < r->nu; u++) {
+        const ra_unit *x = &r->u[u];
+        if (x->pred || x->pinned || x->temp || x->nregs != 1 || x->bytes == 0 ||
+            (!bit(li, u) && !bit(lo, u)))
+            continue;
+        const uint32_t d = next_use(r, u, pc);
+        if (d == 0)
+            continue;       /* read here: its fill would be live here too */
+        const bool rm = allow_remat && remat_chain(r, u, RA_REMAT_DEPTH) != 0;
+        if (best == NONE32 || rm > best_rm ||
+            (rm == best_rm && (d > best_d || (d == best_d && x->bytes > r->u[best].bytes)))) {
+            best = u;
+            best_d = d;
+            best_rm = rm;
+        }
+    }
+    *remat = best_rm;
+    return best;
+}
+
+/* Rewrite the stream for register `reg`.  Spilling (remat == false) puts
+ * it in private-memory slot `offset`: a fill into a fresh temporary before
+ * each instruction that reads it, a store from a fresh temporary after each
+ * that writes it.  Rematerialising drops its one write and puts the chain
+ * that recomputes it before each instruction that reads it.  Branches to an
+ * instruction go to what now precedes it. */
+static bool rewrite_reg(ra *r, uint32_t reg, bool remat, uint32_t bytes, uint32_t offset,
+                        isa_ra_stats *st)
+{
+    const uint32_t u = r->unit_of[reg];
+    const uint32_t def = remat ? only_def(r, u) : NONE32;
+    const uint32_t each = remat ? remat_chain(r, u, RA_REMAT_DEPTH) : 1;
     uint32_t extra = 0;
     for (uint32_t pc = 0; pc < r->n; pc++)
         for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
-            extra += r->refs[f].unit == r->unit_of[reg];
+            extra += r->refs[f].unit == u ? each : 0;
+    if (r->nvreg + extra + 1 >= RA_MAX_VREG)
+        return false;
     isa_inst *out = malloc((r->n + extra + 1) * sizeof *out);
     uint32_t *newpc = malloc((r->n + 1) * sizeof *newpc);
     if (!out || !newpc) {
@@ -695,9 +827,17 @@ static bool spill_reg(ra *r, uint32_t reg, uint32_t bytes, uint32_t offset,
     for (uint32_t pc = 0; pc < r->n; pc++) {
         isa_inst in = r->code[pc];
         newpc[pc] = m;
+        if (pc == def)
+            continue;
         bool rd = false, wr = false;
-        if (r->nvreg + 1 >= RA_MAX_VREG)
-            goto fail;
+        if (remat) {
+            if (names_reg(&in, reg)) {
+                const uint32_t tmp = emit_remat(r, u, out, &m, st);
+                rename_opnds(&in, reg, tmp, tmp, &rd, &wr);
+            }
+            out[m++] = in;
+            continue;
+        }
         const uint32_t tmp = r->nvreg;
         rename_opnds(&in, reg, tmp, tmp, &rd, &wr);
         if (rd || wr) {
@@ -726,10 +866,6 @@ static bool spill_reg(ra *r, uint32_t reg, uint32_t bytes, uint32_t offset,
     r->code = out;
     r->n = m;
     return true;
-fail:
-    free(out);
-    free(newpc);
-    return false;
 }
 
 /* ---- the pass ---- */
@@ -751,6 +887,8 @@ static void ra_free(ra *r)
     free(r->ref_first);
     free(r->live_in);
     free(r->live_out);
+    free(r->cin);
+    free(r->cout);
     free(r->partial);
     free(r->adj);
 }
@@ -809,14 +947,20 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
         st->live_bytes_before = d = demand(&r, &peak);
     for (uint32_t round = 0; ok && opts && opts->budget_bytes && d > opts->budget_bytes &&
                              round < RA_MAX_ROUNDS; round++) {
-        const uint32_t u = pick_spill(&r, peak);
+        bool remat = false;
+        const uint32_t u = pick_spill(&r, peak, !opts->no_remat, &remat);
         if (u == NONE32)
             break;      /* nothing live at the peak can go: it stays over */
         const uint32_t bytes = r.u[u].bytes, reg = r.u[u].reg;
-        slots = (slots + bytes - 1) / bytes * bytes;
-        ok = spill_reg(&r, reg, bytes, slot_base + slots, st);
-        slots += bytes;
-        st->spilled_values++;
+        if (remat) {
+            ok = rewrite_reg(&r, reg, true, bytes, 0, st);
+            st->remat_values++;
+        } else {
+            slots = (slots + bytes - 1) / bytes * bytes;
+            ok = rewrite_reg(&r, reg, false, bytes, slot_base + slots, st);
+            slots += bytes;
+            st->spilled_values++;
+        }
         if (ok)
             ok = analyse(&r);
         if (ok)

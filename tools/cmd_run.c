@@ -425,9 +425,11 @@ static void print_summary(FILE *f, const isa_kernel *k, const emu_config *cfg,
     const isa_ra_stats *ra = &s->regalloc;
     if (s->regalloc_done)
         fprintf(f, "  regalloc     %u values (%u B/lane) -> %u registers, %u B/lane live at "
-                "once; spilled %u values (%u B per work-item: %u stores, %u fills)\n",
+                "once; spilled %u values (%u B per work-item: %u stores, %u fills); "
+                "recomputed %u values (%u instructions)\n",
                 ra->regs_before, ra->bytes_before, ra->regs_after, ra->live_bytes,
-                ra->spilled_values, ra->spill_bytes, ra->spill_stores, ra->spill_fills);
+                ra->spilled_values, ra->spill_bytes, ra->spill_stores, ra->spill_fills,
+                ra->remat_values, ra->remat_insts);
 }
 
 /* IGC's facts about a Gen kernel (--compiler igc). */
@@ -530,11 +532,12 @@ static void json_stats(FILE *f, const sgemu_stats *s)
                "\"registers_after\": %u, \"predicates_before\": %u, \"predicates_after\": %u, "
                "\"bytes_per_lane_before\": %u, \"live_bytes_per_lane_before\": %u, "
                "\"live_bytes_per_lane\": %u, \"spilled_values\": %u, \"spill_bytes\": %u, "
-               "\"spill_stores\": %u, \"spill_fills\": %u, \"pinned\": %u}",
+               "\"spill_stores\": %u, \"spill_fills\": %u, \"remat_values\": %u, "
+               "\"remat_insts\": %u, \"pinned\": %u}",
             s->regalloc_done ? "true" : "false", ra->regs_before, ra->regs_after,
             ra->preds_before, ra->preds_after, ra->bytes_before, ra->live_bytes_before,
             ra->live_bytes, ra->spilled_values, ra->spill_bytes, ra->spill_stores,
-            ra->spill_fills, ra->pinned);
+            ra->spill_fills, ra->remat_values, ra->remat_insts, ra->pinned);
 }
 
 /* Element type and bytes of an output argument's storage. */

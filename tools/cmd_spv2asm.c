@@ -89,7 +89,8 @@ int cli_cmd_spv2asm(int argc, char **argv)
     bool allocated = false;
     if (!no_ra && k.regalloc == ISA_RA_VALUES && sgemu_regalloc_enabled()) {
         emu_config cfg;
-        isa_ra_opts o = { 0 };
+        const char *e = getenv("SGEMU_REMAT");
+        isa_ra_opts o = { .no_remat = e && strcmp(e, "0") == 0 };
         if (width) {
             if ((rc = cli_load_config(config, &cfg))) {
                 isa_kernel_free(&k);
@@ -110,9 +111,10 @@ int cli_cmd_spv2asm(int argc, char **argv)
         allocated = true;
         shown = &ak;
         printf("; registers: %u values (%u bytes per lane) -> %u registers, %u predicates; "
-               "live at once %u bytes per lane; spilled %u values (%u bytes per work-item)\n",
+               "live at once %u bytes per lane; spilled %u values (%u bytes per work-item); "
+               "recomputed %u values (%u instructions)\n",
                st.regs_before, st.bytes_before, st.regs_after, st.preds_after, st.live_bytes,
-               st.spilled_values, st.spill_bytes);
+               st.spilled_values, st.spill_bytes, st.remat_values, st.remat_insts);
     }
     char *text = isa_disassemble(shown);
     if (allocated)

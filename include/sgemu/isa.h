@@ -508,9 +508,11 @@ void isa_compute_reconvergence(isa_kernel *k);
 char *isa_disassemble(const isa_kernel *k);
 
 /* Register allocation (isa/regalloc.c, docs/regalloc.md).  budget_bytes:
- * GRF bytes per lane the live set must fit (0: no limit, no spill code). */
+ * GRF bytes per lane the live set must fit (0: no limit, no spill code);
+ * no_remat: spill every value that must go, recompute none (A/B). */
 typedef struct isa_ra_opts {
     uint32_t budget_bytes;
+    bool no_remat;
 } isa_ra_opts;
 
 typedef struct isa_ra_stats {
@@ -522,6 +524,8 @@ typedef struct isa_ra_stats {
     uint32_t spilled_values;     /* values moved to private memory */
     uint32_t spill_bytes;        /* their slots, bytes per work-item */
     uint32_t spill_stores, spill_fills;  /* spill instructions in the stream */
+    uint32_t remat_values;       /* values recomputed at their reads instead */
+    uint32_t remat_insts;        /* the recomputing instructions in the stream */
     uint32_t pinned;             /* values kept apart (cross-lane reads, divergence) */
 } isa_ra_stats;
 

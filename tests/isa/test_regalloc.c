@@ -30,9 +30,12 @@ static void assemble(const char *src, isa_kernel *k)
     assert_int_equal(errs, 0);
 }
 
-static void allocate(const isa_kernel *k, uint32_t budget, isa_kernel *out, isa_ra_stats *st)
+/* Allocate k to `budget` bytes per lane; remat: recompute cheap values
+ * instead of spilling them (the derivations below say which). */
+static void allocate_rm(const isa_kernel *k, uint32_t budget, bool remat, isa_kernel *out,
+                        isa_ra_stats *st)
 {
-    isa_ra_opts o = { .budget_bytes = budget };
+    isa_ra_opts o = { .budget_bytes = budget, .no_remat = !remat };
     isa_diags d;
     memset(&d, 0, sizeof d);
     int errs = isa_regalloc(k, &o, out, st, &d);
@@ -41,6 +44,11 @@ static void allocate(const isa_kernel *k, uint32_t budget, isa_kernel *out, isa_
     isa_diags_free(&d);
     assert_int_equal(errs, 0);
     assert_int_equal(out->regalloc, ISA_RA_DONE);
+}
+
+static void allocate(const isa_kernel *k, uint32_t budget, isa_kernel *out, isa_ra_stats *st)
+{
+    allocate_rm(k, budget, false, out, st);
 }
 
 enum { G = 96, L = 48 };   /* two work-groups, partial sub-groups at 32 and 64 */
@@ -173,6 +181,83 @@ static void test_spill_to_budget(void **state)
     assert_int_equal(count_private(&a, ISA_OP_LD), 5);
     assert_int_equal(a.ninst, k.ninst + 7);
     assert_true(a.nreg <= 2);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* The same budget with rematerialisation.  r0 (a work-item id), r1 and r2
+ * (r0 plus or times a constant) can be recomputed; r3 and r4 cannot (their
+ * chains would be 5 instructions).  Round 1, peak `mul r2` as above: r1
+ * and r2 both read one step on, r1 (the first) goes: its add is dropped
+ * and `mov t0, %global_id.x; add t1, t0, 1` go before `mul r3`.  The fill's
+ * place now holds r0 r2 t0 (12 bytes, out of that mov).  Round 2, peak
+ * there: r0 next read three steps on (the xor), r2 two: r0 goes, its mov
+ * is dropped and a `mov %global_id.x` goes before each of its three
+ * readers.  9 instructions (6 - 2 + 2 + 3), at most two u32 live, nothing
+ * in private memory. */
+static void test_remat_to_budget(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(straight, &k);
+    allocate_rm(&k, 8, true, &a, &st);
+    assert_int_equal(st.remat_values, 2);
+    assert_int_equal(st.remat_insts, 5);
+    assert_int_equal(st.spilled_values, 0);
+    assert_int_equal(st.spill_bytes, 0);
+    assert_int_equal(st.live_bytes, 8);
+    assert_int_equal(a.private_mem, 0);
+    assert_int_equal(a.ninst, 9);
+    unsigned ids = 0;
+    for (uint32_t i = 0; i < a.ninst; i++)
+        ids += a.inst[i].op == ISA_OP_MOV && a.inst[i].o[1].kind == ISA_OPND_SPECIAL;
+    assert_int_equal(ids, 4);
+    assert_int_equal(count_private(&a, ISA_OP_ST) + count_private(&a, ISA_OP_LD), 0);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* Recomputable values go before farther-read ones that must be spilled.
+ *   0 mov r0, id  1 ld r1  2 add r2, r0, 7  3 mul r3, r2, r0  4 add r4, r3, r1
+ *   5 st [out + r0*4]
+ * Budget 8.  Round 1, peak out of 2 (r0 r1 r2): r0 is read there; r1 (a
+ * load, read two steps on) would be spilled, r2 (read one step on) can be
+ * recomputed and goes first: `mov t0, id; add t1, t0, 7` before the mul.
+ * Round 2, peak out of that mov (r0 r1 t0): r0 (read two steps on) is
+ * recomputed before its three readers.  Round 3, peak out of the mov before
+ * the mul (r1 t1 t3): r1 is spilled, a store after the load and a fill
+ * before the add.  11 instructions: 6 - 2 + 5 recomputing + 2 spill. */
+static const char remat_first[] =
+    ".kernel rf\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    add.u32 r2, r0, 7\n"
+    "    mul.u32 r3, r2, r0\n"
+    "    add.u32 r4, r3, r1\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static void test_remat_before_spill(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(remat_first, &k);
+    allocate_rm(&k, 8, true, &a, &st);
+    assert_int_equal(st.remat_values, 2);
+    assert_int_equal(st.remat_insts, 5);
+    assert_int_equal(st.spilled_values, 1);
+    assert_int_equal(st.spill_bytes, 4);
+    assert_int_equal(st.spill_stores, 1);
+    assert_int_equal(st.spill_fills, 1);
+    assert_int_equal(st.live_bytes, 8);
+    assert_int_equal(a.private_mem, 8);
+    assert_int_equal(a.ninst, 11);
+    assert_int_equal(a.inst[2].op, ISA_OP_ST);      /* the load's value, stored */
+    assert_int_equal(a.inst[7].op, ISA_OP_LD);      /* and filled before the add */
+    assert_int_equal(a.inst[8].op, ISA_OP_ADD);
     same_results(&k, &a);
     isa_regalloc_free(&a);
     isa_kernel_free(&k);
@@ -371,6 +456,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_demand_is_the_live_set),
         cmocka_unit_test(test_spill_to_budget),
+        cmocka_unit_test(test_remat_to_budget),
+        cmocka_unit_test(test_remat_before_spill),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_vectors_and_cross_lane),
         cmocka_unit_test(test_active_lane_collectives_not_pinned),
