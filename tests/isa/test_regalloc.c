@@ -361,18 +361,20 @@ static void test_vectors_and_cross_lane(void **state)
  * mul: r0 r3; into the cmp: r0 r1.  The same code with a shuffle (which
  * reads lanes that are inactive there) pins r2 and r3: live everywhere,
  * 16 bytes into the cmp (r0 r1 r2 r3). */
-static const char nu_reduce[] =
-    ".kernel nured\n.regalloc\n.arg out global u32\n.arg in global u32\n"
-    "    mov.u32 r0, %global_id.x\n"
-    "    and.u32 r1, r0, 1\n"
-    "    cmp.eq.u32 p0, r1, 0\n"
-    "    mov.u32 r2, 0\n"
-    "    bra p0, skip\n"
-    "    mul.u32 r3, r0, 3\n"
-    "    sub_group_non_uniform_reduce_add.u32 r2, r3\n"
-    "skip:\n"
-    "    add.u32 r4, r2, r0\n"
-    "    st.global.u32 [%out + r0*4], r4\n";
+#define NU_KERNEL(coll) \
+    ".kernel nured\n.regalloc\n.arg out global u32\n.arg in global u32\n" \
+    "    mov.u32 r0, %global_id.x\n" \
+    "    and.u32 r1, r0, 1\n" \
+    "    cmp.eq.u32 p0, r1, 0\n" \
+    "    mov.u32 r2, 0\n" \
+    "    bra p0, skip\n" \
+    "    mul.u32 r3, r0, 3\n" \
+    "    " coll "\n" \
+    "skip:\n" \
+    "    add.u32 r4, r2, r0\n" \
+    "    st.global.u32 [%out + r0*4], r4\n"
+static const char nu_reduce[] = NU_KERNEL("sub_group_non_uniform_reduce_add.u32 r2, r3");
+static const char nu_shuffle[] = NU_KERNEL("intel_sub_group_shuffle_xor.u32 r2, r3, 1");
 
 static void test_active_lane_collectives_not_pinned(void **state)
 {
@@ -386,11 +388,7 @@ static void test_active_lane_collectives_not_pinned(void **state)
     same_results(&k, &a);
     isa_regalloc_free(&a);
     isa_kernel_free(&k);
-    char src[sizeof nu_reduce + 16];
-    const char *at = strstr(nu_reduce, "sub_group_non_uniform_reduce_add.u32 r2, r3");
-    snprintf(src, sizeof src, "%.*sintel_sub_group_shuffle_xor.u32 r2, r3, 1%s",
-             (int)(at - nu_reduce), nu_reduce, at + strlen("sub_group_non_uniform_reduce_add.u32 r2, r3"));
-    assemble(src, &k);
+    assemble(nu_shuffle, &k);
     allocate(&k, 0, &a, &st);
     assert_int_equal(st.pinned, 2);
     assert_int_equal(st.live_bytes, 16);
