@@ -170,7 +170,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             uint64_t e = oe[j];
             if (e <= T) {
                 uint32_t pos = o[j];
-                if (c->unit[pos] == bu)
+                if (bu != UINT32_MAX && c->unit[pos] == bu)
                     e = oe[j] = bpf;
                 else
                     e = oe[j] = scan_time(c, eu, pos);
@@ -188,7 +188,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
                 low = e;
         }
         if (pj == UINT32_MAX) {
-            c->snext[s] = low;
+            c->snext[s] = low <= T ? T + 1 : low;
             return;
         }
         uint32_t pp = o[pj];        /* (rr: round_robin's alone) */
@@ -225,7 +225,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
                 out |= ex[q] == j;
             if (out)
                 ;           /* picked at T: its bound stays (as in step_sched) */
-            else if (c->unit[pos] == bu)
+            else if (bu != UINT32_MAX && c->unit[pos] == bu)
                 e = oe[j] = bpf;
             else
                 e = oe[j] = scan_time(c, eu, pos);
@@ -279,7 +279,7 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             uint32_t keep = 0;
             for (uint32_t i = 0; i < nc; i++) {
                 uint32_t pos = first + cand[i];
-                if (c->unit[pos] == bu) {
+                if (bu != UINT32_MAX && c->unit[pos] == bu) {
                     /* waits for the unit set just taken: issue time >= bpf */
                     if (bpf < low)
                         low = bpf;
@@ -306,7 +306,7 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             }
         }
         if (pi == UINT32_MAX) {
-            c->snext[s] = low;
+            c->snext[s] = low <= T ? T + 1 : low;
             return;
         }
         uint32_t pj = cand[pi];
