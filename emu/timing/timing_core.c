@@ -67,8 +67,11 @@ static int placement_alloc(tm_model *m)
         m->t_sched[t] = m->t_eu[t] * m->spe + (t / m->neu) % m->spe;
         m->s_first[m->t_sched[t] + 1]++;
     }
-    for (uint32_t s = 0; s < m->nsched; s++)
+    for (uint32_t s = 0; s < m->nsched; s++) {
+        if (m->s_first[s + 1] > m->sched_most)
+            m->sched_most = m->s_first[s + 1];
         m->s_first[s + 1] += m->s_first[s];
+    }
     uint32_t *fill = calloc(m->nsched, sizeof *fill);
     if (!fill)
         return -1;
@@ -148,6 +151,7 @@ static int model_alloc(tm_model *m)
     if (!m->heap || !m->hpos)
         return -1;
     uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
+    bool wait_lists = m->tc->policy != 0 && m->tc->issue_width <= 8 && m->sched_most <= 64;
     for (uint32_t i = 0; i < m->ncu; i++) {
         tm_cu *c = &m->cu[i];
         /* whole cache lines per thread: a thread's hot fields share one */
@@ -163,22 +167,30 @@ static int model_alloc(tm_model *m)
         c->unit = calloc(m->slots, sizeof *c->unit);
         c->qage = calloc(m->slots, sizeof *c->qage);
         c->ord = calloc(m->slots, sizeof *c->ord);
-        c->upipe = calloc(m->slots, sizeof *c->upipe);
-        c->nrun = calloc(m->nsched, sizeof *c->nrun);
-        c->ucnt = calloc((size_t)m->nsched * TM_UCNT_STRIDE, sizeof *c->ucnt);
         c->rank = calloc(m->slots, sizeof *c->rank);
         c->oe = calloc(m->slots, sizeof *c->oe);
         c->shared = calloc(m->slots, sizeof *c->shared);
         c->cand = calloc(m->slots, sizeof *c->cand);
+        if (wait_lists) {
+            c->sm = calloc(m->nsched, sizeof *c->sm);
+            if (!c->sm)
+                return -1;
+        }
         c->arrivals = calloc(m->sgs, sizeof *c->arrivals);
         c->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *c->per_inst);
         c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
-            !c->qage || !c->ord || !c->upipe || !c->nrun || !c->ucnt ||
+            !c->qage || !c->ord ||
             !c->rank || !c->oe || !c->shared || !c->cand || !c->arrivals || !c->per_inst)
             return -1;
+        for (uint32_t s = 0; c->sm && s < m->nsched; s++) {
+            c->sm[s].lmin = TM_NEVER;
+            c->sm[s].first = m->s_first[s];
+            c->sm[s].eu = c->pfree + m->s_eu_off[s];
+            c->sm[s].oe = c->oe + m->s_first[s];
+        }
         for (uint32_t t = 0; t < m->slots; t++) {
             c->own[t] = c->ecache[t] = c->oe[t] = TM_NEVER;
             c->ord[t] = t;
@@ -225,13 +237,11 @@ static void model_free(tm_model *m)
             free(c->unit);
             free(c->qage);
             free(c->ord);
-            free(c->upipe);
-            free(c->nrun);
-            free(c->ucnt);
             free(c->rank);
             free(c->oe);
             free(c->shared);
             free(c->cand);
+            free(c->sm);
             free(c->arrivals);
             free(c->per_inst);
         }

@@ -14,6 +14,8 @@ static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
     uint32_t i = 0;
     while (o[i] != pos)
         i++;
+    if (c->sm)
+        tm_sm_rank_to_end(&c->sm[s], i, n);
     uint64_t e = oe[i];
     for (; i + 1 < n; i++) {
         o[i] = o[i + 1];

@@ -116,29 +116,19 @@ void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     if (t != c->picked)
         c->woke = true;
     uint32_t sc = m->t_sched[t];
-    uint32_t *cnt = c->ucnt + (size_t)sc * TM_UCNT_STRIDE;
-    bool was = c->own[pos] != TM_NEVER;
     if (th->state != TH_RUN || !th->ti) {
-        if (was) {
-            c->nrun[sc]--;
-            cnt[c->upipe[pos]]--;
-        }
+        if (c->sm && c->own[pos] != TM_NEVER)
+            sm_move(c, sc, pos, false, 0, TM_NEVER);
         c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = TM_NEVER;
         return;
     }
     if (!th->dep_ok)
         compute_dep(m, th);
-    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
-    uint32_t p = th->ti->upipe;
-    if (!was) {
-        c->nrun[sc]++;
-        cnt[p]++;
-    } else if (c->upipe[pos] != p) {    /* runnable before and after: one move */
-        cnt[c->upipe[pos]]--;
-        cnt[p]++;
-    }
+    uint64_t own = max64(th->next_issue, th->dep);
+    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = own;
+    if (c->sm)
+        sm_move(c, sc, pos, true, th->ti->upipe, own);
     c->unit[pos] = th->ti->unitset;
-    c->upipe[pos] = (uint8_t)p;
     c->qage[pos] = th->age;
 }
 

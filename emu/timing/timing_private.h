@@ -155,9 +155,9 @@ int tm_trace_close(tm_trace *tr, bool keep);
 
 enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 
-/* Per scheduler, runnable slots per pipe (and "none"): a power-of-two row. */
-#define TM_UCNT_STRIDE 16
-_Static_assert(TM_UCNT_STRIDE >= TM_PIPE_COUNT + 1, "ucnt row holds every pipe and none");
+/* Per scheduler wait lists: a mask per pipe and one for "none". */
+#define TM_PIPE_SLOTS 16
+_Static_assert(TM_PIPE_SLOTS >= TM_PIPE_COUNT + 1, "a wait list per pipe and none");
 
 typedef struct tm_thread {
     /* first cache line: what every issue and scan refresh reads */
@@ -198,6 +198,21 @@ typedef struct tm_wgslot {
     uint64_t start, done;
 } tm_wgslot;
 
+/* oldest_first wait lists of one scheduler (at most 64 threads): bit r
+ * stands for the thread at age rank r (c->ord).  A step reads these masks
+ * instead of walking the threads: it takes the lowest rank that is ready
+ * and whose pipe is free. */
+typedef struct tm_smask {
+    uint64_t run;          /* runnable threads (own != TM_NEVER) */
+    uint64_t ready;        /* of those, own <= the time of the last refresh */
+    uint64_t lmin;         /* lower bound of own over run & ~ready (TM_NEVER: none) */
+    const uint64_t *eu;    /* the scheduler's EU: unit "free at" times */
+    const uint64_t *oe;    /* own by age rank (c->oe of the scheduler) */
+    uint32_t first;        /* the scheduler's first scan position */
+    uint64_t pm[TM_PIPE_SLOTS];    /* per pipe: runnable threads whose next record waits for it */
+    uint8_t rpipe[64];     /* per rank: the pipe of a runnable thread */
+} tm_smask;
+
 typedef struct tm_cu {
     tm_thread *th;
     tm_wgslot *wg;
@@ -217,16 +232,13 @@ typedef struct tm_cu {
     /* Per scheduler, its positions by age (oldest first; slots not yet
      * dispatched in front: they never issue), for oldest_first. */
     uint32_t *ord;
-    /* Per slot position: the pipe of its next record (TM_PIPE_COUNT: none);
-     * per scheduler: its runnable slots (own != TM_NEVER), in all and per
-     * pipe, so a pass can tell without a walk that every runnable thread
-     * waits for the unit set just taken. */
-    uint8_t *upipe;
-    uint32_t *nrun, *ucnt;
-    /* oldest_first: per position its index in ord (rank), and the issue
-     * bound at each index of ord (the bound of ord[i] is oe[i]) */
+    /* Per position its index in ord (rank), and own at each index of ord
+     * (that of ord[i] is oe[i]) */
     uint32_t *rank;
     uint64_t *oe;
+    /* oldest_first, issue width <= 8, <= 64 threads per scheduler: the wait
+     * lists per scheduler (NULL otherwise: the scan of step_sched) */
+    tm_smask *sm;
     /* Per slot: its next step may touch state shared between compute units
      * (L2/DRAM ports and tags, the work-group dispatch order); nshared
      * counts those slots.  A step with nshared == 0 stays inside this CU,
@@ -258,6 +270,7 @@ typedef struct tm_model {
     uint32_t *t_eu, *t_sched;       /* per thread slot: its EU and scheduler */
     uint32_t *s_first, *s_list;     /* per scheduler: its slots, ascending */
     uint32_t *t_pos;                /* per slot: its index in s_list */
+    uint32_t sched_most;            /* threads of the largest scheduler */
     size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
     uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
     uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
@@ -372,6 +385,38 @@ static inline void write_dst(tm_thread *th, const tm_inst *ti, uint64_t done, bo
         th->rmem[ti->dst.first + j] = mem;
     }
 }
+
+/* Slot position pos of scheduler s changed: runnable or not, the pipe of
+ * its next record (TM_PIPE_COUNT: none) and own.  Its ready bit is cleared
+ * (the next refresh sets it again); own lowers the bound of the waiting. */
+static inline void sm_move(tm_cu *c, uint32_t s, uint32_t pos, bool run, uint32_t p,
+                           uint64_t own)
+{
+    tm_smask *q = &c->sm[s];
+    uint32_t r = c->rank[pos] - q->first;
+    uint64_t b = 1ull << r;
+    q->ready &= ~b;
+    if (q->run & b) {
+        uint32_t op = q->rpipe[r];
+        if (run && op == p)
+            goto keep;
+        q->pm[op] &= ~b;
+    }
+    if (!run) {
+        q->run &= ~b;
+        return;
+    }
+    q->pm[p] |= b;
+    q->rpipe[r] = (uint8_t)p;
+    q->run |= b;
+keep:
+    if (own < q->lmin)
+        q->lmin = own;
+}
+
+/* The thread at rank i of a scheduler of n threads became the youngest:
+ * ranks above i move down one, i goes to n - 1. */
+void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n);
 
 /* timing_issue.c */
 /* Issue thread slot ti's next record at T (stall, pipe or memory timing,

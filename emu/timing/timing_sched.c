@@ -6,6 +6,8 @@
  * schedulers that may issue. */
 #include "timing_private.h"
 
+#include <string.h>
+
 /* tm_issue() and then tm_sync_thread() of the picked slot t, for the common case:
  * an ALU instruction without spills (alu_fast), with two more records after
  * it (so the thread neither ends nor reaches its last record: its shared
@@ -62,14 +64,10 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
     c->shared[t] = sh;
     compute_dep(m, th);
     uint32_t pos = m->t_pos[t];
-    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = max64(th->next_issue, th->dep);
-    uint32_t p = nx->upipe;
-    if (c->upipe[pos] != p) {
-        uint32_t *cnt = c->ucnt + (size_t)m->t_sched[t] * TM_UCNT_STRIDE;
-        cnt[c->upipe[pos]]--;
-        cnt[p]++;
-        c->upipe[pos] = (uint8_t)p;
-    }
+    uint64_t own = max64(th->next_issue, th->dep);
+    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = own;
+    if (c->sm)
+        sm_move(c, m->t_sched[t], pos, true, nx->upipe, own);
     c->unit[pos] = nx->unitset;
 }
 
@@ -118,128 +116,111 @@ static inline uint64_t scan_time(const tm_cu *c, const uint64_t *eu, uint32_t po
 /* Scheduler s of CU c issues up to issue_width instructions at T.  A thread
  * may issue when max(own, its pipe's earliest free unit) <= T; round_robin
  * takes the first such thread after the last issued, oldest_first the one
- * dispatched first.  The first pass looks at every thread and keeps those
- * that may issue at T (candidates, in scan order).  Issuing only delays the
- * others (own is fixed, pipes get busier), so later passes of the same cycle
- * look at the remaining candidates only, unless the issue woke a thread
- * (barrier release, new work-group): then they scan again. */
-/* oldest_first: each pass walks the threads by age and issues the first
- * that may issue at T, so it picks what step_sched's full scan would (the
- * oldest candidate) without looking at the younger ones.  A thread that
- * waits for the unit set the last issue left busy gets that unit's free
- * time as its bound without a look; one picked this cycle stays out of later
- * passes unless the issue woke a thread (as in step_sched). */
+ * dispatched first.  A thread picked in this cycle stays out of the later
+ * passes of the cycle unless a later issue woke a thread (barrier release,
+ * new work-group). */
+
+/* Set the ready bits of the waiting threads whose own is <= T and the
+ * bound of those still waiting. */
+static inline void sm_refresh(tm_smask *q, uint64_t T)
+{
+    uint64_t lo = TM_NEVER;
+    for (uint64_t w = q->run & ~q->ready; w; w &= w - 1) {
+        uint32_t r = (uint32_t)__builtin_ctzll(w);
+        uint64_t e = q->oe[r];
+        if (e <= T)
+            q->ready |= 1ull << r;
+        else if (e < lo)
+            lo = e;
+    }
+    q->lmin = lo;
+}
+
+/* Earliest free unit of pipe p (TM_PIPE_COUNT: none, free at 0). */
+static inline uint64_t sm_pipe_free(const tm_model *m, const tm_smask *q, uint32_t p)
+{
+    return p == TM_PIPE_COUNT ? 0 : units_free(q->eu, m->unit_off[p] | m->unit_n[p] << 16);
+}
+
+/* oldest_first on the wait lists.  A pass takes the lowest ready rank; when
+ * its pipe is busy at T, every ready thread of that pipe is dropped at once
+ * and the next lowest is tried, so a pass looks at one thread per pipe at
+ * most.  Only threads whose own passed T since the last step are looked at
+ * one by one (sm_refresh).  An issue clears the ready bit of the thread it
+ * moved, so a thread picked in this cycle is ready again only after a
+ * refresh: then the picked ones are masked out. */
 static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
+    tm_smask *q = &c->sm[s];
     uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
-    uint32_t first = m->s_first[s];
-    uint32_t n = m->s_first[s + 1] - first;
-    const uint64_t *eu = c->pfree + m->s_eu_off[s];
-    const uint32_t *o = c->ord + first;
-    uint64_t *oe = c->oe + first;   /* bounds in age order: a walk reads them in a row */
-    uint32_t bu = UINT32_MAX;       /* unit set the last issue left busy past T */
-    uint32_t bup = TM_PIPE_COUNT;   /* ... its pipe */
-    uint64_t bpf = 0;               /* ... and when it frees */
-    uint32_t ex[8], nex = 0;        /* ranks picked since the last wake (kept out) */
-    uint64_t low = TM_NEVER;
-    const uint32_t *cnt = c->ucnt + (size_t)s * TM_UCNT_STRIDE;
+    uint32_t ex[8], nex = 0;        /* positions picked since the last wake (kept out) */
+    bool reready = false;           /* a refresh ran since the first of them */
     for (uint32_t k = 0; k < iw; k++) {
-        uint32_t pj = UINT32_MAX;
-        low = TM_NEVER;
-        if (bu != UINT32_MAX) {
-            /* Every runnable thread outside ex waits for the unit set just
-             * taken (free at bpf > T): none issues now, and the next issue
-             * is no earlier than bpf or an ex thread's bound. */
-            uint32_t other = c->nrun[s] - cnt[bup];
-            uint64_t exlow = TM_NEVER;
-            for (uint32_t q = 0; q < nex; q++) {
-                uint32_t pos = o[ex[q]];
-                if (c->own[pos] != TM_NEVER && c->upipe[pos] != bup)
-                    other--;
-                if (oe[ex[q]] < exlow)
-                    exlow = oe[ex[q]];
-            }
-            if (other == 0) {
-                uint64_t next = bpf < exlow ? bpf : exlow;
-                c->snext[s] = next <= T ? T + 1 : next;
-                return;
-            }
+        if (q->lmin <= T) {
+            sm_refresh(q, T);
+            reready = nex != 0;
         }
-        for (uint32_t j = 0; j < n; j++) {
-            uint64_t e = oe[j];
-            if (e <= T) {
-                uint32_t pos = o[j];
-                if (bu != UINT32_MAX && c->unit[pos] == bu)
-                    e = oe[j] = bpf;
-                else
-                    e = oe[j] = scan_time(c, eu, pos);
+        uint64_t cand = q->ready;
+        if (__builtin_expect(reready, 0))
+            for (uint32_t i = 0; i < nex; i++)
+                cand &= ~(1ull << (c->rank[ex[i]] - q->first));
+        uint32_t pos = UINT32_MAX;
+        while (cand) {
+            uint32_t r = (uint32_t)__builtin_ctzll(cand);
+            uint32_t p = q->rpipe[r];
+            if (sm_pipe_free(m, q, p) <= T) {
+                pos = c->ord[q->first + r];
+                break;
             }
-            if (e <= T) {
-                uint32_t q = 0;
-                while (q < nex && ex[q] != j)
-                    q++;
-                if (__builtin_expect(q == nex, 1)) {
-                    pj = j;
-                    break;
-                }
-            }
-            if (e < low)
-                low = e;
+            cand &= ~q->pm[p];
         }
-        if (pj == UINT32_MAX) {
-            c->snext[s] = low <= T ? T + 1 : low;
-            return;
-        }
-        uint32_t pp = o[pj];        /* (rr: round_robin's alone) */
-        uint32_t pick = m->s_list[pp];
-        uint32_t pu = c->unit[pp], ppipe = c->upipe[pp];
-        int ip = issue_picked(m, ci, c, pick, T);
+        if (pos == UINT32_MAX)
+            break;
+        int ip = issue_picked(m, ci, c, m->s_list[pos], T);
         if (ip < 0)
             return;
-        if (ip)
+        if (ip) {
             nex = 0;
-        /* a new work-group may have reordered the ranks (also in the picked
-         * slot alone, which does not count as a wake): find pp again */
-        pj = c->rank[pp] - first;
-        if (nex < sizeof ex / sizeof ex[0])
-            ex[nex++] = pj;
-        bu = UINT32_MAX;
-        if (pu != UINT32_MAX) {
-            bpf = units_free(eu, pu);
-            if (bpf > T) {
-                bu = pu;
-                bup = ppipe;
-            }
+            reready = false;
         }
-        /* next issue of the picked thread: >= T + 1, a bound for snext */
-        oe[pj] = scan_time(c, eu, pp);
+        ex[nex++] = pos;
     }
-    uint64_t next = TM_NEVER;
-    for (uint32_t j = 0; j < n; j++) {
-        uint64_t e = oe[j];
-        if (e <= T) {
-            uint32_t pos = o[j];
-            bool out = false;
-            for (uint32_t q = 0; q < nex; q++)
-                out |= ex[q] == j;
-            if (out)
-                ;           /* picked at T: its bound stays (as in step_sched) */
-            else if (bu != UINT32_MAX && c->unit[pos] == bu)
-                e = oe[j] = bpf;
-            else
-                e = oe[j] = scan_time(c, eu, pos);
-        }
-        if (e < next)
-            next = e;
+    /* the next issue: a waiting thread's own, or a ready one's pipe */
+    if (q->lmin <= T)
+        sm_refresh(q, T);
+    uint64_t next = q->lmin;
+    for (uint64_t cand = q->ready; cand && next > T + 1;) {
+        uint32_t p = q->rpipe[__builtin_ctzll(cand)];
+        uint64_t f = sm_pipe_free(m, q, p);
+        if (f < next)
+            next = f;
+        cand &= ~q->pm[p];
     }
-    if (next <= T)
-        next = T + 1;
-    c->snext[s] = next;
+    c->snext[s] = next <= T ? T + 1 : next;
 }
 
-/* The general scheduler (round_robin; oldest_first wider than 8, which
- * step_sched_oldest's pick list does not hold). */
+void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n)
+{
+    uint64_t low = (1ull << i) - 1;
+#define TO_END(v) ((v) & low) | (((v) >> 1) & ~low) | (((v) >> i & 1) << (n - 1))
+    q->run = TO_END(q->run);
+    q->ready = TO_END(q->ready);
+    for (uint32_t p = 0; p < TM_PIPE_SLOTS; p++)
+        q->pm[p] = TO_END(q->pm[p]);
+#undef TO_END
+    uint8_t rp = q->rpipe[i];
+    memmove(q->rpipe + i, q->rpipe + i + 1, n - 1 - i);
+    q->rpipe[n - 1] = rp;
+}
+
+/* The general scheduler (round_robin; oldest_first wider than 8 or with
+ * more than 64 threads per scheduler, which the wait lists do not hold):
+ * the first pass looks at every thread and keeps those that may issue at T
+ * (candidates, in scan order).  Issuing only delays the others (own is
+ * fixed, pipes get busier), so later passes of the same cycle look at the
+ * remaining candidates only, unless the issue woke a thread: then they scan
+ * again. */
 static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
@@ -363,7 +344,7 @@ void tm_step(tm_model *m, uint32_t ci, uint64_t T)
      * release, new work-group) lowers c->next_time along with its snext */
     c->next_time = TM_NEVER;
     uint64_t next = TM_NEVER;
-    bool oldest = m->tc->policy != 0 && m->tc->issue_width <= 8;
+    bool oldest = c->sm != NULL;
     uint64_t *snext = c->snext;
     const uint32_t ns = m->nsched;
     for (uint32_t s = 0; s < ns; s++) {
