@@ -34,7 +34,21 @@ static inline coll_rgn coll_rgn_scalar(uint32_t lane)
 
 static inline uint32_t coll_rgn_at(coll_rgn r, uint32_t i)
 {
+    if (r.width == 1)       /* a strided row: no division per element */
+        return r.first + i * r.vstride;
     return r.first + (i / r.width) * r.vstride + (i % r.width) * r.hstride;
+}
+
+/* The n elements of region r of s as one row: s itself where r is
+ * contiguous, else gathered into tmp. */
+static inline const uint64_t *coll_rgn_row(const uint64_t *s, coll_rgn r, uint32_t n,
+                                           uint64_t *tmp)
+{
+    if (r.width == 1 && r.vstride == 1)
+        return s + r.first;
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = s[coll_rgn_at(r, i)];
+    return tmp;
 }
 
 /* Algorithm indices of coll_options (rows of the tables in coll.h). */

@@ -49,9 +49,9 @@ void coll_u_alu(coll_x *x, isa_binop op, uint64_t *d, coll_rgn rd,
                 const uint64_t *a, coll_rgn ra, const uint64_t *b, coll_rgn rb,
                 uint32_t n)
 {
-    uint64_t r[COLL_TMP_LANES];
-    for (uint32_t i = 0; i < n; i++)
-        r[i] = lanes_binop(op, x->type, a[coll_rgn_at(ra, i)], b[coll_rgn_at(rb, i)]);
+    uint64_t r[COLL_TMP_LANES], ta[COLL_TMP_LANES], tb[COLL_TMP_LANES];
+    ta[0] = tb[0] = 0;      /* (n may be 0: the row is then never read) */
+    lanes_binop_row(op, x->type, r, coll_rgn_row(a, ra, n, ta), coll_rgn_row(b, rb, n, tb), n);
     for (uint32_t i = 0; i < n; i++)
         d[coll_rgn_at(rd, i)] = r[i];
     fault(COLL_UOP_ALU, d, coll_rgn_at(rd, 0));

@@ -119,6 +119,10 @@ float lanes_f16_to_f32(uint16_t h);
  * two values of type t (wrapping integers, fmin/fmax for floats, binary16
  * rounded after the step) and the operator's identity. */
 uint64_t lanes_binop(isa_binop op, isa_type t, uint64_t a, uint64_t b);
+/* r[i] = lanes_binop(op, t, a[i], b[i]) for i < n, the op and type chosen
+ * once for the row (r may be a or b). */
+void lanes_binop_row(isa_binop op, isa_type t, uint64_t *r, const uint64_t *a,
+                     const uint64_t *b, uint32_t n);
 uint64_t lanes_identity(isa_binop op, isa_type t);
 
 /* Execute an ALU / MOV / CMP / SEL / CVT / predicate instruction over the

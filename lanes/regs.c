@@ -205,6 +205,35 @@ uint64_t lanes_binop(isa_binop op, isa_type t, uint64_t a, uint64_t b)
     return binop_int(op, t, a, b);
 }
 
+/* binop_int's wrapping and bitwise ops, one loop per op: both operands
+ * masked to the type's bits, the result too. */
+#define ROW_INT(EXPR)                                  \
+    for (uint32_t i = 0; i < n; i++) {                 \
+        const uint64_t x = a[i] & m, y = b[i] & m;     \
+        r[i] = (EXPR) & m;                             \
+    }                                                  \
+    return
+
+void lanes_binop_row(isa_binop op, isa_type t, uint64_t *r, const uint64_t *a,
+                     const uint64_t *b, uint32_t n)
+{
+    if (lp_valid_type(t) && !isa_types[t].is_float) {
+        const uint64_t m = lp_bits_mask(lp_type_bits(t));
+        switch (op) {
+        case ISA_BINOP_ADD: ROW_INT(x + y);
+        case ISA_BINOP_SUB: ROW_INT(x - y);
+        case ISA_BINOP_MUL: ROW_INT(x * y);
+        case ISA_BINOP_AND: ROW_INT(x & y);
+        case ISA_BINOP_OR:  ROW_INT(x | y);
+        case ISA_BINOP_XOR: ROW_INT(x ^ y);
+        default: break;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        r[i] = lanes_binop(op, t, a[i], b[i]);
+}
+#undef ROW_INT
+
 uint64_t lanes_identity(isa_binop op, isa_type t)
 {
     if (!lp_valid_type(t))

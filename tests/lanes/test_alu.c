@@ -945,6 +945,42 @@ static void sp_lane_id(void *user, const lanes_sg *sg, isa_special sp,
         out[l] = 0x100000000ull * dim + l + 1000;
 }
 
+/* lanes_binop_row: the wrapping and bitwise integer ops by their
+ * definition on the type's bits (two's complement, mod 2^bits), the rest
+ * as lanes_binop lane by lane; r may be a source row. */
+static void test_binop_row(void **st)
+{
+    (void)st;
+    static const isa_binop ops[] = { ISA_BINOP_ADD, ISA_BINOP_SUB, ISA_BINOP_MUL,
+        ISA_BINOP_AND, ISA_BINOP_OR, ISA_BINOP_XOR, ISA_BINOP_MIN, ISA_BINOP_MAX };
+    for (unsigned t = 0; t < ISA_T_COUNT; t++) {
+        if (isa_types[t].bytes == 0)
+            continue;
+        rng_state = 11 + t;
+        unsigned bits = 8 * isa_types[t].bytes;
+        uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+        for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+            uint64_t a[37], a0[37], b[37], r[37], want[37];
+            for (unsigned i = 0; i < 37; i++) {
+                a[i] = a0[i] = rand_val((isa_type)t);
+                b[i] = rand_val((isa_type)t);
+                uint64_t x = a[i] & m, y = b[i] & m;
+                if (isa_types[t].is_float || k >= 6)
+                    want[i] = lanes_binop(ops[k], (isa_type)t, a[i], b[i]);
+                else
+                    want[i] = (k == 0 ? x + y : k == 1 ? x - y : k == 2 ? x * y :
+                               k == 3 ? (x & y) : k == 4 ? (x | y) : (x ^ y)) & m;
+            }
+            lanes_binop_row(ops[k], (isa_type)t, r, a, b, 37);
+            for (unsigned i = 0; i < 37; i++)
+                check_lane("binop_row", (isa_type)t, i, r[i], want[i], a0[i], b[i], 0);
+            lanes_binop_row(ops[k], (isa_type)t, a, a, b, 37);     /* in place */
+            for (unsigned i = 0; i < 37; i++)
+                check_lane("binop_row in place", (isa_type)t, i, a[i], want[i], a0[i], b[i], 0);
+        }
+    }
+}
+
 static void test_src_kinds(void **st)
 {
     (void)st;
@@ -988,6 +1024,7 @@ int main(void)
         cmocka_unit_test(test_cvt_known),
         cmocka_unit_test(test_cvt),
         cmocka_unit_test(test_binop_identity),
+        cmocka_unit_test(test_binop_row),
         cmocka_unit_test(test_src_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
