@@ -151,6 +151,9 @@ int emu_gen_run(emu_run *run);
 
 /* workgroup.c */
 int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace);
+/* Work-group wg_linear's ID, size (smaller at the NDRange's edge), first
+ * global ID and sub-group count into wg (the Gen engine's too). */
+void emu_wg_place(const emu_run *run, uint64_t wg_linear, emu_wg *wg);
 /* The whole NDRange in functional mode on launch->threads host threads
  * (0: all cores); results are those of one thread for race-free kernels.
  * Adds work-group statistics to run->stats. */

@@ -21,6 +21,19 @@ static void group_coords(const emu_run *run, uint64_t lin, uint64_t g[3])
     g[2] = lin / (run->num_groups[0] * run->num_groups[1]);
 }
 
+void emu_wg_place(const emu_run *run, uint64_t wg_linear, emu_wg *wg)
+{
+    group_coords(run, wg_linear, wg->group_id);
+    wg->items = 1;
+    for (int d = 0; d < 3; d++) {
+        uint64_t left = run->global[d] - wg->group_id[d] * run->local[d];
+        wg->local_size[d] = left < run->local[d] ? left : run->local[d];
+        wg->items *= (uint32_t)wg->local_size[d];
+        wg->gid_base[d] = wg->group_id[d] * run->local[d] + run->offset[d];
+    }
+    wg->nsg = (wg->items + run->width - 1) / run->width;
+}
+
 static int meet(emu_run *run, emu_wg *wg)
 {
     emu_sg *first = NULL;
@@ -125,16 +138,8 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
 {
     emu_wg *wg = &wg_state;
     memset(wg, 0, sizeof *wg);
-    group_coords(run, wg_linear, wg->group_id);
-    wg->items = 1;
-    for (int d = 0; d < 3; d++) {
-        uint64_t left = run->global[d] - wg->group_id[d] * run->local[d];
-        wg->local_size[d] = left < run->local[d] ? left : run->local[d];
-        wg->items *= (uint32_t)wg->local_size[d];
-        wg->gid_base[d] = wg->group_id[d] * run->local[d] + run->offset[d];
-    }
+    emu_wg_place(run, wg_linear, wg);
     uint32_t S = run->width;
-    wg->nsg = (wg->items + S - 1) / S;
     wg->sg = run->sg_pool;
     wg->local_mem = run->local_pool;
     wg->local_bytes = run->local_total;

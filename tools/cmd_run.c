@@ -39,7 +39,8 @@ static const char run_help[] =
     "  --compiler sgemu|igc    KERNEL.cl through sgemu's own ISA (default), or as\n"
     "                          Intel's compiler builds it: ocloc for the config's\n"
     "                          device.ocloc_target, IGC's Gen ISA executed\n"
-    "                          (docs/gen.md; functional only: implies --no-timing)\n"
+    "                          (docs/gen.md), timed from its records; --per-line and\n"
+    "                          --trace name IGA's instructions\n"
     "  -DNAME[=V] -IDIR -include FILE -cl-std=CLx.y  and OpenCL build options\n"
     "                          (-cl-mad-enable, -cl-fast-relaxed-math, -w, ...: docs/cli.md)\n"
     "                          go to clang-14 for KERNEL.cl; an unknown -cl- option is an\n"
@@ -285,12 +286,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
     }
     if (o->compare && o->nwidths < 2)
         return cli_error("--compare needs two or more widths (--sg 8,16,32)");
-    if (o->igc) {   /* the Gen path has no timing records yet */
-        if (o->timing_given || o->launch.trace_path || o->record || o->per_line)
-            return cli_error("--compiler igc runs functionally only: --timing, --trace, "
-                             "--per-line and --record are not available yet");
-        o->no_timing = true;
-    }
+    if (o->igc && o->record)   /* the trace format holds sgemu's ISA only */
+        return cli_error("--compiler igc: --record is not available (kernel traces hold "
+                         "sgemu's own ISA)");
     o->launch.timing = !o->no_timing;
     if (o->no_timing && o->launch.trace_path)
         return cli_error("--trace needs the timing model (drop --no-timing)");
@@ -450,26 +448,47 @@ static void print_igc(FILE *f, const isa_kernel *k, bool json)
 }
 
 /* Kernel `o->kernel_path` compiled by ocloc for cfg's target at `width`
- * (0: IGC's choice). */
-static int load_igc(const run_opts *o, const emu_config *cfg, uint32_t width, isa_kernel *k)
+ * (0: IGC's choice); on failure err holds why (IGC's reason when it
+ * refuses the kernel or the width). */
+static int load_igc_err(const run_opts *o, const emu_config *cfg, uint32_t width,
+                        isa_kernel *k, char *err, size_t errn)
 {
-    if (!cfg->ocloc_target[0] || !strcmp(cfg->ocloc_target, "none"))
-        return cli_error("--compiler igc: config '%s' names no Intel target "
-                         "(device.ocloc_target)", cfg->name);
+    if (!cfg->ocloc_target[0] || !strcmp(cfg->ocloc_target, "none")) {
+        snprintf(err, errn, "--compiler igc: config '%s' names no Intel target "
+                 "(device.ocloc_target)", cfg->name);
+        return SGEMU_EXIT_USER;
+    }
     char opts[2048] = "";
     size_t n = 0;
     for (int i = 0; i < o->nclopts; i++)
         if (strcmp(o->clopts[i], "-gline-tables-only") != 0)
             n += (size_t)snprintf(opts + n, n < sizeof opts ? sizeof opts - n : 0, "%s%s",
                                   n ? " " : "", o->clopts[i]);
-    if (n >= sizeof opts)
-        return cli_error("--compiler igc: build options too long");
+    if (n >= sizeof opts) {
+        snprintf(err, errn, "--compiler igc: build options too long");
+        return SGEMU_EXIT_USER;
+    }
+    return sgemu_load_igc(o->kernel_path, cfg->ocloc_target, opts, width, o->entry, k, err,
+                          errn);
+}
+
+static int load_igc(const run_opts *o, const emu_config *cfg, uint32_t width, isa_kernel *k)
+{
     char err[4096];
-    int rc = sgemu_load_igc(o->kernel_path, cfg->ocloc_target, opts, width, o->entry, k, err,
-                            sizeof err);
+    int rc = load_igc_err(o, cfg, width, k, err, sizeof err);
     if (rc)
         cli_error("%s", err);
     return rc;
+}
+
+/* The first line of IGC's reason that says why (ocloc's "error:" line, or
+ * the first line), for a width study's row. */
+static void igc_reason(const char *err, char *out, size_t n)
+{
+    const char *e = strstr(err, "error:");
+    const char *p = e ? e : err;
+    size_t len = strcspn(p, "\n");
+    snprintf(out, n, "%.*s", (int)len, p);
 }
 
 /* What the modelled device's own compiler would refuse (emu/target_check.c):
@@ -735,9 +754,31 @@ int cli_cmd_run(int argc, char **argv)
     for (uint32_t wi = 0; wi < o.nwidths && !rc; wi++) {
         if (o.igc && wi > 0) {   /* IGC compiles each width */
             uint32_t narg = k.narg;
+            char err[4096];
+            isa_kernel k2;
+            memset(&k2, 0, sizeof k2);
+            if (load_igc_err(&o, &cfg, o.widths[wi], &k2, err, sizeof err)) {
+                /* IGC refuses this width: a row of the study, with why */
+                char why[200];
+                igc_reason(err, why, sizeof why);
+                if (!o.quiet && !o.json)
+                    fprintf(stderr, "sgemu: IGC refused SIMD%u: %s\n", o.widths[wi], why);
+                if (o.json) {
+                    printf("%s{\"sg_width\": %u, \"igc_refused\": ", wi ? ", " : "",
+                           o.widths[wi]);
+                    cli_json_string(stdout, why);
+                    printf("}");
+                }
+                if (ncmp < MAX_WIDTHS) {
+                    memset(&cmp[ncmp], 0, sizeof cmp[ncmp]);
+                    cmp[ncmp].status = 1;
+                    snprintf(cmp[ncmp].error, sizeof cmp[ncmp].error, "IGC refused: %s", why);
+                    snprintf(cmp_label[ncmp++], SW_TEXT, "IGC SIMD%u", o.widths[wi]);
+                }
+                continue;
+            }
             isa_kernel_free(&k);
-            if ((rc = load_igc(&o, &cfg, o.widths[wi], &k)))
-                break;
+            k = k2;
             if (k.narg != narg) {
                 rc = cli_error("IGC's SIMD%u kernel has other arguments", o.widths[wi]);
                 break;
@@ -808,7 +849,16 @@ int cli_cmd_run(int argc, char **argv)
             if (st.timing && ncmp < MAX_WIDTHS) {
                 memset(&cmp[ncmp], 0, sizeof cmp[ncmp]);
                 sw_row_from_stats(&cmp[ncmp], &st);
-                snprintf(cmp_label[ncmp++], SW_TEXT, "SIMD%u", st.sg_width);
+                sgemu_igc_info gi;
+                if (sgemu_igc_info_of(&k, &gi)) {
+                    /* IGC's registers and spill space, not sgemu's allocation */
+                    cmp[ncmp].regs_before = cmp[ncmp].regs_after = gi.grf_count;
+                    cmp[ncmp].spill_bytes = gi.scratch_bytes;
+                    snprintf(cmp_label[ncmp++], SW_TEXT, "IGC SIMD%u (%u inst, %u sends)",
+                             st.sg_width, gi.instructions, gi.sends);
+                } else {
+                    snprintf(cmp_label[ncmp++], SW_TEXT, "SIMD%u", st.sg_width);
+                }
             }
             if (!o.quiet && !o.json) {
                 print_summary(stderr, &k, &cfg, &st);

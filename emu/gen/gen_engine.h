@@ -8,6 +8,7 @@
 
 #include "../emu_private.h"
 #include "gen/gen.h"
+#include "../timing/timing_model.h"
 
 #define GEN_ACC_BYTES 512    /* acc0.. as a byte file (8 registers of 64 bytes) */
 #define GEN_FLAG_BYTES 16    /* f0, f1 (32 bits each) and room for f2, f3 */
@@ -46,6 +47,14 @@ typedef struct gen_thread {
     uint32_t indirect;       /* offset of the indirect data in the arena (r0.0) */
     bool unaligned_ok;       /* the message in flight takes any byte address */
     uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
+    /* Timed runs: the work-group's records (NULL: untimed); the record of
+     * the instruction executing takes each lane's first address
+     * (gen_rec_addr); scratch_flat places the work-group's scratch in the
+     * model's address space. */
+    emu_wg_trace *tr;
+    bool rec_open, rec_oom;
+    uint32_t rec_lane;
+    uint64_t scratch_flat;
 } gen_thread;
 
 /* gen_run.c: a fault that names the instruction (as IGA prints it) and its
@@ -77,6 +86,15 @@ void gen_next_ip(gen_thread *t);
 
 /* gen_send.c: one send; 0 or the fault code. */
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in);
+
+/* gen_timing.c: the timing model's view of the program (one tm_op per
+ * instruction, malloc'd into *out; -1: out of memory) over
+ * gen_timing_slots(p) scoreboard slots, and the hook of every memory
+ * access of a send: the lane's address into the instruction's record. */
+int gen_timing_ops(const gen_program *p, tm_op **out);
+uint32_t gen_timing_slots(const gen_program *p);
+void gen_rec_addr(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, bool scratch,
+                  uint64_t addr);
 
 /* emu/gen entry (called by sgemu_run for kernels with k->gen). */
 int emu_gen_run(emu_run *run);

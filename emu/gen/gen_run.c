@@ -157,6 +157,23 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     memcpy(t->grf + gb + per_thread, cross, p->cross_bytes);
 }
 
+/* The record of instruction `in` (executed channels ch, over its own
+ * channels) in the thread's stream; a send's addresses follow through
+ * gen_rec_addr while it executes. */
+static int record(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t ch)
+{
+    emu_rec *r = emu_trace_push(t->tr, t->sg->id);
+    if (!r)
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                         "out of host memory for the timing records");
+    memset(r, 0, sizeof *r);
+    r->pc = t->ip;
+    r->mask = ch << in->choff;
+    t->rec_open = gen_ops[in->op].cls == GEN_CLASS_SEND;
+    t->rec_lane = UINT32_MAX;
+    return 0;
+}
+
 /* Run thread t to its end of thread (or a fault). */
 static int thread_run(emu_run *run, gen_thread *t)
 {
@@ -194,20 +211,20 @@ static int thread_run(emu_run *run, gen_thread *t)
                            "this predicate form is not supported by sgemu");
             break;
         }
-        n++;
-        lanes += (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
-        slots += in->esize;
         const gen_class cls = (gen_class)gen_ops[in->op].cls;
         if (in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR) {
             if (t->bar_signaled && !t->bar_passed) {   /* until the scheduler resumes it */
-                n--;   /* not executed yet: it runs again when resumed */
-                lanes -= (uint64_t)__builtin_popcountll(gen_channels(t, in, true));
-                slots -= in->esize;
-                t->blocked = true;
+                t->blocked = true;   /* not executed yet: it runs again when resumed */
                 break;
             }
             t->bar_signaled = t->bar_passed = false;
         }
+        const uint64_t ch = gen_channels(t, in, true);
+        n++;
+        lanes += (uint64_t)__builtin_popcountll(ch);
+        slots += in->esize;
+        if (t->tr && (rc = record(run, t, in, ch)))
+            break;
         if (cls == GEN_CLASS_FLOW) {
             rc = gen_exec_flow(run, t, in);
             if (rc)
@@ -215,6 +232,10 @@ static int thread_run(emu_run *run, gen_thread *t)
             continue;
         }
         rc = cls == GEN_CLASS_SEND ? gen_exec_send(run, t, in) : gen_exec_alu(run, t, in);
+        t->rec_open = false;
+        if (!rc && t->rec_oom)
+            rc = emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                           "out of host memory for the timing records");
         if (rc)
             break;
         if (t->conv) {
@@ -233,128 +254,203 @@ static int thread_run(emu_run *run, gen_thread *t)
     return rc;
 }
 
-static void group_of(const emu_run *run, uint64_t lin, uint64_t g[3])
-{
-    g[0] = lin % run->num_groups[0];
-    g[1] = lin / run->num_groups[0] % run->num_groups[1];
-    g[2] = lin / (run->num_groups[0] * run->num_groups[1]);
-}
-
 /* run->wg points here: it must outlive the run (callers read it after) */
 static _Thread_local emu_wg gen_wg;
+
+/* The host state of one work-group's threads, reused from one work-group
+ * to the next. */
+typedef struct gen_state {
+    gen_thread *th;
+    uint8_t *grf, *cross, *scratch;
+    uint32_t maxt, scratch_size;
+    uint32_t indirect;     /* Xe-HPG+: the indirect data's offset in scratch */
+    gen_barrier bar;
+} gen_state;
+
+static void state_free(gen_state *s)
+{
+    free(s->th);
+    free(s->grf);
+    free(s->cross);
+    free(s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+static int state_init(emu_run *run, gen_state *s)
+{
+    const gen_program *p = run->k->gen;
+    memset(s, 0, sizeof *s);
+    /* every hardware thread of a work-group at once: they take turns,
+     * each running until it ends or waits at a barrier */
+    s->maxt = (uint32_t)((run->local[0] * run->local[1] * run->local[2] + run->width - 1) /
+                         run->width);
+    const uint32_t grf_size = p->grf_count * p->grf_bytes;
+    s->th = calloc(s->maxt, sizeof *s->th);
+    s->grf = calloc(s->maxt, grf_size);
+    s->cross = calloc(1, p->cross_bytes + 1);
+    /* the A32 stateless space of a work-group: each thread's scratch, then
+     * (Xe-HPG+) the indirect data: the cross-thread data after the inline
+     * part, then each thread's local IDs */
+    s->indirect = (s->maxt * gen_scratch_stride(p) + 63) / 64 * 64;
+    s->scratch_size = s->indirect + (p->loads_payload ? p->cross_used - p->inline_bytes +
+                                     s->maxt * p->local_id_bytes : 0);
+    s->scratch = calloc(1, s->scratch_size + 1);
+    if (!s->th || !s->grf || !s->cross || !s->scratch) {
+        state_free(s);
+        emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX, "out of host memory");
+        return SGEMU_EXIT_INTERNAL;
+    }
+    for (uint32_t i = 0; i < s->maxt; i++) {
+        s->th[i].grf = s->grf + (size_t)i * grf_size;
+        s->th[i].grf_size = grf_size;
+        s->th[i].bar = &s->bar;
+        s->th[i].scratch = s->scratch;
+        s->th[i].scratch_size = s->scratch_size;
+        s->th[i].indirect = s->indirect;
+    }
+    uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
+                          p->grf_bytes * p->grf_bytes;
+    if (!p->loads_payload && p->grf_bytes + per_thread + p->cross_bytes > grf_size) {
+        state_free(s);
+        emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
+                  "the payload (%u bytes) does not fit the %u GRFs",
+                  p->grf_bytes + per_thread + p->cross_bytes, p->grf_count);
+        return SGEMU_EXIT_USER;
+    }
+    return 0;
+}
+
+/* Work-group w, its records into tr when timed (NULL: untimed). */
+static int run_wg(emu_run *run, gen_state *s, uint64_t w, emu_wg_trace *tr)
+{
+    const gen_program *p = run->k->gen;
+    emu_wg *wg = &gen_wg;
+    memset(wg, 0, sizeof *wg);
+    run->wg = wg;
+    emu_wg_place(run, w, wg);
+    run->stats->subgroups += wg->nsg;
+    wg->sg = run->sg_pool;
+    wg->local_mem = run->local_pool;
+    wg->local_bytes = run->local_total;
+    wg->private_mem = run->private_pool;
+    memset(wg->local_mem, 0, run->local_total);
+    memset(s->scratch, 0, s->scratch_size);
+    cross_thread(run, wg, s->cross);
+    if (p->loads_payload)
+        memcpy(s->scratch + s->indirect, s->cross + p->inline_bytes,
+               p->cross_used - p->inline_bytes);
+    s->bar = (gen_barrier){ .threads = wg->nsg };
+    if (tr) {
+        emu_trace_reset(tr, wg->nsg);
+        tr->wg_linear = w;
+    }
+    for (uint32_t i = 0; i < wg->nsg; i++) {
+        gen_thread *t = &s->th[i];
+        t->sg = &run->sg_pool[i];
+        t->tr = tr;
+        t->rec_open = t->rec_oom = false;
+        t->scratch_flat = w * s->scratch_size;
+        thread_start(run, wg, t, i, s->cross);
+        if (tr && i < 64)
+            tr->sg_size[i] = i + 1 < wg->nsg ? run->width : wg->items - i * run->width;
+    }
+    int rc = 0;
+    for (uint32_t left = wg->nsg; !rc && left;) {
+        /* a pass in thread order; when a barrier completes, the next
+         * pass resumes its threads from the first, so that after each
+         * barrier the threads run in order, as sgemu's own sub-groups */
+        bool ran = false;
+        const uint32_t gen0 = s->bar.gen;
+        for (uint32_t i = 0; !rc && i < wg->nsg && s->bar.gen == gen0; i++) {
+            gen_thread *t = &s->th[i];
+            if (t->done || (t->blocked && t->bar_gen == s->bar.gen))
+                continue;
+            t->bar_passed = t->blocked;
+            ran = true;
+            rc = thread_run(run, t);
+            if (!rc && t->done) {
+                t->sg->state = EMU_SG_DONE;
+                left--;
+            }
+        }
+        if (!rc && left && !ran) {   /* every thread left waits: some never signal */
+            for (uint32_t i = 0; i < wg->nsg; i++)
+                if (!s->th[i].done) {
+                    rc = gen_fault(run, &s->th[i], UINT32_MAX, SGEMU_EXIT_FAULT,
+                                   "barrier: %u of %u hardware threads of the work-group "
+                                   "reached it, the others ended", s->bar.signaled, wg->nsg);
+                    break;
+                }
+        }
+    }
+    if (!rc && run->launch->progress)
+        atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
+    return rc;
+}
+
+typedef struct gen_timed {
+    emu_run *run;
+    gen_state *s;
+} gen_timed;
+
+/* The timing model pulls the work-groups in order (tm_next_wg_fn). */
+static int pull_wg(void *user, uint64_t w, emu_wg_trace *out)
+{
+    gen_timed *g = user;
+    return run_wg(g->run, g->s, w, out);
+}
+
+/* A timed run: the timing model owns the loop (as emu_timing_run for
+ * sgemu's ISA) and reads the program through one tm_op per instruction. */
+static int timed_run(emu_run *run, gen_state *s)
+{
+    const gen_program *p = run->k->gen;
+    sgemu_timing *t = calloc(1, sizeof *t);
+    tm_op *ops = NULL;
+    if (!t || gen_timing_ops(p, &ops)) {
+        free(t);
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                         "out of host memory");
+    }
+    run->stats->timing = t;
+    gen_timed g = { run, s };
+    tm_launch L = {
+        .k = run->k, .ops = ops, .nops = p->ninst, .nslots = gen_timing_slots(p),
+        .cfg = run->cfg, .width = run->width,
+        .wg_items = (uint32_t)(run->local[0] * run->local[1] * run->local[2]),
+        .local_bytes = run->local_total, .wg_total = run->wg_total,
+        .next_wg = pull_wg, .user = &g,
+        .trace_path = run->launch->trace_path, .trace_limit = run->launch->trace_limit,
+    };
+    char msg[512] = "";
+    int rc = tm_run(&L, t, msg, sizeof msg);
+    t->inst_text = (const char *const *)p->text;
+    free(ops);
+    if (rc && !run->fault->code) {
+        snprintf(run->fault->msg, sizeof run->fault->msg, "%s", msg);
+        run->fault->code = rc;
+    }
+    return rc ? run->fault->code : 0;
+}
 
 int emu_gen_run(emu_run *run)
 {
     const gen_program *p = run->k->gen;
-    if (run->launch->timing || run->launch->record_path)
+    if (run->launch->record_path)
         return emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
-                         "timing and kernel traces of Gen kernels are not implemented yet");
+                         "kernel traces (--record) of Gen kernels are not implemented");
     if (run->width != p->simd)
         return emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
                          "IGC compiled this kernel for SIMD%u, not %u", p->simd, run->width);
-    /* every hardware thread of a work-group at once: they take turns,
-     * each running until it ends or waits at a barrier */
-    const uint32_t maxt = (uint32_t)((run->local[0] * run->local[1] * run->local[2] +
-                                      run->width - 1) / run->width);
-    const uint32_t grf_size = p->grf_count * p->grf_bytes;
-    gen_thread *th = calloc(maxt, sizeof *th);
-    uint8_t *grf = calloc(maxt, grf_size);
-    uint8_t *cross = calloc(1, p->cross_bytes + 1);
-    /* the A32 stateless space of a work-group: each thread's scratch, then
-     * (Xe-HPG+) the indirect data: the cross-thread data after the inline
-     * part, then each thread's local IDs */
-    const uint32_t indirect = (maxt * gen_scratch_stride(p) + 63) / 64 * 64;
-    const uint32_t scratch_size = indirect + (p->loads_payload ? p->cross_used -
-                                  p->inline_bytes + maxt * p->local_id_bytes : 0);
-    uint8_t *scratch = calloc(1, scratch_size + 1);
-    uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
-                          p->grf_bytes * p->grf_bytes;
-    int rc = 0;
-    if (!th || !grf || !cross || !scratch) {
-        free(th);
-        free(grf);
-        free(cross);
-        free(scratch);
-        return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
-                         "out of host memory");
-    }
-    gen_barrier bar;
-    for (uint32_t i = 0; i < maxt; i++) {
-        th[i].grf = grf + (size_t)i * grf_size;
-        th[i].grf_size = grf_size;
-        th[i].bar = &bar;
-        th[i].scratch = scratch;
-        th[i].scratch_size = scratch_size;
-        th[i].indirect = indirect;
-    }
-    if (!p->loads_payload && p->grf_bytes + per_thread + p->cross_bytes > grf_size)
-        rc = emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
-                       "the payload (%u bytes) does not fit the %u GRFs",
-                       p->grf_bytes + per_thread + p->cross_bytes, p->grf_count);
-    emu_wg *wgp = &gen_wg;
-    memset(wgp, 0, sizeof *wgp);
-    run->wg = wgp;
-#define wg (*wgp)
-    for (uint64_t w = 0; !rc && w < run->wg_total; w++) {
-        group_of(run, w, wg.group_id);
-        wg.items = 1;
-        for (int d = 0; d < 3; d++) {
-            uint64_t left = run->global[d] - wg.group_id[d] * run->local[d];
-            wg.local_size[d] = left < run->local[d] ? left : run->local[d];
-            wg.items *= (uint32_t)wg.local_size[d];
-            wg.gid_base[d] = wg.group_id[d] * run->local[d] + run->offset[d];
-        }
-        wg.nsg = (wg.items + run->width - 1) / run->width;
-        run->stats->subgroups += wg.nsg;
-        wg.sg = run->sg_pool;
-        wg.local_mem = run->local_pool;
-        wg.local_bytes = run->local_total;
-        wg.private_mem = run->private_pool;
-        memset(wg.local_mem, 0, run->local_total);
-        memset(scratch, 0, scratch_size);
-        cross_thread(run, &wg, cross);
-        if (p->loads_payload)
-            memcpy(scratch + indirect, cross + p->inline_bytes, p->cross_used - p->inline_bytes);
-        bar = (gen_barrier){ .threads = wg.nsg };
-        for (uint32_t i = 0; i < wg.nsg; i++) {
-            th[i].sg = &run->sg_pool[i];
-            thread_start(run, &wg, &th[i], i, cross);
-        }
-        for (uint32_t left = wg.nsg; !rc && left;) {
-            /* a pass in thread order; when a barrier completes, the next
-             * pass resumes its threads from the first, so that after each
-             * barrier the threads run in order, as sgemu's own sub-groups */
-            bool ran = false;
-            const uint32_t gen0 = bar.gen;
-            for (uint32_t i = 0; !rc && i < wg.nsg && bar.gen == gen0; i++) {
-                gen_thread *t = &th[i];
-                if (t->done || (t->blocked && t->bar_gen == bar.gen))
-                    continue;
-                t->bar_passed = t->blocked;
-                ran = true;
-                rc = thread_run(run, t);
-                if (!rc && t->done) {
-                    t->sg->state = EMU_SG_DONE;
-                    left--;
-                }
-            }
-            if (!rc && left && !ran) {   /* every thread left waits: some never signal */
-                for (uint32_t i = 0; i < wg.nsg; i++)
-                    if (!th[i].done) {
-                        rc = gen_fault(run, &th[i], UINT32_MAX, SGEMU_EXIT_FAULT,
-                                       "barrier: %u of %u hardware threads of the work-group "
-                                       "reached it, the others ended", bar.signaled, wg.nsg);
-                        break;
-                    }
-            }
-        }
-        if (!rc && run->launch->progress)
-            atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
-    }
-#undef wg
-    free(th);
-    free(grf);
-    free(cross);
-    free(scratch);
+    gen_state s;
+    int rc = state_init(run, &s);
+    if (rc)
+        return rc;
+    if (run->launch->timing)
+        rc = timed_run(run, &s);
+    else
+        for (uint64_t w = 0; !rc && w < run->wg_total; w++)
+            rc = run_wg(run, &s, w, NULL);
+    state_free(&s);
     return rc;
 }

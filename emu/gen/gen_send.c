@@ -73,6 +73,7 @@ static uint8_t *mem_at(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp,
         mem_fault(run, t, lane, sp, store, addr, n, "misaligned");
         return NULL;
     }
+    gen_rec_addr(run, t, lane, sp, sp == SPACE_SCRATCH, addr);   /* timing records */
     return p;
 }
 

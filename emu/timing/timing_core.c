@@ -99,7 +99,7 @@ static int placement_alloc(tm_model *m)
  * placement_alloc. */
 static void prepare_insts(tm_model *m)
 {
-    for (uint32_t pc = 0; pc < m->L->k->ninst; pc++) {
+    for (uint32_t pc = 0; pc < tm_ninst(m->L); pc++) {
         tm_inst *ti = &m->inst[pc];
         ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
         ti->unitset = ti->has_pipe ? m->unit_off[ti->pipe] | m->unit_n[ti->pipe] << 16
@@ -133,15 +133,19 @@ static void prepare_insts(tm_model *m)
 static int model_alloc(tm_model *m)
 {
     const isa_kernel *k = m->L->k;
-    m->nslot_regs = k->nreg + k->npred;
-    m->inst = calloc(k->ninst ? k->ninst : 1, sizeof *m->inst);
+    const uint32_t ninst = tm_ninst(m->L);
+    m->nslot_regs = m->L->ops ? m->L->nslots : k->nreg + k->npred;
+    m->inst = calloc(ninst ? ninst : 1, sizeof *m->inst);
     m->cu = calloc(m->ncu, sizeof *m->cu);
-    m->st->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *m->st->per_inst);
+    m->st->per_inst = calloc(ninst ? ninst : 1, sizeof *m->st->per_inst);
     m->st->cu_busy_cycles = calloc(m->ncu, sizeof *m->st->cu_busy_cycles);
     m->st->cu_issued = calloc(m->ncu, sizeof *m->st->cu_issued);
     if (!m->inst || !m->cu || !m->st->per_inst || !m->st->cu_busy_cycles || !m->st->cu_issued)
         return -1;
-    tm_inst_build(k, m->L->cfg, m->L->width, m->inst);
+    if (m->L->ops)
+        tm_inst_from_ops(m->L->ops, ninst, m->L->cfg, m->inst);
+    else
+        tm_inst_build(k, m->L->cfg, m->L->width, m->inst);
     tm_spill_plan(m);
     if (placement_alloc(m))
         return -1;
@@ -177,7 +181,7 @@ static int model_alloc(tm_model *m)
                 return -1;
         }
         c->arrivals = calloc(m->sgs, sizeof *c->arrivals);
-        c->per_inst = calloc(k->ninst ? k->ninst : 1, sizeof *c->per_inst);
+        c->per_inst = calloc(ninst ? ninst : 1, sizeof *c->per_inst);
         c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
         c->first_start = TM_NEVER;
@@ -301,7 +305,7 @@ static void merge_cu_stats(tm_model *m)
         const tm_cu *c = &m->cu[ci];
         for (int i = 0; i < TM_STALL_COUNT; i++)
             st->stall[i] += c->stall[i];
-        for (uint32_t pc = 0; c->per_inst && st->per_inst && pc < m->L->k->ninst; pc++) {
+        for (uint32_t pc = 0; c->per_inst && st->per_inst && pc < tm_ninst(m->L); pc++) {
             st->per_inst[pc].count += c->per_inst[pc].count;
             st->per_inst[pc].lanes += c->per_inst[pc].lanes;
             st->per_inst[pc].cycles += c->per_inst[pc].cycles;
@@ -329,7 +333,7 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
     m.spe = m.tc->schedulers > m.neu ? m.tc->schedulers / m.neu : 1;
     m.nsched = m.neu * m.spe;
     out->ncu = m.ncu;
-    out->ninst = L->k->ninst;
+    out->ninst = tm_ninst(L);
     int rc = 0;
     if (tm_check_fit(L->cfg, out, L->width, L->wg_items, msg, msgn))
         return SGEMU_EXIT_USER;

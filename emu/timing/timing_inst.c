@@ -92,6 +92,7 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
         uint32_t tb = in->type < ISA_T_COUNT ? isa_types[in->type].bytes : 4;
         ti->elem_bytes = (uint16_t)(tb * vec);
         ti->space = in->space;
+        ti->store = oi->family == ISA_FAM_ST;
         switch (oi->pipe) {
         case ISA_PIPE_ALU: ti->kind = TM_K_ALU; ti->pipe = alu_pipe(in->type); break;
         case ISA_PIPE_TRANS: ti->kind = TM_K_ALU; ti->pipe = TM_PIPE_TRANS; break;
@@ -136,4 +137,44 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
         if (oi->pipe == ISA_PIPE_MOV && vec > 1)
             ti->passes = (uint16_t)(ti->passes * vec);
     }
+}
+
+void tm_inst_from_ops(const tm_op *ops, uint32_t n, const emu_config *cfg, tm_inst *out)
+{
+    const emu_timing_cfg *tc = &cfg->timing;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const tm_op *o = &ops[pc];
+        tm_inst *ti = &out[pc];
+        memset(ti, 0, sizeof *ti);
+        ti->kind = o->kind;
+        ti->pipe = o->pipe < TM_PIPE_COUNT ? o->pipe : TM_PIPE_MOV;
+        ti->space = o->space;
+        ti->store = o->store;
+        ti->elem_bytes = o->elem_bytes;
+        ti->dst = o->dst;
+        ti->nsrc = o->nsrc < TM_MAX_RANGES ? o->nsrc : TM_MAX_RANGES;
+        memcpy(ti->src, o->src, ti->nsrc * sizeof ti->src[0]);
+        ti->has_pipe = ti->kind == TM_K_ALU || ti->kind == TM_K_MEM ||
+                       ti->kind == TM_K_ATOMIC || ti->kind == TM_K_BRANCH ||
+                       ti->kind == TM_K_FENCE;
+        ti->passes = (uint16_t)tm_passes(tc, (tm_pipe)ti->pipe, o->lanes ? o->lanes : 1,
+                                         o->type_bytes);
+    }
+}
+
+uint32_t tm_ninst(const tm_launch *L)
+{
+    return L->ops ? L->nops : L->k->ninst;
+}
+
+const char *tm_inst_name(const tm_launch *L, uint32_t pc)
+{
+    if (L->ops)
+        return L->ops[pc].text ? L->ops[pc].text : "?";
+    return isa_ops[L->k->inst[pc].op].mnemonic;
+}
+
+uint32_t tm_inst_line(const tm_launch *L, uint32_t pc)
+{
+    return L->ops ? 0 : L->k->inst[pc].line;
 }

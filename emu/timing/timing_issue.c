@@ -352,7 +352,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         isa_space sp = (isa_space)ti->space;
         uint32_t n;
         const uint64_t *a = rec_addrs(m, c, th, r, sp, ti->elem_bytes, pa, &n);
-        bool store = isa_ops[m->L->k->inst[pc].op].family == ISA_FAM_ST;
+        bool store = ti->store;
         bool atomic = ti->kind == TM_K_ATOMIC;
         if (sp == ISA_SPACE_LOCAL)
             done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store);
@@ -363,6 +363,12 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         write_dst(th, ti, done, true);
         if (ti->spills)
             tm_spill_store(m, ci, ti_idx, ti, done);
+        break;
+    }
+    case TM_K_FENCE: {   /* the response once the thread's earlier work is done */
+        uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, T, ti->passes);
+        done = max64(pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes), th->last_done);
+        write_dst(th, ti, done, true);
         break;
     }
     case TM_K_BRANCH: {
@@ -382,7 +388,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         th->last_done = max64(th->last_done, T + 1);
         if (m->tracing)
             tm_trace_slice(&m->trace, "barrier", ci, ti_idx, T, 1, pc,
-                           m->L->k->inst[pc].line, r->mask, tm_stall_names[why], gap);
+                           tm_inst_line(m->L, pc), r->mask, tm_stall_names[why], gap);
         arrive(m, ci, th, T);
         return;
     case TM_K_UOPS:
@@ -391,18 +397,16 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         th->ucur = 0;
         th->issue_t = T;
         if (m->tracing)
-            tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[pc].op].mnemonic, ci,
-                           ti_idx, T, 1, pc, m->L->k->inst[pc].line, r->mask,
-                           tm_stall_names[why], gap);
+            tm_trace_slice(&m->trace, tm_inst_name(m->L, pc), ci, ti_idx, T, 1, pc,
+                           tm_inst_line(m->L, pc), r->mask, tm_stall_names[why], gap);
         run_uops(m, ci, th, T);
         return;
     }
     ls->cycles += done - T;
     th->last_done = max64(th->last_done, done);
     if (m->tracing)
-        tm_trace_slice(&m->trace, isa_ops[m->L->k->inst[pc].op].mnemonic, ci, ti_idx,
-                       T, done - T, pc, m->L->k->inst[pc].line, r->mask,
-                       tm_stall_names[why], gap);
+        tm_trace_slice(&m->trace, tm_inst_name(m->L, pc), ci, ti_idx, T, done - T, pc,
+                       tm_inst_line(m->L, pc), r->mask, tm_stall_names[why], gap);
     if (th->cur >= th->nrec)
         tm_finish_thread(m, ci, th);
 }

@@ -20,11 +20,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What an instruction does, for the issue loop.  NONE: one issue slot, no
+ * pipe, no result (a scoreboard wait or nop that the records' registers
+ * already order); FENCE: a message on the send pipe whose result waits
+ * for every earlier instruction of the thread to complete (a memory
+ * fence's response). */
+typedef enum tm_kind {
+    TM_K_ALU, TM_K_MEM, TM_K_ATOMIC, TM_K_BRANCH, TM_K_BARRIER, TM_K_SG_BARRIER,
+    TM_K_UOPS, TM_K_UOPS_WG, TM_K_NONE, TM_K_FENCE
+} tm_kind;
+
+/* Register ranges: scoreboard slots [first, first + n). */
+typedef struct tm_range {
+    uint16_t first, n;
+} tm_range;
+
+#define TM_MAX_RANGES 8
+
+/* One instruction of a program form other than sgemu's ISA, as the timing
+ * model reads it (the Gen path builds one per instruction: emu/gen/
+ * gen_timing.c).  Records name it by pc, as they name sgemu's
+ * instructions; what the model derives from isa_inst for its own ISA is
+ * given here. */
+typedef struct tm_op {
+    uint8_t kind;          /* tm_kind */
+    uint8_t pipe;          /* tm_pipe */
+    uint8_t space;         /* memory: isa_space */
+    uint8_t store;         /* memory: writes */
+    uint8_t type_bytes;    /* 8: 64-bit integer / transcendental (two passes) */
+    uint8_t lanes;         /* channels issued: ceil(lanes / pipe width) passes */
+    uint16_t elem_bytes;   /* memory: bytes at each record address */
+    uint8_t nsrc;
+    tm_range src[TM_MAX_RANGES];
+    tm_range dst;          /* n = 0: none */
+    const char *text;      /* the instruction as printed (trace, per-line) */
+} tm_op;
+
 /* Pull work-group wg_linear's records into *out (0 ok, else an exit code). */
 typedef int (*tm_next_wg_fn)(void *user, uint64_t wg_linear, emu_wg_trace *out);
 
 typedef struct tm_launch {
     const isa_kernel *k;
+    /* Another program form's instructions (NULL: k's own ISA): nops of
+     * them, pcs 0..nops-1, over nslots scoreboard slots. */
+    const tm_op *ops;
+    uint32_t nops, nslots;
     const emu_config *cfg;
     uint32_t width;
     uint32_t wg_items;            /* work-items of a full work-group */

@@ -12,20 +12,8 @@
 #include "timing_model.h"
 
 #define TM_NEVER UINT64_MAX
-#define TM_MAX_RANGES 8
 #define TM_MAX_FLAT 6
 #define TM_FLAT_NONE 0xff
-
-/* What an instruction does, for the issue loop. */
-typedef enum tm_kind {
-    TM_K_ALU, TM_K_MEM, TM_K_ATOMIC, TM_K_BRANCH, TM_K_BARRIER, TM_K_SG_BARRIER,
-    TM_K_UOPS, TM_K_UOPS_WG
-} tm_kind;
-
-/* Register ranges: scoreboard slots [first, first + n). */
-typedef struct tm_range {
-    uint16_t first, n;
-} tm_range;
 
 /* Precomputed per pc: no decoding per record. */
 typedef struct tm_inst {
@@ -35,6 +23,7 @@ typedef struct tm_inst {
     uint8_t nsrc;
     uint8_t has_pipe;     /* issue waits for a free unit of `pipe` */
     uint8_t fills, spills; /* spilled source / destination registers (GRF overflow) */
+    uint8_t store;        /* memory: writes */
     uint16_t passes;      /* pipe passes at the run's width */
     uint16_t elem_bytes;  /* memory: bytes per lane */
     tm_range src[TM_MAX_RANGES];
@@ -59,6 +48,12 @@ typedef struct tm_inst {
 
 void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
                    tm_inst *out);
+/* The same from another program form's descriptions (tm_launch.ops). */
+void tm_inst_from_ops(const tm_op *ops, uint32_t n, const emu_config *cfg, tm_inst *out);
+/* Instruction count, mnemonic and source line of pc (line 0: none). */
+uint32_t tm_ninst(const tm_launch *L);
+const char *tm_inst_name(const tm_launch *L, uint32_t pc);
+uint32_t tm_inst_line(const tm_launch *L, uint32_t pc);
 /* Pipe of a micro-op and its passes over `lanes`. */
 tm_pipe tm_uop_pipe(const coll_uop *u);
 uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes);

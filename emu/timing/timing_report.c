@@ -7,6 +7,36 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0;
 }
 
+/* pc's source line ("-"/"null": none) and name. */
+static const char *inst_line(const sgemu_timing *t, const isa_kernel *k, uint32_t pc,
+                             char *buf, size_t n, const char *none)
+{
+    if (!t->inst_text && k->inst[pc].line)
+        snprintf(buf, n, "%u", k->inst[pc].line);
+    else
+        snprintf(buf, n, "%s", none);
+    return buf;
+}
+
+static const char *inst_name(const sgemu_timing *t, const isa_kernel *k, uint32_t pc)
+{
+    if (t->inst_text)
+        return t->inst_text[pc] ? t->inst_text[pc] : "?";
+    return isa_ops[k->inst[pc].op].mnemonic;
+}
+
+/* s inside a JSON string (IGA's text has no control characters, but may
+ * hold quotes in comments). */
+static void json_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
+    }
+}
+
 static uint64_t stall_total(const sgemu_timing *t)
 {
     uint64_t s = 0;
@@ -73,13 +103,11 @@ void tm_print(FILE *f, const sgemu_timing *t, const isa_kernel *k,
         const tm_line_stats *s = &t->per_inst[pc];
         if (!s->count)
             continue;
-        char line[12] = "-";          /* no source line */
-        if (k->inst[pc].line)
-            snprintf(line, sizeof line, "%u", k->inst[pc].line);
+        char line[12];
         fprintf(f, "                    %-5s %-5u %-10llu %-10llu %-10llu %-7llu %s\n",
-                line, pc, (unsigned long long)s->count,
+                inst_line(t, k, pc, line, sizeof line, "-"), pc, (unsigned long long)s->count,
                 (unsigned long long)s->lanes, (unsigned long long)s->cycles,
-                (unsigned long long)s->stalls, isa_ops[k->inst[pc].op].mnemonic);
+                (unsigned long long)s->stalls, inst_name(t, k, pc));
     }
 }
 
@@ -122,12 +150,12 @@ void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k)
         const tm_line_stats *s = &t->per_inst[pc];
         if (!s->count)
             continue;
-        char line[12] = "null";       /* no source line */
-        if (k->inst[pc].line)
-            snprintf(line, sizeof line, "%u", k->inst[pc].line);
-        fprintf(f, "%s{\"pc\": %u, \"line\": %s, \"op\": \"%s\", \"count\": %llu, "
+        char line[12];
+        fprintf(f, "%s{\"pc\": %u, \"line\": %s, \"op\": \"", first ? "" : ", ", pc,
+                inst_line(t, k, pc, line, sizeof line, "null"));
+        json_text(f, inst_name(t, k, pc));
+        fprintf(f, "\", \"count\": %llu, "
                 "\"lanes\": %llu, \"cycles\": %llu, \"stalls\": %llu}",
-                first ? "" : ", ", pc, line, isa_ops[k->inst[pc].op].mnemonic,
                 (unsigned long long)s->count, (unsigned long long)s->lanes,
                 (unsigned long long)s->cycles, (unsigned long long)s->stalls);
         first = false;

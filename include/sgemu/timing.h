@@ -87,6 +87,10 @@ typedef struct sgemu_timing {
     /* per pc */
     uint32_t ninst;
     tm_line_stats *per_inst;
+    /* per pc: the instruction as its program form prints it (the Gen path:
+     * IGA's text, borrowed from the kernel), or NULL: sgemu's ISA, named
+     * and placed by the kernel's instructions */
+    const char *const *inst_text;
     uint64_t trace_events;        /* events written to the trace file */
     uint64_t trace_dropped;       /* events past the trace limit, not written */
     /* spilling (grf_overflow with scheduler.allow_spill = 1) */

@@ -632,6 +632,8 @@ int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const cha
     }
     k->reqd_sg_size = p->simd;
     k->local_mem = p->slm_bytes;
+    /* the whole GRF file is the thread's (occupancy: large-GRF mode) */
+    k->grf_bytes_per_lane = p->grf_count * p->grf_bytes / p->simd;
     return 0;
 }
 

@@ -1,0 +1,196 @@
+/* test_gen_timing.c - exact cycles of IGC's code in the timing model
+ * (docs/timing-model.md, "The Gen path"): three small kernels of
+ * tests/gen/kernels compiled by ocloc for tgllp and timed on
+ * tests/gen/timing.yaml, one work-group of one hardware thread each, the
+ * cycle counts derived by hand below from the formulas of
+ * docs/timing-model.md.  Skips (77) when ocloc or libiga64.so.1 is
+ * missing.
+ *
+ * The config (round numbers): int and fp32 latency 4, interval 1, 8 lanes
+ * a pass; mov latency 2; transcendental latency 16, interval 4, 8 lanes;
+ * send latency 2, interval 1, 8 lanes; one instruction issued per cycle;
+ * L1 30, L2 100, DRAM 300 cycles (end to end from the send's start), 64-B
+ * lines, DRAM port 32 B/cycle; local memory latency 20, 16 banks of 4
+ * bytes; barrier latency 20; dispatch latency 0.  An ALU instruction of
+ * p = ceil(E / 8) passes issued at T completes at T + latency + (p - 1) x
+ * interval and holds its pipe p x interval cycles; an instruction issues
+ * at max(previous issue + 1, its sources ready, its pipe free); a load
+ * missing every level completes at its start + 300; a store at its start
+ * + 30; a fence's response at max(its pipe done, every earlier
+ * instruction of the thread done).  The code is IGC's (ocloc 22.43), as
+ * `--per-line` prints it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../cli/cli_harness.h"
+#include "gen_skip.h"
+
+#define CFG "--compiler igc --config tests/gen/timing.yaml --json"
+
+/* The run's "timing" object: its cycles, and per pc its cycles and
+ * stalls (-1: the pc did not issue). */
+typedef struct timed {
+    long long cycles;
+    long long pc_cycles[64], pc_stalls[64];
+    char text[64][160];
+} timed;
+
+static long long num_after(const char *s, const char *key)
+{
+    const char *p = strstr(s, key);
+    assert_non_null(p);
+    return strtoll(p + strlen(key), NULL, 10);
+}
+
+static void run_timed(const char *args, timed *t)
+{
+    cli_result r = cli_run("run %s " CFG, args);
+    if (r.status != 0)
+        fprintf(stderr, "%s\n", r.err);
+    assert_int_equal(r.status, 0);
+    const char *tm = strstr(r.out, "\"timing\": {");
+    assert_non_null(tm);
+    t->cycles = num_after(tm, "\"cycles\": ");
+    for (int i = 0; i < 64; i++) {
+        t->pc_cycles[i] = t->pc_stalls[i] = -1;
+        t->text[i][0] = 0;
+    }
+    for (const char *p = strstr(tm, "{\"pc\": "); p; p = strstr(p + 1, "{\"pc\": ")) {
+        long long pc = strtoll(p + 7, NULL, 10);
+        if (pc < 0 || pc >= 64)
+            continue;
+        const char *op = strstr(p, "\"op\": \"");
+        const char *end = op ? strstr(op + 7, "\", \"count\"") : NULL;
+        assert_non_null(end);
+        snprintf(t->text[pc], sizeof t->text[pc], "%.*s", (int)(end - op - 7), op + 7);
+        t->pc_cycles[pc] = num_after(end, "\"cycles\": ");
+        t->pc_stalls[pc] = num_after(end, "\"stalls\": ");
+    }
+    cli_result_free(&r);
+}
+
+/* timing_chain.cl at SIMD16 (pc: issue T -> done; r ready):
+ *  0 (W) mov (8) r2 <- r0            T 0, mov 1 pass     -> 2
+ *  1 (W) or (1) cr0                  T 1, int            -> 5
+ *  2 (W) mul (1) acc0 <- r2.2        T 2 (int free at 2) -> 6
+ *  3 (W) mach (1) r3 <- r2.1, acc0   T 6 (acc0), stall 3 -> 10
+ *  4 (W) mov (1) r3.1 <- 1.0:f       T 7, fp32 (an immediate) -> 11 (r3 ready 11)
+ *  5 add (16) r6 <- r3, r1           T 11, stall 3, 2 passes -> 11 + 4 + 1 = 16
+ *  6 (W) mov (8) r127 <- r2          T 12                -> 14
+ *  7 add (16) r6 <- r6, r4           T 16, stall 3       -> 21
+ *  8 shl (16) r6 <- r6               T 21, stall 4       -> 26
+ *  9 send read r9..r10 <- r6         T 26, one 64-B line missing everywhere -> 326
+ * 10 mad (16) r11 <- r3.1, r9, r5.2  T 326, stall 299    -> 331
+ * 11 math.sqt (16) r13 <- r11        T 331, 2 passes     -> 331 + 16 + 4 = 351
+ * 12 send write <- r6, r13..r14      T 351, stall 19, store -> 381
+ * 13 (W) send fence r8 <- r2         T 353 (send pipe busy 351-353, stall 1),
+ *                                    pipe done 355, earlier work done 381 -> 381
+ * 14 (W) mov (8) null <- r8          T 381               -> 383
+ * 15 (W) send EOT <- r127            T 382               -> 384
+ * cycles: the last completion, 384. */
+static void chain(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_chain.cl --global 16 --local 16"
+              " --arg x=float:iota:16 --arg k=2", &t);
+    assert_int_equal(t.cycles, 384);
+    assert_non_null(strstr(t.text[11], "math.sqt (16|M0)"));
+    assert_int_equal(t.pc_cycles[11], 20);      /* 16 + (2 - 1) x 4 */
+    assert_non_null(strstr(t.text[9], "send.dc1 (16|M0)"));
+    assert_int_equal(t.pc_cycles[9], 300);
+    assert_int_equal(t.pc_stalls[10], 299);     /* the mad waits for the load */
+    assert_int_equal(t.pc_cycles[13], 28);      /* the fence waits for the store */
+}
+
+/* timing_slm.cl at SIMD8:
+ *  0 (W) mov (8) r2 <- r0            T 0   -> 2
+ *  1 (W) or (1) cr0                  T 1   -> 5
+ *  2 shl (8) r4 <- r1                T 2   -> 6
+ *  3 send read r5 <- r4 (global)     T 6, stall 3, DRAM -> 306
+ *  4 send SLM write <- r4, r5        T 306, 8 words in 8 banks: degree 1
+ *                                    -> 306 + 20 = 326
+ *  5 (W) SLM fence r6 <- r2          T 307, pipe done 309, earlier 326 -> 326
+ *  6 (W) and (8) r7 <- r2.2          T 308 -> 312
+ *  7 (W) mov (8) null <- r6          T 326, stall 17 -> 328
+ *  8 (W) send.gtwy (1) <- r7         T 327 -> 329
+ *  9 (W) sync.bar                    arrives at 328: the only thread,
+ *                                    released at 328 + 20 = 348
+ * 10 mul (8) acc0 <- r1, -4          T 348 -> 352
+ * 11 (W) mov (8) r127 <- r2          T 349 -> 351
+ * 12 add (8) r3 <- acc0, 28          T 352, stall 2 -> 356
+ * 13 send SLM read r8 <- r3          T 356, stall 3, degree 1 -> 376
+ * 14 send write <- r4, r8 (global)   T 376, stall 19, store -> 406
+ * 15 (W) fence r9 <- r2              T 377, earlier work 406 -> 406
+ * 16 (W) mov (8) null <- r9          T 406 -> 408
+ * 17 (W) SLM fence r10 <- r2         T 407, pipe done 409 -> 409
+ * 18 (W) mov (8) null <- r10         T 409 -> 411
+ * 19 (W) send EOT <- r127            T 410 -> 412
+ * cycles 412. */
+static void slm_barrier(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_slm.cl --global 8 --local 8 --arg x=int:iota:8", &t);
+    assert_int_equal(t.cycles, 412);
+    assert_non_null(strstr(t.text[4], "send.dc1 (8|M0) null r4 r5"));
+    assert_int_equal(t.pc_cycles[4], 20);       /* SLM: latency 20, no conflict */
+    assert_non_null(strstr(t.text[9], "sync.bar"));
+    assert_int_equal(t.pc_stalls[10], 0);        /* the barrier's wait is not a stall of pc 10 */
+    assert_int_equal(t.pc_cycles[13], 20);
+}
+
+/* timing_simd32.cl at SIMD32: 32-bit work in (16|M0) and (16|M16) halves.
+ *  0 (W) mov (8) r3 <- r0            T 0  -> 2
+ *  1 (W) or (1) cr0                  T 1  -> 5
+ *  2 (W) mul (1) acc0 <- r3.2        T 2  -> 6
+ *  3 (W) mach (1) r4 <- r3.1, acc0   T 6  -> 10
+ *  4 (W) mov (8) r127 <- r3          T 7  -> 9
+ *  5 add (16|M0) r5 <- r4, r1        T 10, int busy 10-12 -> 15
+ *  6 add (16|M16) r9 <- r4, r2       T 12 (int pipe), stall 1 -> 17
+ *  7 add (16|M0) r5 <- r5, r7        T 15 -> 20
+ *  8 add (16|M16) r9 <- r9, r7       T 17 -> 22
+ *  9 shl (16|M0) r5 <- r5            T 20 -> 25
+ * 10 shl (16|M16) r9 <- r9           T 22 -> 27
+ * 11 send read r11 <- r5             T 25, line 0 -> 325
+ * 12 send read r13 <- r9             T 27, line 1: its DRAM start waits for
+ *                                    line 0's 64 / 32 = 2 port cycles
+ *                                    (25 + 2 = 27) -> 327
+ * 13 math.exp (16|M0) r15 <- r11     T 325, transcendental busy 325-333 -> 345
+ * 14 math.exp (16|M16) r17 <- r13    T 333 (pipe), stall 7 -> 353
+ * 15 send write <- r5, r15           T 345 -> 375
+ * 16 send write <- r9, r17           T 353 -> 383
+ * 17 (W) fence r19 <- r3             T 355 (send pipe) -> 383
+ * 18 (W) mov (8) null <- r19         T 383 -> 385
+ * 19 (W) send EOT <- r127            T 384 -> 386
+ * cycles 386. */
+static void simd32_halves(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_simd32.cl --global 32 --local 32"
+              " --arg x=float:iota:32", &t);
+    assert_int_equal(t.cycles, 386);
+    assert_non_null(strstr(t.text[14], "math.exp (16|M16)"));
+    assert_int_equal(t.pc_stalls[14], 7);       /* the first half holds the pipe */
+    assert_int_equal(t.pc_stalls[6], 1);
+    assert_int_equal(t.pc_cycles[12], 300);
+}
+
+int main(void)
+{
+    if (!gen_tests_can_run())
+        return 77;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chain),
+        cmocka_unit_test(slm_barrier),
+        cmocka_unit_test(simd32_halves),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
