@@ -104,14 +104,41 @@ static isa_space bti_space(uint32_t desc)
 
 /* A send: its kind, space and bytes at each recorded address (the lane's
  * first access: gen_rec_addr), from the descriptor fields gen_send.c reads
- * (docs/gen.md, "Supported messages").  Messages without memory (end of
+ * (docs/gen.md, "Supported messages"), or of an LSC message (lsc_op).
+ * Messages without memory (end of
  * thread, the barrier gateway, those not described here) are a send of
  * the send pipe's latency; a fence's response waits for the thread's
  * earlier accesses (TM_K_FENCE). */
+/* An LSC message (Xe-HPG+, gen_send.c lsc()): SLM by its shared function;
+ * bytes at each lane's address: its elements (vec x size; a transposed
+ * message: one address, the block) or a quad's channels. */
+static void lsc_op(const gen_inst *in, tm_op *o)
+{
+    const gen_lsc *l = &in->lsc;
+    if (l->op == GEN_LSC_FENCE) {
+        o->kind = TM_K_FENCE;
+        return;
+    }
+    if (l->op == GEN_LSC_OTHER)
+        return;
+    o->space = in->sfid == GEN_SFID_SLM || (l->model == GEN_LSC_BTI && l->bti == BTI_SLM)
+             ? ISA_SPACE_LOCAL : ISA_SPACE_GLOBAL;
+    uint32_t bytes = (uint32_t)(l->vec ? l->vec : 1) * l->mem_bytes;
+    if (l->op == GEN_LSC_LOAD_QUAD || l->op == GEN_LSC_STORE_QUAD)
+        bytes = (uint32_t)__builtin_popcount(l->chmask & 15u) * l->mem_bytes;
+    o->kind = l->op == GEN_LSC_ATOMIC ? TM_K_ATOMIC : TM_K_MEM;
+    o->store = l->op == GEN_LSC_STORE || l->op == GEN_LSC_STORE_QUAD;
+    o->elem_bytes = (uint16_t)(l->op == GEN_LSC_ATOMIC ? l->mem_bytes : bytes);
+}
+
 static void send_op(const gen_inst *in, tm_op *o)
 {
     o->kind = TM_K_ALU;
     o->space = ISA_SPACE_GLOBAL;
+    if (in->lsc.op != GEN_LSC_NONE && !in->eot) {
+        lsc_op(in, o);
+        return;
+    }
     if (in->msg_type >= 0 && in->msg_type < GEN_MSG_COUNT &&
         gen_msg_handlers[in->msg_type] == GEN_H_FENCE) {
         o->kind = TM_K_FENCE;
