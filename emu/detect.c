@@ -18,16 +18,25 @@
  * `fint`s differ.  A pair ordered only by a barrier without the space's
  * fence is a race reported with a "missing fence flag" note.
  *
+ * Accesses keep, instead of those counts, the serial of their sub-group's
+ * epoch: an interval without a barrier, whose counts (det_epoch) live in
+ * a table of the space that a work-group start or a fenced work-group
+ * barrier empties.  A serial no longer in the table is an access ordered
+ * before every later one of its work-group (its `fint` differs).  The
+ * table holds one entry per sub-group and barrier interval of the
+ * running work-group that accessed the space.
+ *
  * Shadow: per cell, the last writer and two readers (the first reader and
  * the latest other one), so a write racing with reads of two or more
  * work-items finds one of them.  Local memory has one cell per byte of
  * the work-group's local memory.  Global buffers have one per 4-byte word
  * (each access keeps which of its bytes it touched: two accesses conflict
- * only where their bytes meet), in pages of DET_PAGE bytes of buffer
- * allocated zeroed (empty) when first touched, up to DET_GLOBAL_CAP bytes
- * of shadow per launch; accesses past that are counted as unchecked.  A
- * word's cell keeps one writer: work-items writing neighbouring bytes of
- * one word can hide an earlier writer (a race missed, never one made up).
+ * only where their bytes meet), in pages of DET_PAGE bytes of buffer whose
+ * writer and reader arrays are each allocated zeroed (empty) when first
+ * written, up to DET_GLOBAL_CAP bytes of shadow per launch; accesses past
+ * that are counted as unchecked.  A word's cell keeps one writer:
+ * work-items writing neighbouring bytes of one word can hide an earlier
+ * writer (a race missed, never one made up).
  *
  * Uninitialised reads.  One flag per local byte, set by every store,
  * atomic or block write of the work-group, and one per byte of each
@@ -55,7 +64,9 @@
 #define MASK_SHIFT 27              /* det_acc.pc bits 27-30: the bytes of the cell's
                                       word it touched (all four in local memory) */
 #define PC_MASK ((1u << MASK_SHIFT) - 1)
+#define ALL_BYTES (0xfu << MASK_SHIFT)
 #define DET_PAGE 4096u             /* global bytes per shadow page */
+#define DET_WORDS (DET_PAGE / 4)
 #define DET_GLOBAL_CAP (1ull << 30) /* bytes of global shadow per launch */
 
 /* An access as the shadow keeps it. */
@@ -63,13 +74,24 @@ typedef struct det_acc {
     uint32_t item;         /* linear local id + 1; 0: no access */
     uint32_t wg;           /* linear work-group id */
     uint32_t pc;           /* | byte mask << MASK_SHIFT | ATOMIC_BIT */
-    uint32_t fint, aint;   /* fenced and all work-group barriers so far */
-    uint32_t fsg, asg;     /* its sub-group's fenced and all sub_group_barriers */
+    uint32_t ep;           /* its sub-group's epoch (det_order) */
 } det_acc;
+
+/* The counts of one sub-group's barrier interval in one space. */
+typedef struct det_epoch {
+    uint32_t aint;         /* work-group barriers of the work-group so far */
+    uint32_t fsg, asg;     /* the sub-group's fenced and all sub_group_barriers */
+} det_epoch;
 
 typedef struct det_cell {
     det_acc w, r[2];
 } det_cell;
+
+/* The shadow of DET_WORDS words of a global buffer: its writers and two
+ * readers, each array NULL (all empty) until first written. */
+typedef struct det_gpage {
+    det_acc *slot[3];
+} det_gpage;
 
 /* A pair of lines already reported (each pair once). */
 typedef struct det_pair {
@@ -80,8 +102,11 @@ typedef struct det_pair {
 
 /* Ordering counters of one address space (local, global). */
 typedef struct det_order {
-    uint32_t fint, aint;   /* launch-wide barrier counts (fenced, all) */
+    uint32_t aint;         /* the running work-group's barriers (all) */
     uint32_t *fsg, *asg;   /* per sub-group */
+    uint32_t *cur;         /* per sub-group: the serial of its epoch */
+    det_epoch *ep;         /* the epochs since the last fenced barrier */
+    uint32_t base, nep, cap;   /* the serial of ep[0], entries, allocated */
 } det_order;
 
 enum { SP_LOCAL, SP_GLOBAL, SP_PRIVATE };
@@ -93,7 +118,7 @@ struct emu_detect {
     uint8_t *pinit;        /* uninitialized: one flag per private byte of the
                               work-group's work-items, or NULL */
     size_t pbytes;
-    det_cell ***gpage;     /* races: per argument, its shadow pages (or NULL) */
+    det_gpage **gpage;     /* races: per argument, its shadow pages (or NULL) */
     uint64_t gshadow;      /* bytes of global shadow allocated */
     bool gcap_noted;
     det_order ord[2];
@@ -147,18 +172,19 @@ int emu_detect_init(emu_run *run)
     for (int s = 0; s < 2; s++) {
         d->ord[s].fsg = calloc(nsg, sizeof(uint32_t));
         d->ord[s].asg = calloc(nsg, sizeof(uint32_t));
-        ok = ok && d->ord[s].fsg && d->ord[s].asg;
+        d->ord[s].cur = calloc(nsg, sizeof(uint32_t));
+        ok = ok && d->ord[s].fsg && d->ord[s].asg && d->ord[s].cur;
     }
     const isa_kernel *k = run->k;
     if (races && k->narg) {
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): per argument, its page table */
         d->gpage = calloc(k->narg, sizeof *d->gpage);
         ok = ok && d->gpage;
         for (uint32_t i = 0; ok && i < k->narg; i++) {
             if (!global_arg(k, run->args, i))
                 continue;
             const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
-            /* NOLINTNEXTLINE(bugprone-sizeof-expression): page pointers, each page allocated on first touch */
-            d->gpage[i] = calloc(np ? np : 1, sizeof(det_cell *));
+            d->gpage[i] = calloc(np ? np : 1, sizeof(det_gpage));
             ok = d->gpage[i] != NULL;
         }
     }
@@ -205,7 +231,8 @@ void emu_detect_free(emu_run *run)
                 continue;
             const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
             for (size_t p = 0; p < np; p++)
-                free(d->gpage[i][p]);
+                for (int a = 0; a < 3; a++)
+                    free(d->gpage[i][p].slot[a]);
             free(d->gpage[i]);
         }
         free(d->gpage);
@@ -213,6 +240,8 @@ void emu_detect_free(emu_run *run)
     for (int s = 0; s < 2; s++) {
         free(d->ord[s].fsg);
         free(d->ord[s].asg);
+        free(d->ord[s].cur);
+        free(d->ord[s].ep);
     }
     free(d->cell);
     free(d->init);
@@ -230,8 +259,9 @@ void emu_detect_wg_start(emu_run *run, uint64_t wg_linear)
     emu_detect *d = run->det;
     d->wg = (uint32_t)wg_linear;
     for (int s = 0; s < 2; s++) {
-        d->ord[s].fint++;
-        d->ord[s].aint++;
+        d->ord[s].base += d->ord[s].nep;   /* every epoch ends */
+        d->ord[s].nep = 0;
+        d->ord[s].aint = 0;
         memset(d->ord[s].fsg, 0, (size_t)d->nsg * sizeof(uint32_t));
         memset(d->ord[s].asg, 0, (size_t)d->nsg * sizeof(uint32_t));
     }
@@ -261,9 +291,12 @@ void emu_detect_wg_barrier(emu_run *run, uint32_t pc)
     if (in->op != ISA_OP_BARRIER)
         return;
     for (int s = 0; s < 2; s++) {
-        run->det->ord[s].aint++;
-        if (fences(in, s))
-            run->det->ord[s].fint++;
+        det_order *o = &run->det->ord[s];
+        o->aint++;
+        if (fences(in, s)) {
+            o->base += o->nep;    /* the accesses before are ordered */
+            o->nep = 0;
+        }
     }
 }
 
@@ -455,24 +488,70 @@ static void report_uninit(emu_run *run, int space, uint32_t item, uint32_t pc, u
 
 /* ------------------------------------------------------------- checks */
 
+/* Whether epoch serial ep is still in o's table: no work-group start nor
+ * fenced work-group barrier of the space since the access. */
+static inline bool live(const det_order *o, uint32_t ep)
+{
+    return ep - o->base < o->nep;
+}
+
+static inline const det_epoch *epoch_of(const det_order *o, uint32_t ep)
+{
+    return &o->ep[ep - o->base];
+}
+
+#define MAX_EPOCHS (1u << 22)   /* entries of one space's epoch table */
+
+/* The serial of sub-group sg's epoch in the space of o: its last one while
+ * no barrier changed its counts, else a new entry. */
+static uint32_t epoch_now(const emu_run *run, det_order *o, uint32_t sg)
+{
+    const uint32_t cur = o->cur[sg];
+    if (live(o, cur)) {
+        const det_epoch *e = epoch_of(o, cur);
+        if (e->aint == o->aint && e->fsg == o->fsg[sg] && e->asg == o->asg[sg])
+            return cur;
+    }
+    if (o->nep == o->cap) {
+        const uint32_t cap = o->cap ? 2 * o->cap : 64;
+        det_epoch *ep = cap <= MAX_EPOCHS ? realloc(o->ep, cap * sizeof *ep) : NULL;
+        if (!ep) {
+            /* forget the intervals so far: their accesses count as
+             * ordered (races missed, never made up) */
+            fprintf(emu_note_file(), "%s: note: kernel '%s': --races: more than %u barrier "
+                    "intervals in one work-group; accesses before this one are taken as "
+                    "ordered\n", run->k->file, run->k->name, o->nep);
+            o->base += o->nep;
+            o->nep = 0;
+        } else {
+            o->ep = ep;
+            o->cap = cap;
+        }
+    }
+    o->ep[o->nep] = (det_epoch){ o->aint, o->fsg[sg], o->asg[sg] };
+    o->cur[sg] = o->base + o->nep++;
+    return o->cur[sg];
+}
+
 /* Why an earlier access p and `me` race (WHY_*), or -1 when they are
  * ordered, the same work-item's, on other bytes or both atomic. */
-static int conflict(const det_acc *p, const det_acc *me, int space, uint32_t S)
+static int conflict(const det_order *o, const det_acc *p, const det_acc *me, int space,
+                    uint32_t S)
 {
-    if (!p->item || (p->pc & me->pc & ATOMIC_BIT) ||
-        !(p->pc & me->pc & (0xfu << MASK_SHIFT)))
+    if (!p->item || (p->pc & me->pc & ATOMIC_BIT) || !(p->pc & me->pc & ALL_BYTES))
         return -1;
     if (p->wg != me->wg)
         return space == SP_GLOBAL ? WHY_OTHER_WG : -1;   /* local: another copy */
-    if (p->item == me->item || p->fint != me->fint)
+    if (p->item == me->item || !live(o, p->ep))
         return -1;
+    const det_epoch *pe = epoch_of(o, p->ep), *e = epoch_of(o, me->ep);
     if ((p->item - 1) / S != (me->item - 1) / S)
-        return p->aint != me->aint ? WHY_FENCE_WG : WHY_OTHER_SG;
-    if (p->fsg != me->fsg)
+        return pe->aint != e->aint ? WHY_FENCE_WG : WHY_OTHER_SG;
+    if (pe->fsg != e->fsg)
         return -1;      /* a fenced sub_group_barrier between */
-    if (p->aint != me->aint)
+    if (pe->aint != e->aint)
         return WHY_FENCE_WG;
-    if (p->asg != me->asg)
+    if (pe->asg != e->asg)
         return WHY_FENCE_SG;
     return (p->pc & PC_MASK) == (me->pc & PC_MASK) ? WHY_SAME_INST : WHY_NO_SG_BARRIER;
 }
@@ -480,41 +559,36 @@ static int conflict(const det_acc *p, const det_acc *me, int space, uint32_t S)
 /* An access that no later access of its work-group can race with any
  * more (ordered by a fenced barrier since) and that no other work-group
  * can either (local memory): the slot may be reused. */
-static bool stale(const det_acc *p, const det_acc *me, int space)
+static inline bool stale(const det_order *o, const det_acc *p, const det_acc *me, int space)
 {
-    return !p->item || p->item == me->item ||
-           (p->wg == me->wg && p->fint != me->fint) || (space == SP_LOCAL && p->wg != me->wg);
+    return !p->item || p->item == me->item || (p->wg == me->wg && !live(o, p->ep)) ||
+           (space == SP_LOCAL && p->wg != me->wg);
 }
 
-/* Check (when `report`) and record one lane's access at cell c, whose
- * first byte is at addr; whether to check its next cell: not once it was
- * reported (one report per access). */
-static bool check_cell(emu_run *run, det_cell *c, const det_acc *me, bool writes, int space,
-                       uint64_t addr, bool report)
+/* Check one lane's access `me` against the cell whose writer and readers
+ * are w, r0, r1, whose first byte is at addr, and report a race; whether
+ * it found none (then its next cell is checked: one report per access). */
+static bool check_cell(emu_run *run, int space, const det_acc *w, const det_acc *r0,
+                       const det_acc *r1, const det_acc *me, bool writes, uint64_t addr)
 {
-    bool reported = false;
-    if (report) {
-        /* the writer, for any access; the readers, for a write */
-        const det_acc *with = &c->w;
-        int why = conflict(&c->w, me, space, run->width);
-        for (int r = 0; why < 0 && writes && r < 2; r++) {
-            with = &c->r[r];
-            why = conflict(with, me, space, run->width);
-        }
-        if (why >= 0) {
-            const uint32_t both = (with->pc & me->pc) >> MASK_SHIFT & 0xfu;
-            report_race(run, space, why, with, me,
-                        addr + (space == SP_GLOBAL ? (uint32_t)__builtin_ctz(both) : 0));
-            reported = true;
-        }
+    const det_order *o = &run->det->ord[space];
+    /* the writer, for any access; the readers, for a write */
+    const det_acc *with = w;
+    int why = conflict(o, w, me, space, run->width);
+    if (why < 0 && writes) {
+        with = r0;
+        why = conflict(o, r0, me, space, run->width);
     }
-    if (writes)
-        c->w = *me;
-    else if (stale(&c->r[0], me, space))
-        c->r[0] = *me;
-    else
-        c->r[1] = *me;
-    return report && !reported;
+    if (why < 0 && writes) {
+        with = r1;
+        why = conflict(o, r1, me, space, run->width);
+    }
+    if (why < 0)
+        return true;
+    const uint32_t both = (with->pc & me->pc) >> MASK_SHIFT & 0xfu;
+    report_race(run, space, why, with, me,
+                addr + (space == SP_GLOBAL ? (uint32_t)__builtin_ctz(both) : 0));
+    return false;
 }
 
 static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t n, bool reads,
@@ -534,23 +608,42 @@ static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t
     if (!d->cell)
         return;
     d->race_checked++;
+    const det_order *o = &d->ord[SP_LOCAL];
     bool report = true;    /* one report per access at most */
-    for (uint32_t b = 0; b < n; b++)
-        report = check_cell(run, d->cell + addr + b, me, writes, SP_LOCAL, addr + b, report);
+    for (uint32_t b = 0; b < n; b++) {
+        det_cell *c = d->cell + addr + b;
+        if (report)
+            report = check_cell(run, SP_LOCAL, &c->w, &c->r[0], &c->r[1], me, writes, addr + b);
+        if (writes)
+            c->w = *me;
+        else
+            c->r[stale(o, &c->r[0], me, SP_LOCAL) ? 0 : 1] = *me;
+    }
 }
 
-/* The shadow page of global byte `off` of argument a, allocated on first
- * touch; NULL past the shadow's cap (or out of host memory). */
-static det_cell *global_page(emu_detect *d, uint32_t a, uint64_t off)
+static const det_acc no_acc;
+static const det_acc no_page[LANES_MAX];   /* a sub-group's empty cells */
+
+/* Allocate slot a of global shadow page pg (zeroed: empty); false past
+ * the shadow's cap (noted once) or out of host memory. */
+static bool global_slot(emu_run *run, det_gpage *pg, int a)
 {
-    det_cell **pp = &d->gpage[a][off / DET_PAGE];
-    const size_t bytes = DET_PAGE / 4 * sizeof(det_cell);
-    if (!*pp && d->gshadow + bytes <= DET_GLOBAL_CAP) {
-        *pp = calloc(DET_PAGE / 4, sizeof(det_cell));
-        if (*pp)
-            d->gshadow += bytes;
+    emu_detect *d = run->det;
+    const size_t bytes = DET_WORDS * sizeof(det_acc);
+    if (d->gshadow + bytes <= DET_GLOBAL_CAP)
+        pg->slot[a] = calloc(DET_WORDS, sizeof(det_acc));
+    if (pg->slot[a]) {
+        d->gshadow += bytes;
+        return true;
     }
-    return *pp;
+    if (!d->gcap_noted) {
+        d->gcap_noted = true;
+        fprintf(emu_note_file(), "%s: note: kernel '%s': --races: the global-memory "
+                "shadow reached its %llu MiB; accesses to further global bytes are "
+                "not checked\n", run->k->file, run->k->name,
+                (unsigned long long)(DET_GLOBAL_CAP >> 20));
+    }
+    return false;
 }
 
 static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
@@ -559,34 +652,114 @@ static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
     emu_detect *d = run->det;
     const uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
     /* an access out of bounds is emu_mem_exec's fault to report */
-    if (hi == 0 || hi > run->k->narg || !d->gpage[hi - 1] ||
+    if (hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
         off > run->args[hi - 1].bytes || n > run->args[hi - 1].bytes - off)
         return;
     d->race_checked++;
     d->race_global++;
+    const det_order *ord = &d->ord[SP_GLOBAL];
     /* word by word (an access may straddle words and pages) */
     bool report = true;
-    const uint32_t pc = me->pc & ~(0xfu << MASK_SHIFT);
+    const uint32_t pc = me->pc & ~ALL_BYTES;
     for (uint64_t o = off; o < off + n;) {
         const uint64_t word = o & ~(uint64_t)3, end = off + n < word + 4 ? off + n : word + 4;
         const uint32_t mask = ((1u << (end - o)) - 1) << (o - word);
-        det_cell *page = global_page(d, (uint32_t)(hi - 1), o);
-        if (!page) {
+        det_gpage *pg = &d->gpage[hi - 1][o / DET_PAGE];
+        const uint32_t i = (uint32_t)(word % DET_PAGE / 4);
+        me->pc = pc | mask << MASK_SHIFT;
+        const det_acc *r0 = pg->slot[1] ? &pg->slot[1][i] : &no_acc;
+        const int a = writes ? 0 : stale(ord, r0, me, SP_GLOBAL) ? 1 : 2;
+        if (!pg->slot[a] && !global_slot(run, pg, a)) {
             d->race_unchecked++;
-            if (!d->gcap_noted) {
-                d->gcap_noted = true;
-                fprintf(emu_note_file(), "%s: note: kernel '%s': --races: the global-memory "
-                        "shadow reached its %llu MiB; accesses to further global bytes are "
-                        "not checked\n", run->k->file, run->k->name,
-                        (unsigned long long)(DET_GLOBAL_CAP >> 20));
-            }
             return;
         }
-        me->pc = pc | mask << MASK_SHIFT;
-        report = check_cell(run, page + word % DET_PAGE / 4, me, writes, SP_GLOBAL,
-                            addr - off + word, report);
+        if (report)
+            report = check_cell(run, SP_GLOBAL, pg->slot[0] ? &pg->slot[0][i] : &no_acc, r0,
+                                pg->slot[2] ? &pg->slot[2][i] : &no_acc, me, writes,
+                                addr - off + word);
+        pg->slot[a][i] = *me;
         o = end;
     }
+}
+
+/* Whether earlier access p may race with `me` (conflict() decides): the
+ * fast test of the common cases, an empty cell, the same work-item's
+ * access, one ordered by a fenced barrier since. */
+static inline bool may_race(const det_order *o, const det_acc *p, const det_acc *me)
+{
+    return p->item && !(p->pc & me->pc & ATOMIC_BIT) &&
+           (p->wg != me->wg || (p->item != me->item && live(o, p->ep)));
+}
+
+/* The common global access, one whole aligned word (a 32-bit scalar);
+ * false, having done nothing, for any other (check_global's then). */
+static inline bool global_word(emu_run *run, det_acc *me, uint64_t addr, bool writes)
+{
+    emu_detect *d = run->det;
+    const uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
+    if ((addr & 3) || hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
+        off >= run->args[hi - 1].bytes || run->args[hi - 1].bytes - off < 4)
+        return false;
+    det_gpage *pg = &d->gpage[hi - 1][off / DET_PAGE];
+    const uint32_t i = (uint32_t)(off % DET_PAGE / 4);
+    const det_order *o = &d->ord[SP_GLOBAL];
+    const det_acc *w = pg->slot[0] ? &pg->slot[0][i] : &no_acc;
+    const det_acc *r0 = pg->slot[1] ? &pg->slot[1][i] : &no_acc;
+    const det_acc *r1 = pg->slot[2] ? &pg->slot[2][i] : &no_acc;
+    me->pc |= ALL_BYTES;
+    const int a = writes ? 0 : stale(o, r0, me, SP_GLOBAL) ? 1 : 2;
+    if (!pg->slot[a])
+        return false;
+    d->race_checked++;
+    d->race_global++;
+    if (may_race(o, w, me) || (writes && (may_race(o, r0, me) || may_race(o, r1, me))))
+        check_cell(run, SP_GLOBAL, w, r0, r1, me, writes, addr);
+    pg->slot[a][i] = *me;
+    return true;
+}
+
+/* A whole sub-group's access of consecutive aligned words of one shadow
+ * page (lane l at addr[0] + 4l): the lanes in order as global_word checks
+ * them, the bounds and page found once.  false, having done nothing,
+ * for any other access. */
+static bool global_block(emu_run *run, det_acc *me, uint32_t first_item, const uint64_t *addr,
+                         uint32_t width, bool writes)
+{
+    emu_detect *d = run->det;
+    const uint64_t a0 = addr[0], hi = a0 >> EMU_BUF_SHIFT, off = a0 & EMU_BUF_OFFSET_MASK;
+    const uint64_t span = 4ull * width;
+    if ((a0 & 3) || hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
+        off >= run->args[hi - 1].bytes || run->args[hi - 1].bytes - off < span ||
+        off / DET_PAGE != (off + span - 1) / DET_PAGE)
+        return false;
+    uint64_t diff = 0;          /* no branch per lane: vectorises */
+    for (uint32_t l = 1; l < width; l++)
+        diff |= (addr[l] - addr[l - 1]) ^ 4;
+    if (diff)
+        return false;
+    det_gpage *pg = &d->gpage[hi - 1][off / DET_PAGE];
+    const uint32_t i0 = (uint32_t)(off % DET_PAGE / 4);
+    const det_order *o = &d->ord[SP_GLOBAL];
+    me->pc |= ALL_BYTES;
+    d->race_checked += width;
+    d->race_global += width;
+    const det_acc *s0 = pg->slot[0] ? pg->slot[0] + i0 : no_page;
+    const det_acc *s1 = pg->slot[1] ? pg->slot[1] + i0 : no_page;
+    const det_acc *s2 = pg->slot[2] ? pg->slot[2] + i0 : no_page;
+    for (uint32_t l = 0; l < width; l++) {
+        const uint32_t i = i0 + l;
+        me->item = first_item + l;
+        const det_acc *w = s0 + l, *r0 = s1 + l, *r1 = s2 + l;
+        const int a = writes ? 0 : stale(o, r0, me, SP_GLOBAL) ? 1 : 2;
+        if (!pg->slot[a] && !global_slot(run, pg, a)) {
+            d->race_unchecked++;
+            continue;
+        }
+        if (may_race(o, w, me) || (writes && (may_race(o, r0, me) || may_race(o, r1, me))))
+            check_cell(run, SP_GLOBAL, w, r0, r1, me, writes, addr[l]);
+        pg->slot[a][i] = *me;
+    }
+    return true;
 }
 
 /* A private load or store of work-item `item`: its own bytes only. */
@@ -815,16 +988,18 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
     }
     const int space = in->space == ISA_SPACE_LOCAL ? SP_LOCAL : SP_GLOBAL;
     const bool atomic = f == ISA_FAM_ATOM || (in->flags & ISA_F_ATOMIC);
-    const det_order *o = &d->ord[space];
-    det_acc me = { .wg = d->wg, .pc = pc | 0xfu << MASK_SHIFT | (atomic ? ATOMIC_BIT : 0),
-                   .fint = o->fint, .aint = o->aint,
-                   .fsg = o->fsg[sg->id], .asg = o->asg[sg->id] };
+    det_acc me = { .wg = d->wg, .pc = pc | ALL_BYTES | (atomic ? ATOMIC_BIT : 0),
+                   .ep = d->cell || d->gpage ? epoch_now(run, &d->ord[space], sg->id) : 0 };
+    if (space == SP_GLOBAL && n == 4 && mask == lanes_mask_first(sg->l.width) && d->gpage &&
+        global_block(run, &me, sg->id * run->width + 1, addr, sg->l.width, writes))
+        return;
     for (uint32_t l = 0; l < sg->l.width; l++) {
         if (!(mask >> l & 1))
             continue;
         me.item = sg->id * run->width + l + 1;
         if (space == SP_GLOBAL) {
-            check_global(run, &me, addr[l], n, writes);
+            if (n != 4 || !global_word(run, &me, addr[l], writes))
+                check_global(run, &me, addr[l], n, writes);
             continue;
         }
         /* an access out of bounds is emu_mem_exec's fault to report */
