@@ -565,6 +565,23 @@ static inline bool stale(const det_order *o, const det_acc *p, const det_acc *me
            (space == SP_LOCAL && p->wg != me->wg);
 }
 
+/* Whether earlier access p may race with `me` in global memory
+ * (conflict() decides): the fast test of the common cases, an empty cell,
+ * the same work-item's access, one ordered by a fenced barrier since. */
+static inline bool may_race(const det_order *o, const det_acc *p, const det_acc *me)
+{
+    return p->item && !(p->pc & me->pc & ATOMIC_BIT) &&
+           (p->wg != me->wg || (p->item != me->item && live(o, p->ep)));
+}
+
+/* The same in local memory, where another work-group's access is another
+ * copy of the memory. */
+static inline bool may_race_local(const det_order *o, const det_acc *p, const det_acc *me)
+{
+    return p->item && p->wg == me->wg && p->item != me->item && live(o, p->ep) &&
+           !(p->pc & me->pc & ATOMIC_BIT);
+}
+
 /* Check one lane's access `me` against the cell whose writer and readers
  * are w, r0, r1, whose first byte is at addr, and report a race; whether
  * it found none (then its next cell is checked: one report per access). */
@@ -612,7 +629,9 @@ static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t
     bool report = true;    /* one report per access at most */
     for (uint32_t b = 0; b < n; b++) {
         det_cell *c = d->cell + addr + b;
-        if (report)
+        if (report && (may_race_local(o, &c->w, me) ||
+                       (writes && (may_race_local(o, &c->r[0], me) ||
+                                   may_race_local(o, &c->r[1], me)))))
             report = check_cell(run, SP_LOCAL, &c->w, &c->r[0], &c->r[1], me, writes, addr + b);
         if (writes)
             c->w = *me;
@@ -680,15 +699,6 @@ static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
         pg->slot[a][i] = *me;
         o = end;
     }
-}
-
-/* Whether earlier access p may race with `me` (conflict() decides): the
- * fast test of the common cases, an empty cell, the same work-item's
- * access, one ordered by a fenced barrier since. */
-static inline bool may_race(const det_order *o, const det_acc *p, const det_acc *me)
-{
-    return p->item && !(p->pc & me->pc & ATOMIC_BIT) &&
-           (p->wg != me->wg || (p->item != me->item && live(o, p->ep)));
 }
 
 /* The common global access, one whole aligned word (a 32-bit scalar);
