@@ -732,6 +732,7 @@ int cli_cmd_run(int argc, char **argv)
 
     sgemu_fault fault;
     memset(&fault, 0, sizeof fault);
+    char *fault_printf = NULL;              /* --json: the failed run's printf output */
     sw_row cmp[MAX_WIDTHS];                 /* --sg A,B,...: the comparison table */
     char cmp_label[MAX_WIDTHS][SW_TEXT];
     uint32_t ncmp = 0;
@@ -845,6 +846,8 @@ int cli_cmd_run(int argc, char **argv)
         if (rc) {
             fprintf(stderr, "sgemu: %s: %s\n",
                     rc == SGEMU_EXIT_FAULT ? "kernel fault" : "error", fault.msg);
+            if (o.json)
+                fault_printf = strdup(st.printf_text ? st.printf_text : "");
         } else {
             if (st.timing && ncmp < MAX_WIDTHS) {
                 memset(&cmp[ncmp], 0, sizeof cmp[ncmp]);
@@ -902,6 +905,10 @@ int cli_cmd_run(int argc, char **argv)
     if (o.json && rc && fault.code) {   /* the run that failed, as data */
         printf("], \"error\": ");
         cli_json_fault(stdout, rc, &fault);
+        if (fault_printf) {
+            printf(", \"printf\": ");
+            cli_json_string(stdout, fault_printf);
+        }
         printf("}\n");
     } else if (o.json) {
         printf("]");
@@ -912,6 +919,7 @@ int cli_cmd_run(int argc, char **argv)
         rc = cli_compare_report(cmpw, &k, stderr, NULL);
     }
     cli_compare_free(cmpw);
+    free(fault_printf);
     free(vals);
     isa_kernel_free(&k);
     free(o.argspecs);

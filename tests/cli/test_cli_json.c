@@ -50,6 +50,21 @@ static void test_fault_in_json(void **state)
                                   "\"global\": [64, 0, 0], \"local\": [64, 0, 0]}, "
                                   "\"address\": \"0x10000000100\"}"));
     cli_result_free(&r);
+    /* what the kernel printed before its fault: every lane's printf runs
+     * before the store whose lane 1 is past out's 4 elements */
+    static const char pf[] = "kernel void pf(global int *out)\n"
+                             "{\n"
+                             "    uint g = get_global_id(0);\n"
+                             "    printf(\"item %u\\n\", g);\n"
+                             "    out[g * 4] = 1;\n"
+                             "}\n";
+    cli_put("pf.cl", pf, sizeof pf - 1);
+    r = cli_run("run %s/pf.cl --global 4 --local 4 --sg 8 --arg out=int:zeros:4 --json", dir);
+    assert_int_equal(r.status, 2);
+    assert_valid_json(r.out);
+    assert_non_null(strstr(r.out, "\"kernel\": \"pf\", \"line\": 5,"));
+    assert_non_null(strstr(r.out, "}, \"printf\": \"item 0\\nitem 1\\nitem 2\\nitem 3\\n\"}"));
+    cli_result_free(&r);
     /* a collective's fault: no address */
     r = cli_run("collective work_group_reduce_add --type int --sg 4 --wg 8 "
                 "--input 1,2,3,4,5,6,7,8 --mask 0x3 --json");
