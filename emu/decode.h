@@ -42,8 +42,9 @@ typedef enum emu_dkind {
      * copy without the size and direction tests) */
     EMU_D_LD_RAMP4,
     EMU_D_ST_RAMP4,
-    /* a local access or sub_group_barrier while a detector is on
-     * (detect.h): emu_detect_inst, then the generic path */
+    /* a memory access or sub_group_barrier while a detector is on
+     * (detect.h): emu_detect_inst, then emu_mem_exec in the stint (a
+     * load, store or atomic) or the generic path */
     EMU_D_DETECT
 } emu_dkind;
 

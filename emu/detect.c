@@ -67,6 +67,8 @@
 #define ALL_BYTES (0xfu << MASK_SHIFT)
 #define DET_PAGE 4096u             /* global bytes per shadow page */
 #define DET_WORDS (DET_PAGE / 4)
+#define DET_RUN 8u                 /* words per run record (det_slot) */
+#define DET_RUNS (DET_WORDS / DET_RUN)
 #define DET_GLOBAL_CAP (1ull << 30) /* bytes of global shadow per launch */
 
 /* An access as the shadow keeps it. */
@@ -87,10 +89,19 @@ typedef struct det_cell {
     det_acc w, r[2];
 } det_cell;
 
-/* The shadow of DET_WORDS words of a global buffer: its writers and two
- * readers, each array NULL (all empty) until first written. */
+/* One of a global shadow page's writer, first reader and other reader
+ * arrays: per run of DET_RUN words, the record of one sub-group access
+ * that covered the run lane by lane (`item` is the first word's
+ * work-item, item + j the j-th's), or item 0: then the records are per
+ * word in `word`.  Either is NULL (empty) until first written. */
+typedef struct det_slot {
+    det_acc *run;
+    det_acc *word;
+} det_slot;
+
+/* The shadow of DET_WORDS words of a global buffer. */
 typedef struct det_gpage {
-    det_acc *slot[3];
+    det_slot slot[3];
 } det_gpage;
 
 /* A pair of lines already reported (each pair once). */
@@ -231,8 +242,10 @@ void emu_detect_free(emu_run *run)
                 continue;
             const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
             for (size_t p = 0; p < np; p++)
-                for (int a = 0; a < 3; a++)
-                    free(d->gpage[i][p].slot[a]);
+                for (int a = 0; a < 3; a++) {
+                    free(d->gpage[i][p].slot[a].run);
+                    free(d->gpage[i][p].slot[a].word);
+                }
             free(d->gpage[i]);
         }
         free(d->gpage);
@@ -641,19 +654,16 @@ static void check_local(emu_run *run, const det_acc *me, uint64_t addr, uint32_t
 }
 
 static const det_acc no_acc;
-static const det_acc no_page[LANES_MAX];   /* a sub-group's empty cells */
 
-/* Allocate slot a of global shadow page pg (zeroed: empty); false past
- * the shadow's cap (noted once) or out of host memory. */
-static bool global_slot(emu_run *run, det_gpage *pg, int a)
+/* Zeroed (empty) records of the global shadow, counted against its cap:
+ * NULL past it (noted once) or out of host memory. */
+static det_acc *shadow_alloc(emu_run *run, size_t n)
 {
     emu_detect *d = run->det;
-    const size_t bytes = DET_WORDS * sizeof(det_acc);
-    if (d->gshadow + bytes <= DET_GLOBAL_CAP)
-        pg->slot[a] = calloc(DET_WORDS, sizeof(det_acc));
-    if (pg->slot[a]) {
-        d->gshadow += bytes;
-        return true;
+    det_acc *p = d->gshadow + n * sizeof *p <= DET_GLOBAL_CAP ? calloc(n, sizeof *p) : NULL;
+    if (p) {
+        d->gshadow += n * sizeof *p;
+        return p;
     }
     if (!d->gcap_noted) {
         d->gcap_noted = true;
@@ -662,7 +672,37 @@ static bool global_slot(emu_run *run, det_gpage *pg, int a)
                 "not checked\n", run->k->file, run->k->name,
                 (unsigned long long)(DET_GLOBAL_CAP >> 20));
     }
-    return false;
+    return NULL;
+}
+
+/* The record of word i of a page's slot s. */
+static inline det_acc slot_get(const det_slot *s, uint32_t i)
+{
+    if (s->run && s->run[i / DET_RUN].item) {
+        det_acc a = s->run[i / DET_RUN];
+        a.item += i % DET_RUN;
+        return a;
+    }
+    return s->word ? s->word[i] : no_acc;
+}
+
+/* Record `me` for word i of slot s (its run's record spelt out word by
+ * word first); false when the shadow is full. */
+static bool slot_put(emu_run *run, det_slot *s, uint32_t i, const det_acc *me)
+{
+    if (!s->word && !(s->word = shadow_alloc(run, DET_WORDS)))
+        return false;
+    det_acc *r = s->run ? &s->run[i / DET_RUN] : NULL;
+    if (r && r->item) {
+        det_acc *w = s->word + i / DET_RUN * DET_RUN;
+        for (uint32_t j = 0; j < DET_RUN; j++) {
+            w[j] = *r;
+            w[j].item = r->item + j;
+        }
+        r->item = 0;
+    }
+    s->word[i] = *me;
+    return true;
 }
 
 static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
@@ -686,88 +726,131 @@ static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
         det_gpage *pg = &d->gpage[hi - 1][o / DET_PAGE];
         const uint32_t i = (uint32_t)(word % DET_PAGE / 4);
         me->pc = pc | mask << MASK_SHIFT;
-        const det_acc *r0 = pg->slot[1] ? &pg->slot[1][i] : &no_acc;
-        const int a = writes ? 0 : stale(ord, r0, me, SP_GLOBAL) ? 1 : 2;
-        if (!pg->slot[a] && !global_slot(run, pg, a)) {
+        const det_acc w = slot_get(&pg->slot[0], i), r0 = slot_get(&pg->slot[1], i),
+                      r1 = slot_get(&pg->slot[2], i);
+        const int a = writes ? 0 : stale(ord, &r0, me, SP_GLOBAL) ? 1 : 2;
+        if (report)
+            report = check_cell(run, SP_GLOBAL, &w, &r0, &r1, me, writes, addr - off + word);
+        if (!slot_put(run, &pg->slot[a], i, me)) {
             d->race_unchecked++;
             return;
         }
-        if (report)
-            report = check_cell(run, SP_GLOBAL, pg->slot[0] ? &pg->slot[0][i] : &no_acc, r0,
-                                pg->slot[2] ? &pg->slot[2][i] : &no_acc, me, writes,
-                                addr - off + word);
-        pg->slot[a][i] = *me;
         o = end;
     }
 }
 
-/* The common global access, one whole aligned word (a 32-bit scalar);
- * false, having done nothing, for any other (check_global's then). */
-static inline bool global_word(emu_run *run, det_acc *me, uint64_t addr, bool writes)
+/* Check one whole aligned word (a 32-bit lane) at word i of page pg;
+ * which slot its record goes to. */
+static inline int check_word(emu_run *run, const det_gpage *pg, uint32_t i, const det_acc *me,
+                             bool writes, uint64_t addr)
 {
-    emu_detect *d = run->det;
+    const det_order *o = &run->det->ord[SP_GLOBAL];
+    const det_acc w = slot_get(&pg->slot[0], i), r0 = slot_get(&pg->slot[1], i);
+    const int a = writes ? 0 : stale(o, &r0, me, SP_GLOBAL) ? 1 : 2;
+    if (may_race(o, &w, me) || writes) {
+        const det_acc r1 = slot_get(&pg->slot[2], i);
+        if (may_race(o, &w, me) || (writes && (may_race(o, &r0, me) || may_race(o, &r1, me))))
+            check_cell(run, SP_GLOBAL, &w, &r0, &r1, me, writes, addr);
+    }
+    return a;
+}
+
+/* The global page and word of a whole aligned n-byte access at addr, or
+ * NULL when it is not one (or out of bounds: emu_mem_exec's fault). */
+static det_gpage *global_at(const emu_run *run, uint64_t addr, uint64_t n, uint32_t *word)
+{
+    const emu_detect *d = run->det;
     const uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
     if ((addr & 3) || hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
-        off >= run->args[hi - 1].bytes || run->args[hi - 1].bytes - off < 4)
-        return false;
-    det_gpage *pg = &d->gpage[hi - 1][off / DET_PAGE];
-    const uint32_t i = (uint32_t)(off % DET_PAGE / 4);
-    const det_order *o = &d->ord[SP_GLOBAL];
-    const det_acc *w = pg->slot[0] ? &pg->slot[0][i] : &no_acc;
-    const det_acc *r0 = pg->slot[1] ? &pg->slot[1][i] : &no_acc;
-    const det_acc *r1 = pg->slot[2] ? &pg->slot[2][i] : &no_acc;
-    me->pc |= ALL_BYTES;
-    const int a = writes ? 0 : stale(o, r0, me, SP_GLOBAL) ? 1 : 2;
-    if (!pg->slot[a])
+        off >= run->args[hi - 1].bytes || run->args[hi - 1].bytes - off < n ||
+        off / DET_PAGE != (off + n - 1) / DET_PAGE)
+        return NULL;
+    *word = (uint32_t)(off % DET_PAGE / 4);
+    return &d->gpage[hi - 1][off / DET_PAGE];
+}
+
+/* The common global access, one whole aligned word (a 32-bit scalar);
+ * false, having done nothing, for any other (check_global's then). */
+static bool global_word(emu_run *run, det_acc *me, uint64_t addr, bool writes)
+{
+    emu_detect *d = run->det;
+    uint32_t i;
+    det_gpage *pg = global_at(run, addr, 4, &i);
+    if (!pg)
         return false;
     d->race_checked++;
     d->race_global++;
-    if (may_race(o, w, me) || (writes && (may_race(o, r0, me) || may_race(o, r1, me))))
-        check_cell(run, SP_GLOBAL, w, r0, r1, me, writes, addr);
-    pg->slot[a][i] = *me;
+    me->pc |= ALL_BYTES;
+    if (!slot_put(run, &pg->slot[check_word(run, pg, i, me, writes, addr)], i, me))
+        d->race_unchecked++;
     return true;
 }
 
 /* A whole sub-group's access of consecutive aligned words of one shadow
- * page (lane l at addr[0] + 4l): the lanes in order as global_word checks
- * them, the bounds and page found once.  false, having done nothing,
- * for any other access. */
+ * page (lane l at addr[0] + 4l): the lanes checked in order as
+ * global_word checks them, the bounds and page found once, and recorded
+ * as run records where they cover whole runs into one slot.  false,
+ * having done nothing, for any other access. */
 static bool global_block(emu_run *run, det_acc *me, uint32_t first_item, const uint64_t *addr,
                          uint32_t width, bool writes)
 {
     emu_detect *d = run->det;
-    const uint64_t a0 = addr[0], hi = a0 >> EMU_BUF_SHIFT, off = a0 & EMU_BUF_OFFSET_MASK;
-    const uint64_t span = 4ull * width;
-    if ((a0 & 3) || hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
-        off >= run->args[hi - 1].bytes || run->args[hi - 1].bytes - off < span ||
-        off / DET_PAGE != (off + span - 1) / DET_PAGE)
+    uint32_t i0;
+    det_gpage *pg = global_at(run, addr[0], 4ull * width, &i0);
+    if (!pg)
         return false;
     uint64_t diff = 0;          /* no branch per lane: vectorises */
     for (uint32_t l = 1; l < width; l++)
         diff |= (addr[l] - addr[l - 1]) ^ 4;
     if (diff)
         return false;
-    det_gpage *pg = &d->gpage[hi - 1][off / DET_PAGE];
-    const uint32_t i0 = (uint32_t)(off % DET_PAGE / 4);
-    const det_order *o = &d->ord[SP_GLOBAL];
     me->pc |= ALL_BYTES;
     d->race_checked += width;
     d->race_global += width;
-    const det_acc *s0 = pg->slot[0] ? pg->slot[0] + i0 : no_page;
-    const det_acc *s1 = pg->slot[1] ? pg->slot[1] + i0 : no_page;
-    const det_acc *s2 = pg->slot[2] ? pg->slot[2] + i0 : no_page;
+    const det_order *o = &d->ord[SP_GLOBAL];
+    const bool runs = i0 % DET_RUN == 0 && width % DET_RUN == 0;
+    int slot[LANES_MAX];
+    slot[0] = 0;
+    bool one = true;       /* every lane's record goes to one slot */
     for (uint32_t l = 0; l < width; l++) {
-        const uint32_t i = i0 + l;
-        me->item = first_item + l;
-        const det_acc *w = s0 + l, *r0 = s1 + l, *r1 = s2 + l;
-        const int a = writes ? 0 : stale(o, r0, me, SP_GLOBAL) ? 1 : 2;
-        if (!pg->slot[a] && !global_slot(run, pg, a)) {
-            d->race_unchecked++;
-            continue;
+        if (runs && l % DET_RUN == 0) {
+            /* a run whose earlier records are run records (or none) is
+             * checked whole: their work-items are its lanes' in order */
+            const uint32_t r = (i0 + l) / DET_RUN;
+            const det_acc *p[3];
+            bool whole = true;
+            for (int a = 0; a < 3; a++) {
+                const det_slot *ps = &pg->slot[a];
+                p[a] = ps->run && ps->run[r].item ? &ps->run[r] : ps->word ? NULL : &no_acc;
+                whole = whole && p[a];
+            }
+            me->item = first_item + l;
+            if (whole && !may_race(o, p[0], me) &&
+                !(writes && (may_race(o, p[1], me) || may_race(o, p[2], me)))) {
+                const int a = writes ? 0 : stale(o, p[1], me, SP_GLOBAL) ? 1 : 2;
+                for (uint32_t j = 0; j < DET_RUN; j++)
+                    slot[l + j] = a;
+                one = one && a == slot[0];
+                l += DET_RUN - 1;
+                continue;
+            }
         }
-        if (may_race(o, w, me) || (writes && (may_race(o, r0, me) || may_race(o, r1, me))))
-            check_cell(run, SP_GLOBAL, w, r0, r1, me, writes, addr[l]);
-        pg->slot[a][i] = *me;
+        me->item = first_item + l;
+        slot[l] = check_word(run, pg, i0 + l, me, writes, addr[l]);
+        one = one && slot[l] == slot[0];
+    }
+    det_slot *s = &pg->slot[slot[0]];
+    if (one && runs && (s->run || (s->run = shadow_alloc(run, DET_RUNS)))) {
+        for (uint32_t r = 0; r < width / DET_RUN; r++) {
+            s->run[i0 / DET_RUN + r] = *me;
+            s->run[i0 / DET_RUN + r].item = first_item + r * DET_RUN;
+        }
+        return true;
+    }
+    for (uint32_t l = 0; l < width; l++) {
+        me->item = first_item + l;
+        if (!slot_put(run, &pg->slot[slot[l]], i0 + l, me))
+            d->race_unchecked++;
     }
     return true;
 }

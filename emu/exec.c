@@ -718,10 +718,23 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                 lanes_simt_branch(s, p, target, pc + 1, d->src[1]);
                 goto next_stint;
             }
-            case EMU_D_DETECT:
-                emu_detect_inst(run, sg, &k->inst[pc], mask, pc);
+            case EMU_D_DETECT: {
+                const isa_inst *in = &k->inst[pc];
+                emu_detect_inst(run, sg, in, mask, pc);
+                const isa_family fam = isa_ops[in->op].family;
+                /* a load, store or atomic runs as EMU_D_MEM's do, in the stint */
+                if ((fam == ISA_FAM_LD || fam == ISA_FAM_ST || fam == ISA_FAM_ATOM) &&
+                    !isa_op_cross_lane(in->op)) {
+                    if (emu_mem_exec(run, sg, in, mask, pc, rec)) {
+                        top->pc = pc;
+                        LEAVE(run->fault->code);
+                    }
+                    pc++;
+                    goto moved;
+                }
                 top->pc = pc;
                 goto generic;
+            }
             case EMU_D_GENERIC:
             default:
                 top->pc = pc;
