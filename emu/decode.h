@@ -43,8 +43,9 @@ typedef enum emu_dkind {
     EMU_D_LD_RAMP4,
     EMU_D_ST_RAMP4,
     /* a memory access or sub_group_barrier while a detector is on
-     * (detect.h): emu_detect_inst, then emu_mem_exec in the stint (a
-     * load, store or atomic) or the generic path */
+     * (detect.h): emu_detect_inst, then a load, store or atomic runs its
+     * own decoded form (emu_detect_decoded) in the stint, the rest the
+     * generic path */
     EMU_D_DETECT
 } emu_dkind;
 

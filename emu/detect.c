@@ -130,6 +130,7 @@ struct emu_detect {
                               work-group's work-items, or NULL */
     size_t pbytes;
     det_gpage **gpage;     /* races: per argument, its shadow pages (or NULL) */
+    emu_dinst *decoded;    /* the decoded program as it was before marking */
     uint64_t gshadow;      /* bytes of global shadow allocated */
     bool gcap_noted;
     det_order ord[2];
@@ -184,7 +185,9 @@ int emu_detect_init(emu_run *run)
         d->ord[s].fsg = calloc(nsg, sizeof(uint32_t));
         d->ord[s].asg = calloc(nsg, sizeof(uint32_t));
         d->ord[s].cur = calloc(nsg, sizeof(uint32_t));
-        ok = ok && d->ord[s].fsg && d->ord[s].asg && d->ord[s].cur;
+        d->ord[s].cap = 64;     /* grown by epoch_now, never empty */
+        d->ord[s].ep = malloc(d->ord[s].cap * sizeof *d->ord[s].ep);
+        ok = ok && d->ord[s].fsg && d->ord[s].asg && d->ord[s].cur && d->ord[s].ep;
     }
     const isa_kernel *k = run->k;
     if (races && k->narg) {
@@ -217,7 +220,13 @@ int emu_detect_init(emu_run *run)
             return -1;
     }
     /* the instructions to check leave the decoded fast paths (all of them
-     * when undefined results are followed) */
+     * when undefined results are followed); a load, store or atomic runs
+     * its own decoded form after the check (exec.c) */
+    d->decoded = malloc((k->ninst ? k->ninst : 1) * sizeof *d->decoded);
+    if (!d->decoded)
+        return -1;
+    if (k->ninst)
+        memcpy(d->decoded, run->dp.d, k->ninst * sizeof *d->decoded);
     for (uint32_t i = 0; i < k->ninst; i++) {
         const isa_inst *in = &k->inst[i];
         const isa_family f = isa_ops[in->op].family;
@@ -256,6 +265,7 @@ void emu_detect_free(emu_run *run)
         free(d->ord[s].cur);
         free(d->ord[s].ep);
     }
+    free(d->decoded);
     free(d->cell);
     free(d->init);
     free(d->pinit);
@@ -318,6 +328,11 @@ void emu_detect_block_write(emu_run *run, uint64_t addr, uint32_t n)
     emu_detect *d = run->det;
     if (d->init && addr <= d->bytes && n <= d->bytes - addr)
         memset(d->init + addr, 1, n);
+}
+
+const emu_dinst *emu_detect_decoded(const emu_run *run, uint32_t pc)
+{
+    return &run->det->decoded[pc];
 }
 
 void emu_detect_stats(const emu_run *run, sgemu_stats *stats)
@@ -526,7 +541,7 @@ static uint32_t epoch_now(const emu_run *run, det_order *o, uint32_t sg)
             return cur;
     }
     if (o->nep == o->cap) {
-        const uint32_t cap = o->cap ? 2 * o->cap : 64;
+        const uint32_t cap = 2 * o->cap;
         det_epoch *ep = cap <= MAX_EPOCHS ? realloc(o->ep, cap * sizeof *ep) : NULL;
         if (!ep) {
             /* forget the intervals so far: their accesses count as

@@ -34,6 +34,10 @@ void emu_detect_wg_barrier(emu_run *run, uint32_t pc);
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc);
 
+/* The decoded form instruction pc had before emu_detect_init marked it
+ * EMU_D_DETECT (the plain run's). */
+const emu_dinst *emu_detect_decoded(const emu_run *run, uint32_t pc);
+
 /* A collective at pc left lane `lane` of sub-group sg undefined (a
  * coll_note: status, value; active: the lanes it ran on). */
 void emu_detect_undefined(emu_run *run, const emu_sg *sg, uint32_t lane, lanes_mask active,

@@ -722,9 +722,14 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
                 const isa_inst *in = &k->inst[pc];
                 emu_detect_inst(run, sg, in, mask, pc);
                 const isa_family fam = isa_ops[in->op].family;
-                /* a load, store or atomic runs as EMU_D_MEM's do, in the stint */
+                /* a load, store or atomic then runs as in the plain run's
+                 * stint (a resolved one without the coalesced copy) */
                 if ((fam == ISA_FAM_LD || fam == ISA_FAM_ST || fam == ISA_FAM_ATOM) &&
                     !isa_op_cross_lane(in->op)) {
+                    d = emu_detect_decoded(run, pc);
+                    if (d->kind == EMU_D_LDST || d->kind == EMU_D_LDST_RAMP ||
+                        d->kind == EMU_D_LD_RAMP4 || d->kind == EMU_D_ST_RAMP4)
+                        goto ldst;
                     if (emu_mem_exec(run, sg, in, mask, pc, rec)) {
                         top->pc = pc;
                         LEAVE(run->fault->code);

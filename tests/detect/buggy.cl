@@ -93,3 +93,17 @@ kernel void shuffle_range(global int *out, local int *tile)
     int v = sub_group_shuffle((int)get_global_id(0), l + 4);
     out[get_global_id(0)] = v + 1;
 }
+
+// Global shadow runs: each sub-group's coalesced store leaves one record
+// per run of 8 words; work-item 2 then reads out[3] and writes out[4]
+// (lanes of its own sub-group's run), and work-item 9 of the next
+// sub-group writes out[3] (item 3's word, spelt out of the run).
+kernel void run_then_lane(global int *out, local int *tile)
+{
+    uint g = get_global_id(0);
+    out[g] = (int)g;
+    if (g == 2)
+        out[4] = out[3];
+    if (g == 9)
+        out[3] = 0;
+}

@@ -164,6 +164,30 @@ static void test_wg_neighbour(void **state)
         ", in another work-group (0,0,0): only atomics order work-groups\n");
 }
 
+/* Sub-group 0's coalesced store of out[0..7], then its lane 2 reads
+ * out[3] (item 3's) and writes out[4] (item 4's): the same sub-group;
+ * sub-group 1's lane 1 writes out[3]: another sub-group. */
+static void test_run_then_lane(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "run_then_lane", "tile",
+        "tests/detect/buggy.cl:106: error: kernel 'run_then_lane': lockstep assumption on "
+        "global memory: load at address 0x1000000000c (buffer 'out', offset 12) by "
+        ITEM(2, 0, 2) "\n"
+        "tests/detect/buggy.cl:104: note: conflicts with the store by " ITEM(3, 0, 3)
+        ", in the same sub-group, no sub_group_barrier between\n"
+        "tests/detect/buggy.cl:106: error: kernel 'run_then_lane': lockstep assumption on "
+        "global memory: store at address 0x10000000010 (buffer 'out', offset 16) by "
+        ITEM(2, 0, 2) "\n"
+        "tests/detect/buggy.cl:104: note: conflicts with the store by " ITEM(4, 0, 4)
+        ", in the same sub-group, no sub_group_barrier between\n"
+        "tests/detect/buggy.cl:108: error: kernel 'run_then_lane': data race on global "
+        "memory: store at address 0x1000000000c (buffer 'out', offset 12) by "
+        ITEM(9, 1, 1) "\n"
+        "tests/detect/buggy.cl:104: note: conflicts with the store by " ITEM(3, 0, 3)
+        ", in another sub-group, no work-group barrier between\n");
+}
+
 /* Private memory: a[4..7] are never written; work-item l reads
  * a[(l + 2) % 8], so items 2..5 of each sub-group of 8 read unwritten
  * bytes, item 2 first (a[4]: private address 16). */
@@ -453,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_flag_no_barrier),
         cmocka_unit_test(test_missing_fence),
         cmocka_unit_test(test_wg_neighbour),
+        cmocka_unit_test(test_run_then_lane),
         cmocka_unit_test(test_private_uninit),
         cmocka_unit_test(test_shuffle_range),
         cmocka_unit_test(test_shuffle_guarded),
