@@ -32,6 +32,22 @@ static void assert_valid_json(const char *text)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The command exits with `status` and prints JSON holding both texts. */
+static void expect_json(int status, const char *want1, const char *want2, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void expect_json(int status, const char *want1, const char *want2, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_result r = cli_vrun_logged(fmt, ap);
+    va_end(ap);
+    assert_int_equal(r.status, status);
+    assert_valid_json(r.out);
+    assert_non_null(strstr(r.out, want1));
+    assert_non_null(strstr(r.out, want2));
+    cli_result_free(&r);
+}
+
 /* A kernel fault under --json: the error as an object with its parts (it
  * printed "runs": [] and nothing else). */
 static void test_fault_in_json(void **state)
@@ -59,27 +75,17 @@ static void test_fault_in_json(void **state)
                              "    out[g * 4] = 1;\n"
                              "}\n";
     cli_put("pf.cl", pf, sizeof pf - 1);
-    r = cli_run("run %s/pf.cl --global 4 --local 4 --sg 8 --arg out=int:zeros:4 --json", dir);
-    assert_int_equal(r.status, 2);
-    assert_valid_json(r.out);
-    assert_non_null(strstr(r.out, "\"kernel\": \"pf\", \"line\": 5,"));
-    assert_non_null(strstr(r.out, "}, \"printf\": \"item 0\\nitem 1\\nitem 2\\nitem 3\\n\"}"));
-    cli_result_free(&r);
+    expect_json(2, "\"kernel\": \"pf\", \"line\": 5,",
+                "}, \"printf\": \"item 0\\nitem 1\\nitem 2\\nitem 3\\n\"}",
+                "run %s/pf.cl --global 4 --local 4 --sg 8 --arg out=int:zeros:4 --json", dir);
     /* a collective's fault: no address */
-    r = cli_run("collective work_group_reduce_add --type int --sg 4 --wg 8 "
+    expect_json(2, "\"error\": {\"code\": 2, \"kind\": \"kernel fault\"", "\"address\": null}",
+                "collective work_group_reduce_add --type int --sg 4 --wg 8 "
                 "--input 1,2,3,4,5,6,7,8 --mask 0x3 --json");
-    assert_int_equal(r.status, 2);
-    assert_valid_json(r.out);
-    assert_non_null(strstr(r.out, "\"error\": {\"code\": 2, \"kind\": \"kernel fault\""));
-    assert_non_null(strstr(r.out, "\"address\": null}"));
-    cli_result_free(&r);
     /* replay of no trace: bad input, no kernel */
-    r = cli_run("replay %s/none.sgt --json", dir);
-    assert_int_equal(r.status, 1);
-    assert_valid_json(r.out);
-    assert_non_null(strstr(r.out, "{\"error\": {\"code\": 1, \"kind\": \"bad input\""));
-    assert_non_null(strstr(r.out, "\"kernel\": null, \"line\": null, \"work_item\": null"));
-    cli_result_free(&r);
+    expect_json(1, "{\"error\": {\"code\": 1, \"kind\": \"bad input\"",
+                "\"kernel\": null, \"line\": null, \"work_item\": null",
+                "replay %s/none.sgt --json", dir);
 }
 
 /* The number after "KEY": in text (the first occurrence), or -1. */
