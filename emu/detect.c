@@ -63,7 +63,8 @@
 #define ATOMIC_BIT (1u << 31)      /* in det_acc.pc: an atomic access */
 #define MASK_SHIFT 27              /* det_acc.pc bits 27-30: the bytes of the cell's
                                       word it touched (all four in local memory) */
-#define PC_MASK ((1u << MASK_SHIFT) - 1)
+#define BLOCK_BIT (1u << 26)       /* a sub-group block read or write */
+#define PC_MASK (BLOCK_BIT - 1)
 #define ALL_BYTES (0xfu << MASK_SHIFT)
 #define DET_PAGE 4096u             /* global bytes per shadow page */
 #define DET_WORDS (DET_PAGE / 4)
@@ -230,7 +231,8 @@ int emu_detect_init(emu_run *run)
     for (uint32_t i = 0; i < k->ninst; i++) {
         const isa_inst *in = &k->inst[i];
         const isa_family f = isa_ops[in->op].family;
-        const bool mem = f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM;
+        const bool mem = f == ISA_FAM_LD || f == ISA_FAM_ST || f == ISA_FAM_ATOM ||
+                         f == ISA_FAM_BLOCK_READ || f == ISA_FAM_BLOCK_WRITE;
         if ((mem && in->space == ISA_SPACE_LOCAL) ||
             (mem && races && in->space == ISA_SPACE_GLOBAL) ||
             (mem && d->pinit && in->space == ISA_SPACE_PRIVATE) || in->op == ISA_OP_SG_BARRIER ||
@@ -387,6 +389,8 @@ static const char *acc_kind(const isa_inst *in)
     switch (isa_ops[in->op].family) {
     case ISA_FAM_LD: return in->flags & ISA_F_ATOMIC ? "atomic load" : "load";
     case ISA_FAM_ST: return in->flags & ISA_F_ATOMIC ? "atomic store" : "store";
+    case ISA_FAM_BLOCK_READ: return "block read";
+    case ISA_FAM_BLOCK_WRITE: return "block write";
     default:         return "atomic";
     }
 }
@@ -575,6 +579,8 @@ static int conflict(const det_order *o, const det_acc *p, const det_acc *me, int
     const det_epoch *pe = epoch_of(o, p->ep), *e = epoch_of(o, me->ep);
     if ((p->item - 1) / S != (me->item - 1) / S)
         return pe->aint != e->aint ? WHY_FENCE_WG : WHY_OTHER_SG;
+    if ((p->pc | me->pc) & BLOCK_BIT)
+        return -1;      /* a block access is its whole sub-group's */
     if (pe->fsg != e->fsg)
         return -1;      /* a fenced sub_group_barrier between */
     if (pe->aint != e->aint)
@@ -1060,6 +1066,43 @@ static void undef_inst(emu_run *run, const emu_sg *sg, const isa_inst *in, lanes
     }
 }
 
+/* A sub-group block read or write of a buffer or local memory: element
+ * c * S + l of the block at the sub-group's pointer is lane l's
+ * component c (collectives/block_io.c), each checked as that work-item's
+ * access against other sub-groups' (within its own sub-group a block
+ * access is the whole sub-group's: conflict()).  Only a block that will run is checked: every lane active, one
+ * pointer (else the block faults). */
+static void check_block(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                        uint32_t pc)
+{
+    emu_detect *d = run->det;
+    const uint32_t S = sg->l.width, es = isa_types[in->type].bytes;
+    const uint32_t vec = in->vec ? in->vec : 1;
+    const bool writes = isa_ops[in->op].family == ISA_FAM_BLOCK_WRITE;
+    uint64_t addr[LANES_MAX];
+    if (mask != lanes_mask_first(S))
+        return;
+    emu_mem_lane_addresses(run, sg, writes ? &in->o[0] : &in->o[1], addr);
+    for (uint32_t l = 1; l < S; l++)
+        if (addr[l] != addr[0])
+            return;
+    const int space = in->space == ISA_SPACE_LOCAL ? SP_LOCAL : SP_GLOBAL;
+    if (space == SP_GLOBAL && !d->gpage)
+        return;
+    det_acc me = { .wg = d->wg, .pc = pc | ALL_BYTES | BLOCK_BIT,
+                   .ep = d->cell ? epoch_now(run, &d->ord[space], sg->id) : 0 };
+    for (uint32_t l = 0; l < S; l++) {
+        me.item = sg->id * run->width + l + 1;
+        for (uint32_t c = 0; c < vec; c++) {
+            const uint64_t a = addr[0] + ((uint64_t)c * S + l) * es;
+            if (space == SP_GLOBAL)
+                check_global(run, &me, a, es, writes);
+            else if (a <= d->bytes && es <= d->bytes - a)
+                check_local(run, &me, a, es, !writes, writes);
+        }
+    }
+}
+
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc)
 {
@@ -1067,7 +1110,8 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
     if (d->utaint) {
         undef_inst(run, sg, in, mask, pc);
         const isa_family fam = isa_ops[in->op].family;
-        const bool watched = ((fam == ISA_FAM_LD || fam == ISA_FAM_ST || fam == ISA_FAM_ATOM) &&
+        const bool watched = ((fam == ISA_FAM_LD || fam == ISA_FAM_ST || fam == ISA_FAM_ATOM ||
+                               fam == ISA_FAM_BLOCK_READ || fam == ISA_FAM_BLOCK_WRITE) &&
                               (in->space == ISA_SPACE_LOCAL ||
                                (in->space == ISA_SPACE_GLOBAL && d->gpage) ||
                                (in->space == ISA_SPACE_PRIVATE && d->pinit))) ||
@@ -1084,6 +1128,10 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
         return;
     }
     const isa_family f = isa_ops[in->op].family;
+    if (f == ISA_FAM_BLOCK_READ || f == ISA_FAM_BLOCK_WRITE) {
+        check_block(run, sg, in, mask, pc);
+        return;
+    }
     const uint32_t n = isa_types[in->type].bytes * (in->vec ? in->vec : 1);
     const bool reads = f != ISA_FAM_ST, writes = f != ISA_FAM_LD;
     uint64_t addr[LANES_MAX];

@@ -107,3 +107,23 @@ kernel void run_then_lane(global int *out, local int *tile)
     if (g == 9)
         out[3] = 0;
 }
+
+// A work-group function is no barrier: it orders no memory, so item 0's
+// load of tile[8] races with the store of sub-group 1's lane 0.
+kernel void wg_reduce_order(global int *out, local int *tile)
+{
+    uint l = get_local_id(0);
+    tile[l] = (int)l;
+    int s = work_group_reduce_add((int)l);
+    out[l] = tile[(l + 8) % 16] + s;
+}
+
+// Sub-group block I/O: each sub-group writes its block of out, then
+// reads the next sub-group's block with no barrier between.
+kernel void block_neighbour(global uint *out, local int *tile)
+{
+    uint s = get_sub_group_id(), n = get_num_sub_groups();
+    intel_sub_group_block_write(out + s * 8, (uint)get_global_id(0));
+    uint v = intel_sub_group_block_read(out + (s + 1) % n * 8);
+    out[16 + get_global_id(0)] = v;
+}

@@ -77,3 +77,23 @@ kernel void shuffle_guarded(global int *out, local int *tile)
     int v = sub_group_shuffle((int)get_global_id(0), l + 4);
     out[get_global_id(0)] = l + 4 < get_sub_group_size() ? v : -1;
 }
+
+// buggy.cl's wg_reduce_order with the barrier it needs.
+kernel void wg_reduce_barrier(global int *out, local int *tile)
+{
+    uint l = get_local_id(0);
+    tile[l] = (int)l;
+    int s = work_group_reduce_add((int)l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = tile[(l + 8) % 16] + s;
+}
+
+// buggy.cl's block_neighbour with the barrier it needs.
+kernel void block_barrier(global uint *out, local int *tile)
+{
+    uint s = get_sub_group_id(), n = get_num_sub_groups();
+    intel_sub_group_block_write(out + s * 8, (uint)get_global_id(0));
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    uint v = intel_sub_group_block_read(out + (s + 1) % n * 8);
+    out[16 + get_global_id(0)] = v;
+}

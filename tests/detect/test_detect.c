@@ -188,6 +188,38 @@ static void test_run_then_lane(void **state)
         ", in another sub-group, no work-group barrier between\n");
 }
 
+/* A work-group reduction between the stores and the loads orders no
+ * memory: item 0 loads tile[8], sub-group 1's lane 0 stored it. */
+static void test_wg_reduce_order(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "wg_reduce_order", "tile",
+        "tests/detect/buggy.cl:118: error: kernel 'wg_reduce_order': data race on local "
+        "memory: load at local address 0x20 (argument 'tile', offset 32) by " ITEM(0, 0, 0) "\n"
+        "tests/detect/buggy.cl:116: note: conflicts with the store by " ITEM(8, 1, 0)
+        ", in another sub-group, no work-group barrier between\n");
+}
+
+/* Block I/O: sub-group 1 block-writes out[8..15], which sub-group 0
+ * block-read (lane l reads element l: item 0 read out[8]), then reads
+ * out[0..7], which sub-group 0 wrote. */
+#define LAUNCH_BLOCK "--global 16 --local 16 --sg 8 --arg out=int:zeros:32"
+static void test_block_neighbour(void **state)
+{
+    (void)state;
+    expect_reports_at("buggy.cl", "block_neighbour", LAUNCH_BLOCK, "tile",
+        "tests/detect/buggy.cl:126: error: kernel 'block_neighbour': data race on global "
+        "memory: block write at address 0x10000000020 (buffer 'out', offset 32) by "
+        ITEM(8, 1, 0) "\n"
+        "tests/detect/buggy.cl:127: note: conflicts with the block read by " ITEM(0, 0, 0)
+        ", in another sub-group, no work-group barrier between\n"
+        "tests/detect/buggy.cl:127: error: kernel 'block_neighbour': data race on global "
+        "memory: block read at address 0x10000000000 (buffer 'out', offset 0) by "
+        ITEM(8, 1, 0) "\n"
+        "tests/detect/buggy.cl:126: note: conflicts with the block write by " ITEM(0, 0, 0)
+        ", in another sub-group, no work-group barrier between\n");
+}
+
 /* Private memory: a[4..7] are never written; work-item l reads
  * a[(l + 2) % 8], so items 2..5 of each sub-group of 8 read unwritten
  * bytes, item 2 first (a[4]: private address 16). */
@@ -410,6 +442,8 @@ static void test_correct_kernels(void **state)
     expect_clean("correct.cl", "with_barrier", "tile");
     expect_clean("correct.cl", "sg_with_barrier", "tile");
     expect_clean("correct.cl", "local_atomics", "count");
+    expect_clean("correct.cl", "wg_reduce_barrier", "tile");
+    expect_clean_at("correct.cl", "block_barrier", LAUNCH_BLOCK, "tile", 0);
     expect_clean_at("correct.cl", "global_with_fence", LAUNCH2, "tile", 0);
     expect_clean_at("correct.cl", "global_atomics", LAUNCH2, "tile", 32);
 }
@@ -478,6 +512,8 @@ int main(void)
         cmocka_unit_test(test_missing_fence),
         cmocka_unit_test(test_wg_neighbour),
         cmocka_unit_test(test_run_then_lane),
+        cmocka_unit_test(test_wg_reduce_order),
+        cmocka_unit_test(test_block_neighbour),
         cmocka_unit_test(test_private_uninit),
         cmocka_unit_test(test_shuffle_range),
         cmocka_unit_test(test_shuffle_guarded),
