@@ -164,28 +164,30 @@ static void test_wg_neighbour(void **state)
         ", in another work-group (0,0,0): only atomics order work-groups\n");
 }
 
+/* A race report of buggy.cl: the later access at line L by work-item W,
+ * the earlier one at line PL by PW, and why they race. */
+#define RACE(L, kernel, what, acc, where, W, PL, pacc, PW, why) \
+    "tests/detect/buggy.cl:" #L ": error: kernel '" kernel "': " what ": " acc " at " where \
+    " by " W "\n" "tests/detect/buggy.cl:" #PL ": note: conflicts with the " pacc " by " PW \
+    ", " why "\n"
+#define SAME_SG "in the same sub-group, no sub_group_barrier between"
+#define OTHER_SG "in another sub-group, no work-group barrier between"
+#define OUT_AT(hex, off) "address 0x100000000" #hex " (buffer 'out', offset " #off ")"
+
 /* Sub-group 0's coalesced store of out[0..7], then its lane 2 reads
  * out[3] (item 3's) and writes out[4] (item 4's): the same sub-group;
  * sub-group 1's lane 1 writes out[3]: another sub-group. */
 static void test_run_then_lane(void **state)
 {
     (void)state;
+#define LOCKSTEP_G "lockstep assumption on global memory"
     expect_reports("buggy.cl", "run_then_lane", "tile",
-        "tests/detect/buggy.cl:106: error: kernel 'run_then_lane': lockstep assumption on "
-        "global memory: load at address 0x1000000000c (buffer 'out', offset 12) by "
-        ITEM(2, 0, 2) "\n"
-        "tests/detect/buggy.cl:104: note: conflicts with the store by " ITEM(3, 0, 3)
-        ", in the same sub-group, no sub_group_barrier between\n"
-        "tests/detect/buggy.cl:106: error: kernel 'run_then_lane': lockstep assumption on "
-        "global memory: store at address 0x10000000010 (buffer 'out', offset 16) by "
-        ITEM(2, 0, 2) "\n"
-        "tests/detect/buggy.cl:104: note: conflicts with the store by " ITEM(4, 0, 4)
-        ", in the same sub-group, no sub_group_barrier between\n"
-        "tests/detect/buggy.cl:108: error: kernel 'run_then_lane': data race on global "
-        "memory: store at address 0x1000000000c (buffer 'out', offset 12) by "
-        ITEM(9, 1, 1) "\n"
-        "tests/detect/buggy.cl:104: note: conflicts with the store by " ITEM(3, 0, 3)
-        ", in another sub-group, no work-group barrier between\n");
+        RACE(106, "run_then_lane", LOCKSTEP_G, "load", OUT_AT(0c, 12), ITEM(2, 0, 2), 104,
+             "store", ITEM(3, 0, 3), SAME_SG)
+        RACE(106, "run_then_lane", LOCKSTEP_G, "store", OUT_AT(10, 16), ITEM(2, 0, 2), 104,
+             "store", ITEM(4, 0, 4), SAME_SG)
+        RACE(108, "run_then_lane", "data race on global memory", "store", OUT_AT(0c, 12),
+             ITEM(9, 1, 1), 104, "store", ITEM(3, 0, 3), OTHER_SG));
 }
 
 /* A work-group reduction between the stores and the loads orders no
@@ -194,10 +196,9 @@ static void test_wg_reduce_order(void **state)
 {
     (void)state;
     expect_reports("buggy.cl", "wg_reduce_order", "tile",
-        "tests/detect/buggy.cl:118: error: kernel 'wg_reduce_order': data race on local "
-        "memory: load at local address 0x20 (argument 'tile', offset 32) by " ITEM(0, 0, 0) "\n"
-        "tests/detect/buggy.cl:116: note: conflicts with the store by " ITEM(8, 1, 0)
-        ", in another sub-group, no work-group barrier between\n");
+        RACE(118, "wg_reduce_order", "data race on local memory", "load",
+             "local address 0x20 (argument 'tile', offset 32)", ITEM(0, 0, 0), 116, "store",
+             ITEM(8, 1, 0), OTHER_SG));
 }
 
 /* Block I/O: sub-group 1 block-writes out[8..15], which sub-group 0
@@ -208,16 +209,10 @@ static void test_block_neighbour(void **state)
 {
     (void)state;
     expect_reports_at("buggy.cl", "block_neighbour", LAUNCH_BLOCK, "tile",
-        "tests/detect/buggy.cl:126: error: kernel 'block_neighbour': data race on global "
-        "memory: block write at address 0x10000000020 (buffer 'out', offset 32) by "
-        ITEM(8, 1, 0) "\n"
-        "tests/detect/buggy.cl:127: note: conflicts with the block read by " ITEM(0, 0, 0)
-        ", in another sub-group, no work-group barrier between\n"
-        "tests/detect/buggy.cl:127: error: kernel 'block_neighbour': data race on global "
-        "memory: block read at address 0x10000000000 (buffer 'out', offset 0) by "
-        ITEM(8, 1, 0) "\n"
-        "tests/detect/buggy.cl:126: note: conflicts with the block write by " ITEM(0, 0, 0)
-        ", in another sub-group, no work-group barrier between\n");
+        RACE(126, "block_neighbour", "data race on global memory", "block write",
+             OUT_AT(20, 32), ITEM(8, 1, 0), 127, "block read", ITEM(0, 0, 0), OTHER_SG)
+        RACE(127, "block_neighbour", "data race on global memory", "block read",
+             OUT_AT(00, 0), ITEM(8, 1, 0), 126, "block write", ITEM(0, 0, 0), OTHER_SG));
 }
 
 /* Private memory: a[4..7] are never written; work-item l reads
