@@ -22,6 +22,7 @@ typedef struct ra_unit {
     uint32_t reg;           /* first virtual register (predicate number) */
     uint32_t nregs;         /* registers in the block */
     uint32_t bytes;         /* per lane: sum of the members' widest use */
+    uint32_t need;          /* per lane: what the demand counts (narrow()) */
     uint32_t first;         /* first instruction naming it */
     uint32_t colour;
     uint8_t pred, pinned, temp;
@@ -41,7 +42,8 @@ typedef struct ra {
     uint8_t *temp_reg;      /* RA_MAX_VREG: a spill temporary (never spilled) */
     /* derived each round */
     uint32_t *blk;          /* per virtual register: union-find parent */
-    uint8_t *rbytes;        /* per virtual register: widest use */
+    uint8_t *rbytes;        /* per virtual register: widest use (spill slots) */
+    uint8_t *nbytes;        /* per virtual register: bytes the demand counts */
     uint32_t *unit_of;      /* per virtual register: unit; preds after */
     ra_unit *u;
     uint32_t nu, nw;        /* units, 64-bit words per unit set */
@@ -151,6 +153,134 @@ static void add_ref(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
     }
 }
 
+/* Does `in` compute each lane's result from that lane's sources alone, one
+ * scalar, so that its destination may reuse a source that dies there? */
+static bool lanewise_scalar(const isa_inst *in)
+{
+    const isa_pipe p = isa_ops[in->op].pipe;
+    return (in->vec == 0 || in->vec == 1) &&
+           (p == ISA_PIPE_ALU || p == ISA_PIPE_TRANS || p == ISA_PIPE_MOV || p == ISA_PIPE_CVT);
+}
+
+/* ---- narrow values ---- */
+
+/* Bytes needed to hold x (an and-mask): 1, 2, 4 or 8. */
+static uint32_t imm_bytes(uint64_t x)
+{
+    return x <= 0xff ? 1 : x <= 0xffff ? 2 : x <= 0xffffffffu ? 4 : 8;
+}
+
+static bool in_block(const ra *r, uint32_t v)
+{
+    const uint32_t u = r->unit_of[v];
+    return u == NONE32 || r->u[u].nregs > 1;
+}
+
+static uint32_t pow2_bytes(uint32_t b)
+{
+    return b <= 1 ? b : b <= 2 ? 2 : b <= 4 ? 4 : 8;
+}
+
+/* Bytes of source operand o of `in` that decide the bytes of its result
+ * that are used (d), for an integer operation whose low result bytes
+ * depend on the low source bytes alone; else the operand's own bytes. */
+static uint32_t used_src_bytes(const isa_inst *in, unsigned o, uint32_t d, uint32_t own)
+{
+    const isa_type t = (isa_type)in->type;
+    if (!lanewise_scalar(in) || (unsigned)t >= ISA_T_COUNT || isa_types[t].is_float ||
+        (in->flags & ISA_F_SAT))
+        return own;
+    uint32_t b = own;
+    switch (isa_ops[in->op].family) {
+    case ISA_FAM_ADD: case ISA_FAM_SUB: case ISA_FAM_MUL: case ISA_FAM_MAD:
+    case ISA_FAM_OR: case ISA_FAM_XOR: case ISA_FAM_NOT: case ISA_FAM_NEG:
+    case ISA_FAM_MOV: case ISA_FAM_SEL:
+        b = d;
+        break;
+    case ISA_FAM_AND:
+        b = d;
+        for (unsigned q = 1; q < in->nopnd && q < ISA_MAX_OPNDS; q++)
+            if (q != o && in->o[q].kind == ISA_OPND_IMM && imm_bytes(in->o[q].imm) < b)
+                b = imm_bytes(in->o[q].imm);
+        break;
+    case ISA_FAM_SHL:
+        b = o == 1 ? d : own;
+        break;
+    case ISA_FAM_SHR:
+        if (o == 1 && in->nopnd > 2 && in->o[2].kind == ISA_OPND_IMM && in->o[2].imm < 64)
+            b = d + (uint32_t)(in->o[2].imm + 7) / 8;
+        break;
+    case ISA_FAM_CVT:
+        if ((unsigned)in->src_type < ISA_T_COUNT && !isa_types[in->src_type].is_float)
+            b = d;
+        break;
+    default:
+        break;
+    }
+    b = pow2_bytes(b);
+    return b < own ? b : own;
+}
+
+/* nbytes: for a scalar register, the bytes of it that some reader uses
+ * (a backward fixed point: an integer add, logic op, move, select, left
+ * shift or truncating conversion uses as many low source bytes as its
+ * result has used bytes; an and with a constant mask no more than the
+ * mask's; a right shift by a constant that many more); registers no
+ * instruction reads, and registers of blocks, count their widest use.
+ * IGC holds such values in sub-register fields of their real width. */
+static void narrow(ra *r)
+{
+    const uint32_t nv = r->nvreg;
+    memset(r->nbytes, 0, nv);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t pc = r->n; pc-- > 0;) {
+            const isa_inst *in = &r->code[pc];
+            const isa_shape sh = isa_ops[in->op].shape;
+            uint32_t d = 8;
+            for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++)
+                if (isa_shape_letter(sh, in->nopnd, o) == 'd' && in->o[o].kind == ISA_OPND_REG &&
+                    in->o[o].reg < nv)
+                    d = in_block(r, in->o[o].reg) ? r->rbytes[in->o[o].reg]
+                                                  : r->nbytes[in->o[o].reg];
+            for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+                const isa_operand *op = &in->o[o];
+                if (op->kind != ISA_OPND_REG || op->reg >= nv ||
+                    isa_shape_letter(sh, in->nopnd, o) != 's')
+                    continue;
+                unsigned vec;
+                const isa_type t = isa_opnd_type(in, o, &vec);
+                const uint32_t own = (unsigned)t < ISA_T_COUNT ? isa_types[t].bytes : 4;
+                const uint32_t b = vec > 1 ? own : used_src_bytes(in, o, d, own);
+                for (uint32_t c = 0; c < (vec ? vec : 1) && op->reg + c < nv; c++)
+                    if (r->nbytes[op->reg + c] < b) {
+                        r->nbytes[op->reg + c] = (uint8_t)b;
+                        changed = true;
+                    }
+            }
+            /* address registers: the widest use, as visit() counts them */
+            for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+                const isa_operand *op = &in->o[o];
+                if (op->kind != ISA_OPND_ADDR)
+                    continue;
+                if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < nv &&
+                    r->nbytes[op->addr.base] < r->rbytes[op->addr.base]) {
+                    r->nbytes[op->addr.base] = r->rbytes[op->addr.base];
+                    changed = true;
+                }
+                if (op->addr.has_index && op->addr.index < nv &&
+                    r->nbytes[op->addr.index] < r->rbytes[op->addr.index]) {
+                    r->nbytes[op->addr.index] = r->rbytes[op->addr.index];
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (uint32_t v = 0; v < nv; v++)
+        if (in_block(r, v) || !r->nbytes[v] || r->nbytes[v] > r->rbytes[v])
+            r->nbytes[v] = r->rbytes[v];
+}
+
 /* Units: union the registers of each vector operand, then one unit per
  * block root and per predicate used. */
 static bool build_units(ra *r)
@@ -158,13 +288,15 @@ static bool build_units(ra *r)
     const uint32_t nv = r->nvreg, npred = ISA_MAX_PREDS;
     free(r->blk);
     free(r->rbytes);
+    free(r->nbytes);
     free(r->unit_of);
     free(r->u);
     r->blk = malloc(nv * sizeof *r->blk + 1);
     r->rbytes = calloc(nv + 1, 1);
+    r->nbytes = calloc(nv + 1, 1);
     r->unit_of = malloc((nv + npred) * sizeof *r->unit_of);
     r->u = calloc(nv + npred + 1, sizeof *r->u);
-    if (!r->blk || !r->rbytes || !r->unit_of || !r->u)
+    if (!r->blk || !r->rbytes || !r->nbytes || !r->unit_of || !r->u)
         return false;
     for (uint32_t v = 0; v < nv; v++)
         r->blk[v] = v;
@@ -222,6 +354,10 @@ static bool build_units(ra *r)
         }
         r->u[u].bytes += r->rbytes[v];
     }
+    narrow(r);
+    for (uint32_t v = 0; v < nv; v++)
+        if (r->unit_of[v] != NONE32)
+            r->u[r->unit_of[v]].need += r->nbytes[v];
     r->nw = (r->nu + 63) / 64;
     if (!r->nw)
         r->nw = 1;
@@ -338,14 +474,6 @@ static bool reads_inactive_lanes(const isa_inst *in)
     }
 }
 
-/* Does `in` compute each lane's result from that lane's sources alone, one
- * scalar, so that its destination may reuse a source that dies there? */
-static bool lanewise_scalar(const isa_inst *in)
-{
-    const isa_pipe p = isa_ops[in->op].pipe;
-    return (in->vec == 0 || in->vec == 1) &&
-           (p == ISA_PIPE_ALU || p == ISA_PIPE_TRANS || p == ISA_PIPE_MOV || p == ISA_PIPE_CVT);
-}
 
 /* Gen/kill of one instruction over component slots: register v is slot v,
  * predicate p slot nvreg + p.  A write kills the components it names. */
@@ -467,7 +595,7 @@ static void dead_def(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l
         return;
     for (uint32_t i = 0; i < n && reg + i < c->r->nvreg; i++)
         if (!bit(c->cs, reg + i))
-            c->bytes += c->r->rbytes[reg + i];
+            c->bytes += c->r->nbytes[reg + i];
 }
 
 static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, uint32_t pc,
@@ -480,10 +608,10 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
             if (u->pred)
                 p++;
             else if (u->nregs == 1 || u->pinned)
-                b += u->bytes;
+                b += u->need;
             else
                 for (uint32_t c = 0; c < u->nregs; c++)
-                    b += bit(cs, u->reg + c) ? r->rbytes[u->reg + c] : 0;
+                    b += bit(cs, u->reg + c) ? r->nbytes[u->reg + c] : 0;
         }
     if (pc != NONE32) {
         for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++) {
@@ -881,6 +1009,7 @@ static void ra_free(ra *r)
     free(r->temp_reg);
     free(r->blk);
     free(r->rbytes);
+    free(r->nbytes);
     free(r->unit_of);
     free(r->u);
     free(r->refs);

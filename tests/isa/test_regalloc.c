@@ -263,6 +263,40 @@ static void test_remat_before_spill(void **state)
     isa_kernel_free(&k);
 }
 
+/* Narrow values count the bytes their readers use.
+ *   0 mov r0, id  1 ld.u32 r1  2 shr.u32 r2, r1, 16  3 and.u32 r3, r1, 65535
+ *   4 cvt.u16.u32 r4, r2  5 cvt.u16.u32 r5, r3  6 add.u16 r6, r4, r5
+ *   7 cvt.u32.u16 r7, r6  8 st.u32 r7
+ * r7 is stored (4 bytes); r6, r4, r5 are u16 (2); r2 and r3 are read only
+ * by truncations to u16 (2, not their 4-byte type); r1 is read by the and
+ * (2 bytes, the mask's) and by the right shift by 16 (2 + 2 = 4).  Into the
+ * and: r0 4 + r1 4 + r2 2 = 10 bytes, the peak (12 with every value at its
+ * type's width). */
+static const char narrow_src[] =
+    ".kernel nar\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    shr.u32 r2, r1, 16\n"
+    "    and.u32 r3, r1, 65535\n"
+    "    cvt.u16.u32 r4, r2\n"
+    "    cvt.u16.u32 r5, r3\n"
+    "    add.u16 r6, r4, r5\n"
+    "    cvt.u32.u16 r7, r6\n"
+    "    st.global.u32 [%out + r0*4], r7\n";
+
+static void test_narrow_values(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(narrow_src, &k);
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.live_bytes, 10);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
 /* A loop: r1 (the sum) and r2 (the counter) live around the back edge,
  * r3 only inside; r4 after the loop may take r3's register but not r0's
  * (read by the store). */
@@ -456,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_spill_to_budget),
         cmocka_unit_test(test_remat_to_budget),
         cmocka_unit_test(test_remat_before_spill),
+        cmocka_unit_test(test_narrow_values),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_vectors_and_cross_lane),
         cmocka_unit_test(test_active_lane_collectives_not_pinned),
