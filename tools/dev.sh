@@ -118,27 +118,39 @@ igc_packages=(intel-opencl-icd)
 
 # Each libFuzzer harness of tests/fuzz runs SECONDS on a scratch copy of its
 # corpus (the checked-in seeds stay as they are); a crash, leak, sanitizer
-# report or a unit slower than 10 s fails and leaves the reproducer.
+# report or a unit slower than 10 s fails and leaves the reproducer.  A
+# fuzzer is one process on one core: nproc of them run at a time.
 fuzz_harnesses=(asm config values run spirv trace sweep image collective)
+fuzz_one() {   # HARNESS SECONDS: its log and a `failed` mark in its work folder
+    local h=$1 secs=$2 work=build-libfuzzer/fuzz-work/$1
+    rm -f "$work/failed"
+    mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
+    # TMPDIR: the loaders that read files get their scratch copies there
+    TMPDIR="$here/$work/tmp" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        "build-libfuzzer/tests/fuzz/fuzz_$h" "$work/corpus" "tests/fuzz/corpus/$h" \
+        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$work/artifacts/" -print_final_stats=1 >"$work/log" 2>&1 ||
+        touch "$work/failed"
+}
 fuzz() {   # [SECONDS]
     local secs=${1:-30} h rc=0
     CC=clang-14 build build-libfuzzer -Dfuzz=true -Dbuildtype=debugoptimized \
         -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
+    echo "== fuzz: ${#fuzz_harnesses[@]} harnesses, ${secs} s each, $(nproc) at a time"
+    for h in "${fuzz_harnesses[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+        fuzz_one "$h" "$secs" &
+    done
+    wait
     for h in "${fuzz_harnesses[@]}"; do
         local work=build-libfuzzer/fuzz-work/$h
-        mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
-        echo "== fuzz_$h: ${secs} s"
-        # TMPDIR: the loaders that read files get their scratch copies there
-        if ! TMPDIR="$here/$work/tmp" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-            "build-libfuzzer/tests/fuzz/fuzz_$h" "$work/corpus" "tests/fuzz/corpus/$h" \
-            -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-            -artifact_prefix="$work/artifacts/" -print_final_stats=1 >"$work/log" 2>&1; then
+        echo "== fuzz_$h: $(grep -h "stat::number_of_executed_units" "$work/log" || echo "no stats")"
+        if [ -f "$work/failed" ]; then
             tail -n 60 "$work/log"
             echo "dev.sh: fuzz_$h failed; the input is in $work/artifacts/ (fix it, then" \
                  "copy it to tests/fuzz/corpus/$h/crash-NAME: the replay test keeps it)" >&2
             rc=1
         fi
-        grep -h "stat::number_of_executed_units" "$work/log" || true
     done
     return $rc
 }
@@ -153,7 +165,7 @@ lint() {
     mkdir -p "$out"
     run-clang-tidy-14 -p "$bd" -j "$(nproc)" -quiet "$here/(isa|lanes|collectives|emu|load|tools)/" \
         >"$out/clang-tidy.log" 2>&1 || true
-    cppcheck --quiet --enable=warning,portability --inline-suppr --std=c11 -D__GNUC__ \
+    cppcheck --quiet -j "$(nproc)" --enable=warning,portability --inline-suppr --std=c11 -D__GNUC__ \
         -I include/sgemu -I isa -I isa/spirv -I lanes -I collectives -I emu -I emu/timing -I emu/trace -I load -I tools \
         --suppressions-list=.cppcheck-suppressions \
         --template='{file}:{line}:{column}: warning: {message} [cppcheck-{id}]' \

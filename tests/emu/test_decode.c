@@ -584,6 +584,21 @@ static void ramp_case_run(const ramp_case *c, bool decoded, uint32_t *out, rr_ru
     run_ramp_src(src, a, &L, decoded, r);
 }
 
+/* Case c on the decoded path (into fast) and on the generic one (into slow):
+ * the same exit code, message, outputs and counts.  The decoded run. */
+static rr_run ramp_case_both(const ramp_case *c, uint32_t *fast, uint32_t *slow)
+{
+    rr_run rf, rs;
+    ramp_case_run(c, true, fast, &rf);
+    ramp_case_run(c, false, slow, &rs);
+    if (rf.rc != rs.rc || strcmp(rf.msg, rs.msg) || memcmp(fast, slow, RN * sizeof *fast))
+        fail_msg("%s: decoded rc %d '%s', generic rc %d '%s'", c->what, rf.rc, rf.msg,
+                 rs.rc, rs.msg);
+    assert_int_equal(rf.inst, rs.inst);
+    assert_int_equal(rf.lanes, rs.lanes);
+    return rf;
+}
+
 static const char body_copy[] =     /* out[gid] = in[gid] + 1, u32 index */
     "    mov.u64 r0, %global_id.x\n"
     "    ld.global.u32 r1, [%in + r0:u32*4]\n"
@@ -723,14 +738,7 @@ static void test_ramp_accesses(void **state)
     static uint32_t fast[RN], slow[RN];
     for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
         const ramp_case *c = &cs[i];
-        rr_run rf, rs;
-        ramp_case_run(c, true, fast, &rf);
-        ramp_case_run(c, false, slow, &rs);
-        if (rf.rc != rs.rc || strcmp(rf.msg, rs.msg) || memcmp(fast, slow, sizeof fast))
-            fail_msg("%s: decoded rc %d '%s', generic rc %d '%s'", c->what, rf.rc, rf.msg,
-                     rs.rc, rs.msg);
-        assert_int_equal(rf.inst, rs.inst);
-        assert_int_equal(rf.lanes, rs.lanes);
+        const rr_run rf = ramp_case_both(c, fast, slow);
         assert_int_equal(rf.rc, c->faults ? SGEMU_EXIT_FAULT : 0);
         if (c->faults)
             assert_non_null(strstr(rf.msg, "out-of-bounds"));
@@ -1055,14 +1063,7 @@ static void test_group_zeroing_and_faults(void **state)
     static uint32_t fast[RN], slow[RN];
     for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
         const ramp_case *c = &cs[i];
-        rr_run rf, rs;
-        ramp_case_run(c, true, fast, &rf);
-        ramp_case_run(c, false, slow, &rs);
-        if (rf.rc != rs.rc || strcmp(rf.msg, rs.msg) || memcmp(fast, slow, sizeof fast))
-            fail_msg("%s: decoded rc %d '%s', generic rc %d '%s'", c->what, rf.rc, rf.msg,
-                     rs.rc, rs.msg);
-        assert_int_equal(rf.inst, rs.inst);
-        assert_int_equal(rf.lanes, rs.lanes);
+        const rr_run rf = ramp_case_both(c, fast, slow);
         assert_int_equal(rf.rc, c->faults ? SGEMU_EXIT_FAULT : 0);
     }
     /* values: the unwritten ones read zero in every work-group */
@@ -1120,14 +1121,7 @@ static void test_id_shortcut(void **state)
     static uint32_t fast[RN], slow[RN];
     for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
         const ramp_case *c = &cs[i];
-        rr_run rf, rs;
-        ramp_case_run(c, true, fast, &rf);
-        ramp_case_run(c, false, slow, &rs);
-        assert_int_equal(rf.rc, 0);
-        assert_int_equal(rs.rc, 0);
-        assert_memory_equal(fast, slow, sizeof fast);
-        assert_int_equal(rf.inst, rs.inst);
-        assert_int_equal(rf.lanes, rs.lanes);
+        assert_int_equal(ramp_case_both(c, fast, slow).rc, 0);
         /* each work-group writes its local ids' rows: the last one stays */
         const uint64_t g0 = c->offset + c->global - c->local;
         for (uint32_t l = 0; l < c->local; l++) {
