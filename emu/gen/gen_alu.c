@@ -502,11 +502,14 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
          * half to dst, the low half to acc ("mach", IGC's mul_hi).  Without
          * it, before Xe-HPC, the same opcode is IGC's "macl": the low half
          * (vISA BinaryEncodingIGA.cpp encodes G4_mach without AccWrEn as
-         * macl only from PVC on). */
+         * macl only from PVC on); from Xe-HPC on, macl has its own opcode
+         * and mach is always the high half. */
         bool sg = type_is_signed(in->src[0].type) || type_is_signed(in->src[1].type);
         uint64_t p = sg ? (uint64_t)((int64_t)(int32_t)a.i * (int64_t)(int32_t)b.i)
                         : (uint64_t)(uint32_t)a.i * (uint32_t)b.i;
-        if (in->accwr && in->op == GEN_OP_MACH) {
+        bool high = in->op == GEN_OP_MACH &&
+                    (in->accwr || run->k->gen->platform >= GEN_IGA_XE_HPC);
+        if (high) {
             r->i = sg ? (int64_t)(int32_t)(uint32_t)(p >> 32) : (int64_t)(p >> 32);
             *has_acc = true;
             *acc_bits = (uint32_t)p;

@@ -188,7 +188,7 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
     }
     if (lrc) {
         const char *e = first_error(err);
-        bool igc = !bin;
+        bool igc = !bin || strncmp(err, "ocloc ", 6) == 0;   /* IGC built no code */
         printf("  refused %-28s SIMD%-2u %s: %.*s\n", name, w, igc ? "ocloc" : "load",
                (int)strcspn(e, "\n"), e);
         if (igc)
