@@ -455,11 +455,12 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
     case GEN_OP_ADD3:
         r->i = (int64_t)(ua + ub + (uint64_t)c.i);
         break;
-    case GEN_OP_BFN: {   /* bit k: the LUT's bit (s0 << 2 | s1 << 1 | s2), IGA's BFN */
+    case GEN_OP_BFN: {   /* bit k: the LUT's bit (s2 << 2 | s1 << 1 | s0): IGA prints
+                          * bfn.0xD8 as s0&s1|~s0&s2, so s0 is 0xAA, s1 0xCC, s2 0xF0 */
         uint64_t x = 0;
         for (uint32_t k = 0; k < bits; k++) {
-            uint32_t idx = (uint32_t)((ua >> k & 1) << 2 | (ub >> k & 1) << 1 |
-                                      ((uint64_t)c.i >> k & 1));
+            uint32_t idx = (uint32_t)(((uint64_t)c.i >> k & 1) << 2 | (ub >> k & 1) << 1 |
+                                      (ua >> k & 1));
             x |= (uint64_t)(in->subfunc >> idx & 1) << k;
         }
         r->i = (int64_t)x;

@@ -142,10 +142,11 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     put32(t->grf + 20, sgi * gen_scratch_stride(p));
     if (p->loads_payload) {
         /* Xe-HPG+: the code loads its payload from the indirect data (r0.0
-         * [31:6], in the A32 stateless space), its own part at r0.4[7:0]
-         * times the per-thread size; r1 holds the inline data */
+         * [31:6], in the A32 stateless space), its own part at the thread's
+         * index in the work-group, r0.4:uw[7:0] (byte 8 of r0), times the
+         * per-thread size; r1 holds the inline data */
         put32(t->grf, t->indirect);
-        put32(t->grf + 16, sgi);
+        t->grf[8] = (uint8_t)sgi;
         memcpy(t->grf + gb, cross, p->inline_bytes);
         local_ids(run, wg, sgi, size, t->scratch + t->indirect + p->cross_used -
                   p->inline_bytes + sgi * p->local_id_bytes);
@@ -212,7 +213,8 @@ static int thread_run(emu_run *run, gen_thread *t)
             break;
         }
         const gen_class cls = (gen_class)gen_ops[in->op].cls;
-        if (in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR) {
+        /* the barrier wait: sync.bar, or Gen9's wait on n0 */
+        if ((in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR) || in->op == GEN_OP_WAIT) {
             if (t->bar_signaled && !t->bar_passed) {   /* until the scheduler resumes it */
                 t->blocked = true;   /* not executed yet: it runs again when resumed */
                 break;

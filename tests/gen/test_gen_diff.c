@@ -309,7 +309,9 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
 
 /* The files run by default (CI runs this test twice, plain and under ASan):
  * on Xe-LP one kernel per feature the Gen path executes, on every Intel
- * config vector add at each of its widths.  SGEMU_GEN_DIFF=all runs the
+ * config vector add (whose generated n = 2 checks two items) and tests/gen's
+ * ids (the IDs of every item: each hardware thread's payload) at each of its
+ * widths.  SGEMU_GEN_DIFF=all runs the
  * whole corpus on every config; SGEMU_GEN_DIFF=FILE.cl just that file;
  * SGEMU_GEN_CONFIG=NAME just that config. */
 static const char *const subset[] = {
@@ -325,6 +327,8 @@ static bool selected(const char *dir, const char *file, bool everywhere)
     if (sel && *sel)
         return strcmp(sel, file) == 0;
     if (strcmp(file, "vector_add.cl") == 0 && strcmp(dir, "examples/opencl") == 0)
+        return true;
+    if (strcmp(file, "ids.cl") == 0)   /* every item's IDs: each thread's payload */
         return true;
     for (size_t i = 0; everywhere && i < sizeof subset / sizeof *subset; i++)
         if (strcmp(subset[i], file) == 0)
