@@ -91,10 +91,20 @@ void tm_trace_slice(tm_trace *tr, const char *name, uint32_t cu, uint32_t slot,
 {
     if (!begin_event(tr))
         return;
-    fprintf(tr->f, "{\"name\": \"%s\", \"ph\": \"X\", \"pid\": %u, \"tid\": %u, "
+    /* the name is an instruction as printed (sgemu's or IGA's text): escaped */
+    fputs("{\"name\": \"", tr->f);
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(tr->f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(tr->f, "\\u%04x", *p);
+        else
+            fputc(*p, tr->f);
+    }
+    fprintf(tr->f, "\", \"ph\": \"X\", \"pid\": %u, \"tid\": %u, "
             "\"ts\": %llu, \"dur\": 1, \"args\": {\"latency\": %llu, \"pc\": %u, \"line\": %u, "
             "\"mask\": \"0x%llx\", \"stall\": \"%s\", \"stall_cycles\": %llu}}",
-            name, cu, slot, (unsigned long long)ts, (unsigned long long)(dur ? dur : 1),
+            cu, slot, (unsigned long long)ts, (unsigned long long)(dur ? dur : 1),
             pc, line, (unsigned long long)mask, stall, (unsigned long long)stall_cycles);
 }
 
