@@ -136,6 +136,31 @@ int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_
 int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                    uint32_t pc);
 
+/* image.c: the image model, shared with the Gen path (emu/gen/gen_image.c).
+ * load: texel (x, y) as four 32-bit channels in the register form of its
+ * channel type (missing channels 0, alpha 1; outside the image the border
+ * colour); store: converts and writes the image's channels (nothing outside
+ * it); inside: (x, y) is in the image; outside_text: the fault text of an
+ * access outside it; sample: see image.c; texel_addr: the trace address of
+ * a texel, clamped into the image; query_value: the SPIR-V enum of the
+ * channel order (or data type), the CLK_* value less 0x10B0 (0x10D0). */
+void emu_image_load(const sgemu_image *im, int64_t x, int64_t y, uint32_t out[4]);
+void emu_image_store(const sgemu_image *im, int64_t x, int64_t y, const uint32_t v[4]);
+bool emu_image_inside(const sgemu_image *im, int64_t x, int64_t y);
+void emu_image_outside_text(char *buf, size_t cap, const char *op, int64_t x, int64_t y,
+                            const char *name, const sgemu_image *im);
+int emu_image_sample(const sgemu_image *im, uint32_t smp, float s, float t, const char *op,
+                     const char *name, uint32_t out[4], int64_t first[2], char *why,
+                     size_t cap);
+uint64_t emu_image_texel_addr(const sgemu_image *im, uint32_t arg, int64_t x, int64_t y);
+uint32_t emu_image_query_value(const sgemu_image *im, bool order);
+/* One byte at byte coordinate (x, y) of an image block access, moved
+ * between the image and *b: outside the image, reads of 4-byte elements
+ * clamp to the nearest edge element and writes are dropped (as the image
+ * block I/O of collectives/block_io.c); -1 for other element sizes. */
+int emu_image_block_byte(const sgemu_image *im, int64_t x, int64_t y, bool write,
+                         uint8_t *b);
+
 /* printf.c: the launch's printf buffer.  init: when the kernel has formats
  * (-1: out of host memory); exec: the printf instruction; finish: sort and
  * format the output into stats (-1: out of host memory); free: drop it. */

@@ -8,6 +8,7 @@
 #include "emu_private.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <spirv/unified1/spirv.h>
 
@@ -187,7 +188,6 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
     uint32_t arg = io->reg;
     const sgemu_image *im = &run->args[arg].image;
     sgemu_channel_type ct = (sgemu_channel_type)im->chtype;
-    uint32_t nch = channel_count[im->order], cb = channel_bytes[ct];
     if (chtype_kind(ct) != inst_kind(in))
         return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
                          "%s on image '%s' with channel type %s: the result is undefined "
@@ -212,12 +212,13 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
             y[l] = y[l] < 0 ? 0 : y[l] >= (int64_t)im->height ? (int64_t)im->height - 1 : y[l];
             out = im->width == 0 || im->height == 0;
         }
-        if (out)
-            return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
-                             "%s: coordinate (%lld,%lld) is outside image '%s' (%ux%u)%s",
-                             oi->mnemonic, (long long)x[l], (long long)y[l],
-                             image_name(run, arg), im->width, im->height,
+        if (out) {
+            char why[256];
+            emu_image_outside_text(why, sizeof why, oi->mnemonic, x[l], y[l],
+                                   image_name(run, arg), im);
+            return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc, "%s%s", why,
                              write ? "" : " (add .clamp for clamp-to-edge)");
+        }
     }
     emu_rec *rec = current_rec(run, sg);
     if (rec) {
@@ -241,23 +242,26 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
         for (uint32_t l = 0; l < w; l++) {
             if (!(mask >> l & 1))
                 continue;
-            uint8_t *p = im->data + (size_t)y[l] * im->pitch + (size_t)x[l] * im->elem_bytes;
-            for (uint32_t c = 0; c < nch; c++)
-                channel_store(ct, v[c] ? (uint32_t)v[c][l] : 0, p + c * cb);
+            uint32_t t[4];
+            for (uint32_t c = 0; c < 4; c++)
+                t[c] = v[c] ? (uint32_t)v[c][l] : 0;
+            emu_image_store(im, x[l], y[l], t);
         }
         return 0;
     }
-    /* missing channels read as 0, alpha as 1 (OpenCL's CL_R / CL_RG rule) */
-    uint32_t one = inst_kind(in) == IMG_F ? f32_bits(1.0f) : 1;
+    uint32_t t[4][LANES_MAX];
+    for (uint32_t l = 0; l < w; l++)
+        if (mask >> l & 1) {
+            uint32_t v[4];
+            emu_image_load(im, x[l], y[l], v);
+            for (uint32_t c = 0; c < 4; c++)
+                t[c][l] = v[c];
+        }
     for (uint32_t c = 0; c < vec && c < 4; c++) {
         uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
-        for (uint32_t l = 0; l < w; l++) {
-            if (!(mask >> l & 1))
-                continue;
-            const uint8_t *p = im->data + (size_t)y[l] * im->pitch +
-                               (size_t)x[l] * im->elem_bytes;
-            d[l] = c < nch ? channel_load(ct, p + c * cb) : c == 3 ? one : 0;
-        }
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1)
+                d[l] = t[c][l];
     }
     return 0;
 }
@@ -287,6 +291,69 @@ static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t
         else
             out[c] = c == 3 && nch < 4 ? one : 0;
     }
+}
+
+void emu_image_load(const sgemu_image *im, int64_t x, int64_t y, uint32_t out[4])
+{
+    texel(im, x, y, chtype_kind((sgemu_channel_type)im->chtype) == IMG_F, out);
+}
+
+void emu_image_store(const sgemu_image *im, int64_t x, int64_t y, const uint32_t v[4])
+{
+    uint32_t nch = channel_count[im->order], cb = channel_bytes[im->chtype];
+    if (x < 0 || y < 0 || x >= (int64_t)im->width || y >= (int64_t)im->height)
+        return;
+    uint8_t *p = im->data + (size_t)y * im->pitch + (size_t)x * im->elem_bytes;
+    for (uint32_t c = 0; c < nch; c++)
+        channel_store((sgemu_channel_type)im->chtype, v[c], p + c * cb);
+}
+
+bool emu_image_inside(const sgemu_image *im, int64_t x, int64_t y)
+{
+    return x >= 0 && y >= 0 && x < (int64_t)im->width && y < (int64_t)im->height;
+}
+
+void emu_image_outside_text(char *buf, size_t cap, const char *op, int64_t x, int64_t y,
+                            const char *name, const sgemu_image *im)
+{
+    snprintf(buf, cap, "%s: coordinate (%lld,%lld) is outside image '%s' (%ux%u)", op,
+             (long long)x, (long long)y, name, im->width, im->height);
+}
+
+uint64_t emu_image_texel_addr(const sgemu_image *im, uint32_t arg, int64_t x, int64_t y)
+{
+    int64_t cx = x < 0 ? 0 : x >= (int64_t)im->width ? (int64_t)im->width - 1 : x;
+    int64_t cy = y < 0 ? 0 : y >= (int64_t)im->height ? (int64_t)im->height - 1 : y;
+    return COLL_IMAGE_ADDR(arg, (uint64_t)(cy < 0 ? 0 : cy),
+                           (uint64_t)(cx < 0 ? 0 : cx) * im->elem_bytes);
+}
+
+uint32_t emu_image_query_value(const sgemu_image *im, bool order)
+{
+    return order ? spv_order[im->order] : spv_chtype[im->chtype];
+}
+
+int emu_image_block_byte(const sgemu_image *im, int64_t x, int64_t y, bool write,
+                         uint8_t *b)
+{
+    int64_t wb = (int64_t)im->width * im->elem_bytes;
+    if (x >= 0 && y >= 0 && x < wb && y < (int64_t)im->height) {
+        uint8_t *p = im->data + (size_t)y * im->pitch + (size_t)x;
+        if (write)
+            *p = *b;
+        else
+            *b = *p;
+        return 0;
+    }
+    if (im->elem_bytes != 4 || im->width == 0 || im->height == 0)
+        return -1;
+    if (write)
+        return 0;                       /* dropped */
+    int64_t e = x >= 0 ? x / 4 : -((-x + 3) / 4), off = x - e * 4;
+    e = e < 0 ? 0 : e > (int64_t)im->width - 1 ? (int64_t)im->width - 1 : e;
+    y = y < 0 ? 0 : y > (int64_t)im->height - 1 ? (int64_t)im->height - 1 : y;
+    *b = im->data[(size_t)y * im->pitch + (size_t)(e * 4 + off)];
+    return 0;
 }
 
 /* Nearest: the texel index along one axis of size n (coordinate s).
@@ -377,6 +444,62 @@ static bool linear(uint32_t smp, float s, uint32_t n, int64_t i[2], float *a)
     return true;
 }
 
+/* One lane's sampled read (the OpenCL C addressing and filtering of
+ * sampler bit-field smp at coordinate (s, t)): 0 with the four channels
+ * and the first texel used, or -1 with the fault's text in why. */
+int emu_image_sample(const sgemu_image *im, uint32_t smp, float s, float t, const char *op,
+                     const char *name, uint32_t out[4], int64_t first[2], char *why,
+                     size_t cap)
+{
+    bool fl = chtype_kind((sgemu_channel_type)im->chtype) == IMG_F;
+    uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
+    const char *bad = NULL;
+    if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
+        bad = "is not a valid sampler";
+    else if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
+        bad = "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
+    else if (fm == SMP_LINEAR && !fl)
+        bad = "filters an integer image linearly (undefined in OpenCL)";
+    else if (im->width == 0 || im->height == 0)
+        bad = "reads an empty image";
+    if (bad) {
+        snprintf(why, cap, "%s: sampler 0x%x %s", op, smp, bad);
+        return -1;
+    }
+    if (fm == SMP_NEAREST) {
+        int64_t i, j;
+        if (!nearest(smp, s, im->width, &i) || !nearest(smp, t, im->height, &j)) {
+            snprintf(why, cap, "%s: coordinate (%g,%g) is outside image '%s' (%ux%u) with "
+                     "CLK_ADDRESS_NONE (undefined in OpenCL)", op, (double)s, (double)t, name,
+                     im->width, im->height);
+            return -1;
+        }
+        texel(im, i, j, fl, out);
+        first[0] = i;
+        first[1] = j;
+        return 0;
+    }
+    int64_t i[2], j[2];
+    float a, b;
+    if (!linear(smp, s, im->width, i, &a) || !linear(smp, t, im->height, j, &b)) {
+        snprintf(why, cap, "%s: coordinate (%g,%g) needs texels outside image '%s' (%ux%u) "
+                 "with CLK_ADDRESS_NONE (undefined in OpenCL)", op, (double)s, (double)t,
+                 name, im->width, im->height);
+        return -1;
+    }
+    uint32_t t00[4], t10[4], t01[4], t11[4];
+    texel(im, i[0], j[0], true, t00);
+    texel(im, i[1], j[0], true, t10);
+    texel(im, i[0], j[1], true, t01);
+    texel(im, i[1], j[1], true, t11);
+    for (int c = 0; c < 4; c++)
+        out[c] = f32_bits((1 - a) * (1 - b) * bits_f32(t00[c]) + a * (1 - b) * bits_f32(t10[c]) +
+                          (1 - a) * b * bits_f32(t01[c]) + a * b * bits_f32(t11[c]));
+    first[0] = i[0];
+    first[1] = j[0];
+    return 0;
+}
+
 static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                          uint32_t pc)
 {
@@ -384,8 +507,7 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
     uint32_t arg = in->o[1].reg;
     const sgemu_image *im = &run->args[arg].image;
     img_kind ik = chtype_kind((sgemu_channel_type)im->chtype), want = inst_kind(in);
-    bool fl = want == IMG_F;
-    if (fl != (ik == IMG_F))
+    if ((want == IMG_F) != (ik == IMG_F))
         return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
                          "%s on image '%s' with channel type %s: the result is undefined "
                          "in OpenCL", oi->mnemonic, image_name(run, arg), chtype_names[im->chtype]);
@@ -399,53 +521,15 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
     for (uint32_t l = 0; l < w; l++) {
         if (!(mask >> l & 1))
             continue;
-        uint32_t smp = (uint32_t)smps[l];
-        float s = bits_f32((uint32_t)xs[l]), t = bits_f32((uint32_t)ys[l]);
-        uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
-        const char *bad = NULL;
-        if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
-            bad = "is not a valid sampler";
-        else if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
-            bad = "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
-        else if (fm == SMP_LINEAR && !fl)
-            bad = "filters an integer image linearly (undefined in OpenCL)";
-        else if (im->width == 0 || im->height == 0)
-            bad = "reads an empty image";
-        if (bad)
-            return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc, "%s: sampler 0x%x %s",
-                             oi->mnemonic, smp, bad);
         uint32_t v[4];
-        if (fm == SMP_NEAREST) {
-            int64_t i, j;
-            if (!nearest(smp, s, im->width, &i) || !nearest(smp, t, im->height, &j))
-                return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
-                                 "%s: coordinate (%g,%g) is outside image '%s' (%ux%u) with "
-                                 "CLK_ADDRESS_NONE (undefined in OpenCL)", oi->mnemonic,
-                                 (double)s, (double)t, image_name(run, arg), im->width,
-                                 im->height);
-            texel(im, i, j, fl, v);
-            first_x[l] = i;
-            first_y[l] = j;
-        } else {
-            int64_t i[2], j[2];
-            float a, b;
-            if (!linear(smp, s, im->width, i, &a) || !linear(smp, t, im->height, j, &b))
-                return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
-                                 "%s: coordinate (%g,%g) needs texels outside image '%s' "
-                                 "(%ux%u) with CLK_ADDRESS_NONE (undefined in OpenCL)",
-                                 oi->mnemonic, (double)s, (double)t, image_name(run, arg),
-                                 im->width, im->height);
-            uint32_t t00[4], t10[4], t01[4], t11[4];
-            texel(im, i[0], j[0], true, t00);
-            texel(im, i[1], j[0], true, t10);
-            texel(im, i[0], j[1], true, t01);
-            texel(im, i[1], j[1], true, t11);
-            for (int c = 0; c < 4; c++)
-                v[c] = f32_bits((1 - a) * (1 - b) * bits_f32(t00[c]) + a * (1 - b) * bits_f32(t10[c]) +
-                                (1 - a) * b * bits_f32(t01[c]) + a * b * bits_f32(t11[c]));
-            first_x[l] = i[0];
-            first_y[l] = j[0];
-        }
+        int64_t first[2];
+        char why[320];
+        if (emu_image_sample(im, (uint32_t)smps[l], bits_f32((uint32_t)xs[l]),
+                             bits_f32((uint32_t)ys[l]), oi->mnemonic, image_name(run, arg), v,
+                             first, why, sizeof why))
+            return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc, "%s", why);
+        first_x[l] = first[0];
+        first_y[l] = first[1];
         for (int c = 0; c < 4; c++)
             res[c][l] = v[c];
     }
@@ -457,11 +541,8 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
         uint64_t *dst = run->wg->trace->addrs + first;
         for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1) {
-                int64_t cx = first_x[l] < 0 ? 0 : first_x[l] >= (int64_t)im->width ? im->width - 1 : first_x[l];
-                int64_t cy = first_y[l] < 0 ? 0 : first_y[l] >= (int64_t)im->height ? im->height - 1 : first_y[l];
-                *dst++ = COLL_IMAGE_ADDR(arg, (uint64_t)cy, (uint64_t)cx * im->elem_bytes);
-            }
+            if (mask >> l & 1)
+                *dst++ = emu_image_texel_addr(im, arg, first_x[l], first_y[l]);
         rec->addr_first = first;
         rec->naddr = na;
     }

@@ -29,6 +29,21 @@ static void put32(uint8_t *p, uint32_t v)
     memcpy(p, &v, 4);
 }
 
+/* An image argument's field as the compute runtime patches it into the
+ * cross-thread data: its size, and the CL_ channel data type and order
+ * (the value get_image_channel_data_type / _order return). */
+static uint32_t image_field(const emu_run *run, const gen_payload *e)
+{
+    const sgemu_image *im = &run->args[e->arg].image;
+    switch ((gen_payload_kind)e->kind) {
+    case GEN_PAY_IMAGE_WIDTH: return im->width;
+    case GEN_PAY_IMAGE_HEIGHT: return im->height;
+    case GEN_PAY_IMAGE_CHTYPE: return emu_image_query_value(im, false) + 0x10D0;
+    case GEN_PAY_IMAGE_ORDER: return emu_image_query_value(im, true) + 0x10B0;
+    default: return 1;   /* depth: 1 for a 2D image */
+    }
+}
+
 /* The cross-thread data of work-group wg (the same for its threads). */
 static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
 {
@@ -80,6 +95,20 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
         case GEN_PAY_BYVALUE: {
             uint64_t v = run->args[e->arg].scalar;
             memcpy(d, &v, e->size < 8 ? e->size : 8);
+            break;
+        }
+        case GEN_PAY_IMAGE_WIDTH:
+        case GEN_PAY_IMAGE_HEIGHT:
+        case GEN_PAY_IMAGE_DEPTH:
+        case GEN_PAY_IMAGE_CHTYPE:
+        case GEN_PAY_IMAGE_ORDER:
+            put32(d, image_field(run, e));
+            break;
+        case GEN_PAY_SAMPLER_SNAP_WA: {
+            /* the compute runtime's value (Sampler::getSnapWaValue): true
+             * (all ones) for nearest filtering with CLK_ADDRESS_CLAMP */
+            uint32_t smp = (uint32_t)run->args[e->arg].scalar;
+            put32(d, (smp & 0x30) == 0x10 && (smp & 0xe) == 0x4 ? UINT32_MAX : 0);
             break;
         }
         }

@@ -7,6 +7,7 @@
  * emu_mem_ptr: the same buffers, bounds checks and fault messages as
  * sgemu's own loads and stores. */
 #include "gen_engine.h"
+#include "gen_image.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -550,6 +551,8 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
         }
         return 0;
     }
+    if (in->sfid == GEN_SFID_SMPL)
+        return gen_sampler(run, t, in);
     if (in->lsc.op != GEN_LSC_NONE)
         return lsc(run, t, in);
     if (in->msg_type < 0 || in->msg_type >= GEN_MSG_COUNT)
@@ -581,6 +584,10 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
     case GEN_H_UNTYPED_WRITE:
         rc = untyped(run, t, in, true, in->msg_type == GEN_MSG_MT1W_A64_US);
         return rc;
+    case GEN_H_TYPED_READ: return gen_typed(run, t, in, false);
+    case GEN_H_TYPED_WRITE: return gen_typed(run, t, in, true);
+    case GEN_H_MEDIA_READ: return gen_media_block(run, t, in, false);
+    case GEN_H_MEDIA_WRITE: return gen_media_block(run, t, in, true);
     case GEN_H_NONE:
     default:
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,

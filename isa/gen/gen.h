@@ -101,7 +101,8 @@ typedef enum gen_msg_handler {
     GEN_H_NONE, GEN_H_FENCE, GEN_H_UNTYPED_READ, GEN_H_UNTYPED_WRITE,
     GEN_H_A64_SCATTERED_READ, GEN_H_A64_SCATTERED_WRITE, GEN_H_BYTE_SCATTERED_READ,
     GEN_H_BYTE_SCATTERED_WRITE, GEN_H_UNTYPED_ATOMIC, GEN_H_A64_ATOMIC, GEN_H_BLOCK_READ,
-    GEN_H_BLOCK_WRITE, GEN_H_SCRATCH_READ, GEN_H_SCRATCH_WRITE
+    GEN_H_BLOCK_WRITE, GEN_H_SCRATCH_READ, GEN_H_SCRATCH_WRITE, GEN_H_TYPED_READ,
+    GEN_H_TYPED_WRITE, GEN_H_MEDIA_READ, GEN_H_MEDIA_WRITE
 } gen_msg_handler;
 extern const char *const gen_msg_names[GEN_MSG_COUNT];
 extern const uint8_t gen_msg_handlers[GEN_MSG_COUNT];
@@ -172,7 +173,11 @@ typedef enum gen_payload_kind {
     GEN_PAY_BUFFER_OFFSET,   /* a buffer's offset from its surface base (0) */
     GEN_PAY_LOCAL_OFFSET,    /* a local argument's offset in SLM */
     GEN_PAY_PRIVATE_BASE,    /* the A64 base of the private memory surface */
-    GEN_PAY_BYVALUE          /* a by-value argument's bytes */
+    GEN_PAY_BYVALUE,         /* a by-value argument's bytes */
+    GEN_PAY_IMAGE_WIDTH, GEN_PAY_IMAGE_HEIGHT, GEN_PAY_IMAGE_DEPTH,   /* of image `arg` */
+    GEN_PAY_IMAGE_CHTYPE,    /* its CL_ channel data type (get_image_channel_data_type) */
+    GEN_PAY_IMAGE_ORDER,     /* its CL_ channel order */
+    GEN_PAY_SAMPLER_SNAP_WA  /* sampler `arg`: all ones for nearest + CLK_ADDRESS_CLAMP */
 } gen_payload_kind;
 
 typedef struct gen_payload {
@@ -184,6 +189,8 @@ typedef struct gen_payload {
 
 #define GEN_MAX_PAYLOAD 256
 #define GEN_MAX_BTI 256
+#define GEN_MAX_SAMPLERS 16
+#define GEN_NO_SAMPLER UINT32_MAX
 
 typedef struct gen_program {
     uint32_t platform;     /* IGA platform (gen_iga.h GEN_IGA_*) */
@@ -206,6 +213,11 @@ typedef struct gen_program {
     uint32_t npay;
     gen_payload pay[GEN_MAX_PAYLOAD];
     int16_t bti_arg[GEN_MAX_BTI];   /* binding table index -> argument (-1: none) */
+    /* sampler index (a sampler message's descriptor [11:8]) -> the sampler_t
+     * argument (-1: an inline sampler, whose OpenCL C bits are in
+     * sampler_bits, or none when sampler_bits is GEN_NO_SAMPLER) */
+    int16_t sampler_arg[GEN_MAX_SAMPLERS];
+    uint32_t sampler_bits[GEN_MAX_SAMPLERS];
     uint32_t ninst;
     gen_inst *inst;        /* owned */
     char **text;           /* owned: each instruction as IGA prints it */

@@ -172,6 +172,12 @@ static int payload_kind(const char *t, gen_payload_kind *out)
         { "buffer_address", GEN_PAY_BUFFER_ADDRESS },
         { "buffer_offset", GEN_PAY_BUFFER_OFFSET },
         { "private_base_stateless", GEN_PAY_PRIVATE_BASE },
+        { "image_width", GEN_PAY_IMAGE_WIDTH },
+        { "image_height", GEN_PAY_IMAGE_HEIGHT },
+        { "image_depth", GEN_PAY_IMAGE_DEPTH },
+        { "image_channel_data_type", GEN_PAY_IMAGE_CHTYPE },
+        { "image_channel_order", GEN_PAY_IMAGE_ORDER },
+        { "sampler_snap_wa", GEN_PAY_SAMPLER_SNAP_WA },
     };
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
         if (strcmp(t, kinds[i].name) == 0) {
@@ -223,6 +229,27 @@ static int payload_arg(yaml_document_t *d, yaml_node_t *e, gen_program *p, isa_k
             pe.arg = (uint16_t)ai;
             return add_payload(p, pe, k->name, err, errcap);
         }
+        if (strcmp(space, "image") == 0) {
+            const char *it = str(d, e, "image_type");
+            if (strcmp(it, "image_2d") != 0)
+                return FAIL("kernel '%s': argument %lld of image type '%s' is not supported "
+                            "by sgemu (image2d_t only)", k->name, ai, it);
+            const char *acc = str(d, e, "access_type");
+            a->kind = ISA_ARG_IMAGE2D;
+            a->access = strcmp(acc, "readonly") == 0 ? 1 : strcmp(acc, "writeonly") == 0 ? 2 : 0;
+            return 0;
+        }
+        if (strcmp(space, "sampler") == 0) {
+            /* a sampler_t argument: the OpenCL C bit-field, as on sgemu's own path */
+            long long si = num(d, e, "sampler_index", -1);
+            if (si < 0 || si >= GEN_MAX_SAMPLERS)
+                return FAIL("kernel '%s': sampler argument %lld with sampler_index %lld",
+                            k->name, ai, si);
+            a->kind = ISA_ARG_SCALAR;
+            a->type = ISA_T_U32;
+            p->sampler_arg[si] = (int16_t)ai;
+            return 0;
+        }
         if (strcmp(space, "global") == 0)
             a->kind = ISA_ARG_GLOBAL;
         else if (strcmp(space, "constant") == 0)
@@ -260,6 +287,34 @@ static int payload_arg(yaml_document_t *d, yaml_node_t *e, gen_program *p, isa_k
     return add_payload(p, pe, k->name, err, errcap);
 }
 
+/* One inline_samplers entry (a sampler_t constant of the program): its
+ * OpenCL C bits (CLK_NORMALIZED_COORDS_TRUE 0x1, the addressing mode 0x0
+ * none, 0x2 clamp to edge, 0x4 clamp, 0x6 repeat, 0x8 mirrored repeat, the
+ * filter 0x10 nearest, 0x20 linear), as sampler_t arguments hold them. */
+static int inline_sampler(yaml_document_t *d, yaml_node_t *e, gen_program *p,
+                          const char *kname, char *err, size_t errcap)
+{
+    static const struct { const char *name; uint32_t bits; } modes[] = {
+        { "none", 0x0 }, { "clamp_edge", 0x2 }, { "clamp_border", 0x4 },
+        { "repeat", 0x6 }, { "mirror", 0x8 }, { "nearest", 0x10 }, { "linear", 0x20 },
+    };
+    long long si = num(d, e, "sampler_index", -1);
+    const char *am = str(d, e, "addrmode"), *fm = str(d, e, "filtermode");
+    int a = -1, f = -1;
+    for (int i = 0; i < (int)(sizeof modes / sizeof *modes); i++) {
+        if (i < 5 && strcmp(am, modes[i].name) == 0)
+            a = i;
+        if (i >= 5 && strcmp(fm, modes[i].name) == 0)
+            f = i;
+    }
+    if (si < 0 || si >= GEN_MAX_SAMPLERS || a < 0 || f < 0)
+        return FAIL("kernel '%s': inline sampler %lld with addrmode '%s', filtermode '%s'",
+                    kname, si, am, fm);
+    p->sampler_bits[si] = modes[a].bits | modes[f].bits |
+                          (num(d, e, "normalized", 0) ? 0x1u : 0u);
+    return 0;
+}
+
 /* kernels_misc_info: argument names and OpenCL types. */
 static void misc_info(yaml_document_t *d, yaml_node_t *root, isa_kernel *k)
 {
@@ -275,7 +330,8 @@ static void misc_info(yaml_document_t *d, yaml_node_t *root, isa_kernel *k)
             isa_arg *arg = &k->args[i];
             snprintf(arg->name, sizeof arg->name, "%s", str(d, a, "name"));
             const char *tn = str(d, a, "type_name");
-            arg->type = (uint8_t)cl_elem_type(tn);
+            /* a sampler_t holds the OpenCL C bit-field, a u32 */
+            arg->type = strncmp(tn, "sampler_t", 9) == 0 ? ISA_T_U32 : (uint8_t)cl_elem_type(tn);
             snprintf(arg->cl_type, sizeof arg->cl_type, "%.*s", (int)strcspn(tn, ";"), tn);
         }
     }
@@ -322,8 +378,15 @@ static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_
                         "path yet", k->name, type);
         }
     }
+    for (int i = 0; i < GEN_MAX_SAMPLERS; i++) {
+        p->sampler_arg[i] = -1;
+        p->sampler_bits[i] = GEN_NO_SAMPLER;
+    }
     SEQ_EACH(d, map_get(d, kn, "payload_arguments"), it)
         if (payload_arg(d, yaml_document_get_node(d, *it), p, k, err, errcap))
+            return 1;
+    SEQ_EACH(d, map_get(d, kn, "inline_samplers"), it)
+        if (inline_sampler(d, yaml_document_get_node(d, *it), p, k->name, err, errcap))
             return 1;
     p->local_id_bytes = 0;
     SEQ_EACH(d, map_get(d, kn, "per_thread_payload_arguments"), it) {

@@ -597,6 +597,119 @@ static bool have_ocloc(void)
     return false;
 }
 
+/* ------------------------------------------------------------- images */
+
+enum { IW = 32, IH = 4, FW = 8 };
+
+static sgemu_argval image_arg(uint32_t w, uint32_t h, sgemu_channel_order o,
+                              sgemu_channel_type t, uint32_t *seed)
+{
+    uint32_t bytes = w * h * sgemu_image_elem_bytes(o, t);
+    uint8_t *d = calloc(1, bytes);
+    for (uint32_t b = 0; seed && b < bytes; b++)
+        d[b] = (uint8_t)lcg(seed);
+    return arg_image(o, t, w, h, d);
+}
+
+/* Texel (i, j) of the float image for a nearest sampler: OpenCL's
+ * CLK_ADDRESS_CLAMP gives the border colour (0, 0, 0, 0) for CL_RGBA
+ * outside the image. */
+static void texel4(const sgemu_image *im, int64_t i, int64_t j, float out[4])
+{
+    for (int c = 0; c < 4; c++)
+        out[c] = 0.0f;
+    if (i >= 0 && j >= 0 && i < im->width && j < im->height)
+        memcpy(out, im->data + (size_t)j * im->pitch + (size_t)i * 16, 16);
+}
+
+static void images(void **state)
+{
+    (void)state;
+    const uint32_t gx = IW, gy = IH, n = gx * gy;
+    for (size_t w = 0; w < 2; w++) {
+        isa_kernel k;
+        load("image.cl", widths[w], "", &k);
+        for (int dx = 0; dx < 2; dx++) {
+            uint32_t seed = 7;
+            sgemu_argval args[9];
+            args[0] = image_arg(IW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8, &seed);
+            args[1] = image_arg(IW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8, NULL);
+            args[2] = image_arg(FW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_FLOAT, NULL);
+            float *fp = (float *)args[2].image.data;
+            for (uint32_t e = 0; e < FW * IH * 4; e++)
+                fp[e] = (float)e * 0.25f - 3.0f;
+            memset(&args[3], 0, sizeof args[3]);
+            args[3].kind = SGEMU_VAL_SCALAR;
+            args[3].scalar = 0x10 | 0x4;   /* CLK_FILTER_NEAREST | CLK_ADDRESS_CLAMP */
+            args[4] = image_arg(IW, IH, SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT32, &seed);
+            args[5] = image_arg(IW, IH, SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT32, NULL);
+            args[6] = buffer(n * 16);
+            args[7] = buffer(n * 32);
+            memset(&args[8], 0, sizeof args[8]);
+            args[8].kind = SGEMU_VAL_SCALAR;
+            args[8].scalar = (uint64_t)dx;
+            sgemu_launch la;
+            memset(&la, 0, sizeof la);
+            la.dims = 2;
+            la.global[0] = gx;
+            la.global[1] = gy;
+            la.local[0] = 16;
+            la.local[1] = 2;
+            la.local_given = true;
+            la.sg_width = widths[w];
+            la.max_instructions = 10000000;
+            sgemu_stats st;
+            sgemu_fault f;
+            int rc = sgemu_run(&k, &cfg, &la, args, &st, &f);
+            sgemu_stats_free(&st);
+            if (dx) {
+                /* x + 1 leaves the image at x = 31: emu/'s image fault text */
+                assert_int_equal(rc, SGEMU_EXIT_FAULT);
+                assert_non_null(strstr(f.msg, "coordinate (32,0) is outside image 'src' (32x4)"));
+                assert_non_null(strstr(f.msg, "send.smpl"));
+            } else {
+                if (rc)
+                    fprintf(stderr, "%s\n", f.msg);
+                assert_int_equal(rc, 0);
+                const uint8_t *src = args[0].image.data, *dst = args[1].image.data;
+                const uint32_t *q = (const uint32_t *)args[6].data;
+                const float *fo = (const float *)args[7].data;
+                const uint32_t *blk = (const uint32_t *)args[4].image.data;
+                const uint32_t *bo = (const uint32_t *)args[5].image.data;
+                for (uint32_t y = 0; y < gy; y++)
+                    for (uint32_t x = 0; x < gx; x++) {
+                        uint32_t i = y * gx + x;
+                        for (uint32_t c = 0; c < 4; c++) {
+                            /* write_imageui to CL_UNSIGNED_INT8 saturates */
+                            uint32_t v = src[i * 4 + c] * 3u + c + 1;
+                            assert_int_equal(dst[i * 4 + c], v > 255 ? 255 : v);
+                        }
+                        assert_int_equal(q[4 * i], IW);
+                        assert_int_equal(q[4 * i + 1], IH);
+                        assert_int_equal(q[4 * i + 2], 0x10B5);   /* CLK_RGBA */
+                        assert_int_equal(q[4 * i + 3], 0x10DA);   /* CLK_UNSIGNED_INT8 */
+                        float t[4], e[4];
+                        texel4(&args[2].image, (int64_t)floorf((float)x * 0.5f - 1.0f),
+                               (int64_t)floorf((float)y + 0.25f), t);
+                        int64_t ei = (int64_t)x + 2, ej = (int64_t)floorf((float)y * 1.5f);
+                        texel4(&args[2].image, ei > FW - 1 ? FW - 1 : ei,
+                               ej > IH - 1 ? IH - 1 : ej, e);
+                        for (int c = 0; c < 4; c++) {
+                            assert_true(fo[8 * i + c] == t[c]);
+                            assert_true(fo[8 * i + 4 + c] == e[c]);
+                        }
+                        /* block read 2 elements left: clamped to element 0 */
+                        int64_t bx = (int64_t)x - 2;
+                        assert_int_equal(bo[i], blk[y * IW + (bx < 0 ? 0 : bx)] * 3u + 1u);
+                    }
+            }
+            for (int a = 0; a < 8; a++)
+                free(a == 3 ? NULL : a < 6 ? (void *)args[a].image.data : (void *)args[a].data);
+        }
+        isa_kernel_free(&k);
+    }
+}
+
 int main(void)
 {
     char err[256];
@@ -627,6 +740,7 @@ int main(void)
         cmocka_unit_test(slm),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(block_io),
+        cmocka_unit_test(images),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
