@@ -119,7 +119,34 @@ typedef struct det_order {
     uint32_t *cur;         /* per sub-group: the serial of its epoch */
     det_epoch *ep;         /* the epochs since the last fenced barrier */
     uint32_t base, nep, cap;   /* the serial of ep[0], entries, allocated */
+    uint32_t cut;          /* epochs below this serial end (a release): the
+                              accesses after it get higher serials */
+    uint32_t *acq;         /* per work-item of the running work-group: the
+                              accesses with a lower epoch serial happened
+                              before its later ones (what it acquired), or
+                              NULL (no acquire or release in the kernel) */
 } det_order;
+
+/* A location that an atomic release (or a release fence before an atomic
+ * write) made a synchronisation point: acquiring it orders the accesses
+ * of the launch with an epoch serial below stamp[space] before the
+ * acquirer's later ones (0: that space is not ordered). */
+typedef struct det_sync {
+    uint64_t key;          /* the address, | SYNC_LOCAL for local memory; 0: empty */
+    uint32_t stamp[2];
+    uint32_t wg, sg;       /* the releasing work-item's work-group and sub-group */
+    uint32_t scope;        /* ISA_F_SCOPE_* of the release */
+} det_sync;
+
+/* What one work-item saw of releases: by relaxed atomic reads, for a
+ * later acquire fence (any work-group's, its own work-group's), and the
+ * release fence it passed, for its next atomic writes. */
+typedef struct det_item {
+    uint32_t obs[2], obs_wg[2], pend[2];
+    uint32_t pend_scope;
+} det_item;
+
+#define SYNC_LOCAL (1ull << 63)
 
 enum { SP_LOCAL, SP_GLOBAL, SP_PRIVATE };
 
@@ -135,6 +162,9 @@ struct emu_detect {
     uint64_t gshadow;      /* bytes of global shadow allocated */
     bool gcap_noted;
     det_order ord[2];
+    det_sync *sync;        /* the release/acquire map (open addressing), or NULL */
+    uint32_t sync_cap, sync_n;
+    det_item *items;       /* per work-item of the work-group, with sync */
     uint32_t nsg;
     uint32_t wg;           /* the running work-group's linear id */
     det_pair pairs[MAX_PAIRS];
@@ -203,6 +233,18 @@ int emu_detect_init(emu_run *run)
             ok = d->gpage[i] != NULL;
         }
     }
+    bool sync = false;
+    for (uint32_t i = 0; i < k->ninst; i++)
+        sync = sync || (k->inst[i].flags & (ISA_F_ACQUIRE | ISA_F_RELEASE));
+    if (ok && races && sync) {
+        const size_t items = nsg * run->width;
+        d->sync_cap = 64;
+        d->sync = calloc(d->sync_cap, sizeof *d->sync);
+        d->items = calloc(items, sizeof *d->items);
+        for (int s = 0; s < 2; s++)
+            ok = ok && (d->ord[s].acq = calloc(items, sizeof(uint32_t)));
+        ok = ok && d->sync && d->items;
+    }
     if (!ok)
         return -1;
     bool xlane = false;
@@ -236,6 +278,7 @@ int emu_detect_init(emu_run *run)
         if ((mem && in->space == ISA_SPACE_LOCAL) ||
             (mem && races && in->space == ISA_SPACE_GLOBAL) ||
             (mem && d->pinit && in->space == ISA_SPACE_PRIVATE) || in->op == ISA_OP_SG_BARRIER ||
+            (d->sync && in->op == ISA_OP_NOP && (in->flags & (ISA_F_ACQUIRE | ISA_F_RELEASE))) ||
             d->utaint)
             run->dp.d[i].kind = EMU_D_DETECT;
     }
@@ -266,8 +309,11 @@ void emu_detect_free(emu_run *run)
         free(d->ord[s].asg);
         free(d->ord[s].cur);
         free(d->ord[s].ep);
+        free(d->ord[s].acq);
     }
     free(d->decoded);
+    free(d->sync);
+    free(d->items);
     free(d->cell);
     free(d->init);
     free(d->pinit);
@@ -289,7 +335,11 @@ void emu_detect_wg_start(emu_run *run, uint64_t wg_linear)
         d->ord[s].aint = 0;
         memset(d->ord[s].fsg, 0, (size_t)d->nsg * sizeof(uint32_t));
         memset(d->ord[s].asg, 0, (size_t)d->nsg * sizeof(uint32_t));
+        if (d->ord[s].acq)
+            memset(d->ord[s].acq, 0, (size_t)d->nsg * run->width * sizeof(uint32_t));
     }
+    if (d->items)
+        memset(d->items, 0, (size_t)d->nsg * run->width * sizeof *d->items);
     if (d->init)
         memset(d->init, 0, d->bytes);
     if (d->pinit)
@@ -539,7 +589,7 @@ static inline const det_epoch *epoch_of(const det_order *o, uint32_t ep)
 static uint32_t epoch_now(const emu_run *run, det_order *o, uint32_t sg)
 {
     const uint32_t cur = o->cur[sg];
-    if (live(o, cur)) {
+    if (live(o, cur) && cur >= o->cut) {
         const det_epoch *e = epoch_of(o, cur);
         if (e->aint == o->aint && e->fsg == o->fsg[sg] && e->asg == o->asg[sg])
             return cur;
@@ -572,6 +622,8 @@ static int conflict(const det_order *o, const det_acc *p, const det_acc *me, int
 {
     if (!p->item || (p->pc & me->pc & ATOMIC_BIT) || !(p->pc & me->pc & ALL_BYTES))
         return -1;
+    if (o->acq && p->ep < o->acq[me->item - 1])
+        return -1;      /* it acquired a release that p happened before */
     if (p->wg != me->wg)
         return space == SP_GLOBAL ? WHY_OTHER_WG : -1;   /* local: another copy */
     if (p->item == me->item || !live(o, p->ep))
@@ -1103,6 +1155,180 @@ static void check_block(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask
     }
 }
 
+/* The lanes of mask of one access, one by one. */
+static void check_lanes(emu_run *run, const emu_sg *sg, det_acc *me, int space,
+                        const uint64_t *addr, lanes_mask mask, uint32_t n, bool reads,
+                        bool writes)
+{
+    const emu_detect *d = run->det;
+    for (uint32_t l = 0; l < sg->l.width; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        me->item = sg->id * run->width + l + 1;
+        if (space == SP_GLOBAL) {
+            if (n != 4 || !global_word(run, me, addr[l], writes))
+                check_global(run, me, addr[l], n, writes);
+            continue;
+        }
+        /* an access out of bounds is emu_mem_exec's fault to report */
+        if (addr[l] > d->bytes || n > d->bytes - addr[l])
+            continue;
+        check_local(run, me, addr[l], n, reads, writes);
+    }
+}
+
+/* --------------------------------------------- release and acquire */
+
+/* The entry of location key in the sync map: its own, or the empty one
+ * it would take (the map grows before it is half full). */
+static det_sync *sync_slot(det_sync *map, uint32_t cap, uint64_t key)
+{
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    for (uint32_t i = (uint32_t)(h >> 40) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (map[i].key == key || !map[i].key)
+            return &map[i];
+}
+
+/* The entry of key, made when `make` (NULL out of host memory), or NULL
+ * when there is none. */
+static det_sync *sync_find(emu_detect *d, uint64_t key, bool make)
+{
+    det_sync *e = sync_slot(d->sync, d->sync_cap, key);
+    if (e->key || !make)
+        return e->key ? e : NULL;
+    if (2 * (d->sync_n + 1) > d->sync_cap) {
+        const uint32_t cap = 2 * d->sync_cap;
+        det_sync *map = calloc(cap, sizeof *map);
+        if (!map)
+            return NULL;
+        for (uint32_t i = 0; i < d->sync_cap; i++)
+            if (d->sync[i].key)
+                *sync_slot(map, cap, d->sync[i].key) = d->sync[i];
+        free(d->sync);
+        d->sync = map;
+        d->sync_cap = cap;
+        e = sync_slot(map, cap, key);
+    }
+    d->sync_n++;
+    *e = (det_sync){ .key = key };
+    return e;
+}
+
+/* The spaces an atomic or a fence orders: the atomic's own, those the
+ * fence names (none: both). */
+static unsigned sync_spaces(const isa_inst *in)
+{
+    unsigned m = (in->flags & ISA_F_FENCE_LOCAL ? 1u << SP_LOCAL : 0) |
+                 (in->flags & ISA_F_FENCE_GLOBAL ? 1u << SP_GLOBAL : 0);
+    if (in->op == ISA_OP_NOP)
+        return m ? m : 1u << SP_LOCAL | 1u << SP_GLOBAL;
+    return m | 1u << (in->space == ISA_SPACE_LOCAL ? SP_LOCAL : SP_GLOBAL);
+}
+
+/* Whether a release by a work-item of work-group wg, sub-group sg and an
+ * acquire by `item` of the running work-group are each in the other's
+ * scope (scope: the narrower of the two). */
+static bool sync_scope_ok(const emu_run *run, uint32_t wg, uint32_t sg, uint32_t scope,
+                          uint32_t item)
+{
+    if (scope & ISA_F_SCOPE_SG)
+        return wg == run->det->wg && sg == item / run->width;
+    return !(scope & ISA_F_SCOPE_WG) || wg == run->det->wg;
+}
+
+/* A release now, in the spaces of mask: the epochs so far end, and the
+ * serials the accesses before it have are below what it returns. */
+static void sync_cut(emu_detect *d, unsigned mask, uint32_t stamp[2])
+{
+    for (int s = 0; s < 2; s++) {
+        det_order *o = &d->ord[s];
+        o->cut = o->base + o->nep;
+        stamp[s] = mask >> s & 1 ? o->cut : 0;
+    }
+}
+
+static inline uint32_t umax(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* An atomic access of work-item `item` to addr (after its check): an
+ * acquire takes what the location's release sequence orders, a relaxed
+ * read keeps it for a later acquire fence; a release (or the item's
+ * release fence before) heads a new sequence, an RMW continues one and
+ * a relaxed store ends it (OpenCL 3.0 API, "Memory Ordering Rules:
+ * Atomic Operations"). */
+static void sync_access(emu_run *run, const isa_inst *in, uint32_t item, uint64_t addr)
+{
+    emu_detect *d = run->det;
+    const isa_family f = isa_ops[in->op].family;
+    const bool local = in->space == ISA_SPACE_LOCAL;
+    const uint64_t key = (addr & ~SYNC_LOCAL) | (local ? SYNC_LOCAL : 0);
+    det_sync *e = sync_find(d, key, false);
+    if (e && local && e->wg != d->wg)
+        e = NULL;       /* another work-group's copy of local memory */
+    det_item *it = &d->items[item];
+    const uint32_t scope = in->flags & (ISA_F_SCOPE_WG | ISA_F_SCOPE_SG);
+    if (f != ISA_FAM_ST && e) {
+        const unsigned sp = sync_spaces(in);
+        for (int s = 0; s < 2; s++) {
+            if (!(sp >> s & 1) || !e->stamp[s])
+                continue;
+            if (in->flags & ISA_F_ACQUIRE) {
+                if (sync_scope_ok(run, e->wg, e->sg, e->scope | scope, item))
+                    d->ord[s].acq[item] = umax(d->ord[s].acq[item], e->stamp[s]);
+                continue;
+            }
+            if (sync_scope_ok(run, e->wg, e->sg, e->scope, item))
+                it->obs[s] = umax(it->obs[s], e->stamp[s]);
+            if (e->wg == d->wg)
+                it->obs_wg[s] = umax(it->obs_wg[s], e->stamp[s]);
+        }
+    }
+    if (f == ISA_FAM_LD)
+        return;
+    uint32_t stamp[2] = { 0, 0 };
+    if (in->flags & ISA_F_RELEASE)
+        sync_cut(d, sync_spaces(in), stamp);
+    const bool fenced = it->pend[0] || it->pend[1];
+    if (!stamp[0] && !stamp[1] && !fenced) {
+        if (e && f == ISA_FAM_ST)
+            e->stamp[0] = e->stamp[1] = 0;
+        return;
+    }
+    if (!e && !(e = sync_find(d, key, true)))
+        return;     /* out of host memory: an ordering missed */
+    for (int s = 0; s < 2; s++)
+        e->stamp[s] = umax(stamp[s], it->pend[s]);
+    e->wg = d->wg;
+    e->sg = item / run->width;
+    e->scope = scope | (fenced ? it->pend_scope : 0);
+}
+
+/* A fence (nop.acquire/.release) of work-item `item`: an acquire fence
+ * takes what its relaxed reads saw, a release fence makes its next
+ * atomic writes carry the accesses so far (OpenCL 3.0 API, "Memory
+ * Ordering Rules: Fence Operations"). */
+static void sync_fence(emu_run *run, const isa_inst *in, uint32_t item)
+{
+    emu_detect *d = run->det;
+    det_item *it = &d->items[item];
+    const unsigned sp = sync_spaces(in);
+    if (in->flags & ISA_F_ACQUIRE)
+        for (int s = 0; s < 2; s++)
+            if (sp >> s & 1)
+                d->ord[s].acq[item] = umax(d->ord[s].acq[item],
+                                           in->flags & (ISA_F_SCOPE_WG | ISA_F_SCOPE_SG)
+                                               ? it->obs_wg[s] : it->obs[s]);
+    if (in->flags & ISA_F_RELEASE) {
+        uint32_t stamp[2];
+        sync_cut(d, sp, stamp);
+        for (int s = 0; s < 2; s++)
+            it->pend[s] = umax(it->pend[s], stamp[s]);
+        it->pend_scope = in->flags & (ISA_F_SCOPE_WG | ISA_F_SCOPE_SG);
+    }
+}
+
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc)
 {
@@ -1118,6 +1344,12 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                              in->op == ISA_OP_SG_BARRIER;
         if (!watched)
             return;
+    }
+    if (in->op == ISA_OP_NOP) {
+        for (uint32_t l = 0; l < sg->l.width; l++)
+            if (mask >> l & 1)
+                sync_fence(run, in, sg->id * run->width + l);
+        return;
     }
     if (in->op == ISA_OP_SG_BARRIER) {
         for (int s = 0; s < 2; s++) {
@@ -1146,21 +1378,17 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
     const bool atomic = f == ISA_FAM_ATOM || (in->flags & ISA_F_ATOMIC);
     det_acc me = { .wg = d->wg, .pc = pc | ALL_BYTES | (atomic ? ATOMIC_BIT : 0),
                    .ep = d->cell || d->gpage ? epoch_now(run, &d->ord[space], sg->id) : 0 };
+    if (atomic && d->sync) {
+        /* the accesses first (an acquire orders what comes after it) */
+        check_lanes(run, sg, &me, space, addr, mask, n, reads, writes);
+        for (uint32_t l = 0; l < sg->l.width; l++)
+            if (mask >> l & 1)
+                sync_access(run, in, sg->id * run->width + l, addr[l]);
+        return;
+    }
     if (space == SP_GLOBAL && n == 4 && mask == lanes_mask_first(sg->l.width) && d->gpage &&
         global_block(run, &me, sg->id * run->width + 1, addr, sg->l.width, writes))
         return;
-    for (uint32_t l = 0; l < sg->l.width; l++) {
-        if (!(mask >> l & 1))
-            continue;
-        me.item = sg->id * run->width + l + 1;
-        if (space == SP_GLOBAL) {
-            if (n != 4 || !global_word(run, &me, addr[l], writes))
-                check_global(run, &me, addr[l], n, writes);
-            continue;
-        }
-        /* an access out of bounds is emu_mem_exec's fault to report */
-        if (addr[l] > d->bytes || n > d->bytes - addr[l])
-            continue;
-        check_local(run, &me, addr[l], n, reads, writes);
-    }
+    check_lanes(run, sg, &me, space, addr, mask, n, reads, writes);
 }
+

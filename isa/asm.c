@@ -852,6 +852,9 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
     const isa_op_info *oi = &isa_ops[in->op];
     const char *mnem = oi->mnemonic;
     bool ok = true, is_cvt = oi->family == ISA_FAM_CVT, is_bar = oi->family == ISA_FAM_BARRIER;
+    /* memory order and scope: atomics and fences (a nop with fence flags) */
+    const bool sync_ok = oi->family == ISA_FAM_LD || oi->family == ISA_FAM_ST ||
+                         oi->family == ISA_FAM_ATOM || oi->family == ISA_FAM_NOP;
     int ntypes = 0;
     bool have_space = false, have_rnd = false, have_cond = false;
     uint32_t tcol = mods.col;
@@ -895,7 +898,7 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
             types[ntypes++] = t;
             continue;
         }
-        if (is_bar && (span_eq(m, "local") || span_eq(m, "global") || span_eq(m, "image"))) {
+        if ((is_bar || oi->family == ISA_FAM_NOP) && (span_eq(m, "local") || span_eq(m, "global") || span_eq(m, "image"))) {
             unsigned f = span_eq(m, "local") ? ISA_F_FENCE_LOCAL
                        : span_eq(m, "global") ? ISA_F_FENCE_GLOBAL : ISA_F_FENCE_IMAGE;
             ok = modifier_ok(c, m, q(m.p, m.n, qb), mnem, true, in->flags & f, "modifier",
@@ -941,6 +944,10 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
             { "uni", ISA_F_UNIFORM, oi->family == ISA_FAM_BRA },
             { "clamp", ISA_F_CLAMP, oi->family == ISA_FAM_IMG_READ },
             { "atomic", ISA_F_ATOMIC, oi->family == ISA_FAM_LD || oi->family == ISA_FAM_ST },
+            { "acquire", ISA_F_ACQUIRE, sync_ok },
+            { "release", ISA_F_RELEASE, sync_ok },
+            { "wgscope", ISA_F_SCOPE_WG, sync_ok },
+            { "sgscope", ISA_F_SCOPE_SG, sync_ok },
         };
         bool found = false;
         for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++) {
@@ -963,6 +970,11 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
     if (is_cvt && ntypes == 1) {
         err(c, in->line, in->col, "'cvt' needs two types: cvt.DST.SRC");
         return false;
+    }
+    if ((oi->family == ISA_FAM_LD || oi->family == ISA_FAM_ST) &&
+        (in->flags & (ISA_F_ACQUIRE | ISA_F_RELEASE)) && !(in->flags & ISA_F_ATOMIC)) {
+        err(c, in->line, in->col, "'%s': .acquire and .release need .atomic", mnem);
+        ok = false;
     }
     if (oi->family == ISA_FAM_CMP && !have_cond) {
         err(c, in->line, in->col, "'cmp' needs a condition (eq ne lt le gt ge)");

@@ -103,6 +103,10 @@ static void put_inst(out *o, const isa_kernel *k, const isa_inst *in)
     if (in->flags & ISA_F_UNIFORM) put(o, ".uni");
     if (in->flags & ISA_F_CLAMP) put(o, ".clamp");
     if (in->flags & ISA_F_ATOMIC) put(o, ".atomic");
+    if (in->flags & ISA_F_ACQUIRE) put(o, ".acquire");
+    if (in->flags & ISA_F_RELEASE) put(o, ".release");
+    if (in->flags & ISA_F_SCOPE_WG) put(o, ".wgscope");
+    if (in->flags & ISA_F_SCOPE_SG) put(o, ".sgscope");
     for (unsigned i = 0; i < in->nopnd && i < ISA_MAX_OPNDS; i++) {
         const isa_operand *op = &in->o[i];
         put(o, i ? ", " : " ");

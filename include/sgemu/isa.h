@@ -285,8 +285,14 @@ enum {
     ISA_F_FENCE_IMAGE  = 1u << 6,
     ISA_F_UNIFORM    = 1u << 7,   /* bra.uni: asserted uniform branch */
     ISA_F_CLAMP      = 1u << 8,   /* image reads: clamp-to-edge sampler */
-    ISA_F_ATOMIC     = 1u << 9    /* ld, st: an atomic load or store (the
+    ISA_F_ATOMIC     = 1u << 9,   /* ld, st: an atomic load or store (the
                                      race detector's business only) */
+    /* the memory order and scope of an atomic, and of a fence (a nop
+     * with them and fence flags): the race detector's business only */
+    ISA_F_ACQUIRE    = 1u << 10,
+    ISA_F_RELEASE    = 1u << 11,
+    ISA_F_SCOPE_WG   = 1u << 12,  /* work-group scope (neither: device) */
+    ISA_F_SCOPE_SG   = 1u << 13   /* sub-group scope */
 };
 
 #define ISA_ROUNDS(X) X(DEFAULT, "") X(RTE, "rte") X(RTZ, "rtz") X(RTP, "rtp") X(RTN, "rtn")

@@ -233,7 +233,10 @@ static void translate_range(xctx *x, xfn *f, uint32_t start, uint32_t end)
         case SpvOpFunction: case SpvOpFunctionParameter: case SpvOpPhi:
         case SpvOpLine: case SpvOpNoLine: case SpvOpNop: case SpvOpSelectionMerge:
         case SpvOpLoopMerge: case SpvOpLifetimeStart: case SpvOpLifetimeStop:
-        case SpvOpMemoryBarrier: case SpvOpDecorate: case SpvOpName:
+        case SpvOpDecorate: case SpvOpName:
+            break;
+        case SpvOpMemoryBarrier:
+            spv_op_fence(x, f, in);
             break;
         case SpvOpLabel:
             block = spv_word(m, in, 1);

@@ -257,6 +257,43 @@ void spv_op_store(xctx *x, xfn *f, const spv_inst *in)
     spv_store_value(x, v, spv_comp_type(t), a, sp);
 }
 
+/* The race detector's flags for a memory scope and semantics pair (ids):
+ * acquire, release (both for sequentially consistent and acq_rel: each
+ * access keeps the half it can have), the scope when narrower than the
+ * device, and the storage classes named as fence flags.  A scope or
+ * semantics that is not a constant counts as sequentially consistent at
+ * device scope: more ordering, so no race is made up. */
+/* The storage classes: an atomic orders its own space only (sgemu's
+ * rule, docs/cli.md), a fence those it names. */
+#define SYNC_SPACES (ISA_F_FENCE_LOCAL | ISA_F_FENCE_GLOBAL)
+
+static uint16_t sync_flags(xctx *x, xfn *f, uint32_t scope_id, uint32_t sem_id)
+{
+    const xval *es = spv_val(x, f, scope_id), *sem = spv_val(x, f, sem_id);
+    uint64_t scope = SpvScopeDevice, s = SpvMemorySemanticsSequentiallyConsistentMask;
+    if (es && es->n && es->c[0].o.kind == ISA_OPND_IMM && sem && sem->n &&
+        sem->c[0].o.kind == ISA_OPND_IMM) {
+        scope = es->c[0].o.imm;
+        s = sem->c[0].o.imm;
+    }
+    uint16_t fl = 0;
+    if (s & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
+             SpvMemorySemanticsSequentiallyConsistentMask))
+        fl |= ISA_F_ACQUIRE;
+    if (s & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
+             SpvMemorySemanticsSequentiallyConsistentMask))
+        fl |= ISA_F_RELEASE;
+    if (!fl)
+        return 0;
+    if (scope == SpvScopeWorkgroup)
+        fl |= ISA_F_SCOPE_WG;
+    else if (scope == SpvScopeSubgroup || scope == SpvScopeInvocation)
+        fl |= ISA_F_SCOPE_SG;
+    if (s & SpvMemorySemanticsWorkgroupMemoryMask) fl |= ISA_F_FENCE_LOCAL;
+    if (s & SpvMemorySemanticsCrossWorkgroupMemoryMask) fl |= ISA_F_FENCE_GLOBAL;
+    return fl;
+}
+
 void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -278,7 +315,8 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
         isa_operand s = spv_src(x, &v->c[0]);
         isa_inst *st = spv_emit(x, ISA_OP_ST, spv_comp_type(t));
         st->space = (uint8_t)sp;
-        st->flags |= ISA_F_ATOMIC;
+        st->flags |= ISA_F_ATOMIC | (sync_flags(x, f, spv_word(m, in, 2), spv_word(m, in, 3)) &
+                                     (uint16_t)~(ISA_F_ACQUIRE | SYNC_SPACES));
         st->o[0] = a;
         st->o[1] = s;
         st->nopnd = 2;
@@ -332,8 +370,9 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
         spv_error(x, "atomics on %s memory are not supported", isa_space_names[sp]);
     isa_inst *ai = spv_emit(x, op, ty);
     ai->space = (uint8_t)sp;
+    ai->flags |= sync_flags(x, f, spv_word(m, in, 4), spv_word(m, in, 5)) & (uint16_t)~SYNC_SPACES;
     if (op == ISA_OP_LD)
-        ai->flags |= ISA_F_ATOMIC;
+        ai->flags = (uint16_t)((ai->flags | ISA_F_ATOMIC) & ~ISA_F_RELEASE);
     ai->o[0] = r->c[0].o;
     ai->o[1] = a;
     ai->nopnd = 2;
@@ -369,6 +408,17 @@ void spv_op_barrier(xctx *x, xfn *f, const spv_inst *in)
     if (s & SpvMemorySemanticsCrossWorkgroupMemoryMask) b->flags |= ISA_F_FENCE_GLOBAL;
     if (s & SpvMemorySemanticsImageMemoryMask) b->flags |= ISA_F_FENCE_IMAGE;
     b->type = ISA_T_NONE;
+}
+
+/* OpMemoryBarrier (atomic_work_item_fence, mem_fence and the rest): an
+ * acquire or release fence is a nop carrying its order, scope and
+ * storage classes for the race detector; a relaxed one is nothing. */
+void spv_op_fence(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const uint16_t fl = sync_flags(x, f, spv_word(m, in, 1), spv_word(m, in, 2));
+    if (fl & (ISA_F_ACQUIRE | ISA_F_RELEASE))
+        spv_emit(x, ISA_OP_NOP, ISA_T_NONE)->flags = fl;
 }
 
 /* Function-scope OpVariable: a slice of private memory. */

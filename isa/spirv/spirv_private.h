@@ -230,6 +230,7 @@ void spv_op_load(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_store(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_barrier(xctx *x, xfn *f, const spv_inst *in);
+void spv_op_fence(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_variable(xctx *x, xfn *f, const spv_inst *in);
 
 /* spirv_composite.c: composites of vectors; false if `in` is none. */

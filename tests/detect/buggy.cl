@@ -127,3 +127,53 @@ kernel void block_neighbour(global uint *out, local int *tile)
     uint v = intel_sub_group_block_read(out + (s + 1) % n * 8);
     out[16 + get_global_id(0)] = v;
 }
+
+// Message passing through local memory: item 0 writes tile[1], then sets
+// the flag in tile[0]; item 8 (sub-group 1) reads tile[1] once it sees the
+// flag.  A relaxed flag orders nothing: the load races with the store.
+kernel void wg_flag_relaxed(global int *out, local int *tile)
+{
+    local atomic_int *flag = (local atomic_int *)tile;
+    uint l = get_local_id(0);
+    if (l == 0) {
+        tile[1] = 42;
+        atomic_store_explicit(flag, 1, memory_order_relaxed, memory_scope_work_group);
+    }
+    int v = -1;
+    if (l == 8 && atomic_load_explicit(flag, memory_order_relaxed, memory_scope_work_group))
+        v = tile[1];
+    out[l] = v;
+}
+
+// The same through global memory between work-groups: work-group 0's
+// item 0 writes out[1] and sets the flag out[63], work-group 1's item 16
+// reads out[1] once it sees the flag.
+kernel void dev_flag_relaxed(global int *out, local int *tile)
+{
+    global atomic_int *flag = (global atomic_int *)(out + 63);
+    uint g = get_global_id(0);
+    if (g == 0) {
+        out[1] = 42;
+        atomic_store_explicit(flag, 1, memory_order_relaxed, memory_scope_device);
+    }
+    int v = -1;
+    if (g == 16 && atomic_load_explicit(flag, memory_order_relaxed, memory_scope_device))
+        v = out[1];
+    out[2 + g] = v;
+}
+
+// Release and acquire, but at work-group scope between two work-groups:
+// neither is in the other's scope, so they do not synchronise.
+kernel void dev_flag_wg_scope(global int *out, local int *tile)
+{
+    global atomic_int *flag = (global atomic_int *)(out + 63);
+    uint g = get_global_id(0);
+    if (g == 0) {
+        out[1] = 42;
+        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_work_group);
+    }
+    int v = -1;
+    if (g == 16 && atomic_load_explicit(flag, memory_order_acquire, memory_scope_work_group))
+        v = out[1];
+    out[2 + g] = v;
+}

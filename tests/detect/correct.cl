@@ -97,3 +97,56 @@ kernel void block_barrier(global uint *out, local int *tile)
     uint v = intel_sub_group_block_read(out + (s + 1) % n * 8);
     out[16 + get_global_id(0)] = v;
 }
+
+// buggy.cl's wg_flag_relaxed with a release store and an acquire load:
+// the store of tile[1] happens before the load.
+kernel void wg_flag_release(global int *out, local int *tile)
+{
+    local atomic_int *flag = (local atomic_int *)tile;
+    uint l = get_local_id(0);
+    if (l == 0) {
+        tile[1] = 42;
+        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_work_group);
+    }
+    int v = -1;
+    if (l == 8 && atomic_load_explicit(flag, memory_order_acquire, memory_scope_work_group))
+        v = tile[1];
+    out[l] = v;
+}
+
+// buggy.cl's dev_flag_relaxed with release and acquire at device scope.
+kernel void dev_flag_release(global int *out, local int *tile)
+{
+    global atomic_int *flag = (global atomic_int *)(out + 63);
+    uint g = get_global_id(0);
+    if (g == 0) {
+        out[1] = 42;
+        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+    }
+    int v = -1;
+    if (g == 16 && atomic_load_explicit(flag, memory_order_acquire, memory_scope_device))
+        v = out[1];
+    out[2 + g] = v;
+}
+
+// The same with fences around relaxed atomics: a release fence before the
+// flag's store, an acquire fence after its load; and an atomic add
+// between continues the release sequence.
+kernel void dev_flag_fences(global int *out, local int *tile)
+{
+    global atomic_int *flag = (global atomic_int *)(out + 63);
+    uint g = get_global_id(0);
+    if (g == 0) {
+        out[1] = 42;
+        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_device);
+        atomic_store_explicit(flag, 1, memory_order_relaxed, memory_scope_device);
+    }
+    if (g == 5)
+        atomic_fetch_add_explicit(flag, 1, memory_order_relaxed, memory_scope_device);
+    int v = -1;
+    if (g == 16 && atomic_load_explicit(flag, memory_order_relaxed, memory_scope_device) == 2) {
+        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, memory_scope_device);
+        v = out[1];
+    }
+    out[2 + g] = v;
+}

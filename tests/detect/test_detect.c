@@ -215,6 +215,26 @@ static void test_block_neighbour(void **state)
              OUT_AT(00, 0), ITEM(8, 1, 0), 126, "block write", ITEM(0, 0, 0), OTHER_SG));
 }
 
+/* Message passing by a flag: a relaxed one orders nothing (item 8 loads
+ * tile[1], item 0 stored it; item 16 loads out[1], item 0 of the other
+ * work-group stored it), nor do release and acquire at work-group scope
+ * between two work-groups. */
+static void test_flag_relaxed(void **state)
+{
+    (void)state;
+    expect_reports("buggy.cl", "wg_flag_relaxed", "tile",
+        RACE(144, "wg_flag_relaxed", "data race on local memory", "load",
+             "local address 0x4 (argument 'tile', offset 4)", ITEM(8, 1, 0), 139, "store",
+             ITEM(0, 0, 0), OTHER_SG));
+#define OTHER_WG0 "in another work-group (0,0,0): only atomics order work-groups"
+    expect_reports_at("buggy.cl", "dev_flag_relaxed", LAUNCH2, "tile",
+        RACE(161, "dev_flag_relaxed", "data race on global memory", "load", OUT_AT(04, 4),
+             ITEM2(0, 16, 0, 0), 156, "store", ITEM2(0, 0, 0, 0), OTHER_WG0));
+    expect_reports_at("buggy.cl", "dev_flag_wg_scope", LAUNCH2, "tile",
+        RACE(177, "dev_flag_wg_scope", "data race on global memory", "load", OUT_AT(04, 4),
+             ITEM2(0, 16, 0, 0), 172, "store", ITEM2(0, 0, 0, 0), OTHER_WG0));
+}
+
 /* Private memory: a[4..7] are never written; work-item l reads
  * a[(l + 2) % 8], so items 2..5 of each sub-group of 8 read unwritten
  * bytes, item 2 first (a[4]: private address 16). */
@@ -441,6 +461,9 @@ static void test_correct_kernels(void **state)
     expect_clean_at("correct.cl", "block_barrier", LAUNCH_BLOCK, "tile", 0);
     expect_clean_at("correct.cl", "global_with_fence", LAUNCH2, "tile", 0);
     expect_clean_at("correct.cl", "global_atomics", LAUNCH2, "tile", 32);
+    expect_clean_at("correct.cl", "wg_flag_release", LAUNCH1, "tile", 2);
+    expect_clean_at("correct.cl", "dev_flag_release", LAUNCH2, "tile", 0);
+    expect_clean_at("correct.cl", "dev_flag_fences", LAUNCH2, "tile", 0);
 }
 
 /* A buggy kernel too: the detectors change nothing but stderr. */
@@ -509,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_run_then_lane),
         cmocka_unit_test(test_wg_reduce_order),
         cmocka_unit_test(test_block_neighbour),
+        cmocka_unit_test(test_flag_relaxed),
         cmocka_unit_test(test_private_uninit),
         cmocka_unit_test(test_shuffle_range),
         cmocka_unit_test(test_shuffle_guarded),

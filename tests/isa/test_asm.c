@@ -221,6 +221,14 @@ static void test_shapes(void **st)
     in = one("st.local.i32.atomic [r2], r1");
     assert_int_equal(in->op, ISA_OP_ST);
     assert_int_equal(in->flags, ISA_F_ATOMIC);
+    /* memory order and scope: atomics and fences (a nop) */
+    in = one("st.global.i32.atomic.release.wgscope [r2], r1");
+    assert_int_equal(in->flags, ISA_F_ATOMIC | ISA_F_RELEASE | ISA_F_SCOPE_WG);
+    in = one("atom_add.local.u32.acquire.release.sgscope r0, [r2], 1");
+    assert_int_equal(in->flags, ISA_F_ACQUIRE | ISA_F_RELEASE | ISA_F_SCOPE_SG);
+    in = one("nop.global.acquire");
+    assert_int_equal(in->op, ISA_OP_NOP);
+    assert_int_equal(in->flags, ISA_F_FENCE_GLOBAL | ISA_F_ACQUIRE);
 }
 
 static void test_branches_and_labels(void **st)
@@ -424,7 +432,8 @@ static void test_vectors_and_modifiers(void **st)
         "barrier.local.local", "nop.i32", "add.eq.i32 r0, r1, r2", "st.constant.f32 [r0], r1",
         "atom_add.private.i32 r0, [r1], 1", "mov.i32. r0, r1", "ld.local.f32 r0, [%buf]",
         "mov.f32x4.f32 r0, r1", "cvt.f32x2.i32 r0, r1", "add.atomic.i32 r0, r1, r2",
-        "ld.global.atomic.atomic.i32 r0, [r1]",
+        "ld.global.atomic.atomic.i32 r0, [r1]", "ld.global.acquire.i32 r0, [r1]",
+        "add.release.i32 r0, r1, r2", "barrier.wgscope",
     };
     for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
         const isa_diag *dg = bad(errs[i]);
