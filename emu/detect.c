@@ -26,6 +26,18 @@
  * table holds one entry per sub-group and barrier interval of the
  * running work-group that accessed the space.
  *
+ * Atomics with release and acquire semantics (and fences around relaxed
+ * ones) order too: the launch runs in one order, so an acquire that
+ * reads what a release (or its release sequence) wrote orders every
+ * access that ran before the release, by any work-item, before the
+ * acquirer's later ones.  A release ends every sub-group's epoch, so
+ * those accesses have lower epoch serials than any later one; the
+ * location keeps the serials (det_sync) and the acquirer the highest it
+ * took (det_order.acq).
+ *
+ * Images share the global shadow and ordering: an image's rows are its
+ * argument's bytes there.
+ *
  * Shadow: per cell, the last writer and two readers (the first reader and
  * the latest other one), so a write racing with reads of two or more
  * work-items finds one of them.  Local memory has one cell per byte of
@@ -185,9 +197,19 @@ typedef struct det_origin {
     int64_t value;
 } det_origin;
 
+/* The arguments with a global shadow: buffers, and images (their rows,
+ * pitch bytes each: an image element is checked as the bytes it has in
+ * them, in the global space's ordering). */
 static bool global_arg(const isa_kernel *k, const sgemu_argval *v, uint32_t i)
 {
-    return k->args[i].kind == ISA_ARG_GLOBAL && v[i].kind == SGEMU_VAL_BUFFER;
+    return (k->args[i].kind == ISA_ARG_GLOBAL && v[i].kind == SGEMU_VAL_BUFFER) ||
+           (k->args[i].kind == ISA_ARG_IMAGE2D && v[i].kind == SGEMU_VAL_IMAGE);
+}
+
+static uint64_t shadow_bytes(const emu_run *run, uint64_t i)
+{
+    const sgemu_argval *v = &run->args[i];
+    return v->kind == SGEMU_VAL_IMAGE ? (uint64_t)v->image.pitch * v->image.height : v->bytes;
 }
 
 int emu_detect_init(emu_run *run)
@@ -228,7 +250,7 @@ int emu_detect_init(emu_run *run)
         for (uint32_t i = 0; ok && i < k->narg; i++) {
             if (!global_arg(k, run->args, i))
                 continue;
-            const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
+            const size_t np = (shadow_bytes(run, i) + DET_PAGE - 1) / DET_PAGE;
             d->gpage[i] = calloc(np ? np : 1, sizeof(det_gpage));
             ok = d->gpage[i] != NULL;
         }
@@ -279,6 +301,8 @@ int emu_detect_init(emu_run *run)
             (mem && races && in->space == ISA_SPACE_GLOBAL) ||
             (mem && d->pinit && in->space == ISA_SPACE_PRIVATE) || in->op == ISA_OP_SG_BARRIER ||
             (d->sync && in->op == ISA_OP_NOP && (in->flags & (ISA_F_ACQUIRE | ISA_F_RELEASE))) ||
+            (races && (f == ISA_FAM_IMG_READ || f == ISA_FAM_IMG_WRITE) &&
+             isa_ops[in->op].shape != ISA_SHAPE_IMG_SMP) ||
             d->utaint)
             run->dp.d[i].kind = EMU_D_DETECT;
     }
@@ -294,7 +318,7 @@ void emu_detect_free(emu_run *run)
         for (uint32_t i = 0; i < run->k->narg; i++) {
             if (!d->gpage[i])
                 continue;
-            const size_t np = (run->args[i].bytes + DET_PAGE - 1) / DET_PAGE;
+            const size_t np = (shadow_bytes(run, i) + DET_PAGE - 1) / DET_PAGE;
             for (size_t p = 0; p < np; p++)
                 for (int a = 0; a < 3; a++) {
                     free(d->gpage[i][p].slot[a].run);
@@ -357,7 +381,8 @@ static bool fences(const isa_inst *in, int space)
     const unsigned all = ISA_F_FENCE_LOCAL | ISA_F_FENCE_GLOBAL | ISA_F_FENCE_IMAGE;
     if (!(in->flags & all))
         return true;
-    return in->flags & (space == SP_LOCAL ? ISA_F_FENCE_LOCAL : ISA_F_FENCE_GLOBAL);
+    return in->flags & (space == SP_LOCAL ? ISA_F_FENCE_LOCAL
+                                          : ISA_F_FENCE_GLOBAL | ISA_F_FENCE_IMAGE);
 }
 
 void emu_detect_wg_barrier(emu_run *run, uint32_t pc)
@@ -429,9 +454,14 @@ static void describe_local(const emu_run *run, uint64_t a, char *buf, size_t n)
 
 static void describe_global(const emu_run *run, uint64_t a, char *buf, size_t n)
 {
-    const uint64_t i = (a >> EMU_BUF_SHIFT) - 1;
-    snprintf(buf, n, "address 0x%" PRIx64 " (buffer '%s', offset %" PRIu64 ")", a,
-             run->k->args[i].name, a & EMU_BUF_OFFSET_MASK);
+    const uint64_t i = (a >> EMU_BUF_SHIFT) - 1, off = a & EMU_BUF_OFFSET_MASK;
+    const sgemu_image *im = &run->args[i].image;
+    if (run->args[i].kind == SGEMU_VAL_IMAGE && im->pitch && im->elem_bytes)
+        snprintf(buf, n, "image '%s' element (%" PRIu64 ",%" PRIu64 ")", run->k->args[i].name,
+                 off % im->pitch / im->elem_bytes, off / im->pitch);
+    else
+        snprintf(buf, n, "address 0x%" PRIx64 " (buffer '%s', offset %" PRIu64 ")", a,
+                 run->k->args[i].name, off);
 }
 
 static const char *acc_kind(const isa_inst *in)
@@ -441,6 +471,8 @@ static const char *acc_kind(const isa_inst *in)
     case ISA_FAM_ST: return in->flags & ISA_F_ATOMIC ? "atomic store" : "store";
     case ISA_FAM_BLOCK_READ: return "block read";
     case ISA_FAM_BLOCK_WRITE: return "block write";
+    case ISA_FAM_IMG_READ: return isa_op_block_io(in->op) ? "image block read" : "image read";
+    case ISA_FAM_IMG_WRITE: return isa_op_block_io(in->op) ? "image block write" : "image write";
     default:         return "atomic";
     }
 }
@@ -512,7 +544,10 @@ static void report_race(emu_run *run, int space, int why, const det_acc *prev,
         describe_global(run, addr, where, sizeof where);
     describe_item(run, me->wg, me->item - 1, who, sizeof who);
     describe_item(run, prev->wg, prev->item - 1, pwho, sizeof pwho);
-    const char *flag = space == SP_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE";
+    const bool image = space == SP_GLOBAL &&
+                       run->args[(addr >> EMU_BUF_SHIFT) - 1].kind == SGEMU_VAL_IMAGE;
+    const char *flag = space == SP_LOCAL ? "CLK_LOCAL_MEM_FENCE"
+                       : image ? "CLK_IMAGE_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE";
     switch (why) {
     case WHY_OTHER_SG:
         snprintf(whytext, sizeof whytext, "in another sub-group, no work-group barrier between");
@@ -544,7 +579,8 @@ static void report_race(emu_run *run, int space, int why, const det_acc *prev,
                "%s:%u: note: conflicts with the %s by %s, %s\n",
             k->file, in->line, k->name,
             kind == KIND_LOCKSTEP ? "lockstep assumption" : "data race",
-            space == SP_LOCAL ? "local" : "global", acc_kind(in), where, who, k->file,
+            space == SP_LOCAL ? "local" : image ? "image" : "global", acc_kind(in), where, who,
+            k->file,
             pin->line, acc_kind(pin), pwho, whytext);
 }
 
@@ -785,7 +821,7 @@ static void check_global(emu_run *run, det_acc *me, uint64_t addr, uint32_t n,
     const uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
     /* an access out of bounds is emu_mem_exec's fault to report */
     if (hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
-        off > run->args[hi - 1].bytes || n > run->args[hi - 1].bytes - off)
+        off > shadow_bytes(run, hi - 1) || n > shadow_bytes(run, hi - 1) - off)
         return;
     d->race_checked++;
     d->race_global++;
@@ -835,7 +871,7 @@ static det_gpage *global_at(const emu_run *run, uint64_t addr, uint64_t n, uint3
     const emu_detect *d = run->det;
     const uint64_t hi = addr >> EMU_BUF_SHIFT, off = addr & EMU_BUF_OFFSET_MASK;
     if ((addr & 3) || hi == 0 || hi > run->k->narg || !d->gpage || !d->gpage[hi - 1] ||
-        off >= run->args[hi - 1].bytes || run->args[hi - 1].bytes - off < n ||
+        off >= shadow_bytes(run, hi - 1) || shadow_bytes(run, hi - 1) - off < n ||
         off / DET_PAGE != (off + n - 1) / DET_PAGE)
         return NULL;
     *word = (uint32_t)(off % DET_PAGE / 4);
@@ -1155,6 +1191,66 @@ static void check_block(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask
     }
 }
 
+/* An image element read or write (read_image*, write_image*: lane l's
+ * element at its (x, y), a read clamped to the edge with .clamp), or an
+ * image block read or write: lane l's component r is the es bytes at
+ * byte x + l * es of row y + r, the bytes inside the image (a block
+ * read clamps, a write drops, the rest).  An access that faults is not
+ * checked: emu/image.c reports it.  Sampled reads are not checked: a
+ * sampler reads a read_only image, which no work-item writes. */
+static void check_image(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
+                        uint32_t pc)
+{
+    emu_detect *d = run->det;
+    const bool writes = isa_ops[in->op].family == ISA_FAM_IMG_WRITE;
+    const isa_operand *io = writes ? &in->o[0] : &in->o[1];
+    if (!d->gpage || io->kind != ISA_OPND_ARG || io->reg >= run->k->narg || !d->gpage[io->reg])
+        return;
+    const sgemu_image *im = &run->args[io->reg].image;
+    const uint64_t base = (uint64_t)(io->reg + 1) << EMU_BUF_SHIFT;
+    const int64_t w = im->width, h = im->height, wb = w * im->elem_bytes;
+    uint64_t sx[LANES_MAX], sy[LANES_MAX];
+    const uint64_t *xs = lanes_src(&run->lenv, &sg->l, io + 1, 0, ISA_T_I32, sx);
+    const uint64_t *ys = lanes_src(&run->lenv, &sg->l, io + 2, 0, ISA_T_I32, sy);
+    det_acc me = { .wg = d->wg, .pc = pc | ALL_BYTES,
+                   .ep = epoch_now(run, &d->ord[SP_GLOBAL], sg->id) };
+    if (isa_op_block_io(in->op)) {
+        const uint32_t S = sg->l.width, es = isa_types[in->type].bytes;
+        const uint32_t rows = in->vec ? in->vec : 1;
+        if (mask != lanes_mask_first(S))
+            return;
+        for (uint32_t l = 1; l < S; l++)
+            if (xs[l] != xs[0] || ys[l] != ys[0])
+                return;
+        const int64_t x = (int32_t)(uint32_t)xs[0], y = (int32_t)(uint32_t)ys[0];
+        me.pc |= BLOCK_BIT;
+        for (uint32_t l = 0; l < S; l++) {
+            me.item = sg->id * run->width + l + 1;
+            for (uint32_t r = 0; r < rows; r++) {
+                const int64_t yr = y + r, xb = x + (int64_t)l * es;
+                if (yr >= 0 && yr < h && xb >= 0 && xb + es <= wb)
+                    check_global(run, &me, base + (uint64_t)yr * im->pitch + (uint64_t)xb, es,
+                                 writes);
+            }
+        }
+        return;
+    }
+    for (uint32_t l = 0; l < sg->l.width; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        int64_t x = (int32_t)(uint32_t)xs[l], y = (int32_t)(uint32_t)ys[l];
+        if (!writes && (in->flags & ISA_F_CLAMP)) {
+            x = x < 0 ? 0 : x >= w ? w - 1 : x;
+            y = y < 0 ? 0 : y >= h ? h - 1 : y;
+        }
+        if (x < 0 || x >= w || y < 0 || y >= h)
+            continue;
+        me.item = sg->id * run->width + l + 1;
+        check_global(run, &me, base + (uint64_t)y * im->pitch + (uint64_t)x * im->elem_bytes,
+                     im->elem_bytes, writes);
+    }
+}
+
 /* The lanes of mask of one access, one by one. */
 static void check_lanes(emu_run *run, const emu_sg *sg, det_acc *me, int space,
                         const uint64_t *addr, lanes_mask mask, uint32_t n, bool reads,
@@ -1341,7 +1437,9 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                               (in->space == ISA_SPACE_LOCAL ||
                                (in->space == ISA_SPACE_GLOBAL && d->gpage) ||
                                (in->space == ISA_SPACE_PRIVATE && d->pinit))) ||
-                             in->op == ISA_OP_SG_BARRIER;
+                             in->op == ISA_OP_SG_BARRIER ||
+                             (d->sync && in->op == ISA_OP_NOP) ||
+                             ((fam == ISA_FAM_IMG_READ || fam == ISA_FAM_IMG_WRITE) && d->gpage);
         if (!watched)
             return;
     }
@@ -1362,6 +1460,11 @@ void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
     const isa_family f = isa_ops[in->op].family;
     if (f == ISA_FAM_BLOCK_READ || f == ISA_FAM_BLOCK_WRITE) {
         check_block(run, sg, in, mask, pc);
+        return;
+    }
+    if (f == ISA_FAM_IMG_READ || f == ISA_FAM_IMG_WRITE) {
+        if (isa_ops[in->op].shape != ISA_SHAPE_IMG_SMP)
+            check_image(run, sg, in, mask, pc);
         return;
     }
     const uint32_t n = isa_types[in->type].bytes * (in->vec ? in->vec : 1);

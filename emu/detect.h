@@ -1,7 +1,8 @@
 /*
  * detect.h - the opt-in bug detectors of the functional engine
  * (docs/cli.md, "Detectors"): data races on local memory within a
- * work-group and on global memory within a launch (--races), and loads
+ * work-group and on global memory and images within a launch (--races),
+ * and loads
  * of local memory that no work-item wrote (--uninitialized).  Off, none of this runs: the decoder hands the
  * instructions to check to the interpreter as EMU_D_DETECT only when a
  * detector is on, and the other hooks test run->det.

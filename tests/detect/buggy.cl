@@ -177,3 +177,30 @@ kernel void dev_flag_wg_scope(global int *out, local int *tile)
         v = out[1];
     out[2 + g] = v;
 }
+
+// Images: each work-item writes its element of row 0, then reads its
+// neighbour's, with no barrier between (read_write image).
+kernel void img_neighbour(global int *out, local int *tile, read_write image2d_t img)
+{
+    int l = get_local_id(0);
+    write_imageui(img, (int2)(l, 0), (uint4)(l, 0, 0, 0));
+    out[l] = read_imageui(img, (int2)((l + 1) % 16, 0)).x;
+}
+
+// A barrier between whose fence flags lack the image.
+kernel void img_missing_fence(global int *out, local int *tile, read_write image2d_t img)
+{
+    int l = get_local_id(0);
+    write_imageui(img, (int2)(l, 0), (uint4)(l, 0, 0, 0));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = read_imageui(img, (int2)((l + 1) % 16, 0)).x;
+}
+
+// Image block I/O: each sub-group block-writes its 8 elements of row 0,
+// then block-reads the next sub-group's.
+kernel void img_block_neighbour(global int *out, local int *tile, read_write image2d_t img)
+{
+    int s = get_sub_group_id(), n = get_num_sub_groups();
+    intel_sub_group_block_write_ui(img, (int2)(s * 32, 0), (uint)get_local_id(0));
+    out[get_local_id(0)] = intel_sub_group_block_read_ui(img, (int2)((s + 1) % n * 32, 0));
+}

@@ -150,3 +150,21 @@ kernel void dev_flag_fences(global int *out, local int *tile)
     }
     out[2 + g] = v;
 }
+
+// buggy.cl's img_neighbour and img_block_neighbour with the barrier they
+// need: CLK_IMAGE_MEM_FENCE (CLK_GLOBAL_MEM_FENCE orders images too).
+kernel void img_with_fence(global int *out, local int *tile, read_write image2d_t img)
+{
+    int l = get_local_id(0);
+    write_imageui(img, (int2)(l, 0), (uint4)(l, 0, 0, 0));
+    barrier(CLK_IMAGE_MEM_FENCE);
+    out[l] = read_imageui(img, (int2)((l + 1) % 16, 0)).x;
+}
+
+kernel void img_block_fence(global int *out, local int *tile, read_write image2d_t img)
+{
+    int s = get_sub_group_id(), n = get_num_sub_groups();
+    intel_sub_group_block_write_ui(img, (int2)(s * 32, 0), (uint)get_local_id(0));
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[get_local_id(0)] = intel_sub_group_block_read_ui(img, (int2)((s + 1) % n * 32, 0));
+}

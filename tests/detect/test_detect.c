@@ -235,6 +235,35 @@ static void test_flag_relaxed(void **state)
              ITEM2(0, 16, 0, 0), 172, "store", ITEM2(0, 0, 0, 0), OTHER_WG0));
 }
 
+/* Images: lane l writes element (l,0), then reads element (l+1,0): lane 0
+ * reads lane 1's (same sub-group), item 8 writes what item 7 read and
+ * item 15 reads item 0's (other sub-groups); with a barrier that fences
+ * local memory only, the first pair remains (missing fence flag).  Block
+ * I/O: as block_neighbour, on an image of 16 32-bit elements. */
+#define LAUNCH_IMG LAUNCH1 " --arg img=image2d:16x1:R:uint32:zeros"
+#define IMG_AT(x) "image 'img' element (" #x ",0)"
+static void test_image_races(void **state)
+{
+    (void)state;
+#define RACE_IMG "data race on image memory"
+    expect_reports_at("buggy.cl", "img_neighbour", LAUNCH_IMG, "tile",
+        RACE(187, "img_neighbour", "lockstep assumption on image memory", "image read",
+             IMG_AT(1), ITEM(0, 0, 0), 186, "image write", ITEM(1, 0, 1), SAME_SG)
+        RACE(186, "img_neighbour", RACE_IMG, "image write", IMG_AT(8), ITEM(8, 1, 0), 187,
+             "image read", ITEM(7, 0, 7), OTHER_SG)
+        RACE(187, "img_neighbour", RACE_IMG, "image read", IMG_AT(0), ITEM(15, 1, 7), 186,
+             "image write", ITEM(0, 0, 0), OTHER_SG));
+    expect_reports_at("buggy.cl", "img_missing_fence", LAUNCH_IMG, "tile",
+        RACE(196, "img_missing_fence", RACE_IMG, "image read", IMG_AT(1), ITEM(0, 0, 0), 194,
+             "image write", ITEM(1, 0, 1), "in the same sub-group; missing fence flag: the "
+             "barrier between has no CLK_IMAGE_MEM_FENCE"));
+    expect_reports_at("buggy.cl", "img_block_neighbour", LAUNCH_IMG, "tile",
+        RACE(204, "img_block_neighbour", RACE_IMG, "image block write", IMG_AT(8),
+             ITEM(8, 1, 0), 205, "image block read", ITEM(0, 0, 0), OTHER_SG)
+        RACE(205, "img_block_neighbour", RACE_IMG, "image block read", IMG_AT(0),
+             ITEM(8, 1, 0), 204, "image block write", ITEM(0, 0, 0), OTHER_SG));
+}
+
 /* Private memory: a[4..7] are never written; work-item l reads
  * a[(l + 2) % 8], so items 2..5 of each sub-group of 8 read unwritten
  * bytes, item 2 first (a[4]: private address 16). */
@@ -464,6 +493,8 @@ static void test_correct_kernels(void **state)
     expect_clean_at("correct.cl", "wg_flag_release", LAUNCH1, "tile", 2);
     expect_clean_at("correct.cl", "dev_flag_release", LAUNCH2, "tile", 0);
     expect_clean_at("correct.cl", "dev_flag_fences", LAUNCH2, "tile", 0);
+    expect_clean_at("correct.cl", "img_with_fence", LAUNCH_IMG, "tile", 0);
+    expect_clean_at("correct.cl", "img_block_fence", LAUNCH_IMG, "tile", 0);
 }
 
 /* A buggy kernel too: the detectors change nothing but stderr. */
@@ -533,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_wg_reduce_order),
         cmocka_unit_test(test_block_neighbour),
         cmocka_unit_test(test_flag_relaxed),
+        cmocka_unit_test(test_image_races),
         cmocka_unit_test(test_private_uninit),
         cmocka_unit_test(test_shuffle_range),
         cmocka_unit_test(test_shuffle_guarded),
