@@ -14,6 +14,7 @@
 #include "sgemu.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 /* Global and constant buffers live at (argument index + 1) << 40 so that a
  * pointer identifies its buffer and no overflow walks into another one. */
@@ -23,6 +24,41 @@
 static inline uint64_t emu_buffer_base(uint32_t arg)
 {
     return (uint64_t)(arg + 1) << EMU_BUF_SHIFT;
+}
+
+/* Zero the registers a sub-group's entry must (decode.h's zero_regs; the
+ * ones at 64 and above always), traced or not: all of them in one memset
+ * when that is every register, else row by row. */
+static inline __attribute__((always_inline)) void
+emu_zero_regs(uint64_t *regs, uint32_t nreg, uint64_t z, const uint32_t w)
+{
+    const uint32_t low = nreg < 64 ? nreg : 64;
+    const uint64_t all = lanes_mask_first(low);
+    z &= all;
+    if (z == all) {
+        memset(regs, 0, (size_t)nreg * w * sizeof *regs);
+        return;
+    }
+    for (; z; z &= z - 1)
+        memset(regs + (size_t)__builtin_ctzll(z) * w, 0, (size_t)w * sizeof *regs);
+    if (nreg > 64)
+        memset(regs + (size_t)64 * w, 0, (size_t)(nreg - 64) * w * sizeof *regs);
+}
+
+/* The same for the predicates: z is decode.h's zero_preds cut to the
+ * first min(npred, 64) (emu_zero_preds_mask, once per work-group). */
+static inline uint64_t emu_zero_preds_mask(uint64_t zero_preds, uint32_t npred)
+{
+    return zero_preds & lanes_mask_first(npred < 64 ? npred : 64);
+}
+
+static inline __attribute__((always_inline)) void
+emu_zero_preds(lanes_mask *preds, uint32_t npred, uint64_t z)
+{
+    for (; z; z &= z - 1)
+        preds[__builtin_ctzll(z)] = 0;
+    for (uint32_t p = 64; p < npred; p++)
+        preds[p] = 0;
 }
 
 typedef enum emu_sg_state {

@@ -863,25 +863,6 @@ int emu_exec_subgroup(emu_run *run, emu_sg *sg)
     return rc;
 }
 
-/* Zero the registers a sub-group's entry must (decode.h's zero_regs; the
- * ones at 64 and above always): all of them in one memset when that is
- * every register, else row by row. */
-static inline __attribute__((always_inline)) void
-zero_regs(uint64_t *regs, uint32_t nreg, uint64_t z, const uint32_t w)
-{
-    const uint32_t low = nreg < 64 ? nreg : 64;
-    const uint64_t all = lanes_mask_first(low);
-    z &= all;
-    if (z == all) {
-        memset(regs, 0, (size_t)nreg * w * sizeof *regs);
-        return;
-    }
-    for (; z; z &= z - 1)
-        memset(regs + (size_t)__builtin_ctzll(z) * w, 0, (size_t)w * sizeof *regs);
-    if (nreg > 64)
-        memset(regs + (size_t)64 * w, 0, (size_t)(nreg - 64) * w * sizeof *regs);
-}
-
 /* emu_exec_workgroup for one width (W 0: any).  The set-up is
  * emu_run_workgroup's for every sub-group before any runs; then each runs
  * its first turn in id order, its instruction count starting where the
@@ -893,7 +874,7 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
     const uint32_t nsg = wg->nsg, items = wg->items;
     const uint32_t nreg = run->k->nreg, npred = run->k->npred;
     const uint64_t z = run->dp.zero_regs;
-    const uint64_t zp = run->dp.zero_preds & lanes_mask_first(npred < 64 ? npred : 64);
+    const uint64_t zp = emu_zero_preds_mask(run->dp.zero_preds, npred);
     emu_sg *const sgs = wg->sg;
     for (uint32_t i = 0; i < nsg; i++) {
         emu_sg *sg = &sgs[i];
@@ -903,11 +884,8 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
         sg->resume_ramp = 0;
         sg->l.size = size;
         sg->l.exists = lanes_mask_first(size);
-        zero_regs(sg->l.regs, nreg, z, w);
-        for (uint64_t m = zp; m; m &= m - 1)
-            sg->l.preds[__builtin_ctzll(m)] = 0;
-        for (uint32_t p = 64; p < npred; p++)
-            sg->l.preds[p] = 0;
+        emu_zero_regs(sg->l.regs, nreg, z, w);
+        emu_zero_preds(sg->l.preds, npred, zp);
         if (lanes_fast_simt_enter(&sg->l.simt, sg->l.exists) != 0)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
                              "out of host memory for the SIMT stack");

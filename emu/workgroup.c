@@ -163,6 +163,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
         if (emu_exec_workgroup(run, wg, &done))
             return run->fault->code;
     } else {
+        const uint64_t zp = emu_zero_preds_mask(run->dp.zero_preds, run->k->npred);
         for (uint32_t i = 0; i < wg->nsg; i++) {
             emu_sg *sg = &wg->sg[i];
             uint32_t size = i + 1 < wg->nsg ? S : wg->items - i * S;
@@ -171,8 +172,8 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
             sg->resume_ramp = 0;
             sg->l.size = size;
             sg->l.exists = lanes_mask_first(size);
-            memset(sg->l.regs, 0, (size_t)sg->l.nreg * S * sizeof *sg->l.regs);
-            memset(sg->l.preds, 0, (size_t)sg->l.npred * sizeof *sg->l.preds);
+            emu_zero_regs(sg->l.regs, sg->l.nreg, run->dp.zero_regs, S);
+            emu_zero_preds(sg->l.preds, sg->l.npred, zp);
             /* keeps the stack's storage from the last work-group */
             if (lanes_simt_reset(&sg->l.simt, sg->l.exists, 0) != 0)
                 return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
