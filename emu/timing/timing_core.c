@@ -314,11 +314,13 @@ static void merge_cu_stats(tm_model *m)
     }
 }
 
-int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
+int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
 {
     memset(out, 0, sizeof *out);
     tm_model m;
     memset(&m, 0, sizeof m);
+    tm_launch La = *L0;         /* next_wg is replaced when it runs ahead */
+    const tm_launch *L = &La;
     m.L = L;
     m.tc = &L->cfg->timing;
     m.st = out;
@@ -349,6 +351,19 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
             m.tracing = true;
         }
     }
+    /* `-j N` (N > 1): one of the N host threads runs the functional engine
+     * ahead of the model (timing_ahead.c), the other N - 1 the issue loop.
+     * Its ring holds a wave of work-groups (one per CU), as CUs that end
+     * their work-groups together ask for the next ones together. */
+    tm_ahead *ahead = NULL;
+    if (!rc && L->threads > 1 && L->wg_total > 1) {
+        uint64_t depth = m.ncu < 2 ? 2 : m.ncu > 64 ? 64 : m.ncu;
+        ahead = tm_ahead_start(&La, (uint32_t)(depth < L->wg_total ? depth : L->wg_total), m.sgs);
+        if (!ahead) {
+            snprintf(msg, msgn, "out of host memory in the timing model");
+            rc = SGEMU_EXIT_INTERNAL;
+        }
+    }
     /* first wave: spread work-groups over the CUs, then fill their slots */
     for (uint32_t s = 0; !rc && s < m.wgs_per_cu; s++)
         for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
@@ -364,7 +379,8 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
     uint64_t win = 0, sent[TM_LEVEL_COUNT] = { 0 };
     /* several host threads: not with the Chrome trace (its events keep
      * the strict time order of the one-thread loop) */
-    m.nthreads = L->threads < m.ncu ? L->threads : m.ncu;
+    uint32_t loop_threads = ahead ? L->threads - 1 : L->threads;
+    m.nthreads = loop_threads < m.ncu ? loop_threads : m.ncu;
     bool threaded = m.nthreads > 1 && !m.tracing;
     if (!rc && !m.err && threaded && tm_run_threads(&m)) {
         snprintf(msg, msgn, "out of host memory in the timing model");
@@ -387,6 +403,7 @@ int tm_run(const tm_launch *L, sgemu_timing *out, char *msg, size_t msgn)
             tm_step(&m, best, m.cu[best].next_time);
         heap_down(&m, 0);
     }
+    tm_ahead_end(ahead);        /* before m.err is read: the producer's fault is set */
     if (!rc && m.err) {
         rc = m.err;
         snprintf(msg, msgn, "%s", m.oom ? "out of host memory in the timing model"

@@ -74,9 +74,10 @@ typedef struct tm_launch {
     void *user;
     const char *trace_path;       /* Chrome trace JSON, or NULL */
     uint64_t trace_limit;         /* events (0: default 1000000) */
-    /* Host threads for the issue loop, only as many as asked for (0 or 1:
-     * one): its threads wait for each other at every step that touches
-     * shared state, which on a busy host costs more than it gains. */
+    /* Host threads (0 or 1: one).  N > 1: one runs next_wg ahead of the
+     * model (timing_ahead.c; next_wg is then called from that thread, in
+     * order), N - 1 the issue loop, whose threads wait for each other at
+     * every step that touches shared state. */
     uint32_t threads;
 } tm_launch;
 

@@ -434,5 +434,12 @@ uint64_t tm_spill_fill(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, 
 void tm_spill_store(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, uint64_t at);
 /* timing_threads.c: the issue loop on m->nthreads host threads. */
 int tm_run_threads(tm_model *m);
+/* timing_ahead.c: a host thread that runs L's next_wg for work-groups 0, 1,
+ * ... in order into a ring of depth traces of nsg streams; L->next_wg and
+ * L->user then take them from the ring.  NULL: out of host memory or no
+ * thread (L unchanged).  tm_ahead_end stops and joins it. */
+typedef struct tm_ahead tm_ahead;
+tm_ahead *tm_ahead_start(tm_launch *L, uint32_t depth, uint32_t nsg);
+void tm_ahead_end(tm_ahead *a);
 
 #endif
