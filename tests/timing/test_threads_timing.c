@@ -4,7 +4,9 @@
  * loads and stores, sub-group collectives as micro-ops, local memory and
  * barriers, work-groups ending and starting) with long ALU stretches that
  * threads run independently; configs with 1 to 132 compute units and both
- * scheduler policies. */
+ * scheduler policies.  A fault stops the run at the same work-group with the
+ * same message, although the functional engine runs ahead on its own
+ * thread. */
 #include "sgemu.h"
 #include "timing_model.h"
 
@@ -172,6 +174,65 @@ static void round_robin_one_unit(void **state)
     check_config("test-simple", 32 * 21, 32, 8);
 }
 
+/* work-item 1000 loads out of bounds: work-group 15 (local 64) faults */
+static const char fault_src[] =
+    ".kernel f\n"
+    ".arg out global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    cmp.eq.u32 p0, r0, 1000\n"
+    "    sel.u32 r1, p0, 100000, r0\n"
+    "    ld.global.u32 r2, [%out + r1*4]\n"
+    "    add.u32 r2, r2, r0\n"
+    "    st.global.u32 [%out + r0*4], r2\n"
+    "    ret\n";
+
+static void fault_as_one_thread(void **state)
+{
+    (void)state;
+    emu_config cfg;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(emu_config_load_bundled("default", &cfg, &d), 0);
+    isa_diags_free(&d);
+    isa_kernel k;
+    assemble(fault_src, &k);
+    const uint32_t n = 4096;
+    char first[1024] = "";
+    uint32_t *out1 = NULL;
+    for (uint32_t t = 0; t <= NTC; t++) {
+        uint32_t *out = calloc(n, 4);
+        assert_non_null(out);
+        sgemu_argval a[1];
+        memset(a, 0, sizeof a);
+        a[0].kind = SGEMU_VAL_BUFFER;
+        a[0].data = (uint8_t *)out;
+        a[0].bytes = n * 4;
+        sgemu_launch L = launch_1d(n, 64, 8);
+        L.threads = t ? thread_counts[t - 1] : 1;
+        L.timing = true;
+        sgemu_stats st;
+        sgemu_fault f;
+        assert_int_equal(sgemu_run(&k, &cfg, &L, a, &st, &f), SGEMU_EXIT_FAULT);
+        assert_non_null(strstr(f.msg, "(1000,0,0)"));
+        /* the work-groups before the faulting one ran, none after it */
+        for (uint32_t i = 0; i < 960; i++)
+            assert_int_equal(out[i], i);
+        for (uint32_t i = 1024; i < n; i++)
+            assert_int_equal(out[i], 0);
+        if (!t) {
+            snprintf(first, sizeof first, "%s", f.msg);
+            out1 = out;
+        } else {
+            assert_string_equal(f.msg, first);
+            assert_memory_equal(out, out1, n * 4);
+            free(out);
+        }
+        sgemu_stats_free(&st);
+    }
+    free(out1);
+    isa_kernel_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +240,7 @@ int main(void)
         cmocka_unit_test(xe_hpg_sixteen_wide),
         cmocka_unit_test(h100_many_units),
         cmocka_unit_test(round_robin_one_unit),
+        cmocka_unit_test(fault_as_one_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
