@@ -6,6 +6,7 @@
  * the destination type (docs/gen.md, "Execution model"). */
 #include "gen_engine.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -217,12 +218,92 @@ static uint64_t int_max(uint8_t t)
     }
 }
 
+/* The float mode of cr0.0: [5:4] the rounding mode (IGC switches it
+ * around the _rtz/_rtp/_rtn conversions with `xor cr0.0 ... 0x30/0x10/
+ * 0x20`), and whether denormals are kept ([6] :df, [7] :f, [10] :hf; a
+ * clear bit flushes them to zero, as IGC's code under
+ * -cl-denorms-are-zero leaves [7] and [10]). */
+enum { RM_RNE, RM_RU, RM_RD, RM_RTZ };
+typedef struct fpmode {
+    unsigned rm;
+    bool keep_df, keep_f, keep_hf;
+} fpmode;
+
+static fpmode fp_mode(const gen_thread *t)
+{
+    uint32_t c;
+    memcpy(&c, t->cr, 4);
+    return (fpmode){ c >> 4 & 3, (c >> 6 & 1) != 0, (c >> 7 & 1) != 0, (c >> 10 & 1) != 0 };
+}
+
+/* The binary formats a float result is rounded to: significant bits, the
+ * least normal exponent, the largest finite value. */
+typedef struct fpfmt {
+    int p, emin;
+    double max;
+} fpfmt;
+static const fpfmt FMT_F = { 24, -126, FLT_MAX }, FMT_HF = { 11, -14, 65504.0 };
+
+/* The value x + resid (resid: the exact part of a result below x's last
+ * place, 0 when x is exact) rounded to format f in mode rm. */
+static double round_to(double x, double resid, fpfmt f, unsigned rm)
+{
+    if (!isfinite(x) || x == 0.0)
+        return x;
+    int e = ilogb(x) < f.emin ? f.emin : ilogb(x);
+    double q = ldexp(1.0, e - (f.p - 1));
+    double n = x / q, fl = floor(n), fr = n - fl;
+    bool toward_pos = rm == RM_RU || (rm == RM_RTZ && x < 0);
+    if (rm == RM_RNE)
+        fl += fr > 0.5 || (fr == 0.5 && (resid > 0 || (resid == 0 && fmod(fl, 2.0) != 0)));
+    else if (toward_pos)
+        fl += fr > 0 || (fr == 0 && resid > 0);
+    else if (fr == 0 && resid < 0)
+        fl -= 1;                          /* toward -inf (RD, or RTZ of a positive x) */
+    double r = fl * q;
+    if (fabs(r) > f.max) {                /* overflow: infinity or the largest finite */
+        bool inf = rm == RM_RNE || (rm == RM_RU && r > 0) || (rm == RM_RD && r < 0);
+        r = copysign(inf ? INFINITY : f.max, r);
+    }
+    return r;
+}
+
+/* A double result x with exact residual resid in mode rm. */
+static double round_dbl(double x, double resid, unsigned rm)
+{
+    if (resid == 0 || rm == RM_RNE || !isfinite(x))
+        return x;
+    if (rm == RM_RU || (rm == RM_RTZ && x < 0))
+        return resid > 0 ? nextafter(x, INFINITY) : x;
+    return resid < 0 ? nextafter(x, -INFINITY) : x;
+}
+
+/* Denormals of a format flushed to zero (sign kept) unless kept. */
+static double flush(double x, bool keep, double min_normal)
+{
+    return !keep && x != 0 && fabs(x) < min_normal ? copysign(0.0, x) : x;
+}
+
+/* x + resid rounded to the destination's float type t (:f, :hf, :df). */
+static double round_type(double x, double resid, uint8_t t, const fpmode *m)
+{
+    if (t == GEN_T_DF)
+        return flush(round_dbl(x, resid, m->rm), m->keep_df, DBL_MIN);
+    if (t == GEN_T_HF)
+        return flush(round_to(x, resid, FMT_HF, m->rm), m->keep_hf, 0x1p-14);
+    return flush(round_to(x, resid, FMT_F, m->rm), m->keep_f, FLT_MIN);
+}
+
 /* Convert v to the bits of type `t` (float to integer rounds toward zero
  * and clamps; sat clamps integers to the type and floats to [0, 1]). */
-static uint64_t val_to_bits(gval v, uint8_t t, bool sat, gval *stored)
+static uint64_t val_to_bits(gval v, uint8_t t, bool sat, const fpmode *m, gval *stored)
 {
     if (type_is_float(t)) {
+        /* an integer converts with cr0's rounding (64-bit ones may need it
+         * in double too), a float to a narrower type as well */
         double f = v.isf ? v.f : (double)v.i;
+        double resid = v.isf ? 0.0 : (double)((long double)v.i - (long double)f);
+        f = round_type(f, resid, t, m);
         if (sat)
             f = isnan(f) ? 0.0 : f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
         uint64_t bits = 0;
@@ -377,10 +458,27 @@ static bool compare(uint8_t cond, gval a, gval b, bool fl, bool uns)
     return cond_of_order(cond, ORDER(a.i, b.i));
 }
 
-/* Round a float result to the execution precision (single unless :df). */
+/* Round a float result to the execution precision (single unless :df):
+ * to nearest even (extended math, whose unit sgemu computes correctly
+ * rounded), and denormal single results flushed unless cr0.0 keeps them. */
 static double fround(double x, bool dbl)
 {
     return dbl ? x : (double)(float)x;
+}
+
+/* x + y and x * y + z exactly as a double and a residual (TwoSum: both
+ * sources are doubles; for :f sources the product is exact in double). */
+static double two_sum(double x, double y, double *resid)
+{
+    double s = x + y, bb = s - x;
+    *resid = (x - (s - bb)) + (y - bb);
+    return s;
+}
+
+/* An arithmetic result in the instruction's precision and cr0's mode. */
+static double arith(double x, double resid, bool dbl, const fpmode *m)
+{
+    return round_type(x, resid, dbl ? GEN_T_DF : GEN_T_F, m);
 }
 
 /* math (extended math) functions, IGA's iga::MathFC */
@@ -390,6 +488,15 @@ enum { MATH_INV = 1, MATH_LOG, MATH_EXP, MATH_SQT, MATH_RSQT, MATH_SIN, MATH_COS
 static uint32_t bits_of(int64_t v, uint32_t nb)
 {
     return nb >= 4 ? (uint32_t)v : (uint32_t)v & ((1u << (8 * nb)) - 1);
+}
+
+/* A float source of add/mul/mad: denormals flushed unless cr0.0 keeps them
+ * (integer sources convert exactly). */
+static double src_f(gval v, const fpmode *m, bool dbl)
+{
+    if (!v.isf)
+        return (double)v.i;
+    return dbl ? flush(v.f, m->keep_df, DBL_MIN) : flush(v.f, m->keep_f, FLT_MIN);
 }
 
 /* One channel of an ALU instruction.  *r: the result; *acc_out/has_acc: a
@@ -416,26 +523,37 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
     const uint32_t bits = 8 * ib;
     *r = (gval){ fl, 0, 0, 0 };
     uint64_t ua = (uint64_t)a.i, ub = (uint64_t)b.i;
+    const fpmode fm = fp_mode(t);
     switch ((gen_op)in->op) {
     case GEN_OP_MOV:
         *r = a;
         break;
     case GEN_OP_ADD:
-        if (fl)
-            r->f = fround((a.isf ? a.f : (double)a.i) + (b.isf ? b.f : (double)b.i), dbl);
-        else
+        if (fl) {
+            double e, x = two_sum(src_f(a, &fm, dbl), src_f(b, &fm, dbl), &e);
+            r->f = arith(x, e, dbl, &fm);
+        } else
             r->i = (int64_t)(ua + ub);
         break;
     case GEN_OP_MUL:
-        if (fl)
-            r->f = fround((a.isf ? a.f : (double)a.i) * (b.isf ? b.f : (double)b.i), dbl);
-        else
+        if (fl) {
+            double x = src_f(a, &fm, dbl), y = src_f(b, &fm, dbl), p = x * y;
+            r->f = arith(p, dbl ? fma(x, y, -p) : 0.0, dbl, &fm);
+        } else
             r->i = (int64_t)(ua * ub);
         break;
     case GEN_OP_MAD:   /* src1 * src2 + src0, one rounding */
-        if (fl)
-            r->f = dbl ? fma(b.f, c.f, a.f) : (double)fmaf((float)b.f, (float)c.f, (float)a.f);
-        else
+        if (fl && dbl) {
+            if (fm.rm != RM_RNE)
+                return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                                 "a :df mad in a rounding mode other than round-to-nearest-"
+                                 "even is not supported by sgemu");
+            r->f = flush(fma(b.f, c.f, a.f), fm.keep_df, DBL_MIN);
+        } else if (fl) {   /* the :f product is exact in double */
+            double e, x = two_sum(src_f(b, &fm, false) * src_f(c, &fm, false),
+                                  src_f(a, &fm, false), &e);
+            r->f = arith(x, e, false, &fm);
+        } else
             r->i = (int64_t)((uint64_t)b.i * (uint64_t)c.i + ua);
         break;
     case GEN_OP_ADDC: {
@@ -655,6 +773,7 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
     uint64_t out[32], accv[32];
     bool acc[32];
     gval stored[32];
+    const fpmode fm = fp_mode(t);
     if (in->esize > 32)
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER, "execution size %u", in->esize);
     for (uint32_t i = 0; i < in->esize; i++) {
@@ -669,7 +788,7 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
             out[i] = r.raw;   /* a move of one type copies bits (NaN payloads too) */
             stored[i] = r;
         } else {
-            out[i] = val_to_bits(r, in->dst.type, in->sat, &stored[i]);
+            out[i] = val_to_bits(r, in->dst.type, in->sat, &fm, &stored[i]);
         }
     }
     for (uint32_t i = 0; i < in->esize; i++) {
@@ -685,12 +804,5 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
             flag_set(t, in->flag_reg, in->flag_sub, in->choff + i,
                      cond_true(in->cond, stored[i]));
     }
-    /* cr0.0[5:4] is the float rounding mode; sgemu computes in
-     * round-to-nearest-even only (IGC switches it for the _rtp/_rtn/_rtz
-     * conversions) */
-    if (in->has_dst && in->dst.file == GEN_FILE_CR && (t->cr[0] >> 4 & 3) != 0)
-        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                         "a float rounding mode other than round-to-nearest-even (cr0.0[5:4] = "
-                         "%u) is not supported by sgemu", t->cr[0] >> 4 & 3);
     return 0;
 }

@@ -7,6 +7,8 @@
 #include "sgemu.h"
 #include "gen/gen.h"
 
+#include <fenv.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
@@ -710,6 +712,124 @@ static void images(void **state)
     }
 }
 
+/* ------------------------------------------------------------ rounding */
+
+/* The host's conversion of v to float in rounding mode `mode` (the x86
+ * conversion instructions honour the rounding mode; volatile keeps the
+ * compiler from folding them in its own mode). */
+static float host_int_to_float(int64_t v, int mode)
+{
+    volatile int64_t x = v;
+    fesetround(mode);
+    volatile float r = (float)x;
+    fesetround(FE_TONEAREST);
+    return r;
+}
+
+static int32_t host_float_to_int(float v, int mode)
+{
+    volatile float x = v;
+    fesetround(mode);
+    volatile float r = nearbyintf(x);
+    fesetround(FE_TONEAREST);
+    return (int32_t)r;
+}
+
+/* The value of half bits h (IEEE binary16). */
+static double half_value(uint16_t h)
+{
+    int e = h >> 10 & 31, m = h & 1023;
+    double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+    return h >> 15 ? -v : v;
+}
+
+/* x rounded to half toward zero (up: toward +inf), by search over every
+ * finite half: the nearest one on the required side. */
+static uint16_t half_directed(float x, bool up)
+{
+    uint16_t best = 0;
+    double bv = 0;
+    bool have = false;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        if ((h >> 10 & 31) == 31)
+            continue;
+        double v = half_value((uint16_t)h);
+        bool ok = up ? v >= x : (x >= 0 ? v <= x && v >= 0 : v >= x && v <= 0);
+        if (ok && (!have || fabs(v - x) < fabs(bv - x) ||
+                   (fabs(v - x) == fabs(bv - x) && signbit(v) == signbit(x)))) {
+            best = (uint16_t)h;
+            bv = v;
+            have = true;
+        }
+    }
+    return best;
+}
+
+/* Denormal single values flushed to zero, sign kept. */
+static float ftz(float x)
+{
+    return fabsf(x) < FLT_MIN ? copysignf(0.0f, x) : x;
+}
+
+static void rounding(void **state)
+{
+    (void)state;
+    const uint32_t n = 64;
+    for (int daz = 0; daz < 2; daz++) {
+        isa_kernel k;
+        char path[1200], err[2048];
+        snprintf(path, sizeof path, "%s/rounding.cl", kdir);
+        int rc = sgemu_load_igc(path, "tgllp", daz ? "-cl-denorms-are-zero" : "", 0, NULL,
+                                &k, err, sizeof err);
+        if (rc)
+            fprintf(stderr, "%s\n", err);
+        assert_int_equal(rc, 0);
+        sgemu_argval args[8] = { buffer(n * 4), buffer(n * 8), buffer(n * 4), buffer(n * 4),
+                                 buffer(n * 24), buffer(n * 8), buffer(n * 4),
+                                 buffer(n * 8) };
+        int32_t *a = (int32_t *)args[0].data;
+        int64_t *l = (int64_t *)args[1].data;
+        float *f = (float *)args[2].data, *sm = (float *)args[3].data;
+        uint32_t seed = 11;
+        for (uint32_t i = 0; i < n; i++) {
+            a[i] = (int32_t)(lcg(&seed) << 8 | lcg(&seed) >> 16);   /* above 2^24 */
+            l[i] = (int64_t)((uint64_t)lcg(&seed) << 40 ^ (uint64_t)lcg(&seed) << 16 ^ lcg(&seed));
+            f[i] = ((float)(lcg(&seed) % 600001) - 300000.0f) / 97.0f;   /* |f| < 3100 */
+            /* tiny normals, denormals at every fourth */
+            sm[i] = ldexpf((float)(lcg(&seed) % 1000 + 1), i % 4 ? -135 : -146) *
+                    (i % 3 ? 1.0f : -1.0f);
+        }
+        sgemu_fault fl;
+        assert_int_equal(run(&k, n, 32, args, &fl), 0);
+        const float *o = (const float *)args[4].data, *dn = (const float *)args[7].data;
+        const int32_t *oi = (const int32_t *)args[5].data;
+        const uint16_t *oh = (const uint16_t *)args[6].data;
+        for (uint32_t i = 0; i < n; i++) {
+            assert_true(o[6 * i] == host_int_to_float(a[i], FE_TOWARDZERO));
+            assert_true(o[6 * i + 1] == host_int_to_float(a[i], FE_UPWARD));
+            assert_true(o[6 * i + 2] == host_int_to_float(a[i], FE_DOWNWARD));
+            assert_true(o[6 * i + 3] == host_int_to_float((uint32_t)a[i], FE_TOWARDZERO));
+            assert_true(o[6 * i + 4] == host_int_to_float(l[i], FE_TOWARDZERO));
+            assert_true(o[6 * i + 5] == host_int_to_float(l[i], FE_DOWNWARD));
+            assert_int_equal(oi[2 * i], host_float_to_int(f[i], FE_UPWARD));
+            assert_int_equal(oi[2 * i + 1], host_float_to_int(f[i], FE_DOWNWARD));
+            assert_int_equal(oh[2 * i], half_directed(f[i], false));
+            assert_int_equal(oh[2 * i + 1], half_directed(f[i], true));
+            float s2 = sm[(i + 1) % n];
+            if (daz) {   /* inputs and results flushed */
+                assert_true(dn[2 * i] == ftz(f[i] * ftz(sm[i])));
+                assert_true(dn[2 * i + 1] == ftz(ftz(sm[i]) + ftz(s2)));
+            } else {
+                assert_true(dn[2 * i] == f[i] * sm[i]);
+                assert_true(dn[2 * i + 1] == sm[i] + s2);
+            }
+        }
+        for (int b = 0; b < 8; b++)
+            free(args[b].data);
+        isa_kernel_free(&k);
+    }
+}
+
 int main(void)
 {
     char err[256];
@@ -741,6 +861,7 @@ int main(void)
         cmocka_unit_test(private_mem),
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
+        cmocka_unit_test(rounding),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
