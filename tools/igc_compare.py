@@ -153,9 +153,14 @@ def sgemu_kernel(sgemu, path, kernel, config=None, width=None):
 
 
 def sgemu_fits(k, cfg, width):
-    """Whether the live set fits the larger GRF mode at `width`."""
+    """Registers needed at `width`, the registers of the GRF mode that
+    occupancy picks for them (the normal mode while it is enough, else the
+    large-GRF mode where the config has one: docs/timing-model.md), and
+    whether they fit."""
     need = math.ceil(k["live_bytes"] * width / cfg["grf_bytes_per_register"])
-    have = max(cfg["grf_registers_per_thread"], cfg["large_grf_registers_per_thread"])
+    have = cfg["grf_registers_per_thread"]
+    if need > have:
+        have = max(have, cfg["large_grf_registers_per_thread"])
     return need, have, need <= have
 
 
@@ -297,8 +302,9 @@ def markdown(cfgs, rows):
             if r["igc_stack_calls"]:
                 note = "IGC: stack calls, its %d B scratch is the call stack; " % r["igc_spill"]
             if igc_spills(r) != (r["sgemu_spill"] > 0):
-                note += "DISAGREE: IGC %d B, sgemu %d B (%d of %d registers)" % (
-                    r["igc_spill"], r["sgemu_spill"], r["sgemu_regs"], r["sgemu_grf"])
+                note += "DISAGREE: IGC %d B in %s registers, sgemu %d B (%d of %d registers)" % (
+                    r["igc_spill"], r["igc_grf"] or "?", r["sgemu_spill"], r["sgemu_regs"],
+                    r["sgemu_grf"])
             elif igc_spills(r):
                 note += "IGC %d B, sgemu %d B" % (r["igc_spill"], r["sgemu_spill"])
             out.append("| %s | %d | %s | %s | %d | %d | %s |" % (
