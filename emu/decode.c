@@ -518,13 +518,12 @@ static void bind_ramp(emu_dmem *m, uint32_t w, const sgemu_argval *v)
 void emu_decode_bind(emu_dprog *p, const isa_kernel *k, uint32_t w,
                      const sgemu_argval *args)
 {
-    for (uint32_t i = 0; i < p->n; i++) {
-        const emu_dinst *d = &p->d[i];
-        if (d->kind != EMU_D_LDST_RAMP && d->kind != EMU_D_LD_RAMP4 &&
-            d->kind != EMU_D_ST_RAMP4)
-            continue;
-        emu_dmem *m = &p->mem[d->src[0]];
-        if (m->buf >= 1 && m->buf <= k->narg)
+    /* the accesses of the EMU_D_LDST_RAMP kinds: a ramp index and a
+     * resolved buffer (by their entries, whatever kind the detectors
+     * gave their instructions since: detect.c keeps the decoded form) */
+    for (uint32_t i = 0; i < p->nmem; i++) {
+        emu_dmem *m = &p->mem[i];
+        if (m->ramp_idx && m->buf >= 1 && m->buf <= k->narg)
             bind_ramp(m, w, &args[m->buf - 1]);
     }
 }

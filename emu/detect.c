@@ -900,18 +900,26 @@ static bool global_word(emu_run *run, det_acc *me, uint64_t addr, bool writes)
  * global_word checks them, the bounds and page found once, and recorded
  * as run records where they cover whole runs into one slot.  false,
  * having done nothing, for any other access. */
+static bool global_run(emu_run *run, det_acc *me, uint32_t first_item, uint64_t addr0,
+                       uint32_t width, bool writes);
+
 static bool global_block(emu_run *run, det_acc *me, uint32_t first_item, const uint64_t *addr,
                          uint32_t width, bool writes)
 {
-    emu_detect *d = run->det;
-    uint32_t i0;
-    det_gpage *pg = global_at(run, addr[0], 4ull * width, &i0);
-    if (!pg)
-        return false;
-    uint64_t diff = 0;          /* no branch per lane: vectorises */
+    uint64_t diff = 0;          /* no branch per lane */
     for (uint32_t l = 1; l < width; l++)
         diff |= (addr[l] - addr[l - 1]) ^ 4;
-    if (diff)
+    return !diff && global_run(run, me, first_item, addr[0], width, writes);
+}
+
+/* The same access known to be one (lane l at addr0 + 4l). */
+static bool global_run(emu_run *run, det_acc *me, uint32_t first_item, uint64_t addr0,
+                       uint32_t width, bool writes)
+{
+    emu_detect *d = run->det;
+    uint32_t i0;
+    det_gpage *pg = global_at(run, addr0, 4ull * width, &i0);
+    if (!pg)
         return false;
     me->pc |= ALL_BYTES;
     d->race_checked += width;
@@ -945,7 +953,7 @@ static bool global_block(emu_run *run, det_acc *me, uint32_t first_item, const u
             }
         }
         me->item = first_item + l;
-        slot[l] = check_word(run, pg, i0 + l, me, writes, addr[l]);
+        slot[l] = check_word(run, pg, i0 + l, me, writes, addr0 + 4ull * l);
         one = one && slot[l] == slot[0];
     }
     det_slot *s = &pg->slot[slot[0]];
@@ -1423,6 +1431,19 @@ static void sync_fence(emu_run *run, const isa_inst *in, uint32_t item)
             it->pend[s] = umax(it->pend[s], stamp[s]);
         it->pend_scope = in->flags & (ISA_F_SCOPE_WG | ISA_F_SCOPE_SG);
     }
+}
+
+bool emu_detect_ramp4(emu_run *run, emu_sg *sg, const isa_inst *in, uint32_t pc,
+                      uint64_t addr0)
+{
+    emu_detect *d = run->det;
+    const bool atomic = in->flags & ISA_F_ATOMIC;
+    if (d->utaint || !d->gpage || in->space != ISA_SPACE_GLOBAL || (atomic && d->sync))
+        return false;
+    det_acc me = { .wg = d->wg, .pc = pc | (atomic ? ATOMIC_BIT : 0),
+                   .ep = epoch_now(run, &d->ord[SP_GLOBAL], sg->id) };
+    return global_run(run, &me, sg->id * run->width + 1, addr0, sg->l.width,
+                      isa_ops[in->op].family == ISA_FAM_ST);
 }
 
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,

@@ -35,6 +35,13 @@ void emu_detect_wg_barrier(emu_run *run, uint32_t pc);
 void emu_detect_inst(emu_run *run, emu_sg *sg, const isa_inst *in,
                      lanes_mask mask, uint32_t pc);
 
+/* emu_detect_inst for a 32-bit global load or store of the whole
+ * sub-group whose lane l is at addr0 + 4l inside one buffer (exec.c's
+ * coalesced path); false, having done nothing, when it must take
+ * emu_detect_inst. */
+bool emu_detect_ramp4(emu_run *run, emu_sg *sg, const isa_inst *in, uint32_t pc,
+                      uint64_t addr0);
+
 /* The decoded form instruction pc had before emu_detect_init marked it
  * EMU_D_DETECT (the plain run's). */
 const emu_dinst *emu_detect_decoded(const emu_run *run, uint32_t pc);

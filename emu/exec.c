@@ -720,6 +720,26 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
             }
             case EMU_D_DETECT: {
                 const isa_inst *in = &k->inst[pc];
+                /* a coalesced 32-bit access of the whole sub-group: the
+                 * detector takes its first address, then the plain run's
+                 * copy runs (EMU_D_LD_RAMP4 / _ST_RAMP4 above) */
+                const emu_dinst *pd = emu_detect_decoded(run, pc);
+                if ((pd->kind == EMU_D_LD_RAMP4 || pd->kind == EMU_D_ST_RAMP4) && track &&
+                    (ramp >> pd->pred & 1) && mask == full) {
+                    const emu_dmem *rm = &inv.mem[pd->src[0]];
+                    const uint64_t x0 = regs[pd->src[1]];
+                    if (x0 - rm->ramp_lo < rm->ramp_n &&
+                        emu_detect_ramp4(run, sg, in, pc, rm->base + rm->disp + x0 * 4)) {
+                        if (pd->kind == EMU_D_LD_RAMP4)
+                            lanes_fast_widen32(regs + pd->dst,
+                                               (const uint8_t *)(rm->ramp_ptr + x0 * 4), w);
+                        else
+                            lanes_fast_narrow32((uint8_t *)(rm->ramp_ptr + x0 * 4),
+                                                base[pd->sel[0]] + pd->dst, w);
+                        pc++;
+                        goto moved;
+                    }
+                }
                 emu_detect_inst(run, sg, in, mask, pc);
                 const isa_family fam = isa_ops[in->op].family;
                 /* a load, store or atomic then runs as in the plain run's
