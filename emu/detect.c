@@ -206,6 +206,17 @@ static bool global_arg(const isa_kernel *k, const sgemu_argval *v, uint32_t i)
            (k->args[i].kind == ISA_ARG_IMAGE2D && v[i].kind == SGEMU_VAL_IMAGE);
 }
 
+/* Whether an instruction writes image argument i: an image no work-item
+ * writes (a read_only one) races with nothing, and gets no shadow. */
+static bool image_written(const isa_kernel *k, uint32_t i)
+{
+    for (uint32_t j = 0; j < k->ninst; j++)
+        if (isa_ops[k->inst[j].op].family == ISA_FAM_IMG_WRITE &&
+            k->inst[j].o[0].kind == ISA_OPND_ARG && k->inst[j].o[0].reg == i)
+            return true;
+    return false;
+}
+
 static uint64_t shadow_bytes(const emu_run *run, uint64_t i)
 {
     const sgemu_argval *v = &run->args[i];
@@ -248,7 +259,8 @@ int emu_detect_init(emu_run *run)
         d->gpage = calloc(k->narg, sizeof *d->gpage);
         ok = ok && d->gpage;
         for (uint32_t i = 0; ok && i < k->narg; i++) {
-            if (!global_arg(k, run->args, i))
+            if (!global_arg(k, run->args, i) ||
+                (run->args[i].kind == SGEMU_VAL_IMAGE && !image_written(k, i)))
                 continue;
             const size_t np = (shadow_bytes(run, i) + DET_PAGE - 1) / DET_PAGE;
             d->gpage[i] = calloc(np ? np : 1, sizeof(det_gpage));
