@@ -9,6 +9,7 @@
  * the Gen path does not execute yet with what it refused.  Every kernel
  * runs at SIMD8, 16 and 32.
  * Skips (77) when ocloc or libiga64.so.1 is missing. */
+#include "compile_cache.h"
 #include "sgemu.h"
 #include "gen/gen.h"
 
@@ -168,27 +169,26 @@ static const char *first_error(const char *msg)
     return e;
 }
 
-/* One kernel at one width; returns true when both paths ran and agreed. */
-/* One kernel at one width from the file's zebin for that width (bin, or
- * NULL with ocloc's error in cerr). */
-static bool one(const char *path, const char *dir, const char *name, uint32_t w,
-                const uint8_t *bin, size_t len, const char *cerr, tally *t)
+/* One kernel at one width from the file's zebin for that width (z: the
+ * zebin or ocloc's refusal) and its SPIR-V (spv: the module or clang's
+ * refusal); returns true when both paths ran and agreed. */
+static bool one(const char *path, const char *name, uint32_t w, const cc_result *z,
+                const cc_result *spv, tally *t)
 {
-    char err[2048], wdef[32];
-    snprintf(wdef, sizeof wdef, "-DWIDTH=%u", w);   /* tests/gen's kernels */
+    char err[2048];
     isa_kernel g, s;
     int lrc = 1;
-    if (bin)
-        lrc = gen_load_zebin(bin, len, cfg.ocloc_target, name, path, &g, err, sizeof err);
+    if (z->rc == 0)
+        lrc = gen_load_zebin(z->data, z->len, cfg.ocloc_target, name, path, &g, err, sizeof err);
     else
-        snprintf(err, sizeof err, "%s", cerr);
+        snprintf(err, sizeof err, "%s", z->msg);
     if (lrc == 0 && g.gen->simd != w) {   /* intel_reqd_sub_group_size: compiled once */
         isa_kernel_free(&g);
         return false;
     }
     if (lrc) {
         const char *e = first_error(err);
-        bool igc = !bin || strncmp(err, "ocloc ", 6) == 0;   /* IGC built no code */
+        bool igc = z->rc != 0 || strncmp(err, "ocloc ", 6) == 0;   /* IGC built no code */
         printf("  refused %-28s SIMD%-2u %s: %.*s\n", name, w, igc ? "ocloc" : "load",
                (int)strcspn(e, "\n"), e);
         if (igc)
@@ -197,16 +197,15 @@ static bool one(const char *path, const char *dir, const char *name, uint32_t w,
             t->refused_gen++;
         return false;
     }
-    char incdir[1100];
-    snprintf(incdir, sizeof incdir, "-I%s", dir);
-    const char *clopts[] = { incdir, wdef };
-    sgemu_load_opts lo = { .entry = name, .cl_options = clopts, .ncl_options = 2 };
+    sgemu_load_opts lo = { .entry = name };
     sgemu_fault f;
     isa_diags d;
     memset(&d, 0, sizeof d);
     FILE *devnull = fopen("/dev/null", "w");
     lo.log = devnull;
-    int rc = sgemu_kernel_load(path, &lo, &s, NULL, &d, &f);
+    int rc = spv->rc ? spv->rc
+                     : sgemu_kernel_from_memory(path, SGEMU_SOURCE_SPIRV, spv->data, spv->len,
+                                                &lo, &s, NULL, &d, &f);
     if (devnull)
         fclose(devnull);
     isa_diags_free(&d);
@@ -368,43 +367,52 @@ static void corpus(void **state)
                 continue;
             char path[2100];
             snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            /* one compile of the file per width, every kernel loaded from it */
-            uint8_t *bins[3] = { NULL, NULL, NULL };
-            size_t lens[3] = { 0, 0, 0 };
-            char errs[3][2048];
+            /* one compile of the file per width, every kernel loaded from it;
+             * the SPIR-V once, unless the source asks for WIDTH (tests/gen's
+             * kernels), and shared by the configs through the cache */
+            char *text = sgemu_read_file(path, NULL, NULL);
+            const bool per_width = text && strstr(text, "WIDTH");
+            free(text);
+            cc_result zs[3], spv[3];
             for (uint32_t wi = 0; wi < 3; wi++) {
-                char inc[1100];
+                char inc[1100], incdir[1100], wdef[32];
                 snprintf(inc, sizeof inc, "-I%s -DWIDTH=%u", dir, 8u << wi);
-                if (gen_compile_cl(path, cfg.ocloc_target, inc, 8u << wi, &bins[wi], &lens[wi],
-                                   errs[wi], sizeof errs[wi]))
-                    bins[wi] = NULL;
+                cc_ocloc(path, cfg.ocloc_target, inc, 8u << wi, &zs[wi]);
+                snprintf(incdir, sizeof incdir, "-I%s", dir);
+                snprintf(wdef, sizeof wdef, "-DWIDTH=%u", 8u << wi);
+                const char *clopts[] = { incdir, wdef };
+                if (per_width || wi == 0)
+                    cc_spirv(path, clopts, per_width ? 2 : 1, src_root, &spv[wi]);
             }
             /* the kernels: from a width IGC compiled, else IGC's own choice */
             char names[32][64];
             uint32_t nk = 0;
             for (uint32_t wi = 0; wi < 3 && !nk; wi++)
-                if (bins[wi])
-                    nk = gen_zebin_kernels(bins[wi], lens[wi], names, 32);
+                if (zs[wi].rc == 0)
+                    nk = gen_zebin_kernels(zs[wi].data, zs[wi].len, names, 32);
             if (!nk) {
-                uint8_t *bin = NULL;
-                size_t len = 0;
-                char err[2048], inc[1100];
+                char inc[1100];
                 snprintf(inc, sizeof inc, "-I%s -DWIDTH=16", dir);
-                if (gen_compile_cl(path, cfg.ocloc_target, inc, 0, &bin, &len, err, sizeof err)) {
-                    const char *e = first_error(err);
+                cc_result z;
+                cc_ocloc(path, cfg.ocloc_target, inc, 0, &z);
+                if (z.rc) {
+                    const char *e = first_error(z.msg);
                     printf("  refused %-28s ocloc: %.*s\n", de->d_name, (int)strcspn(e, "\n"),
                            e);
                     t.refused_ocloc++;
                 } else {
-                    nk = gen_zebin_kernels(bin, len, names, 32);
+                    nk = gen_zebin_kernels(z.data, z.len, names, 32);
                 }
-                free(bin);
+                free(z.data);
             }
             for (uint32_t k = 0; k < nk; k++)
                 for (uint32_t wi = 0; wi < 3; wi++)
-                    one(path, dir, names[k], 8u << wi, bins[wi], lens[wi], errs[wi], &t);
-            for (uint32_t wi = 0; wi < 3; wi++)
-                free(bins[wi]);
+                    one(path, names[k], 8u << wi, &zs[wi], &spv[per_width ? wi : 0], &t);
+            for (uint32_t wi = 0; wi < 3; wi++) {
+                free(zs[wi].data);
+                if (per_width || wi == 0)
+                    free(spv[wi].data);
+            }
         }
         closedir(dp);
     }
@@ -413,6 +421,8 @@ static void corpus(void **state)
            "inputs, %u skipped\n", config, t.compared, t.refused_ocloc, t.refused_gen,
            t.refused_spirv, t.faulted, t.skipped);
     printf("%s gen vs spirv: %u mismatched\n", config, t.mismatched);
+    printf("%s compile cache: %u hits, %u misses\n", config, cc_stats.hits, cc_stats.misses);
+    cc_stats.hits = cc_stats.misses = 0;
     assert_int_equal(t.mismatched, 0);
     assert_true(t.compared > 0);
 }
