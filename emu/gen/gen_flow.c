@@ -26,6 +26,14 @@ static int need(emu_run *run, gen_thread *t, uint32_t target)
                      "branch without a decoded target is not supported by sgemu");
 }
 
+/* Does this goto move the channels whose predicate fails?  On Gen9 a
+ * forward goto does (docs/gen.md, "SIMD control flow"); a backward one
+ * (goto.b, a loop's back edge) moves those whose predicate holds. */
+static bool goto_inverted(const emu_run *run, const gen_thread *t, const gen_inst *in)
+{
+    return run->k->gen->platform < GEN_IGA_XE && in->uip > t->ip;
+}
+
 int gen_exec_flow(emu_run *run, gen_thread *t, const gen_inst *in)
 {
     const uint32_t next = t->ip + 1;
@@ -63,8 +71,15 @@ int gen_exec_flow(emu_run *run, gen_thread *t, const gen_inst *in)
                              "break whose UIP is not a while is not supported by sgemu");
         move(t, in, p, in->uip + 1);
         break;
-    case GEN_OP_CONT:    /* UIP is the loop's while: wait there, to test its predicate */
     case GEN_OP_GOTO:    /* to the target (a join, or a loop's start for goto.b) */
+        if (need(run, t, in->uip))
+            return run->fault->code;
+        /* Gen9: a forward goto moves the channels whose predicate fails
+         * (IGC's `(~f0.1) goto` leaves a loop for the lanes where f0.1, the
+         * break condition, holds); Xe moves those where it holds */
+        move(t, in, goto_inverted(run, t, in) ? e & ~p : p, in->uip);
+        break;
+    case GEN_OP_CONT:    /* UIP is the loop's while: wait there, to test its predicate */
     case GEN_OP_HALT:
         if (need(run, t, in->uip))
             return run->fault->code;
