@@ -615,6 +615,34 @@ static int relocate(const elf_sec *s, uint32_t nsec, const char *kname, uint8_t 
     return rc;
 }
 
+/* A call of the kernel's code to a function IGC left undefined (a
+ * relocation of .rel.text.<kernel> against a symbol of section 0,
+ * SHN_UNDEF, named in .strtab): a function the source declares and IGC's
+ * built-ins lack, which IGC compiles as a stack call to an address the
+ * runtime cannot supply.  Fails naming it; 0 when there is none. */
+static int undefined_call(const elf_sec *s, uint32_t nsec, const char *kname, char *err,
+                          size_t errcap)
+{
+    char rn[160];
+    snprintf(rn, sizeof rn, ".rel.text.%s", kname);
+    const elf_sec *rel = sec_named(s, nsec, rn), *sym = sec_named(s, nsec, ".symtab"),
+                  *str = sec_named(s, nsec, ".strtab");
+    for (size_t o = 0; rel && sym && o + 16 <= rel->size; o += 16) {
+        uint32_t si = (uint32_t)(rd(rel->data + o + 8, 8) >> 32);
+        if ((uint64_t)si * 24 + 24 > sym->size)
+            continue;   /* relocate() reports it */
+        const uint8_t *e = sym->data + (size_t)si * 24;
+        uint32_t nm = (uint32_t)rd(e, 4);
+        if (rd(e + 6, 2) != 0 || !str || nm >= str->size)
+            continue;
+        const char *name = (const char *)str->data + nm;
+        return FAIL("kernel '%s' calls '%.*s', which IGC left undefined (declared in the "
+                    "source, not among its built-ins): no code to run", kname,
+                    (int)strnlen(name, str->size - nm), name);
+    }
+    return 0;
+}
+
 uint32_t gen_platform_of_device(const char *device, uint32_t *grf_bytes)
 {
     static const struct { const char *name; uint32_t plat, grf; } devs[] = {
@@ -673,7 +701,9 @@ int gen_load_zebin(const uint8_t *bin, size_t len, const char *device, const cha
     snprintf(p->device, sizeof p->device, "%s", device);
     p->platform = plat;
     p->grf_bytes = grf_bytes;
-    int rc = parse_zeinfo(info, p, k, err, errcap);
+    int rc = undefined_call(s, nsec, k->name, err, errcap);
+    if (!rc)
+        rc = parse_zeinfo(info, p, k, err, errcap);
     uint8_t *code = NULL;
     if (!rc) {
         code = malloc(text->size ? text->size : 1);

@@ -587,6 +587,18 @@ static void unsupported(void **state)
     isa_kernel_free(&k);
 }
 
+/* A call to a function IGC left undefined is refused at load, naming the
+ * function (the relocation against an undefined symbol) */
+static void undefined_call(void **state)
+{
+    (void)state;
+    char path[1200], err[2048];
+    snprintf(path, sizeof path, "%s/undef_call.cl", kdir);
+    isa_kernel k;
+    assert_int_not_equal(sgemu_load_igc(path, "tgllp", "", 16, NULL, &k, err, sizeof err), 0);
+    assert_non_null(strstr(err, "calls 'sgemu_not_defined', which IGC left undefined"));
+}
+
 /* The decoded fields agree with IGA's own text for the instructions of
  * vadd (a check of gen_iga.h's mirrored enum values). */
 static void decode_fields(void **state)
@@ -896,6 +908,7 @@ int main(void)
         cmocka_unit_test(alu_float),
         cmocka_unit_test(flow),
         cmocka_unit_test(flow_gen9),
+        cmocka_unit_test(undefined_call),
         cmocka_unit_test(slm),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(block_io),
