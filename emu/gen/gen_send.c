@@ -500,7 +500,9 @@ static int lsc(emu_run *run, gen_thread *t, const gen_inst *in)
     uint64_t m = gen_channels(t, in, true), addr = 0;
     isa_space sp = ISA_SPACE_GLOBAL;
     int more;
-    t->unaligned_ok = l->mem_bytes < 4;
+    /* global (UGM) loads and stores take any byte address: IGC reads a
+     * packed struct's int at an odd offset with one d32 message */
+    t->unaligned_ok = l->mem_bytes < 4 || in->sfid != GEN_SFID_SLM;
     for (uint32_t i = 0; (more = next_lane(run, t, in, m, &i, in->esize, l->addr_bytes, bti,
                                            &sp, &addr)) > 0; i++) {
         uint32_t k = 0;

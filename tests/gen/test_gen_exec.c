@@ -587,6 +587,55 @@ static void unsupported(void **state)
     isa_kernel_free(&k);
 }
 
+/* LSC global loads and stores at byte addresses: IGC reads a packed
+ * struct's int at offset 11 * i + 1 with load.ugm.d32 on dg2-g10 */
+static void lsc_unaligned(void **state)
+{
+    (void)state;
+    emu_config hpg;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(emu_config_load_bundled("intel-xe-hpg", &hpg, &d), 0);
+    isa_kernel k;
+    load_for("dg2-g10", "packed.cl", 16, "", &k);
+    enum { N = 32, PK = 11 };
+    sgemu_argval args[2] = { buffer(N * PK), buffer(N * 4) };
+    uint32_t seed = 5;
+    for (uint32_t b = 0; b < N * PK; b++)
+        args[0].data[b] = (uint8_t)(lcg(&seed) & 0x3f);   /* small: exact floats */
+    uint8_t before[N * PK];
+    memcpy(before, args[0].data, sizeof before);
+    sgemu_launch L = launch_1d(N, N, 16);
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(&k, &hpg, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "%s\n", f.msg);
+    sgemu_stats_free(&st);
+    assert_int_equal(rc, 0);
+    for (uint32_t i = 0; i < N; i++) {
+        const uint8_t *e = before + i * PK, *a = args[0].data + i * PK;
+        int32_t x, got;
+        int16_t sh;
+        float fl, fgot;
+        memcpy(&x, e + 1, 4);
+        memcpy(&sh, e + 5, 2);
+        memcpy(&fl, e + 7, 4);
+        memcpy(&got, args[1].data + 4 * i, 4);
+        assert_int_equal(got, x + sh);
+        memcpy(&got, a + 1, 4);
+        assert_int_equal(got, (int32_t)((uint32_t)x * 3u));
+        memcpy(&fgot, a + 7, 4);
+        assert_true(fgot == fl + 1.0f || (isnan(fgot) && isnan(fl)));
+        assert_int_equal(a[0], e[0]);   /* c and s untouched */
+        assert_memory_equal(a + 5, e + 5, 2);
+    }
+    free(args[0].data);
+    free(args[1].data);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+}
+
 /* A call to a function IGC left undefined is refused at load, naming the
  * function (the relocation against an undefined symbol) */
 static void undefined_call(void **state)
@@ -909,6 +958,7 @@ int main(void)
         cmocka_unit_test(flow),
         cmocka_unit_test(flow_gen9),
         cmocka_unit_test(undefined_call),
+        cmocka_unit_test(lsc_unaligned),
         cmocka_unit_test(slm),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(block_io),
