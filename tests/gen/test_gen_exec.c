@@ -330,6 +330,16 @@ static void flow_ref(int x0, int *s_out, int *n_out)
     *n_out = n;
 }
 
+/* The bundled config `name` into *c. */
+static void bundled_config(const char *name, emu_config *c)
+{
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int rc = emu_config_load_bundled(name, c, &d);
+    isa_diags_free(&d);
+    assert_int_equal(rc, 0);
+}
+
 /* flow.cl at SIMD width w for `device`, run on config c and checked
  * against flow_ref (100 items, groups of 50: partial sub-groups) */
 static void flow_on(const char *device, const emu_config *c, uint32_t w, isa_kernel *k)
@@ -368,9 +378,7 @@ static void flow_gen9(void **state)
 {
     (void)state;
     emu_config c9;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    assert_int_equal(emu_config_load_bundled("intel-gen9-gt2", &c9, &d), 0);
+    bundled_config("intel-gen9-gt2", &c9);
     isa_kernel k;
     flow_on("skl", &c9, 8, &k);
     bool forward_goto = false;
@@ -378,7 +386,6 @@ static void flow_gen9(void **state)
         forward_goto |= k.gen->inst[i].op == GEN_OP_GOTO && k.gen->inst[i].uip > i;
     assert_true(forward_goto);
     isa_kernel_free(&k);
-    isa_diags_free(&d);
 }
 
 /* Divergent if/else, loops with break/continue, a switch and an early
@@ -593,9 +600,7 @@ static void lsc_unaligned(void **state)
 {
     (void)state;
     emu_config hpg;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    assert_int_equal(emu_config_load_bundled("intel-xe-hpg", &hpg, &d), 0);
+    bundled_config("intel-xe-hpg", &hpg);
     isa_kernel k;
     load_for("dg2-g10", "packed.cl", 16, "", &k);
     enum { N = 32, PK = 11 };
@@ -633,7 +638,6 @@ static void lsc_unaligned(void **state)
     free(args[0].data);
     free(args[1].data);
     isa_kernel_free(&k);
-    isa_diags_free(&d);
 }
 
 /* A call to a function IGC left undefined is refused at load, naming the
