@@ -1412,13 +1412,28 @@ static void sync_access(emu_run *run, const isa_inst *in, uint32_t item, uint64_
             e->stamp[0] = e->stamp[1] = 0;
         return;
     }
+    uint32_t sc = scope | (fenced ? it->pend_scope : 0);
+    const bool cont = e && f == ISA_FAM_ATOM && (e->stamp[0] || e->stamp[1]);
     if (!e && !(e = sync_find(d, key, true)))
         return;     /* out of host memory: an ordering missed */
+    if (cont) {
+        /* a release RMW inside another release's sequence: an acquire
+         * reading it synchronises with both; one entry keeps the later
+         * serials and a scope holding both releasers (the wider one;
+         * the device when they differ in work-group or sub-group), so an
+         * ordering may be taken too widely, never missed */
+        if (e->wg != d->wg || e->sg != item / run->width)
+            sc = 0;
+        else
+            sc &= e->scope;
+        for (int s = 0; s < 2; s++)
+            stamp[s] = umax(stamp[s], e->stamp[s]);
+    }
     for (int s = 0; s < 2; s++)
         e->stamp[s] = umax(stamp[s], it->pend[s]);
     e->wg = d->wg;
     e->sg = item / run->width;
-    e->scope = scope | (fenced ? it->pend_scope : 0);
+    e->scope = sc;
 }
 
 /* A fence (nop.acquire/.release) of work-item `item`: an acquire fence

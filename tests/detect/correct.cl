@@ -168,3 +168,24 @@ kernel void img_block_fence(global int *out, local int *tile, read_write image2d
     barrier(CLK_GLOBAL_MEM_FENCE);
     out[get_local_id(0)] = intel_sub_group_block_read_ui(img, (int2)((s + 1) % n * 32, 0));
 }
+
+// A release read-modify-write inside a release sequence: work-group 0's
+// item 0 releases the flag at device scope, work-group 1's item 16 adds
+// to it with a release at work-group scope, and work-group 2's item 32
+// acquires at device scope: the add continues the first release's
+// sequence, so the acquire synchronises with it and out[1] is ordered.
+kernel void flag_sequence(global int *out, local int *tile)
+{
+    global atomic_int *flag = (global atomic_int *)(out + 63);
+    uint g = get_global_id(0);
+    if (g == 0) {
+        out[1] = 42;
+        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+    }
+    if (g == 16)
+        atomic_fetch_add_explicit(flag, 1, memory_order_release, memory_scope_work_group);
+    int v = -1;
+    if (g == 32 && atomic_load_explicit(flag, memory_order_acquire, memory_scope_device) == 2)
+        v = out[1];
+    out[2 + g] = v;
+}

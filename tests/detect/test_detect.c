@@ -493,6 +493,8 @@ static void test_correct_kernels(void **state)
     expect_clean_at("correct.cl", "wg_flag_release", LAUNCH1, "tile", 2);
     expect_clean_at("correct.cl", "dev_flag_release", LAUNCH2, "tile", 0);
     expect_clean_at("correct.cl", "dev_flag_fences", LAUNCH2, "tile", 0);
+    expect_clean_at("correct.cl", "flag_sequence",
+                    "--global 48 --local 16 --sg 8 --arg out=int:zeros:64", "tile", 0);
     expect_clean_at("correct.cl", "img_with_fence", LAUNCH_IMG, "tile", 0);
     expect_clean_at("correct.cl", "img_block_fence", LAUNCH_IMG, "tile", 0);
 }
