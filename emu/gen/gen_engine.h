@@ -15,9 +15,11 @@
 #define GEN_A0_BYTES 64      /* a0.0-a0.15 (16-bit) */
 #define GEN_CTRL_BYTES 64    /* cr0, sr0, ce0, n0, tm0 */
 
-/* A work-group's barrier: threads that signaled it in this generation. */
+/* A work-group's barrier: threads that signaled it in this generation.
+ * Barrier 0 is the work-group's; named barriers (1 ...) take their count
+ * of producer threads from the signal's header. */
 typedef struct gen_barrier {
-    uint32_t threads;        /* hardware threads of the work-group */
+    uint32_t threads;        /* threads that complete it */
     uint32_t signaled;
     uint32_t gen;            /* completed barriers so far */
 } gen_barrier;
@@ -40,7 +42,9 @@ typedef struct gen_thread {
     bool bar_signaled;       /* signaled the barrier of generation bar_gen */
     bool bar_passed;         /* resumed after that barrier completed */
     uint32_t bar_gen;
-    gen_barrier *bar;        /* its work-group's */
+    gen_barrier *bar;        /* the barrier it signaled last */
+    gen_barrier *bars;       /* its work-group's, GEN_MAX_BARRIERS of them */
+    uint32_t *bar_done;      /* barriers its work-group completed (any of them) */
     uint8_t *scratch;        /* the work-group's scratch arena (A32 stateless) */
     uint32_t scratch_size;   /* its bytes: scratch_stride x the work-group's threads,
                               * then (Xe-HPG+) the indirect data */

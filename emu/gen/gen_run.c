@@ -295,7 +295,8 @@ typedef struct gen_state {
     uint8_t *grf, *cross, *scratch;
     uint32_t maxt, scratch_size;
     uint32_t indirect;     /* Xe-HPG+: the indirect data's offset in scratch */
-    gen_barrier bar;
+    gen_barrier bar[GEN_MAX_BARRIERS];
+    uint32_t bar_done;     /* barrier completions in the work-group */
 } gen_state;
 
 static void state_free(gen_state *s)
@@ -334,7 +335,9 @@ static int state_init(emu_run *run, gen_state *s)
     for (uint32_t i = 0; i < s->maxt; i++) {
         s->th[i].grf = s->grf + (size_t)i * grf_size;
         s->th[i].grf_size = grf_size;
-        s->th[i].bar = &s->bar;
+        s->th[i].bar = &s->bar[0];
+        s->th[i].bars = s->bar;
+        s->th[i].bar_done = &s->bar_done;
         s->th[i].scratch = s->scratch;
         s->th[i].scratch_size = s->scratch_size;
         s->th[i].indirect = s->indirect;
@@ -370,7 +373,9 @@ static int run_wg(emu_run *run, gen_state *s, uint64_t w, emu_wg_trace *tr)
     if (p->loads_payload)
         memcpy(s->scratch + s->indirect, s->cross + p->inline_bytes,
                p->cross_used - p->inline_bytes);
-    s->bar = (gen_barrier){ .threads = wg->nsg };
+    memset(s->bar, 0, sizeof s->bar);
+    s->bar[0].threads = wg->nsg;
+    s->bar_done = 0;
     if (tr) {
         emu_trace_reset(tr, wg->nsg);
         tr->wg_linear = w;
@@ -391,10 +396,10 @@ static int run_wg(emu_run *run, gen_state *s, uint64_t w, emu_wg_trace *tr)
          * pass resumes its threads from the first, so that after each
          * barrier the threads run in order, as sgemu's own sub-groups */
         bool ran = false;
-        const uint32_t gen0 = s->bar.gen;
-        for (uint32_t i = 0; !rc && i < wg->nsg && s->bar.gen == gen0; i++) {
+        const uint32_t done0 = s->bar_done;
+        for (uint32_t i = 0; !rc && i < wg->nsg && s->bar_done == done0; i++) {
             gen_thread *t = &s->th[i];
-            if (t->done || (t->blocked && t->bar_gen == s->bar.gen))
+            if (t->done || (t->blocked && t->bar_gen == t->bar->gen))
                 continue;
             t->bar_passed = t->blocked;
             ran = true;
@@ -408,8 +413,10 @@ static int run_wg(emu_run *run, gen_state *s, uint64_t w, emu_wg_trace *tr)
             for (uint32_t i = 0; i < wg->nsg; i++)
                 if (!s->th[i].done) {
                     rc = gen_fault(run, &s->th[i], UINT32_MAX, SGEMU_EXIT_FAULT,
-                                   "barrier: %u of %u hardware threads of the work-group "
-                                   "reached it, the others ended", s->bar.signaled, wg->nsg);
+                                   "barrier %u: %u of the %u hardware threads it waits for "
+                                   "reached it, the others ended or wait elsewhere",
+                                   (uint32_t)(s->th[i].bar - s->bar), s->th[i].bar->signaled,
+                                   s->th[i].bar->threads);
                     break;
                 }
         }

@@ -528,6 +528,44 @@ static int lsc(emu_run *run, gen_thread *t, const gen_inst *in)
     return more < 0 ? run->fault->code : 0;
 }
 
+/* A barrier signal.  With named barriers (Xe-HPC, barrier_count > 1) the
+ * header's dword 2 names the barrier: [7:0] its ID (0: the work-group's
+ * barrier), [15:14] the thread's role (0 producer and consumer, 1
+ * producer, 2 consumer), [23:16] the producer threads that complete it
+ * (IGC's named_barrier_init count); `sync.bar` waits for it.  Producers
+ * count toward completion, consumers wait. */
+static int barrier_signal(emu_run *run, gen_thread *t, const gen_inst *in)
+{
+    const gen_program *p = run->k->gen;
+    uint32_t id = 0, role = 0, producers = 0;
+    if (p->barrier_count > 1) {
+        const uint8_t *h = grf_at(t, in->src[0].reg * p->grf_bytes + 8, 4);
+        if (!h)
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT, "message header outside the GRF");
+        uint32_t w;
+        memcpy(&w, h, 4);
+        id = w & 0xff;
+        role = w >> 14 & 3;
+        producers = w >> 16 & 0xff;
+        if (id >= p->barrier_count || role == 3 || (id && !producers))
+            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
+                             "named barrier signal 0x%x: barrier %u of %u, role %u, %u "
+                             "producers", w, id, p->barrier_count, role, producers);
+    }
+    gen_barrier *b = &t->bars[id];
+    if (id)
+        b->threads = producers;
+    t->bar = b;
+    t->bar_gen = b->gen;
+    t->bar_signaled = role != 1;        /* a producer only does not wait */
+    if (role != 2 && ++b->signaled >= b->threads) {
+        b->signaled = 0;
+        b->gen++;
+        (*t->bar_done)++;
+    }
+    return 0;
+}
+
 int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
 {
     if (in->eot) {   /* end of thread (thread spawner message) */
@@ -545,13 +583,7 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
         if (t->bar_signaled)
             return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
                              "barrier signaled twice before waiting for it");
-        t->bar_signaled = true;
-        t->bar_gen = t->bar->gen;
-        if (++t->bar->signaled == t->bar->threads) {
-            t->bar->signaled = 0;
-            t->bar->gen++;
-        }
-        return 0;
+        return barrier_signal(run, t, in);
     }
     if (in->sfid == GEN_SFID_SMPL)
         return gen_sampler(run, t, in);

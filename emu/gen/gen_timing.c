@@ -234,6 +234,10 @@ int gen_timing_ops(const gen_program *p, tm_op **out)
              * on the software scoreboard, which the slots already order */
             o->kind = in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR ? TM_K_BARRIER
                                                                          : TM_K_NONE;
+            /* a named barrier's wait (sync.bar N, N > 0: Xe-HPC) is not
+             * modelled: the model's barriers are the work-group's */
+            if (o->kind == TM_K_BARRIER && in->src[0].kind == GEN_OPND_IMM && in->src[0].imm)
+                o->kind = TM_K_NONE;
             o->pipe = TM_PIPE_SYNC;
             continue;
         case GEN_CLASS_SEND: {

@@ -190,6 +190,7 @@ typedef struct gen_payload {
 #define GEN_MAX_PAYLOAD 256
 #define GEN_MAX_BTI 256
 #define GEN_MAX_SAMPLERS 16
+#define GEN_MAX_BARRIERS 32
 #define GEN_NO_SAMPLER UINT32_MAX
 
 typedef struct gen_program {
@@ -199,6 +200,7 @@ typedef struct gen_program {
     uint32_t grf_count;    /* GRFs per thread (128 or 256) */
     uint32_t grf_bytes;    /* bytes per GRF (32 before Xe-HPC) */
     uint32_t slm_bytes;    /* static SLM */
+    uint32_t barrier_count;   /* barriers: 0 or 1, more with named barriers (Xe-HPC) */
     uint32_t scratch_bytes;   /* per-thread spill memory (scratch) */
     uint32_t private_bytes;   /* private memory (private_space) */
     bool private_per_item;    /* private_bytes a work-item (else a thread) */

@@ -357,9 +357,10 @@ static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_
         return FAIL("kernel '%s': execution_env.simd_size %u", k->name, p->simd);
     if (p->grf_count == 0 || p->grf_count > 256)
         return FAIL("kernel '%s': execution_env.grf_count %u", k->name, p->grf_count);
-    if (num(d, env, "barrier_count", 0) > 1)
-        return FAIL("kernel '%s': named barriers are not supported by sgemu's Gen path yet",
-                    k->name);
+    long long nbar = num(d, env, "barrier_count", 0);
+    if (nbar < 0 || nbar > GEN_MAX_BARRIERS)
+        return FAIL("kernel '%s': execution_env.barrier_count %lld", k->name, nbar);
+    p->barrier_count = (uint32_t)nbar;
     SEQ_EACH(d, map_get(d, kn, "per_thread_memory_buffers"), it) {
         yaml_node_t *b = yaml_document_get_node(d, *it);
         const char *type = str(d, b, "type");

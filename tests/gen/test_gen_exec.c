@@ -933,6 +933,53 @@ static void rounding(void **state)
     }
 }
 
+/* --------------------------------------------------------- named barriers */
+
+/* Xe-HPC: sub-groups 0 and 1 of each work-group of 64 exchange values
+ * twice at named barrier a, sub-groups 2 and 3 once at b (a single barrier
+ * for all four would never complete); each result is the OpenCL reading of
+ * the local array after the barriers. */
+static void named_barriers(void **state)
+{
+    (void)state;
+    char path[1200], err[2048];
+    snprintf(path, sizeof path, "%s/named_barrier.cl", kdir);
+    isa_kernel k;
+    int rc = sgemu_load_igc(path, "pvc", "", 0, NULL, &k, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_true(k.gen->barrier_count >= 3);   /* the work-group's, a and b */
+    emu_config hpc;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(emu_config_load_bundled("intel-xe-hpc", &hpc, &d), 0);
+    isa_diags_free(&d);
+    const uint32_t n = 128;
+    sgemu_argval args[2] = { buffer(n * 4), buffer(n * 4) };
+    int32_t *in = (int32_t *)args[0].data, *o = (int32_t *)args[1].data;
+    uint32_t seed = 5;
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = (int32_t)(lcg(&seed) % 100000);
+    sgemu_launch L = launch_1d(n, 64, 16);
+    L.max_instructions = 1000000;
+    sgemu_stats st;
+    sgemu_fault f;
+    rc = sgemu_run(&k, &hpc, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "%s\n", f.msg);
+    assert_int_equal(rc, 0);
+    sgemu_stats_free(&st);
+    for (uint32_t g = 0; g < n; g++) {
+        uint32_t base = g / 64 * 64, l = g % 64;
+        int32_t want = l < 32 ? in[g] * 3 + 1 : in[base + (l ^ 16)] * 3;
+        assert_int_equal(o[g], want);
+    }
+    free(args[0].data);
+    free(args[1].data);
+    isa_kernel_free(&k);
+}
+
 int main(void)
 {
     char err[256];
@@ -968,6 +1015,7 @@ int main(void)
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
         cmocka_unit_test(rounding),
+        cmocka_unit_test(named_barriers),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
     };
