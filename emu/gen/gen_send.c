@@ -93,7 +93,9 @@ static int access(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, uint
 }
 
 /* Pseudo binding-table index of a flat A64 address. */
-enum { BTI_FLAT64 = 0x100 };
+/* BTI_FLAT64: an A64 address; BTI_SCRATCH_SS: an offset in the thread's
+ * own scratch (an LSC message through the scratch surface state) */
+enum { BTI_FLAT64 = 0x100, BTI_SCRATCH_SS = 0x101 };
 
 /* The space and emu/ address of raw address v of lane `lane` under
  * binding-table index bti: BTI_FLAT64 (an A64 address), SLM, A32 stateless
@@ -116,6 +118,11 @@ static int resolve(emu_run *run, gen_thread *t, uint32_t lane, uint32_t bti, uin
     }
     if (bti == BTI_A32 || bti == BTI_A32_NC) {
         *sp = SPACE_SCRATCH;
+        return 0;
+    }
+    if (bti == BTI_SCRATCH_SS) {   /* the thread's part of the arena, then v */
+        *sp = SPACE_SCRATCH;
+        *addr = (uint64_t)t->sg->id * gen_scratch_stride(run->k->gen) + v;
         return 0;
     }
     int16_t arg = bti < GEN_MAX_BTI ? run->k->gen->bti_arg[bti] : -1;
@@ -451,6 +458,20 @@ static int scratch_block(emu_run *run, gen_thread *t, const gen_inst *in, bool s
     return access(run, t, 0, SPACE_SCRATCH, addr, r, bytes, store);
 }
 
+/* Does the LSC message's surface state name the thread's scratch?  On
+ * Xe-HPC IGC reaches private arrays through the scratch surface:
+ * `a0.2 = r0.5 >> 4` then `send.ugm ... ss[a0.2]` with a32 offsets into
+ * the thread's scratch; r0.5 holds the thread's part of the arena
+ * (gen_run.c), so the offset must be that part's >> 4. */
+static bool scratch_surface(const emu_run *run, const gen_thread *t, const gen_lsc *l)
+{
+    uint32_t v = 0;
+    if (l->ss_a0 >= GEN_A0_BYTES / 4)
+        return false;
+    memcpy(&v, t->a0 + 4 * l->ss_a0, 4);
+    return v == (uint32_t)((uint64_t)t->sg->id * gen_scratch_stride(run->k->gen) >> 4);
+}
+
 /* An LSC message (Xe-HPG+; gen_lsc.c has its fields from IGA's decoding).
  * Addresses: flat (A64 global, or on SLM an offset into local memory),
  * bti[N] (an offset into the surface of binding-table index N; 255: A32
@@ -468,11 +489,13 @@ static int lsc(emu_run *run, gen_thread *t, const gen_inst *in)
             memset(r, 0, (size_t)in->rlen * gb);
         return 0;
     }
-    if (l->op == GEN_LSC_OTHER || l->model == GEN_LSC_BSS || l->model == GEN_LSC_SS ||
-        l->addr_bytes == 2 || (l->reg_bytes != l->mem_bytes && l->transpose))
+    if (l->op == GEN_LSC_OTHER || l->model == GEN_LSC_BSS ||
+        (l->model == GEN_LSC_SS && !scratch_surface(run, t, l)) || l->addr_bytes == 2 ||
+        (l->reg_bytes != l->mem_bytes && l->transpose))
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
                          "this LSC message is not supported by sgemu");
-    uint32_t bti = l->model == GEN_LSC_BTI ? l->bti
+    uint32_t bti = l->model == GEN_LSC_SS ? (uint32_t)BTI_SCRATCH_SS
+                 : l->model == GEN_LSC_BTI ? l->bti
                  : in->sfid == GEN_SFID_SLM ? (uint32_t)BTI_SLM
                  : l->addr_bytes == 8 ? (uint32_t)BTI_FLAT64 : (uint32_t)BTI_A32;
     const uint32_t stride = (in->esize * l->reg_bytes + gb - 1) / gb * gb;

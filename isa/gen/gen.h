@@ -132,6 +132,8 @@ typedef struct gen_lsc {
     uint8_t addr_bytes;    /* a16, a32, a64 */
     uint8_t model;         /* GEN_LSC_FLAT, BTI, ... */
     uint8_t bti;
+    uint8_t ss_a0;         /* ss[a0.N], bss[a0.N]: N, the a0 dword holding the
+                              surface state offset (0xff: none) */
 } gen_lsc;
 
 /* The LSC fields from an instruction's text as IGA prints it: 0, or -1

@@ -114,6 +114,10 @@ int gen_lsc_parse(const char *text, gen_lsc *l)
             l->bti = (uint8_t)v;
         } else if (strncmp(tok, "bss", 3) == 0 || strncmp(tok, "ss", 2) == 0) {
             l->model = tok[0] == 'b' ? GEN_LSC_BSS : GEN_LSC_SS;
+            const char *a0 = strstr(text, "ss[a0.");   /* strtok split it at the '.' */
+            char *e = NULL;
+            long sub = a0 ? strtol(a0 + 6, &e, 10) : -1;
+            l->ss_a0 = sub >= 0 && sub < 16 && e && *e == ']' ? (uint8_t)sub : 0xff;
         } else if (strspn(tok, "xyzw") == strlen(tok)) {
             for (const char *q = tok; *q; q++)   /* quad messages' channels */
                 l->chmask |= (uint8_t)(1u << (*q == 'w' ? 3 : *q - 'x'));

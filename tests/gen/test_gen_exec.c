@@ -453,35 +453,65 @@ static void slm(void **state)
 
 /* ------------------------------------------------------------ private */
 
-/* A private array with data-dependent indices: in the threads' scratch */
+/* private.cl (a private array with data-dependent indices, in the
+ * threads' scratch) at width w for `device` on config c (80 items, groups
+ * of 40) */
+static void private_on(const char *device, const emu_config *c, uint32_t w, isa_kernel *k)
+{
+    const uint32_t n = 80;
+    load_for(device, "private.cl", w, "", k);
+    assert_true(k->gen->scratch_bytes > 0);
+    sgemu_argval args[2] = { buffer(n * 4), buffer(n * 4) };
+    int32_t *a = (int32_t *)args[0].data, *out = (int32_t *)args[1].data;
+    uint32_t seed = 21;
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = (int32_t)(lcg(&seed) % 5000);
+    sgemu_launch L = launch_1d(n, 40, w);
+    L.max_instructions = 100000000;
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(k, c, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "%s\n", f.msg);
+    sgemu_stats_free(&st);
+    assert_int_equal(rc, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t buf[64];
+        for (int32_t q = 0; q < 64; q++)
+            buf[q] = a[i] * q + (int32_t)i;
+        int32_t j = a[i] & 63;
+        buf[j] += 100;
+        buf[(j * 7) & 63] ^= 0x55;
+        assert_int_equal(out[i], buf[(j + 3) & 63] + buf[j] - buf[a[i] >> 6 & 63]);
+    }
+    free(args[0].data);
+    free(args[1].data);
+}
+
 static void private_mem(void **state)
 {
     (void)state;
-    const uint32_t n = 80;
     for (size_t w = 0; w < 3; w++) {
         isa_kernel k;
-        load("private.cl", widths[w], "", &k);
-        assert_true(k.gen->scratch_bytes > 0);
-        sgemu_argval args[2] = { buffer(n * 4), buffer(n * 4) };
-        int32_t *a = (int32_t *)args[0].data, *c = (int32_t *)args[1].data;
-        uint32_t seed = 21;
-        for (uint32_t i = 0; i < n; i++)
-            a[i] = (int32_t)(lcg(&seed) % 5000);
-        sgemu_fault f;
-        assert_int_equal(run(&k, n, 40, args, &f), 0);
-        for (uint32_t i = 0; i < n; i++) {
-            int32_t buf[64];
-            for (int32_t q = 0; q < 64; q++)
-                buf[q] = a[i] * q + (int32_t)i;
-            int32_t j = a[i] & 63;
-            buf[j] += 100;
-            buf[(j * 7) & 63] ^= 0x55;
-            assert_int_equal(c[i], buf[(j + 3) & 63] + buf[j] - buf[a[i] >> 6 & 63]);
-        }
-        free(args[0].data);
-        free(args[1].data);
+        private_on("tgllp", &cfg, widths[w], &k);
         isa_kernel_free(&k);
     }
+}
+
+/* On Xe-HPC IGC reaches scratch through its surface state (`send.ugm ...
+ * ss[a0.2]`, a0.2 = r0.5 >> 4): the code must hold such a message */
+static void private_pvc(void **state)
+{
+    (void)state;
+    emu_config hpc;
+    bundled_config("intel-xe-hpc", &hpc);
+    isa_kernel k;
+    private_on("pvc", &hpc, 16, &k);
+    bool ss = false;
+    for (uint32_t i = 0; i < k.gen->ninst; i++)
+        ss |= k.gen->inst[i].lsc.model == GEN_LSC_SS;
+    assert_true(ss);
+    isa_kernel_free(&k);
 }
 
 /* ------------------------------------------------------------ block I/O */
@@ -1012,6 +1042,7 @@ int main(void)
         cmocka_unit_test(lsc_unaligned),
         cmocka_unit_test(slm),
         cmocka_unit_test(private_mem),
+        cmocka_unit_test(private_pvc),
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
         cmocka_unit_test(rounding),
