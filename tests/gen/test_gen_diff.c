@@ -60,7 +60,6 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
         memset(&v[i], 0, sizeof v[i]);
     for (uint32_t i = 0; i < user_args(k); i++) {
         const isa_arg *a = &k->args[i];
-        memset(&v[i], 0, sizeof v[i]);
         if (a->kind == ISA_ARG_SCALAR) {
             v[i].kind = SGEMU_VAL_SCALAR;
             if (a->type == ISA_T_F32) {
@@ -78,6 +77,8 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
             v[i].kind = SGEMU_VAL_BUFFER;
             v[i].bytes = a->byval;
             v[i].data = calloc(1, a->byval);
+            if (!v[i].data)
+                return -1;
             memcpy(v[i].data, &two, a->byval < 8 ? a->byval : 8);
         } else if (a->kind == ISA_ARG_GLOBAL || a->kind == ISA_ARG_CONSTANT) {
             uint32_t eb = isa_types[a->type].bytes;
