@@ -111,6 +111,18 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
             put32(d, (smp & 0x30) == 0x10 && (smp & 0xe) == 0x4 ? UINT32_MAX : 0);
             break;
         }
+        case GEN_PAY_SAMPLER_ADDRESS: {
+            /* the compute runtime's patch values (GetAddrModeEnum): none 0,
+             * clamp 1, clamp to edge 2, repeat 3, mirrored repeat 4; from the
+             * OpenCL C bits 0x0, 0x4, 0x2, 0x6, 0x8 */
+            static const uint8_t mode[5] = { 0, 2, 1, 3, 4 };
+            uint32_t am = (uint32_t)run->args[e->arg].scalar >> 1 & 7;
+            put32(d, am < 5 ? mode[am] : 0);
+            break;
+        }
+        case GEN_PAY_SAMPLER_NORMALIZED:
+            put32(d, run->args[e->arg].scalar & 1 ? 8 : 0);
+            break;
         }
     }
 }

@@ -179,7 +179,9 @@ typedef enum gen_payload_kind {
     GEN_PAY_IMAGE_WIDTH, GEN_PAY_IMAGE_HEIGHT, GEN_PAY_IMAGE_DEPTH,   /* of image `arg` */
     GEN_PAY_IMAGE_CHTYPE,    /* its CL_ channel data type (get_image_channel_data_type) */
     GEN_PAY_IMAGE_ORDER,     /* its CL_ channel order */
-    GEN_PAY_SAMPLER_SNAP_WA  /* sampler `arg`: all ones for nearest + CLK_ADDRESS_CLAMP */
+    GEN_PAY_SAMPLER_SNAP_WA, /* sampler `arg`: all ones for nearest + CLK_ADDRESS_CLAMP */
+    GEN_PAY_SAMPLER_ADDRESS, /* its addressing mode, the runtime's patch value */
+    GEN_PAY_SAMPLER_NORMALIZED  /* 8 for normalised coordinates, else 0 */
 } gen_payload_kind;
 
 typedef struct gen_payload {

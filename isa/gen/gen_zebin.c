@@ -178,6 +178,8 @@ static int payload_kind(const char *t, gen_payload_kind *out)
         { "image_channel_data_type", GEN_PAY_IMAGE_CHTYPE },
         { "image_channel_order", GEN_PAY_IMAGE_ORDER },
         { "sampler_snap_wa", GEN_PAY_SAMPLER_SNAP_WA },
+        { "sampler_address", GEN_PAY_SAMPLER_ADDRESS },
+        { "sampler_normalized", GEN_PAY_SAMPLER_NORMALIZED },
     };
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
         if (strcmp(t, kinds[i].name) == 0) {

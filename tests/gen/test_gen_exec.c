@@ -766,7 +766,7 @@ static void images(void **state)
         load("image.cl", widths[w], "", &k);
         for (int dx = 0; dx < 2; dx++) {
             uint32_t seed = 7;
-            sgemu_argval args[9];
+            sgemu_argval args[10];
             args[0] = image_arg(IW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8, &seed);
             args[1] = image_arg(IW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8, NULL);
             args[2] = image_arg(FW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_FLOAT, NULL);
@@ -783,6 +783,7 @@ static void images(void **state)
             memset(&args[8], 0, sizeof args[8]);
             args[8].kind = SGEMU_VAL_SCALAR;
             args[8].scalar = (uint64_t)dx;
+            args[9] = buffer(n * 16);
             sgemu_launch la;
             memset(&la, 0, sizeof la);
             la.dims = 2;
@@ -833,13 +834,17 @@ static void images(void **state)
                             assert_true(fo[8 * i + c] == t[c]);
                             assert_true(fo[8 * i + 4 + c] == e[c]);
                         }
+                        texel4(&args[2].image, x % 8, y, t);
+                        for (int c = 0; c < 4; c++)
+                            assert_true(((const float *)args[9].data)[4 * i + c] == t[c]);
                         /* block read 2 elements left: clamped to element 0 */
                         int64_t bx = (int64_t)x - 2;
                         assert_int_equal(bo[i], blk[y * IW + (bx < 0 ? 0 : bx)] * 3u + 1u);
                     }
             }
-            for (int a = 0; a < 8; a++)
-                free(a == 3 ? NULL : a < 6 ? (void *)args[a].image.data : (void *)args[a].data);
+            for (int a = 0; a < 10; a++)
+                free(a == 3 || a == 8 ? NULL : a < 6 ? (void *)args[a].image.data
+                                                     : (void *)args[a].data);
         }
         isa_kernel_free(&k);
     }
