@@ -475,6 +475,24 @@ static child_res better(child_res best, child_res r)
 {
     return best.rc || (!r.rc && r.secs < best.secs) ? r : best;
 }
+
+/* GEN_ROUNDS rounds of one SPIR-V-path and one Gen-path child at SIMD16,
+ * alternating so that both see the same host load; the faster of each. */
+static void alternate(const opts *o, const bench_work *w, uint64_t n, bool timed,
+                      child_res *spirv, child_res *gen)
+{
+    for (int round = 0; round < GEN_ROUNDS; round++) {
+        child_load = LOAD_CL;
+        child_res a = run_forked(o, w, n, 16, timed, 1);
+        child_load = LOAD_GEN;
+        child_res b = run_forked(o, w, n, 16, timed, 1);
+        *spirv = better(*spirv, a);
+        *gen = better(*gen, b);
+        if (a.rc && b.rc)
+            break;
+    }
+}
+
 static void section_gen(const opts *o)
 {
     printf("## Gen path: the same OpenCL C kernel through SPIR-V and through IGC (S=16, "
@@ -513,29 +531,12 @@ static void section_gen(const opts *o)
         child_config = GEN_CONFIG;
         child_reps = OCL_REPS;
         child_res s = { .rc = -1 }, g = { .rc = -1 };
-        for (int round = 0; round < GEN_ROUNDS; round++) {
-            child_load = LOAD_CL;
-            child_res a = run_forked(o, w, n, 16, false, 1);
-            child_load = LOAD_GEN;
-            child_res b = run_forked(o, w, n, 16, false, 1);
-            s = better(s, a);
-            g = better(g, b);
-            if (a.rc && b.rc)
-                break;
-        }
+        alternate(o, w, n, false, &s, &g);
         /* timed runs of both paths, alternating, the faster of each */
         child_res t = { .rc = -1 }, tg = { .rc = -1 };
         child_reps = 1;
-        for (int round = 0; !o->no_timing && round < GEN_ROUNDS; round++) {
-            child_load = LOAD_CL;
-            child_res a = run_forked(o, w, n, 16, true, 1);
-            child_load = LOAD_GEN;
-            child_res b = run_forked(o, w, n, 16, true, 1);
-            t = better(t, a);
-            tg = better(tg, b);
-            if (a.rc && b.rc)
-                break;
-        }
+        if (!o->no_timing)
+            alternate(o, w, n, true, &t, &tg);
         child_load = LOAD_SGASM;
         child_reps = 1;
         child_config = BENCH_CONFIG;
