@@ -298,19 +298,19 @@ void emu_image_load(const sgemu_image *im, int64_t x, int64_t y, uint32_t out[4]
     texel(im, x, y, chtype_kind((sgemu_channel_type)im->chtype) == IMG_F, out);
 }
 
+bool emu_image_inside(const sgemu_image *im, int64_t x, int64_t y)
+{
+    return x >= 0 && y >= 0 && x < (int64_t)im->width && y < (int64_t)im->height;
+}
+
 void emu_image_store(const sgemu_image *im, int64_t x, int64_t y, const uint32_t v[4])
 {
     uint32_t nch = channel_count[im->order], cb = channel_bytes[im->chtype];
-    if (x < 0 || y < 0 || x >= (int64_t)im->width || y >= (int64_t)im->height)
+    if (!emu_image_inside(im, x, y))
         return;
     uint8_t *p = im->data + (size_t)y * im->pitch + (size_t)x * im->elem_bytes;
     for (uint32_t c = 0; c < nch; c++)
         channel_store((sgemu_channel_type)im->chtype, v[c], p + c * cb);
-}
-
-bool emu_image_inside(const sgemu_image *im, int64_t x, int64_t y)
-{
-    return x >= 0 && y >= 0 && x < (int64_t)im->width && y < (int64_t)im->height;
 }
 
 void emu_image_outside_text(char *buf, size_t cap, const char *op, int64_t x, int64_t y,

@@ -458,9 +458,9 @@ static bool compare(uint8_t cond, gval a, gval b, bool fl, bool uns)
     return cond_of_order(cond, ORDER(a.i, b.i));
 }
 
-/* Round a float result to the execution precision (single unless :df):
- * to nearest even (extended math, whose unit sgemu computes correctly
- * rounded), and denormal single results flushed unless cr0.0 keeps them. */
+/* Round a float result to the execution precision (single unless :df),
+ * to nearest even whatever cr0.0 says: the extended math and frc results
+ * that use it keep round-to-nearest and their denormals (docs/gen.md). */
 static double fround(double x, bool dbl)
 {
     return dbl ? x : (double)(float)x;
