@@ -4,6 +4,7 @@
 
 #include "sgemu.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Set err to code and a formatted message; returns code. */
@@ -13,5 +14,23 @@ int load_fail(sgemu_fault *err, int code, const char *fmt, ...)
 /* load/sgemu_opencl.h, compiled in (tools/embed_text.py) */
 extern const char load_opencl_header[];
 extern const size_t load_opencl_header_len;
+
+/* Find prog in $PATH (its path to buf, n bytes, when buf is given). */
+bool load_find_in_path(const char *prog, char *buf, size_t n);
+
+/* Run argv[0] (found in $PATH) and wait; its diagnostics go to the file
+ * err_path when one is given, else to descriptor log_fd.  Returns its exit
+ * status, or -1 when it could not be run. */
+int load_run_tool(char *const argv[], const char *err_path, int log_fd);
+
+/* The precompiled form of load/sgemu_opencl.h for a clang-14 compile with
+ * the options opts[0..nopts) (everything before the input file), from the
+ * cache folder (opencl_pch.c; built there on first use).  Its path goes to
+ * pch (n bytes).  False when there is none to use: the caller then includes
+ * the header as text. */
+bool load_opencl_pch(const char *const *opts, int nopts, char *pch, size_t n);
+
+/* Forget a precompiled header that clang-14 would not use (stale). */
+void load_opencl_pch_drop(const char *pch);
 
 #endif

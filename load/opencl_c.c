@@ -12,18 +12,22 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Is `prog` an executable in $PATH? */
-static bool in_path(const char *prog)
+/* Find `prog` in $PATH; its path goes to buf (n bytes) when buf is given. */
+bool load_find_in_path(const char *prog, char *buf, size_t n)
 {
     const char *path = getenv("PATH");
-    char buf[1024];
+    char local[1024];
+    if (!buf) {
+        buf = local;
+        n = sizeof local;
+    }
     for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
         const char *e = strchr(p, ':');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        snprintf(buf, n, "%.*s/%s", (int)len, p, prog);
         if (access(buf, X_OK) == 0)
             return true;
-        p += n + (e ? 1 : 0);
+        p += len + (e ? 1 : 0);
     }
     return false;
 }
@@ -31,7 +35,7 @@ static bool in_path(const char *prog)
 /* Run argv[0] (found in $PATH) and wait; its diagnostics go to the file
  * err_path when one is given, else to descriptor log_fd.  Returns its exit
  * status (or -1). */
-static int run_tool(char *const argv[], const char *err_path, int log_fd)
+int load_run_tool(char *const argv[], const char *err_path, int log_fd)
 {
     pid_t pid = fork();
     if (pid < 0)
@@ -99,46 +103,85 @@ static const char *const keep_group_ops[] = {
     NULL
 };
 
+/* Copy the file `path` to descriptor fd (clang's warnings, kept aside
+ * while it was unclear whether they are the ones to show). */
+static void copy_to_fd(const char *path, int fd)
+{
+    size_t len = 0;
+    sgemu_fault ignored;
+    char *text = sgemu_read_file(path, &len, &ignored);
+    for (size_t at = 0; text && at < len;) {
+        const ssize_t w = write(fd, text + at, len - at);
+        if (w <= 0)
+            break;
+        at += (size_t)w;
+    }
+    free(text);
+}
+
 /* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
  * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
  * integer widths added to its data layout, then clang's -O2 pipeline on
  * that IR without the loop and SLP vectorisers (they turn short loops into
- * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate). */
+ * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate).
+ * The header comes precompiled when the cache has it (opencl_pch.c); if
+ * clang-14 then fails, the compile is repeated with the header as text, so
+ * that a stale precompiled header is never the reason, and the messages
+ * shown are those of the plain compile. */
 static int clang_to_bc(const char *path, const char *const *opts, int nopts, bool native_ints,
-                       const char *header, const char *ll, const char *bc, int log_fd)
+                       const char *header, const char *ll, const char *bc, const char *errf,
+                       int log_fd)
 {
-    const char *argv[100];
-    int n = 0;
+    /* the front end's options: the precompiled header is built with them */
+    const char *front[100];
+    int nf = 0;
     bool std_given = false;
     for (int i = 0; i < nopts; i++)
         std_given |= !strncmp(opts[i], "-cl-std=", 8);
-    argv[n++] = "clang-14";
     if (!std_given)
-        argv[n++] = "-cl-std=CL2.0";
-    argv[n++] = "-target";
-    argv[n++] = "spir64";
-    argv[n++] = "-emit-llvm";
-    argv[n++] = native_ints ? "-S" : "-c";
-    argv[n++] = "-include";
-    argv[n++] = header;       /* sgemu_opencl.h: opencl-c.h and what it lacks */
-    argv[n++] = "-cl-kernel-arg-info";
+        front[nf++] = "-cl-std=CL2.0";
+    front[nf++] = "-target";
+    front[nf++] = "spir64";
+    front[nf++] = "-cl-kernel-arg-info";
     /* line tables by default, so positions are source lines (-g0 after it
      * turns them off) */
-    argv[n++] = "-gline-tables-only";
-    argv[n++] = "-O2";
-    for (const char *const *m = keep_group_ops; *m; m++)
-        argv[n++] = *m;
-    if (native_ints) {
-        argv[n++] = "-Xclang";
-        argv[n++] = "-disable-llvm-passes";
+    front[nf++] = "-gline-tables-only";
+    front[nf++] = "-O2";
+    for (int i = 0; i < nopts && nf < 90; i++)
+        front[nf++] = opts[i];
+
+    char pch[1200];
+    const bool have_pch = load_opencl_pch(front, nf, pch, sizeof pch);
+    int rc = -1;
+    for (int attempt = have_pch ? 0 : 1; attempt < 2; attempt++) {
+        const bool with_pch = attempt == 0;
+        const char *argv[120];
+        int n = 0;
+        argv[n++] = "clang-14";
+        for (int i = 0; i < nf; i++)
+            argv[n++] = front[i];
+        argv[n++] = "-emit-llvm";
+        argv[n++] = native_ints ? "-S" : "-c";
+        for (const char *const *m = keep_group_ops; *m; m++)
+            argv[n++] = *m;
+        if (native_ints) {
+            argv[n++] = "-Xclang";
+            argv[n++] = "-disable-llvm-passes";
+        }
+        argv[n++] = with_pch ? "-include-pch" : "-include";
+        argv[n++] = with_pch ? pch : header;   /* sgemu_opencl.h: opencl-c.h and what it lacks */
+        argv[n++] = path;
+        argv[n++] = "-o";
+        argv[n++] = native_ints ? ll : bc;
+        argv[n] = NULL;
+        rc = load_run_tool((char *const *)argv, with_pch ? errf : NULL, log_fd);
+        if (rc == 0 && with_pch)
+            copy_to_fd(errf, log_fd);
+        if (rc == 0 && !with_pch && have_pch)
+            load_opencl_pch_drop(pch);    /* it failed where the text did not */
+        if (rc == 0)
+            break;
     }
-    for (int i = 0; i < nopts && n < 90; i++)
-        argv[n++] = opts[i];
-    argv[n++] = path;
-    argv[n++] = "-o";
-    argv[n++] = native_ints ? ll : bc;
-    argv[n] = NULL;
-    int rc = run_tool((char *const *)argv, NULL, log_fd);
     if (rc != 0 || !native_ints)
         return rc;
     if (!add_native_ints(ll))
@@ -149,11 +192,11 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
             level = opts[i];
     const char *opt[20] = { "clang-14", "-target", "spir64", level, "-fno-vectorize",
                             "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc };
-    n = 11;
+    int n = 11;
     for (const char *const *m = keep_group_ops; *m; m++)
         opt[n++] = *m;
     opt[n] = NULL;
-    return run_tool((char *const *)opt, NULL, log_fd);
+    return load_run_tool((char *const *)opt, NULL, log_fd);
 }
 
 /* .cl -> .spv in a fresh temporary directory.  When llvm-spirv-14 rejects
@@ -173,14 +216,14 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
     FILE *log = o && o->log ? (FILE *)o->log : stderr;
     static const char *const tools[] = { "clang-14", "llvm-spirv-14" };
     for (int i = 0; i < 2; i++)
-        if (!in_path(tools[i]))
+        if (!load_find_in_path(tools[i], NULL, 0))
             return load_fail(err, SGEMU_EXIT_USER,
                              "'%s' is OpenCL C: compiling it needs clang-14 and llvm-spirv-14, "
                              "and '%s' is not installed (Debian: apt-get install clang-14 "
                              "llvm-spirv-14; or compile to SPIR-V yourself and run the .spv)",
                              path, tools[i]);
     const char *tmp = getenv("TMPDIR");
-    char dir[1024], ll[1100], bc[1100], spv[1100], errf[1100], hdr[1100];
+    char dir[1024], ll[1100], bc[1100], spv[1100], errf[1100], hdr[1100], clang_err[1100];
     snprintf(dir, sizeof dir, "%s/sgemu-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return load_fail(err, SGEMU_EXIT_USER, "cannot create a temporary directory: %s",
@@ -189,6 +232,7 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
     snprintf(bc, sizeof bc, "%s/kernel.bc", dir);
     snprintf(spv, sizeof spv, "%s/kernel.spv", dir);
     snprintf(errf, sizeof errf, "%s/llvm-spirv.err", dir);
+    snprintf(clang_err, sizeof clang_err, "%s/clang.err", dir);
     snprintf(hdr, sizeof hdr, "%s/sgemu_opencl.h", dir);
     FILE *hf = fopen(hdr, "wb");
     bool hok = hf && fwrite(load_opencl_header, 1, load_opencl_header_len, hf) ==
@@ -203,7 +247,7 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
     const int log_fd = fileno(log);
     int result = SGEMU_EXIT_USER;
     for (int native_ints = 0; native_ints < 2; native_ints++) {
-        int rc = clang_to_bc(path, opts, nopts, native_ints, hdr, ll, bc, log_fd);
+        int rc = clang_to_bc(path, opts, nopts, native_ints, hdr, ll, bc, clang_err, log_fd);
         if (rc != 0) {
             load_fail(err, SGEMU_EXIT_USER, "clang-14 could not compile '%s'%s", path,
                       rc < 0 ? " (it could not be run)" : " (its messages are above)");
@@ -212,7 +256,7 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
         const char *av2[] = { "llvm-spirv-14", "--spirv-ext=+SPV_INTEL_subgroups",
                               "--preserve-ocl-kernel-arg-type-metadata-through-string", bc, "-o",
                               spv, NULL };
-        rc = run_tool((char *const *)av2, errf, log_fd);
+        rc = load_run_tool((char *const *)av2, errf, log_fd);
         if (rc == 0) {
             *spv_out = sgemu_read_file(spv, len, err);
             result = *spv_out ? SGEMU_EXIT_OK : err->code;
@@ -239,6 +283,7 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
     unlink(bc);
     unlink(spv);
     unlink(errf);
+    unlink(clang_err);
     unlink(hdr);
     rmdir(dir);
     return result;

@@ -320,6 +320,94 @@ static void test_unnamed_parameters(void **state)
     cli_result_free(&r);
 }
 
+/* Files of folder `dir` whose names match the regular expression `suffix`$. */
+static int count_files(const char *dir, const char *suffix)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls %s 2>/dev/null | grep -c '%s$'", dir, suffix);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+/* Occurrences of w in s. */
+static int occurrences(const char *s, const char *w)
+{
+    int n = 0;
+    for (const char *at = s; (at = strstr(at, w)); at += strlen(w))
+        n++;
+    return n;
+}
+
+/* The precompiled header (load/opencl_pch.c, docs/spirv.md): one per set
+ * of options, the same module as the header as text, a stale one replaced
+ * by the text compile, and a failing kernel's messages shown once. */
+static void test_precompiled_header(void **state)
+{
+    (void)state;
+    if (!have_compiler())
+        fail_msg("clang-14 and llvm-spirv-14 are needed for the .cl tests");
+    char cache[128], text[256], pch[256];
+    snprintf(cache, sizeof cache, "%s/pch", tmpdir);
+    setenv("SGEMU_CACHE_DIR", cache, 1);
+    const char *asm_cmd = "spv2asm examples/opencl/shuffle_stencil.cl";
+    cli_result cold = cli_run("%s", asm_cmd);
+    assert_int_equal(cold.status, 0);
+    assert_int_equal(count_files(cache, "\\.pch"), 1);
+    assert_int_equal(count_files(cache, "\\.h"), 1);
+    cli_result warm = cli_run("%s", asm_cmd);
+    assert_int_equal(warm.status, 0);
+    assert_string_equal(cold.out, warm.out);
+    setenv("SGEMU_CACHE_DIR", "off", 1);
+    cli_result plain = cli_run("%s", asm_cmd);
+    assert_int_equal(plain.status, 0);
+    assert_string_equal(plain.out, warm.out);
+    cli_result_free(&plain);
+    cli_result_free(&warm);
+
+    /* other options, another header; a macro reaches the kernel */
+    setenv("SGEMU_CACHE_DIR", cache, 1);
+    cli_result r = cli_run("spv2asm examples/opencl/shuffle_stencil.cl --build-options -DSGEMU_T=1");
+    assert_int_equal(r.status, 0);
+    cli_result_free(&r);
+    assert_int_equal(count_files(cache, "\\.pch"), 2);
+
+    /* a stale file: the text compile gives the same program and the file goes */
+    snprintf(text, sizeof text, "ls %s/*.pch | head -n 1", cache);
+    FILE *p = popen(text, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(pch, sizeof pch, p));
+    pclose(p);
+    pch[strcspn(pch, "\n")] = '\0';
+    FILE *f = fopen(pch, "wb");
+    assert_non_null(f);
+    fputs("not a precompiled header", f);
+    fclose(f);
+    r = cli_run("%s", asm_cmd);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, cold.out);
+    cli_result_free(&r);
+    r = cli_run("spv2asm examples/opencl/shuffle_stencil.cl --build-options -DSGEMU_T=1");
+    assert_int_equal(r.status, 0);
+    cli_result_free(&r);
+    assert_int_equal(count_files(cache, "\\.pch"), 1);
+    cli_result_free(&cold);
+
+    /* a kernel that does not compile: clang's message once, exit 1 */
+    static const char bad[] = "kernel void k(global int *a) { a[0] = undeclared_y; }\n";
+    cli_put("bad.cl", bad, sizeof bad - 1);
+    r = cli_run("spv2asm %s/bad.cl", tmpdir);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(occurrences(r.err, "use of undeclared identifier 'undeclared_y'"), 1);
+    cli_result_free(&r);
+    unsetenv("SGEMU_CACHE_DIR");
+}
+
 static void test_bad_usage(void **state)
 {
     (void)state;
@@ -347,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_committed_spv_signed),
         cmocka_unit_test(test_spv2asm_reassembles),
         cmocka_unit_test(test_unnamed_parameters),
+        cmocka_unit_test(test_precompiled_header),
         cmocka_unit_test(test_bad_usage),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
