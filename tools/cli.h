@@ -96,6 +96,10 @@ int cli_write_atomic(const char *path, const void *data, size_t n);
 
 /* Minimal JSON string escaping to a stream. */
 void cli_json_string(FILE *f, const char *s);
+
+/* The line of IGC's message that says why it refused a kernel or a width
+ * (ocloc's "error:" line, else the first line), for a width study's row. */
+void cli_igc_reason(const char *err, char *out, size_t n);
 /* The host cost of a run or replay: wall and CPU seconds and the simulation
  * rate (subgroup instructions per wall-clock second), as a summary line and
  * as JSON keys host_wall_s, host_cpu_s, sim_rate (no braces). */

@@ -472,23 +472,46 @@ static int load_igc_err(const run_opts *o, const emu_config *cfg, uint32_t width
                           errn);
 }
 
-static int load_igc(const run_opts *o, const emu_config *cfg, uint32_t width, isa_kernel *k)
+/* The first width of --sg that IGC compiles, into k and *first; the widths
+ * before it that IGC refuses get their reason in why[] (rows of the study,
+ * not errors).  When IGC refuses them all, the last refusal is the error. */
+static int load_igc_first(const run_opts *o, const emu_config *cfg, isa_kernel *k,
+                          char (*why)[200], uint32_t *first)
 {
+    uint32_t n = o->nwidths ? o->nwidths : 1;
     char err[4096];
-    int rc = load_igc_err(o, cfg, width, k, err, sizeof err);
-    if (rc)
-        cli_error("%s", err);
-    return rc;
+    for (uint32_t wi = 0; wi < n; wi++) {
+        int rc = load_igc_err(o, cfg, o->widths[wi], k, err, sizeof err);
+        if (!rc) {
+            *first = wi;
+            return 0;
+        }
+        if (wi + 1 == n || !strstr(err, "ocloc refused"))
+            return cli_error("%s", err);
+        cli_igc_reason(err, why[wi], sizeof why[wi]);
+    }
+    return SGEMU_EXIT_INTERNAL;   /* not reached: the last width returns */
 }
 
-/* The first line of IGC's reason that says why (ocloc's "error:" line, or
- * the first line), for a width study's row. */
-static void igc_reason(const char *err, char *out, size_t n)
+/* A width IGC refused, as a row of the study: a line on stderr, the run's
+ * JSON object, and the comparison table's failed row. */
+static void igc_refused_row(const run_opts *o, uint32_t wi, const char *why, sw_row *cmp,
+                            char *label, uint32_t *ncmp)
 {
-    const char *e = strstr(err, "error:");
-    const char *p = e ? e : err;
-    size_t len = strcspn(p, "\n");
-    snprintf(out, n, "%.*s", (int)len, p);
+    if (!o->quiet && !o->json)
+        fprintf(stderr, "sgemu: IGC refused SIMD%u: %s\n", o->widths[wi], why);
+    if (o->json) {
+        printf("%s{\"sg_width\": %u, \"igc_refused\": ", wi ? ", " : "", o->widths[wi]);
+        cli_json_string(stdout, why);
+        printf("}");
+    }
+    if (*ncmp < MAX_WIDTHS) {
+        memset(&cmp[*ncmp], 0, sizeof cmp[*ncmp]);
+        cmp[*ncmp].status = 1;
+        snprintf(cmp[*ncmp].error, sizeof cmp[*ncmp].error, "IGC refused: %s", why);
+        snprintf(label + (size_t)*ncmp * SW_TEXT, SW_TEXT, "IGC SIMD%u", o->widths[wi]);
+        (*ncmp)++;
+    }
 }
 
 /* What the modelled device's own compiler would refuse (emu/target_check.c):
@@ -715,10 +738,12 @@ int cli_cmd_run(int argc, char **argv)
     isa_kernel k;
     memset(&k, 0, sizeof k);
     emu_config cfg;
+    char igc_why[MAX_WIDTHS][200];          /* --compiler igc: why it refused a width */
+    uint32_t igc_first = 0;                 /* the first width IGC compiled */
     if (rc || (!o.igc && (rc = cli_load_kernel_ex(o.kernel_path, o.entry, o.clopts,
                                                   o.nclopts, &k))) ||
         (rc = cli_load_config(o.config_path, &cfg)) ||
-        (o.igc && (rc = load_igc(&o, &cfg, o.widths[0], &k))) ||
+        (o.igc && (rc = load_igc_first(&o, &cfg, &k, igc_why, &igc_first))) ||
         (rc = resolve_positions(&o, &k)) ||
         (rc = check_names(&o, &k))) {
         isa_kernel_free(&k);
@@ -753,7 +778,11 @@ int cli_cmd_run(int argc, char **argv)
         printf(", \"runs\": [");
     }
     for (uint32_t wi = 0; wi < o.nwidths && !rc; wi++) {
-        if (o.igc && wi > 0) {   /* IGC compiles each width */
+        if (o.igc && wi < igc_first) {   /* refused while looking for the first */
+            igc_refused_row(&o, wi, igc_why[wi], cmp, cmp_label[0], &ncmp);
+            continue;
+        }
+        if (o.igc && wi > igc_first) {   /* IGC compiles each width */
             uint32_t narg = k.narg;
             char err[4096];
             isa_kernel k2;
@@ -761,21 +790,8 @@ int cli_cmd_run(int argc, char **argv)
             if (load_igc_err(&o, &cfg, o.widths[wi], &k2, err, sizeof err)) {
                 /* IGC refuses this width: a row of the study, with why */
                 char why[200];
-                igc_reason(err, why, sizeof why);
-                if (!o.quiet && !o.json)
-                    fprintf(stderr, "sgemu: IGC refused SIMD%u: %s\n", o.widths[wi], why);
-                if (o.json) {
-                    printf("%s{\"sg_width\": %u, \"igc_refused\": ", wi ? ", " : "",
-                           o.widths[wi]);
-                    cli_json_string(stdout, why);
-                    printf("}");
-                }
-                if (ncmp < MAX_WIDTHS) {
-                    memset(&cmp[ncmp], 0, sizeof cmp[ncmp]);
-                    cmp[ncmp].status = 1;
-                    snprintf(cmp[ncmp].error, sizeof cmp[ncmp].error, "IGC refused: %s", why);
-                    snprintf(cmp_label[ncmp++], SW_TEXT, "IGC SIMD%u", o.widths[wi]);
-                }
+                cli_igc_reason(err, why, sizeof why);
+                igc_refused_row(&o, wi, why, cmp, cmp_label[0], &ncmp);
                 continue;
             }
             isa_kernel_free(&k);

@@ -287,7 +287,7 @@ static int keep_finished(const sw_sweep *s, const char *out, const char *header,
         if (run >= s->npoints || have[run] || !sw_csv_parse(header, l[i], &r))
             continue;
         sw_point_key(s, &s->points[run], key, sizeof key);
-        if (strcmp(key, r.key) || r.status)
+        if (strcmp(key, r.key) || (r.status && !r.igc_refused))
             continue;           /* another point, or failed: run again */
         have[run] = true;
         kept[(*nkept)++] = l[i];
@@ -338,7 +338,7 @@ static int write_final(const sw_sweep *s, const sweep_opts *o, const char *heade
     for (uint64_t i = 0; all && i < ntodo; i++) {
         if (!rows[i].done)
             continue;
-        *failed += rows[i].status != 0;
+        *failed += rows[i].status != 0 && !rows[i].igc_refused;   /* a refusal is a result */
         char line[4096];
         sw_csv_row(s, &rows[i], line, sizeof line);
         all[nall++] = strdup(line);

@@ -403,3 +403,11 @@ void cli_json_host_time(FILE *f, const sgemu_stats *s)
     fprintf(f, "\"host_wall_s\": %.6f, \"host_cpu_s\": %.6f, \"sim_rate\": %.1f",
             s->host_wall_s, s->host_cpu_s, sim_rate(s));
 }
+
+void cli_igc_reason(const char *err, char *out, size_t n)
+{
+    const char *e = strstr(err, "error:");
+    const char *p = e ? e : err;
+    size_t len = strcspn(p, "\n");
+    snprintf(out, n, "%.*s", (int)len, p);
+}

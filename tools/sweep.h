@@ -20,7 +20,8 @@ typedef enum sw_axis_kind {
     SW_AX_GLOBAL,     /* "global": NDRange */
     SW_AX_LOCAL,      /* "local": work-group size */
     SW_AX_ARG,        /* "arg.NAME": a kernel argument's value */
-    SW_AX_CONFIG      /* any dotted config key */
+    SW_AX_CONFIG,     /* any dotted config key */
+    SW_AX_COMPILER    /* "compiler": sgemu or igc (OpenCL C kernels only) */
 } sw_axis_kind;
 
 typedef struct sw_axis {
@@ -41,6 +42,7 @@ typedef struct sw_kernel {
     char *arg_val[SW_MAX_ARGS];
     isa_kernel k;
     bool loaded;
+    bool opencl_c;            /* a .cl file: the compiler axis applies */
 } sw_kernel;
 
 /* A rule: run points matching every (axis, value) pair. */
@@ -97,7 +99,10 @@ void sw_point_key(const sw_sweep *s, const sw_point *p, char *buf, size_t n);
     X(bytes_l1, "%llu", unsigned long long) X(bytes_l2, "%llu", unsigned long long) \
     X(bytes_dram, "%llu", unsigned long long) X(bytes_local, "%llu", unsigned long long) \
     X(regs_before, "%llu", unsigned long long) X(regs_after, "%llu", unsigned long long) \
-    X(large_grf, "%llu", unsigned long long) X(spill_bytes, "%llu", unsigned long long)
+    X(large_grf, "%llu", unsigned long long) X(spill_bytes, "%llu", unsigned long long) \
+    X(igc_simd, "%llu", unsigned long long) X(igc_instructions, "%llu", unsigned long long) \
+    X(igc_sends, "%llu", unsigned long long) X(igc_grf, "%llu", unsigned long long) \
+    X(igc_scratch_bytes, "%llu", unsigned long long) X(igc_refused, "%llu", unsigned long long)
 
 typedef struct sw_row {
     uint64_t run;             /* index in the run set */

@@ -165,6 +165,8 @@ static void load_kernel(ld *L, yaml_node_t *m)
     for (uint32_t i = 0; i + 1 < s->nkernels; i++)
         if (!strcmp(s->kernels[i].name, k->name))
             err_at(L, m, "two kernels named '%s' (give one a 'name')", k->name);
+    size_t pl = strlen(k->path);
+    k->opencl_c = pl > 3 && !strcmp(k->path + pl - 3, ".cl");
     if (cli_load_kernel(k->path, &k->k)) {
         err_at(L, file, "cannot load kernel '%s'", k->path);
         return;
@@ -226,6 +228,15 @@ static void check_value(ld *L, sw_axis *a, const char *v, yaml_node_t *at)
             err_at(L, at, "%s", e);
         break;
     }
+    case SW_AX_COMPILER: {
+        const char *t = L->s->base_cfg.ocloc_target;
+        if (strcmp(v, "sgemu") && strcmp(v, "igc"))
+            err_at(L, at, "compiler: expected sgemu or igc, got '%s'", v);
+        else if (!strcmp(v, "igc") && (!t[0] || !strcmp(t, "none")))
+            err_at(L, at, "compiler: igc needs an Intel config; base '%s' names no "
+                   "device.ocloc_target", L->s->base);
+        break;
+    }
     }
 }
 
@@ -263,7 +274,14 @@ static void load_axes(ld *L, yaml_node_t *m)
             a->kind = SW_AX_GLOBAL;
         else if (!strcmp(name, "local"))
             a->kind = SW_AX_LOCAL;
-        else if (!strncmp(name, "arg.", 4)) {
+        else if (!strcmp(name, "compiler")) {
+            a->kind = SW_AX_COMPILER;
+            bool any = false;
+            for (uint32_t k = 0; k < s->nkernels; k++)
+                any |= s->kernels[k].opencl_c;
+            if (!any)
+                err_at(L, kn, "axis 'compiler': no kernel is OpenCL C (a .cl file)");
+        } else if (!strncmp(name, "arg.", 4)) {
             a->kind = SW_AX_ARG;
             bool any = false;
             for (uint32_t k = 0; k < s->nkernels; k++)
@@ -277,8 +295,8 @@ static void load_axes(ld *L, yaml_node_t *m)
             char e[256];
             if (emu_config_set(&c, name, "0", e, sizeof e) && strstr(e, "unknown config key")) {
                 const char *near = strstr(e, " (did you mean");
-                err_at(L, kn, "unknown axis '%s'%s: not width, global, local, arg.NAME or a "
-                       "config key (docs/config.md)", name, near ? near : "");
+                err_at(L, kn, "unknown axis '%s'%s: not width, compiler, global, local, "
+                       "arg.NAME or a config key (docs/config.md)", name, near ? near : "");
                 known = false;   /* its values cannot be checked: one message, not one each */
             }
         }
@@ -418,6 +436,8 @@ const char *sw_value(const sw_sweep *s, const sw_point *p, uint32_t a)
 static bool applies(const sw_sweep *s, uint32_t kernel, uint32_t a)
 {
     const sw_axis *ax = &s->axes[a];
+    if (ax->kind == SW_AX_COMPILER)   /* IGC builds OpenCL C, not sgemu's ISA or SPIR-V */
+        return s->kernels[kernel].opencl_c;
     return ax->kind != SW_AX_ARG ||
            sgemu_kernel_arg_index(&s->kernels[kernel].k, ax->name + 4) >= 0;
 }

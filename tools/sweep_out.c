@@ -269,22 +269,40 @@ int sw_results_read(const char *dir, char **header, char ***lines, uint64_t *n)
 
 /* ------------------------------------------------------------- tables */
 
-static int width_axis(const sw_sweep *s)
+static int axis_of_kind(const sw_sweep *s, sw_axis_kind kind)
 {
     for (uint32_t a = 0; a < s->naxes; a++)
-        if (s->axes[a].kind == SW_AX_WIDTH)
+        if (s->axes[a].kind == kind)
             return (int)a;
     return -1;
 }
 
-/* Same table: same kernel and every axis but width equal (without a width
- * axis, one table per kernel over all its points). */
+static int width_axis(const sw_sweep *s)
+{
+    return axis_of_kind(s, SW_AX_WIDTH);
+}
+
+/* Same series: same kernel and every axis but `wa` equal (wa < 0: one
+ * series per kernel over all its points). */
 static bool same_group(const sw_sweep *s, const sw_point *a, const sw_point *b, int wa)
 {
     if (a->kernel != b->kernel)
         return false;
     for (uint32_t i = 0; wa >= 0 && i < s->naxes; i++)
         if ((int)i != wa && a->v[i] != b->v[i])
+            return false;
+    return true;
+}
+
+/* Same table: as same_group over width, where the compiler axis (ca) also
+ * varies within a table, so that sgemu's and IGC's rows of a width stand
+ * side by side. */
+static bool same_table(const sw_sweep *s, const sw_point *a, const sw_point *b, int wa, int ca)
+{
+    if (a->kernel != b->kernel)
+        return false;
+    for (uint32_t i = 0; wa >= 0 && i < s->naxes; i++)
+        if ((int)i != wa && (int)i != ca && a->v[i] != b->v[i])
             return false;
     return true;
 }
@@ -305,7 +323,10 @@ static const char *label(const sw_sweep *s, const sw_row *r, int wa, char *buf, 
 {
     const sw_point *p = &s->points[r->run];
     if (wa >= 0 && sw_value(s, p, (uint32_t)wa)) {
-        snprintf(buf, n, "SIMD%s", sw_value(s, p, (uint32_t)wa));
+        int ca = axis_of_kind(s, SW_AX_COMPILER);
+        const char *cv = ca >= 0 ? sw_value(s, p, (uint32_t)ca) : NULL;
+        snprintf(buf, n, "SIMD%s%s", sw_value(s, p, (uint32_t)wa),
+                 !cv ? "" : !strcmp(cv, "igc") ? " IGC" : " sgemu");
         return buf;
     }
     size_t len = 0;
@@ -331,7 +352,7 @@ static void table_head(const sw_sweep *s, int wa, char *buf, size_t n)
 
 /* One line on why the best row won against the others. */
 static void verdict(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t n, size_t best,
-                    FILE *f)
+                    const char *who, FILE *f)
 {
     const sw_row *b = g[best];
     const char *bl = lab[best];
@@ -345,20 +366,20 @@ static void verdict(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t n
     }
     if (ru == SIZE_MAX) {
         if (failed)
-            fprintf(f, "  verdict: %s (the only point that ran; %zu failed)\n", bl, failed);
+            fprintf(f, "  %s: %s (the only point that ran; %zu failed)\n", who, bl, failed);
         else
-            fprintf(f, "  verdict: %s (only point)\n", bl);
+            fprintf(f, "  %s: %s (only point)\n", who, bl);
         return;
     }
     const sw_row *o = g[ru];
     const char *ol = lab[ru];
     if (o->cycles == b->cycles) {
-        fprintf(f, "  verdict: %s ties with %s (%llu cycles): what differs between them "
-                "does not matter here\n", bl, ol, (unsigned long long)b->cycles);
+        fprintf(f, "  %s: %s ties with %s (%llu cycles): what differs between them "
+                "does not matter here\n", who, bl, ol, (unsigned long long)b->cycles);
         return;
     }
     double gain = b->cycles ? (double)o->cycles / (double)b->cycles : 0;
-    fprintf(f, "  verdict: %s is best, %.2fx faster than %s: ", bl, gain, ol);
+    fprintf(f, "  %s: %s is best, %.2fx faster than %s: ", who, bl, gain, ol);
     if (o->occupancy + 0.05 < b->occupancy)
         fprintf(f, "higher occupancy (%.0f%% vs %.0f%%, %s limited by %s)\n",
                 100 * b->occupancy, 100 * o->occupancy, ol, lim_short(o->limiter));
@@ -381,25 +402,35 @@ static void verdict(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t n
     }
 }
 
-void sw_print_group(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t gn,
-                    const char *head, FILE *f)
+static size_t fastest(const sw_row *const *g, size_t gn)
 {
     size_t best = SIZE_MAX;
     for (size_t k = 0; k < gn; k++)
         if (g[k]->status == 0 && (best == SIZE_MAX || g[k]->cycles < g[best]->cycles))
             best = k;
+    return best;
+}
+
+/* The table's lines; speedups against row `best`.  Rows of IGC's code add
+ * a column with its static instruction and send counts. */
+static void print_rows(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t gn,
+                       const char *head, size_t best, FILE *f)
+{
+    bool igc = false;
+    for (size_t k = 0; k < gn; k++)
+        igc |= g[k]->igc_simd != 0;
     char occ[40];
     int lw = (int)strlen(head) > 8 ? (int)strlen(head) : 8;
     for (size_t k = 0; k < gn; k++)
         if ((int)strlen(lab[k]) > lw)
             lw = (int)strlen(lab[k]);
-    fprintf(f, "  %-*s %10s %8s %6s %20s %10s %6s %8s %12s %12s\n", lw, head, "cycles",
+    fprintf(f, "  %-*s %10s %8s %6s %20s %10s %6s %8s %12s %12s%s\n", lw, head, "cycles",
             "speedup", "SIMD%", "occupancy act/max", "regs", "GRF", "spill B", "instructions",
-            "mem bytes");
+            "mem bytes", igc ? "  IGC code" : "");
     for (size_t k = 0; k < gn; k++) {
         const sw_row *r = g[k];
-        if (r->status) {
-            fprintf(f, "  %-*s failed: %s\n", lw, lab[k], r->error);
+        if (r->status) {   /* a refusal's error says so itself */
+            fprintf(f, "  %-*s %s%s\n", lw, lab[k], r->igc_refused ? "" : "failed: ", r->error);
             continue;
         }
         double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
@@ -409,18 +440,57 @@ void sw_print_group(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t g
         char regs[48], grf[32];
         snprintf(regs, sizeof regs, "%llu>%llu", r->regs_before, r->regs_after);
         snprintf(grf, sizeof grf, "%llu%s", r->grf_regs, r->large_grf ? "L" : "");
-        fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %10s %6s %8llu %12llu %12llu\n", lw,
+        fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %10s %6s %8llu %12llu %12llu", lw,
                 lab[k], (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ, regs,
                 grf, r->spill_bytes, (unsigned long long)r->instructions,
                 (unsigned long long)(r->bytes_l1 + r->bytes_local));
+        if (r->igc_simd)
+            fprintf(f, "  %llu inst, %llu sends, %llu B scratch", r->igc_instructions,
+                    r->igc_sends, r->igc_scratch_bytes);
+        fputc('\n', f);
     }
+}
+
+void sw_print_group(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t gn,
+                    const char *head, FILE *f)
+{
+    size_t best = fastest(g, gn);
+    print_rows(g, lab, gn, head, best, f);
     if (best != SIZE_MAX)
-        verdict(g, lab, gn, best, f);
+        verdict(g, lab, gn, best, "verdict", f);
+}
+
+/* A table whose rows come from both compilers: speedups against the fastest
+ * row of either, a verdict per compiler (which width is best for that code). */
+static void print_compilers(const sw_sweep *s, const sw_row **g, char (*lab)[SW_TEXT],
+                            size_t gn, int ca, const char *head, FILE *f)
+{
+    print_rows(g, (const char (*)[SW_TEXT])lab, gn, head, fastest(g, gn), f);
+    const sw_row **sub = calloc(gn + 1, sizeof *sub);   // NOLINT(bugprone-sizeof-expression): an array of pointers
+    char (*sl)[SW_TEXT] = calloc(gn + 1, sizeof *sl);
+    for (uint32_t v = 0; sub && sl && v < s->axes[ca].nvals; v++) {
+        size_t n = 0;
+        for (size_t k = 0; k < gn; k++) {
+            if (s->points[g[k]->run].v[ca] == v) {
+                sub[n] = g[k];
+                memcpy(sl[n++], lab[k], SW_TEXT);
+            }
+        }
+        size_t best = fastest(sub, n);
+        if (best == SIZE_MAX)
+            continue;
+        char who[64];
+        snprintf(who, sizeof who, "verdict (%s)",
+                 !strcmp(s->axes[ca].vals[v], "igc") ? "IGC" : s->axes[ca].vals[v]);
+        verdict(sub, (const char (*)[SW_TEXT])sl, n, best, who, f);
+    }
+    free(sub);
+    free(sl);
 }
 
 void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
 {
-    int wa = width_axis(s);
+    int wa = width_axis(s), ca = wa >= 0 ? axis_of_kind(s, SW_AX_COMPILER) : -1;
     bool *seen = calloc(n + 1, 1);
     const sw_row **g = calloc(n + 1, sizeof *g);   // NOLINT(bugprone-sizeof-expression): an array of pointers
     char (*lab)[SW_TEXT] = calloc(n + 1, sizeof *lab);
@@ -436,19 +506,31 @@ void sw_print_tables(const sw_sweep *s, const sw_row *rows, uint64_t n, FILE *f)
         const sw_point *p = &s->points[rows[i].run];
         size_t gn = 0;
         for (uint64_t j = i; j < n; j++)
-            if (!seen[j] && rows[j].done && same_group(s, p, &s->points[rows[j].run], wa)) {
+            if (!seen[j] && rows[j].done && same_table(s, p, &s->points[rows[j].run], wa, ca)) {
                 seen[j] = true;
-                label(s, &rows[j], wa, lab[gn], sizeof lab[gn]);
                 g[gn++] = &rows[j];
             }
+        /* per width, its compilers' rows together, in axis order */
+        for (size_t x = 1; ca >= 0 && x < gn; x++)
+            for (size_t y = x; y > 0 && s->points[g[y - 1]->run].v[wa] >
+                                            s->points[g[y]->run].v[wa]; y--) {
+                const sw_row *t = g[y];
+                g[y] = g[y - 1];
+                g[y - 1] = t;
+            }
+        for (size_t x = 0; x < gn; x++)
+            label(s, g[x], wa, lab[x], sizeof lab[x]);
         fprintf(f, "\n== %s", s->kernels[p->kernel].name);
         for (uint32_t a = 0; wa >= 0 && a < s->naxes; a++)
-            if ((int)a != wa && sw_value(s, p, a))
+            if ((int)a != wa && (int)a != ca && sw_value(s, p, a))
                 fprintf(f, ", %s=%s", s->axes[a].name, sw_value(s, p, a));
         fprintf(f, " ==\n");
         char head[SW_TEXT];
         table_head(s, wa, head, sizeof head);
-        sw_print_group(g, (const char (*)[SW_TEXT])lab, gn, head, f);
+        if (ca >= 0 && s->points[rows[i].run].v[ca] != UINT32_MAX)
+            print_compilers(s, g, lab, gn, ca, head, f);
+        else
+            sw_print_group(g, (const char (*)[SW_TEXT])lab, gn, head, f);
     }
     free(seen);
     free(g);

@@ -29,6 +29,19 @@ typedef struct sw_group {
     unsigned long long regs_before, regs_after, spill_bytes;
 } sw_group;
 
+/* One IGC build (kernel, ocloc target, width), shared by the points that
+ * differ only in timing keys: ocloc takes about a second, a run often less.
+ * The first worker to need it compiles; others wait for it. */
+typedef struct sw_igc_build {
+    uint32_t kernel, width;
+    char target[32];
+    int state;                /* 0 compiling, 1 done */
+    int rc;                   /* sgemu_load_igc's code */
+    bool refused;             /* rc != 0 because ocloc refused the kernel or width */
+    isa_kernel k;             /* rc == 0 */
+    char reason[200];         /* rc != 0: IGC's line that says why */
+} sw_igc_build;
+
 typedef struct sw_job {
     uint64_t todo;            /* index into todo/rows */
     uint32_t group;
@@ -50,6 +63,10 @@ typedef struct sw_ctx {
     uint64_t *ready;          /* indices into rep, in the order they became ready */
     uint64_t nready, next_ready;
     pthread_mutex_t out_lock; /* serialises on_row */
+    pthread_mutex_t igc_lock; /* igc[] and igc_done */
+    pthread_cond_t igc_done;
+    sw_igc_build *igc;
+    uint64_t nigc;
     sw_row_fn on_row;
     void *user;
 } sw_ctx;
@@ -58,6 +75,7 @@ typedef struct sw_ctx {
 typedef struct sw_setup {
     emu_config cfg;
     uint32_t width;           /* 0: kernel's or config default */
+    bool igc;                 /* compiler: igc (the kernel as ocloc builds it) */
     const char *global, *local;
     const char *argv[SW_MAX_ARGS];   /* per kernel argument (NULL: unset) */
 } sw_setup;
@@ -67,6 +85,7 @@ static int setup_point(const sw_sweep *s, const sw_point *p, sw_setup *u, char *
     const sw_kernel *k = &s->kernels[p->kernel];
     u->cfg = s->base_cfg;
     u->width = 0;
+    u->igc = false;
     u->global = k->global;
     u->local = k->local[0] ? k->local : NULL;
     for (uint32_t i = 0; i < k->k.narg; i++) {
@@ -82,6 +101,7 @@ static int setup_point(const sw_sweep *s, const sw_point *p, sw_setup *u, char *
             continue;
         switch (ax->kind) {
         case SW_AX_WIDTH: u->width = (uint32_t)atoi(v); break;
+        case SW_AX_COMPILER: u->igc = !strcmp(v, "igc"); break;
         case SW_AX_GLOBAL: u->global = v; break;
         case SW_AX_LOCAL: u->local = v; break;
         case SW_AX_ARG:
@@ -163,18 +183,97 @@ static void fail_row(sw_row *r, int code, const char *msg)
             *c = ' ';
 }
 
+/* IGC's build of point p's kernel at u's width (compiled once per kernel,
+ * target and width); NULL with the row failed when ocloc refuses it. */
+static const sw_igc_build *igc_build(sw_ctx *c, const sw_point *p, const sw_setup *u,
+                                     sw_row *r)
+{
+    const sw_kernel *sk = &c->s->kernels[p->kernel];
+    const char *target = u->cfg.ocloc_target;
+    if (!target[0] || !strcmp(target, "none")) {
+        fail_row(r, SGEMU_EXIT_USER, "compiler igc: the config names no Intel target "
+                 "(device.ocloc_target)");
+        return NULL;
+    }
+    pthread_mutex_lock(&c->igc_lock);
+    sw_igc_build *b = NULL;
+    for (uint64_t i = 0; i < c->nigc && !b; i++)
+        if (c->igc[i].kernel == p->kernel && c->igc[i].width == u->width &&
+            !strcmp(c->igc[i].target, target))
+            b = &c->igc[i];
+    bool compile = !b;
+    if (compile) {                      /* nigc < points: one build per point at most */
+        b = &c->igc[c->nigc++];
+        b->kernel = p->kernel;
+        b->width = u->width;
+        snprintf(b->target, sizeof b->target, "%s", target);
+    }
+    while (!compile && b->state == 0)
+        pthread_cond_wait(&c->igc_done, &c->igc_lock);
+    pthread_mutex_unlock(&c->igc_lock);
+    if (compile) {
+        char err[4096];
+        int rc = sgemu_load_igc(sk->path, target, NULL, u->width, sk->k.name, &b->k, err,
+                                sizeof err);
+        b->refused = rc && strstr(err, "ocloc refused") != NULL;
+        if (b->refused)
+            cli_igc_reason(err, b->reason, sizeof b->reason);
+        else if (rc)             /* no ocloc, or code sgemu does not load: as it says */
+            snprintf(b->reason, sizeof b->reason, "compiler igc: %.*s",
+                     (int)strcspn(err, "\n"), err);
+        pthread_mutex_lock(&c->igc_lock);
+        b->rc = rc;
+        b->state = 1;
+        pthread_cond_broadcast(&c->igc_done);
+        pthread_mutex_unlock(&c->igc_lock);
+    }
+    if (b->rc && !b->refused) {
+        fail_row(r, b->rc, b->reason);
+        return NULL;
+    }
+    if (b->rc) {
+        char m[256];
+        if (u->width)
+            snprintf(m, sizeof m, "IGC refused SIMD%u: %s", u->width, b->reason);
+        else
+            snprintf(m, sizeof m, "IGC refused: %s", b->reason);
+        fail_row(r, b->rc, m);
+        r->igc_refused = 1;
+        return NULL;
+    }
+    return b;
+}
+
 /* A functional run of point p (recording when record_path). */
 static void run_functional(sw_ctx *c, const sw_point *p, sw_setup *u, const char *record_path,
                            bool timing, sw_row *r)
 {
-    const sw_kernel *k = &c->s->kernels[p->kernel];
+    const sw_kernel *sk = &c->s->kernels[p->kernel];
+    const isa_kernel *k = &sk->k;
+    const char *argv[SW_MAX_ARGS];
+    memcpy(argv, u->argv, sizeof argv);
+    if (u->igc) {
+        const sw_igc_build *b = igc_build(c, p, u, r);
+        if (!b)
+            return;
+        k = &b->k;
+        /* IGC's kernel takes the arguments by name as the SPIR-V one declares them */
+        for (uint32_t i = 0; i < k->narg; i++) {
+            int si = sgemu_kernel_arg_index(&sk->k, k->args[i].name);
+            if (si < 0 || k->narg != sk->k.narg) {
+                fail_row(r, SGEMU_EXIT_USER, "IGC's kernel has other arguments than clang's");
+                return;
+            }
+            argv[i] = u->argv[si];
+        }
+    }
     sgemu_argval vals[ISA_MAX_ARGS];
     memset(vals, 0, sizeof vals);
     int rc = 0;
     char why[256];
     cli_value_errors_to(why, sizeof why);     /* into the row, not stderr */
-    for (uint32_t i = 0; i < k->k.narg && !rc; i++)
-        rc = cli_make_value(&k->k.args[i], u->argv[i], &vals[i]);
+    for (uint32_t i = 0; i < k->narg && !rc; i++)
+        rc = cli_make_value(&k->args[i], argv[i], &vals[i]);
     cli_value_errors_to(NULL, 0);
     if (rc) {
         fail_row(r, SGEMU_EXIT_USER, why[0] ? why : "bad argument value");
@@ -193,14 +292,26 @@ static void run_functional(sw_ctx *c, const sw_point *p, sw_setup *u, const char
         L.record_path = record_path;
         sgemu_stats st;
         sgemu_fault f;
-        rc = sgemu_run(&k->k, &u->cfg, &L, vals, &st, &f);
+        rc = sgemu_run(k, &u->cfg, &L, vals, &st, &f);
         if (rc)
             fail_row(r, rc, f.msg);
         else
             sw_row_from_stats(r, &st);
         sgemu_stats_free(&st);
+        sgemu_igc_info gi;
+        if (!rc && sgemu_igc_info_of(k, &gi)) {
+            /* IGC's registers and scratch, not sgemu's allocation */
+            r->igc_simd = gi.simd;
+            r->igc_instructions = gi.instructions;
+            r->igc_sends = gi.sends;
+            r->igc_grf = gi.grf_count;
+            r->igc_scratch_bytes = gi.scratch_bytes;
+            r->regs_before = r->regs_after = gi.grf_count;
+            r->large_grf = gi.grf_count > 128;
+            r->spill_bytes = gi.simd ? gi.scratch_bytes / gi.simd : 0;
+        }
     }
-    for (uint32_t i = 0; i < k->k.narg; i++)
+    for (uint32_t i = 0; i < k->narg; i++)
         cli_free_value(&vals[i]);
 }
 
@@ -355,8 +466,9 @@ int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
     uint32_t *gof = calloc(ntodo + 1, sizeof *gof), *slot = malloc(hcap * sizeof *slot);
     sw_job *rec = calloc(ntodo + 1, sizeof *rec), *rep = calloc(ntodo + 1, sizeof *rep);
     uint64_t *rep_of = calloc(ntodo + 2, sizeof *rep_of), *ready = calloc(ntodo + 1, sizeof *ready);
+    sw_igc_build *igc = calloc(ntodo + 1, sizeof *igc);
     int rc = 0;
-    if (!groups || !gof || !slot || !rec || !rep || !rep_of || !ready) {
+    if (!groups || !gof || !slot || !rec || !rep || !rep_of || !ready || !igc) {
         rc = SGEMU_EXIT_INTERNAL;
         goto out;
     }
@@ -373,6 +485,8 @@ int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
         char err[256], key[2048];
         if (setup_point(s, &s->points[todo[i]], &u, err, sizeof err)) {
             snprintf(key, sizeof key, "bad#%llu", (unsigned long long)i);
+        } else if (u.igc) {   /* a trace holds sgemu's ISA only: a full run each */
+            snprintf(key, sizeof key, "igc#%llu", (unsigned long long)i);
         } else {
             functional_key(s, &s->points[todo[i]], &u, key, sizeof key);
         }
@@ -409,10 +523,18 @@ int sw_execute(sw_sweep *s, const uint64_t *todo, uint64_t ntodo, uint32_t jobs,
     c.rep = rep;
     c.rep_of = rep_of;
     c.ready = ready;
+    c.igc = igc;
     pthread_mutex_init(&c.lock, NULL);
+    pthread_mutex_init(&c.igc_lock, NULL);
+    pthread_cond_init(&c.igc_done, NULL);
     pthread_mutex_init(&c.out_lock, NULL);
     pthread_cond_init(&c.wake, NULL);
     run_pool(&c, ntodo, jobs);
+    pthread_cond_destroy(&c.igc_done);
+    pthread_mutex_destroy(&c.igc_lock);
+    for (uint64_t i = 0; i < c.nigc; i++)
+        if (!igc[i].rc)
+            isa_kernel_free(&igc[i].k);
     pthread_cond_destroy(&c.wake);
     pthread_mutex_destroy(&c.out_lock);
     pthread_mutex_destroy(&c.lock);
@@ -428,5 +550,6 @@ out:
     free(rep);
     free(rep_of);
     free(ready);
+    free(igc);
     return rc;
 }

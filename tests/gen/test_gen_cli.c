@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../cli/cli_harness.h"
 #include "gen_skip.h"
+#include "../test_file.h"
 
 #define XE_LP "--config configs/intel-xe-lp.yaml"
 
@@ -93,6 +95,73 @@ static void study_rows(void **state)
     cli_result_free(&r);
 }
 
+/* A refused width first in --sg is a row too: the widths after it run. */
+static void refused_first(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run tests/gen/kernels/block_refused.cl --compiler igc " XE_LP
+                           " --sg 32,16 --global 64 --local 32 --arg in=uint:iota:64"
+                           " --arg out=uint:zeros:64 --out out --json");
+    assert_int_equal(r.status, 0);
+    const char *ref = strstr(r.out, "\"runs\": [{\"sg_width\": 32, \"igc_refused\": \"");
+    assert_non_null(ref);
+    const char *run = strstr(ref, "}, {");
+    assert_non_null(run);
+    assert_non_null(strstr(run, "\"igc\": {\"simd\": 16,"));
+    const char *o = strstr(run, "\"out\": [");
+    assert_non_null(o);
+    double v[64];
+    assert_int_equal(cli_numbers(o + 8, v, 64), 64);
+    for (int i = 0; i < 64; i++)
+        assert_true(v[i] == 3.0 * i);
+    cli_result_free(&r);
+}
+
+/* --per-line and --trace name each instruction as IGA prints it: the
+ * per-line table's op column and the trace's instruction events hold the
+ * same text, Gen mnemonics with their execution size and channel offset. */
+static void per_line_and_trace(void **state)
+{
+    (void)state;
+    char trace[128];
+    snprintf(trace, sizeof trace, "/tmp/sgemu-gen-cli-trace-%d.json", (int)getpid());
+    cli_result r = cli_run("run tests/gen/kernels/scale.cl --compiler igc " XE_LP
+                           " --sg 16 --global 32 --local 32 --arg x=int:iota:32 --arg k=3"
+                           " --per-line --trace %s", trace);
+    assert_int_equal(r.status, 0);
+    const char *t = strstr(r.err, "per instruction:");
+    assert_non_null(t);
+    size_t len = 0;
+    char *json = file_read_all(trace, &len);
+    remove(trace);
+    assert_non_null(json);
+    /* each send row of the table: its op text (after line, pc, count, lanes,
+     * cycles and stalls) is the name of a trace event */
+    int sends = 0;
+    for (const char *l = strchr(t, '\n'); l && l[1] == ' '; l = strchr(l + 1, '\n')) {
+        const char *p = l + 1;
+        for (int f = 0; f < 6; f++) {
+            p += strspn(p, " ");
+            p += strcspn(p, " \n");
+        }
+        p += strspn(p, " ");
+        size_t n = strcspn(p, "\n");
+        const char *send = strstr(p, "send.");
+        if (!send || send > p + n)
+            continue;
+        assert_true(p == send || !strncmp(p, "(W) send.", 9));
+        assert_non_null(strstr(send, "|M0) "));
+        char name[512];
+        snprintf(name, sizeof name, "\"name\": \"%.*s\"", (int)n, p);
+        assert_non_null(strstr(json, name));
+        sends++;
+    }
+    assert_true(sends >= 3);       /* load, store, end of thread */
+    assert_non_null(strstr(t, "{EOT"));
+    free(json);
+    cli_result_free(&r);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -127,6 +196,8 @@ int main(void)
         cmocka_unit_test(vadd_outputs),
         cmocka_unit_test(widths),
         cmocka_unit_test(study_rows),
+        cmocka_unit_test(refused_first),
+        cmocka_unit_test(per_line_and_trace),
         cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

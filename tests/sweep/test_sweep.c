@@ -1,6 +1,7 @@
 /* test_sweep.c - `sgemu sweep`: run-set expansion with zip/exclude/include,
  * identical results for -j 1 and -j 2, shards + merge equal to an unsharded
- * run, resume after an interruption, file:line:col errors, plot files. */
+ * run, resume after an interruption, file:line:col errors (the compiler
+ * axis's among them), plot files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -289,6 +290,17 @@ static void test_errors_with_positions(void **state)
                  "the bundled 'nvidia-h100'?)");
     snprintf(t, sizeof t, "%sfoo: 1\n", k);
     expect_error(t, "bad.yaml:5:1: error: unknown key 'foo'");
+    /* the compiler axis (clang compiles the .cl file; ocloc is not needed) */
+    char cl[512];
+    snprintf(cl, sizeof cl, "kernels:\n  - file: %s/tests/gen/kernels/block_refused.cl\n"
+             "    global: 64\n", cli_src());
+    snprintf(t, sizeof t, "%saxes:\n  compiler: [sgemu, gcc]\n", cl);
+    expect_error(t, "bad.yaml:5:21: error: compiler: expected sgemu or igc, got 'gcc'");
+    snprintf(t, sizeof t, "%saxes:\n  compiler: [igc]\n", k);
+    expect_error(t, "bad.yaml:6:3: error: axis 'compiler': no kernel is OpenCL C");
+    snprintf(t, sizeof t, "base: nvidia-h100\n%saxes:\n  compiler: [sgemu, igc]\n", cl);
+    expect_error(t, "bad.yaml:6:21: error: compiler: igc needs an Intel config; base "
+                    "'nvidia-h100' names no device.ocloc_target");
 }
 
 static void test_plots(void **state)
