@@ -358,15 +358,20 @@ static void verdict(const sw_row *const *g, const char (*lab)[SW_TEXT], size_t n
     const char *bl = lab[best];
     /* the runner-up: the closest in cycles among the runs that succeeded
      * (a failed run has no statistics to compare) */
-    size_t ru = SIZE_MAX, failed = 0;
+    size_t ru = SIZE_MAX, failed = 0, refused = 0;
     for (size_t i = 0; i < n; i++) {
-        failed += g[i]->status != 0;
+        failed += g[i]->status != 0 && !g[i]->igc_refused;
+        refused += g[i]->igc_refused != 0;
         if (i != best && g[i]->status == 0 && (ru == SIZE_MAX || g[i]->cycles < g[ru]->cycles))
             ru = i;
     }
     if (ru == SIZE_MAX) {
-        if (failed)
-            fprintf(f, "  %s: %s (the only point that ran; %zu failed)\n", who, bl, failed);
+        if (failed && refused)
+            fprintf(f, "  %s: %s (the only point that ran; %zu failed, %zu refused by IGC)\n",
+                    who, bl, failed, refused);
+        else if (failed || refused)
+            fprintf(f, "  %s: %s (the only point that ran; %zu %s)\n", who, bl,
+                    failed + refused, failed ? "failed" : "refused by IGC");
         else
             fprintf(f, "  %s: %s (only point)\n", who, bl);
         return;

@@ -183,7 +183,8 @@ static void test_compiler_axis(void **state)
     assert_non_null(why);
     assert_true(why < e + 1 + strcspn(e + 1, "\n"));   /* on the refused row's line */
     assert_non_null(strstr(t, "verdict (sgemu): "));
-    assert_non_null(strstr(t, "verdict (IGC): SIMD16 IGC (the only point that ran"));
+    assert_non_null(
+        strstr(t, "verdict (IGC): SIMD16 IGC (the only point that ran; 1 refused by IGC)\n"));
     assert_non_null(strstr(r.out, "== vector_add ==\n  width "));
 
     char *json = read_text_file(d, "results.json");
