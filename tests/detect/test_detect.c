@@ -447,17 +447,14 @@ static void detector_counts(const char *json, const char *name, unsigned long lo
 /* The correct kernels: no report, something checked, and the JSON
  * (statistics, cycles, the output buffer) that of the run without the
  * detectors. */
-static void expect_clean_at(const char *file, const char *kernel, const char *launch,
-                            const char *local_arg, unsigned long long min_loads)
+static void expect_clean_run(const char *args, unsigned long long min_loads)
 {
-    cli_result off = cli_run("run tests/detect/%s --kernel %s %s -g -q --json --out out "
-                             "--arg %s=local:64", file, kernel, launch, local_arg);
-    cli_result on = cli_run("run tests/detect/%s --kernel %s %s -g -q --json --out out "
-                            "--check-all --arg %s=local:64", file, kernel, launch, local_arg);
+    cli_result off = cli_run("run %s -q --json --out out", args);
+    cli_result on = cli_run("run %s -q --json --out out --check-all", args);
     assert_int_equal(off.status, 0);
     assert_int_equal(on.status, 0);
     if (on.err[0])
-        fprintf(stderr, "kernel %s: %s\n", kernel, on.err);
+        fprintf(stderr, "sgemu run %s: %s\n", args, on.err);
     assert_string_equal(on.err, "");
     assert_non_null(strstr(off.out, "\"cycles\""));
     char *plain = without_detectors(on.out), *ref = without_detectors(off.out);
@@ -473,6 +470,15 @@ static void expect_clean_at(const char *file, const char *kernel, const char *la
     assert_int_equal(found, 0);
     cli_result_free(&off);
     cli_result_free(&on);
+}
+
+static void expect_clean_at(const char *file, const char *kernel, const char *launch,
+                            const char *local_arg, unsigned long long min_loads)
+{
+    char args[512];
+    snprintf(args, sizeof args, "tests/detect/%s --kernel %s %s -g --arg %s=local:64", file,
+             kernel, launch, local_arg);
+    expect_clean_run(args, min_loads);
 }
 
 static void expect_clean(const char *file, const char *kernel, const char *local_arg)
@@ -497,6 +503,49 @@ static void test_correct_kernels(void **state)
                     "--global 48 --local 16 --sg 8 --arg out=int:zeros:64", "tile", 0);
     expect_clean_at("correct.cl", "img_with_fence", LAUNCH_IMG, "tile", 0);
     expect_clean_at("correct.cl", "img_block_fence", LAUNCH_IMG, "tile", 0);
+}
+
+/* The timing microbenchmarks of examples/calibration, at their documented
+ * launches with two loop iterations: correct kernels too (each work-item
+ * stores to its own slot, the chased local memory is written first, every
+ * shuffle's source lane exists). */
+static void test_calibration_kernels(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        unsigned items;              /* one work-group of this size (H100) */
+        unsigned long long loads;    /* local loads checked at least */
+        const char *more;
+    } ks[] = {
+        { "ballot", 32, 0, "" },
+        { "barrier", 64, 0, "" },
+        { "chase", 32, 0, "--arg chain=u32:zeros:1024" },
+        { "reduce_hw", 32, 0, "" },
+        { "shfl_down", 32, 0, "" },
+        { "shfl_idx", 32, 0, "" },
+        { "shfl_up", 32, 0, "" },
+        { "shfl_xor", 32, 0, "" },
+        { "shfl_xor64", 32, 0, "" },
+        { "smem_chase", 32, 2 * 32 * 32, "--arg s=local:8192" },
+        { "warp_reduce_shfl", 32, 0, "" },
+        { "warp_scan_shfl", 32, 0, "" },
+        { "block_reduce_256", 256, 2 * 256, "--arg s=local:8192" },
+        { "block_reduce_1024", 1024, 2 * 1024, "--arg s=local:8192" },
+        { "block_scan_256", 256, 2 * 256, "--arg s=local:8192" },
+        { "block_scan_1024", 1024, 2 * 1024, "--arg s=local:8192" },
+    };
+    char args[512];
+    for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
+        snprintf(args, sizeof args, "examples/calibration/%s.sgasm --config "
+                 "configs/nvidia-h100.yaml --global %u --local %u --arg out=u32:zeros:%u "
+                 "--arg n=2 %s", ks[i].name, ks[i].items, ks[i].items, ks[i].items,
+                 ks[i].more);
+        expect_clean_run(args, ks[i].loads);
+    }
+    /* the timing model's speed kernel, on the default config */
+    expect_clean_run("examples/calibration/alu_bound.sgasm --global 256 --local 128 --sg 16 "
+                     "--arg out=u32:zeros:256 --arg n=2", 0);
 }
 
 /* A buggy kernel too: the detectors change nothing but stderr. */
@@ -573,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_width_dependence),
         cmocka_unit_test(test_width_float_tolerance),
         cmocka_unit_test(test_correct_kernels),
+        cmocka_unit_test(test_calibration_kernels),
         cmocka_unit_test(test_buggy_unchanged),
         cmocka_unit_test(test_buggy_unchanged_more),
     };

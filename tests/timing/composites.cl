@@ -17,7 +17,7 @@ kernel void warp_reduce_shfl(global uint *out)
     for (int r = 0; r < ROUNDS; r++)
         for (uint k = 1; k < 32; k <<= 1)
             x += sub_group_shuffle_xor(x, k);
-    out[0] = x;
+    out[get_global_id(0)] = x;
 }
 
 // 5 shuffle-up + select + add steps (warp_scan_shfl.sgasm)
@@ -27,10 +27,10 @@ kernel void warp_scan_shfl(global uint *out)
 #pragma unroll
     for (int r = 0; r < ROUNDS; r++)
         for (uint k = 1; k < 32; k <<= 1) {
-            uint t = sub_group_shuffle_up(x, k);
+            uint t = sub_group_shuffle_up(x, min(l, k));
             x += l >= k ? t : 0u;
         }
-    out[0] = x;
+    out[get_global_id(0)] = x;
 }
 
 // warp sum, one partial per warp in local memory, barrier, every warp sums
@@ -44,13 +44,13 @@ kernel void NAME(global uint *out, local uint *s)                        \
         for (uint k = 1; k < 32; k <<= 1)                                 \
             x += sub_group_shuffle_xor(x, k);                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                     \
-        s[w] = x;                                                         \
+        s[33 * l + w] = x;                                                \
         barrier(CLK_LOCAL_MEM_FENCE);                                     \
         x = s[l & (WARPS - 1)];                                           \
         for (uint k = 1; k < WARPS; k <<= 1)                              \
             x += sub_group_shuffle_xor(x, k);                             \
     }                                                                     \
-    out[0] = x;                                                           \
+    out[get_global_id(0)] = x;                                            \
 }
 BLOCK_REDUCE(block_reduce_256, 8)
 BLOCK_REDUCE(block_reduce_1024, 32)
@@ -66,25 +66,25 @@ kernel void NAME(global uint *out, local uint *s)                        \
     _Pragma("unroll")                                                     \
     for (int r = 0; r < ROUNDS; r++) {                                    \
         for (uint k = 1; k < 8; k <<= 1) {                                \
-            uint t = sub_group_shuffle_up(x, k);                          \
+            uint t = sub_group_shuffle_up(x, min(l, k));                  \
             x += l >= k ? t : 0u;                                         \
         }                                                                 \
         barrier(CLK_LOCAL_MEM_FENCE);                                     \
         for (uint k = 8; k < 32; k <<= 1) {                               \
-            uint t = sub_group_shuffle_up(x, k);                          \
+            uint t = sub_group_shuffle_up(x, min(l, k));                  \
             x += l >= k ? t : 0u;                                         \
         }                                                                 \
-        s[w] = sub_group_shuffle(x, 31u);                                 \
+        s[33 * l + w] = sub_group_shuffle(x, 31u);                        \
         barrier(CLK_LOCAL_MEM_FENCE);                                     \
         uint y = s[l & (WARPS - 1)];                                      \
         for (uint k = 1; k < WARPS; k <<= 1) {                            \
-            uint t = sub_group_shuffle_up(y, k);                          \
+            uint t = sub_group_shuffle_up(y, min(l, k));                  \
             y += l >= k ? t : 0u;                                         \
         }                                                                 \
         uint p = sub_group_shuffle(y, prev);                              \
         x += w != 0 ? p : 0u;                                             \
     }                                                                     \
-    out[0] = x;                                                           \
+    out[get_global_id(0)] = x;                                            \
 }
 BLOCK_SCAN(block_scan_256, 8)
 BLOCK_SCAN(block_scan_1024, 32)

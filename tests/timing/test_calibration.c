@@ -40,7 +40,7 @@ static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
     assert_int_equal(isa_assemble(name, src, strlen(src), &k, &d), 0);
     emu_config cfg;
     assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
-    uint32_t out[64] = { 0 };
+    static uint32_t out[1024];   /* one word per work-item */
     uint32_t zeros[1024] = { 0 };
     sgemu_argval args[ISA_MAX_ARGS];
     memset(args, 0, sizeof args);
@@ -49,7 +49,7 @@ static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
         if (a->kind == ISA_ARG_SCALAR) {
             args[i] = (sgemu_argval){ .kind = SGEMU_VAL_SCALAR, .scalar = n };
         } else if (a->kind == ISA_ARG_LOCAL) {
-            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_LOCAL, .bytes = 4096 };
+            args[i] = (sgemu_argval){ .kind = SGEMU_VAL_LOCAL, .bytes = 8192 };
         } else if (!strcmp(a->name, "chain")) {
             args[i] = chain ? (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)chain,
                                               .bytes = chain_n * 4 }
