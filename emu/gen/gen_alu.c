@@ -6,6 +6,7 @@
  * the destination type (docs/gen.md, "Execution model"). */
 #include "gen_engine.h"
 
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -475,6 +476,23 @@ static double two_sum(double x, double y, double *resid)
     return s;
 }
 
+/* x * y + z with one rounding in mode rm: C's fma, which IEEE 754 and
+ * glibc round in the host's current rounding mode, under fesetround.  The
+ * volatile copies keep the compiler from moving the fma across the mode
+ * switches (GCC does not honour FENV_ACCESS). */
+static double fma_mode(double x, double y, double z, unsigned rm)
+{
+    if (rm == RM_RNE)
+        return fma(x, y, z);
+    static const int fe[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
+    volatile double vx = x, vy = y, vz = z, vr;
+    int old = fegetround();
+    fesetround(fe[rm]);
+    vr = fma(vx, vy, vz);
+    fesetround(old);
+    return vr;
+}
+
 /* An arithmetic result in the instruction's precision and cr0's mode. */
 static double arith(double x, double resid, bool dbl, const fpmode *m)
 {
@@ -544,11 +562,8 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
         break;
     case GEN_OP_MAD:   /* src1 * src2 + src0, one rounding */
         if (fl && dbl) {
-            if (fm.rm != RM_RNE)
-                return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                                 "a :df mad in a rounding mode other than round-to-nearest-"
-                                 "even is not supported by sgemu");
-            r->f = flush(fma(b.f, c.f, a.f), fm.keep_df, DBL_MIN);
+            r->f = flush(fma_mode(src_f(b, &fm, true), src_f(c, &fm, true),
+                                  src_f(a, &fm, true), fm.rm), fm.keep_df, DBL_MIN);
         } else if (fl) {   /* the :f product is exact in double */
             double e, x = two_sum(src_f(b, &fm, false) * src_f(c, &fm, false),
                                   src_f(a, &fm, false), &e);

@@ -968,6 +968,59 @@ static void rounding(void **state)
     }
 }
 
+/* ------------------------------------------------------------- divide */
+
+/* 32-bit integer division on pvc (divide.cl): IGC divides through double
+ * precision, switching cr0 to round toward zero around `mad ... :df`; a
+ * quotient one off shows a mad rounded in the wrong mode.  Against C's
+ * division, with the quotients near every power of two and the largest
+ * operands. */
+static void divide(void **state)
+{
+    (void)state;
+    const uint32_t n = 96;
+    emu_config hpc;
+    bundled_config("intel-xe-hpc", &hpc);
+    static const uint32_t edge[] = { 0, 1, 2, 3, 7, 0x7FFFFFFFu, 0x80000000u, 0x80000001u,
+                                     0xFFFFFFFFu, 0xFFFFFFFEu, 0x55555555u, 0xAAAAAAABu };
+    isa_kernel k;
+    load_for("pvc", "divide.cl", 16, "", &k);
+    sgemu_argval args[6];
+    for (int b = 0; b < 6; b++)
+        args[b] = buffer(n * 4);
+    uint32_t *a = (uint32_t *)args[0].data, *d = (uint32_t *)args[1].data;
+    uint32_t seed = 5;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ne = sizeof edge / sizeof *edge;
+        a[i] = i < ne * 2 ? edge[i % ne] : lcg(&seed) << 8 ^ lcg(&seed);
+        d[i] = i < ne * 2 ? edge[(i * 5 + 1) % ne] : lcg(&seed) >> (i % 24);
+        if (i >= ne * 2 && i % 3 == 0)   /* an exact multiple, and its neighbours */
+            a[i] = d[i] * (lcg(&seed) % 50000) + (i % 4) - 1;
+        if (d[i] == 0 || ((int32_t)d[i] == -1 && (int32_t)a[i] == INT32_MIN))
+            d[i] = 3;
+    }
+    sgemu_fault f;
+    sgemu_launch L = launch_1d(n, 32, 16);
+    L.max_instructions = 10000000;
+    sgemu_stats st;
+    int rc = sgemu_run(&k, &hpc, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "%s\n", f.msg);
+    sgemu_stats_free(&st);
+    assert_int_equal(rc, 0);
+    const uint32_t *q = (const uint32_t *)args[2].data, *r = (const uint32_t *)args[3].data;
+    const int32_t *sq = (const int32_t *)args[4].data, *sr = (const int32_t *)args[5].data;
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(q[i], a[i] / d[i]);
+        assert_int_equal(r[i], a[i] % d[i]);
+        assert_int_equal(sq[i], (int32_t)a[i] / (int32_t)d[i]);
+        assert_int_equal(sr[i], (int32_t)a[i] % (int32_t)d[i]);
+    }
+    for (int b = 0; b < 6; b++)
+        free(args[b].data);
+    isa_kernel_free(&k);
+}
+
 /* --------------------------------------------------------- named barriers */
 
 /* Xe-HPC: sub-groups 0 and 1 of each work-group of 64 exchange values
@@ -1051,6 +1104,7 @@ int main(void)
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
         cmocka_unit_test(rounding),
+        cmocka_unit_test(divide),
         cmocka_unit_test(named_barriers),
         cmocka_unit_test(shuffle),
         cmocka_unit_test(unsupported),
