@@ -571,6 +571,12 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
         } else
             r->i = (int64_t)((uint64_t)b.i * (uint64_t)c.i + ua);
         break;
+    case GEN_OP_LRP: {   /* src1 * src0 + src2 * (1 - src0) (vISA LRP.md), :f only:
+                          * computed in double, one rounding to cr0's mode */
+        double x = src_f(a, &fm, false), y = src_f(b, &fm, false), z = src_f(c, &fm, false);
+        r->f = arith(y * x + z * (1.0 - x), 0.0, false, &fm);
+        break;
+    }
     case GEN_OP_ADDC: {
         uint64_t s = (uint64_t)(uint32_t)ua + (uint32_t)ub;
         r->i = (uint32_t)s;

@@ -24,6 +24,8 @@ typedef struct gen_barrier {
     uint32_t gen;            /* completed barriers so far */
 } gen_barrier;
 
+enum { GEN_ADDR_SNAP = 32 * 8 };
+
 typedef struct gen_thread {
     emu_sg *sg;              /* its sub-group (id, size) for faults */
     uint8_t *grf;            /* grf_count x grf_bytes */
@@ -50,6 +52,9 @@ typedef struct gen_thread {
                               * then (Xe-HPG+) the indirect data */
     uint32_t indirect;       /* offset of the indirect data in the arena (r0.0) */
     bool unaligned_ok;       /* the message in flight takes any byte address */
+    /* the address payload of the message in flight (src0's first bytes, up
+     * to 32 lanes of 8), copied before its response may overwrite it */
+    uint8_t addr_snap[GEN_ADDR_SNAP];
     uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
     /* Timed runs: the work-group's records (NULL: untimed); the record of
      * the instruction executing takes each lane's first address

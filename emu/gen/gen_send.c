@@ -138,11 +138,11 @@ static int resolve(emu_run *run, gen_thread *t, uint32_t lane, uint32_t bti, uin
 static int lane_address(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t i,
                         uint32_t ab, uint32_t bti, isa_space *sp, uint64_t *addr)
 {
-    const uint8_t *p = grf_at(t, in->src[0].reg * run->k->gen->grf_bytes + i * ab, ab);
-    if (!p)
+    if (i * ab + ab > GEN_ADDR_SNAP ||
+        !grf_at(t, in->src[0].reg * run->k->gen->grf_bytes + i * ab, ab))
         return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "address payload outside the GRF");
     uint64_t v = 0;
-    memcpy(&v, p, ab);
+    memcpy(&v, t->addr_snap + i * ab, ab);
     return resolve(run, t, i, bti, v, sp, addr);
 }
 
@@ -608,6 +608,13 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
                              "barrier signaled twice before waiting for it");
         return barrier_signal(run, t, in);
     }
+    /* the hardware reads the payload before it writes the response: IGC
+     * gives a gathering read's response the registers of its addresses */
+    uint32_t a0 = in->src[0].reg * run->k->gen->grf_bytes;
+    memset(t->addr_snap, 0, GEN_ADDR_SNAP);
+    if (a0 < t->grf_size)
+        memcpy(t->addr_snap, t->grf + a0,
+               t->grf_size - a0 < GEN_ADDR_SNAP ? t->grf_size - a0 : GEN_ADDR_SNAP);
     if (in->sfid == GEN_SFID_SMPL)
         return gen_sampler(run, t, in);
     if (in->lsc.op != GEN_LSC_NONE)
