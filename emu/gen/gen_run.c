@@ -93,8 +93,20 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
             break;
         }
         case GEN_PAY_BYVALUE: {
-            uint64_t v = run->args[e->arg].scalar;
-            memcpy(d, &v, e->size < 8 ? e->size : 8);
+            /* a scalar, or a piece of a vector's or struct's bytes (their
+             * buffer holds at least byval bytes: launch.c checks); IGC
+             * passes the padding after a struct's last field as 4-byte
+             * pieces at each of its bytes, which run past the end: those
+             * get the bytes there are */
+            const sgemu_argval *v = &run->args[e->arg];
+            uint32_t nb = run->k->args[e->arg].byval;
+            if (nb) {
+                if (v->data && e->src_offset < nb)
+                    memcpy(d, v->data + e->src_offset,
+                           e->size < nb - e->src_offset ? e->size : nb - e->src_offset);
+            } else {
+                memcpy(d, &v->scalar, e->size < 8 ? e->size : 8);
+            }
             break;
         }
         case GEN_PAY_IMAGE_WIDTH:

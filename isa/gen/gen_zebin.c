@@ -276,9 +276,9 @@ static int payload_arg(yaml_document_t *d, yaml_node_t *e, gen_program *p, isa_k
         pe.kind = GEN_PAY_BYVALUE;
         pe.arg = (uint16_t)ai;
         pe.src_offset = (uint32_t)num(d, e, "source_offset", 0);
-        if (pe.src_offset || pe.size > 8)
-            return FAIL("kernel '%s': argument %lld passed by value in pieces (an aggregate) "
-                        "is not supported by sgemu's Gen path yet", k->name, ai);
+        if (pe.src_offset > 4096)
+            return FAIL("kernel '%s': argument %lld: a piece at source_offset %u", k->name, ai,
+                        pe.src_offset);
         return add_payload(p, pe, k->name, err, errcap);
     }
     if (payload_kind(t, &kind) != 0)
@@ -317,8 +317,40 @@ static int inline_sampler(yaml_document_t *d, yaml_node_t *e, gen_program *p,
     return 0;
 }
 
+/* A by-value argument that IGC passes as a vector or in pieces (a struct
+ * or vector: arg_byvalue entries with source_offset, or more than 8
+ * bytes) takes sgemu's by-value form, a `constant` argument holding the
+ * host-layout bytes (isa.h isa_arg.byval): type_name's ";N" is their count,
+ * its trailing digits a vector's components.  The payload copies each
+ * piece from there (gen_run.c). */
+static void byval_arg(const gen_program *p, uint32_t i, const char *tn, isa_arg *arg)
+{
+    uint32_t pieces = 0, end = 0;
+    bool split = false;
+    for (uint32_t e = 0; e < p->npay; e++) {
+        const gen_payload *pe = &p->pay[e];
+        if (pe->kind != GEN_PAY_BYVALUE || pe->arg != i)
+            continue;
+        pieces++;
+        split |= pe->src_offset != 0 || pe->size > 8;
+        if (pe->src_offset + pe->size > end)
+            end = pe->src_offset + pe->size;
+    }
+    size_t n = strcspn(tn, ";"), base = n;
+    while (base && tn[base - 1] >= '0' && tn[base - 1] <= '9')
+        base--;
+    bool vec = base < n && isa_type_from_name(tn, base) != ISA_T_NONE;
+    if (!pieces || !(split || pieces > 1 || vec))
+        return;
+    unsigned long bytes = tn[n] == ';' ? strtoul(tn + n + 1, NULL, 10) : 0;
+    arg->kind = ISA_ARG_CONSTANT;
+    arg->byval = bytes && bytes <= 4096 ? (uint32_t)bytes : end;
+    arg->byval_vec = vec ? (uint8_t)strtoul(tn + base, NULL, 10) : 0;
+}
+
 /* kernels_misc_info: argument names and OpenCL types. */
-static void misc_info(yaml_document_t *d, yaml_node_t *root, isa_kernel *k)
+static void misc_info(yaml_document_t *d, yaml_node_t *root, const gen_program *p,
+                      isa_kernel *k)
 {
     SEQ_EACH(d, map_get(d, root, "kernels_misc_info"), it) {
         yaml_node_t *km = yaml_document_get_node(d, *it);
@@ -335,6 +367,7 @@ static void misc_info(yaml_document_t *d, yaml_node_t *root, isa_kernel *k)
             /* a sampler_t holds the OpenCL C bit-field, a u32 */
             arg->type = strncmp(tn, "sampler_t", 9) == 0 ? ISA_T_U32 : (uint8_t)cl_elem_type(tn);
             snprintf(arg->cl_type, sizeof arg->cl_type, "%.*s", (int)strcspn(tn, ";"), tn);
+            byval_arg(p, (uint32_t)i, tn, arg);
         }
     }
 }
@@ -441,7 +474,7 @@ static int parse_zeinfo(const elf_sec *s, gen_program *p, isa_kernel *k, char *e
     int rc = kn ? kernel_info(&d, kn, p, k, err, errcap)
                 : FAIL("zebin .ze_info describes no kernel '%s'", k->name);
     if (!rc)
-        misc_info(&d, root, k);
+        misc_info(&d, root, p, k);
     yaml_document_delete(&d);
     yaml_parser_delete(&ps);
     return rc;

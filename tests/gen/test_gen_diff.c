@@ -71,15 +71,18 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
                 v[i].scalar = 2;
             }
         } else if (a->byval) {
-            /* a vector or struct by value (the SPIR-V path takes its bytes):
-             * the Gen path's scalar 2, zero-extended, so both read the same */
-            const uint64_t two = 2;
+            /* a vector or struct by value, its bytes on both paths: dword
+             * q is 0x3F80 << 16 | q, a float near 1 and as a double's high
+             * half one near 1/128, so that every piece IGC passes is seen */
             v[i].kind = SGEMU_VAL_BUFFER;
             v[i].bytes = a->byval;
             v[i].data = calloc(1, a->byval);
             if (!v[i].data)
                 return -1;
-            memcpy(v[i].data, &two, a->byval < 8 ? a->byval : 8);
+            for (uint32_t q = 0; 4 * q < a->byval; q++) {
+                uint32_t w = 0x3F800000u | q;
+                memcpy(v[i].data + 4 * q, &w, a->byval - 4 * q < 4 ? a->byval - 4 * q : 4);
+            }
         } else if (a->kind == ISA_ARG_GLOBAL || a->kind == ISA_ARG_CONSTANT) {
             uint32_t eb = isa_types[a->type].bytes;
             v[i].kind = SGEMU_VAL_BUFFER;
@@ -274,7 +277,7 @@ static bool one(const char *path, const char *name, uint32_t w, const cc_result 
             if (va[i].kind != SGEMU_VAL_BUFFER)
                 continue;
             bool fl = g.args[i].type == ISA_T_F32;
-            for (size_t e = 0; e < ELEMS && ok; e++) {
+            for (size_t e = 0; e < ELEMS && 4 * e + 4 <= va[i].bytes && ok; e++) {
                 if (fl && !undefined_elem(name, e)) {
                     float x, y;
                     memcpy(&x, va[i].data + 4 * e, 4);

@@ -482,6 +482,77 @@ static void gen9_gather(void **state)
         free(args[b].data);
 }
 
+/* ------------------------------------------------------------- byval */
+
+/* byval.cl's struct P in the OpenCL host layout (clang's for spir64) */
+typedef struct {
+    int8_t c;
+    float v[4] __attribute__((aligned(16)));
+    int32_t i;
+    int16_t s;
+} byval_p;
+
+/* A struct, a uchar16 and a float3 passed by value (byval.cl), which IGC
+ * passes in pieces of the cross-thread data (the struct's float4 at
+ * source_offset 16, its padding a byte at a time), given as their bytes;
+ * on skl (pushed payload) and pvc (loaded by the code) */
+static void byval_pieces(void **state)
+{
+    (void)state;
+    static const char *const dev[] = { "skl", "pvc" }, *const conf[] = { "intel-gen9-gt2",
+                                                                          "intel-xe-hpc" };
+    assert_int_equal(sizeof(byval_p), 48);
+    const uint32_t n = 40;
+    for (int d = 0; d < 2; d++) {
+        isa_kernel k;
+        load_for(dev[d], "byval.cl", 16, "", &k);
+        assert_int_equal(k.args[1].kind, ISA_ARG_CONSTANT);
+        assert_int_equal(k.args[1].byval, 48);
+        assert_int_equal(k.args[2].byval, 16);
+        assert_int_equal(k.args[2].byval_vec, 16);
+        assert_int_equal(k.args[3].byval, 16);
+        assert_int_equal(k.args[3].byval_vec, 3);
+        byval_p p;
+        memset(&p, 0x5A, sizeof p);   /* padding: any bytes */
+        p.c = -7;
+        p.v[0] = 1.5f;
+        p.v[1] = -2.25f;
+        p.v[2] = 9.0f;
+        p.v[3] = 1000.5f;
+        p.i = 123457;
+        p.s = -300;
+        uint8_t u[16];
+        for (int q = 0; q < 16; q++)
+            u[q] = (uint8_t)(17 * q + 3);
+        const float t[4] = { 4.5f, -0.75f, 3.25f, 0.0f };
+        sgemu_argval args[4] = { buffer(4 * n * 4), buffer(sizeof p), buffer(16), buffer(16) };
+        memcpy(args[1].data, &p, sizeof p);
+        memcpy(args[2].data, u, 16);
+        memcpy(args[3].data, t, 16);
+        emu_config c;
+        bundled_config(conf[d], &c);
+        sgemu_launch L = launch_1d(n, 40, 16);
+        L.max_instructions = 1000000;
+        sgemu_stats st;
+        sgemu_fault f;
+        int rc = sgemu_run(&k, &c, &L, args, &st, &f);
+        if (rc)
+            fprintf(stderr, "%s\n", f.msg);
+        sgemu_stats_free(&st);
+        assert_int_equal(rc, 0);
+        const int32_t *o = (const int32_t *)args[0].data;
+        for (int32_t i = 0; i < (int32_t)n; i++) {
+            assert_int_equal(o[4 * i], p.c + p.i * i + p.s);
+            assert_int_equal(o[4 * i + 1], (int32_t)(p.v[1] * (float)i + p.v[3]));
+            assert_int_equal(o[4 * i + 2], u[0] + u[15] * 3 + u[7] * i + u[9]);
+            assert_int_equal(o[4 * i + 3], (int32_t)(t[2] * (float)i + t[0] - t[1]));
+        }
+        for (int b = 0; b < 4; b++)
+            free(args[b].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ---------------------------------------------------------------- slm */
 
 /* SLM through a static array, a local argument and bytes; barriers
@@ -1180,6 +1251,7 @@ int main(void)
         cmocka_unit_test(flow_gen9),
         cmocka_unit_test(gen9_lrp),
         cmocka_unit_test(gen9_gather),
+        cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),
         cmocka_unit_test(lsc_unaligned),
         cmocka_unit_test(slm),
