@@ -72,6 +72,22 @@ static int run(const isa_kernel *k, uint64_t global, uint64_t local, sgemu_argva
     return rc;
 }
 
+/* Run k on config c over `global` items in groups of `local`; it must
+ * succeed. */
+static void run_ok_on(const isa_kernel *k, const emu_config *c, uint64_t global,
+                      uint64_t local, sgemu_argval *args)
+{
+    sgemu_launch L = launch_1d(global, local, k->gen->simd);
+    L.max_instructions = 100000000;
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(k, c, &L, args, &st, &f);
+    if (rc)
+        fprintf(stderr, "%s\n", f.msg);
+    sgemu_stats_free(&st);
+    assert_int_equal(rc, 0);
+}
+
 /* Deterministic test data: a small LCG. */
 static uint32_t lcg(uint32_t *s)
 {
@@ -415,15 +431,7 @@ static void gen9_run(const char *name, uint32_t w, const char *opts, sgemu_argva
     assert_int_equal(rc, 0);
     emu_config c9;
     bundled_config("intel-gen9-gt2", &c9);
-    sgemu_launch L = launch_1d(n, 32, w);
-    L.max_instructions = 10000000;
-    sgemu_stats st;
-    sgemu_fault f;
-    rc = sgemu_run(&k, &c9, &L, args, &st, &f);
-    if (rc)
-        fprintf(stderr, "%s\n", f.msg);
-    sgemu_stats_free(&st);
-    assert_int_equal(rc, 0);
+    run_ok_on(&k, &c9, n, 32, args);
     isa_kernel_free(&k);
 }
 
@@ -531,15 +539,7 @@ static void byval_pieces(void **state)
         memcpy(args[3].data, t, 16);
         emu_config c;
         bundled_config(conf[d], &c);
-        sgemu_launch L = launch_1d(n, 40, 16);
-        L.max_instructions = 1000000;
-        sgemu_stats st;
-        sgemu_fault f;
-        int rc = sgemu_run(&k, &c, &L, args, &st, &f);
-        if (rc)
-            fprintf(stderr, "%s\n", f.msg);
-        sgemu_stats_free(&st);
-        assert_int_equal(rc, 0);
+        run_ok_on(&k, &c, n, 40, args);
         const int32_t *o = (const int32_t *)args[0].data;
         for (int32_t i = 0; i < (int32_t)n; i++) {
             assert_int_equal(o[4 * i], p.c + p.i * i + p.s);
@@ -619,15 +619,7 @@ static void private_on(const char *device, const emu_config *c, uint32_t w, isa_
     uint32_t seed = 21;
     for (uint32_t i = 0; i < n; i++)
         a[i] = (int32_t)(lcg(&seed) % 5000);
-    sgemu_launch L = launch_1d(n, 40, w);
-    L.max_instructions = 100000000;
-    sgemu_stats st;
-    sgemu_fault f;
-    int rc = sgemu_run(k, c, &L, args, &st, &f);
-    if (rc)
-        fprintf(stderr, "%s\n", f.msg);
-    sgemu_stats_free(&st);
-    assert_int_equal(rc, 0);
+    run_ok_on(k, c, n, 40, args);
     for (uint32_t i = 0; i < n; i++) {
         int32_t buf[64];
         for (int32_t q = 0; q < 64; q++)
@@ -1152,15 +1144,7 @@ static void divide(void **state)
         if (d[i] == 0 || ((int32_t)d[i] == -1 && (int32_t)a[i] == INT32_MIN))
             d[i] = 3;
     }
-    sgemu_fault f;
-    sgemu_launch L = launch_1d(n, 32, 16);
-    L.max_instructions = 10000000;
-    sgemu_stats st;
-    int rc = sgemu_run(&k, &hpc, &L, args, &st, &f);
-    if (rc)
-        fprintf(stderr, "%s\n", f.msg);
-    sgemu_stats_free(&st);
-    assert_int_equal(rc, 0);
+    run_ok_on(&k, &hpc, n, 32, args);
     const uint32_t *q = (const uint32_t *)args[2].data, *r = (const uint32_t *)args[3].data;
     const int32_t *sq = (const int32_t *)args[4].data, *sr = (const int32_t *)args[5].data;
     for (uint32_t i = 0; i < n; i++) {
