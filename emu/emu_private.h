@@ -21,6 +21,14 @@
 #define EMU_BUF_SHIFT 40
 #define EMU_BUF_OFFSET_MASK ((UINT64_C(1) << EMU_BUF_SHIFT) - 1)
 
+/* Active lanes of mask at width w: a full mask (the common case) needs no
+ * bit count, which on the baseline x86-64 target is a libgcc call. */
+static inline uint32_t emu_active_lanes(uint64_t mask, uint32_t w)
+{
+    uint64_t full = w >= 64 ? ~0ull : (1ull << w) - 1;
+    return mask == full ? w : (uint32_t)__builtin_popcountll(mask);
+}
+
 static inline uint64_t emu_buffer_base(uint32_t arg)
 {
     return (uint64_t)(arg + 1) << EMU_BUF_SHIFT;

@@ -222,7 +222,7 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
     }
     emu_rec *rec = current_rec(run, sg);
     if (rec) {
-        uint32_t na = (uint32_t)__builtin_popcountll(mask);
+        uint32_t na = emu_active_lanes(mask, w);
         uint64_t first = emu_trace_addrs(run->wg->trace, na);
         if (first == UINT64_MAX)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
@@ -535,7 +535,7 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
     }
     emu_rec *rec = current_rec(run, sg);
     if (rec) {     /* the trace records the first texel of each lane */
-        uint32_t na = (uint32_t)__builtin_popcountll(mask);
+        uint32_t na = emu_active_lanes(mask, w);
         uint64_t first = emu_trace_addrs(run->wg->trace, na);
         if (first == UINT64_MAX)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");

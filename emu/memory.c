@@ -221,7 +221,7 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
     lane_addresses(run, sg, ao, addr);
 
     if (rec && run->wg->trace) {
-        uint32_t na = (uint32_t)__builtin_popcountll(mask);
+        uint32_t na = emu_active_lanes(mask, w);
         uint64_t first = emu_trace_addrs(run->wg->trace, na);
         if (first == UINT64_MAX)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");

@@ -202,12 +202,16 @@ static int model_alloc(tm_model *m)
         }
         for (uint32_t s = 0; s < m->nsched; s++)
             c->snext[s] = TM_NEVER;
+        /* one block per CU: two allocations per slot were most of the
+         * set-up's calls to the allocator */
+        c->ready = calloc((size_t)m->slots * regs, sizeof *c->ready);
+        c->rmem = calloc((size_t)m->slots * regs, 1);
+        if (!c->ready || !c->rmem)
+            return -1;
         for (uint32_t t = 0; t < m->slots; t++) {
-            c->th[t].ready = calloc(regs, sizeof *c->th[t].ready);
-            c->th[t].rmem = calloc(regs, 1);
+            c->th[t].ready = c->ready + (size_t)t * regs;
+            c->th[t].rmem = c->rmem + (size_t)t * regs;
             c->th[t].eu_units = c->pfree + (size_t)m->t_eu[t] * m->unit_total;
-            if (!c->th[t].ready || !c->th[t].rmem)
-                return -1;
         }
         for (uint32_t w = 0; w < m->wgs_per_cu; w++)
             if (emu_trace_init(&c->wg[w].tr, m->sgs))
@@ -221,11 +225,8 @@ static void model_free(tm_model *m)
     if (m->cu)
         for (uint32_t i = 0; i < m->ncu; i++) {
             tm_cu *c = &m->cu[i];
-            if (c->th)
-                for (uint32_t t = 0; t < m->slots; t++) {
-                    free(c->th[t].ready);
-                    free(c->th[t].rmem);
-                }
+            free(c->ready);
+            free(c->rmem);
             if (c->wg)
                 for (uint32_t w = 0; w < m->wgs_per_cu; w++) {
                     emu_trace_free(&c->wg[w].tr);

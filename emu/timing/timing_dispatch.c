@@ -35,6 +35,8 @@ static int count_wg(tm_model *m, uint32_t ci, tm_wgslot *w)
     const emu_wg_trace *tr = &w->tr;
     sgemu_timing *st = m->st;
     uint64_t n = 0, lanes_all = 0;
+    /* most records run every lane: those need no bit count */
+    const uint64_t full = m->L->width >= 64 ? ~0ull : (1ull << m->L->width) - 1;
     for (uint32_t i = 0; i < tr->nsg; i++)
         n += tr->sg[i].n;
     if (n > w->pcs_cap) {
@@ -48,7 +50,7 @@ static int count_wg(tm_model *m, uint32_t ci, tm_wgslot *w)
     for (uint32_t i = 0; i < tr->nsg; i++) {
         const emu_rec *r = tr->sg[i].recs;
         for (uint32_t j = 0; j < tr->sg[i].n; j++) {
-            uint64_t lanes = popcount64(r[j].mask);
+            uint64_t lanes = r[j].mask == full ? m->L->width : popcount64(r[j].mask);
             tm_line_stats *ls = &m->cu[ci].per_inst[r[j].pc];
             ls->count++;
             ls->lanes += lanes;
