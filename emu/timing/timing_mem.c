@@ -87,12 +87,20 @@ static bool cache_access(tm_cache *c, uint64_t ln)
     return false;
 }
 
+static uint64_t occ(uint32_t bytes, uint32_t bw)
+{
+    return bw ? (bytes + bw - 1) / bw : 0;
+}
+
 int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st)
 {
     memset(m, 0, sizeof *m);
     m->tc = tc;
     m->ncu = ncu;
     m->st = st;
+    m->l1_occ = occ(tc->line_bytes, tc->l1.bw);
+    m->l2_occ = occ(tc->line_bytes, tc->l2.bw);
+    m->dram_occ = occ(tc->line_bytes, tc->dram_bw);
     uint32_t line = tc->line_bytes ? tc->line_bytes : 64;
     m->l1 = calloc(ncu, sizeof *m->l1);
     m->l1_free = calloc(ncu, sizeof *m->l1_free);
@@ -136,11 +144,6 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-static uint64_t occ(uint32_t bytes, uint32_t bw)
-{
-    return bw ? (bytes + bw - 1) / bw : 0;
-}
-
 /* One line request arriving at the CU's L1 at t; returns data time. */
 static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
                              bool store, bool atomic, uint32_t same_addr)
@@ -151,7 +154,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
     uint64_t s = t;
     if (tc->l1.size && !atomic) {
         s = max64(t, m->l1_free[cu]);
-        m->l1_free[cu] = s + occ(line, tc->l1.bw);
+        m->l1_free[cu] = s + m->l1_occ;
         st->bytes[TM_LEVEL_L1] += line;
         st->requests[TM_LEVEL_L1]++;
         if (!store && cache_access(&m->l1[cu], ln)) {
@@ -162,7 +165,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
             st->misses[TM_LEVEL_L1]++;
     }
     uint64_t s2 = max64(s, m->l2_free);
-    m->l2_free = s2 + occ(line, tc->l2.bw);
+    m->l2_free = s2 + m->l2_occ;
     st->bytes[TM_LEVEL_L2] += line;
     st->requests[TM_LEVEL_L2]++;
     uint64_t done;
@@ -172,7 +175,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
     } else {
         st->misses[TM_LEVEL_L2]++;
         uint64_t s3 = max64(s2, m->dram_free);
-        m->dram_free = s3 + occ(line, tc->dram_bw);
+        m->dram_free = s3 + m->dram_occ;
         st->bytes[TM_LEVEL_DRAM] += line;
         st->requests[TM_LEVEL_DRAM]++;
         done = s3 + tc->dram_latency;

@@ -94,6 +94,9 @@ typedef struct tm_mem {
     tm_slm_stats *slm;    /* per CU */
     tm_cache l2;
     uint64_t l2_free, dram_free;
+    /* cycles a line holds the L1, L2 and DRAM ports (fixed per run: no
+     * division per request) */
+    uint64_t l1_occ, l2_occ, dram_occ;
     sgemu_timing *st;
 } tm_mem;
 
