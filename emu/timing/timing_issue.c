@@ -140,7 +140,10 @@ void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th)
     tm_sync_thread(m, c, (uint32_t)(th - c->th));
     w->done = max64(w->done, th->last_done);
     if (--w->left) {
-        set_shared_atlast(m, c, th->wg, UINT32_MAX);   /* atlast == left may hold now */
+        /* the flags of the threads at their last record change only when
+         * atlast == left does */
+        if ((w->atlast == w->left) != (w->atlast == w->left + 1))
+            set_shared_atlast(m, c, th->wg, UINT32_MAX);
         return;
     }
     /* the work-group is complete: free its slot, start the next one */
