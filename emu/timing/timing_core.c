@@ -204,13 +204,17 @@ static int model_alloc(tm_model *m)
             c->snext[s] = TM_NEVER;
         /* one block per CU: two allocations per slot were most of the
          * set-up's calls to the allocator */
-        c->ready = calloc((size_t)m->slots * regs, sizeof *c->ready);
-        c->rmem = calloc((size_t)m->slots * regs, 1);
-        if (!c->ready || !c->rmem)
-            return -1;
+        uint64_t *ready = m->slots ? calloc((size_t)m->slots * regs, sizeof *ready) : NULL;
+        uint8_t *rmem = m->slots ? calloc((size_t)m->slots * regs, 1) : NULL;
+        if (m->slots) {
+            c->th[0].ready = ready;     /* slot 0 holds the blocks (model_free) */
+            c->th[0].rmem = rmem;
+            if (!ready || !rmem)
+                return -1;
+        }
         for (uint32_t t = 0; t < m->slots; t++) {
-            c->th[t].ready = c->ready + (size_t)t * regs;
-            c->th[t].rmem = c->rmem + (size_t)t * regs;
+            c->th[t].ready = ready + (size_t)t * regs;
+            c->th[t].rmem = rmem + (size_t)t * regs;
             c->th[t].eu_units = c->pfree + (size_t)m->t_eu[t] * m->unit_total;
         }
         for (uint32_t w = 0; w < m->wgs_per_cu; w++)
@@ -225,8 +229,10 @@ static void model_free(tm_model *m)
     if (m->cu)
         for (uint32_t i = 0; i < m->ncu; i++) {
             tm_cu *c = &m->cu[i];
-            free(c->ready);
-            free(c->rmem);
+            if (c->th && m->slots) {
+                free(c->th[0].ready);
+                free(c->th[0].rmem);
+            }
             if (c->wg)
                 for (uint32_t w = 0; w < m->wgs_per_cu; w++) {
                     emu_trace_free(&c->wg[w].tr);

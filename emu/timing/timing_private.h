@@ -215,8 +215,6 @@ typedef struct tm_cu {
     tm_thread *th;
     tm_wgslot *wg;
     uint64_t *pfree;       /* per EU: unit_total "free at" times */
-    uint64_t *ready;       /* per slot: its scoreboard (tm_thread.ready) */
-    uint8_t *rmem;         /* per slot: tm_thread.rmem */
     uint32_t *rr;          /* round-robin position per scheduler (list index) */
     uint64_t *snext;       /* per scheduler: lower bound of its next issue */
     /* Per slot, at its position in the scheduler lists (t_pos): what a
