@@ -209,6 +209,11 @@ int emu_image_block_byte(const sgemu_image *im, int64_t x, int64_t y, bool write
  * (-1: out of host memory); exec: the printf instruction; finish: sort and
  * format the output into stats (-1: out of host memory); free: drop it. */
 typedef struct emu_printf emu_printf;
+/* The printf buffer of a kernel IGC compiled: the size IGC's code assumes
+ * (its DriverInfo printf buffer size, 4 MiB for OpenCL), and its hidden
+ * argument (index + 1; 0: none; gen/gen_run.c) */
+#define EMU_IGC_PRINTF_BYTES (4u << 20)
+uint32_t emu_gen_printf_arg(const isa_kernel *k);
 int emu_printf_init(emu_run *run);
 int emu_printf_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                     uint32_t pc);

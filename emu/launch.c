@@ -530,6 +530,7 @@ typedef struct prog_data {
     sgemu_argval *own;     /* the argument list with the blocks bound */
     uint8_t *gcopy;        /* engine-owned .global_data copy, or NULL */
     uint8_t *ccopy;        /* .const_data copy when relocations patch it */
+    uint8_t *pbuf;         /* IGC's printf buffer (isa.h printf_arg), or NULL */
 } prog_data;
 
 static void free_program_data(prog_data *pd)
@@ -537,6 +538,7 @@ static void free_program_data(prog_data *pd)
     free(pd->own);
     free(pd->gcopy);
     free(pd->ccopy);
+    free(pd->pbuf);
     memset(pd, 0, sizeof *pd);
 }
 
@@ -553,7 +555,9 @@ static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data
     memset(pd, 0, sizeof *pd);
     bool has_c = k->const_arg && k->const_arg <= k->narg;
     bool has_g = k->global_arg && k->global_arg <= k->narg;
-    if (!has_c && !has_g)
+    const uint32_t parg = emu_gen_printf_arg(k);
+    bool has_p = parg && parg <= k->narg;
+    if (!has_c && !has_g && !has_p)
         return 0;
     pd->own = malloc(k->narg * sizeof *pd->own);
     if (!pd->own)
@@ -591,6 +595,18 @@ static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data
         gv->bytes = k->global_bytes;
         if (k->global_bytes)
             memcpy(dst, k->global_data, k->global_bytes);
+    }
+    if (has_p) {
+        /* IGC's code checks its records against the size it was built
+         * for; the first word counts the bytes taken, itself included */
+        if (!(pd->pbuf = calloc(1, EMU_IGC_PRINTF_BYTES)))
+            goto fail;
+        pd->pbuf[0] = 4;
+        sgemu_argval *pv = &pd->own[parg - 1];
+        memset(pv, 0, sizeof *pv);
+        pv->kind = SGEMU_VAL_BUFFER;
+        pv->data = pd->pbuf;
+        pv->bytes = EMU_IGC_PRINTF_BYTES;
     }
     for (uint32_t i = 0; i < k->nreloc; i++) {
         const isa_reloc *r = &k->relocs[i];

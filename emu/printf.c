@@ -332,11 +332,177 @@ static void format_entry(text *t, const isa_printf_fmt *f, const isa_printf_conv
     }
 }
 
+/* IGC's printf records (its OpenCLPrintfResolution pass; the compute
+ * runtime's PrintFormatter reads them the same way).  The buffer's first
+ * word counts the bytes taken, itself included; then, per call, the
+ * 8-byte address of the format string in the program's constant data and
+ * per argument a 4-byte type id, for a vector a 4-byte component count,
+ * and the value: 4 bytes (8 for long, double, pointers and strings; a
+ * vector's components packed, in 4 bytes each, or 8 for long and double).
+ * A call that found the buffer full wrote the word -1 instead. */
+enum {
+    IGC_PF_BYTE = 1, IGC_PF_SHORT, IGC_PF_INT, IGC_PF_FLOAT, IGC_PF_STRING, IGC_PF_LONG,
+    IGC_PF_POINTER, IGC_PF_DOUBLE, IGC_PF_VBYTE, IGC_PF_VSHORT, IGC_PF_VINT, IGC_PF_VLONG,
+    IGC_PF_VFLOAT, IGC_PF_VDOUBLE
+};
+
+typedef struct igc_rd {
+    const uint8_t *b;
+    uint64_t at, end;
+} igc_rd;
+
+static bool rd(igc_rd *r, void *v, uint64_t n)
+{
+    if (r->at + n > r->end)
+        return false;
+    memcpy(v, r->b + r->at, n);
+    r->at += n;
+    return true;
+}
+
+/* One argument of a record into the value of conversion c in rec (one
+ * component per vector element, in c's element type); a %s string is
+ * appended to *t.  False when the record ends early. */
+static bool igc_arg(emu_run *run, igc_rd *r, const isa_printf_conv *c, uint8_t *rec,
+                    uint32_t rec_off, bool value, text *strs)
+{
+    uint32_t type = 0, n = 1;
+    if (!rd(r, &type, 4))
+        return false;
+    const bool vec = type >= IGC_PF_VBYTE && type <= IGC_PF_VDOUBLE;
+    if (vec && !rd(r, &n, 4))
+        return false;
+    static const uint8_t esz[] = { 0, 1, 2, 4, 4, 8, 8, 8, 8, 1, 2, 4, 8, 4, 8 };
+    const uint32_t es = type < sizeof esz ? esz[type] : 4;
+    const uint64_t slot = vec ? (uint64_t)n * (es < 4 ? 4 : es) : es < 4 ? 4 : es;
+    if (n > 16 || r->at + slot > r->end)
+        return false;
+    const uint8_t *src = r->b + r->at;
+    r->at += slot;
+    if (!value) {                      /* a '*' width or precision: an int */
+        memcpy(rec + rec_off, src, 4);
+        return true;
+    }
+    if (c->conv == 's') {
+        uint64_t a = 0;
+        const char *s = "";
+        memcpy(&a, src, 8);
+        int64_t len = string_at(run, a, &s);
+        if (len < 0)
+            return false;
+        add(strs, s, (size_t)len + 1);
+        return true;
+    }
+    const bool fsrc = type == IGC_PF_FLOAT || type == IGC_PF_DOUBLE || type == IGC_PF_VFLOAT ||
+                      type == IGC_PF_VDOUBLE;
+    for (uint32_t j = 0; j < c->vec && j < n; j++) {
+        uint8_t *d = rec + c->off + j * c->elem_bytes;
+        const uint8_t *e = src + j * es;
+        if (c->elem_float && fsrc) {
+            double v;
+            float f;
+            if (es == 8) {
+                memcpy(&v, e, 8);
+            } else {
+                memcpy(&f, e, 4);
+                v = f;
+            }
+            if (c->elem_bytes == 8) {
+                memcpy(d, &v, 8);
+            } else if (c->elem_bytes == 4) {
+                f = (float)v;
+                memcpy(d, &f, 4);
+            } else {
+                uint16_t h = isa_f64_to_f16(v);
+                memcpy(d, &h, 2);
+            }
+        } else {
+            memcpy(d, e, es < c->elem_bytes ? es : c->elem_bytes);
+        }
+    }
+    return true;
+}
+
+/* The records of IGC's printf buffer, in the order its code wrote them. */
+static int igc_finish(emu_run *run, sgemu_stats *stats)
+{
+    const sgemu_argval *bv = &run->args[emu_gen_printf_arg(run->k) - 1];
+    uint32_t used = 0;
+    memcpy(&used, bv->data, 4);
+    igc_rd r = { bv->data, 4, used < bv->bytes ? used : bv->bytes };
+    text t = { 0 }, strs = { 0 };
+    isa_printf_conv *cv = NULL;
+    size_t cvcap = 0;
+    uint8_t *rec = NULL;
+    size_t reccap = 0;
+    int rc = 0;
+    while (!rc && r.at + 8 <= r.end) {
+        uint64_t fa = 0;
+        rd(&r, &fa, 8);
+        if (fa == 0xffffffffu) {        /* the calls from here on found it full */
+            stats->printf_dropped++;
+            break;
+        }
+        const char *fs;
+        int64_t fl = string_at(run, fa, &fs);
+        char why[160];
+        uint32_t rb = 0;
+        int np = fl < 0 ? -1 : isa_printf_parse(fs, (size_t)fl, NULL, 0, &rb, why, sizeof why);
+        if (np < 0)
+            break;                      /* not a record IGC wrote: stop */
+        if (grow((void **)&cv, &cvcap, (size_t)np + 1, sizeof *cv) ||
+            grow((void **)&rec, &reccap, (size_t)rb + 8, 1)) {
+            rc = -1;
+            break;
+        }
+        isa_printf_parse(fs, (size_t)fl, cv, (unsigned)np, &rb, why, sizeof why);
+        memset(rec, 0, (size_t)rb + 8);
+        strs.n = 0;
+        bool ok = true;
+        for (int i = 0; ok && i < np; i++) {
+            const isa_printf_conv *c = &cv[i];
+            if (c->width == -2)
+                ok = igc_arg(run, &r, c, rec, c->width_off, false, &strs);
+            if (ok && c->prec == -2)
+                ok = igc_arg(run, &r, c, rec, c->prec_off, false, &strs);
+            if (ok && c->elem_bytes)
+                ok = igc_arg(run, &r, c, rec, 0, true, &strs);
+        }
+        if (!ok)
+            break;
+        /* the record, then its strings (format_entry reads them there) */
+        if (grow((void **)&rec, &reccap, (size_t)rb + strs.n + 1, 1)) {
+            rc = -1;
+            break;
+        }
+        if (strs.n)
+            memcpy(rec + rb, strs.p, strs.n);
+        const isa_printf_fmt f = { .text = (char *)fs, .len = (uint32_t)fl, .rec_bytes = rb };
+        format_entry(&t, &f, cv, np, rec);
+        stats->printf_calls++;
+    }
+    free(cv);
+    free(rec);
+    free(strs.p);
+    if (rc || t.oom || strs.oom) {
+        free(t.p);
+        return -1;
+    }
+    stats->printf_text = t.p;
+    stats->printf_len = t.n;
+    return 0;
+}
+
 int emu_printf_finish(emu_run *run, sgemu_stats *stats)
 {
     emu_printf *pf = run->pf;
     run->pf = NULL;
     stats->printf_buffer = run->cfg->printf_buffer_size;
+    const uint32_t parg = emu_gen_printf_arg(run->k);
+    if (parg && parg <= run->k->narg) {
+        stats->printf_buffer = EMU_IGC_PRINTF_BYTES;
+        return igc_finish(run, stats);
+    }
     if (!pf)
         return 0;
     qsort(pf->e, pf->n, sizeof *pf->e, entry_cmp);

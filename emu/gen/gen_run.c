@@ -77,7 +77,8 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
         case GEN_PAY_WORK_DIMENSIONS:
             put32(d, run->dims);
             break;
-        case GEN_PAY_BUFFER_ADDRESS: {
+        case GEN_PAY_BUFFER_ADDRESS:
+        case GEN_PAY_PRINTF_BUFFER: {
             uint64_t a = emu_buffer_base(e->arg);
             memcpy(d, &a, e->size < 8 ? e->size : 8);
             break;
@@ -493,6 +494,11 @@ static int timed_run(emu_run *run, gen_state *s)
         run->fault->code = rc;
     }
     return rc ? run->fault->code : 0;
+}
+
+uint32_t emu_gen_printf_arg(const isa_kernel *k)
+{
+    return k->gen ? k->gen->printf_arg : 0;
 }
 
 int emu_gen_run(emu_run *run)

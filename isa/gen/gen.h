@@ -181,7 +181,8 @@ typedef enum gen_payload_kind {
     GEN_PAY_IMAGE_ORDER,     /* its CL_ channel order */
     GEN_PAY_SAMPLER_SNAP_WA, /* sampler `arg`: all ones for nearest + CLK_ADDRESS_CLAMP */
     GEN_PAY_SAMPLER_ADDRESS, /* its addressing mode, the runtime's patch value */
-    GEN_PAY_SAMPLER_NORMALIZED  /* 8 for normalised coordinates, else 0 */
+    GEN_PAY_SAMPLER_NORMALIZED, /* 8 for normalised coordinates, else 0 */
+    GEN_PAY_PRINTF_BUFFER    /* the A64 address of the printf buffer (isa.h printf_arg) */
 } gen_payload_kind;
 
 typedef struct gen_payload {
@@ -224,6 +225,10 @@ typedef struct gen_program {
      * sampler_bits, or none when sampler_bits is GEN_NO_SAMPLER) */
     int16_t sampler_arg[GEN_MAX_SAMPLERS];
     uint32_t sampler_bits[GEN_MAX_SAMPLERS];
+    /* the printf buffer the code writes (printf_buffer payload): bound at
+     * every launch to a fresh buffer as argument printf_arg - 1, a hidden
+     * `global u8` argument after the kernel's own; 0: none */
+    uint32_t printf_arg;
     uint32_t ninst;
     gen_inst *inst;        /* owned */
     char **text;           /* owned: each instruction as IGA prints it */

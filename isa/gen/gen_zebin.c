@@ -180,6 +180,7 @@ static int payload_kind(const char *t, gen_payload_kind *out)
         { "sampler_snap_wa", GEN_PAY_SAMPLER_SNAP_WA },
         { "sampler_address", GEN_PAY_SAMPLER_ADDRESS },
         { "sampler_normalized", GEN_PAY_SAMPLER_NORMALIZED },
+        { "printf_buffer", GEN_PAY_PRINTF_BUFFER },
     };
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
         if (strcmp(t, kinds[i].name) == 0) {
@@ -287,6 +288,29 @@ static int payload_arg(yaml_document_t *d, yaml_node_t *e, gen_program *p, isa_k
     pe.kind = (uint8_t)kind;
     pe.arg = ai >= 0 ? (uint16_t)ai : 0;
     return add_payload(p, pe, k->name, err, errcap);
+}
+
+/* The printf buffer the code writes through the printf_buffer payload: a
+ * hidden argument after the kernel's own (gen_program.printf_arg). */
+static int printf_buffer(gen_program *p, isa_kernel *k, char *err, size_t errcap)
+{
+    bool used = false;
+    for (uint32_t i = 0; i < p->npay; i++)
+        used |= p->pay[i].kind == GEN_PAY_PRINTF_BUFFER;
+    if (!used)
+        return 0;
+    if (k->narg >= ISA_MAX_ARGS)
+        return FAIL("kernel '%s': no argument left for the printf buffer", k->name);
+    isa_arg *a = &k->args[k->narg];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "__igc_printf_buffer");
+    a->kind = ISA_ARG_GLOBAL;
+    a->type = ISA_T_U8;
+    for (uint32_t i = 0; i < p->npay; i++)
+        if (p->pay[i].kind == GEN_PAY_PRINTF_BUFFER)
+            p->pay[i].arg = (uint16_t)k->narg;
+    p->printf_arg = ++k->narg;
+    return 0;
 }
 
 /* One inline_samplers entry (a sampler_t constant of the program): its
@@ -424,6 +448,8 @@ static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_
     SEQ_EACH(d, map_get(d, kn, "inline_samplers"), it)
         if (inline_sampler(d, yaml_document_get_node(d, *it), p, k->name, err, errcap))
             return 1;
+    if (printf_buffer(p, k, err, errcap))
+        return 1;
     p->local_id_bytes = 0;
     SEQ_EACH(d, map_get(d, kn, "per_thread_payload_arguments"), it) {
         yaml_node_t *e = yaml_document_get_node(d, *it);

@@ -188,6 +188,67 @@ static void errors(void **state)
     cli_result_free(&r);
 }
 
+/* printf: IGC's records decoded after the launch, in the order its code
+ * wrote them: by sub-group (hardware thread), then call, then lane.  The
+ * expected lines come from the host C library on the same values (a
+ * float arrives as a double on devices with doubles, as a float on Xe-LP:
+ * the values are exact in both). */
+static void printf_records(const char *config, uint32_t items, uint32_t width)
+{
+    enum { N = 24 };
+    int x[N];
+    float fv[N];
+    long long l[N];
+    char iv_arg[512], fv_arg[512], lv_arg[1024];
+    size_t ni = 0, nf = 0, nl = 0;
+    for (uint32_t i = 0; i < items; i++) {
+        x[i] = (int)i * 37 - 100;
+        fv[i] = (float)i * 1.25f - 3.5f;
+        l[i] = ((long long)i - 5) * 123456789012LL;
+        ni += (size_t)snprintf(iv_arg + ni, sizeof iv_arg - ni, "%s%d", i ? "," : "", x[i]);
+        nf += (size_t)snprintf(fv_arg + nf, sizeof fv_arg - nf, "%s%g", i ? "," : "",
+                               (double)fv[i]);
+        nl += (size_t)snprintf(lv_arg + nl, sizeof lv_arg - nl, "%s%lld", i ? "," : "", l[i]);
+    }
+    char want[8192];
+    size_t n = 0;
+    for (uint32_t t0 = 0; t0 < items; t0 += width) {
+        const uint32_t t1 = t0 + width < items ? t0 + width : items;
+        for (uint32_t i = t0; i < t1; i++)
+            n += (size_t)snprintf(want + n, sizeof want - n,
+                                  "i=%d [%5x] %+.3f %e l=%lld %llx %c %s [%*d]\n", x[i],
+                                  (unsigned)x[i], (double)fv[i], (double)fv[i], l[i],
+                                  (unsigned long long)l[i], 'A' + (int)i, "str", 4, x[i]);
+        for (uint32_t i = t0; i < t1; i++)
+            n += (size_t)snprintf(want + n, sizeof want - n,
+                                  "%d,%d,%d,%d|%f,%f|%u,%u,%u|%%\n", x[i], x[i] + 1, -x[i], 7,
+                                  (double)fv[i], -(double)fv[i], (unsigned char)x[i],
+                                  (unsigned char)(x[i] + 1), (unsigned char)-x[i]);
+    }
+    assert_true(items <= N && n < sizeof want);
+    cli_result r = cli_run("run tests/gen/kernels/printf.cl --compiler igc %s --sg %u "
+                           "--global %u --local %u --arg iv=int:[%s] --arg fv=float:[%s] "
+                           "--arg lv=long:[%s] -q", config, width, items, items, iv_arg,
+                           fv_arg, lv_arg);
+    assert_int_equal(r.status, 0);
+    if (strcmp(r.out, want))
+        fprintf(stderr, "got\n%s\nwanted\n%s\n", r.out, want);
+    assert_string_equal(r.out, want);
+    cli_result_free(&r);
+}
+
+static void printf_xe_lp(void **state)
+{
+    (void)state;
+    printf_records(XE_LP, 20, 16);
+}
+
+static void printf_gen9(void **state)
+{
+    (void)state;
+    printf_records("--config configs/intel-gen9-gt2.yaml", 12, 8);
+}
+
 int main(void)
 {
     if (!gen_tests_can_run())
@@ -199,6 +260,8 @@ int main(void)
         cmocka_unit_test(refused_first),
         cmocka_unit_test(per_line_and_trace),
         cmocka_unit_test(errors),
+        cmocka_unit_test(printf_xe_lp),
+        cmocka_unit_test(printf_gen9),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,11 +46,12 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
-/* The arguments a caller passes (program-scope data blocks are hidden
- * arguments after them, bound by sgemu_run). */
+/* The arguments a caller passes (program-scope data blocks and IGC's
+ * printf buffer are hidden arguments after them, bound by sgemu_run). */
 static uint32_t user_args(const isa_kernel *k)
 {
-    return k->narg - (k->const_arg != 0) - (k->global_arg != 0);
+    return k->narg - (k->const_arg != 0) - (k->global_arg != 0) -
+           (k->gen && k->gen->printf_arg != 0);
 }
 
 /* Inputs for argument a of kernel k: the same bytes for both paths. */
