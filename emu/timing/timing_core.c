@@ -18,34 +18,29 @@ const char *const tm_stall_names[TM_STALL_COUNT] = {
 };
 
 /* ---- the CU heap: ordered by (next_time, index) ---- */
-static bool heap_less(const tm_model *m, uint32_t a, uint32_t b)
+static inline bool hent_less(tm_hent a, tm_hent b)
 {
-    uint64_t ta = m->cu[a].next_time, tb = m->cu[b].next_time;
-    return ta < tb || (ta == tb && a < b);
+    return a.t < b.t || (a.t == b.t && a.ci < b.ci);
 }
 
-static void heap_swap(tm_model *m, uint32_t i, uint32_t j)
-{
-    uint32_t a = m->heap[i], b = m->heap[j];
-    m->heap[i] = b;
-    m->heap[j] = a;
-    m->hpos[b] = i;
-    m->hpos[a] = j;
-}
-
+/* Sift entry i down (its key may have grown): the hole moves down to where
+ * the entry belongs, one copy per level instead of a swap. */
 static void heap_down(tm_model *m, uint32_t i)
 {
+    tm_hent *h = m->heap, x = h[i];
+    const uint32_t n = m->ncu;
     for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, best = i;
-        if (l < m->ncu && heap_less(m, m->heap[l], m->heap[best]))
-            best = l;
-        if (r < m->ncu && heap_less(m, m->heap[r], m->heap[best]))
-            best = r;
-        if (best == i)
-            return;
-        heap_swap(m, i, best);
-        i = best;
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hent_less(h[c + 1], h[c]))
+            c++;
+        if (!hent_less(h[c], x))
+            break;
+        h[i] = h[c];
+        i = c;
     }
+    h[i] = x;
 }
 
 /* Static placement: slot t runs on EU t mod E (EUs fill round-robin) and on
@@ -151,8 +146,7 @@ static int model_alloc(tm_model *m)
         return -1;
     prepare_insts(m);
     m->heap = calloc(m->ncu, sizeof *m->heap);
-    m->hpos = calloc(m->ncu, sizeof *m->hpos);
-    if (!m->heap || !m->hpos)
+    if (!m->heap)
         return -1;
     uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
     bool wait_lists = m->tc->policy != 0 && m->tc->issue_width <= 8 && m->sched_most <= 64;
@@ -265,7 +259,6 @@ static void model_free(tm_model *m)
     free(m->t_pos);
     free(m->s_eu_off);
     free(m->heap);
-    free(m->hpos);
     free(m->pub);
     tm_mem_free(&m->mem);
 }
@@ -376,10 +369,8 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
             tm_start_wg(&m, ci, s, 0);
     if (!rc) {
-        for (uint32_t ci = 0; ci < m.ncu; ci++) {
-            m.heap[ci] = ci;
-            m.hpos[ci] = ci;
-        }
+        for (uint32_t ci = 0; ci < m.ncu; ci++)
+            m.heap[ci] = (tm_hent){ m.cu[ci].next_time, ci };
         for (uint32_t i = m.ncu / 2; i-- > 0;)
             heap_down(&m, i);
     }
@@ -394,8 +385,8 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         rc = SGEMU_EXIT_INTERNAL;
     }
     while (!rc && !m.err && !threaded) {
-        uint32_t best = m.heap[0];
-        uint64_t bt = m.cu[best].next_time;
+        uint32_t best = m.heap[0].ci;
+        uint64_t bt = m.heap[0].t;
         if (m.tracing && bt >= win + TM_TRACE_TRAFFIC_PERIOD)
             traffic_sample(&m, &win, sent, bt);
         if (bt == TM_NEVER)
@@ -408,6 +399,7 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         while (!m.tracing && !m.err && m.cu[best].nshared == 0 &&
                m.cu[best].next_time != TM_NEVER)
             tm_step(&m, best, m.cu[best].next_time);
+        m.heap[0].t = m.cu[best].next_time;
         heap_down(&m, 0);
     }
     tm_ahead_end(ahead);        /* before m.err is read: the producer's fault is set */

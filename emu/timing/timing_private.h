@@ -257,6 +257,13 @@ typedef struct tm_cu {
     uint32_t resident;
 } tm_cu;
 
+/* An entry of the CU heap: a CU and its next_time as of its last sift
+ * (the sift reads no tm_cu). */
+typedef struct tm_hent {
+    uint64_t t;
+    uint32_t ci;
+} tm_hent;
+
 typedef struct tm_model {
     const tm_launch *L;
     const emu_timing_cfg *tc;
@@ -272,7 +279,7 @@ typedef struct tm_model {
     size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
     uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
     uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
-    uint32_t *heap, *hpos;          /* CUs by (next_time, index) */
+    tm_hent *heap;                  /* CUs by (next_time, index) */
     uint64_t wg_next, age, end;
     double resident_integral;
     tm_mem mem;
