@@ -26,6 +26,11 @@ typedef struct gen_barrier {
 
 enum { GEN_ADDR_SNAP = 32 * 8 };
 
+/* The A64 address sgemu gives private_base_stateless: a range of emu/'s
+ * address space no argument uses (argument i is at (i+1) << 40), which
+ * the messages map to the work-group's private memory in the arena. */
+#define GEN_PRIVATE_A64 (UINT64_C(0xFF) << 40)
+
 typedef struct gen_thread {
     emu_sg *sg;              /* its sub-group (id, size) for faults */
     uint8_t *grf;            /* grf_count x grf_bytes */
@@ -51,6 +56,9 @@ typedef struct gen_thread {
     uint32_t scratch_size;   /* its bytes: scratch_stride x the work-group's threads,
                               * then (Xe-HPG+) the indirect data */
     uint32_t indirect;       /* offset of the indirect data in the arena (r0.0) */
+    uint32_t gprivate;       /* offset of the private memory that the code
+                              * reaches through private_base_stateless (A64
+                              * GEN_PRIVATE_A64) in the arena */
     bool unaligned_ok;       /* the message in flight takes any byte address */
     /* the address payload of the message in flight (src0's first bytes, up
      * to 32 lanes of 8), copied before its response may overwrite it */

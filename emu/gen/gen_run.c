@@ -85,9 +85,13 @@ static void cross_thread(const emu_run *run, const emu_wg *wg, uint8_t *out)
         }
         case GEN_PAY_BUFFER_OFFSET:
             break;
-        case GEN_PAY_PRIVATE_BASE:   /* not used by this IGC on tgllp (private
-                                      * arrays live in scratch): no buffer */
+        case GEN_PAY_PRIVATE_BASE: {
+            /* private memory in a global buffer (Xe-HPG); elsewhere this
+             * IGC keeps private arrays in scratch and no code reads it */
+            uint64_t a = p->global_private_bytes ? GEN_PRIVATE_A64 : 0;
+            memcpy(d, &a, e->size < 8 ? e->size : 8);
             break;
+        }
         case GEN_PAY_LOCAL_OFFSET: {
             uint64_t a = run->local_arg_offset[e->arg];
             memcpy(d, &a, e->size < 8 ? e->size : 8);
@@ -194,6 +198,14 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     /* r0.5[31:10]: the thread's scratch space, an offset in the A32
      * stateless space of the work-group's scratch arena */
     put32(t->grf + 20, sgi * gen_scratch_stride(p));
+    /* sr0.0[13:0]: the hardware thread, as IGC's code for Xe-HPG reads it
+     * to index private memory in a global buffer: it keeps bits [2:0],
+     * [5:4] and [13:7] (dropping 3 and 6) as the thread's slot.  sgemu's
+     * slot is the thread's index in its work-group (work-groups run one at
+     * a time), spread over those bits; 0 on the other platforms, whose
+     * layouts differ (docs/gen.md) */
+    if (p->platform == GEN_IGA_XE_HPG)
+        put32(t->sr, (sgi & 7u) | (sgi >> 3 & 3u) << 4 | (sgi >> 5) << 7);
     if (p->loads_payload) {
         /* Xe-HPG+: the code loads its payload from the indirect data (r0.0
          * [31:6], in the A32 stateless space), its own part at the thread's
@@ -320,6 +332,7 @@ typedef struct gen_state {
     uint8_t *grf, *cross, *scratch;
     uint32_t maxt, scratch_size;
     uint32_t indirect;     /* Xe-HPG+: the indirect data's offset in scratch */
+    uint32_t gprivate;     /* private memory in a global buffer: its offset */
     gen_barrier bar[GEN_MAX_BARRIERS];
     uint32_t bar_done;     /* barrier completions in the work-group */
 } gen_state;
@@ -351,6 +364,12 @@ static int state_init(emu_run *run, gen_state *s)
     s->indirect = (s->maxt * gen_scratch_stride(p) + 63) / 64 * 64;
     s->scratch_size = s->indirect + (p->loads_payload ? p->cross_used - p->inline_bytes +
                                      s->maxt * p->local_id_bytes : 0);
+    /* then the private memory in a global buffer: each thread's slot of
+     * global_private_bytes a work-item (or a thread) */
+    s->gprivate = (s->scratch_size + 63) / 64 * 64;
+    if (p->global_private_bytes)
+        s->scratch_size = s->gprivate + s->maxt * p->global_private_bytes *
+                                        (p->global_private_per_item ? run->width : 1);
     s->scratch = calloc(1, s->scratch_size + 1);
     if (!s->th || !s->grf || !s->cross || !s->scratch) {
         state_free(s);
@@ -366,6 +385,7 @@ static int state_init(emu_run *run, gen_state *s)
         s->th[i].scratch = s->scratch;
         s->th[i].scratch_size = s->scratch_size;
         s->th[i].indirect = s->indirect;
+        s->th[i].gprivate = s->gprivate;
     }
     uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
                           p->grf_bytes * p->grf_bytes;

@@ -106,6 +106,11 @@ static int resolve(emu_run *run, gen_thread *t, uint32_t lane, uint32_t bti, uin
 {
     *sp = ISA_SPACE_GLOBAL;
     *addr = v;
+    if (bti == BTI_FLAT64 && v >= GEN_PRIVATE_A64 && v - GEN_PRIVATE_A64 < (UINT64_C(1) << 40)) {
+        *sp = SPACE_SCRATCH;   /* private memory in a global buffer (gen_run.c) */
+        *addr = t->gprivate + (v - GEN_PRIVATE_A64);
+        return 0;
+    }
     if (bti == BTI_FLAT64)
         return 0;
     if (bti == BTI_SLM) {

@@ -209,6 +209,10 @@ typedef struct gen_program {
     uint32_t scratch_bytes;   /* per-thread spill memory (scratch) */
     uint32_t private_bytes;   /* private memory (private_space) */
     bool private_per_item;    /* private_bytes a work-item (else a thread) */
+    uint32_t global_private_bytes; /* private memory in a global buffer (type
+                                    * global, usage private_space), indexed by
+                                    * the hardware thread of sr0.0 */
+    bool global_private_per_item;  /* global_private_bytes a work-item */
     uint32_t cross_bytes;  /* cross-thread data, GRF-aligned */
     uint32_t cross_used;   /* cross-thread data, 32-byte aligned (its size in the
                             * indirect data that Xe-HPG+ code loads) */

@@ -433,6 +433,12 @@ static int kernel_info(yaml_document_t *d, yaml_node_t *kn, gen_program *p, isa_
              * else a thread */
             p->private_bytes = (uint32_t)size;
             p->private_per_item = num(d, b, "is_simt_thread", 0) != 0;
+        } else if (strcmp(type, "global") == 0 && p->platform == GEN_IGA_XE_HPG &&
+                   strcmp(str(d, b, "usage"), "private_space") == 0 && !p->global_private_bytes) {
+            /* private memory in a global buffer that the code indexes by
+             * the hardware thread it reads from sr0.0 (gen_run.c) */
+            p->global_private_bytes = (uint32_t)size;
+            p->global_private_per_item = num(d, b, "is_simt_thread", 0) != 0;
         } else {
             return FAIL("kernel '%s': per-thread memory '%s' is not supported by sgemu's Gen "
                         "path yet", k->name, type);

@@ -643,6 +643,46 @@ static void private_mem(void **state)
     }
 }
 
+/* On Xe-HPG IGC keeps private arrays in a global buffer
+ * (per_thread_memory_buffers type global) at private_base_stateless, a slot
+ * for each hardware thread that its code reads from sr0.0.  priv_barrier
+ * holds every thread's array across a barrier in work-groups of 256 items
+ * (32 threads at SIMD8: slots that use every field of sr0.0 IGC reads): a
+ * slot shared by two threads would mix their arrays. */
+static void private_hpg(void **state)
+{
+    (void)state;
+    emu_config hpg;
+    bundled_config("intel-xe-hpg", &hpg);
+    const uint32_t n = 512;
+    char path[1200], err[2048];
+    snprintf(path, sizeof path, "%s/private.cl", kdir);
+    isa_kernel k;
+    int rc = sgemu_load_igc(path, "dg2-g10", "-DWIDTH=8", 0, "priv_barrier", &k, err,
+                            sizeof err);
+    if (rc)
+        fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_true(k.gen->global_private_bytes >= 256);
+    bool reads_sr0 = false;
+    for (uint32_t i = 0; i < k.gen->ninst; i++)
+        reads_sr0 |= strstr(k.gen->text[i], "sr0.0") != NULL;
+    assert_true(reads_sr0);
+    sgemu_argval args[2] = { buffer(n * 4), buffer(n * 4) };
+    int32_t *a = (int32_t *)args[0].data, *out = (int32_t *)args[1].data;
+    uint32_t seed = 4;
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = (int32_t)(lcg(&seed) % 5000);
+    run_ok_on(&k, &hpg, n, 256, args);
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t j = a[i] & 63;
+        assert_int_equal(out[i], a[i] * j + (int32_t)i + a[i] * ((j * 5) & 63) + (int32_t)i);
+    }
+    free(args[0].data);
+    free(args[1].data);
+    isa_kernel_free(&k);
+}
+
 /* On Xe-HPC IGC reaches scratch through its surface state (`send.ugm ...
  * ss[a0.2]`, a0.2 = r0.5 >> 4): the code must hold such a message */
 static void private_pvc(void **state)
@@ -1241,6 +1281,7 @@ int main(void)
         cmocka_unit_test(slm),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(private_pvc),
+        cmocka_unit_test(private_hpg),
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
         cmocka_unit_test(rounding),
