@@ -37,14 +37,17 @@ install_missing() {   # [extra packages...]
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-build() {   # build DIR [meson options...]
+configure() {   # configure DIR [meson options...]
     local dir=$1; shift
     if [ ! -f "$dir/build.ninja" ]; then
         meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
     else
         meson configure "$dir" "$@"
     fi
-    ninja -C "$dir" -j "$(nproc)"
+}
+build() {   # build DIR [meson options...]
+    configure "$@"
+    ninja -C "$1" -j "$(nproc)"
 }
 
 demo() {
@@ -137,8 +140,10 @@ fuzz_one() {   # HARNESS SECONDS: its log and a `failed` mark in its work folder
 }
 fuzz() {   # [SECONDS]
     local secs=${1:-30} h rc=0
-    CC=clang-14 build build-libfuzzer -Dfuzz=true -Dbuildtype=debugoptimized \
+    CC=clang-14 configure build-libfuzzer -Dfuzz=true -Dbuildtype=debugoptimized \
         -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
+    # only the harnesses and what they link: the suite's programs are not fuzzed
+    ninja -C build-libfuzzer -j "$(nproc)" "${fuzz_harnesses[@]/#/tests/fuzz/fuzz_}"
     echo "== fuzz: ${#fuzz_harnesses[@]} harnesses, ${secs} s each, $(nproc) at a time"
     for h in "${fuzz_harnesses[@]}"; do
         while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
