@@ -441,9 +441,14 @@ static void print_rows(const sw_row *const *g, const char (*lab)[SW_TEXT], size_
         double sp = r->cycles ? (double)g[best]->cycles / (double)r->cycles : 0;
         snprintf(occ, sizeof occ, "%.0f/%.0f%% (%s)", 100 * r->occupancy,
                  100 * r->theoretical_occupancy, lim_short(r->limiter));
-        /* values > registers after allocation; GRF registers (L: large-GRF mode) */
+        /* values > registers after allocation; GRF registers (L: large-GRF
+         * mode).  IGC reports its register file, not what it allocated in it:
+         * its rows leave the first column empty. */
         char regs[48], grf[32];
-        snprintf(regs, sizeof regs, "%llu>%llu", r->regs_before, r->regs_after);
+        if (r->igc_simd)
+            snprintf(regs, sizeof regs, "-");
+        else
+            snprintf(regs, sizeof regs, "%llu>%llu", r->regs_before, r->regs_after);
         snprintf(grf, sizeof grf, "%llu%s", r->grf_regs, r->large_grf ? "L" : "");
         fprintf(f, "  %-*s %10llu %7.2fx %5.1f%% %20s %10s %6s %8llu %12llu %12llu", lw,
                 lab[k], (unsigned long long)r->cycles, sp, 100 * r->simd_efficiency, occ, regs,

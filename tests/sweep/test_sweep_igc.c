@@ -180,6 +180,10 @@ static void test_compiler_axis(void **state)
     const char *f = strstr(b, facts), *why = strstr(e, "IGC refused SIMD32: error: ");
     assert_non_null(f);
     assert_true(f < c);                                /* on IGC's SIMD16 row */
+    char igc_cols[64];    /* no regs before/after on IGC's row: its register file */
+    snprintf(igc_cols, sizeof igc_cols, " - %6llu ", num(csv, i16, "igc_grf"));
+    const char *g = strstr(b, igc_cols);
+    assert_true(g && g < f);
     assert_non_null(why);
     assert_true(why < e + 1 + strcspn(e + 1, "\n"));   /* on the refused row's line */
     assert_non_null(strstr(t, "verdict (sgemu): "));
