@@ -250,6 +250,11 @@ static int thread_run(emu_run *run, gen_thread *t)
     int rc = 0;
     t->blocked = false;
     while (!t->done) {
+        /* a turn ends after a quantum, so that a thread spinning on a store
+         * of another thread of its work-group lets that one run (independent
+         * forward progress, as sgemu's own sub-groups: docs/architecture.md) */
+        if (n >= EMU_SG_QUANTUM)
+            break;
         if (t->ip >= p->ninst) {
             rc = emu_fault(run, SGEMU_EXIT_FAULT, t->sg, UINT32_MAX, UINT32_MAX,
                            "thread ran past the end of the code without an end of thread");
@@ -351,7 +356,7 @@ static int state_init(emu_run *run, gen_state *s)
     const gen_program *p = run->k->gen;
     memset(s, 0, sizeof *s);
     /* every hardware thread of a work-group at once: they take turns,
-     * each running until it ends or waits at a barrier */
+     * each running until it ends, waits at a barrier or has run a quantum */
     s->maxt = (uint32_t)((run->local[0] * run->local[1] * run->local[2] + run->width - 1) /
                          run->width);
     const uint32_t grf_size = p->grf_count * p->grf_bytes;
