@@ -93,8 +93,19 @@ static uint32_t elem_addr(const emu_run *run, const gen_thread *t, const gen_opn
     return o->reg * file_reg_bytes(run, o->file) + o->subreg * tb + step * tb;
 }
 
-static uint64_t imm_elem(const gen_opnd *o, uint32_t i)
+/* Element i of a packed integer vector (:v, :uv). Its 8 elements are words
+ * that the hardware places at the destination's word positions (the PRM
+ * requires a destination stride "equivalent to a word"), so a channel takes
+ * the element of its destination's word: with a :d destination of stride 1
+ * channel i takes element 2i, which is why IGC writes the offsets 0 and 4 as
+ * 0x400:uv for a (2) :ud move. */
+static uint64_t imm_elem(const gen_inst *in, const gen_opnd *o, uint32_t i)
 {
+    if (o->type == GEN_T_V || o->type == GEN_T_UV) {
+        const uint32_t words = in->dst.hs * gen_type_bytes[in->dst.type] / 2;
+        if (words > 1)
+            i *= words;
+    }
     switch (o->type) {
     case GEN_T_V: {
         int64_t n = (int64_t)(o->imm >> (4 * (i % 8)) & 15);
@@ -159,7 +170,7 @@ static int read_src(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t s,
             *out = (gval){ true, vf_value((uint32_t)(o->imm >> (8 * (i % 4))) & 0xff), 0, 0 };
             goto mod;
         }
-        bits = imm_elem(o, i);
+        bits = imm_elem(in, o, i);
     } else if (o->file == GEN_FILE_NULL) {
         bits = 0;
     } else {

@@ -604,6 +604,43 @@ static void slm(void **state)
     }
 }
 
+/* A packed vector immediate (:uv) into a dword destination: each channel
+ * takes the element at its destination's word position, so IGC's 0x400:uv
+ * for a (2) :ud move gives the offsets 0 and 4.  wg_bcast64.cl's
+ * broadcast of a long reads its two dwords with them. */
+static void packed_vector_dword(void **state)
+{
+    (void)state;
+    const uint32_t n = 96, L = 32;
+    for (size_t w = 0; w < 3; w++) {
+        isa_kernel k;
+        load("wg_bcast64.cl", widths[w], "", &k);
+        bool seen = false;   /* the instruction this test is about */
+        for (uint32_t i = 0; i < k.gen->ninst && !seen; i++) {
+            const gen_inst *in = &k.gen->inst[i];
+            for (int s = 0; s < 2; s++)
+                if (in->src[s].kind == GEN_OPND_IMM && in->src[s].type == GEN_T_UV &&
+                    (in->dst.type == GEN_T_UD || in->dst.type == GEN_T_D))
+                    seen = true;
+        }
+        assert_true(seen);
+        sgemu_argval args[3] = { buffer(n * 8), buffer(n / L * 4), buffer(n * 8) };
+        int64_t *a = (int64_t *)args[0].data, *out = (int64_t *)args[2].data;
+        uint32_t *ids = (uint32_t *)args[1].data, seed = 5;
+        for (uint32_t i = 0; i < n; i++)   /* both halves differ from item to item */
+            a[i] = (int64_t)((uint64_t)(lcg(&seed) | 1) << 32 | lcg(&seed));
+        for (uint32_t g = 0; g < n / L; g++)
+            ids[g] = lcg(&seed) % L;
+        sgemu_fault f;
+        assert_int_equal(run(&k, n, L, args, &f), 0);
+        for (uint32_t i = 0; i < n; i++)
+            assert_true(out[i] == a[i / L * L + ids[i / L]]);
+        for (int i = 0; i < 3; i++)
+            free(args[i].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ------------------------------------------------------------ private */
 
 /* private.cl (a private array with data-dependent indices, in the
@@ -1279,6 +1316,7 @@ int main(void)
         cmocka_unit_test(undefined_call),
         cmocka_unit_test(lsc_unaligned),
         cmocka_unit_test(slm),
+        cmocka_unit_test(packed_vector_dword),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(private_pvc),
         cmocka_unit_test(private_hpg),
