@@ -25,7 +25,8 @@
 #include <cmocka.h>
 
 #define ITEMS 64          /* global size; work-groups of 32 */
-#define ELEMS 4096        /* elements of every buffer (room for strided kernels) */
+#define ELEMS 16384       /* elements of every buffer: room for strided kernels (112 a
+                           * work-item) and offset ones (blockio reads from 8192 on) */
 
 /* The Intel configs, each compiled for its device.ocloc_target. */
 static const char *const configs[] = { "intel-gen9-gt2", "intel-xe-lp", "intel-xe-hpg",
@@ -95,7 +96,7 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
                     float f = 0.5f + (float)(r % 1000) / 500.0f;
                     memcpy(v[i].data + e * 4, &f, 4);
                 } else {
-                    uint64_t x = r % 61;   /* small: safe as indices and counts */
+                    uint64_t x = r % 32;   /* below the work-group size: valid local ids */
                     memcpy(v[i].data + e * eb, &x, eb);
                 }
             }
@@ -141,9 +142,13 @@ static const struct undefined_out {
      * sub-group to reach it.  IGC writes the result with NoMask, so another
      * case's reduction overwrites it, as on the hardware. */
     { "branch_collectives", 16, 8, "clustered reduce in divergent control flow" },
-    /* o[5]: sub_group_ballot_bit_extract with an index (generated, up to 60)
+    /* o[5]: sub_group_ballot_bit_extract with an index (generated, up to 31)
      * at or above the sub-group size: undefined */
     { "ballot", 40, 5, "bit_extract index >= the sub-group size" },
+    /* o[9], o[10]: sub_group_ballot_find_lsb / find_msb of a generated value
+     * with no bit set below the sub-group size: undefined */
+    { "ballot", 40, 9, "find_lsb of a value with no bit in the sub-group" },
+    { "ballot", 40, 10, "find_msb of a value with no bit in the sub-group" },
     /* o[15], o[19]: the .x of get_sub_group_ge_mask / gt_mask.  IGC sets the
      * bits from the lane up to 31 (asr of 0x80000000), also those at and
      * above the sub-group size, which cl_khr_subgroup_ballot leaves clear
