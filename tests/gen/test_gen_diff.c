@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #define ITEMS 64          /* global size; work-groups of 32 */
+#define PARTIAL 20        /* the second launch's work-groups: a partial sub-group at every width */
 #define ELEMS 16384       /* elements of every buffer: room for strided kernels (112 a
                            * work-item) and offset ones (blockio reads from 8192 on) */
 
@@ -96,7 +97,7 @@ static int make_args(const isa_kernel *k, sgemu_argval *v, uint32_t seed)
                     float f = 0.5f + (float)(r % 1000) / 500.0f;
                     memcpy(v[i].data + e * 4, &f, 4);
                 } else {
-                    uint64_t x = r % 32;   /* below the work-group size: valid local ids */
+                    uint64_t x = r % PARTIAL;   /* below both work-group sizes: valid local ids */
                     memcpy(v[i].data + e * eb, &x, eb);
                 }
             }
@@ -206,6 +207,102 @@ static const char *first_error(const char *msg)
     return e;
 }
 
+/* Kernel g (Gen) and s (SPIR-V) at width w over `items` work-items in
+ * work-groups of `local`, on the same generated inputs; true when both ran
+ * and agreed, else the outcome is counted in t (shape names the launch). */
+static bool pair(const char *name, uint32_t w, const isa_kernel *g, const isa_kernel *s,
+                 uint64_t items, uint64_t local, const char *shape, tally *t)
+{
+    bool ok = false;
+    sgemu_argval va[ISA_MAX_ARGS], vb[ISA_MAX_ARGS];
+    memset(va, 0, sizeof va);
+    memset(vb, 0, sizeof vb);
+    if (user_args(g) != user_args(s) || make_args(g, va, 11) || make_args(s, vb, 11)) {
+        printf("  skipped %-28s SIMD%-2u argument kinds\n", name, w);
+        t->skipped++;
+        free_args(g, va);
+        free_args(s, vb);
+        return false;
+    }
+    sgemu_launch L;
+    memset(&L, 0, sizeof L);
+    L.dims = 1;
+    L.global[0] = items;
+    L.local[0] = local;
+    L.local_given = true;
+    L.sg_width = g->gen->simd;
+    L.max_instructions = 50000000;
+    sgemu_stats st;
+    sgemu_fault fg, fs;
+    int rg = sgemu_run(g, &cfg, &L, va, &st, &fg);
+    sgemu_stats_free(&st);
+    int rs = sgemu_run(s, &cfg, &L, vb, &st, &fs);
+    sgemu_stats_free(&st);
+    if (rg == SGEMU_EXIT_USER) {
+        const char *at = strstr(fg.msg, "\n  at ");
+        printf("  refused %-28s SIMD%-2u %.*s%s\n", name, w,
+               at ? (int)strcspn(at + 6, "\n") : 60, at ? at + 6 : fg.msg, shape);
+        t->refused_gen++;
+    } else if (rs && !rg && local % w && strstr(fs.msg, "block I/O in a partial sub-group")) {
+        /* cl_intel_subgroups leaves block I/O in a partial sub-group
+         * undefined: sgemu's own path stops there, IGC's code runs on */
+        printf("  (block I/O in a partial sub-group: undefined, not compared%s)\n", shape);
+        ok = true;
+    } else if (rg || rs) {
+        printf("  faulted %-28s SIMD%-2u gen %d, spirv %d (generated inputs%s): %.300s\n",
+               name, w, rg, rs, shape, rg ? fg.msg : fs.msg);
+        t->faulted++;
+    } else {
+        ok = true;
+        for (uint32_t i = 0; i < user_args(g); i++) {
+            if (va[i].kind != SGEMU_VAL_BUFFER)
+                continue;
+            bool fl = g->args[i].type == ISA_T_F32;
+            for (size_t e = 0; e < ELEMS && 4 * e + 4 <= va[i].bytes && ok; e++) {
+                if (fl && !undefined_elem(name, e)) {
+                    float x, y;
+                    memcpy(&x, va[i].data + 4 * e, 4);
+                    memcpy(&y, vb[i].data + 4 * e, 4);
+                    if (!same_float(x, y)) {
+                        printf("  MISMATCH %s SIMD%u%s %s[%zu]: gen %.9g spirv %.9g\n", name, w,
+                               shape, g->args[i].name, e, x, y);
+                        ok = false;
+                    }
+                }
+            }
+            const size_t eb = isa_types[g->args[i].type].bytes ? isa_types[g->args[i].type].bytes : 4;
+            for (size_t e = 0; !fl && e + eb <= va[i].bytes; e += eb)
+                if (undefined_elem(name, e / eb))   /* not compared */
+                    memcpy(va[i].data + e, vb[i].data + e, eb);
+            /* half results: within 2 ulps (the built-ins' bounds allow it) */
+            for (size_t e = 0; g->args[i].type == ISA_T_F16 && e + 2 <= va[i].bytes; e += 2) {
+                uint16_t x, y;
+                memcpy(&x, va[i].data + e, 2);
+                memcpy(&y, vb[i].data + e, 2);
+                if ((x & 0x8000) == (y & 0x8000) && (x & 0x7c00) != 0x7c00 &&
+                    abs((int)x - (int)y) <= 2)
+                    memcpy(va[i].data + e, &y, 2);
+            }
+            if (!fl && memcmp(va[i].data, vb[i].data, va[i].bytes) != 0) {
+                size_t e = 0;
+                while (va[i].data[e] == vb[i].data[e])
+                    e++;
+                uint32_t x = 0, y = 0;
+                memcpy(&x, va[i].data + e / 4 * 4, e / 4 * 4 + 4 <= va[i].bytes ? 4 : 0);
+                memcpy(&y, vb[i].data + e / 4 * 4, e / 4 * 4 + 4 <= vb[i].bytes ? 4 : 0);
+                printf("  MISMATCH %s SIMD%u%s buffer %s, first at byte %zu: gen 0x%x spirv 0x%x\n",
+                       name, w, shape, g->args[i].name, e, x, y);
+                ok = false;
+            }
+        }
+        if (!ok)
+            t->mismatched++;
+    }
+    free_args(g, va);
+    free_args(s, vb);
+    return ok;
+}
+
 /* One kernel at one width from the file's zebin for that width (z: the
  * zebin or ocloc's refusal) and its SPIR-V (spv: the module or clang's
  * refusal); returns true when both paths ran and agreed. */
@@ -251,94 +348,15 @@ static bool one(const char *path, const char *name, uint32_t w, const cc_result 
         isa_kernel_free(&g);
         return false;
     }
-    bool ok = false;
-    sgemu_argval va[ISA_MAX_ARGS], vb[ISA_MAX_ARGS];
-    memset(va, 0, sizeof va);
-    memset(vb, 0, sizeof vb);
-    if (user_args(&g) != user_args(&s) || make_args(&g, va, 11) || make_args(&s, vb, 11)) {
-        printf("  skipped %-28s SIMD%-2u argument kinds\n", name, w);
-        t->skipped++;
-        free_args(&g, va);
-        free_args(&s, vb);
-        isa_kernel_free(&g);
-        isa_kernel_free(&s);
-        return false;
+    /* work-groups of 32, then of 20: a partial sub-group at every width
+     * (8 + 8 + 4, 16 + 4, 20 of 32), so that collectives and block I/O are
+     * compared with lanes off too */
+    bool ok = pair(name, w, &g, &s, ITEMS, 32, "", t) &&
+              pair(name, w, &g, &s, 3 * PARTIAL, PARTIAL, " in work-groups of 20", t);
+    if (ok) {
+        t->compared++;
+        printf("  equal   %-28s SIMD%u\n", name, w);
     }
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = ITEMS;
-    L.local[0] = 32;
-    L.local_given = true;
-    L.sg_width = g.gen->simd;
-    L.max_instructions = 50000000;
-    sgemu_stats st;
-    sgemu_fault fg, fs;
-    int rg = sgemu_run(&g, &cfg, &L, va, &st, &fg);
-    sgemu_stats_free(&st);
-    int rs = sgemu_run(&s, &cfg, &L, vb, &st, &fs);
-    sgemu_stats_free(&st);
-    if (rg == SGEMU_EXIT_USER) {
-        const char *at = strstr(fg.msg, "\n  at ");
-        printf("  refused %-28s SIMD%-2u %.*s\n", name, w,
-               at ? (int)strcspn(at + 6, "\n") : 60, at ? at + 6 : fg.msg);
-        t->refused_gen++;
-    } else if (rg || rs) {
-        printf("  faulted %-28s SIMD%-2u gen %d, spirv %d (generated inputs): %.300s\n",
-               name, w, rg, rs, rg ? fg.msg : fs.msg);
-        t->faulted++;
-    } else {
-        ok = true;
-        for (uint32_t i = 0; i < user_args(&g); i++) {
-            if (va[i].kind != SGEMU_VAL_BUFFER)
-                continue;
-            bool fl = g.args[i].type == ISA_T_F32;
-            for (size_t e = 0; e < ELEMS && 4 * e + 4 <= va[i].bytes && ok; e++) {
-                if (fl && !undefined_elem(name, e)) {
-                    float x, y;
-                    memcpy(&x, va[i].data + 4 * e, 4);
-                    memcpy(&y, vb[i].data + 4 * e, 4);
-                    if (!same_float(x, y)) {
-                        printf("  MISMATCH %s SIMD%u %s[%zu]: gen %.9g spirv %.9g\n", name, w,
-                               g.args[i].name, e, x, y);
-                        ok = false;
-                    }
-                }
-            }
-            const size_t eb = isa_types[g.args[i].type].bytes ? isa_types[g.args[i].type].bytes : 4;
-            for (size_t e = 0; !fl && e + eb <= va[i].bytes; e += eb)
-                if (undefined_elem(name, e / eb))   /* not compared */
-                    memcpy(va[i].data + e, vb[i].data + e, eb);
-            /* half results: within 2 ulps (the built-ins' bounds allow it) */
-            for (size_t e = 0; g.args[i].type == ISA_T_F16 && e + 2 <= va[i].bytes; e += 2) {
-                uint16_t x, y;
-                memcpy(&x, va[i].data + e, 2);
-                memcpy(&y, vb[i].data + e, 2);
-                if ((x & 0x8000) == (y & 0x8000) && (x & 0x7c00) != 0x7c00 &&
-                    abs((int)x - (int)y) <= 2)
-                    memcpy(va[i].data + e, &y, 2);
-            }
-            if (!fl && memcmp(va[i].data, vb[i].data, va[i].bytes) != 0) {
-                size_t e = 0;
-                while (va[i].data[e] == vb[i].data[e])
-                    e++;
-                uint32_t x = 0, y = 0;
-                memcpy(&x, va[i].data + e / 4 * 4, e / 4 * 4 + 4 <= va[i].bytes ? 4 : 0);
-                memcpy(&y, vb[i].data + e / 4 * 4, e / 4 * 4 + 4 <= vb[i].bytes ? 4 : 0);
-                printf("  MISMATCH %s SIMD%u buffer %s, first at byte %zu: gen 0x%x spirv 0x%x\n",
-                       name, w, g.args[i].name, e, x, y);
-                ok = false;
-            }
-        }
-        if (ok) {
-            t->compared++;
-            printf("  equal   %-28s SIMD%u\n", name, w);
-        } else {
-            t->mismatched++;
-        }
-    }
-    free_args(&g, va);
-    free_args(&s, vb);
     isa_kernel_free(&g);
     isa_kernel_free(&s);
     return ok;
