@@ -311,6 +311,12 @@ static int check_launch(emu_run *run)
     sgemu_fault *f = run->fault;
     if (L->dims < 1 || L->dims > 3)
         return user_error(f, "work dimension must be 1, 2 or 3 (got %u)", L->dims);
+    /* the check and the detectors hook sgemu's own ISA (micro-ops, decoded
+     * loads and stores); IGC's code has neither: refused, not silently off */
+    if (run->k->gen && (L->check || L->detect))
+        return user_error(f, "kernel '%s': --check, --races and --uninitialized are not "
+                          "available for IGC's code (they follow sgemu's own ISA; "
+                          "docs/gen.md)", run->k->name);
     run->dims = L->dims;
     for (uint32_t d = 0; d < 3; d++) {
         run->global[d] = d < L->dims ? L->global[d] : 1;

@@ -179,6 +179,18 @@ static void errors(void **state)
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "--record is not available"));
     cli_result_free(&r);
+    /* the check and the detectors follow sgemu's own ISA: refused, never
+     * silently off (before, --races reported 0 accesses checked) */
+    const char *const detectors[] = { "--check", "--races", "--uninitialized", "--check-all" };
+    for (int i = 0; i < 4; i++) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "run tests/gen/kernels/scale.cl --compiler igc %s " XE_LP
+                 " --global 8 --arg x=int:iota:8 --arg k=1", detectors[i]);
+        r = cli_run(cmd);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "not available for IGC's code"));
+        cli_result_free(&r);
+    }
     /* IGC's reason when it refuses: double on Xe-LP */
     r = cli_run("run tests/gen/kernels/fp64.cl --compiler igc " XE_LP
                 " --global 8 --arg x=double:zeros:8");
