@@ -163,6 +163,17 @@ static void local_ids(const emu_run *run, const emu_wg *wg, uint32_t sgi, uint32
     }
 }
 
+/* The per-thread payload's bytes from r1: the local IDs in whole GRFs, and
+ * at least one GRF: with no local IDs IGC's code still reads its
+ * cross-thread data from r2 (its dump's .inputs, every width, skl and
+ * tgllp). */
+static uint32_t per_thread_bytes(const gen_program *p)
+{
+    const uint32_t gb = p->grf_bytes;
+    const uint32_t grfs = (p->local_id_offset + p->local_id_bytes + gb - 1) / gb;
+    return (grfs ? grfs : 1) * gb;
+}
+
 /* Thread `sgi` of work-group wg: registers cleared, then the payload. */
 static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t sgi,
                          const uint8_t *cross)
@@ -220,8 +231,7 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     }
     /* per-thread payload from r1: local IDs, then the cross-thread data */
     local_ids(run, wg, sgi, size, t->grf + gb + p->local_id_offset);
-    uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + gb - 1) / gb * gb;
-    memcpy(t->grf + gb + per_thread, cross, p->cross_bytes);
+    memcpy(t->grf + gb + per_thread_bytes(p), cross, p->cross_bytes);
 }
 
 /* The record of instruction `in` (executed channels ch, over its own
@@ -392,8 +402,7 @@ static int state_init(emu_run *run, gen_state *s)
         s->th[i].indirect = s->indirect;
         s->th[i].gprivate = s->gprivate;
     }
-    uint32_t per_thread = (p->local_id_offset + p->local_id_bytes + p->grf_bytes - 1) /
-                          p->grf_bytes * p->grf_bytes;
+    uint32_t per_thread = per_thread_bytes(p);
     if (!p->loads_payload && p->grf_bytes + per_thread + p->cross_bytes > grf_size) {
         state_free(s);
         emu_fault(run, SGEMU_EXIT_USER, NULL, UINT32_MAX, UINT32_MAX,
