@@ -501,6 +501,7 @@ int emu_printf_finish(emu_run *run, sgemu_stats *stats)
     const uint32_t parg = emu_gen_printf_arg(run->k);
     if (parg && parg <= run->k->narg) {
         stats->printf_buffer = EMU_IGC_PRINTF_BYTES;
+        stats->printf_igc = true;
         return igc_finish(run, stats);
     }
     if (!pf)
@@ -535,7 +536,12 @@ size_t sgemu_printf_flush(const sgemu_stats *stats, const char *kernel, void *ou
         n = fwrite(stats->printf_text, 1, stats->printf_len, (FILE *)out);
         fflush((FILE *)out);
     }
-    if (stats->printf_dropped && err)
+    if (stats->printf_dropped && err && stats->printf_igc)
+        fprintf((FILE *)err, "sgemu: warning: kernel '%s': IGC's printf buffer (%llu bytes, "
+                "the size its code was built for) is full: the printf calls from the "
+                "first that found it full on printed nothing and returned -1\n",
+                kernel ? kernel : "?", (unsigned long long)stats->printf_buffer);
+    else if (stats->printf_dropped && err)
         fprintf((FILE *)err, "sgemu: warning: kernel '%s': the printf buffer "
                 "(device.printf_buffer_size = %llu bytes) is full: %llu printf call%s "
                 "printed nothing and returned -1\n", kernel ? kernel : "?",

@@ -303,6 +303,9 @@ typedef struct sgemu_stats {
     uint64_t printf_calls;     /* printf calls (one per work-item) that printed */
     uint64_t printf_dropped;   /* calls that found the buffer full: returned -1 */
     uint64_t printf_buffer;    /* the buffer's size in bytes (device.printf_buffer_size) */
+    bool printf_igc;           /* the buffer was IGC's (a Gen kernel): it keeps no count
+                                  of the calls that found it full, so printf_dropped
+                                  is then 1 when any did */
 } sgemu_stats;
 
 /* False when the environment sets SGEMU_REGALLOC=0: kernels whose registers

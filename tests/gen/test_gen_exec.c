@@ -641,6 +641,45 @@ static void packed_vector_dword(void **state)
     }
 }
 
+/* IGC's printf buffer filled up: the records that fit are printed, in
+ * order, and the launch says that calls were dropped, naming IGC's
+ * buffer (its count of dropped calls is not in the buffer). */
+static void printf_full(void **state)
+{
+    (void)state;
+    isa_kernel k;
+    load("printf_full.cl", 16, "", &k);
+    const uint32_t items = 256, n = 2048;   /* 524288 calls of 16 bytes */
+    sgemu_argval args[ISA_MAX_ARGS];   /* the hidden ones too: constant data, printf buffer */
+    memset(args, 0, sizeof args);
+    args[0].kind = SGEMU_VAL_SCALAR;
+    args[0].scalar = n;
+    sgemu_launch L = launch_1d(items, 64, 16);
+    L.max_instructions = 100000000;
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+    const uint64_t fit = ((4u << 20) - 4) / 16;
+    assert_true(st.printf_igc);
+    assert_int_equal(st.printf_calls, fit);
+    assert_int_equal(st.printf_dropped, 1);
+    uint64_t lines = 0;
+    for (size_t i = 0; i < st.printf_len; i++)
+        lines += st.printf_text[i] == '\n';
+    assert_int_equal(lines, fit);
+    assert_true(strncmp(st.printf_text, "0\n0\n", 4) == 0);   /* lanes in order, i = 0 */
+    char *warn = NULL;
+    size_t wlen = 0;
+    FILE *w = open_memstream(&warn, &wlen);
+    assert_non_null(w);
+    sgemu_printf_flush(&st, "printf_full", NULL, w);
+    fclose(w);
+    assert_non_null(strstr(warn, "IGC's printf buffer (4194304 bytes"));
+    free(warn);
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+}
+
 /* ------------------------------------------------------------ private */
 
 /* private.cl (a private array with data-dependent indices, in the
@@ -1317,6 +1356,7 @@ int main(void)
         cmocka_unit_test(lsc_unaligned),
         cmocka_unit_test(slm),
         cmocka_unit_test(packed_vector_dword),
+        cmocka_unit_test(printf_full),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(private_pvc),
         cmocka_unit_test(private_hpg),
