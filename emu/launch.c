@@ -406,6 +406,9 @@ static int allocate(emu_run *run, isa_kernel *out)
     isa_ra_opts o = { .budget_bytes = cfg->timing.allow_spill
                                       ? tm_grf_budget_bytes(cfg, run->width) : 0,
                       .no_remat = e && strcmp(e, "0") == 0 };
+    isa_math_temps mt;
+    if (emu_math_temps(cfg, run->width, &mt))
+        o.math_temps = &mt;
     isa_diags d;
     memset(&d, 0, sizeof d);
     int errs = isa_regalloc(run->k, &o, out, &run->stats->regalloc, &d);

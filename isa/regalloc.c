@@ -36,6 +36,7 @@ typedef struct ra_ref {
 
 typedef struct ra {
     const isa_kernel *k;    /* the kernel being allocated (attributes) */
+    const isa_math_temps *mt;   /* elementary functions' temporaries, or NULL */
     isa_inst *code;
     uint32_t n;
     uint32_t nvreg;         /* virtual registers r0..nvreg-1 */
@@ -627,8 +628,23 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
     return b;
 }
 
+/* Bytes per lane an elementary function holds beyond its operands while it
+ * runs (the device compiler's inlined library code); 0 for the others. */
+static uint32_t math_temp_bytes(const ra *r, const isa_inst *in)
+{
+    if (!r->mt || !isa_op_math(in->op))
+        return 0;
+    switch (in->type) {
+    case ISA_T_F16: return r->mt->bytes[in->op][0];
+    case ISA_T_F32: return r->mt->bytes[in->op][1];
+    case ISA_T_F64: return r->mt->bytes[in->op][2];
+    default: return 0;
+    }
+}
+
 /* The demand: most bytes per lane live at once (live into an instruction,
- * or live out of it with what it writes), predicates a bit per lane each. */
+ * or live out of it with what it writes, plus an elementary function's
+ * temporaries), predicates a bit per lane each. */
 static uint32_t demand(const ra *r, uint32_t *peak_pc)
 {
     uint32_t best = 0;
@@ -639,7 +655,7 @@ static uint32_t demand(const ra *r, uint32_t *peak_pc)
                                      r->cin + (size_t)pc * r->cw, NONE32, &p1) + (p1 + 7) / 8;
         const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
                                      r->cout + (size_t)pc * r->cw, pc, &p2) + (p2 + 7) / 8;
-        const uint32_t m = a > b ? a : b;
+        const uint32_t m = (a > b ? a : b) + math_temp_bytes(r, &r->code[pc]);
         if (m > best || *peak_pc == NONE32) {
             best = m;
             *peak_pc = pc;
@@ -1058,6 +1074,7 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     ra r;
     memset(&r, 0, sizeof r);
     r.k = in;
+    r.mt = opts ? opts->math_temps : NULL;
     r.n = in->ninst;
     r.nvreg = in->nreg;
     r.code = malloc((in->ninst + 1) * sizeof *r.code);

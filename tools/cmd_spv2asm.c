@@ -20,8 +20,10 @@ int cli_cmd_spv2asm(int argc, char **argv)
         "options go to clang as for `sgemu run` (docs/cli.md).\n\n"
         "The program printed is the one `sgemu run` executes: registers allocated\n"
         "(docs/regalloc.md), with the spill code the GRF of --config (default: the\n"
-        "default config) needs at sub-group width --sg N; without --sg, allocated with no\n"
-        "GRF limit.  A comment line before the kernel gives the register counts.\n"
+        "default config) needs at sub-group width --sg N, elementary functions holding\n"
+        "the temporaries of the config's Intel target; without --sg, allocated with no\n"
+        "GRF limit and no such temporaries.  A comment line before the kernel gives\n"
+        "the register counts.\n"
         "--no-regalloc prints the value registers with the .regalloc directive.\n\n"
         "exit status: 0 ok, 1 errors in the module or bad usage\n";
     const char *path = NULL, *entry = NULL, *config = NULL;
@@ -91,6 +93,7 @@ int cli_cmd_spv2asm(int argc, char **argv)
         emu_config cfg;
         const char *e = getenv("SGEMU_REMAT");
         isa_ra_opts o = { .no_remat = e && strcmp(e, "0") == 0 };
+        isa_math_temps mt;
         if (width) {
             if ((rc = cli_load_config(config, &cfg))) {
                 isa_kernel_free(&k);
@@ -98,6 +101,8 @@ int cli_cmd_spv2asm(int argc, char **argv)
             }
             if (cfg.timing.allow_spill)
                 o.budget_bytes = tm_grf_budget_bytes(&cfg, (uint32_t)width);
+            if (emu_math_temps(&cfg, (uint32_t)width, &mt))
+                o.math_temps = &mt;
         }
         isa_diags d;
         memset(&d, 0, sizeof d);
@@ -112,9 +117,10 @@ int cli_cmd_spv2asm(int argc, char **argv)
         shown = &ak;
         printf("; registers: %u values (%u bytes per lane) -> %u registers, %u predicates; "
                "live at once %u bytes per lane; spilled %u values (%u bytes per work-item); "
-               "recomputed %u values (%u instructions)\n",
+               "recomputed %u values (%u instructions); before spilling %u bytes per lane\n",
                st.regs_before, st.bytes_before, st.regs_after, st.preds_after, st.live_bytes,
-               st.spilled_values, st.spill_bytes, st.remat_values, st.remat_insts);
+               st.spilled_values, st.spill_bytes, st.remat_values, st.remat_insts,
+               st.live_bytes_before);
     }
     char *text = isa_disassemble(shown);
     if (allocated)

@@ -127,6 +127,10 @@ def igc_compile(path, target, width):
         return out
 
 
+# the ISA_OPF_MATH mnemonics (include/sgemu/opcodes.def)
+MATH_OPS = ["atan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
+            "log1p", "erf", "erfc", "tgamma", "lgamma", "atan2", "cbrt", "hypot", "exp", "exp10",
+            "log", "log10", "pow", "rootn"]
 RA_LINE = re.compile(r"^; registers: (\d+) values \((\d+) bytes per lane\) -> (\d+) registers, "
                      r"(\d+) predicates; live at once (\d+) bytes per lane; spilled (\d+) values "
                      r"\((\d+) bytes per work-item\)", re.M)
@@ -147,9 +151,13 @@ def sgemu_kernel(sgemu, path, kernel, config=None, width=None):
     m = RA_LINE.search(r.stdout)
     if not m:
         return {"error": "spv2asm printed no register allocation line"}
-    instrs = sum(1 for l in r.stdout.splitlines()
-                 if l.startswith("    ") and not l.strip().startswith(";"))
-    return {"instrs": instrs, "live_bytes": int(m.group(5)), "spill_bytes": int(m.group(7))}
+    before = re.search(r"before spilling (\d+) bytes per lane", r.stdout)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("    ") and not l.strip().startswith(";")]
+    # an elementary function holds the config's temporaries (docs/regalloc.md):
+    # such a kernel's live set depends on the config and width
+    math = any(re.match(r"\s+(?:@\S+\s+)?(%s)\.f" % "|".join(MATH_OPS), l) for l in lines)
+    return {"instrs": len(lines), "live_bytes": int(before.group(1)) if before else int(m.group(5)),
+            "spill_bytes": int(m.group(7)), "math": math}
 
 
 def sgemu_fits(k, cfg, width):
@@ -214,7 +222,7 @@ def main():
                 sk = res[("sgemu", f, k)]
                 for cname, c in cfgs.items():
                     for w in c["widths"]:
-                        if "error" not in sk and not sgemu_fits(sk, c, w)[2]:
+                        if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2]):
                             later[(f, k, cname, w)] = ex.submit(
                                 sgemu_kernel, a.sgemu, os.path.join(a.src, f), k,
                                 os.path.join(a.src, "configs", cname + ".yaml"), w)
@@ -241,10 +249,12 @@ def main():
                     if "error" in sk:
                         row["sgemu_error"] = sk["error"]
                     else:
-                        need, have, fits = sgemu_fits(sk, c, w)
+                        # with elementary functions, the live set of this
+                        # config and width (their temporaries)
+                        sw = spilled.get((f, k, cname, w), sk)
+                        need, have, fits = sgemu_fits(sw, c, w)
                         # where the live set does not fit, the allocation
                         # at this width has the spill code
-                        sw = sk if fits else spilled[(f, k, cname, w)]
                         row.update(sgemu_instrs=sw.get("instrs", sk["instrs"]),
                                    sgemu_regs=need, sgemu_grf=have,
                                    sgemu_spill=sw.get("spill_bytes", 0))

@@ -133,8 +133,9 @@ static void functional_key(const sw_sweep *s, const sw_point *p, const sw_setup 
         len += (size_t)snprintf(buf + len, n - len, "|%u", coll[i]);
     /* the trace holds the kernel allocated for this GRF (docs/regalloc.md) */
     if (k->k.regalloc == ISA_RA_VALUES && len < n)
-        len += (size_t)snprintf(buf + len, n - len, "|ra%u",
-                                u->cfg.timing.allow_spill ? tm_grf_budget_bytes(&u->cfg, w) : 0);
+        len += (size_t)snprintf(buf + len, n - len, "|ra%u|%s",
+                                u->cfg.timing.allow_spill ? tm_grf_budget_bytes(&u->cfg, w) : 0,
+                                u->cfg.ocloc_target);
     for (uint32_t i = 0; i < k->k.narg && len < n; i++)
         len += (size_t)snprintf(buf + len, n - len, "|%s", u->argv[i] ? u->argv[i] : "-");
 }

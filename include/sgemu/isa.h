@@ -515,10 +515,21 @@ char *isa_disassemble(const isa_kernel *k);
 
 /* Register allocation (isa/regalloc.c, docs/regalloc.md).  budget_bytes:
  * GRF bytes per lane the live set must fit (0: no limit, no spill code);
- * no_remat: spill every value that must go, recompute none (A/B). */
+ * no_remat: spill every value that must go, recompute none (A/B);
+ * math_temps: what each elementary function adds to the demand while it
+ * runs. */
+/* Temporaries an elementary function (ISA_OPF_MATH) holds while it runs,
+ * in bytes per lane, per opcode and float type ([0] f16, [1] f32, [2] f64):
+ * what the device compiler's inlined math library keeps in registers
+ * beyond the function's operands (docs/regalloc.md, Elementary functions). */
+typedef struct isa_math_temps {
+    uint16_t bytes[ISA_OP_COUNT][3];
+} isa_math_temps;
+
 typedef struct isa_ra_opts {
     uint32_t budget_bytes;
     bool no_remat;
+    const isa_math_temps *math_temps;   /* NULL: elementary functions need none */
 } isa_ra_opts;
 
 typedef struct isa_ra_stats {

@@ -113,4 +113,9 @@ void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k);
  * register / width.  The register allocator's spill budget. */
 uint32_t tm_grf_budget_bytes(const emu_config *cfg, uint32_t width);
 
+/* The temporaries each elementary function holds at `width` on the config's
+ * device.ocloc_target (emu/math_temps.def: measured from IGC's inlined
+ * math library; none for other targets or widths).  True if any. */
+bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out);
+
 #endif

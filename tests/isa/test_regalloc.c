@@ -155,6 +155,57 @@ static void test_demand_is_the_live_set(void **state)
     isa_kernel_free(&k);
 }
 
+/* An elementary function holds temporaries while it runs (the device
+ * compiler's inlined library), on top of what is live into or out of it:
+ *   r0 = id            {r0}
+ *   r1 = in[r0]        {r0 r1}
+ *   r2 = r1 + 1        {r0 r1 r2}
+ *   r3 = pow(r1, r2)   in {r0 r1 r2}, out {r0 r1 r3}: 12 bytes + temporaries
+ *   r4 = r3 + r1       {r0 r4}
+ *   st
+ * Without temporaries the peak is 12 bytes; with pow.f32 holding 20 it is
+ * 32, at the pow.  The f16 and f64 entries and other opcodes do not
+ * count: an f32 pow reads the f32 column. */
+static const char with_pow[] =
+    ".kernel with_pow\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.f32 r1, [%in + r0*4]\n"
+    "    add.f32 r2, r1, 1.0\n"
+    "    pow.f32 r3, r1, r2\n"
+    "    add.f32 r4, r3, r1\n"
+    "    st.global.f32 [%out + r0*4], r4\n";
+
+static void test_math_temporaries(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(with_pow, &k);
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.live_bytes, 12);
+    isa_regalloc_free(&a);
+    static isa_math_temps mt;
+    memset(&mt, 0, sizeof mt);
+    mt.bytes[ISA_OP_POW][0] = 60;
+    mt.bytes[ISA_OP_POW][1] = 20;
+    mt.bytes[ISA_OP_POW][2] = 100;
+    mt.bytes[ISA_OP_EXP][1] = 200;
+    isa_ra_opts o = { .math_temps = &mt };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_regalloc(&k, &o, &a, &st, &d), 0);
+    isa_diags_free(&d);
+    assert_int_equal(st.live_bytes_before, 32);
+    assert_int_equal(st.live_bytes, 32);
+    assert_int_equal(a.grf_bytes_per_lane, 32);
+    assert_int_equal(st.spilled_values, 0);
+    /* the temporaries take no register of the program */
+    assert_int_equal(st.regs_after, 3);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
 /* Budget 8 bytes (two u32) for the kernel above.  Round 1: the first peak
  * is `mul r2` (12 bytes out); r0 is read there, r1 and r2 next at `mul r3`
  * (one step): the tie goes to the first, r1 -> slot 0.  Its fill before
@@ -487,6 +538,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_demand_is_the_live_set),
+        cmocka_unit_test(test_math_temporaries),
         cmocka_unit_test(test_spill_to_budget),
         cmocka_unit_test(test_remat_to_budget),
         cmocka_unit_test(test_remat_before_spill),

@@ -1,0 +1,37 @@
+/* math_temps.c - the registers an elementary function holds while it runs
+ * on an Intel target, from the table IGC's inlined math library was
+ * measured into (math_temps.def, docs/regalloc.md, Elementary functions). */
+#include "sgemu.h"
+
+#include <string.h>
+
+typedef struct math_row {
+    const char *target;     /* device.ocloc_target */
+    uint16_t op;
+    uint8_t type;           /* 0 f16, 1 f32, 2 f64 */
+    int16_t regs[3];        /* at SIMD8, 16, 32; -1: not measured */
+} math_row;
+
+static const math_row rows[] = {
+#define MATH_TEMPS(target, op, type, w8, w16, w32) \
+    { target, ISA_OP_##op, type, { w8, w16, w32 } },
+#include "math_temps.def"
+#undef MATH_TEMPS
+};
+
+bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out)
+{
+    memset(out, 0, sizeof *out);
+    const int w = width == 8 ? 0 : width == 16 ? 1 : width == 32 ? 2 : -1;
+    const uint32_t bpr = cfg->grf_bytes_per_reg ? cfg->grf_bytes_per_reg : 32;
+    bool any = false;
+    for (size_t i = 0; w >= 0 && i < sizeof rows / sizeof rows[0]; i++) {
+        const math_row *r = &rows[i];
+        if (strcmp(r->target, cfg->ocloc_target) != 0 || r->regs[w] <= 0)
+            continue;
+        /* registers of the target at this width, as bytes per lane */
+        out->bytes[r->op][r->type] = (uint16_t)(((uint32_t)r->regs[w] * bpr + width - 1) / width);
+        any = true;
+    }
+    return any;
+}
