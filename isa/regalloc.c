@@ -628,13 +628,43 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
     return b;
 }
 
+/* The narrower float type t (F32, F16) a double elementary function at pc
+ * stands for, or ISA_T_F64: sgemu evaluates some float functions (pown,
+ * rootn, the *pi forms) as the double function of operands it has just
+ * widened (isa/spirv/spirv_math.c); the device compiler runs the float
+ * function.  Every source must be written, within the few instructions
+ * before, by a conversion, at least one of them from float or half. */
+static unsigned widened_from(const ra *r, uint32_t pc)
+{
+    const isa_inst *in = &r->code[pc];
+    unsigned t = ISA_T_F64;
+    const unsigned ns = isa_shape_sources(isa_ops[in->op].shape);
+    for (unsigned o = 1; o <= ns && o < in->nopnd; o++) {
+        if (in->o[o].kind != ISA_OPND_REG)
+            return ISA_T_F64;
+        const isa_inst *def = NULL;
+        for (uint32_t b = pc; b-- > 0 && pc - b <= 4;)
+            if (r->code[b].nopnd && r->code[b].o[0].kind == ISA_OPND_REG &&
+                r->code[b].o[0].reg == in->o[o].reg) {
+                def = &r->code[b];
+                break;
+            }
+        if (!def || def->op != ISA_OP_CVT || def->type != ISA_T_F64)
+            return ISA_T_F64;
+        if (def->src_type == ISA_T_F32 || def->src_type == ISA_T_F16)
+            t = def->src_type;
+    }
+    return t;
+}
+
 /* Bytes per lane an elementary function holds beyond its operands while it
  * runs (the device compiler's inlined library code); 0 for the others. */
-static uint32_t math_temp_bytes(const ra *r, const isa_inst *in)
+static uint32_t math_temp_bytes(const ra *r, uint32_t pc)
 {
+    const isa_inst *in = &r->code[pc];
     if (!r->mt || !isa_op_math(in->op))
         return 0;
-    switch (in->type) {
+    switch (in->type == ISA_T_F64 ? widened_from(r, pc) : in->type) {
     case ISA_T_F16: return r->mt->bytes[in->op][0];
     case ISA_T_F32: return r->mt->bytes[in->op][1];
     case ISA_T_F64: return r->mt->bytes[in->op][2];
@@ -655,7 +685,7 @@ static uint32_t demand(const ra *r, uint32_t *peak_pc)
                                      r->cin + (size_t)pc * r->cw, NONE32, &p1) + (p1 + 7) / 8;
         const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
                                      r->cout + (size_t)pc * r->cw, pc, &p2) + (p2 + 7) / 8;
-        const uint32_t m = (a > b ? a : b) + math_temp_bytes(r, &r->code[pc]);
+        const uint32_t m = (a > b ? a : b) + math_temp_bytes(r, pc);
         if (m > best || *peak_pc == NONE32) {
             best = m;
             *peak_pc = pc;

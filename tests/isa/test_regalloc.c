@@ -175,6 +175,36 @@ static const char with_pow[] =
     "    add.f32 r4, r3, r1\n"
     "    st.global.f32 [%out + r0*4], r4\n";
 
+/* A double pow of operands just widened from float (how sgemu lowers
+ * float pown, rootn and the *pi forms) holds the float function's
+ * temporaries: live around it {r0 r2} / {r0 r3}, 4 + 8 = 12 bytes, + 20.
+ * When an operand is computed in double (the add) it is the double
+ * function's: 12 + 100. */
+static const char narrowed_head[] =
+    ".kernel narrowed_pow\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.f32 r1, [%in + r0*4]\n"
+    "    cvt.f64.f32 r2, r1\n";
+static const char narrowed_tail[] =
+    "    cvt.f32.f64 r4, r3\n"
+    "    st.global.f32 [%out + r0*4], r4\n";
+
+static uint32_t live_with(const char *src, const isa_math_temps *mt)
+{
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(src, &k);
+    isa_ra_opts o = { .math_temps = mt };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_regalloc(&k, &o, &a, &st, &d), 0);
+    isa_diags_free(&d);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+    return st.live_bytes;
+}
+
 static void test_math_temporaries(void **state)
 {
     (void)state;
@@ -204,6 +234,12 @@ static void test_math_temporaries(void **state)
     same_results(&k, &a);
     isa_regalloc_free(&a);
     isa_kernel_free(&k);
+    char src[1024];
+    snprintf(src, sizeof src, "%s    pow.f64 r3, r2, r2\n%s", narrowed_head, narrowed_tail);
+    assert_int_equal(live_with(src, &mt), 12 + 20);
+    snprintf(src, sizeof src, "%s    add.f64 r5, r2, 1.0\n    pow.f64 r3, r5, r5\n%s",
+             narrowed_head, narrowed_tail);
+    assert_int_equal(live_with(src, &mt), 12 + 100);
 }
 
 /* Budget 8 bytes (two u32) for the kernel above.  Round 1: the first peak
