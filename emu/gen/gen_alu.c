@@ -514,6 +514,17 @@ static double arith(double x, double resid, bool dbl, const fpmode *m)
 enum { MATH_INV = 1, MATH_LOG, MATH_EXP, MATH_SQT, MATH_RSQT, MATH_SIN, MATH_COS,
        MATH_FDIV, MATH_POW, MATH_IDIV, MATH_IQOT, MATH_IREM };
 
+/* A double the IEEE macros' iterations handle: finite, normal, not zero. */
+static bool macro_operand(double x)
+{
+    return isnormal(x);
+}
+
+/* Below this the macros' last residual (x - y q, x - g g: about x 2^-53)
+ * is subnormal and, without the hardware's extra mme bits, too coarse for
+ * the final correction: the emulation exits early there. */
+#define MACRO_RESIDUAL_MIN 0x1p-969
+
 static uint32_t bits_of(int64_t v, uint32_t nb)
 {
     return nb >= 4 ? (uint32_t)v : (uint32_t)v & ((1u << (8 * nb)) - 1);
@@ -531,7 +542,7 @@ static double src_f(gval v, const fpmode *m, bool dbl)
 /* One channel of an ALU instruction.  *r: the result; *acc_out/has_acc: a
  * value the instruction also writes to the accumulator (addc, subb, mach). */
 static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t i,
-                       gval *r, bool *has_acc, uint64_t *acc_bits)
+                       gval *r, bool *has_acc, uint64_t *acc_bits, bool *early_out)
 {
     const bool logic = in->op == GEN_OP_AND || in->op == GEN_OP_OR || in->op == GEN_OP_XOR ||
                        in->op == GEN_OP_NOT;
@@ -581,6 +592,12 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
             r->f = arith(x, e, false, &fm);
         } else
             r->i = (int64_t)((uint64_t)b.i * (uint64_t)c.i + ua);
+        break;
+    case GEN_OP_MADM:   /* the IEEE macros' step: src1 * src2 + src0, one rounding;
+                         * the operands' extra mme bits are taken as zero (an
+                         * emulation: docs/gen.md, "The IEEE macros") */
+        r->f = fma_mode(src_f(b, &fm, true), src_f(c, &fm, true), src_f(a, &fm, true), fm.rm);
+        r->isf = true;
         break;
     case GEN_OP_LRP: {   /* src1 * src0 + src2 * (1 - src0) (vISA LRP.md), :f only:
                           * computed in double, one rounding to cr0's mode */
@@ -745,6 +762,18 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
         case MATH_COS: r->f = fround(cos(x), dbl); break;
         case MATH_FDIV: r->f = fround(x / y, dbl); break;
         case MATH_POW: r->f = fround(pow(x, y), dbl); break;
+        case GEN_MATH_INVM:   /* x / y: an approximation of 1/y that madm steps refine;
+                               * special or extreme operands exit early with x / y */
+            *early_out = !macro_operand(x) || !macro_operand(y) || fabs(x) < MACRO_RESIDUAL_MIN ||
+                         !macro_operand(1.0 / y) || !macro_operand(x / y);
+            r->f = *early_out ? x / y : 1.0 / y;
+            break;
+        case GEN_MATH_RSQTM:  /* sqrt(x): an approximation of 1/sqrt(x), or early out;
+                               * also at the top binade, where the madm steps without
+                               * the hardware's extra bits round sqrt(DBL_MAX) up */
+            *early_out = !macro_operand(x) || x < MACRO_RESIDUAL_MIN || x >= 0x1p1023;
+            r->f = *early_out ? sqrt(x) : 1.0 / sqrt(x);
+            break;
         case MATH_IQOT: case MATH_IREM: {
             r->isf = false;
             if (b.i == 0)
@@ -803,17 +832,17 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
         return exec_cmp(run, t, in, m);
     /* results first, then writes: a destination may overlap a source */
     uint64_t out[32], accv[32];
-    bool acc[32];
+    bool acc[32], eo[32];
     gval stored[32];
     const fpmode fm = fp_mode(t);
     if (in->esize > 32)
         return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER, "execution size %u", in->esize);
     for (uint32_t i = 0; i < in->esize; i++) {
-        acc[i] = false;
+        acc[i] = eo[i] = false;
         if (!(m >> i & 1))
             continue;
         gval r = { false, 0, 0, 0 };
-        if (alu_channel(run, t, in, i, &r, &acc[i], &accv[i]))
+        if (alu_channel(run, t, in, i, &r, &acc[i], &accv[i], &eo[i]))
             return run->fault->code;
         if (in->op == GEN_OP_MOV && in->src[0].type == in->dst.type && !in->sat &&
             in->src[0].mod == GEN_MOD_NONE && in->src[0].kind != GEN_OPND_IMM) {
@@ -832,7 +861,9 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
             uint32_t v = (uint32_t)accv[i];
             memcpy(t->acc + 4 * i, &v, 4);
         }
-        if (in->cond && in->op != GEN_OP_SEL && in->op != GEN_OP_CSEL)
+        if (in->cond == GEN_COND_EO)
+            flag_set(t, in->flag_reg, in->flag_sub, in->choff + i, eo[i]);
+        else if (in->cond && in->op != GEN_OP_SEL && in->op != GEN_OP_CSEL)
             flag_set(t, in->flag_reg, in->flag_sub, in->choff + i,
                      cond_true(in->cond, stored[i]));
     }

@@ -79,7 +79,12 @@ enum { GEN_PRED_NONE, GEN_PRED_SEQ };
 
 /* Conditional modifiers (IGA's iga::FlagModifier). */
 enum { GEN_COND_NONE, GEN_COND_EQ, GEN_COND_NE, GEN_COND_GT, GEN_COND_GE, GEN_COND_LT,
-       GEN_COND_LE, GEN_COND_OV = 8, GEN_COND_UN };
+       GEN_COND_LE, GEN_COND_OV = 8, GEN_COND_UN,
+       GEN_COND_EO = 0xFF };   /* the math macros' early-out flag (IGA's FlagModifier::EO) */
+
+/* math's IEEE macro functions (IGA's MathFC): their operands are whole
+ * registers with an implicit packed region, as madm's are. */
+enum { GEN_MATH_INVM = 13, GEN_MATH_RSQTM = 14 };
 
 /* sync's function (IGA's SyncFC) that waits for the work-group barrier. */
 enum { GEN_SYNC_BAR = 14 };

@@ -98,6 +98,19 @@ static void decode_one(const gen_iga *g, const kv_t *kv, int32_t pc, uint32_t pl
     in->nsrc = (uint8_t)(ns < 0 ? 0 : ns > 3 ? 3 : ns);
     for (uint32_t s = 0; s < in->nsrc; s++)
         region_src(g, kv, pc, s, &in->src[s]);
+    /* the IEEE macros' operands (IGA prints .mmeN / .nomme in place of a
+     * region): whole registers, channel i at element i */
+    if (in->op == GEN_OP_MADM || (in->op == GEN_OP_MATH && (in->subfunc == GEN_MATH_INVM ||
+                                                            in->subfunc == GEN_MATH_RSQTM))) {
+        in->dst.subreg = 0;
+        in->dst.hs = 1;
+        for (uint32_t s = 0; s < in->nsrc; s++) {
+            in->src[s].subreg = 0;
+            in->src[s].vs = 1;
+            in->src[s].w = 1;
+            in->src[s].hs = 0;
+        }
+    }
     in->msg_type = -1;
     in->sfid = -1;
     int32_t mt = -1, sf = -1;

@@ -418,11 +418,11 @@ static void flow(void **state)
 
 /* Kernel `name` of gen9.cl for skl at width w with build options opts, run
  * over n items in groups of 32 on the Gen9 config. */
-static void gen9_run(const char *name, uint32_t w, const char *opts, sgemu_argval *args,
-                     uint32_t n)
+static void gen9_run_file(const char *file, const char *name, uint32_t w, const char *opts,
+                          sgemu_argval *args, uint32_t n)
 {
     char path[1200], o[256], err[2048];
-    snprintf(path, sizeof path, "%s/gen9.cl", kdir);
+    snprintf(path, sizeof path, "%s/%s", kdir, file);
     snprintf(o, sizeof o, "-DWIDTH=%u %s", w, opts);
     isa_kernel k;
     int rc = sgemu_load_igc(path, "skl", o, 0, name, &k, err, sizeof err);
@@ -433,6 +433,12 @@ static void gen9_run(const char *name, uint32_t w, const char *opts, sgemu_argva
     bundled_config("intel-gen9-gt2", &c9);
     run_ok_on(&k, &c9, n, 32, args);
     isa_kernel_free(&k);
+}
+
+static void gen9_run(const char *name, uint32_t w, const char *opts, sgemu_argval *args,
+                     uint32_t n)
+{
+    gen9_run_file("gen9.cl", name, w, opts, args, n);
 }
 
 /* Gen9's lrp (mix): src1 * src0 + src2 * (1 - src0).  Integer x, y and
@@ -459,6 +465,56 @@ static void gen9_lrp(void **state)
     }
     for (int b = 0; b < 3; b++)
         free(args[b].data);
+}
+
+/* IGC's IEEE double division and square root on Gen9: math.invm / rsqtm
+ * and madm, which sgemu emulates (docs/gen.md, "The IEEE macros").  Over
+ * operands of every magnitude, special values included, the results must
+ * be the correctly rounded quotient and root the host computes. */
+static void ieee_macros(void **state)
+{
+    (void)state;
+    const uint32_t n = 4096;
+    sgemu_argval args[3] = { buffer(n * 8), buffer(n * 8), buffer(2 * n * 8) };
+    double *a = (double *)args[0].data, *b = (double *)args[1].data;
+    uint32_t seed = 9;
+    const double special[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, DBL_MIN, DBL_MAX,
+                               DBL_TRUE_MIN, -1.0, 1.0, 3.0, 0x1p-1070, 0x1.fffffffffffffp1023 };
+    const uint32_t ns = sizeof special / sizeof *special;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i < ns * ns) {
+            a[i] = special[i / ns];
+            b[i] = special[i % ns];
+            continue;
+        }
+        for (int k = 0; k < 2; k++) {   /* random bits: any exponent, any sign */
+            uint64_t u = (uint64_t)lcg(&seed) << 40 ^ (uint64_t)lcg(&seed) << 16 ^ lcg(&seed);
+            double *d = k ? &b[i] : &a[i];
+            memcpy(d, &u, 8);
+            if (isnan(*d))
+                *d = 1.5;
+        }
+        if (i % 3 == 0)   /* and operands close in magnitude */
+            b[i] = a[i] * (1.0 + (double)(lcg(&seed) % 1000) / 7.0);
+        if (i % 5 == 1)   /* and the ends of the exponent range */
+            a[i] = ldexp(1.0 + (double)lcg(&seed) / 0x1p24, i % 2 ? 1000 + (int)(i % 24)
+                                                                   : -1000 - (int)(i % 74));
+    }
+    gen9_run_file("ddiv.cl", "ddiv", 8, "", args, n);
+    const double *o = (const double *)args[2].data;
+    for (uint32_t i = 0; i < n; i++) {
+        double q = a[i] / b[i], r = sqrt(a[i]);
+        if (isnan(q))
+            assert_true(isnan(o[2 * i]));
+        else if (memcmp(&o[2 * i], &q, 8) != 0)
+            fail_msg("%a / %a: %a, expected %a", a[i], b[i], o[2 * i], q);
+        if (isnan(r))
+            assert_true(isnan(o[2 * i + 1]));
+        else if (memcmp(&o[2 * i + 1], &r, 8) != 0)
+            fail_msg("sqrt(%a): %a, expected %a", a[i], o[2 * i + 1], r);
+    }
+    for (int k = 0; k < 3; k++)
+        free(args[k].data);
 }
 
 /* A two-dword A64 gathering read whose response overwrites its own address
@@ -1350,6 +1406,7 @@ int main(void)
         cmocka_unit_test(flow),
         cmocka_unit_test(flow_gen9),
         cmocka_unit_test(gen9_lrp),
+        cmocka_unit_test(ieee_macros),
         cmocka_unit_test(gen9_gather),
         cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),
