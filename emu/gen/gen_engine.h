@@ -64,6 +64,8 @@ typedef struct gen_thread {
      * to 32 lanes of 8), copied before its response may overwrite it */
     uint8_t addr_snap[GEN_ADDR_SNAP];
     uint32_t pcip[32];       /* per-channel instruction index (SIMD control flow) */
+    uint8_t depth[32];       /* per-channel call depth: calls taken, not returned */
+    bool in_call;            /* some channel's depth is not 0 */
     /* Timed runs: the work-group's records (NULL: untimed); the record of
      * the instruction executing takes each lane's first address
      * (gen_rec_addr); scratch_flat places the work-group's scratch in the

@@ -9,6 +9,8 @@
  * the JIP or UIP target (docs/gen.md, "SIMD control flow"). */
 #include "gen_engine.h"
 
+#include <string.h>
+
 /* Move the channels of mask m (the instruction's channels 0..esize-1) to
  * instruction index `to`. */
 static void move(gen_thread *t, const gen_inst *in, uint64_t m, uint32_t to)
@@ -24,6 +26,74 @@ static int need(emu_run *run, gen_thread *t, uint32_t target)
         return 0;
     return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
                      "branch without a decoded target is not supported by sgemu");
+}
+
+/* A channel that did not take a predicated call: disabled until the
+ * call's ret restores the channels the call saved (docs/gen.md). */
+#define GEN_PCIP_PARKED (UINT32_MAX - 1)
+
+/* The two dwords of a call's link register (dst.0: the return address,
+ * the byte offset of the instruction after the call; dst.1: the channels
+ * enabled at the call), bounds-checked against the GRF. */
+static uint8_t *link_reg(emu_run *run, gen_thread *t, const gen_opnd *o)
+{
+    const uint32_t gb = run->k->gen->grf_bytes;
+    const uint32_t at = (uint32_t)o->reg * gb + (uint32_t)o->subreg * 4;
+    if (o->file != GEN_FILE_GRF || o->kind != GEN_OPND_DIRECT || at + 8 > t->grf_size)
+        return NULL;
+    return t->grf + at;
+}
+
+static int do_call(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t e, uint64_t p)
+{
+    const gen_program *prog = run->k->gen;
+    if (need(run, t, in->jip))
+        return run->fault->code;
+    uint8_t *l = link_reg(run, t, &in->dst);
+    if (!l || t->ip + 1 >= prog->ninst)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "call whose link is not a GRF dword pair is not supported by sgemu");
+    uint32_t ret = prog->inst[t->ip + 1].offset;
+    uint32_t saved = (uint32_t)((e << in->choff) & t->dispatch);
+    memcpy(l, &ret, 4);
+    memcpy(l + 4, &saved, 4);
+    for (uint32_t i = 0; i < in->esize; i++)
+        if (p >> i & 1) {
+            if (t->depth[in->choff + i] == UINT8_MAX)
+                return gen_fault(run, t, in->choff + i, SGEMU_EXIT_FAULT,
+                                 "calls nested deeper than %d", UINT8_MAX);
+            t->depth[in->choff + i]++;
+            t->in_call = true;
+        }
+    move(t, in, p, in->jip);
+    move(t, in, e & ~p, GEN_PCIP_PARKED);
+    return 0;
+}
+
+static int do_ret(emu_run *run, gen_thread *t, const gen_inst *in)
+{
+    const uint8_t *l = link_reg(run, t, &in->src[0]);
+    uint32_t off = 0, saved = 0;
+    if (l) {
+        memcpy(&off, l, 4);
+        memcpy(&saved, l + 4, 4);
+    }
+    const uint32_t to = l ? gen_inst_at(run->k->gen, off) : UINT32_MAX;
+    if (to == UINT32_MAX)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_FAULT,
+                         "ret to 0x%x, which is not the start of an instruction", off);
+    bool any = false;
+    for (uint32_t c = 0; c < 32; c++) {
+        if (saved >> c & 1 && t->dispatch >> c & 1 &&
+            (t->exec >> c & 1 || t->pcip[c] == GEN_PCIP_PARKED)) {
+            if (t->exec >> c & 1 && t->depth[c])
+                t->depth[c]--;
+            t->pcip[c] = to;
+        }
+        any |= t->depth[c] != 0;
+    }
+    t->in_call = any;
+    return 0;
 }
 
 /* Does this goto move the channels whose predicate fails?  On Gen9 a
@@ -95,6 +165,14 @@ int gen_exec_flow(emu_run *run, gen_thread *t, const gen_inst *in)
                     t->pcip[c] = in->jip;
         break;
     }
+    case GEN_OP_CALL:    /* the channels whose predicate holds: to the callee */
+        if (do_call(run, t, in, e, p))
+            return run->fault->code;
+        break;
+    case GEN_OP_RET:     /* the channels the call saved: back after the call */
+        if (do_ret(run, t, in))
+            return run->fault->code;
+        break;
     case GEN_OP_ENDIF:   /* reconvergence points: the waiting channels are */
     case GEN_OP_JOIN:    /* enabled by reaching them */
     default:
@@ -104,15 +182,28 @@ int gen_exec_flow(emu_run *run, gen_thread *t, const gen_inst *in)
     return 0;
 }
 
+/* The thread goes on with the deepest calls' channels (a callee runs
+ * before its callers' other channels go on, wherever it is in the code),
+ * then at the lowest pcip among them. */
 void gen_next_ip(gen_thread *t)
 {
+    uint64_t live = t->dispatch;
+    if (t->in_call) {
+        uint8_t top = 0;
+        for (uint32_t c = 0; c < 32; c++)
+            if (t->dispatch >> c & 1 && t->depth[c] > top)
+                top = t->depth[c];
+        for (uint32_t c = 0; c < 32; c++)
+            if (t->depth[c] != top)
+                live &= ~(UINT64_C(1) << c);
+    }
     uint32_t lo = UINT32_MAX;
     for (uint32_t c = 0; c < 32; c++)
-        if (t->dispatch >> c & 1 && t->pcip[c] < lo)
+        if (live >> c & 1 && t->pcip[c] < lo)
             lo = t->pcip[c];
     uint64_t at = 0;
     for (uint32_t c = 0; c < 32; c++)
-        if (t->dispatch >> c & 1 && t->pcip[c] == lo)
+        if (live >> c & 1 && t->pcip[c] == lo)
             at |= UINT64_C(1) << c;
     t->ip = lo;
     t->exec = at;

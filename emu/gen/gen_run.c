@@ -199,6 +199,8 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     t->ip = 0;
     t->exec = t->dispatch;
     t->conv = true;
+    memset(t->depth, 0, sizeof t->depth);
+    t->in_call = false;
     t->done = false;
     t->blocked = false;
     t->bar_signaled = t->bar_passed = false;

@@ -517,6 +517,45 @@ static void ieee_macros(void **state)
         free(args[k].data);
 }
 
+/* call/ret: callret's subroutine, called under divergence (the code must
+ * hold a call and a ret, or the test checks nothing), at every width */
+static void gen9_callret(void **state)
+{
+    (void)state;
+    const uint32_t n = 48;
+    for (uint32_t w = 8; w <= 32; w *= 2) {
+        char path[1200], o[64], err[2048];
+        snprintf(path, sizeof path, "%s/gen9.cl", kdir);
+        snprintf(o, sizeof o, "-DWIDTH=%u", w);
+        isa_kernel k;
+        int rc = sgemu_load_igc(path, "skl", o, 0, "callret", &k, err, sizeof err);
+        if (rc)
+            fprintf(stderr, "%s\n", err);
+        assert_int_equal(rc, 0);
+        uint32_t calls = 0, rets = 0;
+        for (uint32_t i = 0; i < k.gen->ninst; i++) {
+            calls += k.gen->inst[i].op == GEN_OP_CALL;
+            rets += k.gen->inst[i].op == GEN_OP_RET;
+        }
+        assert_true(calls > 0 && rets > 0);
+        sgemu_argval args[1] = { buffer(n * 4) };
+        emu_config c9;
+        bundled_config("intel-gen9-gt2", &c9);
+        run_ok_on(&k, &c9, n, 32, args);
+        const int32_t *out = (const int32_t *)args[0].data;
+        for (int32_t i = 0; i < (int32_t)n; i++) {
+            int32_t q[4] = { i, 2 * i, 3, 4 }, r = -1;
+            if (i % 3) {
+                q[i & 3] += i;
+                r = q[(i + 1) & 3] * 3 + i;
+            }
+            assert_int_equal(out[i], r + q[0] + 5 * q[1] + 7 * q[2] + 11 * q[3]);
+        }
+        free(args[0].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* A two-dword A64 gathering read whose response overwrites its own address
  * registers (gen9.cl `gather` at SIMD32: IGC's `send (16|M16) r80 r80`):
  * every lane reads the address it was given. */
@@ -1408,6 +1447,7 @@ int main(void)
         cmocka_unit_test(gen9_lrp),
         cmocka_unit_test(ieee_macros),
         cmocka_unit_test(gen9_gather),
+        cmocka_unit_test(gen9_callret),
         cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),
         cmocka_unit_test(lsc_unaligned),

@@ -22,3 +22,22 @@ kernel void gather(global const uint *idx, global const uint2 *tab, global uint2
         s = s * 3u + v[k];
     g[i] = s;
 }
+
+/* a function IGC keeps as a subroutine (call/ret), called by the channels
+ * of a divergent branch: the others wait at the endif */
+__attribute__((noinline)) static int callee(int *q, int i)
+{
+    q[i & 3] += i;
+    return q[(i + 1) & 3] * 3 + i;
+}
+
+__attribute__((intel_reqd_sub_group_size(WIDTH)))
+kernel void callret(global int *o)
+{
+    int i = (int)get_global_id(0);
+    int q[4] = { i, 2 * i, 3, 4 };
+    int r = -1;
+    if (i % 3)
+        r = callee(q, i);
+    o[i] = r + q[0] + 5 * q[1] + 7 * q[2] + 11 * q[3];
+}
