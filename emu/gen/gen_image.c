@@ -78,15 +78,18 @@ static int param(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t first
     return 0;
 }
 
-/* The response: channel c (of the enabled ones, packed) of lane i. */
+/* The response: channel c (of the enabled ones, packed) of lane i.  The
+ * message writes back only its response length: IGC shortens it where the
+ * kernel uses the leading channels only (read_imagef(...).xyz: 3 GRF
+ * blocks), and the trailing channels are dropped. */
 static int respond(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t simd,
                    uint32_t k, uint32_t i, uint32_t v)
 {
     uint32_t gb = run->k->gen->grf_bytes, per = (simd * 4 + gb - 1) / gb;
     uint64_t off = (uint64_t)in->dst.reg * gb + (uint64_t)k * per * gb + i * 4;
-    if (in->dst.file != GEN_FILE_GRF)
+    if (in->dst.file != GEN_FILE_GRF || k * per >= in->rlen)
         return 0;
-    if (k * per >= in->rlen || off + 4 > t->grf_size)
+    if (off + 4 > t->grf_size)
         return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "message response outside the GRF");
     memcpy(t->grf + off, &v, 4);
     return 0;
