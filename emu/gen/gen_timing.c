@@ -268,14 +268,24 @@ int gen_timing_ops(const gen_program *p, tm_op **out)
             }
             if (in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB)
                 add_src(o, G + SLOT_ACC, 1);     /* the accumulator they read */
-            /* one destination range: the register written, or the flag of
-             * the conditional modifier when the destination is null */
+            /* the destinations: the register written and the conditional
+             * modifier's flag (alone when the destination is null); mach,
+             * addc and subb write acc0 besides their register */
             tm_range d = in->has_dst ? opnd_slots(p, &in->dst, in->esize, true)
                                      : (tm_range){ 0, 0 };
-            if (!d.n && in->cond != GEN_COND_NONE)
-                d = (tm_range){ (uint16_t)(G + SLOT_FLAG + (in->flag_reg & 1) * 2 +
+            tm_range x = { 0, 0 };
+            if (in->cond != GEN_COND_NONE)
+                x = (tm_range){ (uint16_t)(G + SLOT_FLAG + (in->flag_reg & 1) * 2 +
                                            (in->flag_sub & 1)), 1 };
+            else if ((in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB) &&
+                     d.first != G + SLOT_ACC)
+                x = (tm_range){ (uint16_t)(G + SLOT_ACC), 1 };
+            if (!d.n) {
+                d = x;
+                x = (tm_range){ 0, 0 };
+            }
             o->dst = d;
+            o->xdst = x;
             continue;
         }
         }

@@ -122,6 +122,10 @@ static void prepare_insts(tm_model *m)
         if (dend > m->nslot_regs)
             dend = m->nslot_regs;
         ti->ndst = (uint16_t)(dend > ti->dst.first ? dend - ti->dst.first : 0);
+        uint32_t xend = (uint32_t)ti->xdst.first + ti->xdst.n;
+        if (xend > m->nslot_regs)
+            xend = m->nslot_regs;
+        ti->nxdst = (uint16_t)(xend > ti->xdst.first ? xend - ti->xdst.first : 0);
     }
 }
 

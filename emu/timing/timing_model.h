@@ -53,6 +53,8 @@ typedef struct tm_op {
     uint8_t nsrc;
     tm_range src[TM_MAX_RANGES];
     tm_range dst;          /* n = 0: none */
+    tm_range xdst;         /* a second destination written with dst (a
+                            * flag, the accumulator), n = 0: none */
     const char *text;      /* the instruction as printed (trace, per-line) */
 } tm_op;
 

@@ -28,6 +28,7 @@ typedef struct tm_inst {
     uint16_t elem_bytes;  /* memory: bytes per lane */
     tm_range src[TM_MAX_RANGES];
     tm_range dst;         /* n = 0: none */
+    tm_range xdst;        /* a second destination (tm_op.xdst), n = 0: none */
     /* The source scoreboard slots in range order, filtered to real slots,
      * for the per-issue dependency check (nflat = TM_FLAT_NONE: too many,
      * walk the ranges). */
@@ -42,7 +43,7 @@ typedef struct tm_inst {
      * start (latency + (passes - 1) x interval) and its destination slots
      * [dst.first, dst.first + ndst) (those below the slot count). */
     uint8_t alu_fast;
-    uint16_t ndst;
+    uint16_t ndst, nxdst;
     uint32_t occ, lat;
 } tm_inst;
 
@@ -381,13 +382,18 @@ static inline __attribute__((always_inline)) void compute_dep(const tm_model *m,
     th->dep_ok = true;
 }
 
-/* The destination slots (those below the slot count: ndst) ready at done. */
+/* The destination slots (those below the slot count: ndst, nxdst) ready
+ * at done. */
 static inline void write_dst(tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
 {
     th->dep_ok = false;
     for (uint32_t j = 0; j < ti->ndst; j++) {
         th->ready[ti->dst.first + j] = done;
         th->rmem[ti->dst.first + j] = mem;
+    }
+    for (uint32_t j = 0; j < ti->nxdst; j++) {
+        th->ready[ti->xdst.first + j] = done;
+        th->rmem[ti->xdst.first + j] = mem;
     }
 }
 

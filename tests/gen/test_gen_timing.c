@@ -1,5 +1,5 @@
 /* test_gen_timing.c - exact cycles of IGC's code in the timing model
- * (docs/timing-model.md, "The Gen path"): three small kernels of
+ * (docs/timing-model.md, "The Gen path"): four small kernels of
  * tests/gen/kernels compiled by ocloc for tgllp and timed on
  * tests/gen/timing.yaml, one work-group of one hardware thread each, the
  * cycle counts derived by hand below from the formulas of
@@ -183,6 +183,41 @@ static void simd32_halves(void **state)
     assert_int_equal(t.pc_cycles[12], 300);
 }
 
+/* timing_carry.cl at SIMD8: addc writes r10 and the carry in acc0, which
+ * the mov of pc 12 waits for (an instruction's every destination).
+ *  0 (W) mov (8) r2 <- r0            T 0   -> 2
+ *  1 (W) or (1) cr0                  T 1   -> 5
+ *  2 (W) mul (1) acc0 <- r2.2        T 2   -> 6
+ *  3 (W) mach (1) r5 <- acc0         T 6, stall 3 -> 10 (r5, acc0)
+ *  4 (W) mov (2) r3 <- r5.2          T 10, stall 3 -> 12
+ *  5 add (8) acc0 <- r5, r1          T 11  -> 15
+ *  6 (W) mov (8) r127 <- r2          T 12  -> 14
+ *  7 add (8) acc0 <- acc0, r4        T 15, stall 2 -> 19
+ *  8 shl (8) r7 <- acc0              T 19, stall 3 -> 23
+ *  9 send read r8..r9 <- r7          T 23, one 64-B line missing everywhere -> 323
+ * 10 addc (8) r10 <- r8, r3.0        T 323, stall 299 -> 327 (r10, acc0)
+ * 11 add (8) r11 <- r9, r3.1         T 324 (int pipe free at 324) -> 328
+ * 12 mov (8) r12 <- acc0             T 327 (the carry), stall 2 -> 329
+ * 13 mov (8) r13 <- r10              T 328 -> 330
+ * 14 add (8) r14 <- r12, r11         T 329 -> 333
+ * 15 send write <- r7, r13..r14      T 333, stall 3, store -> 363
+ * 16 (W) fence r15 <- r2             T 334, earlier work 363 -> 363
+ * 17 (W) mov (8) null <- r15         T 363, stall 28 -> 365
+ * 18 (W) send EOT <- r127            T 364 -> 366
+ * cycles 366 (timing only addc's register: pc 12 at 325, 365). */
+static void carry_acc(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_carry.cl --global 8 --local 8"
+              " --arg x=ulong:iota:8 --arg k=0x100000000", &t);
+    assert_int_equal(t.cycles, 366);
+    assert_non_null(strstr(t.text[10], "addc (8|M0) r10.0"));
+    assert_non_null(strstr(t.text[12], "mov (8|M0) r12.0<1>:ud acc0.0"));
+    assert_int_equal(t.pc_stalls[12], 2);       /* waits for addc's acc0 */
+    assert_int_equal(t.pc_stalls[3], 3);        /* mach waits for mul's acc0 */
+}
+
 int main(void)
 {
     if (!gen_tests_can_run())
@@ -191,6 +226,7 @@ int main(void)
         cmocka_unit_test(chain),
         cmocka_unit_test(slm_barrier),
         cmocka_unit_test(simd32_halves),
+        cmocka_unit_test(carry_acc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
