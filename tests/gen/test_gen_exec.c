@@ -518,12 +518,14 @@ static void ieee_macros(void **state)
 }
 
 /* call/ret: callret's subroutine, called under divergence (the code must
- * hold a call and a ret, or the test checks nothing), at every width */
+ * hold a call and a ret, or the test checks nothing), at SIMD8 and 16 (at
+ * 32 this IGC builds it at SIMD16; byval.cl's st_mut has a SIMD32 call in
+ * the differential) */
 static void gen9_callret(void **state)
 {
     (void)state;
     const uint32_t n = 48;
-    for (uint32_t w = 8; w <= 32; w *= 2) {
+    for (uint32_t w = 8; w <= 16; w *= 2) {
         char path[1200], o[64], err[2048];
         snprintf(path, sizeof path, "%s/gen9.cl", kdir);
         snprintf(o, sizeof o, "-DWIDTH=%u", w);
@@ -532,6 +534,7 @@ static void gen9_callret(void **state)
         if (rc)
             fprintf(stderr, "%s\n", err);
         assert_int_equal(rc, 0);
+        assert_int_equal(k.gen->simd, w);
         uint32_t calls = 0, rets = 0;
         for (uint32_t i = 0; i < k.gen->ninst; i++) {
             calls += k.gen->inst[i].op == GEN_OP_CALL;
