@@ -68,6 +68,29 @@ static void lane_addrs(const blk *b, const isa_addr *a, uint64_t *out)
     }
 }
 
+/* One element of es bytes (1, 2, 4 or 8) to or from its register value
+ * (little-endian: the value's low bytes).  Fixed-size copies: a call of
+ * memcpy per lane and element cost more than the copy itself. */
+static inline void elem_put(uint8_t *dst, uint64_t v, uint32_t es)
+{
+    switch (es) {
+    case 1: *dst = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(dst, &x, 4); break; }
+    default: memcpy(dst, &v, 8); break;
+    }
+}
+
+static inline uint64_t elem_get(const uint8_t *src, uint32_t es)
+{
+    switch (es) {
+    case 1: return *src;
+    case 2: { uint16_t x; memcpy(&x, src, 2); return x; }
+    case 4: { uint32_t x; memcpy(&x, src, 4); return x; }
+    default: { uint64_t x; memcpy(&x, src, 8); return x; }
+    }
+}
+
 /* Block bytes <-> registers: value k of lane i is element i + k * S. */
 static void gather(blk *b, const isa_operand *src)
 {
@@ -75,8 +98,9 @@ static void gather(blk *b, const isa_operand *src)
     for (uint32_t k = 0; k < b->vec; k++) {
         const uint64_t *v = lanes_src(b->env->lanes, b->sg, src, k,
                                       (isa_type)b->in->type, scratch);
+        uint8_t *row = b->buf + (size_t)k * b->S * b->es;
         for (uint32_t i = 0; i < b->S; i++)
-            memcpy(b->buf + ((size_t)i + (size_t)k * b->S) * b->es, &v[i], b->es);
+            elem_put(row + (size_t)i * b->es, v[i], b->es);
     }
 }
 
@@ -84,10 +108,9 @@ static void scatter(blk *b, uint32_t reg)
 {
     for (uint32_t k = 0; k < b->vec; k++) {
         uint64_t v[LANES_MAX];
-        for (uint32_t i = 0; i < b->S; i++) {
-            v[i] = 0;
-            memcpy(&v[i], b->buf + ((size_t)i + (size_t)k * b->S) * b->es, b->es);
-        }
+        const uint8_t *row = b->buf + (size_t)k * b->S * b->es;
+        for (uint32_t i = 0; i < b->S; i++)
+            v[i] = elem_get(row + (size_t)i * b->es, b->es);
         coll_write(b->sg, reg + k, b->act, v);
     }
 }
