@@ -212,6 +212,11 @@ typedef struct emu_printf emu_printf;
 /* The printf buffer of a kernel IGC compiled: the size IGC's code assumes
  * (its DriverInfo printf buffer size, 4 MiB for OpenCL), and its hidden
  * argument (index + 1; 0: none; gen/gen_run.c) */
+/* The temporaries each elementary function holds at `width` on the config's
+ * device.ocloc_target (emu/math_temps.def: measured from IGC's inlined
+ * math library; none for other targets or widths).  True if any. */
+bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out);
+
 #define EMU_IGC_PRINTF_BYTES (4u << 20)
 uint32_t emu_gen_printf_arg(const isa_kernel *k);
 int emu_printf_init(emu_run *run);

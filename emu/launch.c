@@ -395,20 +395,26 @@ bool sgemu_regalloc_enabled(void)
     return !e || strcmp(e, "0") != 0;
 }
 
+void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math_temps *mt)
+{
+    const char *e = getenv("SGEMU_REMAT");
+    *o = (isa_ra_opts){ .no_remat = e && strcmp(e, "0") == 0 };
+    if (!cfg)
+        return;
+    if (cfg->timing.allow_spill)
+        o->budget_bytes = tm_grf_budget_bytes(cfg, width);
+    if (emu_math_temps(cfg, width, mt))
+        o->math_temps = mt;
+}
+
 /* Allocate the registers of a kernel whose registers are values for this
  * launch's width: the live set must fit what the config's GRF holds at
- * that width (docs/regalloc.md); run->k becomes the allocated copy.
- * SGEMU_REMAT=0 spills what rematerialisation would recompute (A/B). */
+ * that width (docs/regalloc.md); run->k becomes the allocated copy. */
 static int allocate(emu_run *run, isa_kernel *out)
 {
-    const emu_config *cfg = run->cfg;
-    const char *e = getenv("SGEMU_REMAT");
-    isa_ra_opts o = { .budget_bytes = cfg->timing.allow_spill
-                                      ? tm_grf_budget_bytes(cfg, run->width) : 0,
-                      .no_remat = e && strcmp(e, "0") == 0 };
+    isa_ra_opts o;
     isa_math_temps mt;
-    if (emu_math_temps(cfg, run->width, &mt))
-        o.math_temps = &mt;
+    emu_ra_opts(run->cfg, run->width, &o, &mt);
     isa_diags d;
     memset(&d, 0, sizeof d);
     int errs = isa_regalloc(run->k, &o, out, &run->stats->regalloc, &d);

@@ -1,7 +1,7 @@
 /* math_temps.c - the registers an elementary function holds while it runs
  * on an Intel target, from the table IGC's inlined math library was
  * measured into (math_temps.def, docs/regalloc.md, Elementary functions). */
-#include "sgemu.h"
+#include "emu_private.h"
 
 #include <string.h>
 

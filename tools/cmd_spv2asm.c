@@ -91,19 +91,13 @@ int cli_cmd_spv2asm(int argc, char **argv)
     bool allocated = false;
     if (!no_ra && k.regalloc == ISA_RA_VALUES && sgemu_regalloc_enabled()) {
         emu_config cfg;
-        const char *e = getenv("SGEMU_REMAT");
-        isa_ra_opts o = { .no_remat = e && strcmp(e, "0") == 0 };
-        isa_math_temps mt;
-        if (width) {
-            if ((rc = cli_load_config(config, &cfg))) {
-                isa_kernel_free(&k);
-                return rc;
-            }
-            if (cfg.timing.allow_spill)
-                o.budget_bytes = tm_grf_budget_bytes(&cfg, (uint32_t)width);
-            if (emu_math_temps(&cfg, (uint32_t)width, &mt))
-                o.math_temps = &mt;
+        if (width && (rc = cli_load_config(config, &cfg))) {
+            isa_kernel_free(&k);
+            return rc;
         }
+        isa_ra_opts o;
+        isa_math_temps mt;
+        emu_ra_opts(width ? &cfg : NULL, (uint32_t)width, &o, &mt);
         isa_diags d;
         memset(&d, 0, sizeof d);
         if (isa_regalloc(&k, &o, &ak, &st, &d)) {

@@ -113,9 +113,11 @@ void tm_print_json(FILE *f, const sgemu_timing *t, const isa_kernel *k);
  * register / width.  The register allocator's spill budget. */
 uint32_t tm_grf_budget_bytes(const emu_config *cfg, uint32_t width);
 
-/* The temporaries each elementary function holds at `width` on the config's
- * device.ocloc_target (emu/math_temps.def: measured from IGC's inlined
- * math library; none for other targets or widths).  True if any. */
-bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out);
+/* The register allocator's options for a launch at `width` on cfg (NULL:
+ * no config, no limit): the spill budget tm_grf_budget_bytes gives where
+ * the config allows spills, the temporaries of elementary functions on its
+ * Intel target (kept in *mt, which o->math_temps may point to), and
+ * SGEMU_REMAT=0 (spill what rematerialisation would recompute: A/B). */
+void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math_temps *mt);
 
 #endif
