@@ -1,5 +1,5 @@
 /* test_gen_timing.c - exact cycles of IGC's code in the timing model
- * (docs/timing-model.md, "The Gen path"): four small kernels of
+ * (docs/timing-model.md, "The Gen path"): five small kernels of
  * tests/gen/kernels compiled by ocloc for tgllp and timed on
  * tests/gen/timing.yaml, one work-group of one hardware thread each, the
  * cycle counts derived by hand below from the formulas of
@@ -218,6 +218,38 @@ static void carry_acc(void **state)
     assert_int_equal(t.pc_stalls[3], 3);        /* mach waits for mul's acc0 */
 }
 
+/* timing_flag.cl at SIMD8: the cmp writes only f0.0 (a null register
+ * destination), and the predicated mov of pc 11 waits for that flag.
+ *  0 (W) mov (8) r2 <- r0            T 0   -> 2
+ *  1 (W) or (1) cr0                  T 1   -> 5
+ *  2 (W) mul (1) acc0 <- r2.2        T 2   -> 6
+ *  3 (W) mach (1) r3 <- acc0         T 6, stall 3 -> 10
+ *  4 (W) mov (8) r127 <- r2          T 7   -> 9
+ *  5 add (8) acc0 <- r3, r1          T 10, stall 2 -> 14
+ *  6 add (8) acc0 <- acc0, r4        T 14, stall 3 -> 18
+ *  7 shl (8) r6 <- acc0              T 18, stall 3 -> 22
+ *  8 send read r7 <- r6              T 22, one 64-B line missing everywhere -> 322
+ *  9 cmp (8) (gt)f0.0 null <- r7     T 322, stall 299 -> 326 (f0.0)
+ * 10 mul (8) r7 <- r7, 7             T 323 -> 327
+ * 11 (~f0.0) mov (8) r7 <- 9:f       T 326 (the flag), stall 2, fp32 -> 330
+ * 12 send write <- r6, r7            T 330, stall 3, store -> 360
+ * 13 (W) fence r8 <- r2              T 331, earlier work 360 -> 360
+ * 14 (W) mov (8) null <- r8          T 360, stall 28 -> 362
+ * 15 (W) send EOT <- r127            T 361 -> 363
+ * cycles 363 (without the flag's dependence pc 11 issues at 324: 361). */
+static void cmp_flag(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_flag.cl --global 8 --local 8"
+              " --arg x=int:iota:8 --arg k=3", &t);
+    assert_int_equal(t.cycles, 363);
+    assert_non_null(strstr(t.text[9], "cmp (8|M0) (gt)f0.0 null"));
+    assert_non_null(strstr(t.text[11], "(~f0.0) mov (8|M0) r7.0"));
+    assert_int_equal(t.pc_stalls[11], 2);       /* waits for the cmp's flag */
+    assert_int_equal(t.pc_stalls[12], 3);
+}
+
 int main(void)
 {
     if (!gen_tests_can_run())
@@ -227,6 +259,7 @@ int main(void)
         cmocka_unit_test(slm_barrier),
         cmocka_unit_test(simd32_halves),
         cmocka_unit_test(carry_acc),
+        cmocka_unit_test(cmp_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
