@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Scoreboard slots after the GRFs: f0.0 f0.1 f1.0 f1.1, acc0..acc7, a0. */
-enum { SLOT_FLAG = 0, SLOT_ACC = 4, SLOT_A0 = 12, SLOT_EXTRA = 13 };
+/* Scoreboard slots after the GRFs: f0.0 f0.1 f1.0 f1.1, acc0..acc7, a0,
+ * then Xe's software scoreboard tokens $0..$31: a token's result (ready
+ * when the instruction that set it completes) and its sources read. */
+enum { SLOT_FLAG = 0, SLOT_ACC = 4, SLOT_A0 = 12, NTOKENS = 32, SLOT_TOKEN_DST = 13,
+       SLOT_TOKEN_SRC = SLOT_TOKEN_DST + NTOKENS, SLOT_EXTRA = SLOT_TOKEN_SRC + NTOKENS };
 
 /* Binding-table indices of SLM and A32 stateless (gen_send.c). */
 enum { BTI_SLM = 0xFE, BTI_A32 = 0xFF, BTI_A32_NC = 0xFD };
@@ -208,87 +211,158 @@ static void send_op(const gen_inst *in, tm_op *o)
     o->elem_bytes = (uint16_t)bytes;
 }
 
+/* The token slots of a sync.allrd / sync.allwr (first: SLOT_TOKEN_SRC or
+ * _DST): every token, or those of src0's immediate mask; a mask of many
+ * runs waits for the runs' hull when the ranges run out. */
+static void sync_all_srcs(const gen_program *p, const gen_inst *in, tm_op *o, uint32_t first)
+{
+    const uint32_t base = p->grf_count + first;
+    if (in->src[0].kind != GEN_OPND_IMM) {
+        add_src(o, base, NTOKENS);
+        return;
+    }
+    uint32_t mask = (uint32_t)in->src[0].imm;
+    for (uint32_t t = 0; t < NTOKENS;) {
+        if (!(mask >> t & 1)) {
+            t++;
+            continue;
+        }
+        uint32_t e = t;
+        while (e < NTOKENS && mask >> e & 1)
+            e++;
+        if (o->nsrc == TM_MAX_RANGES - 1) {
+            e = 32 - (uint32_t)__builtin_clz(mask);
+            add_src(o, base + t, e - t);
+            return;
+        }
+        add_src(o, base + t, e - t);
+        t = e;
+    }
+}
+
+/* Xe's software scoreboard: an out-of-order instruction (a send, math on
+ * Xe-LP) that sets token $n waits for $n's previous holder to complete and
+ * makes $n's result slot ready when it completes and its sources slot when
+ * it has read its sources; an instruction with $n.dst / $n.src waits for
+ * those; sync.allwr / allrd for every token's.  What RegDist (@n) says
+ * the register slots already say. */
+static void token_slots(const gen_program *p, const gen_inst *in, tm_op *o)
+{
+    const uint32_t G = p->grf_count;
+    if (in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_ALLWR)
+        sync_all_srcs(p, in, o, SLOT_TOKEN_DST);
+    else if (in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_ALLRD)
+        sync_all_srcs(p, in, o, SLOT_TOKEN_SRC);
+    const uint32_t tok_dst = G + SLOT_TOKEN_DST + in->sbid % NTOKENS;
+    const uint32_t tok_src = G + SLOT_TOKEN_SRC + in->sbid % NTOKENS;
+    switch (in->sb_token) {
+    case GEN_IGA_TOKEN_SET:
+        add_src(o, tok_dst, 1);
+        o->srcrd = (tm_range){ (uint16_t)tok_src, 1 };
+        /* sends and math write no flag or accumulator besides their
+         * register: the result slot takes the free destination */
+        if (!o->xdst.n)
+            o->xdst = (tm_range){ (uint16_t)tok_dst, 1 };
+        else if (!o->dst.n)
+            o->dst = (tm_range){ (uint16_t)tok_dst, 1 };
+        break;
+    case GEN_IGA_TOKEN_DST:
+        add_src(o, tok_dst, 1);
+        break;
+    case GEN_IGA_TOKEN_SRC:
+        add_src(o, tok_src, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The description of one instruction but its tokens. */
+static void inst_op(const gen_program *p, const gen_inst *in, tm_op *o)
+{
+    const uint32_t G = p->grf_count;
+    o->text = p->text ? p->text[in - p->inst] : NULL;
+    o->lanes = in->esize ? in->esize : 1;
+    o->type_bytes = 4;
+    if (in->pred != GEN_PRED_NONE)
+        add_src(o, G + SLOT_FLAG + (in->flag_reg & 1) * 2 + (in->flag_sub & 1), 1);
+    const gen_class cls = in->op < GEN_OP_COUNT ? (gen_class)gen_ops[in->op].cls
+                                                : GEN_CLASS_NOP;
+    switch (cls) {
+    case GEN_CLASS_FLOW:
+        o->kind = TM_K_BRANCH;
+        o->pipe = TM_PIPE_BRANCH;
+        return;
+    case GEN_CLASS_NOP:
+        /* sync.bar waits for the work-group's barrier; other syncs wait
+         * on the software scoreboard (token_slots) */
+        o->kind = in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR ? TM_K_BARRIER
+                                                                     : TM_K_NONE;
+        /* a named barrier's wait (sync.bar N, N > 0: Xe-HPC) is not
+         * modelled: the model's barriers are the work-group's */
+        if (o->kind == TM_K_BARRIER && in->src[0].kind == GEN_OPND_IMM && in->src[0].imm)
+            o->kind = TM_K_NONE;
+        o->pipe = TM_PIPE_SYNC;
+        return;
+    case GEN_CLASS_SEND: {
+        o->pipe = TM_PIPE_SEND;
+        send_op(in, o);
+        /* payload (mlen GRFs from src0), extended payload (emlen from
+         * src1), response (rlen from dst) */
+        if (in->src[0].kind == GEN_OPND_DIRECT && in->src[0].file == GEN_FILE_GRF)
+            add_src(o, in->src[0].reg, in->mlen);
+        if (in->nsrc > 1 && in->src[1].kind == GEN_OPND_DIRECT &&
+            in->src[1].file == GEN_FILE_GRF)
+            add_src(o, in->src[1].reg, in->emlen);
+        if (in->rlen && in->dst.file == GEN_FILE_GRF && in->dst.reg < G)
+            o->dst = (tm_range){ in->dst.reg,
+                                 (uint16_t)(in->dst.reg + in->rlen <= G ? in->rlen
+                                                                        : G - in->dst.reg) };
+        return;
+    }
+    case GEN_CLASS_ALU:
+    case GEN_CLASS_CMP: {
+        uint32_t tb;
+        o->kind = TM_K_ALU;
+        o->pipe = (uint8_t)alu_pipe(in, &tb);
+        o->type_bytes = (uint8_t)tb;
+        for (uint32_t s = 0; s < in->nsrc && s < 3; s++) {
+            tm_range r = opnd_slots(p, &in->src[s], in->esize, false);
+            add_src(o, r.first, r.n);
+        }
+        if (in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB)
+            add_src(o, G + SLOT_ACC, 1);     /* the accumulator they read */
+        /* the destinations: the register written and the conditional
+         * modifier's flag (alone when the destination is null); mach,
+         * addc and subb write acc0 besides their register */
+        tm_range d = in->has_dst ? opnd_slots(p, &in->dst, in->esize, true)
+                                 : (tm_range){ 0, 0 };
+        tm_range x = { 0, 0 };
+        if (in->cond != GEN_COND_NONE)
+            x = (tm_range){ (uint16_t)(G + SLOT_FLAG + (in->flag_reg & 1) * 2 +
+                                       (in->flag_sub & 1)), 1 };
+        else if ((in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB) &&
+                 d.first != G + SLOT_ACC)
+            x = (tm_range){ (uint16_t)(G + SLOT_ACC), 1 };
+        if (!d.n) {
+            d = x;
+            x = (tm_range){ 0, 0 };
+        }
+        o->dst = d;
+        o->xdst = x;
+        return;
+    }
+    }
+}
+
 int gen_timing_ops(const gen_program *p, tm_op **out)
 {
     tm_op *ops = calloc(p->ninst ? p->ninst : 1, sizeof *ops);
     if (!ops)
         return -1;
-    const uint32_t G = p->grf_count;
     for (uint32_t pc = 0; pc < p->ninst; pc++) {
-        const gen_inst *in = &p->inst[pc];
-        tm_op *o = &ops[pc];
-        o->text = p->text ? p->text[pc] : NULL;
-        o->lanes = in->esize ? in->esize : 1;
-        o->type_bytes = 4;
-        if (in->pred != GEN_PRED_NONE)
-            add_src(o, G + SLOT_FLAG + (in->flag_reg & 1) * 2 + (in->flag_sub & 1), 1);
-        const gen_class cls = in->op < GEN_OP_COUNT ? (gen_class)gen_ops[in->op].cls
-                                                    : GEN_CLASS_NOP;
-        switch (cls) {
-        case GEN_CLASS_FLOW:
-            o->kind = TM_K_BRANCH;
-            o->pipe = TM_PIPE_BRANCH;
-            continue;
-        case GEN_CLASS_NOP:
-            /* sync.bar waits for the work-group's barrier; other syncs wait
-             * on the software scoreboard, which the slots already order */
-            o->kind = in->op == GEN_OP_SYNC && in->subfunc == GEN_SYNC_BAR ? TM_K_BARRIER
-                                                                         : TM_K_NONE;
-            /* a named barrier's wait (sync.bar N, N > 0: Xe-HPC) is not
-             * modelled: the model's barriers are the work-group's */
-            if (o->kind == TM_K_BARRIER && in->src[0].kind == GEN_OPND_IMM && in->src[0].imm)
-                o->kind = TM_K_NONE;
-            o->pipe = TM_PIPE_SYNC;
-            continue;
-        case GEN_CLASS_SEND: {
-            o->pipe = TM_PIPE_SEND;
-            send_op(in, o);
-            /* payload (mlen GRFs from src0), extended payload (emlen from
-             * src1), response (rlen from dst) */
-            if (in->src[0].kind == GEN_OPND_DIRECT && in->src[0].file == GEN_FILE_GRF)
-                add_src(o, in->src[0].reg, in->mlen);
-            if (in->nsrc > 1 && in->src[1].kind == GEN_OPND_DIRECT &&
-                in->src[1].file == GEN_FILE_GRF)
-                add_src(o, in->src[1].reg, in->emlen);
-            if (in->rlen && in->dst.file == GEN_FILE_GRF && in->dst.reg < G)
-                o->dst = (tm_range){ in->dst.reg,
-                                     (uint16_t)(in->dst.reg + in->rlen <= G ? in->rlen
-                                                                            : G - in->dst.reg) };
-            continue;
-        }
-        case GEN_CLASS_ALU:
-        case GEN_CLASS_CMP: {
-            uint32_t tb;
-            o->kind = TM_K_ALU;
-            o->pipe = (uint8_t)alu_pipe(in, &tb);
-            o->type_bytes = (uint8_t)tb;
-            for (uint32_t s = 0; s < in->nsrc && s < 3; s++) {
-                tm_range r = opnd_slots(p, &in->src[s], in->esize, false);
-                add_src(o, r.first, r.n);
-            }
-            if (in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB)
-                add_src(o, G + SLOT_ACC, 1);     /* the accumulator they read */
-            /* the destinations: the register written and the conditional
-             * modifier's flag (alone when the destination is null); mach,
-             * addc and subb write acc0 besides their register */
-            tm_range d = in->has_dst ? opnd_slots(p, &in->dst, in->esize, true)
-                                     : (tm_range){ 0, 0 };
-            tm_range x = { 0, 0 };
-            if (in->cond != GEN_COND_NONE)
-                x = (tm_range){ (uint16_t)(G + SLOT_FLAG + (in->flag_reg & 1) * 2 +
-                                           (in->flag_sub & 1)), 1 };
-            else if ((in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB) &&
-                     d.first != G + SLOT_ACC)
-                x = (tm_range){ (uint16_t)(G + SLOT_ACC), 1 };
-            if (!d.n) {
-                d = x;
-                x = (tm_range){ 0, 0 };
-            }
-            o->dst = d;
-            o->xdst = x;
-            continue;
-        }
-        }
+        inst_op(p, &p->inst[pc], &ops[pc]);
+        token_slots(p, &p->inst[pc], &ops[pc]);
     }
     *out = ops;
     return 0;

@@ -88,6 +88,15 @@ static int placement_alloc(tm_model *m)
     return 0;
 }
 
+/* How many slots of r lie below the slot count. */
+static uint16_t slots_below(tm_range r, uint32_t nslots)
+{
+    uint32_t end = (uint32_t)r.first + r.n;
+    if (end > nslots)
+        end = nslots;
+    return (uint16_t)(end > r.first ? end - r.first : 0);
+}
+
 /* Per instruction, what the issue path reads instead of recomputing: the
  * flat source list compute_dep walks (same slots, same order), its pipe's
  * unit set, whether it may touch shared state.  After spill_plan and
@@ -118,14 +127,11 @@ static void prepare_insts(tm_model *m)
                        ti->passes >= 1;
         ti->occ = (uint32_t)ti->passes * ii;
         ti->lat = m->tc->pipe[ti->pipe].latency + (uint32_t)(ti->passes ? ti->passes - 1 : 0) * ii;
-        uint32_t dend = (uint32_t)ti->dst.first + ti->dst.n;
-        if (dend > m->nslot_regs)
-            dend = m->nslot_regs;
-        ti->ndst = (uint16_t)(dend > ti->dst.first ? dend - ti->dst.first : 0);
-        uint32_t xend = (uint32_t)ti->xdst.first + ti->xdst.n;
-        if (xend > m->nslot_regs)
-            xend = m->nslot_regs;
-        ti->nxdst = (uint16_t)(xend > ti->xdst.first ? xend - ti->xdst.first : 0);
+        ti->ndst = slots_below(ti->dst, m->nslot_regs);
+        ti->nxdst = slots_below(ti->xdst, m->nslot_regs);
+        ti->nsrcrd = slots_below(ti->srcrd, m->nslot_regs);
+        if (ti->nsrcrd)
+            ti->alu_fast = false;   /* issue_alu writes no srcrd */
     }
 }
 

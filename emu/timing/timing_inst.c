@@ -153,6 +153,7 @@ void tm_inst_from_ops(const tm_op *ops, uint32_t n, const emu_config *cfg, tm_in
         ti->elem_bytes = o->elem_bytes;
         ti->dst = o->dst;
         ti->xdst = o->xdst;
+        ti->srcrd = o->srcrd;
         ti->nsrc = o->nsrc < TM_MAX_RANGES ? o->nsrc : TM_MAX_RANGES;
         memcpy(ti->src, o->src, ti->nsrc * sizeof ti->src[0]);
         ti->has_pipe = ti->kind == TM_K_ALU || ti->kind == TM_K_MEM ||

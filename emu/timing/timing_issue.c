@@ -343,6 +343,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, t0, ti->passes);
         done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
         write_dst(th, ti, done, false);
+        write_srcrd(th, ti, s + ti->occ);
         if (ti->spills)
             tm_spill_store(m, ci, ti_idx, ti, done);
         break;
@@ -364,6 +365,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         if (atomic && sp == ISA_SPACE_LOCAL)
             done += tc->atomic_ii;
         write_dst(th, ti, done, true);
+        write_srcrd(th, ti, s + ti->occ);
         if (ti->spills)
             tm_spill_store(m, ci, ti_idx, ti, done);
         break;
@@ -372,6 +374,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, T, ti->passes);
         done = max64(pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes), th->last_done);
         write_dst(th, ti, done, true);
+        write_srcrd(th, ti, s + ti->occ);
         break;
     }
     case TM_K_BRANCH: {

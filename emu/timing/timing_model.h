@@ -55,6 +55,9 @@ typedef struct tm_op {
     tm_range dst;          /* n = 0: none */
     tm_range xdst;         /* a second destination written with dst (a
                             * flag, the accumulator), n = 0: none */
+    tm_range srcrd;        /* slots ready once the instruction has read its
+                            * sources (Xe's token $n.src): its pipe's start
+                            * + its occupancy, n = 0: none */
     const char *text;      /* the instruction as printed (trace, per-line) */
 } tm_op;
 

@@ -29,6 +29,7 @@ typedef struct tm_inst {
     tm_range src[TM_MAX_RANGES];
     tm_range dst;         /* n = 0: none */
     tm_range xdst;        /* a second destination (tm_op.xdst), n = 0: none */
+    tm_range srcrd;       /* ready once the sources are read (tm_op.srcrd) */
     /* The source scoreboard slots in range order, filtered to real slots,
      * for the per-issue dependency check (nflat = TM_FLAT_NONE: too many,
      * walk the ranges). */
@@ -41,9 +42,10 @@ typedef struct tm_inst {
     /* The ALU fast path (issue_alu): an ALU instruction without spills,
      * its pipe occupancy (passes x interval), its result time after the
      * start (latency + (passes - 1) x interval) and its destination slots
-     * [dst.first, dst.first + ndst) (those below the slot count). */
+     * [dst.first, dst.first + ndst) (those below the slot count; the same
+     * for xdst and srcrd). */
     uint8_t alu_fast;
-    uint16_t ndst, nxdst;
+    uint16_t ndst, nxdst, nsrcrd;
     uint32_t occ, lat;
 } tm_inst;
 
@@ -394,6 +396,19 @@ static inline void write_dst(tm_thread *th, const tm_inst *ti, uint64_t done, bo
     for (uint32_t j = 0; j < ti->nxdst; j++) {
         th->ready[ti->xdst.first + j] = done;
         th->rmem[ti->xdst.first + j] = mem;
+    }
+}
+
+/* The slots ready once the sources are read (srcrd), at t: the start of
+ * the instruction's pipe + its occupancy. */
+static inline void write_srcrd(tm_thread *th, const tm_inst *ti, uint64_t t)
+{
+    if (!ti->nsrcrd)
+        return;
+    th->dep_ok = false;
+    for (uint32_t j = 0; j < ti->nsrcrd; j++) {
+        th->ready[ti->srcrd.first + j] = t;
+        th->rmem[ti->srcrd.first + j] = false;
     }
 }
 

@@ -89,6 +89,9 @@ enum { GEN_MATH_INVM = 13, GEN_MATH_RSQTM = 14 };
 /* sync's function (IGA's SyncFC) that waits for the work-group barrier. */
 enum { GEN_SYNC_BAR = 14 };
 
+/* sync's functions that wait for every token's sources read / result. */
+enum { GEN_SYNC_ALLRD = 2, GEN_SYNC_ALLWR = 3 };
+
 /* Shared functions of a send (IGA's iga::SFID). */
 enum { GEN_SFID_NULL = 0, GEN_SFID_SMPL = 2, GEN_SFID_GTWY = 3, GEN_SFID_TS = 7,
        GEN_SFID_DC0 = 10, GEN_SFID_DC1 = 12, GEN_SFID_UGML = 1, GEN_SFID_SLM = 14,
@@ -159,6 +162,11 @@ typedef struct gen_inst {
     uint8_t nsrc;
     uint8_t eot;           /* send: end of thread */
     uint8_t accwr;         /* AccWrEn: also writes the accumulator */
+    uint8_t sb_token;      /* Xe's software scoreboard token: GEN_IGA_TOKEN_SET
+                            * (an out-of-order instruction takes $sbid),
+                            * _SRC / _DST (waits for $sbid's sources read /
+                            * its result), _NONE */
+    uint8_t sbid;
     uint8_t has_dst;
     uint32_t subfunc;      /* math function, sync function, send SFID */
     uint32_t jip, uip;     /* branches: the instruction indices of IGA's JIP and

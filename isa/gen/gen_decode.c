@@ -70,6 +70,11 @@ static void decode_one(const gen_iga *g, const kv_t *kv, int32_t pc, uint32_t pl
     in->sat = g->kv_get_destination_modifier(kv, pc) == GEN_IGA_DSTMOD_SAT;
     in->eot = g->kv_has_inst_opt(kv, pc, GEN_IGA_OPT_EOT);
     in->accwr = g->kv_has_inst_opt(kv, pc, GEN_IGA_OPT_ACCWREN);
+    gen_iga_swsb sb = { 0 };
+    if (g->kv_get_swsb_info(kv, pc, 0, &sb) && sb.token_type <= GEN_IGA_TOKEN_DST) {
+        in->sb_token = (uint8_t)sb.token_type;
+        in->sbid = (uint8_t)(sb.sbid & 31);
+    }
     uint32_t sub = 0;
     if (g->kv_get_subfunction(kv, pc, &sub) == 0)
         in->subfunc = sub;

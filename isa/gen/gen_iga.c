@@ -28,7 +28,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
     X(kv_get_source_indirect_imm_off) X(kv_get_destination_indirect_imm_off) \
     X(kv_get_flag_modifier) X(kv_get_source_modifier) X(kv_get_destination_modifier) \
     X(kv_get_flag_register) X(kv_get_flag_sub_register) X(kv_get_predicate) \
-    X(kv_get_is_inverse_predicate) X(iga_opspec_from_op) X(iga_opspec_mnemonic)
+    X(kv_get_is_inverse_predicate) X(kv_get_swsb_info) X(iga_opspec_from_op) X(iga_opspec_mnemonic)
 
 static void load(void)
 {

@@ -74,6 +74,16 @@ enum {
     GEN_IGA_COND_UN, GEN_IGA_COND_EO = 0xff
 };
 
+/* iga::SWSB (iga_types_swsb.hpp), the software scoreboard field of an Xe
+ * instruction: five 32-bit members (its enum classes are int-sized).  Only
+ * the token is read: the register slots already give what RegDist says. */
+typedef struct gen_iga_swsb {
+    uint32_t dist_type, token_type, min_dist, sbid, sp_token;
+} gen_iga_swsb;
+
+/* iga::SWSB::TokenType */
+enum { GEN_IGA_TOKEN_NONE, GEN_IGA_TOKEN_SET, GEN_IGA_TOKEN_SRC, GEN_IGA_TOKEN_DST };
+
 /* The library's entry points sgemu calls (kv.h and iga.h). */
 typedef struct gen_iga {
     void *dl;
@@ -124,6 +134,9 @@ typedef struct gen_iga {
     int32_t (*kv_get_flag_sub_register)(const kv_t *, int32_t pc);
     uint32_t (*kv_get_predicate)(const kv_t *, int32_t pc);
     uint32_t (*kv_get_is_inverse_predicate)(const kv_t *, int32_t pc);
+    /* kv.h declares its last parameter iga::SWSB &: a pointer in the ABI */
+    bool (*kv_get_swsb_info)(const kv_t *, int32_t pc, uint32_t encode_mode,
+                             gen_iga_swsb *swsb);
     int (*iga_opspec_from_op)(uint32_t gen, uint32_t op, const void **os);
     int (*iga_opspec_mnemonic)(const void *os, char *buf, size_t *len);
 } gen_iga;

@@ -1042,13 +1042,13 @@ static void undefined_call(void **state)
 }
 
 /* The decoded fields agree with IGA's own text for the instructions of
- * vadd (a check of gen_iga.h's mirrored enum values). */
+ * vadd (a check of gen_iga.h's mirrored enum values and iga::SWSB). */
 static void decode_fields(void **state)
 {
     (void)state;
     isa_kernel k;
     load("vadd.cl", 16, "", &k);
-    uint32_t adds = 0, sends = 0;
+    uint32_t adds = 0, sends = 0, tokens = 0;
     for (uint32_t i = 0; i < k.gen->ninst; i++) {
         const gen_inst *in = &k.gen->inst[i];
         const char *t = k.gen->text[i];
@@ -1071,9 +1071,25 @@ static void decode_fields(void **state)
             assert_non_null(strstr(t, "EOT"));
         if (strncmp(t, "(W)", 3) == 0)
             assert_true(in->nomask);
+        /* the software scoreboard token as IGA prints it: {...,$N} sets
+         * it, $N.dst / $N.src wait for it */
+        const char *tok = strchr(t, '$');
+        if (tok) {
+            char *end;
+            unsigned long n = strtoul(tok + 1, &end, 10);
+            uint8_t want = strncmp(end, ".dst", 4) == 0   ? GEN_IGA_TOKEN_DST
+                           : strncmp(end, ".src", 4) == 0 ? GEN_IGA_TOKEN_SRC
+                                                          : GEN_IGA_TOKEN_SET;
+            assert_int_equal(in->sb_token, want);
+            assert_int_equal(in->sbid, n);
+            tokens++;
+        } else {
+            assert_int_equal(in->sb_token, GEN_IGA_TOKEN_NONE);
+        }
     }
     assert_int_equal(adds, 1);
     assert_int_equal(sends, 3);
+    assert_true(tokens >= 6);   /* three sends, each set and waited for */
     isa_kernel_free(&k);
 }
 

@@ -1,5 +1,5 @@
 /* test_gen_timing.c - exact cycles of IGC's code in the timing model
- * (docs/timing-model.md, "The Gen path"): five small kernels of
+ * (docs/timing-model.md, "The Gen path"): six small kernels of
  * tests/gen/kernels compiled by ocloc for tgllp and timed on
  * tests/gen/timing.yaml, one work-group of one hardware thread each, the
  * cycle counts derived by hand below from the formulas of
@@ -250,6 +250,42 @@ static void cmp_flag(void **state)
     assert_int_equal(t.pc_stalls[12], 3);
 }
 
+/* timing_tokens.cl at SIMD8: seventeen stores, each setting a software
+ * scoreboard token; the seventeenth takes $0 while the first, which holds
+ * it, is still in flight, and waits for it (a mov of an immediate runs on
+ * fp32).
+ *  0 (W) mov (8) r2 <- r0            T 0  -> 2
+ *  1 (W) or (1) cr0                  T 1  -> 5
+ *  2 (W) mul (1) acc0 <- r2.2        T 2  -> 6
+ *  3 (W) mach (1) r3 <- acc0         T 6, stall 3 -> 10
+ *  4 mov (8) r8 <- 0:f               T 7  -> 11
+ *  5 add (8) acc0 <- r3, r1          T 10, stall 2 -> 14
+ *  6 mov (8) r10 <- 1:f              T 11 -> 15
+ *  7 add (8) acc0 <- acc0, r4        T 14, stall 2 -> 18
+ *  8 mov (8) r12 <- 2:f              T 15 -> 19
+ *  9 shl (8) r7 <- acc0              T 18, stall 2 -> 22
+ * 10-23 mov (8) r14, r16 .. r40      T 19 .. 32 -> r40 at 36
+ * 24-39 add (8) r9, r11 .. r39 <- r7 T 33 .. 48 -> r39 at 52
+ * 40-55 send write <- r7 + 2j, r8 + 2j, {$j}: T 49 .. 64, stores -> 79 .. 94
+ * 56 send write <- r39, r40 {$0}     T 79 (pc 40's $0), stall 14 -> 109
+ * 57 (W) mov (8) r127 <- r2          T 80 -> 82
+ * 58 (W) fence r41 <- r2 {$1}        T 81 ($1 free at 80), earlier work 109 -> 109
+ * 59 (W) mov (8) null <- r41         T 109, stall 27 -> 111
+ * 60 (W) send EOT <- r127            T 110 -> 112
+ * cycles 112 (without the token pc 56 issues at 65: 98). */
+static void token_reuse(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_tokens.cl --global 8 --local 8 --arg x=int:zeros:136", &t);
+    assert_int_equal(t.cycles, 112);
+    assert_non_null(strstr(t.text[40], "{$0}"));
+    assert_non_null(strstr(t.text[56], "{@1,$0}"));
+    assert_int_equal(t.pc_stalls[56], 14);      /* $0 is free when pc 40 completes */
+    assert_int_equal(t.pc_stalls[55], 0);
+    assert_int_equal(t.pc_cycles[58], 28);
+}
+
 int main(void)
 {
     if (!gen_tests_can_run())
@@ -260,6 +296,7 @@ int main(void)
         cmocka_unit_test(simd32_halves),
         cmocka_unit_test(carry_acc),
         cmocka_unit_test(cmp_flag),
+        cmocka_unit_test(token_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
