@@ -368,7 +368,9 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
     tm_ahead *ahead = NULL;
     if (!rc && L->threads > 1 && L->wg_total > 1) {
         uint64_t depth = m.ncu < 2 ? 2 : m.ncu > 64 ? 64 : m.ncu;
-        ahead = tm_ahead_start(&La, (uint32_t)(depth < L->wg_total ? depth : L->wg_total), m.sgs);
+        uint64_t wave = (uint64_t)m.ncu * m.wgs_per_cu;
+        ahead = tm_ahead_start(&La, (uint32_t)(depth < L->wg_total ? depth : L->wg_total),
+                               wave < L->wg_total ? wave : L->wg_total, m.sgs);
         if (!ahead) {
             snprintf(msg, msgn, "out of host memory in the timing model");
             rc = SGEMU_EXIT_INTERNAL;

@@ -467,10 +467,11 @@ void tm_spill_store(tm_model *m, uint32_t ci, uint32_t t, const tm_inst *ti, uin
 int tm_run_threads(tm_model *m);
 /* timing_ahead.c: a host thread that runs L's next_wg for work-groups 0, 1,
  * ... in order into a ring of depth traces of nsg streams; L->next_wg and
- * L->user then take them from the ring.  NULL: out of host memory or no
- * thread (L unchanged).  tm_ahead_end stops and joins it. */
+ * L->user then take them from the ring.  wave: the work-groups the model
+ * takes before its first step.  NULL: out of host memory or no thread (L
+ * unchanged).  tm_ahead_end stops and joins it. */
 typedef struct tm_ahead tm_ahead;
-tm_ahead *tm_ahead_start(tm_launch *L, uint32_t depth, uint32_t nsg);
+tm_ahead *tm_ahead_start(tm_launch *L, uint32_t depth, uint64_t wave, uint32_t nsg);
 void tm_ahead_end(tm_ahead *a);
 
 #endif
