@@ -277,6 +277,13 @@ static void token_slots(const gen_program *p, const gen_inst *in, tm_op *o)
     }
 }
 
+/* mach, addc and subb read acc0 and write it besides their register (the
+ * high half, the carry, the borrow). */
+static bool acc_op(unsigned op)
+{
+    return op == GEN_OP_MACH || op == GEN_OP_ADDC || op == GEN_OP_SUBB;
+}
+
 /* The description of one instruction but its tokens. */
 static void inst_op(const gen_program *p, const gen_inst *in, tm_op *o)
 {
@@ -330,7 +337,7 @@ static void inst_op(const gen_program *p, const gen_inst *in, tm_op *o)
             tm_range r = opnd_slots(p, &in->src[s], in->esize, false);
             add_src(o, r.first, r.n);
         }
-        if (in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB)
+        if (acc_op(in->op))
             add_src(o, G + SLOT_ACC, 1);     /* the accumulator they read */
         /* the destinations: the register written and the conditional
          * modifier's flag (alone when the destination is null); mach,
@@ -341,8 +348,7 @@ static void inst_op(const gen_program *p, const gen_inst *in, tm_op *o)
         if (in->cond != GEN_COND_NONE)
             x = (tm_range){ (uint16_t)(G + SLOT_FLAG + (in->flag_reg & 1) * 2 +
                                        (in->flag_sub & 1)), 1 };
-        else if ((in->op == GEN_OP_MACH || in->op == GEN_OP_ADDC || in->op == GEN_OP_SUBB) &&
-                 d.first != G + SLOT_ACC)
+        else if (acc_op(in->op) && d.first != G + SLOT_ACC)
             x = (tm_range){ (uint16_t)(G + SLOT_ACC), 1 };
         if (!d.n) {
             d = x;
