@@ -186,7 +186,8 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
  * colour); store: converts and writes the image's channels (nothing outside
  * it); inside: (x, y) is in the image; outside_text: the fault text of an
  * access outside it; sample: see image.c; texel_addr: the trace address of
- * a texel, clamped into the image; query_value: the SPIR-V enum of the
+ * a texel, clamped into the image, in the timing model's flat space
+ * (tm_image_addr); query_value: the SPIR-V enum of the
  * channel order (or data type), the CLK_* value less 0x10B0 (0x10D0). */
 void emu_image_load(const sgemu_image *im, int64_t x, int64_t y, uint32_t out[4]);
 void emu_image_store(const sgemu_image *im, int64_t x, int64_t y, const uint32_t v[4]);

@@ -6,6 +6,7 @@
  * written. */
 #include "block_io.h"
 #include "emu_private.h"
+#include "timing/timing_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -229,7 +230,7 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
         uint64_t *dst = run->wg->trace->addrs + first;
         for (uint32_t l = 0; l < w; l++)
             if (mask >> l & 1)
-                *dst++ = COLL_IMAGE_ADDR(arg, (uint64_t)y[l], (uint64_t)x[l] * im->elem_bytes);
+                *dst++ = emu_image_texel_addr(im, arg, x[l], y[l]);
         rec->addr_first = first;
         rec->naddr = na;
     }
@@ -324,8 +325,8 @@ uint64_t emu_image_texel_addr(const sgemu_image *im, uint32_t arg, int64_t x, in
 {
     int64_t cx = x < 0 ? 0 : x >= (int64_t)im->width ? (int64_t)im->width - 1 : x;
     int64_t cy = y < 0 ? 0 : y >= (int64_t)im->height ? (int64_t)im->height - 1 : y;
-    return COLL_IMAGE_ADDR(arg, (uint64_t)(cy < 0 ? 0 : cy),
-                           (uint64_t)(cx < 0 ? 0 : cx) * im->elem_bytes);
+    return tm_image_addr(arg, (uint64_t)(cx < 0 ? 0 : cx) * im->elem_bytes,
+                         (uint64_t)(cy < 0 ? 0 : cy), im->pitch);
 }
 
 uint32_t emu_image_query_value(const sgemu_image *im, bool order)

@@ -108,12 +108,14 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in);
 
 /* gen_timing.c: the timing model's view of the program (one tm_op per
  * instruction, malloc'd into *out; -1: out of memory) over
- * gen_timing_slots(p) scoreboard slots, and the hook of every memory
- * access of a send: the lane's address into the instruction's record. */
+ * gen_timing_slots(p) scoreboard slots, the hook of every memory access
+ * of a send (the lane's address into the instruction's record) and of a
+ * media block message (its 2D micro-op into the record). */
 int gen_timing_ops(const gen_program *p, tm_op **out);
 uint32_t gen_timing_slots(const gen_program *p);
 void gen_rec_addr(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, bool scratch,
                   uint64_t addr);
+void gen_rec_uop(gen_thread *t, const coll_uop *u);
 
 /* emu/gen entry (called by sgemu_run for kernels with k->gen). */
 int emu_gen_run(emu_run *run);

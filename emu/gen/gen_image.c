@@ -5,7 +5,9 @@
  * MessageDecoderOther.cpp for the sampler, MessageDecoderHDC.cpp for the
  * data port) and docs/gen.md lists.  Texels are read, converted, written
  * and sampled by emu/image.c, the model sgemu's own image instructions use,
- * with its bounds checks and fault texts. */
+ * with its bounds checks and fault texts; the timing records take each
+ * lane's texel, or a media block's 2D micro-op, as sgemu's own image
+ * instructions record theirs. */
 #include "gen_engine.h"
 #include "gen_image.h"
 
@@ -208,14 +210,19 @@ int gen_typed(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
     const sgemu_image *im = bti_image(run, t, desc_bits(d, 0, 8), &arg);
     if (!im)
         return run->fault->code;
-    /* a write's data: the last nch parameters of the payload */
-    uint32_t data_param = store ? (in->mlen + in->emlen - hdr) / per - nch : 0;
+    /* a write's data: the last nch parameters of the payload; the address
+     * parameters before it: IGC leaves out v when it is 0 (a row-0 write:
+     * the payload is u alone) */
+    uint32_t nparam = (in->mlen + in->emlen - hdr) / per;
+    uint32_t data_param = store && nparam >= nch ? nparam - nch : 0;
+    uint32_t naddr = store ? data_param : nparam;
     uint64_t m = lanes_of(t, in, simd);
     for (uint32_t i = 0; i < simd; i++) {
         if (!(m >> i & 1))
             continue;
         uint32_t u = 0, v = 0;
-        if (param(run, t, in, hdr, simd, 0, i, &u) || param(run, t, in, hdr, simd, 1, i, &v))
+        if (param(run, t, in, hdr, simd, 0, i, &u) ||
+            (naddr > 1 && param(run, t, in, hdr, simd, 1, i, &v)))
             return run->fault->code;
         int64_t x = (int32_t)u, y = (int32_t)v;
         if (!emu_image_inside(im, x, y)) {
@@ -289,7 +296,22 @@ int gen_media_block(emu_run *run, gen_thread *t, const gen_inst *in, bool store)
                                  im->height, im->elem_bytes,
                                  (unsigned long long)im->width * im->elem_bytes);
         }
-        rec_texel(run, t, r, im, arg, x0 / (int64_t)(im->elem_bytes ? im->elem_bytes : 1), y);
     }
+    /* timing: one 2D message of h rows of w bytes, as the image block I/O
+     * of sgemu's own ISA records its messages (collectives block_io.c) */
+    coll_uop u;
+    memset(&u, 0, sizeof u);
+    u.kind = store ? COLL_UOP_MEDIA_STORE : COLL_UOP_MEDIA_LOAD;
+    u.type = ISA_T_U32;
+    u.space = ISA_SPACE_IMAGE;
+    u.lanes = (uint16_t)(in->esize ? in->esize : 1);
+    u.sg = (uint16_t)t->sg->id;
+    u.bytes = w * h;
+    u.rows = h;
+    u.addr = (uint64_t)(uint32_t)x0 | (uint64_t)(uint32_t)y0 << 32;
+    u.pitch = im->pitch;
+    u.image = arg;
+    u.mask = gen_channels(t, in, true) << in->choff;
+    gen_rec_uop(t, &u);
     return 0;
 }

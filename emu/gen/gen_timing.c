@@ -2,7 +2,8 @@
  * per instruction (pipe from opcode and type, channels, the GRF, flag,
  * accumulator and a0 slots it reads and writes, a send's memory space and
  * bytes per address), and the records' addresses (gen_rec_addr, called by
- * gen_send.c for every access).  docs/timing-model.md, "The Gen path". */
+ * gen_send.c and gen_image.c for every access) and micro-ops (gen_rec_uop:
+ * a media block message).  docs/timing-model.md, "The Gen path". */
 #include "gen_engine.h"
 
 #include <stdlib.h>
@@ -105,13 +106,6 @@ static isa_space bti_space(uint32_t desc)
     return bits(desc, 0, 8) == BTI_SLM ? ISA_SPACE_LOCAL : ISA_SPACE_GLOBAL;
 }
 
-/* A send: its kind, space and bytes at each recorded address (the lane's
- * first access: gen_rec_addr), from the descriptor fields gen_send.c reads
- * (docs/gen.md, "Supported messages"), or of an LSC message (lsc_op).
- * Messages without memory (end of
- * thread, the barrier gateway, those not described here) are a send of
- * the send pipe's latency; a fence's response waits for the thread's
- * earlier accesses (TM_K_FENCE). */
 /* An LSC message (Xe-HPG+, gen_send.c lsc()): SLM by its shared function;
  * bytes at each lane's address: its elements (vec x size; a transposed
  * message: one address, the block) or a quad's channels. */
@@ -134,6 +128,25 @@ static void lsc_op(const gen_inst *in, tm_op *o)
     o->elem_bytes = (uint16_t)(l->op == GEN_LSC_ATOMIC ? l->mem_bytes : bytes);
 }
 
+/* An image message's texels (the sampler, typed surface reads and writes:
+ * each lane's texel, gen_image.c) as sgemu's own image element accesses
+ * are timed: global memory in the model's image space, one byte an
+ * address (a texel lies in one line). */
+static void texel_op(tm_op *o, bool store)
+{
+    o->kind = TM_K_MEM;
+    o->store = store;
+    o->elem_bytes = 1;
+}
+
+/* A send: its kind, space and bytes at each recorded address (the lane's
+ * first access: gen_rec_addr), from the descriptor fields gen_send.c reads
+ * (docs/gen.md, "Supported messages"), or of an LSC message (lsc_op); a
+ * media block message: its 2D micro-op (gen_rec_uop), as sgemu's image
+ * block I/O.  Messages without memory (end of thread, the barrier
+ * gateway, those not described here) are a send of the send pipe's
+ * latency; a fence's response waits for the thread's earlier accesses
+ * (TM_K_FENCE). */
 static void send_op(const gen_inst *in, tm_op *o)
 {
     o->kind = TM_K_ALU;
@@ -145,6 +158,10 @@ static void send_op(const gen_inst *in, tm_op *o)
     if (in->msg_type >= 0 && in->msg_type < GEN_MSG_COUNT &&
         gen_msg_handlers[in->msg_type] == GEN_H_FENCE) {
         o->kind = TM_K_FENCE;
+        return;
+    }
+    if (!in->eot && in->sfid == GEN_SFID_SMPL) {
+        texel_op(o, false);
         return;
     }
     if (in->eot || in->sfid == GEN_SFID_GTWY || in->msg_type < 0 ||
@@ -203,6 +220,14 @@ static void send_op(const gen_inst *in, tm_op *o)
     case GEN_H_SCRATCH_READ:
         bytes = 32u << bits(d, 12, 2);
         break;
+    case GEN_H_TYPED_READ:
+    case GEN_H_TYPED_WRITE:
+        texel_op(o, gen_msg_handlers[in->msg_type] == GEN_H_TYPED_WRITE);
+        return;
+    case GEN_H_MEDIA_READ:
+    case GEN_H_MEDIA_WRITE:
+        o->kind = TM_K_UOPS;
+        return;
     default:
         return;
     }
@@ -393,4 +418,19 @@ void gen_rec_addr(emu_run *run, gen_thread *t, uint32_t lane, isa_space sp, bool
     r->naddr++;
     (void)sp;
     tr->addrs[i] = scratch ? SCRATCH_FLAT + t->scratch_flat + addr : addr;
+}
+
+void gen_rec_uop(gen_thread *t, const coll_uop *u)
+{
+    emu_wg_trace *tr = t->tr;
+    if (!tr || !t->rec_open)
+        return;
+    emu_rec *r = &tr->sg[t->sg->id].recs[tr->sg[t->sg->id].n - 1];
+    if (!r->nuops)
+        r->uop_first = tr->nuops;
+    if (emu_trace_uop(tr, u)) {
+        t->rec_oom = true;
+        return;
+    }
+    r->nuops++;
 }

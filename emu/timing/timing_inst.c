@@ -110,12 +110,21 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
             ti->pipe = TM_PIPE_SEND;
             break;
         }
-        /* image element reads/writes are memory messages; image block I/O
-         * (pipe BLOCK) keeps its 2D-message micro-ops; printf is one
-         * message to the printf buffer (docs/timing-model.md) */
-        if (!isa_op_block_io(in->op) &&
-            (oi->family == ISA_FAM_IMG_READ || oi->family == ISA_FAM_IMG_WRITE ||
-             oi->family == ISA_FAM_IMG_QUERY || oi->family == ISA_FAM_PRINTF)) {
+        /* image element reads and writes and sampled reads are memory
+         * messages at each lane's texel (a sampled read: the first texel
+         * of its footprint), one byte an address: a texel lies in one
+         * line.  Image block I/O (pipe BLOCK) keeps its 2D-message
+         * micro-ops; an image query and printf (a message to the printf
+         * buffer) are a message of the send pipe's latency
+         * (docs/timing-model.md) */
+        bool img_rw = oi->family == ISA_FAM_IMG_READ || oi->family == ISA_FAM_IMG_WRITE;
+        if (!isa_op_block_io(in->op) && img_rw) {
+            ti->kind = TM_K_MEM;
+            ti->pipe = TM_PIPE_SEND;
+            ti->space = ISA_SPACE_GLOBAL;
+            ti->store = oi->family == ISA_FAM_IMG_WRITE;
+            ti->elem_bytes = 1;
+        } else if (oi->family == ISA_FAM_IMG_QUERY || oi->family == ISA_FAM_PRINTF) {
             ti->kind = TM_K_ALU;
             ti->pipe = TM_PIPE_SEND;
         }

@@ -37,6 +37,15 @@ typedef struct tm_range {
 
 #define TM_MAX_RANGES 8
 
+/* Address of byte x of row y (rows pitch bytes apart) of image argument
+ * `img` in the model's flat space, each image in a range of its own: the
+ * engines record image accesses at it (emu_image_texel_addr) and the
+ * model places image block messages' rows there. */
+static inline uint64_t tm_image_addr(uint32_t img, uint64_t x, uint64_t y, uint32_t pitch)
+{
+    return ((uint64_t)(0x1000 + img) << 40) + y * pitch + x;
+}
+
 /* One instruction of a program form other than sgemu's ISA, as the timing
  * model reads it (the Gen path builds one per instruction: emu/gen/
  * gen_timing.c).  Records name it by pc, as they name sgemu's

@@ -119,12 +119,6 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
 uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
                       uint64_t addr, uint32_t bytes, bool store);
 
-/* Address of image `img`'s byte (x, y) in the model's flat space. */
-static inline uint64_t tm_image_addr(uint32_t img, uint64_t x, uint64_t y, uint32_t pitch)
-{
-    return ((uint64_t)(0x1000 + img) << 40) + y * pitch + x;
-}
-
 /* ---- Chrome trace (timing_trace.c) ---- */
 typedef struct tm_trace {
     FILE *f;

@@ -1,5 +1,5 @@
 /* test_gen_timing.c - exact cycles of IGC's code in the timing model
- * (docs/timing-model.md, "The Gen path"): six small kernels of
+ * (docs/timing-model.md, "The Gen path"): seven small kernels of
  * tests/gen/kernels compiled by ocloc for tgllp and timed on
  * tests/gen/timing.yaml, one work-group of one hardware thread each, the
  * cycle counts derived by hand below from the formulas of
@@ -34,11 +34,14 @@
 #define CFG "--compiler igc --config tests/gen/timing.yaml --json"
 
 /* The run's "timing" object: its cycles, and per pc its cycles and
- * stalls (-1: the pc did not issue). */
+ * stalls (-1: the pc did not issue); the bytes of the first `--out`
+ * output (nout of them). */
 typedef struct timed {
     long long cycles;
     long long pc_cycles[64], pc_stalls[64];
     char text[64][160];
+    long long out[256];
+    int nout;
 } timed;
 
 static long long num_after(const char *s, const char *key)
@@ -71,6 +74,14 @@ static void run_timed(const char *args, timed *t)
         snprintf(t->text[pc], sizeof t->text[pc], "%.*s", (int)(end - op - 7), op + 7);
         t->pc_cycles[pc] = num_after(end, "\"cycles\": ");
         t->pc_stalls[pc] = num_after(end, "\"stalls\": ");
+    }
+    t->nout = 0;
+    const char *o = strstr(tm, "\"outputs\": {");
+    o = o ? strchr(o, '[') : NULL;
+    for (char *e; o && *o != ']' && t->nout < 256; o = e) {
+        t->out[t->nout++] = strtoll(o + 1, &e, 10);
+        if (e == o + 1)
+            break;
     }
     cli_result_free(&r);
 }
@@ -286,6 +297,72 @@ static void token_reuse(void **state)
     assert_int_equal(t.pc_cycles[58], 28);
 }
 
+/* timing_image.cl at SIMD8: image messages are memory accesses in the
+ * model's image space (image argument a at (0x1000 + a) << 40, row y at
+ * y x pitch): the sampler's ld_lz and the typed write at each lane's
+ * texel, the media block read's row as one 2D message.
+ * blk: 8x1 R uint32 (pitch 32), src: 8x2 RGBA uint32 (pitch 128), dst:
+ * 8x1 RGBA uint32 (pitch 128).
+ *  0 (W) mov (8) r2 <- r0            T 0   -> 2
+ *  1 (W) or (1) cr0                  T 1   -> 5
+ *  2 (W) mul (1) acc0 <- r2.2        T 2   -> 6
+ *  3 (W) mach (1) r3 <- acc0         T 6, stall 3 -> 10
+ *  4 mov (8) r14 <- 1 (v)            T 7, fp32 (an immediate) -> 11
+ *  5 add (8) acc0 <- r3, r1          T 10, stall 2 -> 14
+ *  6 (W) mov (8) r9 <- r2            T 11  -> 13
+ *  7 add (8) r7 <- acc0, r4          T 14, stall 2 -> 18
+ *  8 (W) mov (2) r9 <- 0 (x, y)      T 15, fp32 -> 19
+ *  9 send.smpl ld_lz r10..r13 <- r7, r14, {$0}
+ *                                    T 18, stall 2: texels (x, 1), x = 0..7,
+ *                                    bytes 128..255 of src: 2 lines missing
+ *                                    everywhere, the first 18 -> 318, the
+ *                                    second's DRAM start waits 64 / 32 port
+ *                                    cycles: 20 -> 320
+ * 10 (W) mov (1) r9.2 <- 31 (32x1)   T 19, fp32 -> 23
+ * 11 (W) mov (8) r127 <- r2          T 20  -> 22
+ * 12 send.dc1 media block read r8 <- r9, {$1}
+ *                                    T 23, stall 2: one row of 32 bytes at
+ *                                    (0, 0) of blk, one line: 23 -> 323
+ * 13 sync.nop {$1.dst}               T 323 (the media block's token), stall
+ *                                    299 -> 324 (an issue cycle)
+ * 14 add (8) r15 <- r10, r8 {$0.dst} T 324 -> 328
+ * 15-17 add (8) r16..r18             T 325, 326, 327 -> 329, 330, 331
+ * 18 send.dc1 typed write <- r7, r15..r18
+ *                                    T 331, stall 3: texels (x, 0), bytes
+ *                                    0..127 of dst, 2 lines stored: L1
+ *                                    port 331, 332 -> 361, 362
+ * 19 (W) fence r19 <- r2             T 332, earlier work 362 -> 362
+ * 20 (W) mov (8) null <- r19         T 362, stall 29 -> 364
+ * 21 (W) send EOT <- r127            T 363 -> 365
+ * cycles 365 (timed as sends of the send pipe's latency, 2 cycles each,
+ * the image messages would give 39). */
+static void image_messages(void **state)
+{
+    (void)state;
+    timed t;
+    run_timed("tests/gen/kernels/timing_image.cl --global 8 --local 8"
+              " --arg blk=image2d:8x1:R:uint32:iota --arg src=image2d:8x2:RGBA:uint32:iota"
+              " --arg dst=image2d:8x1:RGBA:uint32:zeros --out dst", &t);
+    assert_int_equal(t.cycles, 365);
+    /* dst(x, 0) = src(x, 1) + blk(x, 0), channel by channel, iota images
+     * holding their 32-bit channels' index: (8 + x) x 4 + c + x, one
+     * little-endian byte each (a typed write of row 0: the payload is u
+     * alone) */
+    assert_int_equal(t.nout, 8 * 4 * 4);
+    for (int b = 0; b < t.nout; b++) {
+        int x = b / 16, c = b / 4 % 4;
+        assert_int_equal(t.out[b], b % 4 ? 0 : (8 + x) * 4 + c + x);
+    }
+    assert_non_null(strstr(t.text[9], "send.smpl (8|M0) r10"));
+    assert_int_equal(t.pc_cycles[9], 302);      /* two lines from DRAM */
+    assert_non_null(strstr(t.text[12], "media block read"));
+    assert_int_equal(t.pc_cycles[12], 300);     /* one row, one line */
+    assert_int_equal(t.pc_stalls[13], 299);     /* the media block's token */
+    assert_non_null(strstr(t.text[18], "typed surface write"));
+    assert_int_equal(t.pc_cycles[18], 31);      /* two lines stored */
+    assert_int_equal(t.pc_cycles[19], 30);      /* the fence waits for them */
+}
+
 int main(void)
 {
     if (!gen_tests_can_run())
@@ -297,6 +374,7 @@ int main(void)
         cmocka_unit_test(carry_acc),
         cmocka_unit_test(cmp_flag),
         cmocka_unit_test(token_reuse),
+        cmocka_unit_test(image_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

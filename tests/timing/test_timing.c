@@ -318,6 +318,28 @@ static void test_image_block_read(void **state)
     assert_int_equal(t.misses[TM_LEVEL_L2], 2);
 }
 
+/* Image element read and write at SIMD16: memory accesses at each lane's
+ * texel in the image space, src's row 1 (bytes 64..127 at pitch 64, one
+ * line) and dst's, one byte an address.
+ *   mov r0 (mov, P 2): 0 -> 0 + 2 + 1 = 3, unit busy to 2; mov r1 at 2
+ *   (the unit) -> 5.  read_imageui at 5 (r1): one line missing everywhere
+ *   -> 305.  write_imageui at 305 (r4..r7): one line stored, L1 latency ->
+ *   335.  ret at 306 -> 310.  Total 335 (a send of the send pipe's
+ *   latency, 2, would end at 13). */
+static void test_image_element_rw(void **state)
+{
+    (void)state;
+    const char *src = ".kernel e\n.arg src image2d read_only\n.arg dst image2d write_only\n"
+                      "mov.u32 r0, %sub_group_local_id\nmov.u32 r1, 1\n"
+                      "read_imageui.u32x4 r4, %src, r0, r1\n"
+                      "write_imageui.u32x4 %dst, r0, r1, r4\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 16, &t), 335);
+    assert_int_equal(t.requests[TM_LEVEL_L1], 2);   /* a line each */
+    assert_int_equal(t.misses[TM_LEVEL_L1], 1);     /* the read's (a store is no miss) */
+    assert_int_equal(t.misses[TM_LEVEL_L2], 2);     /* the write allocates in L2 */
+}
+
 /* The same line loaded twice, the second load dependent on the first
  * (buffer of zeros: the index is 0).  Load 1 at 0: L1 miss, L2 miss, DRAM
  * -> 0 + 300 = 300.  Load 2 at 300: L1 port free (at 1), hit -> 300 + 30 =
@@ -606,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_reduce_widths),
         cmocka_unit_test(test_block_read),
         cmocka_unit_test(test_image_block_read),
+        cmocka_unit_test(test_image_element_rw),
         cmocka_unit_test(test_cache_miss_then_hit),
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_spill),
