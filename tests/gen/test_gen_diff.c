@@ -81,6 +81,7 @@ static const struct image_format {
     { "image", "src", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT16 },
     { "image", "dst", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT16 },
     { "image", "fs", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_FLOAT },
+    { "sampler_xyz", "img", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_FLOAT },
     { "imgquery", "a", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT8 },
     { "imgquery", "b", SGEMU_ORDER_RG, SGEMU_CHTYPE_FLOAT },
     { "imgquery", "c", SGEMU_ORDER_R, SGEMU_CHTYPE_SIGNED_INT16 },
@@ -337,6 +338,7 @@ static const struct igc_difference {
     { "sampf", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "sampu", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "image", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "sampler_xyz", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
 };
 
 static const char *igc_differs(const char *kernel)

@@ -1225,6 +1225,69 @@ static void images(void **state)
     }
 }
 
+/* read_imagef(...).xyz (sampler_xyz.cl): IGC asks the sampler for the
+ * three channels the kernel uses only, a response of 3 GRF blocks (one
+ * GRF each at SIMD8, two in a SIMD16 message; SIMD32 is two of those),
+ * and the message writes those back alone.  Each item reads its own texel (nearest, unnormalised, x + 0.5):
+ * out[3i..3i+2] = the texel's R, G, B; the float after the last item's
+ * stays as it was. */
+static void sampler_short_response(void **state)
+{
+    (void)state;
+    enum { SW = 32, SH = 2 };
+    for (size_t w = 0; w < 3; w++) {
+        isa_kernel k;
+        load("sampler_xyz.cl", widths[w], "", &k);
+        uint32_t smpl = 0;
+        for (uint32_t i = 0; i < k.gen->ninst; i++) {
+            const gen_inst *in = &k.gen->inst[i];
+            if (in->op == GEN_OP_SEND && in->sfid == GEN_SFID_SMPL) {
+                /* a channel: one 32-byte GRF per 8 lanes of the message */
+                assert_int_equal(in->rlen, 3 * (in->esize / 8u));   /* R, G, B: no A */
+                smpl++;
+            }
+        }
+        assert_true(smpl >= 1);
+        uint32_t seed = 11;
+        sgemu_argval args[3];
+        args[0] = image_arg(SW, SH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_FLOAT, NULL);
+        float *px = (float *)args[0].image.data;
+        for (uint32_t e = 0; e < SW * SH * 4; e++)
+            px[e] = (float)(lcg(&seed) % 4096) * 0.125f - 100.0f;
+        memset(&args[1], 0, sizeof args[1]);
+        args[1].kind = SGEMU_VAL_SCALAR;
+        args[1].scalar = 0x10 | 0x4;   /* CLK_FILTER_NEAREST | CLK_ADDRESS_CLAMP */
+        args[2] = buffer((SW * SH * 3 + 1) * 4);
+        float *out = (float *)args[2].data;
+        for (uint32_t e = 0; e < SW * SH * 3 + 1; e++)
+            out[e] = -1.0f;
+        sgemu_launch la;
+        memset(&la, 0, sizeof la);
+        la.dims = 2;
+        la.global[0] = SW;
+        la.global[1] = SH;
+        la.local[0] = SW;
+        la.local[1] = 1;
+        la.local_given = true;
+        la.sg_width = widths[w];
+        la.max_instructions = 10000000;
+        sgemu_stats st;
+        sgemu_fault f;
+        int rc = sgemu_run(&k, &cfg, &la, args, &st, &f);
+        sgemu_stats_free(&st);
+        if (rc)
+            fprintf(stderr, "%s\n", f.msg);
+        assert_int_equal(rc, 0);
+        for (uint32_t i = 0; i < SW * SH; i++)
+            for (uint32_t c = 0; c < 3; c++)
+                assert_true(out[3 * i + c] == px[4 * i + c]);
+        assert_true(out[SW * SH * 3] == -1.0f);
+        free(args[0].image.data);
+        free(args[2].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ------------------------------------------------------------ rounding */
 
 /* The host's conversion of v to float in rounding mode `mode` (the x86
@@ -1478,6 +1541,7 @@ int main(void)
         cmocka_unit_test(private_hpg),
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
+        cmocka_unit_test(sampler_short_response),
         cmocka_unit_test(rounding),
         cmocka_unit_test(divide),
         cmocka_unit_test(named_barriers),
