@@ -339,14 +339,21 @@ static uint64_t reg_span(uint32_t r, uint32_t n)
     return (n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << r;
 }
 
-/* Whether lane l of everything instruction `in` does depends only on lane
- * l (and uniform values): ALU-like ops, memory, branches, barriers.  The
- * collectives, shuffles, block I/O and images may read other lanes. */
+/* Whether lane l of everything instruction `in` does depends only on
+ * values lane l wrote itself (and uniform values): ALU-like ops, memory,
+ * branches, barriers.  The collectives, shuffles and images may read
+ * other lanes.  Block reads and writes (buffer and image) count as
+ * lane-wise here: they run only with every lane of the sub-group active
+ * (coll_block_io faults otherwise), so each register value they read
+ * (a lane's data, the first lane's address) belongs to an active lane
+ * that wrote it on its own path, and they write active lanes only. */
 static bool lane_wise(const isa_inst *in)
 {
     if (in->op >= ISA_OP_COUNT)
         return false;
     const isa_op_info *oi = &isa_ops[in->op];
+    if (isa_op_block_io(in->op))
+        return true;
     if (isa_op_cross_lane(in->op))
         return false;
     switch (oi->family) {
@@ -356,6 +363,17 @@ static bool lane_wise(const isa_inst *in)
         return false;
     default:
         return true;
+    }
+}
+
+/* The operand that holds a block read's or write's data (a vector of
+ * in->vec registers); its address and coordinates are scalars. */
+static unsigned block_data_opnd(const isa_inst *in)
+{
+    switch (isa_ops[in->op].shape) {
+    case ISA_SHAPE_BLK_ST: return 1;
+    case ISA_SHAPE_IMG_ST: return 3;
+    default: return 0;         /* BLK_LD, IMG_LD: the destination */
     }
 }
 
@@ -370,7 +388,7 @@ static uint64_t inst_uses(const isa_inst *in, uint8_t kind, bool dst_written)
     for (unsigned j = 0; j < ISA_MAX_OPNDS; j++) {
         const isa_operand *o = &in->o[j];
         if (o->kind == kind && !(j == 0 && dst_written))
-            u |= reg_span(o->reg, vec);
+            u |= reg_span(o->reg, !isa_op_block_io(in->op) || j == block_data_opnd(in) ? vec : 1);
         else if (o->kind == ISA_OPND_ADDR && kind == ISA_OPND_REG) {
             if (o->addr.base_kind == ISA_OPND_REG)
                 u |= reg_span(o->addr.base, 1);
@@ -389,6 +407,12 @@ static uint64_t inst_defs(const isa_inst *in, uint8_t kind)
     const isa_op_info *oi = &isa_ops[in->op];
     const bool alu = oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
                      oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT;
+    /* a block read writes every component of its destination in every
+     * lane (coll_block_io's scatter; all lanes are active) */
+    if (kind == ISA_OPND_REG && in->o[0].kind == ISA_OPND_REG &&
+        (oi->family == ISA_FAM_BLOCK_READ || oi->family == ISA_FAM_IMG_READ) &&
+        isa_op_block_io(in->op))
+        return reg_span(in->o[0].reg, in->vec ? in->vec : 1);
     if (in->o[0].kind != kind || (in->vec && in->vec != 1))
         return 0;
     if (kind == ISA_OPND_PRED) {

@@ -1037,6 +1037,25 @@ static const char body_shuffle[] = /* r1 written before its read, but a shuffle 
     "    st.global.u32 [%out + r0:u32*4], r3\n"
     "done:\n"
     "    ret\n";
+static const char body_block_undef[] = /* sub-groups of 64-blocks with bit 6 set block-write r1 unwritten */
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r5, %sub_group_local_id\n"
+    "    sub.u32 r5, r0, r5\n"
+    "    and.u32 r2, r0, 64\n"
+    "    cmp.eq.u32 p0, r2, 0\n"
+    "    bra !p0, skip\n"
+    "    ld.global.u32 r1, [%in + r0:u32*4]\n"
+    "skip:\n"
+    "    intel_sub_group_block_write_ui.u32 [%out + r5:u32*4], r1\n"
+    "    ret\n";
+static const char body_block_read[] = /* out[gid] = block (u32x2) at lane 0's gid: lanes l and l + S */
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r5, %sub_group_local_id\n"
+    "    sub.u32 r5, r0, r5\n"
+    "    intel_sub_group_block_read_ui.u32x2 r8, [%in + r5:u32*4]\n"
+    "    sub.u32 r3, r9, r8\n"
+    "    st.global.u32 [%out + r0:u32*4], r3\n"
+    "    ret\n";
 static const char body_fault_late[] = /* loads past in's end from work-group 1, sub-group 1 */
     "    mov.u32 r0, %global_id.x\n"
     "    cmp.ge.u32 p0, r0, %n\n"
@@ -1055,6 +1074,9 @@ static void test_group_zeroing_and_faults(void **state)
         { "unwritten predicate", body_undef_pred, 256, 64, 0, 16, 256, 256, false },
         { "unwritten predicate S=32", body_undef_pred, 256, 128, 0, 32, 256, 256, false },
         { "shuffle of unwritten lanes", body_shuffle, 256, 64, 0, 16, 256, 256, false },
+        { "block write of an unwritten register", body_block_undef, 256, 64, 0, 16, 256, 256,
+          false },
+        { "block read", body_block_read, 128, 64, 0, 32, 256, 256, false },
         { "fault in a later sub-group", body_fault_late, 256, 64, 0, 16, 84, 256, true },
         { "fault, partial work-groups", body_fault_late, 250, 60, 0, 16, 200, 256, true },
         { "no fault, partial work-groups", body_fault_late, 250, 60, 0, 16, 256, 256, false },
@@ -1084,13 +1106,22 @@ static void test_group_zeroing_and_faults(void **state)
         const uint32_t src = (i & ~15u) | ((i + 1) & 15u);
         assert_int_equal(fast[i], i >= 250 ? 0 : (src & 64) ? 0 : rin(src));
     }
+    /* a block write of r1 where the sub-group skipped its load: zero,
+     * also after the previous work-group on that slot loaded it */
+    ramp_case_run(&cs[5], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], (i & 64) ? 0 : rin(i));
+    /* lane l of a sub-group at x0 reads in[x0 + l] and in[x0 + l + 32] */
+    ramp_case_run(&cs[6], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], i < 128 ? rin(i + 32) - rin(i) : 0);
     rr_run rf;
-    ramp_case_run(&cs[5], true, fast, &rf);   /* item 84: work-group 1, sub-group 1, lane 4 */
+    ramp_case_run(&cs[7], true, fast, &rf);   /* item 84: work-group 1, sub-group 1, lane 4 */
     assert_non_null(strstr(rf.msg, "(84,0,0)"));
     assert_non_null(strstr(rf.msg, "sub-group 1"));
-    ramp_case_run(&cs[6], true, fast, &rf);
-    assert_non_null(strstr(rf.msg, "(200,0,0)"));
     ramp_case_run(&cs[8], true, fast, &rf);
+    assert_non_null(strstr(rf.msg, "(200,0,0)"));
+    ramp_case_run(&cs[10], true, fast, &rf);
     assert_non_null(strstr(rf.msg, "(130,0,0)"));
 }
 
@@ -1222,6 +1253,25 @@ static void test_zero_masks(void **state)
     assert_int_equal(zero_mask(body_undef, false), 1u << 1);
     assert_int_equal(zero_mask(body_undef_pred, true), 1u << 1);
     assert_int_equal(zero_mask(body_undef_pred, false), 0);
+    /* block I/O runs with every lane active: its data and address are
+     * reads of the lanes' own values, a block read's destination (every
+     * component) a write */
+    assert_int_equal(zero_mask(body_block_undef, false), 1u << 1);
+    assert_int_equal(zero_mask(body_block_undef, true), 0);
+    assert_int_equal(zero_mask(body_block_read, false), 0);
+    static const char block_read_late[] =   /* r9 read before the block read writes it */
+        "    mov.u32 r5, %sub_group_local_id\n"
+        "    st.global.u32 [%out + r5:u32*4], r9\n"
+        "    intel_sub_group_block_read_ui.u32x2 r8, [%in + r5:u32*4]\n"
+        "    st.global.u32 [%out + r5:u32*4], r9\n"
+        "    ret\n";
+    assert_int_equal(zero_mask(block_read_late, false), 1u << 9);
+    static const char block_write_vec[] =   /* r7 written, r8 (the second component) not */
+        "    mov.u32 r5, %sub_group_local_id\n"
+        "    mov.u32 r7, r5\n"
+        "    intel_sub_group_block_write_ui.u32x2 [%out + r5:u32*4], r7\n"
+        "    ret\n";
+    assert_int_equal(zero_mask(block_write_vec, false), 1u << 8);
     /* a shuffle: everything */
     assert_true(zero_mask(body_shuffle, false) == ~UINT64_C(0));
     assert_true(zero_mask(body_shuffle, true) == ~UINT64_C(0));
