@@ -207,6 +207,78 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
     return true;
 }
 
+/* The per-lane checks of a global, constant or local access in one: when
+ * the active lanes' accesses all lie in one buffer (one check of the
+ * span from the lowest address to the end of the highest) and are all
+ * aligned, fill ptr for them and return true.  Otherwise false, and the
+ * per-lane loop finds and reports the first faulting lane. */
+static bool one_range(emu_run *run, const emu_sg *sg, isa_space space, lanes_mask mask,
+                      const uint64_t *addr, uint32_t n, uint32_t esize, bool store,
+                      uint8_t **ptr)
+{
+    if (!run->dp.fast || !mask ||
+        (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT && space != ISA_SPACE_LOCAL))
+        return false;
+    const uint32_t w = sg->l.width;
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    for (uint32_t l = 0; l < w; l++)
+        if (mask >> l & 1) {
+            lo = addr[l] < lo ? addr[l] : lo;
+            hi = addr[l] > hi ? addr[l] : hi;
+            bits |= addr[l];
+        }
+    if ((bits & (esize - 1)) || hi - lo > UINT32_MAX - n ||
+        (space != ISA_SPACE_LOCAL && (lo >> EMU_BUF_SHIFT) != (hi >> EMU_BUF_SHIFT)))
+        return false;
+    const char *why;
+    uint8_t *p = emu_mem_ptr(run, space, lo, (uint32_t)(hi - lo) + n, store, 0, &why);
+    if (!p)
+        return false;
+    for (uint32_t l = 0; l < w; l++)
+        if (mask >> l & 1)
+            ptr[l] = p + (addr[l] - lo);
+    return true;
+}
+
+/* Component c (at byte off of each lane's access) of the active lanes,
+ * between the lanes' memory and a register row: a fixed-size copy per
+ * element size (1, 2, 4 or 8 bytes; little-endian host). */
+#define LANE_COPY(T, STMT)                                                  \
+    if (mask == lanes_mask_first(w))                                        \
+        for (uint32_t l = 0; l < w; l++) {                                  \
+            T x;                                                            \
+            STMT;                                                           \
+        }                                                                   \
+    else                                                                    \
+        for (uint32_t l = 0; l < w; l++)                                    \
+            if (mask >> l & 1) {                                            \
+                T x;                                                        \
+                STMT;                                                       \
+            }
+
+static void get_lanes(uint64_t *d, uint8_t *const *ptr, uint32_t off, lanes_mask mask,
+                      uint32_t w, uint32_t esize)
+{
+    switch (esize) {
+    case 1: LANE_COPY(uint8_t, (memcpy(&x, ptr[l] + off, 1), d[l] = x)) break;
+    case 2: LANE_COPY(uint16_t, (memcpy(&x, ptr[l] + off, 2), d[l] = x)) break;
+    case 4: LANE_COPY(uint32_t, (memcpy(&x, ptr[l] + off, 4), d[l] = x)) break;
+    default: LANE_COPY(uint64_t, (memcpy(&x, ptr[l] + off, 8), d[l] = x)) break;
+    }
+}
+
+static void put_lanes(uint8_t *const *ptr, uint32_t off, const uint64_t *s, lanes_mask mask,
+                      uint32_t w, uint32_t esize)
+{
+    switch (esize) {
+    case 1: LANE_COPY(uint8_t, (x = (uint8_t)s[l], memcpy(ptr[l] + off, &x, 1))) break;
+    case 2: LANE_COPY(uint16_t, (x = (uint16_t)s[l], memcpy(ptr[l] + off, &x, 2))) break;
+    case 4: LANE_COPY(uint32_t, (x = (uint32_t)s[l], memcpy(ptr[l] + off, &x, 4))) break;
+    default: LANE_COPY(uint64_t, (x = s[l], memcpy(ptr[l] + off, &x, 8))) break;
+    }
+}
+#undef LANE_COPY
+
 int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                  uint32_t pc, emu_rec *rec)
 {
@@ -241,39 +313,29 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
     if (fam != ISA_FAM_ATOM && coalesced(run, sg, in, mask, addr, n, esize, vec, store))
         return 0;
     uint8_t *ptr[LANES_MAX];
-    for (uint32_t l = 0; l < w; l++) {
-        if (!(mask >> l & 1))
-            continue;
-        const char *why;
-        uint32_t item = sg->id * w + l;
-        ptr[l] = emu_mem_ptr(run, space, addr[l], n, store, item, &why);
-        if (!ptr[l])
-            return access_fault(run, sg, l, pc, kind, space, addr[l], n, why);
-        if (addr[l] % esize)
-            return access_fault(run, sg, l, pc, kind, space, addr[l], n, "misaligned");
-    }
+    if (!one_range(run, sg, space, mask, addr, n, esize, store, ptr))
+        for (uint32_t l = 0; l < w; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            const char *why;
+            uint32_t item = sg->id * w + l;
+            ptr[l] = emu_mem_ptr(run, space, addr[l], n, store, item, &why);
+            if (!ptr[l])
+                return access_fault(run, sg, l, pc, kind, space, addr[l], n, why);
+            if (addr[l] % esize)
+                return access_fault(run, sg, l, pc, kind, space, addr[l], n, "misaligned");
+        }
 
     if (fam == ISA_FAM_LD) {
-        for (uint32_t c = 0; c < vec; c++) {
-            uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
-            for (uint32_t l = 0; l < w; l++) {
-                if (!(mask >> l & 1))
-                    continue;
-                uint64_t v = 0;
-                memcpy(&v, ptr[l] + c * esize, esize);   /* little-endian host */
-                d[l] = v;
-            }
-        }
+        for (uint32_t c = 0; c < vec; c++)
+            get_lanes(lanes_reg(&sg->l, in->o[0].reg + c), ptr, c * esize, mask, w, esize);
         return 0;
     }
     if (fam == ISA_FAM_ST) {
         uint64_t scratch[LANES_MAX];
-        for (uint32_t c = 0; c < vec; c++) {
-            const uint64_t *s = lanes_src(&run->lenv, &sg->l, &in->o[1], c, t, scratch);
-            for (uint32_t l = 0; l < w; l++)
-                if (mask >> l & 1)
-                    memcpy(ptr[l] + c * esize, &s[l], esize);
-        }
+        for (uint32_t c = 0; c < vec; c++)
+            put_lanes(ptr, c * esize, lanes_src(&run->lenv, &sg->l, &in->o[1], c, t, scratch),
+                      mask, w, esize);
         return 0;
     }
 

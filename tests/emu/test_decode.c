@@ -1165,6 +1165,69 @@ static void test_id_shortcut(void **state)
     }
 }
 
+/* Vector loads and stores (emu_mem_exec: one bounds and alignment check
+ * for the active lanes' span, then a fixed-size copy per element size):
+ * element sizes 1, 2 and 8, lanes in reverse order, divergent lanes, the
+ * first lane outside the buffer and a misaligned lane, each against the
+ * generic path and, for the values, against their definition. */
+static const char body_vec_rev[] =   /* items < 100: out[i] = in[99 - i] as u16x2 */
+    "    mov.u32 r0, %global_id.x\n"
+    "    cmp.ge.u32 p0, r0, 100\n"
+    "    bra p0, done\n"
+    "    sub.u32 r1, 99, r0\n"
+    "    ld.global.u16x2 r4, [%in + r1:u32*4]\n"
+    "    st.global.u16x2 [%out + r0:u32*4], r4\n"
+    "done:\n"
+    "    ret\n";
+static const char body_vec_u8[] =    /* out[i] = in[i] as u8x4 */
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u8x4 r4, [%in + r0:u32*4]\n"
+    "    st.global.u8x4 [%out + r0:u32*4], r4\n"
+    "    ret\n";
+static const char body_vec_u64[] =   /* out[4i..4i+3] = in[4i..4i+3] as u64x2 */
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u64x2 r4, [%in + r0:u32*16]\n"
+    "    st.global.u64x2 [%out + r0:u32*16], r4\n"
+    "    ret\n";
+static const char body_vec_misaligned[] =   /* lane 1 at byte 2 of a u32x2 */
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32x2 r4, [%in + r0:u32*2]\n"
+    "    st.global.u32 [%out + r0:u32*4], r4\n"
+    "    ret\n";
+
+static void test_vector_accesses(void **state)
+{
+    (void)state;
+    static const ramp_case cs[] = {
+        { "u16x2, reversed lanes", body_vec_rev, 128, 64, 0, 16, 256, 256, false },
+        { "u16x2, reversed lanes S=32", body_vec_rev, 128, 64, 0, 32, 256, 256, false },
+        { "u8x4", body_vec_u8, 256, 64, 0, 16, 256, 256, false },
+        { "u64x2", body_vec_u64, 64, 64, 0, 8, 256, 256, false },
+        { "u8x4 past the end", body_vec_u8, 128, 64, 0, 16, 90, 256, true },
+        { "u32x2 misaligned", body_vec_misaligned, 64, 64, 0, 16, 256, 256, true },
+    };
+    static uint32_t fast[RN], slow[RN];
+    rr_run rf[6];
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        rf[i] = ramp_case_both(&cs[i], fast, slow);
+        assert_int_equal(rf[i].rc, cs[i].faults ? SGEMU_EXIT_FAULT : 0);
+    }
+    for (int j = 0; j < 2; j++) {
+        ramp_case_run(&cs[j], true, fast, &(rr_run){ 0 });
+        for (uint32_t i = 0; i < 256; i++)
+            assert_int_equal(fast[i], i < 100 ? rin(99 - i) : 0);
+    }
+    ramp_case_run(&cs[2], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], rin(i));
+    ramp_case_run(&cs[3], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++)
+        assert_int_equal(fast[i], rin(i));
+    assert_non_null(strstr(rf[4].msg, "(90,0,0)"));
+    assert_non_null(strstr(rf[5].msg, "(1,0,0)"));
+    assert_non_null(strstr(rf[5].msg, "misaligned"));
+}
+
 /* The instruction limit falling anywhere in the later sub-groups and
  * work-groups: the same message and count on both paths. */
 static void test_group_limits(void **state)
@@ -1404,6 +1467,7 @@ int main(void)
         cmocka_unit_test(test_end_of_kernel),
         cmocka_unit_test(test_group_zeroing_and_faults),
         cmocka_unit_test(test_group_limits),
+        cmocka_unit_test(test_vector_accesses),
         cmocka_unit_test(test_zero_masks),
         cmocka_unit_test(test_ramp_bind),
         cmocka_unit_test(test_id_shortcut),
