@@ -68,7 +68,7 @@ static void lane_addrs(const blk *b, const isa_addr *a, uint64_t *out)
     }
 }
 
-/* One element of es bytes (1, 2, 4 or 8) to or from its register value
+/* One element of es bytes (1, 2, 4 or 8) from its register value
  * (little-endian: the value's low bytes).  Fixed-size copies: a call of
  * memcpy per lane and element cost more than the copy itself. */
 static inline void elem_put(uint8_t *dst, uint64_t v, uint32_t es)
@@ -78,16 +78,6 @@ static inline void elem_put(uint8_t *dst, uint64_t v, uint32_t es)
     case 2: { uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
     case 4: { uint32_t x = (uint32_t)v; memcpy(dst, &x, 4); break; }
     default: memcpy(dst, &v, 8); break;
-    }
-}
-
-static inline uint64_t elem_get(const uint8_t *src, uint32_t es)
-{
-    switch (es) {
-    case 1: return *src;
-    case 2: { uint16_t x; memcpy(&x, src, 2); return x; }
-    case 4: { uint32_t x; memcpy(&x, src, 4); return x; }
-    default: { uint64_t x; memcpy(&x, src, 8); return x; }
     }
 }
 
@@ -104,14 +94,31 @@ static void gather(blk *b, const isa_operand *src)
     }
 }
 
+/* Straight into the register rows: the element size's switch outside
+ * the lane loop, and no mask test when every lane is active (always, but
+ * for a sub-group that coll_block_io has already refused). */
 static void scatter(blk *b, uint32_t reg)
 {
+    const bool all = b->act == lanes_mask_first(b->S);
     for (uint32_t k = 0; k < b->vec; k++) {
-        uint64_t v[LANES_MAX];
         const uint8_t *row = b->buf + (size_t)k * b->S * b->es;
-        for (uint32_t i = 0; i < b->S; i++)
-            v[i] = elem_get(row + (size_t)i * b->es, b->es);
-        coll_write(b->sg, reg + k, b->act, v);
+        uint64_t *r = lanes_reg(b->sg, reg + k);
+#define ROW_GET(T)                                                          \
+        do {                                                                \
+            for (uint32_t i = 0; i < b->S; i++) {                           \
+                T x;                                                        \
+                memcpy(&x, row + i * sizeof x, sizeof x);                   \
+                if (all || (b->act >> i & 1))                               \
+                    r[i] = x;                                               \
+            }                                                               \
+        } while (0)
+        switch (b->es) {
+        case 1: ROW_GET(uint8_t); break;
+        case 2: ROW_GET(uint16_t); break;
+        case 4: ROW_GET(uint32_t); break;
+        default: ROW_GET(uint64_t); break;
+        }
+#undef ROW_GET
     }
 }
 
