@@ -349,8 +349,6 @@ static uint64_t reg_span(uint32_t r, uint32_t n)
  * that wrote it on its own path, and they write active lanes only. */
 static bool lane_wise(const isa_inst *in)
 {
-    if (in->op >= ISA_OP_COUNT)
-        return false;
     const isa_op_info *oi = &isa_ops[in->op];
     if (isa_op_block_io(in->op))
         return true;
@@ -437,12 +435,14 @@ static uint64_t inst_defs(const isa_inst *in, uint8_t kind)
  * emu_dprog.zero_regs / zero_preds.  A lane runs exactly the
  * instructions its own scalar work-item would (the SIMT stack only orders
  * the paths), and a lane-wise instruction writes only its active lanes and
- * reads a lane's values only for that lane.  So when every instruction is
- * lane-wise, a register written on every path from the entry before each
- * read of it ("definitely assigned": a forward must-analysis over the
- * branches) never shows a lane a value it did not write itself; whatever
- * an earlier work-group left there is unobservable and zeroing it is dead
- * work.  in and reached: scratch of ninst + 1 entries. */
+ * reads a lane's values only for that lane.  So a register that only
+ * lane-wise instructions read, written on every path from the entry
+ * before each read of it ("definitely assigned": a forward must-analysis
+ * over the branches), never shows a lane a value it did not write itself;
+ * whatever an earlier work-group left there is unobservable and zeroing
+ * it is dead work.  A register that a cross-lane instruction names may be
+ * read in a lane that left before writing it: find_dead_zeroing zeroes
+ * those always.  in and reached: scratch of ninst + 1 entries. */
 static uint64_t must_zero(const isa_kernel *k, uint8_t kind, uint64_t *in, uint8_t *reached)
 {
     const uint32_t n = k->ninst;
@@ -490,17 +490,56 @@ static void find_dead_zeroing(dctx *c)
 {
     emu_dprog *p = c->p;
     const isa_kernel *k = c->k;
-    for (uint32_t i = 0; i < k->ninst; i++)
-        if (!lane_wise(&k->inst[i]))
+    /* every register or predicate a cross-lane instruction names (its
+     * destination and address included) is zeroed */
+    uint64_t xregs = 0, xpreds = 0;
+    for (uint32_t i = 0; i < k->ninst; i++) {
+        const isa_inst *in = &k->inst[i];
+        if (in->op >= ISA_OP_COUNT)
             return;
+        if (!lane_wise(in)) {
+            xregs |= inst_uses(in, ISA_OPND_REG, false);
+            xpreds |= inst_uses(in, ISA_OPND_PRED, false);
+        }
+    }
     uint64_t *in = malloc(((size_t)k->ninst + 1) * sizeof *in);
     uint8_t *reached = malloc((size_t)k->ninst + 1);
     if (in && reached) {
-        p->zero_regs = must_zero(k, ISA_OPND_REG, in, reached);
-        p->zero_preds = must_zero(k, ISA_OPND_PRED, in, reached);
+        p->zero_regs = must_zero(k, ISA_OPND_REG, in, reached) | xregs;
+        p->zero_preds = must_zero(k, ISA_OPND_PRED, in, reached) | xpreds;
     }
     free(in);
     free(reached);
+}
+
+/* emu_dprog.zero_run from zero_regs for a kernel of nreg registers. */
+static void set_zero_runs(emu_dprog *p, uint32_t nreg)
+{
+    const uint32_t low = nreg < 64 ? nreg : 64;
+    const uint32_t cap = sizeof p->zero_run / sizeof *p->zero_run;
+    uint64_t z = p->zero_regs & (low < 64 ? (UINT64_C(1) << low) - 1 : ~UINT64_C(0));
+    z |= ((z << 1) | (z << 2) | (z << 3)) & ((z >> 1) | (z >> 2) | (z >> 3));
+    p->nzero_runs = 0;
+    uint32_t start = 0, end = 0;   /* the open run [start, end) */
+    bool open = false;
+    for (uint32_t r = 0; r <= nreg; r++) {
+        const bool zero = r < nreg && (r >= 64 || (z >> r & 1));
+        if (zero && !open) {
+            open = true;
+            start = r;
+        }
+        if (!zero && open) {
+            open = false;
+            end = r;
+            if (p->nzero_runs == cap) {   /* extend the last slot */
+                p->zero_run[cap - 1][1] = (uint16_t)(end - p->zero_run[cap - 1][0]);
+                continue;
+            }
+            p->zero_run[p->nzero_runs][0] = (uint16_t)start;
+            p->zero_run[p->nzero_runs][1] = (uint16_t)(end - start);
+            p->nzero_runs++;
+        }
+    }
 }
 
 /* emu_dmem's ramp range for the argument buffer v (decode.h). */
@@ -574,8 +613,10 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
     /* SGEMU_DECODE=0 leaves every instruction on the generic path: the
      * reference for A/B measurements and for bisecting a fast kernel */
     const char *env = getenv("SGEMU_DECODE");
-    if (env && strcmp(env, "0") == 0)
+    if (env && strcmp(env, "0") == 0) {
+        set_zero_runs(p, k->nreg);
         return 0;
+    }
     p->fast = true;
     dctx c = { p, k, w, arg_values };
     for (uint32_t i = 0; i < k->ninst; i++)
@@ -588,6 +629,7 @@ int emu_decode(emu_dprog *p, const isa_kernel *k, uint32_t w,
             p->d[i].has_pred = 1;
     find_ramps(&c);
     find_dead_zeroing(&c);
+    set_zero_runs(p, k->nreg);
     return 0;
 }
 

@@ -118,10 +118,17 @@ typedef struct emu_dprog {
     uint64_t ramp_regs;
     /* registers r < 64 that a sub-group's entry must zero: the others are
      * written (lane-wise) on every path before any read, and no
-     * cross-lane instruction could see their inactive lanes (decode.c's
-     * find_dead_zeroing); registers >= 64 are always zeroed.  zero_preds:
-     * the same for the predicates */
+     * cross-lane instruction names them, so none could see an inactive
+     * lane's value (decode.c's find_dead_zeroing); registers >= 64 are
+     * always zeroed.  zero_preds: the same for the predicates */
     uint64_t zero_regs, zero_preds;
+    /* zero_regs as the rows [start, start + n) that a sub-group's entry
+     * clears, the rows >= 64 included (emu_zero_regs): gaps of a few rows
+     * between runs are filled, since clearing more is always correct and a
+     * memset call costs more than a few rows' stores; runs past the last
+     * slot are merged into it */
+    uint16_t zero_run[4][2];
+    uint32_t nzero_runs;
 } emu_dprog;
 
 /* Decode k for sub-group width w with the launch's argument values;

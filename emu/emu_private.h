@@ -34,23 +34,20 @@ static inline uint64_t emu_buffer_base(uint32_t arg)
     return (uint64_t)(arg + 1) << EMU_BUF_SHIFT;
 }
 
-/* Zero the registers a sub-group's entry must (decode.h's zero_regs; the
- * ones at 64 and above always), traced or not: all of them in one memset
- * when that is every register, else row by row. */
-static inline __attribute__((always_inline)) void
-emu_zero_regs(uint64_t *regs, uint32_t nreg, uint64_t z, const uint32_t w)
+/* n slots from p cleared by libc's memset: out of line, so that GCC does
+ * not expand it at each use into a `rep stos`, slower for these sizes. */
+static __attribute__((noinline, unused)) void emu_zero_slots(uint64_t *p, size_t n)
 {
-    const uint32_t low = nreg < 64 ? nreg : 64;
-    const uint64_t all = lanes_mask_first(low);
-    z &= all;
-    if (z == all) {
-        memset(regs, 0, (size_t)nreg * w * sizeof *regs);
-        return;
-    }
-    for (; z; z &= z - 1)
-        memset(regs + (size_t)__builtin_ctzll(z) * w, 0, (size_t)w * sizeof *regs);
-    if (nreg > 64)
-        memset(regs + (size_t)64 * w, 0, (size_t)(nreg - 64) * w * sizeof *regs);
+    memset(p, 0, n * sizeof *p);
+}
+
+/* Zero the registers a sub-group's entry must (decode.h's zero_run: the
+ * rows of zero_regs and those at 64 and above), traced or not. */
+static inline __attribute__((always_inline)) void
+emu_zero_regs(uint64_t *regs, const emu_dprog *dp, const uint32_t w)
+{
+    for (uint32_t i = 0; i < dp->nzero_runs; i++)
+        emu_zero_slots(regs + (size_t)dp->zero_run[i][0] * w, (size_t)dp->zero_run[i][1] * w);
 }
 
 /* The same for the predicates: z is decode.h's zero_preds cut to the

@@ -892,8 +892,7 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
 {
     const uint32_t S = run->width, w = W ? W : S;
     const uint32_t nsg = wg->nsg, items = wg->items;
-    const uint32_t nreg = run->k->nreg, npred = run->k->npred;
-    const uint64_t z = run->dp.zero_regs;
+    const uint32_t npred = run->k->npred;
     const uint64_t zp = emu_zero_preds_mask(run->dp.zero_preds, npred);
     emu_sg *const sgs = wg->sg;
     for (uint32_t i = 0; i < nsg; i++) {
@@ -904,7 +903,7 @@ exec_group(emu_run *run, emu_wg *wg, uint32_t *ndone, const uint32_t W)
         sg->resume_ramp = 0;
         sg->l.size = size;
         sg->l.exists = lanes_mask_first(size);
-        emu_zero_regs(sg->l.regs, nreg, z, w);
+        emu_zero_regs(sg->l.regs, &run->dp, w);
         emu_zero_preds(sg->l.preds, npred, zp);
         if (lanes_fast_simt_enter(&sg->l.simt, sg->l.exists) != 0)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,

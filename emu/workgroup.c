@@ -172,7 +172,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
             sg->resume_ramp = 0;
             sg->l.size = size;
             sg->l.exists = lanes_mask_first(size);
-            emu_zero_regs(sg->l.regs, sg->l.nreg, run->dp.zero_regs, S);
+            emu_zero_regs(sg->l.regs, &run->dp, S);
             emu_zero_preds(sg->l.preds, sg->l.npred, zp);
             /* keeps the stack's storage from the last work-group */
             if (lanes_simt_reset(&sg->l.simt, sg->l.exists, 0) != 0)

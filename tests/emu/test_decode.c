@@ -1037,6 +1037,19 @@ static const char body_shuffle[] = /* r1 written before its read, but a shuffle 
     "    st.global.u32 [%out + r0:u32*4], r3\n"
     "done:\n"
     "    ret\n";
+static const char body_shuffle_left[] = /* odd items of odd 64-blocks leave before writing r6 */
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r4, %sub_group_local_id\n"
+    "    add.u32 r4, r4, 1\n"
+    "    and.u32 r4, r4, 15\n"
+    "    and.u32 r2, r0, 65\n"
+    "    cmp.eq.u32 p0, r2, 65\n"
+    "    bra p0, done\n"
+    "    ld.global.u32 r6, [%in + r0:u32*4]\n"
+    "    intel_sub_group_shuffle.u32 r3, r6, r4\n"
+    "    st.global.u32 [%out + r0:u32*4], r3\n"
+    "done:\n"
+    "    ret\n";
 static const char body_block_undef[] = /* sub-groups of 64-blocks with bit 6 set block-write r1 unwritten */
     "    mov.u32 r0, %global_id.x\n"
     "    mov.u32 r5, %sub_group_local_id\n"
@@ -1074,6 +1087,7 @@ static void test_group_zeroing_and_faults(void **state)
         { "unwritten predicate", body_undef_pred, 256, 64, 0, 16, 256, 256, false },
         { "unwritten predicate S=32", body_undef_pred, 256, 128, 0, 32, 256, 256, false },
         { "shuffle of unwritten lanes", body_shuffle, 256, 64, 0, 16, 256, 256, false },
+        { "shuffle from lanes that left", body_shuffle_left, 256, 64, 0, 16, 256, 256, false },
         { "block write of an unwritten register", body_block_undef, 256, 64, 0, 16, 256, 256,
           false },
         { "block read", body_block_read, 128, 64, 0, 32, 256, 256, false },
@@ -1106,22 +1120,30 @@ static void test_group_zeroing_and_faults(void **state)
         const uint32_t src = (i & ~15u) | ((i + 1) & 15u);
         assert_int_equal(fast[i], i >= 250 ? 0 : (src & 64) ? 0 : rin(src));
     }
-    /* a block write of r1 where the sub-group skipped its load: zero,
+    /* the shuffle reads r6 of lane (l + 1) % 16, also where that item
+     * left before loading it (odd items of odd 64-blocks): zero there,
      * also after the previous work-group on that slot loaded it */
     ramp_case_run(&cs[5], true, fast, &(rr_run){ 0 });
+    for (uint32_t i = 0; i < 256; i++) {
+        const uint32_t src = (i & ~15u) | ((i + 1) & 15u);
+        assert_int_equal(fast[i], (i & 65) == 65 ? 0 : (src & 65) == 65 ? 0 : rin(src));
+    }
+    /* a block write of r1 where the sub-group skipped its load: zero,
+     * also after the previous work-group on that slot loaded it */
+    ramp_case_run(&cs[6], true, fast, &(rr_run){ 0 });
     for (uint32_t i = 0; i < 256; i++)
         assert_int_equal(fast[i], (i & 64) ? 0 : rin(i));
     /* lane l of a sub-group at x0 reads in[x0 + l] and in[x0 + l + 32] */
-    ramp_case_run(&cs[6], true, fast, &(rr_run){ 0 });
+    ramp_case_run(&cs[7], true, fast, &(rr_run){ 0 });
     for (uint32_t i = 0; i < 256; i++)
         assert_int_equal(fast[i], i < 128 ? rin(i + 32) - rin(i) : 0);
     rr_run rf;
-    ramp_case_run(&cs[7], true, fast, &rf);   /* item 84: work-group 1, sub-group 1, lane 4 */
+    ramp_case_run(&cs[8], true, fast, &rf);   /* item 84: work-group 1, sub-group 1, lane 4 */
     assert_non_null(strstr(rf.msg, "(84,0,0)"));
     assert_non_null(strstr(rf.msg, "sub-group 1"));
-    ramp_case_run(&cs[8], true, fast, &rf);
+    ramp_case_run(&cs[9], true, fast, &rf);
     assert_non_null(strstr(rf.msg, "(200,0,0)"));
-    ramp_case_run(&cs[10], true, fast, &rf);
+    ramp_case_run(&cs[11], true, fast, &rf);
     assert_non_null(strstr(rf.msg, "(130,0,0)"));
 }
 
@@ -1306,9 +1328,63 @@ static uint64_t zero_mask(const char *body, bool preds)
     return z;
 }
 
+/* decode.h's zero_run for body: the runs lie inside the kernel's
+ * registers and cover every register of zero_regs and every one >= 64
+ * (clearing more is allowed).  Returns the number of runs. */
+static uint32_t zero_runs_cover(const char *body)
+{
+    char src[4096];
+    snprintf(src, sizeof src,
+             ".kernel ramp\n.arg in global u32\n.arg out global u32\n.arg n u32\n"
+             ".arg scratch local u32\n%s", body);
+    isa_kernel k;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_assemble("z.sgasm", src, strlen(src), &k, &d), 0);
+    isa_diags_free(&d);
+    static const uint64_t args[4] = { 1ull << 40, 2ull << 40, 256, 0 };
+    emu_dprog p;
+    assert_int_equal(emu_decode(&p, &k, 16, args), 0);
+    for (uint32_t i = 0; i < p.nzero_runs; i++)
+        assert_true(p.zero_run[i][1] > 0 && p.zero_run[i][0] + p.zero_run[i][1] <= k.nreg);
+    for (uint32_t r = 0; r < k.nreg; r++) {
+        if (r < 64 && !(p.zero_regs >> r & 1))
+            continue;
+        bool covered = false;
+        for (uint32_t i = 0; i < p.nzero_runs; i++)
+            covered |= r >= p.zero_run[i][0] && r < p.zero_run[i][0] + p.zero_run[i][1];
+        if (!covered)
+            fail_msg("register %u not cleared", r);
+    }
+    const uint32_t n = p.nzero_runs;
+    emu_decode_free(&p);
+    isa_kernel_free(&k);
+    return n;
+}
+
 static void test_zero_masks(void **state)
 {
     (void)state;
+    /* the runs a sub-group's entry clears */
+    assert_int_equal(zero_runs_cover(body_fault_late), 0);
+    assert_int_equal(zero_runs_cover(body_undef), 1);
+    assert_int_equal(zero_runs_cover(body_shuffle), 1);     /* r1..r4, r2 filled in */
+    zero_runs_cover(body_shuffle_left);
+    static const char spread[] =   /* r0, r10, r20, ..., r70 read unwritten: 8 runs, 4 slots */
+        "    add.u32 r80, r0, r10\n"
+        "    add.u32 r80, r80, r20\n"
+        "    add.u32 r80, r80, r30\n"
+        "    add.u32 r80, r80, r40\n"
+        "    add.u32 r80, r80, r50\n"
+        "    add.u32 r80, r80, r60\n"
+        "    add.u32 r80, r80, r70\n"
+        "    mov.u32 r81, %global_id.x\n"
+        "    st.global.u32 [%out + r81:u32*4], r80\n"
+        "    ret\n";
+    assert_int_equal(zero_runs_cover(spread), 4);
+    setenv("SGEMU_DECODE", "0", 1);
+    assert_int_equal(zero_runs_cover(body_fault_late), 1);
+    unsetenv("SGEMU_DECODE");
     /* vector_add's shape: every register written before it is read */
     assert_int_equal(zero_mask(body_fault_late, false), 0);
     assert_int_equal(zero_mask(body_fault_late, true), 0);
@@ -1335,9 +1411,12 @@ static void test_zero_masks(void **state)
         "    intel_sub_group_block_write_ui.u32x2 [%out + r5:u32*4], r7\n"
         "    ret\n";
     assert_int_equal(zero_mask(block_write_vec, false), 1u << 8);
-    /* a shuffle: everything */
-    assert_true(zero_mask(body_shuffle, false) == ~UINT64_C(0));
-    assert_true(zero_mask(body_shuffle, true) == ~UINT64_C(0));
+    /* a shuffle: the registers it names (r1, which it reads in other
+     * lanes, its index r4 and its destination r3), not the ones only
+     * lane-wise instructions read after writing them */
+    assert_int_equal(zero_mask(body_shuffle, false), (1u << 1) | (1u << 3) | (1u << 4));
+    assert_int_equal(zero_mask(body_shuffle, true), 0);
+    assert_int_equal(zero_mask(body_shuffle_left, false), (1u << 3) | (1u << 4) | (1u << 6));
     /* a loop-carried register (mix's r5 is set before the loop; here the
      * accumulator is read on the first trip before any write) */
     static const char loop[] =
