@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define EMU_TRACE_MAGIC "SGEMUTRC"
-#define EMU_TRACE_VERSION 1u
+#define EMU_TRACE_VERSION 2u
 #define EMU_TRACE_HEADER_BYTES 512u
 
 typedef struct emu_trace_writer emu_trace_writer;
