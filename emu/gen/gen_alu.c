@@ -566,6 +566,7 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
     const fpmode fm = fp_mode(t);
     switch ((gen_op)in->op) {
     case GEN_OP_MOV:
+    case GEN_OP_SMOV:
         *r = a;
         break;
     case GEN_OP_ADD:
@@ -828,6 +829,12 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
         return 0;
     /* sel reads its predicate as the choice, not as a channel enable */
     uint64_t m = gen_channels(t, in, in->op != GEN_OP_SEL);
+    /* smov (Gen9): a move whose src1 immediate masks its channels, vISA's
+     * form of "(P) mov" after "mov (1) P imm" (Optimizer::createSmov): bit
+     * i for the instruction's channel i, at every mask offset (IGC's
+     * (16|M16) smovs of a SIMD32 thread repeat the (16|M0) ones' masks) */
+    if (in->op == GEN_OP_SMOV)
+        m &= in->src[1].imm;
     if (cls == GEN_CLASS_CMP)
         return exec_cmp(run, t, in, m);
     /* results first, then writes: a destination may overlap a source */
@@ -844,7 +851,8 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
         gval r = { false, 0, 0, 0 };
         if (alu_channel(run, t, in, i, &r, &acc[i], &accv[i], &eo[i]))
             return run->fault->code;
-        if (in->op == GEN_OP_MOV && in->src[0].type == in->dst.type && !in->sat &&
+        if ((in->op == GEN_OP_MOV || in->op == GEN_OP_SMOV) &&
+            in->src[0].type == in->dst.type && !in->sat &&
             in->src[0].mod == GEN_MOD_NONE && in->src[0].kind != GEN_OPND_IMM) {
             out[i] = r.raw;   /* a move of one type copies bits (NaN payloads too) */
             stored[i] = r;

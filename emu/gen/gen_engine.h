@@ -60,6 +60,7 @@ typedef struct gen_thread {
                               * reaches through private_base_stateless (A64
                               * GEN_PRIVATE_A64) in the arena */
     bool unaligned_ok;       /* the message in flight takes any byte address */
+    bool slm_access;         /* the message just executed reached SLM: the turn ends */
     /* the address payload of the message in flight (src0's first bytes, up
      * to 32 lanes of 8), copied before its response may overwrite it */
     uint8_t addr_snap[GEN_ADDR_SNAP];

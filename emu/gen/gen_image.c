@@ -80,6 +80,21 @@ static int param(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t first
     return 0;
 }
 
+/* A sampler message's parameter: one past the message's length is 0 (the
+ * sampler takes omitted trailing parameters as 0: IGC leaves out v = 0 of
+ * read_image*(img, (int2)(x, 0)), an ld_lz of one parameter) */
+static int smpl_param(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t first,
+                      uint32_t simd, uint32_t prm, uint32_t i, uint32_t *v)
+{
+    uint32_t gb = run->k->gen->grf_bytes, per = (simd * 4 + gb - 1) / gb;
+    uint32_t len = in->mlen + (in->nsrc > 1 && in->src[1].file == GEN_FILE_GRF ? in->emlen : 0);
+    if (first + prm * per >= len) {
+        *v = 0;
+        return 0;
+    }
+    return param(run, t, in, first, simd, prm, i, v);
+}
+
 /* The response: channel c (of the enabled ones, packed) of lane i.  The
  * message writes back only its response length: IGC shortens it where the
  * kernel uses the leading channels only (read_imagef(...).xyz: 3 GRF
@@ -146,14 +161,19 @@ int gen_sampler(emu_run *run, gen_thread *t, const gen_inst *in)
     if (!im)
         return run->fault->code;
     uint32_t smp = 0;
-    if (!ld) {
-        if (sidx >= GEN_MAX_SAMPLERS ||
-            (p->sampler_arg[sidx] < 0 && p->sampler_bits[sidx] == GEN_NO_SAMPLER))
-            return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
-                             "sampler index %u names no sampler", sidx);
+    const bool named = sidx < GEN_MAX_SAMPLERS &&
+                       (p->sampler_arg[sidx] >= 0 || p->sampler_bits[sidx] != GEN_NO_SAMPLER);
+    if (!ld && !named)
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "sampler index %u names no sampler", sidx);
+    if (named)
         smp = p->sampler_arg[sidx] >= 0 ? (uint32_t)run->args[p->sampler_arg[sidx]].scalar
                                         : p->sampler_bits[sidx];
-    }
+    /* ld_lz outside the image: IGC compiles integer-coordinate reads
+     * through a CLK_ADDRESS_CLAMP sampler to it and relies on the
+     * hardware's 0 there; with such a sampler at its index the read is the
+     * border colour, as OpenCL defines it (else a fault: undefined) */
+    const bool ld_border = ld && named && (smp & 0xEu) == 0x4u;
     /* the header's dword 2 [15:12] disables channels R, G, B, A */
     uint32_t hdr = desc_bits(d, 19, 1), chdis = 0;
     if (hdr) {
@@ -167,13 +187,13 @@ int gen_sampler(emu_run *run, gen_thread *t, const gen_inst *in)
         if (!(m >> i & 1))
             continue;
         uint32_t u = 0, v = 0, out[4];
-        if (param(run, t, in, hdr, simd, uparam, i, &u) ||
-            param(run, t, in, hdr, simd, uparam + 1, i, &v))
+        if (smpl_param(run, t, in, hdr, simd, uparam, i, &u) ||
+            smpl_param(run, t, in, hdr, simd, uparam + 1, i, &v))
             return run->fault->code;
         char why[320];
         if (ld) {
             int64_t x = (int32_t)u, y = (int32_t)v;
-            if (!emu_image_inside(im, x, y)) {
+            if (!emu_image_inside(im, x, y) && !ld_border) {
                 emu_image_outside_text(why, sizeof why, "sampler load", x, y,
                                        arg_name(run, arg), im);
                 return gen_fault(run, t, i, SGEMU_EXIT_FAULT, "%s", why);

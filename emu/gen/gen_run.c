@@ -203,6 +203,7 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     t->in_call = false;
     t->done = false;
     t->blocked = false;
+    t->slm_access = false;
     t->bar_signaled = t->bar_passed = false;
     /* R0: thread group ID X in r0.1, Y in r0.6, Z in r0.7 */
     put32(t->grf + 4, (uint32_t)wg->group_id[0]);
@@ -330,6 +331,16 @@ static int thread_run(emu_run *run, gen_thread *t)
                 if (t->exec >> c & 1)
                     t->pcip[c] = t->ip + 1;
             gen_next_ip(t);
+        }
+        /* a turn also ends after each message that reached SLM, so that
+         * the threads of a work-group reach their shared memory in step, as
+         * the hardware's run at once: IGC's code for consecutive
+         * work-group functions reads a result from SLM after a barrier
+         * that another thread's next collective overwrites without one
+         * (docs/gen.md, "Execution model") */
+        if (t->slm_access) {
+            t->slm_access = false;
+            break;
         }
     }
     run->instructions += n;

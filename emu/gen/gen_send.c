@@ -119,6 +119,7 @@ static int resolve(emu_run *run, gen_thread *t, uint32_t lane, uint32_t bti, uin
          * keeps the low 28 bits, far above any SLM size */
         *sp = ISA_SPACE_LOCAL;
         *addr = v & 0x0FFFFFFFu;
+        t->slm_access = true;
         return 0;
     }
     if (bti == BTI_A32 || bti == BTI_A32_NC) {

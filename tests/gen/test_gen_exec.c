@@ -588,6 +588,49 @@ static void gen9_gather(void **state)
         free(args[b].data);
 }
 
+/* Gen9's smov: IGC stores to a small private array held in GRFs with one
+ * smov per channel (the address in a0.i, channel i enabled by bit i of
+ * the immediate, also in the (16|M16) half of a SIMD32 thread): every
+ * work-item's array must get its own stores only. */
+static void gen9_smov(void **state)
+{
+    (void)state;
+    const uint32_t n = 64, ws[] = { 8, 32 };
+    for (size_t w = 0; w < 2; w++) {
+        char path[1200], o[64], err[2048];
+        snprintf(path, sizeof path, "%s/private_grf.cl", kdir);
+        snprintf(o, sizeof o, "-DWIDTH=%u", ws[w]);
+        isa_kernel k;
+        int rc = sgemu_load_igc(path, "skl", o, 0, NULL, &k, err, sizeof err);
+        if (rc)
+            fprintf(stderr, "%s\n", err);
+        assert_int_equal(rc, 0);
+        bool smov = false;
+        for (uint32_t i = 0; i < k.gen->ninst; i++)
+            smov |= strstr(k.gen->text[i], ws[w] == 8 ? "smov (8|M0)" : "smov (16|M16)") != NULL;
+        assert_true(smov);
+        sgemu_argval args[2] = { buffer(n * 4), buffer(n * 4) };
+        int32_t *a = (int32_t *)args[0].data, *c = (int32_t *)args[1].data;
+        uint32_t seed = 17;
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = (int32_t)(lcg(&seed) % 4096);
+        emu_config c9;
+        bundled_config("intel-gen9-gt2", &c9);
+        run_ok_on(&k, &c9, n, 32, args);
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t buf[8];
+            for (int32_t q = 0; q < 8; q++)
+                buf[q] = a[i] * q + (int32_t)i;
+            buf[a[i] & 7] = -(int32_t)i;
+            buf[(a[i] >> 4) & 7] += 7;
+            assert_int_equal(c[i], buf[(a[i] >> 8) & 7] + buf[a[i] & 7] * 3);
+        }
+        free(args[0].data);
+        free(args[1].data);
+        isa_kernel_free(&k);
+    }
+}
+
 /* ------------------------------------------------------------- byval */
 
 /* byval.cl's struct P in the OpenCL host layout (clang's for spir64) */
@@ -775,6 +818,42 @@ static void printf_full(void **state)
     assert_non_null(strstr(warn, "IGC's printf buffer (4194304 bytes"));
     free(warn);
     sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+}
+
+/* ------------------------------------------------------------ wg_pair */
+
+/* wg_pair.cl: work_group_all, then a work-group scan, in groups of 32 at
+ * SIMD8 (4 threads).  Group 0 holds a 19 in its second thread, group 1
+ * none: every item's all() is its group's, also where the scan's SLM
+ * stores follow the read of all()'s result. */
+static void wg_pair(void **state)
+{
+    (void)state;
+    const uint32_t n = 64;
+    isa_kernel k;
+    load("wg_pair.cl", 8, "", &k);
+    sgemu_argval args[3] = { buffer(n * 4), buffer(n * 4), buffer(n * 4) };
+    int32_t *in = (int32_t *)args[0].data, *all = (int32_t *)args[1].data;
+    const float *mn = (const float *)args[2].data;
+    uint32_t seed = 5;
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = (int32_t)(lcg(&seed) % 19);
+    in[13] = 19;
+    run_ok_on(&k, &cfg, n, 32, args);
+    for (uint32_t g = 0; g < 2; g++) {
+        int32_t want = 1;
+        float m = INFINITY;
+        for (uint32_t i = 32 * g; i < 32 * g + 32; i++)
+            want &= in[i] < 19;
+        for (uint32_t i = 32 * g; i < 32 * g + 32; i++) {
+            m = fminf(m, (float)in[i]);
+            assert_int_equal(all[i], want);
+            assert_true(mn[i] == m);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        free(args[b].data);
     isa_kernel_free(&k);
 }
 
@@ -1173,12 +1252,10 @@ static void images(void **state)
             sgemu_fault f;
             int rc = sgemu_run(&k, &cfg, &la, args, &st, &f);
             sgemu_stats_free(&st);
-            if (dx) {
-                /* x + 1 leaves the image at x = 31: emu/'s image fault text */
-                assert_int_equal(rc, SGEMU_EXIT_FAULT);
-                assert_non_null(strstr(f.msg, "coordinate (32,0) is outside image 'src' (32x4)"));
-                assert_non_null(strstr(f.msg, "send.smpl"));
-            } else {
+            {
+                /* with dx = 1, x + 1 leaves the image at x = 31: IGC's ld_lz
+                 * names sampler index 0, smp (CLK_ADDRESS_CLAMP), and reads
+                 * the border colour (0,0,0,0) there */
                 if (rc)
                     fprintf(stderr, "%s\n", f.msg);
                 assert_int_equal(rc, 0);
@@ -1192,7 +1269,8 @@ static void images(void **state)
                         uint32_t i = y * gx + x;
                         for (uint32_t c = 0; c < 4; c++) {
                             /* write_imageui to CL_UNSIGNED_INT8 saturates */
-                            uint32_t v = src[i * 4 + c] * 3u + c + 1;
+                            uint32_t sx = x + (uint32_t)dx;
+                            uint32_t v = (sx < IW ? src[(y * gx + sx) * 4 + c] : 0u) * 3u + c + 1;
                             assert_int_equal(dst[i * 4 + c], v > 255 ? 255 : v);
                         }
                         assert_int_equal(q[4 * i], IW);
@@ -1286,6 +1364,40 @@ static void sampler_short_response(void **state)
         free(args[2].data);
         isa_kernel_free(&k);
     }
+}
+
+/* image_ld.cl: sampler loads of row 0, whose message leaves out v; with
+ * dx = 1 the last one is outside the image with no sampler at its index
+ * and faults with emu/'s image fault text */
+static void image_ld(void **state)
+{
+    (void)state;
+    isa_kernel k;
+    load("image_ld.cl", 16, "", &k);
+    for (int dx = 0; dx < 2; dx++) {
+        uint32_t seed = 3;
+        sgemu_argval args[3];
+        args[0] = image_arg(IW, IH, SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8, &seed);
+        args[1] = buffer(IW * 16);
+        memset(&args[2], 0, sizeof args[2]);
+        args[2].kind = SGEMU_VAL_SCALAR;
+        args[2].scalar = (uint64_t)dx;
+        sgemu_fault f;
+        int rc = run(&k, IW, IW, args, &f);
+        if (dx) {
+            assert_int_equal(rc, SGEMU_EXIT_FAULT);
+            assert_non_null(strstr(f.msg, "coordinate (32,0) is outside image 'src' (32x4)"));
+            assert_non_null(strstr(f.msg, "send.smpl"));
+        } else {
+            assert_int_equal(rc, 0);
+            const uint32_t *o = (const uint32_t *)args[1].data;
+            for (uint32_t e = 0; e < IW * 4; e++)
+                assert_int_equal(o[e], args[0].image.data[e]);
+        }
+        free(args[0].image.data);
+        free(args[1].data);
+    }
+    isa_kernel_free(&k);
 }
 
 /* ------------------------------------------------------------ rounding */
@@ -1529,6 +1641,7 @@ int main(void)
         cmocka_unit_test(gen9_lrp),
         cmocka_unit_test(ieee_macros),
         cmocka_unit_test(gen9_gather),
+        cmocka_unit_test(gen9_smov),
         cmocka_unit_test(gen9_callret),
         cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),
@@ -1536,12 +1649,14 @@ int main(void)
         cmocka_unit_test(slm),
         cmocka_unit_test(packed_vector_dword),
         cmocka_unit_test(printf_full),
+        cmocka_unit_test(wg_pair),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(private_pvc),
         cmocka_unit_test(private_hpg),
         cmocka_unit_test(block_io),
         cmocka_unit_test(images),
         cmocka_unit_test(sampler_short_response),
+        cmocka_unit_test(image_ld),
         cmocka_unit_test(rounding),
         cmocka_unit_test(divide),
         cmocka_unit_test(named_barriers),
