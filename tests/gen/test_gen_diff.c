@@ -89,6 +89,9 @@ static const struct image_format {
     { "blk_image", "a8", SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8 },
     { "blk_img", "o16", SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT16 },
     { "blk_img", "o8", SGEMU_ORDER_R, SGEMU_CHTYPE_UNSIGNED_INT8 },
+    { "img_lin", "lsrc", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT8 },
+    { "img_box", "bsrc", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8 },
+    { "img_box", "bdst", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8 },
 };
 
 #define IMG_W 256   /* image elements a row: room for every sub-group's block */
@@ -339,6 +342,8 @@ static const struct igc_difference {
     { "sampu", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "image", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "sampler_xyz", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "img_lin", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "img_box", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
 };
 
 static const char *igc_differs(const char *kernel)
@@ -544,7 +549,7 @@ static bool one(const char *path, const char *name, uint32_t w, const cc_result 
  * SGEMU_GEN_CONFIG=NAME just that config. */
 static const char *const subset[] = {
     "intel_shuffle.cl", "control.cl", "wg_scan.cl", "atomics.cl", "halffn.cl",
-    "constdata.cl", "images.cl",
+    "constdata.cl", "images.cl", "lib_reduce.cl",
 };
 
 static bool selected(const char *dir, const char *file, bool everywhere)
