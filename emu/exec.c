@@ -125,9 +125,9 @@ static const uint64_t lane_id[LANES_MAX] = { LID16(0), LID16(16), LID16(32), LID
 enum { SP_CALLBACK, SP_ROW, SP_RAMP };
 
 /* Work-item query of a decoded mov (launch.c's special_values gives the
- * same values): the queries that are uniform over the sub-group, and
- * global/local ids while the sub-group's lanes stay inside one row of the
- * work-group. */
+ * same values): the queries that are uniform over the sub-group, the
+ * sub-group local and local linear ids, and global/local ids while the
+ * sub-group's lanes stay inside one row of the work-group. */
 static inline __attribute__((always_inline)) int
 special_value(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
               const uint32_t w, uint64_t *out)
@@ -160,6 +160,18 @@ special_value(const emu_run *run, const emu_sg *sg, uint32_t sp, uint32_t dim,
     case ISA_SP_NUM_GROUPS:          v = run->num_groups[dim]; break;
     case ISA_SP_ENQUEUED_LOCAL_SIZE: v = run->local[dim]; break;
     case ISA_SP_GLOBAL_OFFSET:       v = run->offset[dim]; break;
+    case ISA_SP_WORK_DIM:            v = run->dims; break;
+    case ISA_SP_SUB_GROUP_SIZE:      v = sg->l.size; break;
+    case ISA_SP_MAX_SUB_GROUP_SIZE:  v = w; break;
+    case ISA_SP_NUM_SUB_GROUPS:      v = wg->nsg; break;
+    case ISA_SP_SUB_GROUP_ID:        v = sg->id; break;
+    /* lane l's own: the lanes of a sub-group are consecutive items */
+    case ISA_SP_SUB_GROUP_LOCAL_ID:
+        *out = 0;
+        return SP_RAMP;
+    case ISA_SP_LOCAL_LINEAR_ID:
+        *out = (uint64_t)sg->id * w;
+        return SP_RAMP;
     default:
         return SP_CALLBACK;
     }

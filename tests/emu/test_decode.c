@@ -258,7 +258,7 @@ static void test_coalesced_memory(void **state)
  * computed here from the NDRange, and the bytes and statistics against the
  * generic path, on 2-D launches with offsets (rows of 10 wrap inside SIMD8
  * sub-groups, rows of 16 do not) and a 1-D one with partial sub-groups. */
-enum { NQ = 14 };
+enum { NQ = 21 };
 static const char query_src[] =
     ".kernel query\n"
     ".arg out global u64\n"
@@ -306,6 +306,20 @@ static const char query_src[] =
     "    add.u64 r14, r14, %src\n"
     "    ld.global.u32 r13, [r14 + r0:u32*4]\n"   /* a varying base: src[2 lin] */
     "    st.global.u64 [%out + r1:i64*8 + 33280], r13\n"
+    "    mov.u32 r3, %sub_group_local_id\n"
+    "    st.global.u64 [%out + r1:i64*8 + 35840], r3\n"
+    "    mov.u64 r3, %local_linear_id\n"
+    "    st.global.u64 [%out + r1:i64*8 + 38400], r3\n"
+    "    mov.u32 r3, %sub_group_size\n"
+    "    st.global.u64 [%out + r1:i64*8 + 40960], r3\n"
+    "    mov.u32 r3, %max_sub_group_size\n"
+    "    st.global.u64 [%out + r1:i64*8 + 43520], r3\n"
+    "    mov.u32 r3, %num_sub_groups\n"
+    "    st.global.u64 [%out + r1:i64*8 + 46080], r3\n"
+    "    mov.u32 r3, %sub_group_id\n"
+    "    st.global.u64 [%out + r1:i64*8 + 48640], r3\n"
+    "    mov.u32 r3, %work_dim\n"
+    "    st.global.u64 [%out + r1:i64*8 + 51200], r3\n"
     "    ret\n";
 
 typedef struct qlaunch {
@@ -380,10 +394,15 @@ static void check_query_values(const qlaunch *q, const uint64_t *out)
     for (uint64_t y = 0; y < gy; y++)
         for (uint64_t x = 0; x < gx; x++) {
             const uint64_t lin = y * gx + x;
+            /* sub-groups: consecutive local linear ids of the work-group */
+            const uint64_t llin = (y % ly) * lx + x % lx, S = q->width;
+            const uint64_t sgid = llin / S, wgitems = lx * ly;
             const uint64_t want[NQ] = {
                 x + ox, y + oy, x % lx, y % ly, y / ly, lx, gy, gx / lx, oy, lx,
                 (uint64_t)(int64_t)(int32_t)qsrc(lin + 1),
                 (uint32_t)(lin * 13), (uint64_t)(int64_t)(int32_t)qsrc(lin), qsrc(2 * lin),
+                llin % S, llin, wgitems - sgid * S < S ? wgitems - sgid * S : S, S,
+                (wgitems + S - 1) / S, sgid, q->dims,
             };
             for (int i = 0; i < NQ; i++)
                 if (out[(uint64_t)i * QMAX + lin] != want[i])
