@@ -56,7 +56,7 @@ static void cache_free(tm_cache *c)
  * used ones, and a miss in a set not yet full takes the next empty way
  * (the way the least-stamp rule picks: empty ways have stamp 0, the first
  * wins) without a scan. */
-static bool cache_access(tm_cache *c, uint64_t ln)
+static inline __attribute__((always_inline)) bool cache_access(tm_cache *c, uint64_t ln)
 {
     if (!c->sets)
         return false;
