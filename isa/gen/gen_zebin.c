@@ -138,6 +138,10 @@ static const char *str(yaml_document_t *d, yaml_node_t *m, const char *key)
  * ("float*;8", "uint4;16"). */
 static isa_type cl_elem_type(const char *tn)
 {
+    /* OpenCL C's atomic_int, atomic_ulong, ...: their value type, as on
+     * sgemu's own path */
+    if (strncmp(tn, "atomic_", 7) == 0)
+        tn += 7;
     size_t n = strcspn(tn, "*;");
     while (n && tn[n - 1] >= '0' && tn[n - 1] <= '9')   /* vector count */
         n--;

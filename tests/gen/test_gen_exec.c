@@ -821,6 +821,32 @@ static void printf_full(void **state)
     isa_kernel_free(&k);
 }
 
+/* ------------------------------------------------------- atomic types */
+
+/* atomic_types.cl: arguments of type atomic_int*, atomic_uint* and
+ * atomic_long* have their value types (the element types of --out and
+ * of the differential test's generated inputs), and the atomics on them
+ * add up over 40 items */
+static void atomic_types(void **state)
+{
+    (void)state;
+    isa_kernel k;
+    load("atomic_types.cl", 16, "", &k);
+    assert_int_equal(k.args[0].type, ISA_T_I32);
+    assert_int_equal(k.args[1].type, ISA_T_U32);
+    assert_int_equal(k.args[2].type, ISA_T_I64);
+    sgemu_argval args[3] = { buffer(4), buffer(4), buffer(8) };
+    run_ok_on(&k, &cfg, 40, 40, args);
+    int64_t c;
+    memcpy(&c, args[2].data, 8);
+    assert_int_equal(*(int32_t *)args[0].data, 39 * 40 / 2);
+    assert_int_equal(*(uint32_t *)args[1].data, 39 * 3);
+    assert_true(c == -((int64_t)(39 * 40 / 2) << 33));
+    for (int b = 0; b < 3; b++)
+        free(args[b].data);
+    isa_kernel_free(&k);
+}
+
 /* ------------------------------------------------------------ wg_pair */
 
 /* wg_pair.cl: work_group_all, then a work-group scan, in groups of 32 at
@@ -1649,6 +1675,7 @@ int main(void)
         cmocka_unit_test(slm),
         cmocka_unit_test(packed_vector_dword),
         cmocka_unit_test(printf_full),
+        cmocka_unit_test(atomic_types),
         cmocka_unit_test(wg_pair),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(private_pvc),
