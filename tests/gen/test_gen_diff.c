@@ -92,6 +92,10 @@ static const struct image_format {
     { "img_lin", "lsrc", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT8 },
     { "img_box", "bsrc", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8 },
     { "img_box", "bdst", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT8 },
+    { "img_tone", "tsrc", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_FLOAT },
+    { "img_tone", "tdst", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT8 },
+    { "img_mirror", "msrc", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNORM_INT16 },
+    { "img_rw", "rw", SGEMU_ORDER_RGBA, SGEMU_CHTYPE_UNSIGNED_INT16 },
 };
 
 #define IMG_W 256   /* image elements a row: room for every sub-group's block */
@@ -344,6 +348,9 @@ static const struct igc_difference {
     { "sampler_xyz", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "img_lin", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "img_box", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "img_tone", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "img_mirror", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "img_rw", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
 };
 
 static const char *igc_differs(const char *kernel)
