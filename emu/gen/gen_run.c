@@ -196,6 +196,11 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
     memset(t->nreg, 0, sizeof t->nreg);
     t->dispatch = size >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << size) - 1;
     put32(t->ce, (uint32_t)t->dispatch);
+    /* sr0.2 the dispatch mask, sr0.3 the vector mask (the same in compute
+     * threads): IGC's ballot masks its flags with sr0.2 in a partial or
+     * possibly partial sub-group (EmitVISAPass, HasFullDispatchMask) */
+    put32(t->sr + 8, (uint32_t)t->dispatch);
+    put32(t->sr + 12, (uint32_t)t->dispatch);
     t->ip = 0;
     t->exec = t->dispatch;
     t->conv = true;

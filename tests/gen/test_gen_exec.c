@@ -847,6 +847,38 @@ static void atomic_types(void **state)
     isa_kernel_free(&k);
 }
 
+/* --------------------------------------------------------- ballot_mask */
+
+/* ballot_mask.cl at SIMD8 in work-groups of 20 (8 + 8 + 4 lanes): each
+ * sub-group's ballot of in > 3 over its existing lanes, and its count */
+static void ballot_mask(void **state)
+{
+    (void)state;
+    const uint32_t n = 40;
+    isa_kernel k;
+    load("ballot_mask.cl", 8, "", &k);
+    sgemu_argval args[2] = { buffer(n * 4), buffer(n * 8) };
+    int32_t *in = (int32_t *)args[0].data;
+    const uint32_t *out = (const uint32_t *)args[1].data;
+    uint32_t seed = 9;
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = (int32_t)(lcg(&seed) % 8);
+    run_ok_on(&k, &cfg, n, 20, args);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t first = i / 20 * 20 + i % 20 / 8 * 8, last = first + 8;
+        if (last > i / 20 * 20 + 20)
+            last = i / 20 * 20 + 20;
+        uint32_t bits = 0;
+        for (uint32_t j = first; j < last; j++)
+            bits |= (uint32_t)(in[j] > 3) << (j - first);
+        assert_int_equal(out[2 * i], bits);
+        assert_int_equal(out[2 * i + 1], (uint32_t)__builtin_popcount(bits));
+    }
+    free(args[0].data);
+    free(args[1].data);
+    isa_kernel_free(&k);
+}
+
 /* ------------------------------------------------------------ wg_pair */
 
 /* wg_pair.cl: work_group_all, then a work-group scan, in groups of 32 at
@@ -1676,6 +1708,7 @@ int main(void)
         cmocka_unit_test(packed_vector_dword),
         cmocka_unit_test(printf_full),
         cmocka_unit_test(atomic_types),
+        cmocka_unit_test(ballot_mask),
         cmocka_unit_test(wg_pair),
         cmocka_unit_test(private_mem),
         cmocka_unit_test(private_pvc),
