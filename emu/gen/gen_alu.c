@@ -13,6 +13,7 @@
 
 typedef struct gval {
     bool isf;
+    bool u64;              /* i holds a :uq value (its bits): unsigned when converted */
     double f;
     int64_t i;
     uint64_t raw;          /* the bits read (before any modifier) */
@@ -126,7 +127,7 @@ static double vf_value(uint32_t b)
 
 static gval bits_to_val(uint8_t type, uint64_t bits)
 {
-    gval v = { false, 0, 0, bits };
+    gval v = { false, false, 0, 0, bits };
     switch (type) {
     case GEN_T_UB: v.i = (uint8_t)bits; break;
     case GEN_T_B: v.i = (int64_t)((bits & 0xff) ^ 0x80) - 0x80; break;   /* sign-extend */
@@ -135,7 +136,8 @@ static gval bits_to_val(uint8_t type, uint64_t bits)
     case GEN_T_V: v.i = (int64_t)bits; break;
     case GEN_T_UD: v.i = (uint32_t)bits; break;
     case GEN_T_D: v.i = (int32_t)bits; break;
-    case GEN_T_UQ: case GEN_T_Q: v.i = (int64_t)bits; break;
+    case GEN_T_UQ: v.i = (int64_t)bits; v.u64 = true; break;
+    case GEN_T_Q: v.i = (int64_t)bits; break;
     case GEN_T_F: {
         float f;
         uint32_t b = (uint32_t)bits;
@@ -167,7 +169,8 @@ static int read_src(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t s,
     uint64_t bits = 0;
     if (o->kind == GEN_OPND_IMM) {
         if (o->type == GEN_T_VF) {
-            *out = (gval){ true, vf_value((uint32_t)(o->imm >> (8 * (i % 4))) & 0xff), 0, 0 };
+            *out = (gval){ true, false, vf_value((uint32_t)(o->imm >> (8 * (i % 4))) & 0xff), 0,
+                           0 };
             goto mod;
         }
         bits = imm_elem(in, o, i);
@@ -313,8 +316,9 @@ static uint64_t val_to_bits(gval v, uint8_t t, bool sat, const fpmode *m, gval *
     if (type_is_float(t)) {
         /* an integer converts with cr0's rounding (64-bit ones may need it
          * in double too), a float to a narrower type as well */
-        double f = v.isf ? v.f : (double)v.i;
-        double resid = v.isf ? 0.0 : (double)((long double)v.i - (long double)f);
+        long double li = v.u64 ? (long double)(uint64_t)v.i : (long double)v.i;
+        double f = v.isf ? v.f : v.u64 ? (double)(uint64_t)v.i : (double)v.i;
+        double resid = v.isf ? 0.0 : (double)(li - (long double)f);
         f = round_type(f, resid, t, m);
         if (sat)
             f = isnan(f) ? 0.0 : f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
@@ -331,7 +335,7 @@ static uint64_t val_to_bits(gval v, uint8_t t, bool sat, const fpmode *m, gval *
             bits = b;
             f = x;
         }
-        *stored = (gval){ true, f, 0, bits };
+        *stored = (gval){ true, false, f, 0, bits };
         return bits;
     }
     int64_t i;
@@ -546,7 +550,7 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
 {
     const bool logic = in->op == GEN_OP_AND || in->op == GEN_OP_OR || in->op == GEN_OP_XOR ||
                        in->op == GEN_OP_NOT;
-    gval a = { false, 0, 0, 0 }, b = a, c = a;
+    gval a = { false, false, 0, 0, 0 }, b = a, c = a;
     for (uint32_t s = 0; s < in->nsrc; s++)
         if (read_src(run, t, in, s, i, logic, s == 0 ? &a : s == 1 ? &b : &c))
             return run->fault->code;
@@ -561,7 +565,7 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
     if (gen_type_bytes[in->dst.type] == 8)
         ib = 8;
     const uint32_t bits = 8 * ib;
-    *r = (gval){ fl, 0, 0, 0 };
+    *r = (gval){ fl, false, 0, 0, 0 };
     uint64_t ua = (uint64_t)a.i, ub = (uint64_t)b.i;
     const fpmode fm = fp_mode(t);
     switch ((gen_op)in->op) {
@@ -808,7 +812,7 @@ static int exec_cmp(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t m)
     for (uint32_t i = 0; i < in->esize; i++) {
         if (!(m >> i & 1))
             continue;
-        gval a = { false, 0, 0, 0 }, b = a;
+        gval a = { false, false, 0, 0, 0 }, b = a;
         if (read_src(run, t, in, 0, i, false, &a) || read_src(run, t, in, 1, i, false, &b))
             return run->fault->code;
         bool fl = a.isf || b.isf;
@@ -848,7 +852,7 @@ int gen_exec_alu(emu_run *run, gen_thread *t, const gen_inst *in)
         acc[i] = eo[i] = false;
         if (!(m >> i & 1))
             continue;
-        gval r = { false, 0, 0, 0 };
+        gval r = { false, false, 0, 0, 0 };
         if (alu_channel(run, t, in, i, &r, &acc[i], &accv[i], &eo[i]))
             return run->fault->code;
         if ((in->op == GEN_OP_MOV || in->op == GEN_OP_SMOV) &&

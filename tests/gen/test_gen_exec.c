@@ -631,6 +631,26 @@ static void gen9_smov(void **state)
     }
 }
 
+/* Gen9's mov :f from :uq converts the unsigned value (2^63 and above
+ * positive), rounded to nearest even as the host's conversion does */
+static void gen9_u64_float(void **state)
+{
+    (void)state;
+    const uint32_t n = 64;
+    sgemu_argval args[2] = { buffer(n * 8), buffer(n * 4) };
+    uint64_t *a = (uint64_t *)args[0].data;
+    uint32_t seed = 12;
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = (uint64_t)lcg(&seed) << 40 ^ (uint64_t)lcg(&seed) << 16 ^ lcg(&seed);
+    gen9_run("u64_float", 16, "", args, n);
+    const float *f = (const float *)args[1].data;
+    for (uint32_t i = 0; i < n; i++)
+        assert_true(f[i] == (float)a[i]);
+    assert_true(a[0] >> 63 || a[1] >> 63 || a[2] >> 63);   /* the unsigned range is reached */
+    free(args[0].data);
+    free(args[1].data);
+}
+
 /* ------------------------------------------------------------- byval */
 
 /* byval.cl's struct P in the OpenCL host layout (clang's for spir64) */
@@ -1700,6 +1720,7 @@ int main(void)
         cmocka_unit_test(ieee_macros),
         cmocka_unit_test(gen9_gather),
         cmocka_unit_test(gen9_smov),
+        cmocka_unit_test(gen9_u64_float),
         cmocka_unit_test(gen9_callret),
         cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),

@@ -41,3 +41,12 @@ kernel void callret(global int *o)
         r = callee(q, i);
     o[i] = r + q[0] + 5 * q[1] + 7 * q[2] + 11 * q[3];
 }
+
+/* ulong to float: Gen9's mov from :uq, an unsigned source (values at and
+ * above 2^63 too) */
+__attribute__((intel_reqd_sub_group_size(WIDTH)))
+kernel void u64_float(global const ulong *a, global float *f)
+{
+    size_t i = get_global_id(0);
+    f[i] = convert_float(a[i]);
+}
