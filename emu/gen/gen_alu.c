@@ -347,11 +347,16 @@ static uint64_t val_to_bits(gval v, uint8_t t, bool sat, const fpmode *m, gval *
             i = int_min(t);
         else if (f >= (double)int_max(t))
             i = (int64_t)int_max(t);
+        else if (f >= 0x1p63)   /* :uq's upper half */
+            i = (int64_t)(uint64_t)f;
         else
             i = (int64_t)f;
     } else {
         i = v.i;
-        if (sat) {
+        if (sat && v.u64 && i < 0) {   /* a :uq value at or above 2^63 */
+            if (t != GEN_T_UQ)
+                i = (int64_t)int_max(t);
+        } else if (sat) {
             if (i < int_min(t))
                 i = int_min(t);
             else if (type_is_signed(t) ? i > (int64_t)int_max(t)

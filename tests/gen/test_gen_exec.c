@@ -651,6 +651,32 @@ static void gen9_u64_float(void **state)
     free(args[1].data);
 }
 
+/* Gen9's mov :uq from :f of values in [2^63, 2^64) and mov.sat :ud from
+ * :uq of values at and above 2^63: the unsigned range, as the host's
+ * conversions (OpenCL's convert_ulong, convert_uint_sat) */
+static void gen9_float_u64(void **state)
+{
+    (void)state;
+    const uint32_t n = 64;
+    sgemu_argval args[4] = { buffer(n * 4), buffer(n * 8), buffer(n * 8), buffer(n * 4) };
+    float *f = (float *)args[0].data;
+    uint64_t *a = (uint64_t *)args[1].data;
+    uint32_t seed = 14;
+    for (uint32_t i = 0; i < n; i++) {
+        f[i] = ldexpf(1.0f + (float)(lcg(&seed) % 1000) / 1000.0f, 40 + (int)(i % 24));
+        a[i] = (uint64_t)lcg(&seed) << 40 ^ lcg(&seed);
+    }
+    gen9_run("float_u64", 16, "", args, n);
+    const uint64_t *o = (const uint64_t *)args[2].data;
+    const uint32_t *u = (const uint32_t *)args[3].data;
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(o[i] == (uint64_t)f[i]);
+        assert_int_equal(u[i], a[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)a[i]);
+    }
+    for (int b = 0; b < 4; b++)
+        free(args[b].data);
+}
+
 /* ------------------------------------------------------------- byval */
 
 /* byval.cl's struct P in the OpenCL host layout (clang's for spir64) */
@@ -1721,6 +1747,7 @@ int main(void)
         cmocka_unit_test(gen9_gather),
         cmocka_unit_test(gen9_smov),
         cmocka_unit_test(gen9_u64_float),
+        cmocka_unit_test(gen9_float_u64),
         cmocka_unit_test(gen9_callret),
         cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),

@@ -50,3 +50,14 @@ kernel void u64_float(global const ulong *a, global float *f)
     size_t i = get_global_id(0);
     f[i] = convert_float(a[i]);
 }
+
+/* float to ulong at and above 2^63 (mov :uq from :f), and a ulong of
+ * that range saturated to uint (mov.sat :ud from :uq) */
+__attribute__((intel_reqd_sub_group_size(WIDTH)))
+kernel void float_u64(global const float *f, global const ulong *a, global ulong *o,
+                      global uint *u)
+{
+    size_t i = get_global_id(0);
+    o[i] = convert_ulong(f[i]);
+    u[i] = convert_uint_sat(a[i]);
+}
