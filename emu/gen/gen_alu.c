@@ -812,8 +812,13 @@ static int alu_channel(emu_run *run, gen_thread *t, const gen_inst *in, uint32_t
     return 0;
 }
 
+/* Every channel's comparison first, then the flags and the destination:
+ * the destination may overlap a source (IGC's SIMD32 Gen9 code compares
+ * into the register that holds its scalar operand, `cmp (8|M24) (gt)f1.0
+ * r36.0<1>:uq r44.0<4;4,1>:uq r36.0<0;1,0>:uq`) */
 static int exec_cmp(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t m)
 {
+    uint64_t res = 0;
     for (uint32_t i = 0; i < in->esize; i++) {
         if (!(m >> i & 1))
             continue;
@@ -822,10 +827,16 @@ static int exec_cmp(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t m)
             return run->fault->code;
         bool fl = a.isf || b.isf;
         bool uns = !type_is_signed(in->src[0].type) && !type_is_signed(in->src[1].type);
-        bool res = compare(in->cond, a, b, fl, uns);
-        flag_set(t, in->flag_reg, in->flag_sub, in->choff + i, res);
+        if (compare(in->cond, a, b, fl, uns))
+            res |= UINT64_C(1) << i;
+    }
+    for (uint32_t i = 0; i < in->esize; i++) {
+        if (!(m >> i & 1))
+            continue;
+        bool r = res >> i & 1;
+        flag_set(t, in->flag_reg, in->flag_sub, in->choff + i, r);
         if (in->has_dst && in->dst.file != GEN_FILE_NULL &&
-            write_dst(run, t, &in->dst, i, res ? ~UINT64_C(0) : 0))
+            write_dst(run, t, &in->dst, i, r ? ~UINT64_C(0) : 0))
             return run->fault->code;
     }
     return 0;

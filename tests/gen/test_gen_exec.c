@@ -677,6 +677,35 @@ static void gen9_float_u64(void **state)
         free(args[b].data);
 }
 
+/* cmp_overlap.cl at SIMD32 on skl: o[4i + 2], whose unsigned compare
+ * writes the register of its own scalar operand */
+static void gen9_cmp_overlap(void **state)
+{
+    (void)state;
+    const uint32_t n = 64;
+    sgemu_argval args[4] = { buffer(n * 4), buffer((n + 1) * 8), buffer(n * 32),
+                             buffer(n * 8) };
+    float *f = (float *)args[0].data;
+    uint64_t *l = (uint64_t *)args[1].data;
+    uint32_t seed = 6;
+    for (uint32_t i = 0; i <= n; i++) {
+        l[i] = lcg(&seed) % 20;
+        if (i < n)
+            f[i] = 1.0f;
+    }
+    gen9_run_file("cmp_overlap.cl", "cmp_overlap", 32, "", args, n);
+    const uint64_t *o = (const uint64_t *)args[2].data;
+    bool high = false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = l[i] << 59 | l[i], b = l[i + 1] << 60;
+        high |= a > 0x8000000000000001u;
+        assert_true(o[4 * i + 2] == (a > b ? a : b) / (l[i] + 1) + (a > 0x8000000000000001u));
+    }
+    assert_true(high);
+    for (int b = 0; b < 4; b++)
+        free(args[b].data);
+}
+
 /* ------------------------------------------------------------- byval */
 
 /* byval.cl's struct P in the OpenCL host layout (clang's for spir64) */
@@ -1748,6 +1777,7 @@ int main(void)
         cmocka_unit_test(gen9_smov),
         cmocka_unit_test(gen9_u64_float),
         cmocka_unit_test(gen9_float_u64),
+        cmocka_unit_test(gen9_cmp_overlap),
         cmocka_unit_test(gen9_callret),
         cmocka_unit_test(byval_pieces),
         cmocka_unit_test(undefined_call),
