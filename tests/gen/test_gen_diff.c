@@ -351,6 +351,7 @@ static const struct igc_difference {
     { "img_tone", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "img_mirror", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
     { "img_rw", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
+    { "ld_none", "pvc", "IGC's pvc code reads images with no message (read_image* is 0)" },
 };
 
 static const char *igc_differs(const char *kernel)
