@@ -189,7 +189,9 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
     uint32_t arg = io->reg;
     const sgemu_image *im = &run->args[arg].image;
     sgemu_channel_type ct = (sgemu_channel_type)im->chtype;
-    if (chtype_kind(ct) != inst_kind(in))
+    img_kind want = inst_kind(in);
+    if (chtype_kind(ct) != want &&
+        !((in->flags & ISA_F_ANYSIGN) && want != IMG_F && chtype_kind(ct) != IMG_F))
         return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
                          "%s on image '%s' with channel type %s: the result is undefined "
                          "in OpenCL (use read_image%s / write_image%s)", oi->mnemonic,

@@ -943,6 +943,9 @@ static bool parse_mods(asm_ctx *c, span mods, isa_inst *in)
             { "sat", ISA_F_SAT, is_cvt },
             { "uni", ISA_F_UNIFORM, oi->family == ISA_FAM_BRA },
             { "clamp", ISA_F_CLAMP, oi->family == ISA_FAM_IMG_READ },
+            { "anysign", ISA_F_ANYSIGN, (oi->family == ISA_FAM_IMG_READ ||
+                                         oi->family == ISA_FAM_IMG_WRITE) &&
+                                        !isa_op_block_io(in->op) },
             { "atomic", ISA_F_ATOMIC, oi->family == ISA_FAM_LD || oi->family == ISA_FAM_ST },
             { "acquire", ISA_F_ACQUIRE, sync_ok },
             { "release", ISA_F_RELEASE, sync_ok },

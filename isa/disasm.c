@@ -102,6 +102,7 @@ static void put_inst(out *o, const isa_kernel *k, const isa_inst *in)
     if (in->flags & ISA_F_SAT) put(o, ".sat");
     if (in->flags & ISA_F_UNIFORM) put(o, ".uni");
     if (in->flags & ISA_F_CLAMP) put(o, ".clamp");
+    if (in->flags & ISA_F_ANYSIGN) put(o, ".anysign");
     if (in->flags & ISA_F_ATOMIC) put(o, ".atomic");
     if (in->flags & ISA_F_ACQUIRE) put(o, ".acquire");
     if (in->flags & ISA_F_RELEASE) put(o, ".release");

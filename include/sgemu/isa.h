@@ -292,7 +292,11 @@ enum {
     ISA_F_ACQUIRE    = 1u << 10,
     ISA_F_RELEASE    = 1u << 11,
     ISA_F_SCOPE_WG   = 1u << 12,  /* work-group scope (neither: device) */
-    ISA_F_SCOPE_SG   = 1u << 13   /* sub-group scope */
+    ISA_F_SCOPE_SG   = 1u << 13,  /* sub-group scope */
+    ISA_F_ANYSIGN    = 1u << 14   /* integer image reads and writes: the
+                                     signedness is the image's (SPIR-V
+                                     that says neither SignExtend nor
+                                     ZeroExtend) */
 };
 
 #define ISA_ROUNDS(X) X(DEFAULT, "") X(RTE, "rte") X(RTZ, "rtz") X(RTP, "rtp") X(RTN, "rtn")

@@ -78,8 +78,8 @@ static isa_operand packed(xctx *x, const xval *v, isa_type t)
 
 /* One image or block access: op.t of `vec` components in space sp over the
  * n operands o. */
-static void emit_access(xctx *x, isa_opcode op, isa_type t, unsigned vec, isa_space sp,
-                        unsigned n, const isa_operand *o)
+static isa_inst *emit_access(xctx *x, isa_opcode op, isa_type t, unsigned vec, isa_space sp,
+                             unsigned n, const isa_operand *o)
 {
     isa_inst *i = spv_emit(x, op, t);
     i->vec = (uint8_t)vec;
@@ -87,6 +87,7 @@ static void emit_access(xctx *x, isa_opcode op, isa_type t, unsigned vec, isa_sp
     for (unsigned k = 0; k < n; k++)
         i->o[k] = o[k];
     i->nopnd = (uint8_t)n;
+    return i;
 }
 
 /* The address (*a, *sp) of the pointer in word w of block I/O `in`; false
@@ -168,6 +169,17 @@ static bool sign_extend(const spv_module *m, const spv_inst *in, unsigned w)
     return in->nw > w && (m->w[in->off + w] & SpvImageOperandsSignExtendMask);
 }
 
+/* An integer image access whose image operands (word w) say neither
+ * SignExtend nor ZeroExtend (SPIR-V before 1.4: llvm-spirv-14 writes
+ * read_imagei and read_imageui alike) takes the image's signedness. */
+static void mark_sign(const spv_module *m, const spv_inst *in, unsigned w, isa_inst *i)
+{
+    const uint32_t ext = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask;
+    if (i && i->op != ISA_OP_READ_IMAGEF && i->op != ISA_OP_WRITE_IMAGEF &&
+        !(in->nw > w && (m->w[in->off + w] & ext)))
+        i->flags |= (uint16_t)ISA_F_ANYSIGN;
+}
+
 static void image_read(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -195,7 +207,8 @@ static void image_read(xctx *x, xfn *f, const spv_inst *in)
                    "(half images: read_imageh is not)", spv_op_name(in->op));
         return;
     }
-    emit_access(x, op, et, t->ncomp, ISA_SPACE_IMAGE, 4, (isa_operand[]){ v->c[0].o, img, cx, cy });
+    mark_sign(m, in, 5, emit_access(x, op, et, t->ncomp, ISA_SPACE_IMAGE, 4,
+                                    (isa_operand[]){ v->c[0].o, img, cx, cy }));
 }
 
 static void image_write(xctx *x, xfn *f, const spv_inst *in)
@@ -218,7 +231,8 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
         return;
     }
     isa_operand s = packed(x, v, et);
-    emit_access(x, op, et, v->n, ISA_SPACE_IMAGE, 4, (isa_operand[]){ img, cx, cy, s });
+    mark_sign(m, in, 4, emit_access(x, op, et, v->n, ISA_SPACE_IMAGE, 4,
+                                    (isa_operand[]){ img, cx, cy, s }));
 }
 
 /* OpImageQuerySize(Lod): (width, height) of an image2d_t. */

@@ -117,11 +117,38 @@ static void test_image_printing(void **state)
     cli_result_free(&r);
 }
 
+/* An OpenCL C kernel's read_imagei and write_imagei on CL_SIGNED_INT8
+ * images (OpenCL 1.2, 6.12.14.4: write_imagei converts to the channel
+ * type with saturation): iota gives channel c of texel i the value
+ * 4 i + c, the kernel writes 9 v - 100, saturated to [-128, 127]. */
+static void test_signed_image_cl(void **state)
+{
+    (void)state;
+    cli_result r = cli_run("run tests/images/signed_image.cl --global 8 --no-timing "
+                           "--arg s=image2d:8x1:CL_RGBA:CL_SIGNED_INT8:iota "
+                           "--arg d=image2d:8x1:CL_RGBA:CL_SIGNED_INT8:zeros --out d");
+    if (r.status != 0)
+        fprintf(stderr, "%s\n", r.err);
+    assert_int_equal(r.status, 0);
+    char want[512];
+    size_t n = 0;
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 4; c++) {
+            int v = 9 * (4 * i + c) - 100;
+            v = v < -128 ? -128 : v > 127 ? 127 : v;
+            n += (size_t)snprintf(want + n, sizeof want - n, "%d%s", v,
+                                  c < 3 ? "," : i < 7 ? " " : "\n");
+        }
+    assert_non_null(strstr(r.out, want));
+    cli_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_filter_pgm),
         cmocka_unit_test(test_image_printing),
+        cmocka_unit_test(test_signed_image_cl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
