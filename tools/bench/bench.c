@@ -7,6 +7,7 @@
  * is that run's alone; the child sends back its figures and an FNV-1a hash
  * of the output, which must equal the native peer's. */
 #include "bench.h"
+#include "callgrind_split.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -641,9 +642,10 @@ static void child_ir(const opts *o, const char *name, uint32_t width, bool timin
     exit(1);
 }
 
-/* Ir inside sgemu_run of one child under callgrind; 0 when it failed. */
+/* Ir inside sgemu_run of one child under callgrind, 0 when it failed; with
+ * comp, also split by component (callgrind_split.c). */
 static uint64_t callgrind_ir(const opts *o, const char *self, const char *name, uint32_t width,
-                             bool timing)
+                             bool timing, uint64_t comp[BENCH_NCOMP])
 {
     char out[] = "/tmp/sgemu-bench-XXXXXX", cmd[8192];
     int fd = mkstemp(out);
@@ -662,10 +664,16 @@ static uint64_t callgrind_ir(const opts *o, const char *self, const char *name, 
                 ir = strtoull(strchr(line, ':') + 1, NULL, 10);
         if (f)
             fclose(f);
+        uint64_t split_total = 0;
+        if (comp && (callgrind_split(out, comp, &split_total) || split_total != ir))
+            memset(comp, 0, BENCH_NCOMP * sizeof *comp);   /* not the file's total: none */
     }
     unlink(out);
     return ir;
 }
+
+static void print_ir_split(const opts *o, uint64_t (*comp)[3][BENCH_NCOMP],
+                           const uint64_t (*ninst)[3]);
 
 static void section_ir(const opts *o, const char *self)
 {
@@ -680,6 +688,14 @@ static void section_ir(const opts *o, const char *self)
            "timing - functional.\n\n");
     printf("| workload | items | S | sub-group inst | timing Ir/inst | functional Ir/inst |"
            " model Ir/inst | timing Ir/inst vs S=16 |\n|---|---|---|---|---|---|---|---|\n");
+    uint64_t (*comp)[3][BENCH_NCOMP] = calloc(bench_nworks, sizeof *comp);
+    uint64_t (*ninst)[3] = calloc(bench_nworks, sizeof *ninst);
+    if (!comp || !ninst) {
+        free(comp);
+        free(ninst);
+        printf("out of memory\n\n");
+        return;
+    }
     for (uint32_t i = 0; i < bench_nworks; i++) {
         const bench_work *w = &bench_works[i];
         if (o->only && strcmp(o->only, w->name))
@@ -689,8 +705,9 @@ static void section_ir(const opts *o, const char *self)
         for (uint32_t wi = 0; wi < 3; wi++) {
             child_res r = run_forked(o, w, w->size_quick, widths[wi], false, 1);
             inst[wi] = r.rc ? 0 : r.instructions;
-            tim[wi] = callgrind_ir(o, self, w->name, widths[wi], true);
-            func[wi] = callgrind_ir(o, self, w->name, widths[wi], false);
+            tim[wi] = callgrind_ir(o, self, w->name, widths[wi], true, comp[i][wi]);
+            func[wi] = callgrind_ir(o, self, w->name, widths[wi], false, NULL);
+            ninst[i][wi] = inst[wi];
             per[wi] = inst[wi] && tim[wi] ? (double)tim[wi] / (double)inst[wi] : 0;
         }
         per16 = per[1];
@@ -706,6 +723,49 @@ static void section_ir(const opts *o, const char *self)
                    (unsigned long long)inst[wi], per[wi], fi, per[wi] - fi,
                    per16 ? per[wi] / per16 : 0);
             fflush(stdout);
+        }
+    }
+    printf("\n");
+    print_ir_split(o, comp, ninst);
+    free(comp);
+    free(ninst);
+}
+
+/* The timing runs' Ir per sub-group instruction by component: the self
+ * cost of each function, by its source file (tools/bench/callgrind_split.c
+ * says which files make a component). */
+static void print_ir_split(const opts *o, uint64_t (*comp)[3][BENCH_NCOMP],
+                           const uint64_t (*ninst)[3])
+{
+    static const uint32_t widths[] = { 8, 16, 32 };
+    printf("### Where the host instructions go (timing mode, Ir per sub-group instruction)\n\n");
+    printf("Self cost of each function, summed by the component its source file belongs to"
+           " (code inlined into a function counts for it; `libc, other` is memset, memcpy,"
+           " malloc and the rest outside sgemu's sources).\n\n| workload | S |");
+    for (int c = 0; c < BENCH_NCOMP; c++)
+        printf(" %s |", bench_comp_title((bench_comp)c));
+    printf(" total |\n|---|---|");
+    for (int c = 0; c <= BENCH_NCOMP; c++)
+        printf("---|");
+    printf("\n");
+    for (uint32_t i = 0; i < bench_nworks; i++) {
+        if (o->only && strcmp(o->only, bench_works[i].name))
+            continue;
+        for (uint32_t wi = 0; wi < 3; wi++) {
+            uint64_t sum = 0;
+            for (int c = 0; c < BENCH_NCOMP; c++)
+                sum += comp[i][wi][c];
+            printf("| %s | %u |", bench_works[i].name, widths[wi]);
+            if (!sum || !ninst[i][wi]) {
+                for (int c = 0; c <= BENCH_NCOMP; c++)
+                    printf(" - |");
+                printf("\n");
+                continue;
+            }
+            double n = (double)ninst[i][wi];
+            for (int c = 0; c < BENCH_NCOMP; c++)
+                printf(" %.0f |", (double)comp[i][wi][c] / n);
+            printf(" %.0f |\n", (double)sum / n);
         }
     }
     printf("\n");
