@@ -65,10 +65,15 @@ coll_status coll_fail(coll_report *rep, coll_status s, uint32_t sg,
     return s;
 }
 
+bool coll_notes_on(const coll_env *env)
+{
+    return env->opt && (env->opt->check || env->opt->undef) && env->note;
+}
+
 void coll_note(const coll_env *env, coll_status s, uint32_t sg, uint32_t lane,
                int64_t value)
 {
-    if (!env->opt || !(env->opt->check || env->opt->undef) || !env->note)
+    if (!coll_notes_on(env))
         return;
     coll_report r = { s, sg, lane, value, false };
     env->note(env->note_user, &r);
@@ -88,9 +93,15 @@ coll_status coll_check_converged(const coll_group *g, coll_report *rep)
 void coll_write(lanes_sg *sg, uint32_t reg, lanes_mask active, const uint64_t *v)
 {
     uint64_t *r = lanes_reg(sg, reg);
-    for (uint32_t l = 0; l < sg->width; l++)
-        if (active >> l & 1)
-            r[l] = v[l];
+    lanes_mask all = lanes_mask_first(sg->width);
+    if ((active & all) == all) {
+        memcpy(r, v, sg->width * sizeof *r);
+        return;
+    }
+    for (lanes_mask left = active & all; left; left &= left - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(left);
+        r[l] = v[l];
+    }
 }
 
 /* Check mode: every component of the sources o[1..4], captured before

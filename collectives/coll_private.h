@@ -32,25 +32,6 @@ static inline coll_rgn coll_rgn_scalar(uint32_t lane)
     return (coll_rgn){ (uint16_t)lane, 0, 1, 0 };
 }
 
-static inline uint32_t coll_rgn_at(coll_rgn r, uint32_t i)
-{
-    if (r.width == 1)       /* a strided row: no division per element */
-        return r.first + i * r.vstride;
-    return r.first + (i / r.width) * r.vstride + (i % r.width) * r.hstride;
-}
-
-/* The n elements of region r of s as one row: s itself where r is
- * contiguous, else gathered into tmp. */
-static inline const uint64_t *coll_rgn_row(const uint64_t *s, coll_rgn r, uint32_t n,
-                                           uint64_t *tmp)
-{
-    if (r.width == 1 && r.vstride == 1)
-        return s + r.first;
-    for (uint32_t i = 0; i < n; i++)
-        tmp[i] = s[coll_rgn_at(r, i)];
-    return tmp;
-}
-
 /* Algorithm indices of coll_options (rows of the tables in coll.h). */
 #define COLL_ALGO_ENUM(E, name) COLL_RED_##E,
 enum { COLL_REDUCE_ALGOS(COLL_ALGO_ENUM) };
@@ -218,6 +199,8 @@ coll_status coll_do_wg(const coll_env *, const isa_inst *, coll_group *, coll_re
 /* Fill *rep and return s (fatal). */
 coll_status coll_fail(coll_report *rep, coll_status s, uint32_t sg,
                       uint32_t lane, int64_t value);
+/* Whether coll_note reports anything (check or undefined-value mode). */
+bool coll_notes_on(const coll_env *env);
 /* A non-fatal undefined-result note (only in check mode). */
 void coll_note(const coll_env *env, coll_status s, uint32_t sg, uint32_t lane,
                int64_t value);

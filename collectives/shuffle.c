@@ -7,14 +7,32 @@
 
 /* Index computation; returns the number of source slots (w or 2w) and the
  * exclusive upper bound of valid indices. */
+/* 0, 1, ..., 63: the lane ids as a row */
+#define LID4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define LID16(b) LID4(b), LID4((b) + 4), LID4((b) + 8), LID4((b) + 12)
+static const uint64_t lane_ids[LANES_MAX] = { LID16(0), LID16(16), LID16(32), LID16(48) };
+#undef LID4
+#undef LID16
+
+/* OR mask m (bits below w) into the 128-bit set wd at bit off (0 or w). */
+static void put_bits(uint64_t *wd, uint32_t off, lanes_mask m)
+{
+    if (off >= 64) {
+        wd[1] |= m << (off - 64);
+        return;
+    }
+    wd[0] |= m << off;
+    if (off)
+        wd[1] |= m >> (64 - off);
+}
+
 static void compute_index(coll_x *x, isa_family fam, bool khr, lanes_sg *sg,
                           const uint64_t *arg, uint32_t cluster, uint64_t *idx,
                           uint32_t *bound)
 {
     uint32_t w = sg->width;
-    uint64_t lid[LANES_MAX], k[LANES_MAX];
-    for (uint32_t l = 0; l < w; l++)
-        lid[l] = l;
+    const uint64_t *lid = lane_ids;
+    uint64_t k[LANES_MAX];
     *bound = khr ? sg->size : w;
     switch (fam) {
     case ISA_FAM_SHUFFLE:
@@ -88,25 +106,27 @@ coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
         cluster = (uint32_t)c;
     }
     coll_x x = { env, ISA_T_U32, 0 };
-    uint64_t scratch[LANES_MAX], arg[LANES_MAX], idx[LANES_MAX];
-    memcpy(arg, lanes_src(env->lanes, sg, &in->o[two ? 3 : 2], 0, ISA_T_U32, scratch),
-           w * sizeof *arg);
+    uint64_t scratch[LANES_MAX], arg_scratch[LANES_MAX], idx[LANES_MAX];
+    /* (the index operand is read only before any result is written) */
+    const uint64_t *arg = lanes_src(env->lanes, sg, &in->o[two ? 3 : 2], 0, ISA_T_U32,
+                                    arg_scratch);
     uint32_t bound;
     compute_index(&x, fam, khr, sg, arg, cluster, idx, &bound);
 
-    /* source slots that exist / are active: lane j % w of the register(s) */
+    /* source slots that exist / are active: lane j % w of the register(s),
+     * slot j existing when that lane exists and j < bound */
     uint32_t slen = two ? 2 * w : w;
     uint64_t exist[2] = { 0, 0 }, live[2] = { 0, 0 };
-    for (uint32_t j = 0; j < slen; j++) {
-        uint32_t l = j % w;
-        if (l < sg->size && j < bound)
-            exist[j / 64] |= 1ull << (j % 64);
-        if (act >> l & 1)
-            live[j / 64] |= 1ull << (j % 64);
+    put_bits(exist, 0, lanes_mask_first(sg->size < bound ? sg->size : bound));
+    put_bits(live, 0, act);
+    if (two) {
+        uint32_t hi = bound > w ? bound - w : 0;
+        put_bits(exist, w, lanes_mask_first(sg->size < hi ? sg->size : hi));
+        put_bits(live, w, act);
     }
     /* undefined results: note them (check mode); they read 0, or the
      * register's current content for an existing inactive lane */
-    for (uint32_t l = 0; l < w; l++) {
+    for (uint32_t l = 0; l < w && coll_notes_on(env); l++) {
         if (!(act >> l & 1))
             continue;
         uint64_t j = idx[l];   // NOLINT(clang-analyzer-core.uninitialized.Assign): compute_index fills idx[0..w)
@@ -121,20 +141,20 @@ coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
     uint32_t per = env->opt->shuffle_algo == COLL_SHUF_CROSSBAR ? w : env->opt->indirect_lanes;
     if (per == 0)
         per = w;
-    uint64_t src[COLL_TMP_LANES], out[LANES_MAX];
+    uint64_t join[COLL_TMP_LANES], out[LANES_MAX];
     for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
         const uint64_t *a = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
+        const uint64_t *src = a;
         if (two) {
             /* join the two sources into one 2w-lane temporary */
-            coll_u_mov(&x, src, coll_rgn_stride(0, 1), a, coll_rgn_stride(0, 1), w,
+            coll_u_mov(&x, join, coll_rgn_stride(0, 1), a, coll_rgn_stride(0, 1), w,
                        ~(lanes_mask)0);
             const uint64_t *b = lanes_src(env->lanes, sg, &in->o[2], comp, x.type, scratch);
-            coll_u_mov(&x, src, coll_rgn_stride(w, 1), b, coll_rgn_stride(0, 1), w,
+            coll_u_mov(&x, join, coll_rgn_stride(w, 1), b, coll_rgn_stride(0, 1), w,
                        ~(lanes_mask)0);
-        } else {
-            memcpy(src, a, w * sizeof *src);
+            src = join;
         }
-        memset(out, 0, sizeof out);
+        memset(out, 0, w * sizeof *out);
         for (int part = wide ? 0 : -1; part < (wide ? 2 : 0); part++)
             for (uint32_t f = 0; f < w; f += per)
                 coll_u_mov_indirect(&x, out, src, slen, exist, idx, f,

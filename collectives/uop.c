@@ -4,15 +4,92 @@
 
 #include <string.h>
 
-static lanes_mask region_mask(coll_rgn r, uint32_t n)
+/* Bits of slots first..first+n-1 below 64 (a register's lanes; slots of
+ * a temporary's second half have no bit). */
+static inline lanes_mask span_mask(uint32_t first, uint32_t n)
 {
+    return first >= 64 ? 0 : lanes_mask_first(n) << first;
+}
+
+/* Whether the n elements of r are the slots first..first+n-1. */
+static inline bool rgn_contiguous(coll_rgn r, uint32_t n)
+{
+    if (r.width == 1)
+        return r.vstride == 1 || n <= 1;
+    return r.hstride == 1 && (n <= r.width || r.vstride == r.width);
+}
+
+/* A walk over a region's slots in element order, row by row: the slots
+ * of the region's formula without a division per element. */
+typedef struct rgn_walk {
+    uint32_t row, at, c;
+} rgn_walk;
+
+static inline rgn_walk rgn_begin(coll_rgn r)
+{
+    return (rgn_walk){ r.first, r.first, 0 };
+}
+
+static inline void rgn_next(rgn_walk *k, coll_rgn r)
+{
+    k->at += r.hstride;
+    if (++k->c == r.width) {
+        k->c = 0;
+        k->row += r.vstride;
+        k->at = k->row;
+    }
+}
+
+/* at[i] = the slot of element i of r for i < n. */
+static void rgn_slots(coll_rgn r, uint32_t n, uint32_t *at)
+{
+    rgn_walk k = rgn_begin(r);
+    for (uint32_t i = 0; i < n; i++, rgn_next(&k, r))
+        at[i] = k.at;
+}
+
+/* The n elements of region r of s as one row: s itself where r is
+ * contiguous, else gathered into tmp in element order (one flat loop: a
+ * scan's rows are 2-16 elements, too short for a vectorised inner loop). */
+static const uint64_t *rgn_row(const uint64_t *s, coll_rgn r, uint32_t n, uint64_t *tmp)
+{
+    if (rgn_contiguous(r, n))
+        return s + r.first;
+    if (r.width == 1) {
+        for (uint32_t i = 0; i < n; i++)
+            tmp[i] = s[r.first + i * r.vstride];
+        return tmp;
+    }
+    rgn_walk k = rgn_begin(r);
+    for (uint32_t i = 0; i < n; i++, rgn_next(&k, r))
+        tmp[i] = s[k.at];
+    return tmp;
+}
+
+/* Store row v[0..n) into region r of d (v not inside d); returns the
+ * written lanes' mask. */
+static lanes_mask rgn_store(uint64_t *d, coll_rgn r, const uint64_t *v, uint32_t n)
+{
+    if (rgn_contiguous(r, n)) {
+        memmove(d + r.first, v, n * sizeof *d);
+        return span_mask(r.first, n);
+    }
     lanes_mask m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t l = coll_rgn_at(r, i);
-        if (l < 64)
-            m |= (lanes_mask)1 << l;
+    rgn_walk k = rgn_begin(r);
+    for (uint32_t i = 0; i < n; i++, rgn_next(&k, r)) {
+        d[k.at] = v[i];
+        if (k.at < 64)
+            m |= (lanes_mask)1 << k.at;
     }
     return m;
+}
+
+/* Whether row p[0..n) can be an operand of a row written to q[0..n) in
+ * one pass: the same row (in place) or no overlap. */
+static inline bool row_safe(const uint64_t *p, const uint64_t *q, uint32_t n)
+{
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)q, len = n * sizeof *p;
+    return a == b || a + len <= b || b + len <= a;
 }
 
 void (*coll_fault_hook)(coll_uop_kind kind, uint64_t *dst, uint32_t slot) = NULL;
@@ -51,11 +128,18 @@ void coll_u_alu(coll_x *x, isa_binop op, uint64_t *d, coll_rgn rd,
 {
     uint64_t r[COLL_TMP_LANES], ta[COLL_TMP_LANES], tb[COLL_TMP_LANES];
     ta[0] = tb[0] = 0;      /* (n may be 0: the row is then never read) */
-    lanes_binop_row(op, x->type, r, coll_rgn_row(a, ra, n, ta), coll_rgn_row(b, rb, n, tb), n);
-    for (uint32_t i = 0; i < n; i++)
-        d[coll_rgn_at(rd, i)] = r[i];
-    fault(COLL_UOP_ALU, d, coll_rgn_at(rd, 0));
-    emit(x, COLL_UOP_ALU, x->type, op, n, region_mask(rd, n), 0, 0);
+    const uint64_t *pa = rgn_row(a, ra, n, ta), *pb = rgn_row(b, rb, n, tb);
+    lanes_mask m;
+    if (rgn_contiguous(rd, n) && row_safe(pa, d + rd.first, n) && row_safe(pb, d + rd.first, n)) {
+        /* every source element is read before its slot is written */
+        lanes_binop_row(op, x->type, d + rd.first, pa, pb, n);
+        m = span_mask(rd.first, n);
+    } else {
+        lanes_binop_row(op, x->type, r, pa, pb, n);
+        m = rgn_store(d, rd, r, n);
+    }
+    fault(COLL_UOP_ALU, d, rd.first);
+    emit(x, COLL_UOP_ALU, x->type, op, n, m, 0, 0);
 }
 
 static double as_double(isa_type t, uint64_t v)
@@ -100,26 +184,50 @@ void coll_u_mov(coll_x *x, uint64_t *d, coll_rgn rd, const uint64_t *s,
 {
     uint64_t r[COLL_TMP_LANES];
     lanes_mask m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        r[i] = s[coll_rgn_at(rs, i)];
-    for (uint32_t i = 0; i < n; i++) {
-        if (i < 64 && !(en >> i & 1))
-            continue;
-        uint32_t l = coll_rgn_at(rd, i);
-        d[l] = r[i];
-        if (l < 64)
-            m |= (lanes_mask)1 << l;
+    /* elements from 64 on have no enable bit: they are always moved */
+    lanes_mask need = lanes_mask_first(n);
+    if ((en & need) == need) {
+        const uint64_t *v = rgn_row(s, rs, n, r);
+        if (!rgn_contiguous(rd, n) && v != r) {   /* d may alias s: read all first */
+            memcpy(r, v, n * sizeof *r);
+            v = r;
+        }
+        m = rgn_store(d, rd, v, n);
+    } else {
+        uint32_t at[COLL_TMP_LANES];
+        const uint64_t *v = rgn_row(s, rs, n, r);
+        if (v != r) {
+            memcpy(r, v, n * sizeof *r);
+            v = r;
+        }
+        rgn_slots(rd, n, at);
+        for (uint32_t i = 0; i < n; i++) {
+            if (i < 64 && !(en >> i & 1))
+                continue;
+            d[at[i]] = v[i];
+            if (at[i] < 64)
+                m |= (lanes_mask)1 << at[i];
+        }
     }
-    fault(COLL_UOP_MOV, d, coll_rgn_at(rd, 0));
+    fault(COLL_UOP_MOV, d, rd.first);
     emit(x, COLL_UOP_MOV, x->type, ISA_BINOP_NONE, n, m, 0, 0);
 }
 
 void coll_u_fill(coll_x *x, uint64_t *d, coll_rgn rd, uint64_t v, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
-        d[coll_rgn_at(rd, i)] = v;
-    fault(COLL_UOP_MOV, d, coll_rgn_at(rd, 0));
-    emit(x, COLL_UOP_MOV, x->type, ISA_BINOP_NONE, n, region_mask(rd, n), 0, 0);
+    lanes_mask m;
+    if (rgn_contiguous(rd, n)) {
+        for (uint32_t i = 0; i < n; i++)
+            d[rd.first + i] = v;
+        m = span_mask(rd.first, n);
+    } else {
+        uint64_t row[COLL_TMP_LANES];
+        for (uint32_t i = 0; i < n; i++)
+            row[i] = v;
+        m = rgn_store(d, rd, row, n);
+    }
+    fault(COLL_UOP_MOV, d, rd.first);
+    emit(x, COLL_UOP_MOV, x->type, ISA_BINOP_NONE, n, m, 0, 0);
 }
 
 void coll_u_bcast(coll_x *x, uint64_t *d, const uint64_t *s, uint32_t lane,
@@ -137,16 +245,28 @@ void coll_u_mov_indirect(coll_x *x, uint64_t *d, const uint64_t *s,
                          const uint64_t *idx, uint32_t first, uint32_t n,
                          lanes_mask en, int part)
 {
-    uint64_t keep = part < 0 ? 0 : part == 0 ? 0xffffffff00000000ull : 0xffffffffull;
-    lanes_mask m = 0;
-    for (uint32_t l = first; l < first + n; l++) {
-        if (!(en >> l & 1))
-            continue;
-        uint64_t j = idx[l], v = 0;
-        if (j < slen && (sexist[j / 64] >> (j % 64) & 1))
-            v = s[j];
-        d[l] = (d[l] & keep) | (v & ~keep);
-        m |= (lanes_mask)1 << l;
+    lanes_mask m = en & span_mask(first, n);
+    bool all_exist = slen <= 128 && (slen <= 64 ? (sexist[0] & lanes_mask_first(slen)) ==
+                                                      lanes_mask_first(slen)
+                                                : sexist[0] == ~0ull &&
+                                                      (sexist[1] & lanes_mask_first(slen - 64)) ==
+                                                      lanes_mask_first(slen - 64));
+    if (part < 0 && all_exist && m == span_mask(first, n)) {
+        /* every lane of the chunk moves a whole element from an existing
+         * slot, or 0 past the end */
+        for (uint32_t l = first; l < first + n; l++) {
+            uint64_t j = idx[l];
+            d[l] = j < slen ? s[j] : 0;
+        }
+    } else {
+        uint64_t keep = part < 0 ? 0 : part == 0 ? 0xffffffff00000000ull : 0xffffffffull;
+        for (lanes_mask left = m; left; left &= left - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(left);
+            uint64_t j = idx[l], v = 0;
+            if (j < slen && (sexist[j / 64] >> (j % 64) & 1))
+                v = s[j];
+            d[l] = (d[l] & keep) | (v & ~keep);
+        }
     }
     fault(COLL_UOP_MOV_INDIRECT, d, first);
     emit(x, COLL_UOP_MOV_INDIRECT, x->type, ISA_BINOP_NONE, n, m, 0, 0);
@@ -160,24 +280,34 @@ void coll_u_index(coll_x *x, coll_ix op, uint64_t *d, const uint64_t *a,
         [COLL_IX_XOR] = ISA_BINOP_XOR, [COLL_IX_AND] = ISA_BINOP_AND,
         [COLL_IX_REM] = ISA_BINOP_NONE, [COLL_IX_ADDS] = ISA_BINOP_ADD,
     };
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t p = (uint32_t)a[i], q = (uint32_t)b[i], r = 0;
-        switch (op) {
-        case COLL_IX_COPY: r = p; break;
-        case COLL_IX_ADD: r = p + q; break;
-        case COLL_IX_SUB: r = p >= q ? p - q : ~0ull; break;
-        case COLL_IX_XOR: r = p ^ q; break;
-        case COLL_IX_AND: r = p & q; break;
-        case COLL_IX_REM:
+    /* one loop per operation (d may be a or b: element i reads only i) */
+#define IX_ROW(EXPR)                                                   \
+    for (uint32_t i = 0; i < n; i++) {                                 \
+        const uint64_t p = (uint32_t)a[i], q = (uint32_t)b[i];         \
+        (void)q;                                                       \
+        d[i] = (EXPR);                                                 \
+    }                                                                  \
+    break
+    switch (op) {
+    case COLL_IX_COPY: IX_ROW(p);
+    case COLL_IX_ADD: IX_ROW(p + q);
+    case COLL_IX_SUB: IX_ROW(p >= q ? p - q : ~0ull);
+    case COLL_IX_XOR: IX_ROW(p ^ q);
+    case COLL_IX_AND: IX_ROW(p & q);
+    case COLL_IX_ADDS: IX_ROW((uint64_t)((int64_t)p + (int32_t)(uint32_t)q));
+    case COLL_IX_REM:
+        for (uint32_t i = 0; i < n; i++) {
+            const uint64_t q = (uint32_t)b[i];
+            uint64_t r = 0;
             if (q) {
                 int64_t m = (int64_t)a[i] % (int64_t)q;
                 r = (uint64_t)(m < 0 ? m + (int64_t)q : m);
             }
-            break;
-        case COLL_IX_ADDS: r = (uint64_t)((int64_t)p + (int32_t)(uint32_t)b[i]); break;
+            d[i] = r;
         }
-        d[i] = r;
+        break;
     }
+#undef IX_ROW
     emit(x, COLL_UOP_ALU, ISA_T_U32, shown[op], n, lanes_mask_first(n), 0, 0);
 }
 

@@ -269,7 +269,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
             ? prev_in : chain;
         uint64_t s = occupy(m, c, (uint32_t)(th - c->th), p, in, passes), done;
         if (i == 0)   /* the payload read (a Gen media block message's token) */
-            write_srcrd(th, ti, s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1));
+            write_srcrd(th, ti, pipe_free_after(m, p, s, passes));
         switch (u->kind) {
         case COLL_UOP_SLM_LOAD:
         case COLL_UOP_SLM_STORE:

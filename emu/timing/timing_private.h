@@ -313,6 +313,12 @@ static inline uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p
     return best;
 }
 
+/* When pipe p, started at s for `passes`, takes its next instruction. */
+static inline uint64_t pipe_free_after(const tm_model *m, tm_pipe p, uint64_t s, uint32_t passes)
+{
+    return s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
+}
+
 /* Occupy pipe p of slot t's EU from max(t0, unit free) for `passes`;
  * returns the start. */
 static inline uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint64_t t0,
@@ -322,7 +328,7 @@ static inline uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint
     if (m->unit_n[p] > 1)
         f += pick_unit(m, f, p);
     uint64_t s = max64(t0, *f);
-    *f = s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
+    *f = pipe_free_after(m, p, s, passes);
     return s;
 }
 
