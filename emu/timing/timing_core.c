@@ -188,6 +188,7 @@ static int model_alloc(tm_model *m)
         c->per_inst = calloc(ninst ? ninst : 1, sizeof *c->per_inst);
         c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
+        c->far_min = TM_NEVER;
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->qage || !c->ord ||
@@ -344,6 +345,7 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
     m.neu = m.tc->eus_per_cu ? m.tc->eus_per_cu : 1;
     m.spe = m.tc->schedulers > m.neu ? m.tc->schedulers / m.neu : 1;
     m.nsched = m.neu * m.spe;
+    m.iw = m.tc->issue_width ? m.tc->issue_width : 1;
     out->ncu = m.ncu;
     out->ninst = tm_ninst(L);
     int rc = 0;

@@ -123,9 +123,7 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         tm_sync_thread(m, c, slot * m->sgs + i);
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
-        uint32_t sc = m->t_sched[slot * m->sgs + i];
-        if (t < c->snext[sc])
-            c->snext[sc] = t;
+        tm_lower_snext(c, m->t_sched[slot * m->sgs + i], t);
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[slot * m->sgs + i];

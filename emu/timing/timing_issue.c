@@ -191,9 +191,7 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
         th->state = TH_RUN;
         th->next_issue = rel;
         th->last_done = max64(th->last_done, rel);
-        uint32_t sc = m->t_sched[base + i];
-        if (rel < c->snext[sc])
-            c->snext[sc] = rel;
+        tm_lower_snext(c, m->t_sched[base + i], rel);
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[base + i];

@@ -3,7 +3,8 @@
  * records they issue inline, and one cycle of a compute unit (tm_step).
  * Event-driven: each thread caches a lower bound of its next issue time
  * and each scheduler the minimum over its threads, so a cycle only looks at
- * schedulers that may issue. */
+ * schedulers that may issue (from a wheel of those bounds when few are due
+ * per cycle). */
 #include "timing_private.h"
 
 #include <string.h>
@@ -149,11 +150,12 @@ static inline uint64_t sm_pipe_free(const tm_model *m, const tm_smask *q, uint32
  * one by one (sm_refresh).  An issue clears the ready bit of the thread it
  * moved, so a thread picked in this cycle is ready again only after a
  * refresh: then the picked ones are masked out. */
-static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
+static inline __attribute__((always_inline)) bool
+step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
     tm_smask *q = &c->sm[s];
-    uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
+    uint32_t iw = m->iw;
     uint32_t ex[8], nex = 0;        /* positions picked since the last wake (kept out) */
     bool reready = false;           /* a refresh ran since the first of them */
     for (uint32_t k = 0; k < iw; k++) {
@@ -179,7 +181,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
             break;
         int ip = issue_picked(m, ci, c, m->s_list[pos], T);
         if (ip < 0)
-            return;
+            return false;
         if (ip) {
             nex = 0;
             reready = false;
@@ -198,6 +200,7 @@ static void step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         cand &= ~q->pm[p];
     }
     c->snext[s] = next <= T ? T + 1 : next;
+    return true;
 }
 
 void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n)
@@ -221,10 +224,10 @@ void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n)
  * fixed, pipes get busier), so later passes of the same cycle look at the
  * remaining candidates only, unless the issue woke a thread: then they scan
  * again. */
-static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
+static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
-    uint32_t iw = m->tc->issue_width ? m->tc->issue_width : 1;
+    uint32_t iw = m->iw;
     uint32_t first = m->s_first[s];
     uint32_t n = m->s_first[s + 1] - first;
     /* all threads of a scheduler share one EU's pipes */
@@ -336,24 +339,30 @@ static void step_sched(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
     c->snext[s] = next;
 }
 
-/* One cycle of compute unit ci at time T: only schedulers that may issue. */
-void tm_step(tm_model *m, uint32_t ci, uint64_t T)
+/* Scheduler s steps at T (round_robin or oldest_first); false on an
+ * error (m->err). */
+static inline __attribute__((always_inline)) bool step_one(tm_model *m, uint32_t ci, bool oldest,
+                                                           uint32_t s, uint64_t T)
+{
+    if (oldest)
+        return step_sched_oldest(m, ci, s, T);
+    step_sched(m, ci, s, T);
+    return !m->err;
+}
+
+/* tm_step looking at every scheduler (more than 64 schedulers, or most of
+ * them due in the last step); returns how many it stepped. */
+static __attribute__((noinline)) uint32_t step_all(tm_model *m, uint32_t ci, uint64_t T)
 {
     tm_cu *c = &m->cu[ci];
-    /* one pass: a scheduler already passed that an issue wakes (barrier
-     * release, new work-group) lowers c->next_time along with its snext */
-    c->next_time = TM_NEVER;
-    uint64_t next = TM_NEVER;
-    bool oldest = c->sm != NULL;
     uint64_t *snext = c->snext;
-    const uint32_t ns = m->nsched;
-    for (uint32_t s = 0; s < ns; s++) {
+    const bool oldest = c->sm != NULL;
+    uint64_t next = TM_NEVER;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < m->nsched; s++) {
         if (snext[s] <= T) {
-            if (oldest)
-                step_sched_oldest(m, ci, s, T);
-            else
-                step_sched(m, ci, s, T);
-            if (m->err)         /* read after a step only: it sets it */
+            n++;
+            if (!step_one(m, ci, oldest, s, T))
                 break;
         }
         if (snext[s] < next)
@@ -362,4 +371,139 @@ void tm_step(tm_model *m, uint32_t ci, uint64_t T)
     if (c->next_time < next)
         next = c->next_time;
     c->next_time = next;
+    return n;
+}
+
+/* The wheel from snext, relative to T (set-up, or a bound below the last
+ * step's time). */
+static void wheel_rebuild(const tm_model *m, tm_cu *c, uint64_t T)
+{
+    memset(c->wheel, 0, sizeof c->wheel);
+    c->wocc = c->far = 0;
+    c->far_min = TM_NEVER;
+    c->far_stale = false;
+    c->wbase = T;
+    for (uint32_t s = 0; s < m->nsched; s++)
+        tm_wheel_put(c, s, c->snext[s]);
+}
+
+/* The exact far_min, after schedulers left far. */
+static void far_refresh(tm_cu *c)
+{
+    uint64_t lo = TM_NEVER;
+    for (uint64_t w = c->far; w; w &= w - 1) {
+        uint64_t v = c->snext[__builtin_ctzll(w)];
+        if (v < lo)
+            lo = v;
+    }
+    c->far_min = lo;
+    c->far_stale = false;
+}
+
+/* tm_step on the wheel (up to 64 schedulers). */
+static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    uint64_t *snext = c->snext;
+    if (__builtin_expect(T < c->wbase, 0))
+        wheel_rebuild(m, c, T);
+    c->wbase = T;
+    const uint32_t tb = (uint32_t)(T & 63);
+    uint64_t due = c->wheel[tb];
+    if (__builtin_expect(c->far_min <= T, 0))
+        for (uint64_t w = c->far; w; w &= w - 1)
+            if (snext[__builtin_ctzll(w)] <= T)
+                due |= 1ull << __builtin_ctzll(w);
+    if (popcount64(due) * 4 > 3 * m->nsched) {
+        /* most are due: drop the wheel, look at them all */
+        c->use_wheel = false;
+        step_all(m, ci, T);
+        return;
+    }
+    c->wheel[tb] = 0;
+    c->wocc &= ~(1ull << tb);
+    if (__builtin_expect(c->far_min <= T, 0)) {
+        c->far &= ~due;
+        far_refresh(c);
+    }
+    c->woken = 0;
+    const bool oldest = c->sm != NULL;
+    while (due) {
+        uint32_t s = (uint32_t)__builtin_ctzll(due);
+        due &= due - 1;
+        if (!step_one(m, ci, oldest, s, T))
+            break;
+        if (__builtin_expect(c->woken == 0, 1)) {
+            /* tm_wheel_put of a bound > T (the steps set none lower) */
+            uint64_t v = snext[s];
+            if (v - T < 64) {
+                c->wheel[v & 63] |= 1ull << s;
+                c->wocc |= 1ull << (v & 63);
+            } else if (v != TM_NEVER) {
+                c->far |= 1ull << s;
+                if (v < c->far_min)
+                    c->far_min = v;
+            }
+            continue;
+        }
+        if (c->woken >> s & 1) {
+            /* its own bound was lowered below T meanwhile (not in the
+             * wheel's range): place them all again */
+            wheel_rebuild(m, c, T);
+            for (uint64_t w = due; w; w &= w - 1) {
+                uint32_t b = (uint32_t)__builtin_ctzll(w);
+                tm_wheel_take(c, b, snext[b]);
+            }
+        } else {
+            tm_wheel_put(c, s, snext[s]);
+        }
+        /* woken schedulers after s that may issue now join the walk */
+        uint64_t w = s == 63 ? 0 : c->woken & ~((2ull << s) - 1);
+        for (; w; w &= w - 1) {
+            uint32_t b = (uint32_t)__builtin_ctzll(w);
+            if (snext[b] <= T && !(due & (1ull << b))) {
+                tm_wheel_take(c, b, snext[b]);
+                due |= 1ull << b;
+            }
+        }
+        c->woken = 0;
+    }
+    if (c->far_stale)
+        far_refresh(c);
+    uint64_t next = c->far_min;
+    if (c->wocc) {
+        uint64_t r = (c->wocc >> tb) | (tb ? c->wocc << (64 - tb) : 0);
+        uint64_t wt = T + (uint64_t)__builtin_ctzll(r);
+        if (wt < next)
+            next = wt;
+    }
+    if (c->next_time < next)
+        next = c->next_time;
+    c->next_time = next;
+}
+
+/* One cycle of compute unit ci at time T: the schedulers that may issue
+ * (snext <= T), in index order.  When most of them are due in each step,
+ * a loop over all of them (step_all) costs least.  Otherwise (up to 64
+ * schedulers) the wheel (tm_cu) gives the due ones and the next time
+ * without looking at the others; a step that lowers a later scheduler's
+ * bound to T (barrier release, new work-group: c->woken) adds it to the
+ * walk, as the loop would reach it.  Both give the same steps in the same
+ * order; which one runs changes no result. */
+void tm_step(tm_model *m, uint32_t ci, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    /* a scheduler already passed that an issue wakes lowers c->next_time
+     * along with its snext */
+    c->next_time = TM_NEVER;
+    if (c->use_wheel) {
+        step_wheel(m, ci, T);
+        return;
+    }
+    uint32_t n = step_all(m, ci, T);
+    /* few due: the wheel from the next step on */
+    if (n * 2 < m->nsched && m->nsched <= 64 && !m->err) {
+        wheel_rebuild(m, c, T);
+        c->use_wheel = true;
+    }
 }
