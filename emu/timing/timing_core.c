@@ -4,7 +4,7 @@
  * as units with a "free at" time, barriers as rendezvous (timing_issue.c).
  * This file builds the model and runs its loop: compute units are stepped
  * in time order (lowest next-issue time, then lowest index, kept in a
- * heap), so shared L2/DRAM ports see requests in time order and the result
+ * heap, or up to 64 CUs in a wheel of bit masks), so shared L2/DRAM ports see requests in time order and the result
  * is deterministic (on several host threads too: timing_threads.c). */
 #include "timing_private.h"
 
@@ -41,6 +41,97 @@ static void heap_down(tm_model *m, uint32_t i)
         i = c;
     }
     h[i] = x;
+}
+
+/* ---- up to 64 CUs: a wheel instead of the heap, the same order ----
+ * slot[t & 63]: the CUs whose next_time is t, for t in [base, base + 64)
+ * (base: the time of the last CU taken, so no CU waits below it); occ: the
+ * non-empty slots; far: the CUs further ahead, far_min their lowest time.
+ * Taking the lowest slot from base and its lowest CU gives the lowest
+ * (next_time, index), as the heap does, in a few mask operations instead
+ * of a sift over log2(CUs) levels.  A CU's next_time changes only in its
+ * own step, between its take and its put. */
+typedef struct cu_wheel {
+    uint64_t slot[64];
+    uint64_t occ, far, far_min, base;
+} cu_wheel;
+
+static void cuw_put(cu_wheel *w, const tm_model *m, uint32_t ci);
+
+/* Every CU of mask filed again from base (a time below base came). */
+static void cuw_refile(cu_wheel *w, const tm_model *m, uint64_t mask, uint64_t base)
+{
+    for (uint32_t b = 0; b < 64; b++)
+        mask |= w->slot[b];
+    mask |= w->far;
+    memset(w, 0, sizeof *w);
+    w->far_min = TM_NEVER;
+    w->base = base;
+    for (; mask; mask &= mask - 1)
+        cuw_put(w, m, (uint32_t)__builtin_ctzll(mask));
+}
+
+static void cuw_put(cu_wheel *w, const tm_model *m, uint32_t ci)
+{
+    uint64_t t = m->cu[ci].next_time;
+    if (t == TM_NEVER)
+        return;
+    if (__builtin_expect(t < w->base, 0)) {
+        cuw_refile(w, m, 1ull << ci, t);
+        return;
+    }
+    if (t - w->base < 64) {
+        w->slot[t & 63] |= 1ull << ci;
+        w->occ |= 1ull << (t & 63);
+    } else {
+        w->far |= 1ull << ci;
+        if (t < w->far_min)
+            w->far_min = t;
+    }
+}
+
+/* The far CUs that came within 64 cycles of base into the slots. */
+static void cuw_pull(cu_wheel *w, const tm_model *m)
+{
+    uint64_t lo = TM_NEVER;
+    for (uint64_t f = w->far; f; f &= f - 1) {
+        uint32_t ci = (uint32_t)__builtin_ctzll(f);
+        uint64_t t = m->cu[ci].next_time;
+        if (t - w->base < 64) {
+            w->far &= ~(1ull << ci);
+            w->slot[t & 63] |= 1ull << ci;
+            w->occ |= 1ull << (t & 63);
+        } else if (t < lo) {
+            lo = t;
+        }
+    }
+    w->far_min = lo;
+}
+
+/* The CU of lowest (next_time, index) out of the wheel, its time in *t;
+ * UINT32_MAX (and TM_NEVER) when every CU is done. */
+static uint32_t cuw_take(cu_wheel *w, const tm_model *m, uint64_t *t)
+{
+    if (w->far_min - w->base < 64)
+        cuw_pull(w, m);
+    if (!w->occ) {
+        *t = w->far_min;
+        if (w->far_min == TM_NEVER)
+            return UINT32_MAX;
+        w->base = w->far_min;
+        cuw_pull(w, m);
+    }
+    uint32_t b0 = (uint32_t)(w->base & 63);
+    uint64_t r = b0 ? (w->occ >> b0) | (w->occ << (64 - b0)) : w->occ;
+    uint64_t tt = w->base + (uint64_t)__builtin_ctzll(r);
+    uint32_t b = (uint32_t)(tt & 63);
+    uint32_t ci = (uint32_t)__builtin_ctzll(w->slot[b]);
+    w->slot[b] &= w->slot[b] - 1;
+    if (!w->slot[b])
+        w->occ &= ~(1ull << b);
+    w->base = tt;
+    *t = tt;
+    return ci;
 }
 
 /* Static placement: slot t runs on EU t mod E (EUs fill round-robin) and on
@@ -382,7 +473,14 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
     for (uint32_t s = 0; !rc && s < m.wgs_per_cu; s++)
         for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
             tm_start_wg(&m, ci, s, 0);
-    if (!rc) {
+    bool use_cuw = m.ncu <= 64;
+    cu_wheel cuw;
+    memset(&cuw, 0, sizeof cuw);
+    cuw.far_min = TM_NEVER;
+    if (!rc && use_cuw) {
+        for (uint32_t ci = 0; ci < m.ncu; ci++)
+            cuw_put(&cuw, &m, ci);
+    } else if (!rc) {
         for (uint32_t ci = 0; ci < m.ncu; ci++)
             m.heap[ci] = (tm_hent){ m.cu[ci].next_time, ci };
         for (uint32_t i = m.ncu / 2; i-- > 0;)
@@ -399,8 +497,14 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         rc = SGEMU_EXIT_INTERNAL;
     }
     while (!rc && !m.err && !threaded) {
-        uint32_t best = m.heap[0].ci;
-        uint64_t bt = m.heap[0].t;
+        uint32_t best;
+        uint64_t bt;
+        if (use_cuw) {
+            best = cuw_take(&cuw, &m, &bt);
+        } else {
+            best = m.heap[0].ci;
+            bt = m.heap[0].t;
+        }
         if (m.tracing && bt >= win + TM_TRACE_TRAFFIC_PERIOD)
             traffic_sample(&m, &win, sent, bt);
         if (bt == TM_NEVER)
@@ -413,8 +517,12 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         while (!m.tracing && !m.err && m.cu[best].nshared == 0 &&
                m.cu[best].next_time != TM_NEVER)
             tm_step(&m, best, m.cu[best].next_time);
-        m.heap[0].t = m.cu[best].next_time;
-        heap_down(&m, 0);
+        if (use_cuw) {
+            cuw_put(&cuw, &m, best);
+        } else {
+            m.heap[0].t = m.cu[best].next_time;
+            heap_down(&m, 0);
+        }
     }
     tm_ahead_end(ahead);        /* before m.err is read: the producer's fault is set */
     if (!rc && m.err) {
