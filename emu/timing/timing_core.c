@@ -199,7 +199,7 @@ static void prepare_insts(tm_model *m)
         ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
         ti->unitset = ti->has_pipe ? m->unit_off[ti->pipe] | m->unit_n[ti->pipe] << 16
                                    : UINT32_MAX;
-        ti->shared = tm_inst_shared(ti);
+        ti->shared = tm_inst_shared(ti, m->tc);
         uint32_t n = 0;
         for (uint32_t i = 0; i < ti->nsrc && n != TM_FLAT_NONE; i++)
             for (uint32_t j = 0; j < ti->src[i].n; j++) {

@@ -88,10 +88,14 @@ static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
 }
 
 /* Whether an instruction's issue may touch shared state: a global memory
- * access, a micro-op sequence (block I/O), a spill; or a work-group barrier,
- * whose release may let the waiting threads issue at once, in the same
- * step, whatever they issue next. */
-bool tm_inst_shared(const tm_inst *ti)
+ * access, a micro-op sequence (block I/O), a spill; a work-group barrier
+ * only when barriers are released at once (latency 0): then the release
+ * may let the arriving thread issue its next record in the same step
+ * (the general scan picks a woken thread again), whatever that record is.
+ * With a latency every release comes after the step, and the release
+ * itself writes only its CU, except through threads whose own flags
+ * already mark the step shared (docs/timing-model.md, "Host threads"). */
+bool tm_inst_shared(const tm_inst *ti, const emu_timing_cfg *tc)
 {
     if (ti->fills || ti->spills)
         return true;
@@ -101,8 +105,9 @@ bool tm_inst_shared(const tm_inst *ti)
     case TM_K_ATOMIC:
     case TM_K_UOPS:
     case TM_K_UOPS_WG:
-    case TM_K_BARRIER:
         return true;
+    case TM_K_BARRIER:
+        return tc->barrier_latency == 0;
     default:
         return false;
     }

@@ -508,7 +508,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti, uint64_t T);
 void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t);
 void tm_set_shared(tm_cu *c, uint32_t t);
 /* Whether an instruction's issue may touch state shared between CUs. */
-bool tm_inst_shared(const tm_inst *ti);
+bool tm_inst_shared(const tm_inst *ti, const emu_timing_cfg *tc);
 void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th);
 /* timing_sched.c: one cycle of compute unit ci at time T. */
 void tm_step(tm_model *m, uint32_t ci, uint64_t T);

@@ -61,8 +61,10 @@ static void assemble(const char *src, isa_kernel *k)
     test_assemble("threads_timing.sgasm", src, k);
 }
 
-static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t local,
-               uint32_t width, uint32_t threads, uint32_t *out, sgemu_stats *st)
+/* run with the Chrome trace written to trace (NULL: none) */
+static int run_traced(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t local,
+                      uint32_t width, uint32_t threads, const char *trace, uint32_t *out,
+                      sgemu_stats *st)
 {
     uint32_t *in = malloc(n * 4);
     assert_non_null(in);
@@ -80,6 +82,7 @@ static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t 
     sgemu_launch L = launch_1d(n, local, width);
     L.threads = threads;
     L.timing = true;
+    L.trace_path = trace;
     L.max_instructions = 100000000;
     sgemu_fault f;
     int rc = sgemu_run(k, cfg, &L, a, st, &f);
@@ -87,6 +90,12 @@ static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t 
         fprintf(stderr, "%s\n", f.msg);
     free(in);
     return rc;
+}
+
+static int run(const isa_kernel *k, const emu_config *cfg, uint32_t n, uint32_t local,
+               uint32_t width, uint32_t threads, uint32_t *out, sgemu_stats *st)
+{
+    return run_traced(k, cfg, n, local, width, threads, NULL, out, st);
 }
 
 static void same_timing(const sgemu_timing *a, const sgemu_timing *b)
@@ -120,6 +129,24 @@ static void same_timing(const sgemu_timing *a, const sgemu_timing *b)
     }
 }
 
+/* Runs on each of counts[] host threads give out1 and the timing ref. */
+static void same_on_threads(const isa_kernel *k, const emu_config *cfg, uint32_t n,
+                            uint32_t local, uint32_t width, const uint32_t *counts,
+                            uint32_t ncounts, const uint32_t *out1, const sgemu_timing *ref)
+{
+    uint32_t *out = calloc(n, 4);
+    assert_non_null(out);
+    for (uint32_t t = 0; t < ncounts; t++) {
+        sgemu_stats st;
+        memset(out, 0, n * 4);
+        assert_int_equal(run(k, cfg, n, local, width, counts[t], out, &st), 0);
+        assert_memory_equal(out, out1, n * 4);
+        same_timing(ref, st.timing);
+        sgemu_stats_free(&st);
+    }
+    free(out);
+}
+
 static void check_config(const char *name, uint32_t n, uint32_t local, uint32_t width)
 {
     emu_config cfg;
@@ -129,24 +156,15 @@ static void check_config(const char *name, uint32_t n, uint32_t local, uint32_t 
     isa_diags_free(&d);
     isa_kernel k;
     assemble(mix_src, &k);
-    uint32_t *out1 = calloc(n, 4), *out = calloc(n, 4);
+    uint32_t *out1 = calloc(n, 4);
     assert_non_null(out1);
-    assert_non_null(out);
     sgemu_stats one;
     assert_int_equal(run(&k, &cfg, n, local, width, 1, out1, &one), 0);
     assert_non_null(one.timing);
     assert_true(one.timing->cycles > 0);
-    for (uint32_t t = 0; t < NTC; t++) {
-        sgemu_stats st;
-        memset(out, 0, n * 4);
-        assert_int_equal(run(&k, &cfg, n, local, width, thread_counts[t], out, &st), 0);
-        assert_memory_equal(out, out1, n * 4);
-        same_timing(one.timing, st.timing);
-        sgemu_stats_free(&st);
-    }
+    same_on_threads(&k, &cfg, n, local, width, thread_counts, NTC, out1, one.timing);
     sgemu_stats_free(&one);
     free(out1);
-    free(out);
     isa_kernel_free(&k);
 }
 
@@ -172,6 +190,71 @@ static void round_robin_one_unit(void **state)
 {
     (void)state;
     check_config("test-simple", 32 * 21, 32, 8);
+}
+
+/* A global store right after a work-group barrier, sub-groups arriving
+ * apart: with barriers released at once (latency 0) the release may let
+ * the last arriving thread issue the store in the arrival's own step, so
+ * that step must take its shared turn; with a latency it stays inside the
+ * CU.  Both scheduler policies.
+ * The Chrome trace keeps the strict (time, CU) order of every step (no
+ * local step runs ahead), the reference the other runs must match. */
+static const char barrier_store_src[] =
+    ".kernel bs\n"
+    ".arg in global u32\n"
+    ".arg out global u32\n"
+    ".arg scratch local u32\n"
+    "    mov.u32 r1, %local_id.x\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r3, [%in + r0*4]\n"
+    "    shr.u32 r5, r1, 3\n"
+    "    add.u32 r5, r5, 1\n"
+    "loop:\n"
+    "    mad.u32 r3, r3, 1664525, 1013904223\n"
+    "    sub.u32 r5, r5, 1\n"
+    "    cmp.ne.u32 p1, r5, 0\n"
+    "    bra p1, loop\n"
+    "    st.local.u32 [%scratch + r1*4], r3\n"
+    "    barrier.local\n"
+    "    st.global.u32 [%out + r0*4], r3\n"
+    "    ret\n";
+
+static void barrier_then_store(void **state)
+{
+    (void)state;
+    isa_kernel k;
+    assemble(barrier_store_src, &k);
+    const uint32_t n = 64 * 48;
+    static const uint32_t lat[] = { 0, 30 };
+    for (uint32_t li = 0; li < 8; li++) {
+        /* one sub-group per work-group: no other thread waits at the
+         * barrier whose next record would mark the step shared */
+        uint32_t local = li < 4 ? 8 : 64;
+        emu_config cfg;
+        isa_diags d;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(emu_config_load_bundled("intel-xe-hpg", &cfg, &d), 0);
+        isa_diags_free(&d);
+        cfg.compute_units = 4;
+        cfg.timing.barrier_latency = lat[li % 2];
+        /* the general scan (round robin) picks a released thread again in
+         * the cycle it arrived in; issue width 2 lets it */
+        cfg.timing.policy = (li / 2) % 2;
+        cfg.timing.issue_width = 2;
+        cfg.timing.barrier_arrival_ii = 0;
+        cfg.timing.barrier_release_ii = 0;
+        uint32_t *out1 = calloc(n, 4);
+        assert_non_null(out1);
+        sgemu_stats strict;
+        const char *tp = "threads_timing_barrier_trace.json";
+        assert_int_equal(run_traced(&k, &cfg, n, local, 8, 1, tp, out1, &strict), 0);
+        remove(tp);
+        static const uint32_t counts[] = { 1, 2, 3 };
+        same_on_threads(&k, &cfg, n, local, 8, counts, 3, out1, strict.timing);
+        sgemu_stats_free(&strict);
+        free(out1);
+    }
+    isa_kernel_free(&k);
 }
 
 /* work-item 1000 loads out of bounds: work-group 15 (local 64) faults */
@@ -240,6 +323,7 @@ int main(void)
         cmocka_unit_test(xe_hpg_sixteen_wide),
         cmocka_unit_test(h100_many_units),
         cmocka_unit_test(round_robin_one_unit),
+        cmocka_unit_test(barrier_then_store),
         cmocka_unit_test(fault_as_one_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
