@@ -53,19 +53,29 @@ static void lane_addrs(const blk *b, const isa_addr *a, uint64_t *out)
     const uint64_t *idx = a->has_index ? lanes_reg(b->sg, a->index) : NULL;
     uint64_t argbase = a->base_kind == ISA_OPND_ARG && b->env->lanes->arg_values
         ? b->env->lanes->arg_values[a->base] : 0;
-    for (uint32_t l = 0; l < b->S; l++) {
-        uint64_t v = base ? base[l] : argbase;
-        if (idx) {
-            int64_t i;
-            switch (a->index_type) {
-            case ISA_T_U32: i = (int64_t)(uint32_t)idx[l]; break;
-            case ISA_T_I64: case ISA_T_U64: i = (int64_t)idx[l]; break;
-            default: i = (int64_t)(int32_t)(uint32_t)idx[l]; break;
-            }
-            v += (uint64_t)(i * (int64_t)a->scale);
-        }
-        out[l] = v + (uint64_t)a->disp;
-    }
+    const int64_t scale = a->scale;
+    const uint64_t disp = (uint64_t)a->disp;
+    const uint32_t S = b->S;
+    /* base (per lane or one value) + index converted by its type x scale
+     * + displacement, a loop per case (the sum wraps as one expression) */
+#define ADDR_ROW(OFF)                                                  \
+    do {                                                               \
+        if (base)                                                      \
+            for (uint32_t l = 0; l < S; l++)                           \
+                out[l] = base[l] + (OFF) + disp;                       \
+        else                                                           \
+            for (uint32_t l = 0; l < S; l++)                           \
+                out[l] = argbase + (OFF) + disp;                       \
+    } while (0)
+    if (!idx)
+        ADDR_ROW(0);
+    else if (a->index_type == ISA_T_U32)
+        ADDR_ROW((uint64_t)((int64_t)(uint32_t)idx[l] * scale));
+    else if (a->index_type == ISA_T_I64 || a->index_type == ISA_T_U64)
+        ADDR_ROW((uint64_t)((int64_t)idx[l] * scale));
+    else
+        ADDR_ROW((uint64_t)((int64_t)(int32_t)(uint32_t)idx[l] * scale));
+#undef ADDR_ROW
 }
 
 /* One element of es bytes (1, 2, 4 or 8) from its register value
@@ -128,12 +138,17 @@ static coll_status buffer_io(blk *b, coll_report *rep)
     const coll_env *env = b->env;
     isa_space sp = (isa_space)in->space;
     const isa_operand *ao = b->write ? &in->o[0] : &in->o[1];
-    uint64_t addr[LANES_MAX] = { 0 };
+    uint64_t addr[LANES_MAX];
+    addr[b->first] = 0;     /* (lane_addrs fills lanes 0..S-1, first among them) */
     lane_addrs(b, &ao->addr, addr);
-    uint64_t p = addr[b->first];
-    for (uint32_t l = 0; l < b->S; l++)
-        if ((b->act >> l & 1) && addr[l] != p)
-            return coll_fail(rep, COLL_NONUNIFORM_PTR, b->sgi, l, (int64_t)addr[l]);
+    uint64_t p = addr[b->first], differ = 0;
+    if (b->act == lanes_mask_first(b->S))      /* every lane: one pass, no bit tests */
+        for (uint32_t l = 0; l < b->S; l++)
+            differ |= addr[l] ^ p;
+    if (differ || b->act != lanes_mask_first(b->S))
+        for (uint32_t l = 0; l < b->S; l++)
+            if ((b->act >> l & 1) && addr[l] != p)
+                return coll_fail(rep, COLL_NONUNIFORM_PTR, b->sgi, l, (int64_t)addr[l]);
     /* reads 4 bytes, writes 16; local block I/O 16 both ways */
     uint64_t align = (b->write || sp == ISA_SPACE_LOCAL) ? 16 : 4;
     if (p % align)
