@@ -1,6 +1,8 @@
 /* math_temps.c - the registers an elementary function holds while it runs
  * on an Intel target, from the table IGC's inlined math library was
- * measured into (math_temps.def, docs/regalloc.md, Elementary functions). */
+ * measured into (math_temps.def), and what two functions of the same
+ * operands keep live between them (math_shared.def); docs/regalloc.md,
+ * Elementary functions. */
 #include "emu_private.h"
 
 #include <string.h>
@@ -19,6 +21,20 @@ static const math_row rows[] = {
 #undef MATH_TEMPS
 };
 
+/* grouped by target: one target's rows are contiguous */
+static const char *const shared_target[] = {
+#define MATH_SHARED(target, a, b, type, term, bytes) target,
+#include "math_shared.def"
+#undef MATH_SHARED
+};
+
+static const isa_math_shared shared_rows[] = {
+#define MATH_SHARED(target, a, b, type, term, bytes) \
+    { ISA_OP_##a, ISA_OP_##b, term, type, bytes },
+#include "math_shared.def"
+#undef MATH_SHARED
+};
+
 bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out)
 {
     memset(out, 0, sizeof *out);
@@ -33,5 +49,16 @@ bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out)
         out->bytes[r->op][r->type] = (uint16_t)(((uint32_t)r->regs[w] * bpr + width - 1) / width);
         any = true;
     }
+    /* values of the device compiler's IR: bytes per lane at every width */
+    const size_t n = sizeof shared_rows / sizeof shared_rows[0];
+    for (size_t i = 0; w >= 0 && i < n && !out->nshared; i++)
+        if (strcmp(shared_target[i], cfg->ocloc_target) == 0) {
+            size_t e = i;
+            while (e < n && strcmp(shared_target[e], cfg->ocloc_target) == 0)
+                e++;
+            out->shared = &shared_rows[i];
+            out->nshared = (uint32_t)(e - i);
+            any = true;
+        }
     return any;
 }

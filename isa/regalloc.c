@@ -657,19 +657,171 @@ static unsigned widened_from(const ra *r, uint32_t pc)
     return t;
 }
 
+/* The float type (0 f16, 1 f32, 2 f64) of the elementary function at pc
+ * as the device compiler runs it, or -1 for other instructions. */
+static int math_type(const ra *r, uint32_t pc)
+{
+    const isa_inst *in = &r->code[pc];
+    if (!r->mt || !isa_op_math(in->op))
+        return -1;
+    switch (in->type == ISA_T_F64 ? widened_from(r, pc) : in->type) {
+    case ISA_T_F16: return 0;
+    case ISA_T_F32: return 1;
+    case ISA_T_F64: return 2;
+    default: return -1;
+    }
+}
+
 /* Bytes per lane an elementary function holds beyond its operands while it
  * runs (the device compiler's inlined library code); 0 for the others. */
 static uint32_t math_temp_bytes(const ra *r, uint32_t pc)
 {
-    const isa_inst *in = &r->code[pc];
-    if (!r->mt || !isa_op_math(in->op))
-        return 0;
-    switch (in->type == ISA_T_F64 ? widened_from(r, pc) : in->type) {
-    case ISA_T_F16: return r->mt->bytes[in->op][0];
-    case ISA_T_F32: return r->mt->bytes[in->op][1];
-    case ISA_T_F64: return r->mt->bytes[in->op][2];
-    default: return 0;
+    const int t = math_type(r, pc);
+    return t < 0 ? 0 : r->mt->bytes[r->code[pc].op][t];
+}
+
+/* The value register reg holds when the instruction at pc reads it, as the
+ * device compiler's value numbering sees it: followed back through copies,
+ * conversions and additions of zero within the block that starts at
+ * `start`.  The instruction that computed it (1 << 32 | pc), the spill slot
+ * it was filled from (2 << 32 | offset), or reg's value at the block's
+ * start (3 << 32 | reg). */
+static uint64_t value_root(const ra *r, uint32_t pc, uint32_t reg, uint32_t start)
+{
+    for (uint32_t b = pc; b-- > start;) {
+        const isa_inst *d = &r->code[b];
+        if (!d->nopnd || d->o[0].kind != ISA_OPND_REG || d->o[0].reg != reg)
+            continue;
+        const bool zero_add = d->op == ISA_OP_ADD && d->nopnd == 3 &&
+                              d->o[2].kind == ISA_OPND_IMM && d->o[2].imm == 0;
+        if ((d->op == ISA_OP_MOV || d->op == ISA_OP_CVT || zero_add) && d->nopnd >= 2 &&
+            d->o[1].kind == ISA_OPND_REG && d->vec == 1) {
+            reg = d->o[1].reg;
+            continue;
+        }
+        if (d->op == ISA_OP_LD && d->space == ISA_SPACE_PRIVATE &&
+            d->o[1].kind == ISA_OPND_ADDR && d->o[1].addr.base_kind == ISA_OPND_NONE)
+            return 2ull << 32 | (uint32_t)d->o[1].addr.disp;
+        return 1ull << 32 | b;
     }
+    return 3ull << 32 | reg;
+}
+
+/* Do the elementary functions at pcs a < b (one block from `start`) read
+ * the same operands, as the pairs were measured: the first operand, and
+ * the second where both take a second float operand (rootn's is an
+ * integer)? */
+static bool same_operands(const ra *r, uint32_t a, uint32_t b, uint32_t start)
+{
+    const isa_inst *x = &r->code[a], *y = &r->code[b];
+    const unsigned nx = isa_shape_sources(isa_ops[x->op].shape);
+    const unsigned ny = isa_shape_sources(isa_ops[y->op].shape);
+    const unsigned n = nx >= 2 && ny >= 2 && (x->op == ISA_OP_ROOTN) == (y->op == ISA_OP_ROOTN)
+                       ? 2 : 1;
+    for (unsigned o = 1; o <= n; o++) {
+        if (o >= x->nopnd || o >= y->nopnd || x->o[o].kind != ISA_OPND_REG ||
+            y->o[o].kind != ISA_OPND_REG ||
+            value_root(r, a, x->o[o].reg, start) != value_root(r, b, y->o[o].reg, start))
+            return false;
+    }
+    return true;
+}
+
+/* One value the device compiler keeps live between elementary functions:
+ * a term of the table, computed from one operand value (root), live from
+ * the first function that computes it up to the last that reads it. */
+typedef struct shared_term {
+    uint64_t root;
+    uint32_t term, lo, hi, bytes;
+} shared_term;
+
+/* Add term t of the functions at pcs a < b of operand root `root` to the
+ * list (widening its span when it is there). */
+static bool note_term(shared_term **v, uint32_t *n, uint32_t *cap, uint64_t root,
+                      const isa_math_shared *t, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i < *n; i++) {
+        shared_term *x = &(*v)[i];
+        if (x->root == root && x->term == t->term) {
+            x->lo = a < x->lo ? a : x->lo;
+            x->hi = b > x->hi ? b : x->hi;
+            return true;
+        }
+    }
+    if (*n == *cap) {
+        const uint32_t c = *cap ? *cap * 2 : 16;
+        shared_term *nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return false;
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = (shared_term){ root, t->term, a, b, t->bytes };
+    return true;
+}
+
+/* What elementary functions of the same operands keep live between them:
+ * the device compiler computes their common terms once, in the first, and
+ * holds each until the last function that reads it.  extra[pc] = the bytes
+ * per lane of the terms live across pc (pairs within one block, each term
+ * of one operand value counted once).  NULL when there is nothing to add. */
+static uint32_t *shared_live(const ra *r)
+{
+    if (!r->mt || !r->mt->nshared || !r->n)
+        return NULL;
+    uint32_t *start = malloc(r->n * sizeof *start);
+    uint8_t *target = calloc(r->n + 1, 1);
+    shared_term *terms = NULL;
+    uint32_t nt = 0, cap = 0;
+    bool ok = start && target;
+    for (uint32_t pc = 0; ok && pc < r->n; pc++)
+        if (isa_ops[r->code[pc].op].family == ISA_FAM_BRA)
+            target[r->code[pc].target > r->n ? r->n : r->code[pc].target] = 1;
+    for (uint32_t pc = 0; ok && pc < r->n; pc++) {
+        const isa_family f = pc ? isa_ops[r->code[pc - 1].op].family : ISA_FAM_BRA;
+        start[pc] = !pc || target[pc] || f == ISA_FAM_BRA || f == ISA_FAM_RET ? pc
+                                                                              : start[pc - 1];
+    }
+    for (uint32_t a = 0; ok && a < r->n; a++) {
+        const int t = math_type(r, a);
+        if (t < 0)
+            continue;
+        const unsigned op_a = r->code[a].op;
+        for (uint32_t b = a + 1; ok && b < r->n && start[b] == start[a]; b++) {
+            if (math_type(r, b) != t)
+                continue;
+            const unsigned op_b = r->code[b].op;
+            bool same = false, checked = false;
+            for (uint32_t i = 0; ok && i < r->mt->nshared; i++) {
+                const isa_math_shared *s = &r->mt->shared[i];
+                if (s->type != t || !((s->op_a == op_a && s->op_b == op_b) ||
+                                      (s->op_a == op_b && s->op_b == op_a)))
+                    continue;
+                if (!checked) {
+                    same = same_operands(r, a, b, start[a]);
+                    checked = true;
+                }
+                if (!same)
+                    break;
+                ok = note_term(&terms, &nt, &cap,
+                               value_root(r, a, r->code[a].o[1].reg, start[a]), s, a, b);
+            }
+        }
+    }
+    uint32_t *extra = ok && nt ? calloc(r->n + 1, sizeof *extra) : NULL;
+    if (extra) {
+        /* a difference array over the spans, then its running sum */
+        for (uint32_t i = 0; i < nt; i++) {
+            extra[terms[i].lo] += terms[i].bytes;
+            extra[terms[i].hi] -= terms[i].bytes;
+        }
+        for (uint32_t pc = 1; pc < r->n; pc++)
+            extra[pc] += extra[pc - 1];
+    }
+    free(start);
+    free(target);
+    free(terms);
+    return extra;
 }
 
 /* The demand: most bytes per lane live at once (live into an instruction,
@@ -679,18 +831,20 @@ static uint32_t demand(const ra *r, uint32_t *peak_pc)
 {
     uint32_t best = 0;
     *peak_pc = NONE32;
+    uint32_t *extra = shared_live(r);
     for (uint32_t pc = 0; pc < r->n; pc++) {
         uint32_t p1, p2;
         const uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw,
                                      r->cin + (size_t)pc * r->cw, NONE32, &p1) + (p1 + 7) / 8;
         const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
                                      r->cout + (size_t)pc * r->cw, pc, &p2) + (p2 + 7) / 8;
-        const uint32_t m = (a > b ? a : b) + math_temp_bytes(r, pc);
+        const uint32_t m = (a > b ? a : b) + math_temp_bytes(r, pc) + (extra ? extra[pc] : 0);
         if (m > best || *peak_pc == NONE32) {
             best = m;
             *peak_pc = pc;
         }
     }
+    free(extra);
     return best;
 }
 

@@ -526,8 +526,22 @@ char *isa_disassemble(const isa_kernel *k);
  * in bytes per lane, per opcode and float type ([0] f16, [1] f32, [2] f64):
  * what the device compiler's inlined math library keeps in registers
  * beyond the function's operands (docs/regalloc.md, Elementary functions). */
+/* shared: what the device compiler keeps live from one elementary function
+ * into a later one of the same operands (its value numbering computes their
+ * common terms once, in the first): per pair of opcodes (either order) and
+ * float type, each term the pair shares, numbered so that pairs sharing one
+ * value name the same term, and its bytes per lane. */
+typedef struct isa_math_shared {
+    uint16_t op_a, op_b;
+    uint16_t term;
+    uint8_t type;           /* 0 f16, 1 f32, 2 f64 */
+    uint8_t bytes;
+} isa_math_shared;
+
 typedef struct isa_math_temps {
     uint16_t bytes[ISA_OP_COUNT][3];
+    const isa_math_shared *shared;
+    uint32_t nshared;
 } isa_math_temps;
 
 typedef struct isa_ra_opts {

@@ -242,6 +242,58 @@ static void test_math_temporaries(void **state)
     assert_int_equal(live_with(src, &mt), 12 + 100);
 }
 
+/* Two pows of one value (the second through an addition of zero, as sgemu
+ * lowers powr): the device compiler computes their common terms once, in
+ * the first, and holds them into the second, so the pair's shared bytes S
+ * are live from the first pow up to the second.  At the first pow: live
+ * out {r0 r1 r2} 12 bytes + its 20 temporaries + S.  With the second pow of
+ * another value (a load) nothing is shared, and r1 dies at the first pow:
+ * 8 + 20. */
+static const char two_pows[] =
+    ".kernel two_pows\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %%global_id.x\n"
+    "    ld.global.f32 r1, [%%in + r0*4]\n"
+    "    pow.f32 r2, r1, r1\n"
+    "    st.global.f32 [%%out + r0*4], r2\n"
+    "    %s\n"
+    "    pow.f32 r4, r3, r3\n"
+    "    st.global.f32 [%%in + r0*4], r4\n";
+
+static void test_math_shared(void **state)
+{
+    (void)state;
+    static isa_math_temps mt;
+    memset(&mt, 0, sizeof mt);
+    mt.bytes[ISA_OP_POW][1] = 20;
+    char src[1024];
+    snprintf(src, sizeof src, two_pows, "add.f32 r3, r1, 0.0");
+    assert_int_equal(live_with(src, &mt), 12 + 20);
+    /* two terms of the pair; a term of another type or pair is not */
+    isa_math_shared sh[] = {
+        { ISA_OP_POW, ISA_OP_POW, 0, 1, 16 }, { ISA_OP_POW, ISA_OP_POW, 1, 1, 4 },
+        { ISA_OP_POW, ISA_OP_POW, 2, 2, 64 }, { ISA_OP_POW, ISA_OP_EXP, 3, 1, 64 },
+    };
+    mt.shared = sh;
+    mt.nshared = 4;
+    assert_int_equal(live_with(src, &mt), 12 + 20 + 16 + 4);
+    snprintf(src, sizeof src, two_pows, "ld.global.f32 r3, [%out + r0*4]");
+    assert_int_equal(live_with(src, &mt), 8 + 20);
+    /* a copy is the same value; an addition of one is not */
+    snprintf(src, sizeof src, two_pows, "mov.f32 r3, r1");
+    assert_int_equal(live_with(src, &mt), 12 + 20 + 16 + 4);
+    snprintf(src, sizeof src, two_pows, "add.f32 r3, r1, 1.0");
+    assert_int_equal(live_with(src, &mt), 12 + 20);
+    /* a third pow of the value: each term is live once, from the first pow
+     * to the last (at the first: r0 r1 r2 live out, as above) */
+    snprintf(src, sizeof src, two_pows,
+             "pow.f32 r5, r1, r1\n    st.global.f32 [%out + r0*4], r5\n"
+             "    mov.f32 r3, r1");
+    assert_int_equal(live_with(src, &mt), 12 + 20 + 16 + 4);
+    /* a block boundary (a branch target) between them: nothing shared */
+    snprintf(src, sizeof src, two_pows, "bra L1\nL1:\n    mov.f32 r3, r1");
+    assert_int_equal(live_with(src, &mt), 12 + 20);
+}
+
 /* Budget 8 bytes (two u32) for the kernel above.  Round 1: the first peak
  * is `mul r2` (12 bytes out); r0 is read there, r1 and r2 next at `mul r3`
  * (one step): the tie goes to the first, r1 -> slot 0.  Its fill before
@@ -575,6 +627,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_demand_is_the_live_set),
         cmocka_unit_test(test_math_temporaries),
+        cmocka_unit_test(test_math_shared),
         cmocka_unit_test(test_spill_to_budget),
         cmocka_unit_test(test_remat_to_budget),
         cmocka_unit_test(test_remat_before_spill),
