@@ -73,6 +73,12 @@ typedef enum coll_bform {
 void coll_u_alu(coll_x *x, isa_binop op, uint64_t *d, coll_rgn rd,
                 const uint64_t *a, coll_rgn ra, const uint64_t *b, coll_rgn rb,
                 uint32_t n);
+/* The same micro-op as coll_u_alu(x, op, t, rows, t, ra, t, rows, n) for
+ * a region `rows` of disjoint runs of consecutive slots (hstride 1,
+ * vstride >= width) and ra of one slot per run (hstride 0, the same
+ * width): a blocked scan's step, each run one row operation in place. */
+void coll_u_alu_rows(coll_x *x, isa_binop op, uint64_t *t, coll_rgn rows, coll_rgn ra,
+                     uint32_t n);
 /* Compare: d[i] = (a[i] cond b[i]) ? 1 : 0 for i < n where en has bit i
  * (floats compare as numbers), 0 elsewhere; emitted as an ALU micro-op. */
 void coll_u_cmp(coll_x *x, isa_binop cond, uint64_t *d, const uint64_t *a,

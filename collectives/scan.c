@@ -32,7 +32,10 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
             uint16_t h = (uint16_t)(b / 2);
             coll_rgn up = { h, (uint16_t)b, h, 1 };
             coll_rgn last = { (uint16_t)(h - 1), (uint16_t)b, h, 0 };
-            coll_u_alu(x, op, t, up, t, last, t, up, p / 2);
+            if (h >= 4 && p / 2 > h)   /* several runs long enough for a row each */
+                coll_u_alu_rows(x, op, t, up, last, p / 2);
+            else
+                coll_u_alu(x, op, t, up, t, last, t, up, p / 2);
         }
     }
     if (exclusive && en && coll_needs_exc_fixup(op, x->type))

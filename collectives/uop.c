@@ -142,6 +142,27 @@ void coll_u_alu(coll_x *x, isa_binop op, uint64_t *d, coll_rgn rd,
     emit(x, COLL_UOP_ALU, x->type, op, n, m, 0, 0);
 }
 
+void coll_u_alu_rows(coll_x *x, isa_binop op, uint64_t *t, coll_rgn rows, coll_rgn ra,
+                     uint32_t n)
+{
+    /* a's values first (one per row), then each row in place */
+    uint64_t av[COLL_TMP_LANES], row[COLL_TMP_LANES];
+    const uint32_t nrow = (n + rows.width - 1) / rows.width;
+    for (uint32_t k = 0; k < nrow; k++)
+        av[k] = t[ra.first + k * ra.vstride];
+    lanes_mask m = 0;
+    for (uint32_t k = 0, i = 0; k < nrow; k++, i += rows.width) {
+        const uint32_t cnt = n - i < rows.width ? n - i : rows.width;
+        const uint32_t at = rows.first + k * rows.vstride;
+        for (uint32_t c = 0; c < cnt; c++)
+            row[c] = av[k];
+        lanes_binop_row(op, x->type, t + at, row, t + at, cnt);
+        m |= span_mask(at, cnt);
+    }
+    fault(COLL_UOP_ALU, t, rows.first);
+    emit(x, COLL_UOP_ALU, x->type, op, n, m, 0, 0);
+}
+
 static double as_double(isa_type t, uint64_t v)
 {
     float f;
