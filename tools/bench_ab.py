@@ -23,7 +23,6 @@ import time
 
 # columns that name a row rather than measure it
 KEY_COLUMNS = {"run", "threads", "workload", "size", "S", "items", "mode"}
-NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?(x)?$")
 
 
 def parse_tables(text):
@@ -57,17 +56,33 @@ def table_name(heading):
     return re.split(r"[:(]", heading, maxsplit=1)[0].strip()
 
 
+# a figure with a note after it, such as "243.31 (.cl)": number, 'x', note
+NOTED = re.compile(r"^(-?[0-9]+(?:\.[0-9]+)?)(x?)(\s.*)?$")
+
+
+def figure(cell):
+    """The number a cell starts with, or None (a cell with no figure)."""
+    m = NOTED.match(cell)
+    return float(m.group(1)) if m else None
+
+
 def median_cell(values):
+    """The median of the rounds' figures, printed with the first round's
+    decimals, 'x' and note; the first value when a round has no figure or
+    another note."""
+    first = NOTED.match(values[0])
+    if not first:
+        return values[0]
     nums = []
     for v in values:
-        m = NUMBER.match(v)
-        if not m:
+        m = NOTED.match(v)
+        if not m or m.group(2, 3) != first.group(2, 3):
             return values[0]
-        nums.append(float(v.rstrip("x")))
+        nums.append(float(m.group(1)))
     med = statistics.median(nums)
-    suffix = "x" if values[0].endswith("x") else ""
-    decimals = len(values[0].rstrip("x").split(".")[1]) if "." in values[0] else 0
-    return f"{med:.{decimals}f}{suffix}"
+    number = first.group(1)
+    decimals = len(number.split(".")[1]) if "." in number else 0
+    return f"{med:.{decimals}f}{first.group(2)}{first.group(3) or ''}"
 
 
 def merge_rounds(outputs):
@@ -123,8 +138,8 @@ def side_by_side(before, after):
                     cells.append(av if av is not None else bv)
                 elif av is None or bv is None:
                     cells.append(f"{bv or '-'} -> {av or '-'}")
-                elif NUMBER.match(av) and NUMBER.match(bv) and float(bv.rstrip("x")) != 0:
-                    r = float(av.rstrip("x")) / float(bv.rstrip("x"))
+                elif figure(av) is not None and figure(bv):
+                    r = figure(av) / figure(bv)
                     cells.append(f"{bv} -> {av} ({r:.2f})")
                 else:
                     cells.append(f"{bv} -> {av}")

@@ -14,7 +14,7 @@ TOOL = sys.argv[1]
 
 def fake_build(root, name, rows):
     """A build directory whose sgemu-bench appends its name to LOG and prints
-    the next round's table; rows[r] = (S=8 figure, S=16 figure)."""
+    the next round's table; rows[r] = (S=8, S=16, S=32 figures)."""
     d = os.path.join(root, name, "tools", "bench")
     os.makedirs(d)
     exe = os.path.join(d, "sgemu-bench")
@@ -27,9 +27,10 @@ def fake_build(root, name, rows):
         f.write('echo "# sgemu-bench"\necho\necho "## Workloads (1 host thread)"\necho\n')
         f.write('echo "| workload | S | rate | output |"\necho "|---|---|---|---|"\n')
         f.write('case $r in\n')
-        for r, (a, b) in enumerate(rows):
+        for r, (a, b, c) in enumerate(rows):
             f.write(f'{r}) echo "| vadd | 8 | {a} | = native |"; '
-                    f'echo "| vadd | 16 | {b} | = native |";;\n')
+                    f'echo "| vadd | 16 | {b} | = native |"; '
+                    f'echo "| vadd | 32 | {c} | = native |";;\n')
         f.write('esac\n')
     os.chmod(exe, 0o755)
     return os.path.join(root, name)
@@ -43,8 +44,10 @@ def main():
             failures.append(what)
 
     with tempfile.TemporaryDirectory() as root:
-        before = fake_build(root, "before", [("1.00", "2.0"), ("3.00", "2.0"), ("2.00", "9.0")])
-        after = fake_build(root, "after", [("4.00", "2.0"), ("4.00", "2.0"), ("1.00", "2.0")])
+        before = fake_build(root, "before", [("1.00", "2.0", "1.5 (.cl)"), ("3.00", "2.0", "0.5 (.cl)"),
+                                             ("2.00", "9.0", "1.0 (.cl)")])
+        after = fake_build(root, "after", [("4.00", "2.0", "2.0 (.cl)"), ("4.00", "2.0", "3.0 (.cl)"),
+                                           ("1.00", "2.0", "9.0 (.cl)")])
         out = os.path.join(root, "out")
         p = subprocess.run([sys.executable, TOOL, "--before", before, "--after", after,
                             "--rounds", "3", "--out", out], capture_output=True, text=True,
@@ -59,6 +62,9 @@ def main():
         check("| vadd | 8 | 2.00 -> 4.00 (2.00) | = native |" in md, "S=8 row:\n" + md)
         # S=16: before median 2.0, after 2.0: equal cells print once
         check("| vadd | 16 | 2.0 | = native |" in md, "S=16 row:\n" + md)
+        # a figure with a note: the median of the figures, the note kept
+        # (before 1.5, 0.5, 1.0 -> 1.0; after 2, 3, 9 -> 3.0)
+        check("| vadd | 32 | 1.0 (.cl) -> 3.0 (.cl) (3.00) | = native |" in md, "S=32 row:\n" + md)
         with open(os.path.join(out, "side-by-side.json"), encoding="utf-8") as f:
             js = json.load(f)
         rows = js["tables"]["Workloads (1 host thread)"]
