@@ -43,95 +43,25 @@ static void heap_down(tm_model *m, uint32_t i)
     h[i] = x;
 }
 
-/* ---- up to 64 CUs: a wheel instead of the heap, the same order ----
- * slot[t & 63]: the CUs whose next_time is t, for t in [base, base + 64)
- * (base: the time of the last CU taken, so no CU waits below it); occ: the
- * non-empty slots; far: the CUs further ahead, far_min their lowest time.
- * Taking the lowest slot from base and its lowest CU gives the lowest
- * (next_time, index), as the heap does, in a few mask operations instead
- * of a sift over log2(CUs) levels.  A CU's next_time changes only in its
- * own step, between its take and its put. */
-typedef struct cu_wheel {
-    uint64_t slot[64];
-    uint64_t occ, far, far_min, base;
-} cu_wheel;
-
-static void cuw_put(cu_wheel *w, const tm_model *m, uint32_t ci);
-
-/* Every CU of mask filed again from base (a time below base came). */
-static void cuw_refile(cu_wheel *w, const tm_model *m, uint64_t mask, uint64_t base)
+/* ---- up to 64 CUs: a wheel (timing_wheel.h) instead of the heap ----
+ * base is the time of the last CU taken, so no CU waits below it; the
+ * lowest slot from base and its lowest CU give the lowest (next_time,
+ * index), as the heap does, in a few mask operations instead of a sift
+ * over log2(CUs) levels.  A CU's next_time changes only in its own step,
+ * between its take and its put. */
+static tm_wheel_keys cu_keys(const tm_model *m)
 {
-    for (uint32_t b = 0; b < 64; b++)
-        mask |= w->slot[b];
-    mask |= w->far;
-    memset(w, 0, sizeof *w);
-    w->far_min = TM_NEVER;
-    w->base = base;
-    for (; mask; mask &= mask - 1)
-        cuw_put(w, m, (uint32_t)__builtin_ctzll(mask));
+    _Static_assert(sizeof(tm_cu) % sizeof(uint64_t) == 0, "tm_cu is a whole number of uint64_t");
+    return (tm_wheel_keys){ &m->cu[0].next_time, sizeof(tm_cu) / sizeof(uint64_t) };
 }
 
-static void cuw_put(cu_wheel *w, const tm_model *m, uint32_t ci)
+static void cu_wheel_put(tm_wheel *w, const tm_model *m, uint32_t ci)
 {
     uint64_t t = m->cu[ci].next_time;
-    if (t == TM_NEVER)
-        return;
-    if (__builtin_expect(t < w->base, 0)) {
-        cuw_refile(w, m, 1ull << ci, t);
-        return;
-    }
-    if (t - w->base < 64) {
-        w->slot[t & 63] |= 1ull << ci;
-        w->occ |= 1ull << (t & 63);
-    } else {
-        w->far |= 1ull << ci;
-        if (t < w->far_min)
-            w->far_min = t;
-    }
-}
-
-/* The far CUs that came within 64 cycles of base into the slots. */
-static void cuw_pull(cu_wheel *w, const tm_model *m)
-{
-    uint64_t lo = TM_NEVER;
-    for (uint64_t f = w->far; f; f &= f - 1) {
-        uint32_t ci = (uint32_t)__builtin_ctzll(f);
-        uint64_t t = m->cu[ci].next_time;
-        if (t - w->base < 64) {
-            w->far &= ~(1ull << ci);
-            w->slot[t & 63] |= 1ull << ci;
-            w->occ |= 1ull << (t & 63);
-        } else if (t < lo) {
-            lo = t;
-        }
-    }
-    w->far_min = lo;
-}
-
-/* The CU of lowest (next_time, index) out of the wheel, its time in *t;
- * UINT32_MAX (and TM_NEVER) when every CU is done. */
-static uint32_t cuw_take(cu_wheel *w, const tm_model *m, uint64_t *t)
-{
-    if (w->far_min - w->base < 64)
-        cuw_pull(w, m);
-    if (!w->occ) {
-        *t = w->far_min;
-        if (w->far_min == TM_NEVER)
-            return UINT32_MAX;
-        w->base = w->far_min;
-        cuw_pull(w, m);
-    }
-    uint32_t b0 = (uint32_t)(w->base & 63);
-    uint64_t r = b0 ? (w->occ >> b0) | (w->occ << (64 - b0)) : w->occ;
-    uint64_t tt = w->base + (uint64_t)__builtin_ctzll(r);
-    uint32_t b = (uint32_t)(tt & 63);
-    uint32_t ci = (uint32_t)__builtin_ctzll(w->slot[b]);
-    w->slot[b] &= w->slot[b] - 1;
-    if (!w->slot[b])
-        w->occ &= ~(1ull << b);
-    w->base = tt;
-    *t = tt;
-    return ci;
+    if (__builtin_expect(t < w->base, 0))
+        tm_wheel_refile(w, cu_keys(m), 1ull << ci, t);
+    else
+        tm_wheel_put(w, ci, t);
 }
 
 /* Static placement: slot t runs on EU t mod E (EUs fill round-robin) and on
@@ -279,7 +209,7 @@ static int model_alloc(tm_model *m)
         c->per_inst = calloc(ninst ? ninst : 1, sizeof *c->per_inst);
         c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
-        c->far_min = TM_NEVER;
+        tm_wheel_reset(&c->sw, 0);
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->qage || !c->ord ||
@@ -474,12 +404,11 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
             tm_start_wg(&m, ci, s, 0);
     bool use_cuw = m.ncu <= 64;
-    cu_wheel cuw;
-    memset(&cuw, 0, sizeof cuw);
-    cuw.far_min = TM_NEVER;
+    tm_wheel cuw;
+    tm_wheel_reset(&cuw, 0);
     if (!rc && use_cuw) {
         for (uint32_t ci = 0; ci < m.ncu; ci++)
-            cuw_put(&cuw, &m, ci);
+            cu_wheel_put(&cuw, &m, ci);
     } else if (!rc) {
         for (uint32_t ci = 0; ci < m.ncu; ci++)
             m.heap[ci] = (tm_hent){ m.cu[ci].next_time, ci };
@@ -500,7 +429,7 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         uint32_t best;
         uint64_t bt;
         if (use_cuw) {
-            best = cuw_take(&cuw, &m, &bt);
+            best = tm_wheel_pop(&cuw, cu_keys(&m), &bt);
         } else {
             best = m.heap[0].ci;
             bt = m.heap[0].t;
@@ -518,7 +447,7 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
                m.cu[best].next_time != TM_NEVER)
             tm_step(&m, best, m.cu[best].next_time);
         if (use_cuw) {
-            cuw_put(&cuw, &m, best);
+            cu_wheel_put(&cuw, &m, best);
         } else {
             m.heap[0].t = m.cu[best].next_time;
             heap_down(&m, 0);

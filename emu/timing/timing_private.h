@@ -12,6 +12,8 @@
 #include "timing_model.h"
 
 #define TM_NEVER UINT64_MAX
+
+#include "timing_wheel.h"
 #define TM_MAX_FLAT 6
 #define TM_FLAT_NONE 0xff
 
@@ -214,17 +216,12 @@ typedef struct tm_cu {
     uint64_t *pfree;       /* per EU: unit_total "free at" times */
     uint32_t *rr;          /* round-robin position per scheduler (list index) */
     uint64_t *snext;       /* per scheduler: lower bound of its next issue */
-    /* Up to 64 schedulers: snext kept by time, so that a step finds the
-     * due schedulers and the next time without looking at the others.
-     * wheel[t & 63]: the schedulers whose snext is t, for t in [wbase,
-     * wbase + 64) (wbase: the time of the last step); wocc: the non-empty
-     * wheel entries; far: the schedulers further ahead (not TM_NEVER), far_min
-     * the lowest of their snext (far_stale: a lower bound only). */
-    uint64_t wheel[64];
-    uint64_t wocc, far, far_min, wbase;
+    /* Up to 64 schedulers: snext kept by time in a wheel (base: the time
+     * of the last step), so that a step finds the due schedulers and the
+     * next time without looking at the others. */
+    tm_wheel sw;
     uint64_t woken;        /* schedulers whose snext was lowered (tm_lower_snext) */
     bool use_wheel;        /* the wheel is kept (tm_step) */
-    bool far_stale;
     /* Per slot, at its position in the scheduler lists (t_pos): what a
      * scheduler scan reads, packed so a scan touches a few cache lines and no
      * thread struct.  own = max(next issue, sources ready) of a runnable
@@ -452,35 +449,6 @@ keep:
         q->lmin = own;
 }
 
-/* Scheduler s into the wheel (or far) at v; it is in neither. */
-static inline void tm_wheel_put(tm_cu *c, uint32_t s, uint64_t v)
-{
-    if (v == TM_NEVER)
-        return;
-    if (v - c->wbase < 64) {
-        c->wheel[v & 63] |= 1ull << s;
-        c->wocc |= 1ull << (v & 63);
-    } else {
-        c->far |= 1ull << s;
-        if (v < c->far_min)
-            c->far_min = v;
-    }
-}
-
-/* Scheduler s, whose snext is v, out of the wheel (or far). */
-static inline void tm_wheel_take(tm_cu *c, uint32_t s, uint64_t v)
-{
-    uint64_t b = 1ull << s;
-    if (c->far & b) {
-        c->far &= ~b;
-        c->far_stale = true;
-    } else if (v - c->wbase < 64) {
-        c->wheel[v & 63] &= ~b;
-        if (!c->wheel[v & 63])
-            c->wocc &= ~(1ull << (v & 63));
-    }
-}
-
 /* A thread of scheduler s may issue from t on (released from a barrier,
  * dispatched): lower its bound, and tell the running step (tm_step) so
  * that it steps s in this cycle when t has come. */
@@ -488,8 +456,8 @@ static inline void tm_lower_snext(tm_cu *c, uint32_t s, uint64_t t)
 {
     if (t < c->snext[s]) {
         if (c->use_wheel) {
-            tm_wheel_take(c, s, c->snext[s]);
-            tm_wheel_put(c, s, t);
+            tm_wheel_take(&c->sw, s, c->snext[s]);
+            tm_wheel_put(&c->sw, s, t);
             c->woken |= 1ull << s;
         }
         c->snext[s] = t;

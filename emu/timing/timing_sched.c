@@ -378,26 +378,9 @@ static __attribute__((noinline)) uint32_t step_all(tm_model *m, uint32_t ci, uin
  * step's time). */
 static void wheel_rebuild(const tm_model *m, tm_cu *c, uint64_t T)
 {
-    memset(c->wheel, 0, sizeof c->wheel);
-    c->wocc = c->far = 0;
-    c->far_min = TM_NEVER;
-    c->far_stale = false;
-    c->wbase = T;
-    for (uint32_t s = 0; s < m->nsched; s++)
-        tm_wheel_put(c, s, c->snext[s]);
-}
-
-/* The exact far_min, after schedulers left far. */
-static void far_refresh(tm_cu *c)
-{
-    uint64_t lo = TM_NEVER;
-    for (uint64_t w = c->far; w; w &= w - 1) {
-        uint64_t v = c->snext[__builtin_ctzll(w)];
-        if (v < lo)
-            lo = v;
-    }
-    c->far_min = lo;
-    c->far_stale = false;
+    tm_wheel_reset(&c->sw, T);    /* refile keeps members: none */
+    tm_wheel_refile(&c->sw, (tm_wheel_keys){ c->snext, 1 },
+                    m->nsched >= 64 ? ~0ull : (1ull << m->nsched) - 1, T);
 }
 
 /* tm_step on the wheel (up to 64 schedulers). */
@@ -405,13 +388,15 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
 {
     tm_cu *c = &m->cu[ci];
     uint64_t *snext = c->snext;
-    if (__builtin_expect(T < c->wbase, 0))
+    tm_wheel *wh = &c->sw;
+    const tm_wheel_keys keys = { snext, 1 };
+    if (__builtin_expect(T < wh->base, 0))
         wheel_rebuild(m, c, T);
-    c->wbase = T;
+    wh->base = T;
     const uint32_t tb = (uint32_t)(T & 63);
-    uint64_t due = c->wheel[tb];
-    if (__builtin_expect(c->far_min <= T, 0))
-        for (uint64_t w = c->far; w; w &= w - 1)
+    uint64_t due = wh->slot[tb];
+    if (__builtin_expect(wh->far_min <= T, 0))
+        for (uint64_t w = wh->far; w; w &= w - 1)
             if (snext[__builtin_ctzll(w)] <= T)
                 due |= 1ull << __builtin_ctzll(w);
     if (popcount64(due) * 4 > 3 * m->nsched) {
@@ -420,11 +405,11 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
         step_all(m, ci, T);
         return;
     }
-    c->wheel[tb] = 0;
-    c->wocc &= ~(1ull << tb);
-    if (__builtin_expect(c->far_min <= T, 0)) {
-        c->far &= ~due;
-        far_refresh(c);
+    wh->slot[tb] = 0;
+    wh->occ &= ~(1ull << tb);
+    if (__builtin_expect(wh->far_min <= T, 0)) {
+        wh->far &= ~due;
+        tm_wheel_far_refresh(wh, keys);
     }
     c->woken = 0;
     const bool oldest = c->sm != NULL;
@@ -434,16 +419,7 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
         if (!step_one(m, ci, oldest, s, T))
             break;
         if (__builtin_expect(c->woken == 0, 1)) {
-            /* tm_wheel_put of a bound > T (the steps set none lower) */
-            uint64_t v = snext[s];
-            if (v - T < 64) {
-                c->wheel[v & 63] |= 1ull << s;
-                c->wocc |= 1ull << (v & 63);
-            } else if (v != TM_NEVER) {
-                c->far |= 1ull << s;
-                if (v < c->far_min)
-                    c->far_min = v;
-            }
+            tm_wheel_put(wh, s, snext[s]);    /* a bound > T: the steps set none lower */
             continue;
         }
         if (c->woken >> s & 1) {
@@ -452,31 +428,28 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
             wheel_rebuild(m, c, T);
             for (uint64_t w = due; w; w &= w - 1) {
                 uint32_t b = (uint32_t)__builtin_ctzll(w);
-                tm_wheel_take(c, b, snext[b]);
+                tm_wheel_take(wh, b, snext[b]);
             }
         } else {
-            tm_wheel_put(c, s, snext[s]);
+            tm_wheel_put(wh, s, snext[s]);
         }
         /* woken schedulers after s that may issue now join the walk */
         uint64_t w = s == 63 ? 0 : c->woken & ~((2ull << s) - 1);
         for (; w; w &= w - 1) {
             uint32_t b = (uint32_t)__builtin_ctzll(w);
             if (snext[b] <= T && !(due & (1ull << b))) {
-                tm_wheel_take(c, b, snext[b]);
+                tm_wheel_take(wh, b, snext[b]);
                 due |= 1ull << b;
             }
         }
         c->woken = 0;
     }
-    if (c->far_stale)
-        far_refresh(c);
-    uint64_t next = c->far_min;
-    if (c->wocc) {
-        uint64_t r = (c->wocc >> tb) | (tb ? c->wocc << (64 - tb) : 0);
-        uint64_t wt = T + (uint64_t)__builtin_ctzll(r);
-        if (wt < next)
-            next = wt;
-    }
+    if (wh->far_stale)
+        tm_wheel_far_refresh(wh, keys);
+    uint64_t next = wh->far_min;
+    uint64_t wt = tm_wheel_first(wh, T);
+    if (wt < next)
+        next = wt;
     if (c->next_time < next)
         next = c->next_time;
     c->next_time = next;
