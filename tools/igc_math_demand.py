@@ -76,34 +76,43 @@ def kernels(ty, width):
     return ks
 
 
-def compile_at(srcs, ty, target, ngrf, width):
-    """{kernel: fits (bool)} for the kernels in srcs compiled together in an
-    ngrf-register file; None if ocloc aborted."""
-    with tempfile.TemporaryDirectory(prefix="igcmath-") as tmp:
+def spills_at(text, target, width, ngrf, opts="-cl-std=CL2.0"):
+    """(ocloc's exit status, {kernel: spill bytes, 0 where it fits}) for the
+    OpenCL C source text compiled in an ngrf-register file: the kernels IGC
+    built at width in that file (tools/igc_fit.py uses it too)."""
+    with tempfile.TemporaryDirectory(prefix="igcgrf-") as tmp:
         cl = os.path.join(tmp, "k.cl")
         with open(cl, "w", encoding="utf-8") as f:
-            f.write(PRAGMA[ty] + "".join(srcs.values()))
+            f.write(text)
         dump = os.path.join(tmp, "dump")
         os.mkdir(dump)
         env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump,
                    IGC_VISAOptions="-TotalGRFNum %d" % ngrf)
         r = subprocess.run(["ocloc", "compile", "-file", cl, "-device", target,
-                            "-options", "-cl-std=CL2.0", "-output", os.path.join(tmp, "out"),
+                            "-options", opts, "-output", os.path.join(tmp, "out"),
                             "-output_no_suffix"],
                            env=env, capture_output=True, text=True, check=False)
-        if r.returncode < 0 or r.returncode >= 128:
-            return None
-        fits = {k: False for k in srcs}
+        out = {}
         for name in os.listdir(dump):
             m = re.match(r".*_simd(\d+)_.*\.asm$", name)
             if not m or int(m.group(1)) != width:
                 continue
-            text = open(os.path.join(dump, name), encoding="utf-8", errors="replace").read()
-            k = re.search(r"^//\.kernel (\S+)", text, re.M)
-            g = re.search(r"numGRF=(\d+)", text)
-            if k and k.group(1) in fits and g and int(g.group(1)) == ngrf:
-                fits[k.group(1)] = not re.search(r"^//\.spill size \d+", text, re.M)
-        return fits
+            asm = open(os.path.join(dump, name), encoding="utf-8", errors="replace").read()
+            k = re.search(r"^//\.kernel (\S+)", asm, re.M)
+            g = re.search(r"numGRF=(\d+)", asm)
+            sp = re.search(r"^//\.spill size (\d+)", asm, re.M)
+            if k and g and int(g.group(1)) == ngrf:
+                out[k.group(1)] = int(sp.group(1)) if sp else 0
+        return r.returncode, out
+
+
+def compile_at(srcs, ty, target, ngrf, width):
+    """{kernel: fits (bool)} for the kernels in srcs compiled together in an
+    ngrf-register file; None if ocloc aborted."""
+    rc, spills = spills_at(PRAGMA[ty] + "".join(srcs.values()), target, width, ngrf)
+    if rc < 0 or rc >= 128:
+        return None
+    return {k: spills.get(k) == 0 for k in srcs}
 
 
 def fits_at(srcs, ty, target, ngrf, width, log):
