@@ -217,11 +217,14 @@ def main():
     if a.def_path:
         write_def(json.load(open(a.out, encoding="utf-8")), a.def_path)
         return 0
-    data = {"versions": version(), "command": " ".join(sys.argv),
+    data = {"versions": version(), "commands": [],
             "method": "optimized LLVM IR: bytes per lane defined in f, read in g, "
                       "same operands minus other operands", "results": {}}
     if os.path.exists(a.out):
-        data["results"] = json.load(open(a.out, encoding="utf-8")).get("results", {})
+        old = json.load(open(a.out, encoding="utf-8"))
+        data["results"] = old.get("results", {})
+        data["commands"] = old.get("commands", [old["command"]] if "command" in old else [])
+    data["commands"].append(" ".join(sys.argv))
     for target in a.targets.split(","):
         for ty in a.types.split(","):
             if ty == "f64" and target in ("tgllp", "dg2-g10"):
