@@ -28,12 +28,14 @@ static const char *const shared_target[] = {
 #undef MATH_SHARED
 };
 
+#define ISA_OP_POWN ISA_MATH_POWN
 static const isa_math_shared shared_rows[] = {
 #define MATH_SHARED(target, a, b, type, term, bytes) \
     { ISA_OP_##a, ISA_OP_##b, term, type, bytes },
 #include "math_shared.def"
 #undef MATH_SHARED
 };
+#undef ISA_OP_POWN
 
 bool emu_math_temps(const emu_config *cfg, uint32_t width, isa_math_temps *out)
 {

@@ -707,17 +707,38 @@ static uint64_t value_root(const ra *r, uint32_t pc, uint32_t reg, uint32_t star
     return 3ull << 32 | reg;
 }
 
+/* The library function the device compiler runs for the elementary
+ * function at pc: its opcode, or ISA_MATH_POWN for a pow whose exponent was
+ * just converted from an integer (sgemu's pown, isa/spirv/spirv_math.c),
+ * which the device compiler's library computes in a body of its own. */
+static unsigned math_fn(const ra *r, uint32_t pc)
+{
+    const isa_inst *in = &r->code[pc];
+    if (in->op != ISA_OP_POW || in->nopnd < 3 || in->o[2].kind != ISA_OPND_REG)
+        return in->op;
+    for (uint32_t b = pc; b-- > 0 && pc - b <= 4;) {
+        const isa_inst *d = &r->code[b];
+        if (d->nopnd && d->o[0].kind == ISA_OPND_REG && d->o[0].reg == in->o[2].reg)
+            return d->op == ISA_OP_CVT && (unsigned)d->src_type < ISA_T_COUNT &&
+                   !isa_types[d->src_type].is_float ? ISA_MATH_POWN : in->op;
+    }
+    return in->op;
+}
+
 /* Do the elementary functions at pcs a < b (one block from `start`) read
  * the same operands, as the pairs were measured: the first operand, and
- * the second where both take a second float operand (rootn's is an
- * integer)? */
+ * the second where both take a second float operand (rootn's and pown's
+ * are integers, never compared: the pairs with them were measured with
+ * other integers)? */
 static bool same_operands(const ra *r, uint32_t a, uint32_t b, uint32_t start)
 {
     const isa_inst *x = &r->code[a], *y = &r->code[b];
     const unsigned nx = isa_shape_sources(isa_ops[x->op].shape);
     const unsigned ny = isa_shape_sources(isa_ops[y->op].shape);
-    const unsigned n = nx >= 2 && ny >= 2 && (x->op == ISA_OP_ROOTN) == (y->op == ISA_OP_ROOTN)
-                       ? 2 : 1;
+    const unsigned fx = math_fn(r, a), fy = math_fn(r, b);
+    const bool int_x = fx == ISA_OP_ROOTN || fx == ISA_MATH_POWN;
+    const bool int_y = fy == ISA_OP_ROOTN || fy == ISA_MATH_POWN;
+    const unsigned n = nx >= 2 && ny >= 2 && !int_x && !int_y ? 2 : 1;
     for (unsigned o = 1; o <= n; o++) {
         if (o >= x->nopnd || o >= y->nopnd || x->o[o].kind != ISA_OPND_REG ||
             y->o[o].kind != ISA_OPND_REG ||
@@ -786,11 +807,11 @@ static uint32_t *shared_live(const ra *r)
         const int t = math_type(r, a);
         if (t < 0)
             continue;
-        const unsigned op_a = r->code[a].op;
+        const unsigned op_a = math_fn(r, a);
         for (uint32_t b = a + 1; ok && b < r->n && start[b] == start[a]; b++) {
             if (math_type(r, b) != t)
                 continue;
-            const unsigned op_b = r->code[b].op;
+            const unsigned op_b = math_fn(r, b);
             bool same = false, checked = false;
             for (uint32_t i = 0; ok && i < r->mt->nshared; i++) {
                 const isa_math_shared *s = &r->mt->shared[i];

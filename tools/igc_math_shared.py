@@ -25,7 +25,12 @@ counts once; i1 values are predicates (flags), not GRF bytes; the operands
 (the kernel's loads) are live in sgemu's code already.  All pairs
 of one target and type go into one file: one compile each (about a minute).
 For pow, the pair (pow, pow) is pow and powr of the same operands (sgemu
-translates powr to pow).
+translates powr to pow).  pown is measured as a function of its own, paired
+with each of the others (`--pairs pown` measures those pairs alone and merges
+them): sgemu runs it as pow of the exponent converted from an integer, which
+isa/regalloc.c tells apart, while IGC's library has a pown body that shares
+other terms (with rootn twice what pow does).  An integer operand is never
+shared in a pown pair: pown's is m, in both kernels.
 """
 import argparse
 import hashlib
@@ -50,18 +55,26 @@ def call(func, arity, x, y, n):
     return "%s(%s, %s)" % (func, x, y if arity == 2 else n)
 
 
-def pairs():
-    """(f, g, name of g's OpenCL function): every unordered pair, and pow
-    with powr."""
+# functions sgemu runs as another one's opcode but IGC as a body of its own
+POWN = ("pown", "n")
+
+
+def pairs(which="all"):
+    """(f, g, name of g's OpenCL function): every unordered pair, pow with
+    powr, and each function with pown ("pown": those alone)."""
     out = [(FUNCS[i], FUNCS[j], FUNCS[j][0]) for i in range(len(FUNCS))
            for j in range(i + 1, len(FUNCS))]
     pow_ = dict(FUNCS)["pow"]
-    return out + [(("pow", pow_), ("pow", pow_), "powr")]
+    out += [(("pow", pow_), ("pow", pow_), "powr")]
+    pown = [(f, POWN, "pown") for f in FUNCS]
+    return pown if which == "pown" else out + pown
 
 
 def kernel(name, f, g, gname, same, ty):
     t = CTYPE[ty]
     ops = ("a0", "b0", "n0") if same else ("c0", "d0", "m0")
+    if g == POWN:
+        ops = ops[:2] + ("m0",)
     return ("__attribute__((intel_reqd_sub_group_size(16))) __kernel void %s(__global %s *o, "
             "__global const %s *a, __global const %s *b, __global const %s *c, "
             "__global const %s *d, __global const int *n)\n{\n    size_t i = get_global_id(0);\n"
@@ -135,9 +148,9 @@ def live_across(body):
     return live
 
 
-def measure(target, ty):
+def measure(target, ty, which="all"):
     """{"f g": shared bytes per lane} for one target and type."""
-    ps = pairs()
+    ps = pairs(which)
     src = PRAGMA[ty]
     for f, g, gname in ps:
         for same in (True, False):
@@ -211,6 +224,8 @@ def main():
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--types", default="f16,f32,f64")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--pairs", choices=("all", "pown"), default="all",
+                    help="pown: only the pairs with pown, merged into --out")
     ap.add_argument("--def", dest="def_path",
                     help="write emu/math_shared.def from --out and measure nothing")
     a = ap.parse_args()
@@ -229,7 +244,11 @@ def main():
         for ty in a.types.split(","):
             if ty == "f64" and target in ("tgllp", "dg2-g10"):
                 continue
-            data["results"]["%s/%s" % (target, ty)] = measure(target, ty)
+            key = "%s/%s" % (target, ty)
+            if a.pairs == "pown":
+                data["results"].setdefault(key, {}).update(measure(target, ty, "pown"))
+            else:
+                data["results"][key] = measure(target, ty)
             print("%s %s done" % (target, ty), flush=True)
             with open(a.out, "w", encoding="utf-8") as fh:
                 json.dump(data, fh, indent=1, sort_keys=True)

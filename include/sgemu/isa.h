@@ -532,11 +532,15 @@ char *isa_disassemble(const isa_kernel *k);
  * float type, each term the pair shares, numbered so that pairs sharing one
  * value name the same term, and its bytes per lane. */
 typedef struct isa_math_shared {
-    uint16_t op_a, op_b;
+    uint16_t op_a, op_b;    /* opcodes, or ISA_MATH_POWN */
     uint16_t term;
     uint8_t type;           /* 0 f16, 1 f32, 2 f64 */
     uint8_t bytes;
 } isa_math_shared;
+
+/* pown in isa_math_shared: sgemu runs it as ISA_OP_POW of an exponent
+ * converted from an integer, the device compiler as a body of its own */
+#define ISA_MATH_POWN ISA_OP_COUNT
 
 typedef struct isa_math_temps {
     uint16_t bytes[ISA_OP_COUNT][3];

@@ -294,6 +294,60 @@ static void test_math_shared(void **state)
     assert_int_equal(live_with(src, &mt), 12 + 20);
 }
 
+/* pown is a function of its own for the shared terms: sgemu runs it as a
+ * pow whose exponent was just converted from an integer, the device
+ * compiler's library as another body than pow's (sharing other terms with
+ * rootn).  At the pow: live in {r0 r1 r2} 4 + 8 + 8, live out {r0 r1 r3} 20,
+ * + its 20 temporaries + the terms of the pair that matches; only the
+ * first operands are compared (pown's and rootn's second are integers). */
+static const char pow_rootn[] =
+    ".kernel pow_rootn\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %%global_id.x\n"
+    "    ld.global.u32 r6, [%%in + r0*4]\n"
+    "    cvt.f64.u32 r1, r6\n"
+    "    %s\n"
+    "    pow.f64 r3, r1, r2\n"
+    "    cvt.f32.f64 r7, r3\n"
+    "    st.global.f32 [%%out + r0*4], r7\n"
+    "    cvt.f64.i32 r4, 3\n"
+    "    rootn.f64 r5, r1, r4\n"
+    "    cvt.f32.f64 r8, r5\n"
+    "    st.global.f32 [%%in + r0*4], r8\n";
+
+static void test_math_shared_pown(void **state)
+{
+    (void)state;
+    static isa_math_temps mt;
+    memset(&mt, 0, sizeof mt);
+    mt.bytes[ISA_OP_POW][2] = 20;
+    isa_math_shared sh[] = {
+        { ISA_OP_POW, ISA_OP_ROOTN, 0, 2, 16 }, { ISA_OP_ROOTN, ISA_MATH_POWN, 1, 2, 40 },
+        { ISA_OP_ROOTN, ISA_MATH_POWN, 2, 1, 64 },
+    };
+    mt.shared = sh;
+    mt.nshared = 3;
+    char src[1024];
+    /* pown: an exponent converted from an integer (signed or not) */
+    snprintf(src, sizeof src, pow_rootn, "cvt.f64.i32 r2, r0");
+    assert_int_equal(live_with(src, &mt), 20 + 20 + 40);
+    snprintf(src, sizeof src, pow_rootn, "cvt.f64.u32 r2, r0");
+    assert_int_equal(live_with(src, &mt), 20 + 20 + 40);
+    /* pow: a float exponent */
+    snprintf(src, sizeof src, pow_rootn, "add.f64 r2, r1, 1.0");
+    assert_int_equal(live_with(src, &mt), 20 + 20 + 16);
+    /* an exponent widened from float: every operand converted, one from
+     * float, so it is float's pow (no f32 temporaries in mt), of another
+     * type than rootn: nothing shared, the live set alone */
+    snprintf(src, sizeof src, pow_rootn,
+             "cvt.f32.u32 r9, r0\n    cvt.f64.f32 r2, r9");
+    assert_int_equal(live_with(src, &mt), 20);
+    /* an exponent converted more than four instructions before: pow */
+    snprintf(src, sizeof src, pow_rootn,
+             "cvt.f64.i32 r2, r0\n    mov.u32 r9, 0\n    mov.u32 r10, 0\n"
+             "    mov.u32 r11, 0\n    mov.u32 r12, 0");
+    assert_int_equal(live_with(src, &mt), 20 + 20 + 16);
+}
+
 /* Budget 8 bytes (two u32) for the kernel above.  Round 1: the first peak
  * is `mul r2` (12 bytes out); r0 is read there, r1 and r2 next at `mul r3`
  * (one step): the tie goes to the first, r1 -> slot 0.  Its fill before
@@ -628,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_demand_is_the_live_set),
         cmocka_unit_test(test_math_temporaries),
         cmocka_unit_test(test_math_shared),
+        cmocka_unit_test(test_math_shared_pown),
         cmocka_unit_test(test_spill_to_budget),
         cmocka_unit_test(test_remat_to_budget),
         cmocka_unit_test(test_remat_before_spill),
