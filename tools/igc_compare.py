@@ -14,6 +14,10 @@ IGC_ShaderDumpEnable=1 into a private folder; each kernel's dumped Gen ISA
 (.asm) header gives its instruction count (//.instCount), its register file
 (//.thread_config numGRF=) and its spill size (//.spill size, absent: 0).
 A file IGC refuses at a width is reported with IGC's first error line.
+On a config with a large-GRF mode, a file in which IGC spilled is compiled
+again with -ze-opt-large-register-file and its spilling kernels take that
+build, as sgemu's occupancy takes the large mode where the normal one does
+not hold the live set; rows whose two modes still differ say so.
 
 sgemu side: `sgemu spv2asm` translates and allocates the kernel
 (docs/regalloc.md); its header line gives the bytes per lane live at once.
@@ -81,7 +85,12 @@ def kernel_names(path):
     return KERNEL_NAME_RE.findall(r.stdout) if r.returncode == 0 else []
 
 
-def igc_compile(path, target, width):
+# what a kernel author passes IGC to build a kernel in the large register
+# file (IGC 1.0.12504 does not choose that mode by itself)
+LARGE_GRF_OPTION = "-ze-opt-large-register-file"
+
+
+def igc_compile(path, target, width, extra=""):
     """{kernel: {instrs, grf, spill}} or {"error": message} for one file."""
     src = open(path, encoding="utf-8").read()
     with tempfile.TemporaryDirectory(prefix="igc-") as tmp:
@@ -91,7 +100,8 @@ def igc_compile(path, target, width):
         dump = os.path.join(tmp, "dump")
         os.mkdir(dump)
         env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump)
-        opts = "-cl-std=CL2.0 -I " + os.path.dirname(os.path.abspath(path))
+        opts = "-cl-std=CL2.0 %s-I %s" % (extra + " " if extra else "",
+                                          os.path.dirname(os.path.abspath(path)))
         r = subprocess.run(["ocloc", "compile", "-file", cl, "-device", target,
                             "-options", opts, "-output", os.path.join(tmp, "out"),
                             "-output_no_suffix"],
@@ -216,6 +226,19 @@ def main():
                     jobs[("igc", f, cname, w)] = ex.submit(igc_compile, os.path.join(a.src, f),
                                                            c["ocloc_target"], w)
         res = {key: fut.result() for key, fut in jobs.items()}
+        # on a config with a large-GRF mode, a file where IGC spilled in its
+        # normal mode is built again in the large one, as sgemu takes that
+        # mode where the normal one does not hold the live set
+        large = {}
+        for (side, f, *rest), r in list(res.items()):
+            if side != "igc" or "error" in r:
+                continue
+            cname, w = rest
+            if cfgs[cname]["large_grf_registers_per_thread"] and any(
+                    "spill" in v and v["spill"] > 0 and not v["stack_calls"] for v in r.values()):
+                large[(f, cname, w)] = ex.submit(igc_compile, os.path.join(a.src, f),
+                                                 cfgs[cname]["ocloc_target"], w, LARGE_GRF_OPTION)
+        large = {key: fut.result() for key, fut in large.items()}
         later = {}
         for f in files:
             for k in kernels[f]:
@@ -241,9 +264,13 @@ def main():
                     elif k in ig and "error" in ig[k]:
                         row["igc_error"] = ig[k]["error"]
                     elif k in ig:
-                        row.update(igc_instrs=ig[k]["instrs"], igc_grf=ig[k]["grf"],
-                                   igc_spill=ig[k]["spill"],
-                                   igc_stack_calls=ig[k]["stack_calls"])
+                        v = ig[k]
+                        lg = large.get((f, cname, w), {}).get(k, {})
+                        if v["spill"] > 0 and not v["stack_calls"] and "instrs" in lg:
+                            row["igc_normal_spill"] = v["spill"]
+                            v = lg
+                        row.update(igc_instrs=v["instrs"], igc_grf=v["grf"],
+                                   igc_spill=v["spill"], igc_stack_calls=v["stack_calls"])
                     else:
                         row["igc_error"] = "no code for this kernel at SIMD%d" % w
                     if "error" in sk:
@@ -288,10 +315,18 @@ def markdown(cfgs, rows):
         both = [r for r in mine if "igc_instrs" in r and "sgemu_instrs" in r]
         agree = sum(1 for r in both if igc_spills(r) == (r["sgemu_spill"] > 0))
         refused = sum(1 for r in mine if "igc_error" in r)
+        modes = ""
+        if c["large_grf_registers_per_thread"]:
+            normal = c["grf_registers_per_thread"]
+            differ = sum(1 for r in both
+                         if ((r["igc_grf"] or 0) > normal) != (r["sgemu_regs"] > normal))
+            modes = " GRF mode (normal or large) differs in %d; IGC built again in the " \
+                    "large mode where it spilled in the normal one: %d." % (
+                        differ, sum(1 for r in both if "igc_normal_spill" in r))
         out += ["## %s (ocloc -device %s, widths %s)" % (cname, c["ocloc_target"],
                                                           ", ".join(map(str, c["widths"]))), "",
                 "Spill agreement: %d of %d kernel x width pairs that both compile; "
-                "IGC refused %d." % (agree, len(both), refused), "",
+                "IGC refused %d.%s" % (agree, len(both), refused, modes), "",
                 "| kernel | SIMD | IGC spills | sgemu spills | IGC instrs | sgemu instrs | note |",
                 "|---|---|---|---|---|---|---|"]
         for r in mine:
@@ -309,6 +344,14 @@ def markdown(cfgs, rows):
                     r["sgemu_error"][:90].replace("|", "\\|")))
                 continue
             note = ""
+            if "igc_normal_spill" in r:
+                note = "IGC: %d B spilled in its normal GRF mode, built again with %s " \
+                       "(numGRF=%s); " % (r["igc_normal_spill"], LARGE_GRF_OPTION, r["igc_grf"])
+            large_igc = (r["igc_grf"] or 0) > c["grf_registers_per_thread"]
+            large_sgemu = r["sgemu_regs"] > c["grf_registers_per_thread"]
+            if c["large_grf_registers_per_thread"] and large_igc != large_sgemu:
+                note += "GRF mode differs: IGC %s registers, sgemu needs %d of %d; " % (
+                    r["igc_grf"], r["sgemu_regs"], c["grf_registers_per_thread"])
             if r["igc_stack_calls"]:
                 note = "IGC: stack calls, its %d B scratch is the call stack; " % r["igc_spill"]
             if igc_spills(r) != (r["sgemu_spill"] > 0):
