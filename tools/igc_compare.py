@@ -39,7 +39,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from igc_ocloc import compile_dump  # noqa: E402
 
 CORPUS_DIRS = ["tests/kernels", "examples/opencl", "examples/bench"]
 # a kernel definition, also inside a macro body (then the name may end in ##)
@@ -93,48 +95,37 @@ LARGE_GRF_OPTION = "-ze-opt-large-register-file"
 def igc_compile(path, target, width, extra=""):
     """{kernel: {instrs, grf, spill}} or {"error": message} for one file."""
     src = open(path, encoding="utf-8").read()
-    with tempfile.TemporaryDirectory(prefix="igc-") as tmp:
-        cl = os.path.join(tmp, os.path.basename(path))
-        with open(cl, "w", encoding="utf-8") as f:
-            f.write(with_width(src, width))
-        dump = os.path.join(tmp, "dump")
-        os.mkdir(dump)
-        env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump)
-        opts = "-cl-std=CL2.0 %s-I %s" % (extra + " " if extra else "",
-                                          os.path.dirname(os.path.abspath(path)))
-        r = subprocess.run(["ocloc", "compile", "-file", cl, "-device", target,
-                            "-options", opts, "-output", os.path.join(tmp, "out"),
-                            "-output_no_suffix"],
-                           env=env, capture_output=True, text=True, check=False)
-        if r.returncode != 0:
-            lines = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l.lower()]
-            msg = lines[0] if lines else "ocloc exit %d" % r.returncode
-            return {"error": re.sub(r"^.*?:\d+:\d+: ", "", msg).strip()}
-        out = {}
-        for name in os.listdir(dump):
-            m = re.match(r".*_simd(\d+)_.*\.asm$", name)
-            if not m:
-                continue
-            text = open(os.path.join(dump, name), encoding="utf-8", errors="replace").read()
-            k = re.search(r"^//\.kernel (\S+)", text, re.M)
-            n = re.search(r"^//\.instCount (\d+)", text, re.M)
-            g = re.search(r"numGRF=(\d+)", text)
-            s = re.search(r"^//\.spill size (\d+)", text, re.M)
-            if not k or not n:
-                continue
-            if int(m.group(1)) != width:     # IGC did not honour the required width
-                out.setdefault(k.group(1), {"error": "IGC built SIMD%s code instead "
-                                                     "(required width not honoured)"
-                                                     % m.group(1)})
-                continue
-            # a subroutine (a call, or a return through a register) makes the
-            # scratch size the call stack, not register spills
-            calls = re.search(r"^[^/]*\b(call|calla|ret)\b|^[^/]*\bjmpi\s+r\d", text, re.M)
-            out[k.group(1)] = {"instrs": int(n.group(1)),
-                               "grf": int(g.group(1)) if g else None,
-                               "spill": int(s.group(1)) if s else 0,
-                               "stack_calls": bool(calls)}
-        return out
+    opts = "-cl-std=CL2.0 %s-I %s" % (extra + " " if extra else "",
+                                      os.path.dirname(os.path.abspath(path)))
+    r, dumps = compile_dump(with_width(src, width), target, opts, name=os.path.basename(path))
+    if r.returncode != 0:
+        lines = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l.lower()]
+        msg = lines[0] if lines else "ocloc exit %d" % r.returncode
+        return {"error": re.sub(r"^.*?:\d+:\d+: ", "", msg).strip()}
+    out = {}
+    for name, text in dumps.items():
+        m = re.match(r".*_simd(\d+)_.*\.asm$", name)
+        if not m:
+            continue
+        k = re.search(r"^//\.kernel (\S+)", text, re.M)
+        n = re.search(r"^//\.instCount (\d+)", text, re.M)
+        g = re.search(r"numGRF=(\d+)", text)
+        s = re.search(r"^//\.spill size (\d+)", text, re.M)
+        if not k or not n:
+            continue
+        if int(m.group(1)) != width:     # IGC did not honour the required width
+            out.setdefault(k.group(1), {"error": "IGC built SIMD%s code instead "
+                                                 "(required width not honoured)"
+                                                 % m.group(1)})
+            continue
+        # a subroutine (a call, or a return through a register) makes the
+        # scratch size the call stack, not register spills
+        calls = re.search(r"^[^/]*\b(call|calla|ret)\b|^[^/]*\bjmpi\s+r\d", text, re.M)
+        out[k.group(1)] = {"instrs": int(n.group(1)),
+                           "grf": int(g.group(1)) if g else None,
+                           "spill": int(s.group(1)) if s else 0,
+                           "stack_calls": bool(calls)}
+    return out
 
 
 # the ISA_OPF_MATH mnemonics (include/sgemu/opcodes.def)

@@ -33,9 +33,10 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from igc_ocloc import compile_dump, versions  # noqa: E402
 
 # the ISA_OPF_MATH opcodes and the OpenCL C function that sgemu translates to
 # each: (opcode, arity); arity 'n' is rootn's (float, int)
@@ -80,30 +81,19 @@ def spills_at(text, target, width, ngrf, opts="-cl-std=CL2.0"):
     """(ocloc's exit status, {kernel: spill bytes, 0 where it fits}) for the
     OpenCL C source text compiled in an ngrf-register file: the kernels IGC
     built at width in that file (tools/igc_fit.py uses it too)."""
-    with tempfile.TemporaryDirectory(prefix="igcgrf-") as tmp:
-        cl = os.path.join(tmp, "k.cl")
-        with open(cl, "w", encoding="utf-8") as f:
-            f.write(text)
-        dump = os.path.join(tmp, "dump")
-        os.mkdir(dump)
-        env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump,
-                   IGC_VISAOptions="-TotalGRFNum %d" % ngrf)
-        r = subprocess.run(["ocloc", "compile", "-file", cl, "-device", target,
-                            "-options", opts, "-output", os.path.join(tmp, "out"),
-                            "-output_no_suffix"],
-                           env=env, capture_output=True, text=True, check=False)
-        out = {}
-        for name in os.listdir(dump):
-            m = re.match(r".*_simd(\d+)_.*\.asm$", name)
-            if not m or int(m.group(1)) != width:
-                continue
-            asm = open(os.path.join(dump, name), encoding="utf-8", errors="replace").read()
-            k = re.search(r"^//\.kernel (\S+)", asm, re.M)
-            g = re.search(r"numGRF=(\d+)", asm)
-            sp = re.search(r"^//\.spill size (\d+)", asm, re.M)
-            if k and g and int(g.group(1)) == ngrf:
-                out[k.group(1)] = int(sp.group(1)) if sp else 0
-        return r.returncode, out
+    r, dumps = compile_dump(text, target, opts,
+                            env={"IGC_VISAOptions": "-TotalGRFNum %d" % ngrf})
+    out = {}
+    for name, asm in dumps.items():
+        m = re.match(r".*_simd(\d+)_.*\.asm$", name)
+        if not m or int(m.group(1)) != width:
+            continue
+        k = re.search(r"^//\.kernel (\S+)", asm, re.M)
+        g = re.search(r"numGRF=(\d+)", asm)
+        sp = re.search(r"^//\.spill size (\d+)", asm, re.M)
+        if k and g and int(g.group(1)) == ngrf:
+            out[k.group(1)] = int(sp.group(1)) if sp else 0
+    return r.returncode, out
 
 
 def compile_at(srcs, ty, target, ngrf, width):
@@ -180,16 +170,6 @@ def measure(target, ty, width, step):
     return demand, len(log)
 
 
-def version():
-    """The Debian versions of ocloc's package and of IGC."""
-    out = {}
-    for pkg in ("intel-opencl-icd", "libigc1"):
-        r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", pkg],
-                           capture_output=True, text=True, check=False)
-        out[pkg] = r.stdout.strip() or "?"
-    return out
-
-
 OP_ENUM = {f: f.upper() for f, _ in FUNCS}
 TYPE_INDEX = {"f16": 0, "f32": 1, "f64": 2}
 
@@ -244,7 +224,7 @@ def main():
     if a.def_path:
         write_def(json.load(open(a.out, encoding="utf-8")), a.def_path)
         return 0
-    data = {"versions": version(), "command": " ".join(sys.argv), "step": a.step,
+    data = {"versions": versions(), "command": " ".join(sys.argv), "step": a.step,
             "method": "smallest -TotalGRFNum without spill; function minus baseline",
             "results": {}}
     if os.path.exists(a.out):

@@ -37,13 +37,12 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 # the functions, their OpenCL C types and pragmas: those the temporaries
 # were measured for
-from igc_math_demand import CTYPE, FUNCS, PRAGMA, version  # noqa: E402
+from igc_math_demand import CTYPE, FUNCS, PRAGMA  # noqa: E402
+from igc_ocloc import compile_dump, versions  # noqa: E402
 
 SIZE = {"i8": 1, "i16": 2, "half": 2, "i32": 4, "float": 4, "i64": 8, "double": 8}
 TARGETS = ["skl", "tgllp", "dg2-g10", "pvc"]
@@ -155,22 +154,10 @@ def measure(target, ty, which="all"):
     for f, g, gname in ps:
         for same in (True, False):
             src += kernel("%s_%s_%s" % ("s" if same else "d", f[0], gname), f, g, gname, same, ty)
-    with tempfile.TemporaryDirectory(prefix="igcshared-") as tmp:
-        cl = os.path.join(tmp, "k.cl")
-        with open(cl, "w", encoding="utf-8") as fh:
-            fh.write(src)
-        dump = os.path.join(tmp, "dump")
-        os.mkdir(dump)
-        env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump)
-        r = subprocess.run(["ocloc", "compile", "-file", cl, "-device", target,
-                            "-options", "-cl-std=CL2.0", "-output", os.path.join(tmp, "out"),
-                            "-output_no_suffix"], env=env, capture_output=True, text=True,
-                           check=False)
-        ll = [n for n in os.listdir(dump) if n.endswith("_optimized.ll")]
-        if r.returncode != 0 or not ll:
-            sys.exit("ocloc failed for %s %s: %s" % (target, ty, (r.stdout + r.stderr)[-400:]))
-        with open(os.path.join(dump, ll[0]), encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
+    r, dumps = compile_dump(src, target, suffixes=("_optimized.ll",))
+    if r.returncode != 0 or not dumps:
+        sys.exit("ocloc failed for %s %s: %s" % (target, ty, (r.stdout + r.stderr)[-400:]))
+    text = next(iter(dumps.values()))
     bodies = dict(re.findall(r"^define spir_kernel void @(\w+)\(.*?\{\n(.*?)\n\}", text,
                              re.S | re.M))
     out = {}
@@ -232,7 +219,7 @@ def main():
     if a.def_path:
         write_def(json.load(open(a.out, encoding="utf-8")), a.def_path)
         return 0
-    data = {"versions": version(), "commands": [],
+    data = {"versions": versions(), "commands": [],
             "method": "optimized LLVM IR: bytes per lane defined in f, read in g, "
                       "same operands minus other operands", "results": {}}
     if os.path.exists(a.out):
