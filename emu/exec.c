@@ -478,13 +478,12 @@ exec_loop(emu_run *run, emu_sg *sg, const exec_inv inv, const uint64_t icount0,
             n++;
             rec = NULL;
             if (traced && tr) {
-                rec = emu_trace_push(tr, sg->id);
+                rec = emu_trace_push(tr, sg->id, pc);
                 if (!rec) {
                     top->pc = pc;
                     LEAVE(emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc,
                                      "out of host memory recording the run"));
                 }
-                rec->pc = pc;
                 rec->mask = mask;
                 rec->uop_first = tr->nuops;
             }

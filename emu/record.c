@@ -37,27 +37,29 @@ void emu_trace_free(emu_wg_trace *t)
     if (!t->sg)
         return;
     for (uint32_t i = 0; i < t->sg_cap; i++)
-        free(t->sg[i].recs);
+        free(t->sg[i].recs);     /* and the pcs after them */
     free(t->sg);
     free(t->addrs);
     free(t->uops);
     memset(t, 0, sizeof *t);
 }
 
-emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg)
+int emu_trace_grow(emu_sg_stream *s)
 {
-    emu_sg_stream *s = &t->sg[sg];
-    if (s->n == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 256;
-        emu_rec *r = realloc(s->recs, cap * sizeof *r);
-        if (!r)
-            return NULL;
-        s->recs = r;
-        s->cap = cap;
-    }
-    emu_rec *r = &s->recs[s->n++];
-    memset(r, 0, sizeof *r);
-    return r;
+    uint32_t cap = s->cap ? s->cap * 2 : 256;
+    /* one block, the records then their pcs: a stream costs one
+     * allocation, as it did before the pcs were kept */
+    emu_rec *r = realloc(s->recs, (size_t)cap * (sizeof *r + sizeof *s->pcs));
+    if (!r)
+        return -1;
+    uint32_t *p = (uint32_t *)(r + cap);
+    /* the pcs were after the old cap records: past the new end of those */
+    if (s->n)
+        memcpy(p, (uint32_t *)(r + s->cap), s->n * sizeof *p);
+    s->recs = r;
+    s->pcs = p;
+    s->cap = cap;
+    return 0;
 }
 
 uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n)

@@ -25,6 +25,10 @@ typedef struct emu_rec {
 
 typedef struct emu_sg_stream {
     emu_rec *recs;
+    /* the records' pcs again, packed (in recs' block, after cap records):
+     * the timing model's issue path reads 4 bytes per record instead of a
+     * whole record */
+    uint32_t *pcs;
     uint32_t n, cap;
 } emu_sg_stream;
 
@@ -44,8 +48,23 @@ typedef struct emu_wg_trace {
 int emu_trace_init(emu_wg_trace *t, uint32_t nsg);
 void emu_trace_reset(emu_wg_trace *t, uint32_t nsg);
 void emu_trace_free(emu_wg_trace *t);
-/* Append a record to subgroup sg's stream; returns it (NULL: out of memory). */
-emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg);
+/* Make room for one more record in stream s (0: done, -1: out of memory). */
+int emu_trace_grow(emu_sg_stream *s);
+
+/* Append a record of instruction pc to subgroup sg's stream, its other
+ * fields zero; returns it (NULL: out of memory).  Inline: the engine
+ * pushes once per subgroup instruction it records. */
+static inline emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg, uint32_t pc)
+{
+    emu_sg_stream *s = &t->sg[sg];
+    if (__builtin_expect(s->n == s->cap, 0) && emu_trace_grow(s))
+        return NULL;
+    uint32_t i = s->n++;
+    s->pcs[i] = pc;
+    emu_rec *r = &s->recs[i];
+    *r = (emu_rec){ .pc = pc };
+    return r;
+}
 /* Reserve n address slots; returns the first index or UINT64_MAX. */
 uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n);
 int emu_trace_uop(emu_wg_trace *t, const coll_uop *u);

@@ -247,12 +247,10 @@ static void thread_start(emu_run *run, const emu_wg *wg, gen_thread *t, uint32_t
  * gen_rec_addr while it executes. */
 static int record(emu_run *run, gen_thread *t, const gen_inst *in, uint64_t ch)
 {
-    emu_rec *r = emu_trace_push(t->tr, t->sg->id);
+    emu_rec *r = emu_trace_push(t->tr, t->sg->id, t->ip);
     if (!r)
         return emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
                          "out of host memory for the timing records");
-    memset(r, 0, sizeof *r);
-    r->pc = t->ip;
     r->mask = ch << in->choff;
     t->rec_open = gen_ops[in->op].cls == GEN_CLASS_SEND;
     t->rec_lane = UINT32_MAX;

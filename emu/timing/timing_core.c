@@ -260,10 +260,8 @@ static void model_free(tm_model *m)
                 free(c->th[0].rmem);
             }
             if (c->wg)
-                for (uint32_t w = 0; w < m->wgs_per_cu; w++) {
+                for (uint32_t w = 0; w < m->wgs_per_cu; w++)
                     emu_trace_free(&c->wg[w].tr);
-                    free(c->wg[w].pcs);
-                }
             free(c->th);
             free(c->wg);
             free(c->pfree);
@@ -339,7 +337,7 @@ static void merge_cu_stats(tm_model *m)
             st->stall[i] += c->stall[i];
         for (uint32_t pc = 0; c->per_inst && st->per_inst && pc < tm_ninst(m->L); pc++) {
             st->per_inst[pc].count += c->per_inst[pc].count;
-            st->per_inst[pc].lanes += c->per_inst[pc].lanes;
+            st->per_inst[pc].lanes += c->per_inst[pc].lanes + c->per_inst[pc].count * m->L->width;
             st->per_inst[pc].cycles += c->per_inst[pc].cycles;
             st->per_inst[pc].stalls += c->per_inst[pc].stalls;
         }

@@ -1,9 +1,6 @@
 /* timing_dispatch.c - starting a work-group on a compute unit: its
- * threads' slots, ages and scan entries, and the per-pc counts of its
- * records. */
+ * threads' slots, ages and scan entries, and the lanes of its records. */
 #include "timing_private.h"
-
-#include <stdlib.h>
 
 /* Slot t got the newest age: move it to the end of its scheduler's order. */
 static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
@@ -27,42 +24,33 @@ static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
     c->rank[pos] = m->s_first[s] + n - 1;
 }
 
-/* Every record of a started work-group issues once, so the per-pc counts
- * and lanes are added here, in one pass over its records, rather than by
- * read-modify-writes on the issue path. */
-static int count_wg(tm_model *m, uint32_t ci, tm_wgslot *w)
+/* Every record of a started work-group issues once, so its pc's count is
+ * added at issue (next to the stall and cycle sums it updates anyway) and
+ * the lanes here, in one pass over its records.  Most records run every
+ * lane: the merge adds count * width for all, so only the others are
+ * looked at, each taking off the lanes it lacks. */
+static void count_wg(tm_model *m, uint32_t ci, const tm_wgslot *w)
 {
     const emu_wg_trace *tr = &w->tr;
     sgemu_timing *st = m->st;
-    uint64_t n = 0, lanes_all = 0;
-    /* most records run every lane: those need no bit count */
-    const uint64_t full = m->L->width >= 64 ? ~0ull : (1ull << m->L->width) - 1;
-    for (uint32_t i = 0; i < tr->nsg; i++)
-        n += tr->sg[i].n;
-    if (n > w->pcs_cap) {
-        uint32_t *p = realloc(w->pcs, n * sizeof *p);
-        if (!p)
-            return -1;
-        w->pcs = p;
-        w->pcs_cap = n;
-    }
-    uint32_t *pcs = w->pcs;
+    tm_line_stats *pi = m->cu[ci].per_inst;
+    const uint64_t width = m->L->width;
+    const uint64_t full = width >= 64 ? ~0ull : (1ull << width) - 1;
+    uint64_t n = 0, lacking = 0;
     for (uint32_t i = 0; i < tr->nsg; i++) {
         const emu_rec *r = tr->sg[i].recs;
-        for (uint32_t j = 0; j < tr->sg[i].n; j++) {
-            uint64_t lanes = r[j].mask == full ? m->L->width : popcount64(r[j].mask);
-            tm_line_stats *ls = &m->cu[ci].per_inst[r[j].pc];
-            ls->count++;
-            ls->lanes += lanes;
-            lanes_all += lanes;
-            *pcs++ = r[j].pc;
-        }
+        n += tr->sg[i].n;
+        for (uint32_t j = 0; j < tr->sg[i].n; j++)
+            if (r[j].mask != full) {
+                uint64_t d = width - popcount64(r[j].mask);
+                pi[r[j].pc].lanes -= d;
+                lacking += d;
+            }
     }
     st->instructions += n;
-    st->lane_ops += lanes_all;
-    st->lane_slots += n * m->L->width;
+    st->lane_ops += n * width - lacking;
+    st->lane_slots += n * width;
     st->cu_issued[ci] += n;
-    return 0;
 }
 
 void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
@@ -77,11 +65,7 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         m->err = rc;
         return;
     }
-    if (count_wg(m, ci, w)) {
-        m->err = SGEMU_EXIT_INTERNAL;
-        m->oom = true;
-        return;
-    }
+    count_wg(m, ci, w);
     w->used = true;
     w->wg_linear = lin;
     w->nsg = w->tr.nsg;
@@ -95,7 +79,6 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
     c->resident += w->nsg;
     if (m->tracing)
         tm_trace_counter(&m->trace, "resident threads", ci, t, "threads", c->resident);
-    size_t pcs_at = 0;
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[slot * m->sgs + i];
         th->state = TH_RUN;
@@ -104,11 +87,7 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->sg = i;
         th->cur = 0;
         th->recs = w->tr.sg[i].recs;
-        /* a work-group without records (a kernel of no instructions) never
-         * allocated pcs: NULL + 0 is undefined, and no record is read */
-        static const uint32_t no_pcs[1];
-        th->pcs = w->pcs ? w->pcs + pcs_at : no_pcs;
-        pcs_at += w->tr.sg[i].n;
+        th->pcs = w->tr.sg[i].pcs;
         th->nrec = w->tr.sg[i].n;
         th->dep_ok = false;
         set_ti(m, c, th);

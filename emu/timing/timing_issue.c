@@ -330,8 +330,9 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     else if (pipe > th->next_issue)
         why = TM_STALL_PIPE;
     c->stall[why] += gap;
-    /* counts and lanes were added when the work-group started (count_wg) */
+    /* lanes were added when the work-group started (count_wg) */
     tm_line_stats *ls = &c->per_inst[pc];
+    ls->count++;
     ls->stalls += gap;
 
     uint32_t idx = th->cur++;

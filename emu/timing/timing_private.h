@@ -159,7 +159,7 @@ _Static_assert(TM_PIPE_SLOTS >= TM_PIPE_COUNT + 1, "a wait list per pipe and non
 typedef struct tm_thread {
     /* first cache line: what every issue and scan refresh reads */
     _Alignas(64) const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
-    const uint32_t *pcs;   /* this thread's record pcs (tm_wgslot.pcs) */
+    const uint32_t *pcs;   /* this thread's record pcs (emu_sg_stream.pcs) */
     uint64_t *ready;       /* scoreboard: slot ready time */
     uint8_t *rmem;         /* slot written by a memory op */
     uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
@@ -185,10 +185,6 @@ typedef struct tm_thread {
 typedef struct tm_wgslot {
     bool used;
     emu_wg_trace tr;
-    /* The pcs of tr's records, subgroup after subgroup: the issue path
-     * reads 4 bytes per record instead of a whole record. */
-    uint32_t *pcs;
-    size_t pcs_cap;
     uint64_t wg_linear;
     uint32_t nsg, left, arrived;
     uint32_t atlast;       /* threads not done whose next record is their last */
@@ -252,6 +248,8 @@ typedef struct tm_cu {
      * (one owner per CU) they need no locks; summed into the statistics in
      * CU order at the end. */
     uint64_t stall[TM_STALL_COUNT];
+    /* lanes here is less the lanes a record of every lane would have had
+     * (mod 2^64): the merge adds count * width (see count_wg) */
     tm_line_stats *per_inst;
     uint32_t *cand;                 /* step_sched scratch: candidate positions */
     uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */

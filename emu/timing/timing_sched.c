@@ -41,6 +41,7 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
         why = TM_STALL_PIPE;
     c->stall[why] += gap;
     tm_line_stats *ls = &c->per_inst[th->pcs[th->cur]];
+    ls->count++;
     ls->stalls += gap;
     th->cur++;
     set_ti(m, c, th);

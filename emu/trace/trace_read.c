@@ -340,12 +340,11 @@ int emu_tracer_wg(emu_trace_reader *r, uint64_t expect, emu_wg_trace *t, char *m
         uint32_t n;
         RD(n, 4);
         for (uint32_t i = 0; i < n; i++) {
-            emu_rec *rec = emu_trace_push(t, s);
-            if (!rec)
-                BAD("out of host memory");
             if (!(b = r_take(r, REC_BYTES, tmp)))
                 goto fail;
-            rec->pc = (uint32_t)le(b, 4);
+            emu_rec *rec = emu_trace_push(t, s, (uint32_t)le(b, 4));
+            if (!rec)
+                BAD("out of host memory");
             rec->naddr = (uint32_t)le(b + 4, 4);
             rec->addr_first = le(b + 8, 8);
             rec->uop_first = (uint32_t)le(b + 16, 4);
