@@ -92,6 +92,12 @@ def kernel_names(path):
 LARGE_GRF_OPTION = "-ze-opt-large-register-file"
 
 
+def kernel_spilled(v):
+    """An igc_compile kernel entry spilled registers: scratch that is not a
+    call stack (an error entry did not)."""
+    return v.get("spill", 0) > 0 and not v.get("stack_calls")
+
+
 def igc_compile(path, target, width, extra=""):
     """{kernel: {instrs, grf, spill}} or {"error": message} for one file."""
     src = open(path, encoding="utf-8").read()
@@ -226,7 +232,7 @@ def main():
                 continue
             cname, w = rest
             if cfgs[cname]["large_grf_registers_per_thread"] and any(
-                    "spill" in v and v["spill"] > 0 and not v["stack_calls"] for v in r.values()):
+                    kernel_spilled(v) for v in r.values()):
                 large[(f, cname, w)] = ex.submit(igc_compile, os.path.join(a.src, f),
                                                  cfgs[cname]["ocloc_target"], w, LARGE_GRF_OPTION)
         large = {key: fut.result() for key, fut in large.items()}
@@ -257,7 +263,7 @@ def main():
                     elif k in ig:
                         v = ig[k]
                         lg = large.get((f, cname, w), {}).get(k, {})
-                        if v["spill"] > 0 and not v["stack_calls"] and "instrs" in lg:
+                        if kernel_spilled(v) and "instrs" in lg:
                             row["igc_normal_spill"] = v["spill"]
                             v = lg
                         row.update(igc_instrs=v["instrs"], igc_grf=v["grf"],
@@ -294,6 +300,14 @@ def igc_spills(r):
     return r["igc_spill"] > 0 and not r.get("igc_stack_calls")
 
 
+def modes_differ(r, c):
+    """On a config with a large-GRF mode, IGC's build and sgemu's need sit
+    in different modes (one above the normal mode's registers, one not)."""
+    normal = c["grf_registers_per_thread"]
+    return bool(c["large_grf_registers_per_thread"]) and \
+        ((r["igc_grf"] or 0) > normal) != (r["sgemu_regs"] > normal)
+
+
 def yn(b):
     return "yes" if b else "no"
 
@@ -308,9 +322,7 @@ def markdown(cfgs, rows):
         refused = sum(1 for r in mine if "igc_error" in r)
         modes = ""
         if c["large_grf_registers_per_thread"]:
-            normal = c["grf_registers_per_thread"]
-            differ = sum(1 for r in both
-                         if ((r["igc_grf"] or 0) > normal) != (r["sgemu_regs"] > normal))
+            differ = sum(1 for r in both if modes_differ(r, c))
             modes = " GRF mode (normal or large) differs in %d; IGC built again in the " \
                     "large mode where it spilled in the normal one: %d." % (
                         differ, sum(1 for r in both if "igc_normal_spill" in r))
@@ -338,9 +350,7 @@ def markdown(cfgs, rows):
             if "igc_normal_spill" in r:
                 note = "IGC: %d B spilled in its normal GRF mode, built again with %s " \
                        "(numGRF=%s); " % (r["igc_normal_spill"], LARGE_GRF_OPTION, r["igc_grf"])
-            large_igc = (r["igc_grf"] or 0) > c["grf_registers_per_thread"]
-            large_sgemu = r["sgemu_regs"] > c["grf_registers_per_thread"]
-            if c["large_grf_registers_per_thread"] and large_igc != large_sgemu:
+            if modes_differ(r, c):
                 note += "GRF mode differs: IGC %s registers, sgemu needs %d of %d; " % (
                     r["igc_grf"], r["sgemu_regs"], c["grf_registers_per_thread"])
             if r["igc_stack_calls"]:
