@@ -379,7 +379,6 @@ static __attribute__((noinline)) uint32_t step_all(tm_model *m, uint32_t ci, uin
  * step's time). */
 static void wheel_rebuild(const tm_model *m, tm_cu *c, uint64_t T)
 {
-    tm_wheel_reset(&c->sw, T);    /* refile keeps members: none */
     tm_wheel_refile(&c->sw, (tm_wheel_keys){ c->snext, 1 },
                     m->nsched >= 64 ? ~0ull : (1ull << m->nsched) - 1, T);
 }
