@@ -397,8 +397,9 @@ bool sgemu_regalloc_enabled(void)
 
 void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math_temps *mt)
 {
-    const char *e = getenv("SGEMU_REMAT");
-    *o = (isa_ra_opts){ .no_remat = e && strcmp(e, "0") == 0 };
+    const char *e = getenv("SGEMU_REMAT"), *u = getenv("SGEMU_UNIFORM");
+    *o = (isa_ra_opts){ .no_remat = e && strcmp(e, "0") == 0,
+                        .width = u && strcmp(u, "0") == 0 ? 0 : width };
     if (!cfg)
         return;
     if (cfg->timing.allow_spill)

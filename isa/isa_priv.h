@@ -38,6 +38,12 @@ bool isa_op_takes_space(const isa_op_info *oi);
 void isa_drop_fallthrough(isa_inst *code, uint32_t *n);
 void isa_peephole(isa_inst *code, uint32_t *n);
 
+/* uni[v] = 1 for each register v < nvreg that holds the same value in every
+ * lane of a sub-group wherever it is read (uniform.c); partial[pc] says
+ * that instruction pc may run with part of the lanes.  False: no memory. */
+bool isa_uniform_regs(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *partial,
+                      uint8_t *uni);
+
 /* Parse an immediate literal `s[0..n)` for type t into zero-extended bits.
  * Returns NULL on success or a static error message. */
 const char *isa_parse_imm(const char *s, size_t n, isa_type t, uint64_t *bits);

@@ -26,6 +26,7 @@ typedef struct ra_unit {
     uint32_t first;         /* first instruction naming it */
     uint32_t colour;
     uint8_t pred, pinned, temp;
+    uint8_t uni;            /* a scalar register, the same in every lane */
 } ra_unit;
 
 /* Per-instruction operand lists (unit ids) in one pool. */
@@ -37,6 +38,7 @@ typedef struct ra_ref {
 typedef struct ra {
     const isa_kernel *k;    /* the kernel being allocated (attributes) */
     const isa_math_temps *mt;   /* elementary functions' temporaries, or NULL */
+    uint32_t width;         /* sub-group width: uniform values count 1/width per lane */
     isa_inst *code;
     uint32_t n;
     uint32_t nvreg;         /* virtual registers r0..nvreg-1 */
@@ -54,6 +56,7 @@ typedef struct ra {
     uint64_t *cin, *cout;   /* (n + 1) x cw: live registers (slot = register) */
     uint32_t cw;
     uint8_t *partial;       /* per instruction: may run with part of the lanes */
+    uint8_t *uni;           /* per virtual register: uniform (uniform.c) */
     uint64_t *adj;          /* nu x nw */
 } ra;
 
@@ -444,6 +447,19 @@ static bool mark_partial(ra *r)
     return true;
 }
 
+/* Scalar register units that hold one value for the whole sub-group
+ * (none without a width: then every value counts per lane). */
+static bool mark_uniform(ra *r)
+{
+    free(r->uni);
+    r->uni = calloc(r->nvreg + 1, 1);
+    if (!r->uni || (r->width && !isa_uniform_regs(r->code, r->n, r->nvreg, r->partial, r->uni)))
+        return false;
+    for (uint32_t u = 0; u < r->nu; u++)
+        r->u[u].uni = !r->u[u].pred && r->u[u].nregs == 1 && r->uni[r->u[u].reg];
+    return true;
+}
+
 /* Can `in` read a register in a lane that is not active?  Shuffles,
  * rotates and the non-uniform broadcast read the lane their index names,
  * active or not; where part of the lanes may be inactive, their registers
@@ -581,11 +597,12 @@ static bool liveness(ra *r)
 /* Bytes per lane of the register units in set s, whose live registers are
  * cs (a block counts the bytes of its live registers only, as a compiler
  * that splits vectors into their components would), + what pc writes that
- * is not in s when pc is given; and the predicate count. */
+ * is not in s when pc is given; the bytes of uniform values, once per
+ * thread, apart in *ubytes; and the predicate count. */
 typedef struct dead_ctx {
     const ra *r;
     const uint64_t *cs;
-    uint32_t bytes;
+    uint32_t bytes, ubytes;
 } dead_ctx;
 
 static void dead_def(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
@@ -595,19 +612,23 @@ static void dead_def(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l
     if (l != 'd')
         return;
     for (uint32_t i = 0; i < n && reg + i < c->r->nvreg; i++)
-        if (!bit(c->cs, reg + i))
-            c->bytes += c->r->nbytes[reg + i];
+        if (!bit(c->cs, reg + i)) {
+            const ra_unit *u = &c->r->u[c->r->unit_of[reg + i]];
+            *(u->uni && !u->pinned ? &c->ubytes : &c->bytes) += c->r->nbytes[reg + i];
+        }
 }
 
 static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, uint32_t pc,
-                          uint32_t *npred)
+                          uint32_t *ubytes, uint32_t *npred)
 {
-    uint32_t b = 0, p = 0;
+    uint32_t b = 0, ub = 0, p = 0;
     for (uint32_t w = 0; w < r->nw; w++)
         for (uint64_t m = s[w]; m; m &= m - 1) {
             const ra_unit *u = &r->u[w * 64 + (uint32_t)__builtin_ctzll(m)];
             if (u->pred)
                 p++;
+            else if (u->uni && !u->pinned)
+                ub += u->need;
             else if (u->nregs == 1 || u->pinned)
                 b += u->need;
             else
@@ -620,11 +641,37 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
             if (x->def && r->u[x->unit].pred && !bit(s, x->unit))
                 p++;
         }
-        dead_ctx c = { r, cs, 0 };
+        dead_ctx c = { r, cs, 0, 0 };
         visit(&r->code[pc], dead_def, &c);
         b += c.bytes;
+        ub += c.ubytes;
     }
+    *ubytes = ub;
     *npred = p;
+    return b;
+}
+
+/* Bytes per lane that a message instruction (memory, atomic, block I/O,
+ * image) needs to send uniform register sources: its payload holds every
+ * source lane by lane, so a value kept once per thread is spread into a
+ * temporary of its per-lane size for the send. */
+static uint32_t payload_bytes(const ra *r, uint32_t pc)
+{
+    const isa_inst *in = &r->code[pc];
+    const isa_pipe p = isa_ops[in->op].pipe;
+    if (p != ISA_PIPE_MEM && p != ISA_PIPE_ATOMIC && p != ISA_PIPE_BLOCK)
+        return 0;
+    const isa_shape sh = isa_ops[in->op].shape;
+    uint32_t b = 0;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        const isa_operand *op = &in->o[o];
+        if (op->kind != ISA_OPND_REG || op->reg >= r->nvreg ||
+            isa_shape_letter(sh, in->nopnd, o) != 's')
+            continue;
+        const ra_unit *u = &r->u[r->unit_of[op->reg]];
+        if (u->uni && !u->pinned)
+            b += r->nbytes[op->reg];
+    }
     return b;
 }
 
@@ -847,19 +894,25 @@ static uint32_t *shared_live(const ra *r)
 
 /* The demand: most bytes per lane live at once (live into an instruction,
  * or live out of it with what it writes, plus an elementary function's
- * temporaries), predicates a bit per lane each. */
+ * temporaries and a message's uniform payload), predicates a bit per lane
+ * each, uniform values their bytes once per thread (a width-th per lane,
+ * rounded up over their sum; without a width, per lane). */
 static uint32_t demand(const ra *r, uint32_t *peak_pc)
 {
     uint32_t best = 0;
     *peak_pc = NONE32;
     uint32_t *extra = shared_live(r);
+    const uint32_t w = r->width ? r->width : 1;     /* no width: no uniform values */
     for (uint32_t pc = 0; pc < r->n; pc++) {
-        uint32_t p1, p2;
-        const uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw,
-                                     r->cin + (size_t)pc * r->cw, NONE32, &p1) + (p1 + 7) / 8;
-        const uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
-                                     r->cout + (size_t)pc * r->cw, pc, &p2) + (p2 + 7) / 8;
-        const uint32_t m = (a > b ? a : b) + math_temp_bytes(r, pc) + (extra ? extra[pc] : 0);
+        uint32_t p1, p2, u1, u2;
+        uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw,
+                               r->cin + (size_t)pc * r->cw, NONE32, &u1, &p1) + (p1 + 7) / 8;
+        uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
+                               r->cout + (size_t)pc * r->cw, pc, &u2, &p2) + (p2 + 7) / 8;
+        a += (u1 + w - 1) / w;
+        b += (u2 + w - 1) / w;
+        const uint32_t m = (a > b ? a : b) + payload_bytes(r, pc) + math_temp_bytes(r, pc) +
+                           (extra ? extra[pc] : 0);
         if (m > best || *peak_pc == NONE32) {
             best = m;
             *peak_pc = pc;
@@ -1117,8 +1170,9 @@ static bool names_reg(const isa_inst *in, uint32_t reg)
 }
 
 /* The value to take out of the registers at the pressure peak: live
- * there, a scalar register that no cross-lane instruction pins and no spill
- * or recomputation made.  Values that can be recomputed (remat_chain) come
+ * there, a scalar register that no cross-lane instruction pins, no spill
+ * or recomputation made, and that is not uniform (it holds a width-th of
+ * its bytes per lane: taking it out frees next to nothing).  Values that can be recomputed (remat_chain) come
  * first, then the furthest next read wins, then the most bytes, then the
  * earliest.  *remat says whether the one chosen is recomputed. */
 static uint32_t pick_spill(const ra *r, uint32_t pc, bool allow_remat, bool *remat)
@@ -1128,7 +1182,7 @@ static uint32_t pick_spill(const ra *r, uint32_t pc, bool allow_remat, bool *rem
     bool best_rm = false;
     for (uint32_t u = 0; u < r->nu; u++) {
         const ra_unit *x = &r->u[u];
-        if (x->pred || x->pinned || x->temp || x->nregs != 1 || x->bytes == 0 ||
+        if (x->pred || x->pinned || x->temp || x->uni || x->nregs != 1 || x->bytes == 0 ||
             (!bit(li, u) && !bit(lo, u)))
             continue;
         const uint32_t d = next_use(r, u, pc);
@@ -1221,7 +1275,7 @@ static bool rewrite_reg(ra *r, uint32_t reg, bool remat, uint32_t bytes, uint32_
 
 static bool analyse(ra *r)
 {
-    return build_units(r) && mark_partial(r) && liveness(r);
+    return build_units(r) && mark_partial(r) && mark_uniform(r) && liveness(r);
 }
 
 static void ra_free(ra *r)
@@ -1240,6 +1294,7 @@ static void ra_free(ra *r)
     free(r->cin);
     free(r->cout);
     free(r->partial);
+    free(r->uni);
     free(r->adj);
 }
 
@@ -1280,6 +1335,7 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     memset(&r, 0, sizeof r);
     r.k = in;
     r.mt = opts ? opts->math_temps : NULL;
+    r.width = opts ? opts->width : 0;
     r.n = in->ninst;
     r.nvreg = in->nreg;
     r.code = malloc((in->ninst + 1) * sizeof *r.code);

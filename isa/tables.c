@@ -20,7 +20,7 @@ const isa_op_info isa_ops[ISA_OP_COUNT] = {
 };
 
 const isa_special_info isa_specials[ISA_SP_COUNT] = {
-#define ISA_SPECIAL(E, name, dim) [ISA_SP_##E] = { name, dim },
+#define ISA_SPECIAL(E, name, dim, uni) [ISA_SP_##E] = { name, dim, uni },
 #include "specials.def"
 #undef ISA_SPECIAL
 };

@@ -13,7 +13,7 @@ int cli_cmd_spv2asm(int argc, char **argv)
         "usage: sgemu spv2asm KERNEL.spv|KERNEL.cl [--kernel NAME] [-DNAME[=V]] [-IDIR]\n"
         "                     [-include FILE] [-cl-std=CLx.y] [BUILD OPTIONS]\n"
         "                     [--build-options 'OPTS'] [--clang-arg OPT] [-g0]\n"
-        "                     [--config FILE --sg N] [--no-regalloc]\n\n"
+        "                     [--config FILE --sg N [--no-spill]] [--no-regalloc]\n\n"
         "Translates entry point NAME (default: the module's only kernel) to the sgemu ISA\n"
         "and prints it as .sgasm text (which `sgemu asm` accepts).  A .cl file is first\n"
         "compiled with clang-14 and llvm-spirv-14 with line tables (-g0: without); the\n"
@@ -22,13 +22,15 @@ int cli_cmd_spv2asm(int argc, char **argv)
         "(docs/regalloc.md), with the spill code the GRF of --config (default: the\n"
         "default config) needs at sub-group width --sg N, elementary functions holding\n"
         "the temporaries of the config's Intel target; without --sg, allocated with no\n"
-        "GRF limit and no such temporaries.  A comment line before the kernel gives\n"
-        "the register counts.\n"
+        "GRF limit, no such temporaries and every value counted per lane (uniform\n"
+        "values count once per thread at a given width).  --no-spill allocates for\n"
+        "width N with no GRF limit: the live set that width needs.  A comment line\n"
+        "before the kernel gives the register counts.\n"
         "--no-regalloc prints the value registers with the .regalloc directive.\n\n"
         "exit status: 0 ok, 1 errors in the module or bad usage\n";
     const char *path = NULL, *entry = NULL, *config = NULL;
     unsigned long width = 0;
-    bool no_ra = false;
+    bool no_ra = false, no_spill = false;
     /* --build-options words and -g's spelling: at most 64 more than argc */
     const char **clopts = calloc((size_t)argc + 65, sizeof *clopts);
     int nclopts = 0;
@@ -61,6 +63,8 @@ int cli_cmd_spv2asm(int argc, char **argv)
                 config = v;
         } else if (!strcmp(a, "--no-regalloc")) {
             no_ra = true;
+        } else if (!strcmp(a, "--no-spill")) {
+            no_spill = true;
         } else if ((cl = cli_cl_option(argc, argv, &i, clopts, &nclopts, argc + 64)) != 0) {
             if (cl < 0) {
                 free(clopts);
@@ -98,6 +102,8 @@ int cli_cmd_spv2asm(int argc, char **argv)
         isa_ra_opts o;
         isa_math_temps mt;
         emu_ra_opts(width ? &cfg : NULL, (uint32_t)width, &o, &mt);
+        if (no_spill)
+            o.budget_bytes = 0;
         isa_diags d;
         memset(&d, 0, sizeof d);
         if (isa_regalloc(&k, &o, &ak, &st, &d)) {

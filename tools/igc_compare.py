@@ -19,9 +19,10 @@ again with -ze-opt-large-register-file and its spilling kernels take that
 build, as sgemu's occupancy takes the large mode where the normal one does
 not hold the live set; rows whose two modes still differ say so.
 
-sgemu side: `sgemu spv2asm` translates and allocates the kernel
-(docs/regalloc.md); its header line gives the bytes per lane live at once.
-At width W the kernel needs ceil(live bytes x W / grf_bytes_per_register)
+sgemu side: `sgemu spv2asm --sg W --no-spill` translates and allocates the
+kernel for width W with no register limit (docs/regalloc.md: uniform values
+count once per thread, so the live set depends on W); its header line gives
+the bytes per lane live at once.  At width W the kernel needs ceil(live bytes x W / grf_bytes_per_register)
 registers (docs/timing-model.md, Occupancy); where that is above the config's
 registers per thread (the larger of the normal and large-GRF modes),
 `spv2asm --config C --sg W` allocates with that budget and its spill bytes and
@@ -143,14 +144,13 @@ RA_LINE = re.compile(r"^; registers: (\d+) values \((\d+) bytes per lane\) -> (\
                      r"\((\d+) bytes per work-item\)", re.M)
 
 
-def sgemu_kernel(sgemu, path, kernel, config=None, width=None):
+def sgemu_kernel(sgemu, path, kernel, width, config=None):
     """{instrs, live_bytes, spill_bytes} of sgemu's allocated translation
-    (docs/regalloc.md), or {"error": ...}.  Without a config and width the
+    (docs/regalloc.md) at `width`, or {"error": ...}.  Without a config the
     allocation has no register budget: the live set, nothing spilled."""
-    cmd = [sgemu, "spv2asm", path, "--kernel", kernel,
+    cmd = [sgemu, "spv2asm", path, "--kernel", kernel, "--sg", str(width),
            "-I" + os.path.dirname(os.path.abspath(path))]
-    if config:
-        cmd += ["--config", config, "--sg", str(width)]
+    cmd += ["--config", config] if config else ["--no-spill"]
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         lines = [l for l in r.stderr.splitlines() if l.strip()]
@@ -215,9 +215,12 @@ def main():
     kernels = {f: kernel_names(os.path.join(a.src, f)) for f in files}
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
+        widths = sorted({w for c in cfgs.values() for w in c["widths"]})
         for f in files:
             for k in kernels[f]:
-                jobs[("sgemu", f, k)] = ex.submit(sgemu_kernel, a.sgemu, os.path.join(a.src, f), k)
+                for w in widths:
+                    jobs[("sgemu", f, k, w)] = ex.submit(sgemu_kernel, a.sgemu,
+                                                         os.path.join(a.src, f), k, w)
             for cname, c in cfgs.items():
                 for w in c["widths"]:
                     jobs[("igc", f, cname, w)] = ex.submit(igc_compile, os.path.join(a.src, f),
@@ -239,20 +242,20 @@ def main():
         later = {}
         for f in files:
             for k in kernels[f]:
-                sk = res[("sgemu", f, k)]
                 for cname, c in cfgs.items():
                     for w in c["widths"]:
+                        sk = res[("sgemu", f, k, w)]
                         if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2]):
                             later[(f, k, cname, w)] = ex.submit(
-                                sgemu_kernel, a.sgemu, os.path.join(a.src, f), k,
-                                os.path.join(a.src, "configs", cname + ".yaml"), w)
+                                sgemu_kernel, a.sgemu, os.path.join(a.src, f), k, w,
+                                os.path.join(a.src, "configs", cname + ".yaml"))
         spilled = {key: fut.result() for key, fut in later.items()}
     rows = []
     for cname, c in cfgs.items():
         for f in files:
             for k in kernels[f]:
-                sk = res[("sgemu", f, k)]
                 for w in c["widths"]:
+                    sk = res[("sgemu", f, k, w)]
                     ig = res[("igc", f, cname, w)]
                     row = {"config": cname, "target": c["ocloc_target"], "file": f,
                            "kernel": k, "width": w}

@@ -212,7 +212,7 @@ isa_opcode isa_opcode_from_name(const char *name, size_t len);
 /* ------------------------------------------------------------- specials */
 
 typedef enum isa_special {
-#define ISA_SPECIAL(E, name, dim) ISA_SP_##E,
+#define ISA_SPECIAL(E, name, dim, uni) ISA_SP_##E,
 #include "specials.def"
 #undef ISA_SPECIAL
     ISA_SP_COUNT
@@ -221,6 +221,7 @@ typedef enum isa_special {
 typedef struct isa_special_info {
     const char *name;
     bool takes_dim;
+    bool sg_uniform;        /* the same in every lane of a sub-group */
 } isa_special_info;
 
 extern const isa_special_info isa_specials[ISA_SP_COUNT];
@@ -550,6 +551,7 @@ typedef struct isa_math_temps {
 
 typedef struct isa_ra_opts {
     uint32_t budget_bytes;
+    uint32_t width;             /* sub-group width; 0: uniform values count per lane */
     bool no_remat;
     const isa_math_temps *math_temps;   /* NULL: elementary functions need none */
 } isa_ra_opts;

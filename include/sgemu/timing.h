@@ -116,8 +116,10 @@ uint32_t tm_grf_budget_bytes(const emu_config *cfg, uint32_t width);
 /* The register allocator's options for a launch at `width` on cfg (NULL:
  * no config, no limit): the spill budget tm_grf_budget_bytes gives where
  * the config allows spills, the temporaries of elementary functions on its
- * Intel target (kept in *mt, which o->math_temps may point to), and
- * SGEMU_REMAT=0 (spill what rematerialisation would recompute: A/B). */
+ * Intel target (kept in *mt, which o->math_temps may point to), the width
+ * (uniform values count once per thread), SGEMU_REMAT=0 (spill what
+ * rematerialisation would recompute) and SGEMU_UNIFORM=0 (count uniform
+ * values per lane), the last two for A/B comparisons. */
 void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math_temps *mt);
 
 #endif

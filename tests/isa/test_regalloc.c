@@ -624,6 +624,106 @@ static void test_active_lane_collectives_not_pinned(void **state)
     isa_kernel_free(&k);
 }
 
+/* Uniform values (the same in every lane) count once per thread, a
+ * width-th of their bytes per lane, rounded up over their sum; u marks
+ * them, each u32 (4 bytes):
+ *    0 mov r0 = global id    live after: r0
+ *    1 mov r1 = group id u   r0 r1u
+ *    2 mul r2 = r1 * 3   u   r0 r2u
+ *    3 ld  r3 = in[r0]       r0 r2u r3
+ *    4 reduce r4 = sum r3 u  r0 r2u r3 r4u
+ *    5 add r5 = r4 + r2  u   r0 r2u r3 r5u
+ *    6 ld  r6 = in[r2]   u   r0 r2u r3 r5u r6u   <- 8 + 12 uniform bytes
+ *    7 add r7 = r3 + r6      r0 r2u r5u r7
+ *    8 add r8 = r7 + r5      r0 r2u r5u r8
+ *    9 st  out[r0] = r8      in: r0 r2u r5u r8
+ *   10 st  out[r2] = r5      in: r2u r5u; the store's payload spreads r5
+ *                            into a per-lane temporary: + 4
+ * Per lane (no width): 20 at 6.  W = 16: 8 + ceil(12 / 16) = 9 at 3, 4, 6
+ * and 9 (the first peak, 3, is out of the load: r0 r2u r3); at 10 only
+ * 1 + 4.  W = 4: 8 + 3 = 11 at 6.  In the non-uniform reduction kernel
+ * above, r2 is written before the branch and by the reduction under it:
+ * lanes that skipped it keep 0, so r2 is not uniform and the demand at
+ * W = 16 stays 9.  A store of uniform data alone: into it r1u r2u, 8 bytes
+ * per lane without a width; at W = 16, 1 + the payload's 4. */
+static const char uniform_values[] =
+    ".kernel uni\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    mov.u32 r1, %group_id.x\n"
+    "    mul.u32 r2, r1, 3\n"
+    "    ld.global.u32 r3, [%in + r0*4]\n"
+    "    sub_group_reduce_add.u32 r4, r3\n"
+    "    add.u32 r5, r4, r2\n"
+    "    ld.global.u32 r6, [%in + r2*4]\n"
+    "    add.u32 r7, r3, r6\n"
+    "    add.u32 r8, r7, r5\n"
+    "    st.global.u32 [%out + r0*4], r8\n"
+    "    st.global.u32 [%out + r2*4], r5\n";
+
+static const char uniform_store[] =
+    ".kernel unist\n.regalloc\n.arg out global u32\n"
+    "    mov.u32 r0, %group_id.x\n"
+    "    mul.u32 r1, r0, 3\n"
+    "    add.u32 r2, r1, 5\n"
+    "    st.global.u32 [%out + r1*4], r2\n";
+
+static uint32_t live_at_width(const char *src, uint32_t width, isa_kernel *k, isa_kernel *a)
+{
+    isa_ra_stats st;
+    assemble(src, k);
+    isa_ra_opts o = { .width = width };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_regalloc(k, &o, a, &st, &d), 0);
+    isa_diags_free(&d);
+    assert_int_equal(a->grf_bytes_per_lane, st.live_bytes);
+    return st.live_bytes;
+}
+
+static void test_uniform_values(void **state)
+{
+    (void)state;
+    static const struct { const char *src; uint32_t width, live; } c[] = {
+        { uniform_values, 0, 20 }, { uniform_values, 16, 9 }, { uniform_values, 4, 11 },
+        { nu_reduce, 0, 9 }, { nu_reduce, 16, 9 }, { uniform_store, 0, 8 },
+        { uniform_store, 16, 5 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        isa_kernel k, a;
+        assert_int_equal(live_at_width(c[i].src, c[i].width, &k, &a), c[i].live);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
+/* A uniform value is never the one spilled: at W = 16 with 8 bytes the
+ * peak (9, out of the load at 3) holds r0, r2u and r3; r0 is read there,
+ * r2 is uniform, so r3 goes (stored after 3, filled before 4 and 7). */
+static void test_uniform_not_spilled(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(uniform_values, &k);
+    isa_ra_opts o = { .width = 16, .budget_bytes = 8, .no_remat = true };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_regalloc(&k, &o, &a, &st, &d), 0);
+    isa_diags_free(&d);
+    assert_int_equal(st.spilled_values, 1);
+    assert_int_equal(st.spill_stores, 1);
+    assert_int_equal(st.spill_fills, 2);
+    /* the spilled value is the first load's result */
+    const isa_inst *after = &a.inst[4];
+    assert_int_equal(after->op, ISA_OP_ST);
+    assert_int_equal(after->space, ISA_SPACE_PRIVATE);
+    assert_int_equal(after->o[1].reg, a.inst[3].o[0].reg);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
 /* The spill code round-trips through the assembler: [offset] in private
  * memory, .live_bytes (the demand) for an allocated kernel, .regalloc when
  * the registers are values. */
@@ -690,6 +790,8 @@ int main(void)
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_vectors_and_cross_lane),
         cmocka_unit_test(test_active_lane_collectives_not_pinned),
+        cmocka_unit_test(test_uniform_values),
+        cmocka_unit_test(test_uniform_not_spilled),
         cmocka_unit_test(test_text_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

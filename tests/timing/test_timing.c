@@ -472,9 +472,13 @@ static void test_regalloc_spill(void **state)
                        .sg_width = 8, .timing = true };
     sgemu_stats st;
     sgemu_fault f;
-    setenv("SGEMU_REMAT", "0", 1);      /* spill the constants, recompute none */
+    /* spill the constants, recompute none, and count them per lane (they
+     * are uniform: once per thread they would fit) */
+    setenv("SGEMU_REMAT", "0", 1);
+    setenv("SGEMU_UNIFORM", "0", 1);
     int rc = sgemu_run(&k, &cfg, &L, args, &st, &f);
     unsetenv("SGEMU_REMAT");
+    unsetenv("SGEMU_UNIFORM");
     if (rc)
         fprintf(stderr, "run: %s\n", f.msg);
     assert_int_equal(rc, 0);
