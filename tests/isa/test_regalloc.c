@@ -30,20 +30,28 @@ static void assemble(const char *src, isa_kernel *k)
     assert_int_equal(errs, 0);
 }
 
+/* Allocate k with the options o. */
+static void allocate_with(const isa_kernel *k, const isa_ra_opts *o, isa_kernel *out,
+                          isa_ra_stats *st)
+{
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_regalloc(k, o, out, st, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+    assert_int_equal(out->regalloc, ISA_RA_DONE);
+    assert_int_equal(out->grf_bytes_per_lane, st->live_bytes);
+}
+
 /* Allocate k to `budget` bytes per lane; remat: recompute cheap values
  * instead of spilling them (the derivations below say which). */
 static void allocate_rm(const isa_kernel *k, uint32_t budget, bool remat, isa_kernel *out,
                         isa_ra_stats *st)
 {
     isa_ra_opts o = { .budget_bytes = budget, .no_remat = !remat };
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int errs = isa_regalloc(k, &o, out, st, &d);
-    if (errs)
-        isa_diags_print(&d, stderr);
-    isa_diags_free(&d);
-    assert_int_equal(errs, 0);
-    assert_int_equal(out->regalloc, ISA_RA_DONE);
+    allocate_with(k, &o, out, st);
 }
 
 static void allocate(const isa_kernel *k, uint32_t budget, isa_kernel *out, isa_ra_stats *st)
@@ -195,10 +203,7 @@ static uint32_t live_with(const char *src, const isa_math_temps *mt)
     isa_ra_stats st;
     assemble(src, &k);
     isa_ra_opts o = { .math_temps = mt };
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    assert_int_equal(isa_regalloc(&k, &o, &a, &st, &d), 0);
-    isa_diags_free(&d);
+    allocate_with(&k, &o, &a, &st);
     same_results(&k, &a);
     isa_regalloc_free(&a);
     isa_kernel_free(&k);
@@ -221,10 +226,7 @@ static void test_math_temporaries(void **state)
     mt.bytes[ISA_OP_POW][2] = 100;
     mt.bytes[ISA_OP_EXP][1] = 200;
     isa_ra_opts o = { .math_temps = &mt };
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    assert_int_equal(isa_regalloc(&k, &o, &a, &st, &d), 0);
-    isa_diags_free(&d);
+    allocate_with(&k, &o, &a, &st);
     assert_int_equal(st.live_bytes_before, 32);
     assert_int_equal(st.live_bytes, 32);
     assert_int_equal(a.grf_bytes_per_lane, 32);
@@ -667,19 +669,6 @@ static const char uniform_store[] =
     "    add.u32 r2, r1, 5\n"
     "    st.global.u32 [%out + r1*4], r2\n";
 
-static uint32_t live_at_width(const char *src, uint32_t width, isa_kernel *k, isa_kernel *a)
-{
-    isa_ra_stats st;
-    assemble(src, k);
-    isa_ra_opts o = { .width = width };
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    assert_int_equal(isa_regalloc(k, &o, a, &st, &d), 0);
-    isa_diags_free(&d);
-    assert_int_equal(a->grf_bytes_per_lane, st.live_bytes);
-    return st.live_bytes;
-}
-
 static void test_uniform_values(void **state)
 {
     (void)state;
@@ -690,7 +679,11 @@ static void test_uniform_values(void **state)
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         isa_kernel k, a;
-        assert_int_equal(live_at_width(c[i].src, c[i].width, &k, &a), c[i].live);
+        isa_ra_stats st;
+        assemble(c[i].src, &k);
+        isa_ra_opts o = { .width = c[i].width };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
         same_results(&k, &a);
         isa_regalloc_free(&a);
         isa_kernel_free(&k);
@@ -707,10 +700,7 @@ static void test_uniform_not_spilled(void **state)
     isa_ra_stats st;
     assemble(uniform_values, &k);
     isa_ra_opts o = { .width = 16, .budget_bytes = 8, .no_remat = true };
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    assert_int_equal(isa_regalloc(&k, &o, &a, &st, &d), 0);
-    isa_diags_free(&d);
+    allocate_with(&k, &o, &a, &st);
     assert_int_equal(st.spilled_values, 1);
     assert_int_equal(st.spill_stores, 1);
     assert_int_equal(st.spill_fills, 2);
