@@ -38,6 +38,12 @@ bool isa_op_takes_space(const isa_op_info *oi);
 void isa_drop_fallthrough(isa_inst *code, uint32_t *n);
 void isa_peephole(isa_inst *code, uint32_t *n);
 
+/* Private variables accessed only at constant offsets become registers
+ * (promote.c): every private load and store a move, *private_mem 0; the
+ * stream is left as it is when any private access is not such.  *code may
+ * be reallocated.  False: out of memory (the stream unchanged). */
+bool isa_promote_private(isa_inst **code, uint32_t *n, uint32_t *private_mem);
+
 /* uni[v] = 1 for each register v < nvreg that holds the same value in every
  * lane of a sub-group wherever it is read (uniform.c); partial[pc] says
  * that instruction pc may run with part of the lanes.  False: no memory. */

@@ -463,8 +463,11 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         isa_drop_fallthrough(x.code, &x.ncode);
         /* SGEMU_SPV_OPT=0 keeps the stream as translated (A/B, bisecting) */
         const char *opt = getenv("SGEMU_SPV_OPT");
-        if (!opt || strcmp(opt, "0") != 0)
+        if (!opt || strcmp(opt, "0") != 0) {
+            if (!isa_promote_private(&x.code, &x.ncode, &k->private_mem))
+                spv_error(&x, "out of memory promoting private variables");
             isa_peephole(x.code, &x.ncode);
+        }
         k->inst = x.code;
         k->ninst = x.ncode;
         x.code = NULL;
