@@ -27,6 +27,12 @@ char isa_shape_letter(isa_shape s, unsigned n, unsigned i);
  * immediate is converted to and a register is read or written as). */
 isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec);
 
+/* writes[r] = the instructions of code[0..n) that write register r < nreg
+ * (a vector destination writes each of its registers); last[r], when last
+ * is not NULL, the last of them. */
+void isa_reg_writes(const isa_inst *code, uint32_t n, uint32_t nreg, uint32_t *writes,
+                    uint32_t *last);
+
 /* Does the opcode take an address space modifier (ld/st/atom/block)? */
 bool isa_op_takes_space(const isa_op_info *oi);
 

@@ -1,5 +1,6 @@
 /* opnd.c - operand rules shared by the assembler, validator and
- * disassembler: shape patterns, operand types, immediate literals. */
+ * disassembler: shape patterns, operand types, immediate literals, and the
+ * register writes of a stream (for the passes over one). */
 #include "isa_priv.h"
 
 #include <errno.h>
@@ -331,4 +332,25 @@ int isa_print_imm(char *buf, size_t n, isa_type t, uint64_t bits)
     if (t == ISA_T_F32)
         return snprintf(buf, n, "0f%08" PRIx32, (uint32_t)bits);
     return snprintf(buf, n, "0h%04x", (unsigned)(bits & 0xffffu));
+}
+
+void isa_reg_writes(const isa_inst *code, uint32_t n, uint32_t nreg, uint32_t *writes,
+                    uint32_t *last)
+{
+    memset(writes, 0, nreg * sizeof *writes);
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const isa_inst *in = &code[pc];
+        const isa_shape sh = isa_ops[in->op].shape;
+        for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+            if (isa_shape_letter(sh, in->nopnd, o) != 'd' || in->o[o].kind != ISA_OPND_REG)
+                continue;
+            unsigned vec;
+            isa_opnd_type(in, o, &vec);
+            for (uint32_t c = 0; c < (vec ? vec : 1) && in->o[o].reg + c < nreg; c++) {
+                writes[in->o[o].reg + c]++;
+                if (last)
+                    last[in->o[o].reg + c] = pc;
+            }
+        }
+    }
 }

@@ -100,20 +100,7 @@ static bool note_elements(promote *p, const isa_inst *in, uint32_t off)
 /* Can every private access be promoted?  Fills the element map. */
 static bool analyse(promote *p)
 {
-    for (uint32_t pc = 0; pc < p->n; pc++) {
-        const isa_inst *in = &p->code[pc];
-        const isa_shape sh = isa_ops[in->op].shape;
-        for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
-            if (isa_shape_letter(sh, in->nopnd, o) != 'd' || in->o[o].kind != ISA_OPND_REG)
-                continue;
-            unsigned vec;
-            isa_opnd_type(in, o, &vec);
-            for (uint32_t c = 0; c < (vec ? vec : 1) && in->o[o].reg + c < p->nreg; c++) {
-                p->writes[in->o[o].reg + c]++;
-                p->def[in->o[o].reg + c] = pc;
-            }
-        }
-    }
+    isa_reg_writes(p->code, p->n, p->nreg, p->writes, p->def);
     for (uint32_t pc = 0; pc < p->n; pc++) {
         const isa_inst *in = &p->code[pc];
         if (in->op == ISA_OP_PRINTF)

@@ -90,18 +90,7 @@ bool isa_uniform_regs(const isa_inst *code, uint32_t n, uint32_t nvreg, const ui
     if (!writes)
         return false;
     memset(uni, 1, nvreg);
-    for (uint32_t pc = 0; pc < n; pc++) {
-        const isa_inst *in = &code[pc];
-        const isa_shape sh = isa_ops[in->op].shape;
-        for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
-            if (isa_shape_letter(sh, in->nopnd, o) != 'd' || in->o[o].kind != ISA_OPND_REG)
-                continue;
-            unsigned vec;
-            isa_opnd_type(in, o, &vec);
-            for (uint32_t c = 0; c < (vec ? vec : 1) && in->o[o].reg + c < nvreg; c++)
-                writes[in->o[o].reg + c]++;
-        }
-    }
+    isa_reg_writes(code, n, nvreg, writes, NULL);
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t pc = 0; pc < n; pc++) {
