@@ -28,7 +28,9 @@ static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
  * added at issue (next to the stall and cycle sums it updates anyway) and
  * the lanes here, in one pass over its records.  Most records run every
  * lane: the merge adds count * width for all, so only the others are
- * looked at, each taking off the lanes it lacks. */
+ * looked at, each taking off the lanes it lacks (a per-pc sum may go below
+ * zero until then: unsigned, it wraps, and the merge's addition brings it
+ * back exactly). */
 static void count_wg(tm_model *m, uint32_t ci, const tm_wgslot *w)
 {
     const emu_wg_trace *tr = &w->tr;
