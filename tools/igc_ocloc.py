@@ -3,7 +3,8 @@ IGC inside) with IGC's shader dump on, for the tools that read IGC's output
 (igc_compare.py, igc_fit.py, igc_math_demand.py, igc_math_shared.py): the
 source is written to a private folder, built for one ocloc target, and the
 dump files of the wanted kinds come back as text.  Also the package
-versions those tools stamp on what they measure.
+versions those tools stamp on what they measure, and the writing of the
+generated .def tables.
 """
 import os
 import subprocess
@@ -44,3 +45,17 @@ def versions():
                            capture_output=True, text=True, check=False)
         out[pkg] = r.stdout.strip() or "?"
     return out
+
+
+# the type column of the generated tables (emu/math_*.def)
+TYPE_INDEX = {"f16": 0, "f32": 1, "f64": 2}
+
+
+def write_def(path, comment, versions_of, rows):
+    """A generated .def table: a C comment whose lines are `comment` (each
+    "%(versions)s" in them the packages that measured it), then the rows."""
+    stamp = "intel-opencl-icd %s, libigc1 %s" % (
+        versions_of.get("intel-opencl-icd", "?"), versions_of["libigc1"])
+    out = ["/*"] + [(" * " + l % {"versions": stamp}).rstrip() for l in comment] + [" */"]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(out + rows) + "\n")
