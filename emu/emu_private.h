@@ -131,6 +131,7 @@ typedef struct emu_run {
     emu_dprog dp;               /* decoded form (decode.h); shared, read-only */
     struct emu_detect *det;     /* launch->detect's shadow state (detect.h), or NULL */
     struct emu_printf *pf;      /* the printf buffer (printf.c), or NULL */
+    emu_trace_hint trace_hint;  /* sizes the next work-group's records */
 } emu_run;
 
 /* fault.c: fill run->fault and return its code.  `sg`/`lane` name the

@@ -15,7 +15,17 @@ int emu_trace_init(emu_wg_trace *t, uint32_t nsg)
     return 0;
 }
 
-void emu_trace_reset(emu_wg_trace *t, uint32_t nsg)
+/* Room for cap records in an empty stream: a fresh block, nothing to
+ * copy (on failure the stream is left empty and the push reports it). */
+static void stream_reserve(emu_sg_stream *s, uint32_t cap)
+{
+    free(s->recs);
+    s->recs = malloc((size_t)cap * (sizeof *s->recs + sizeof *s->pcs));
+    s->pcs = s->recs ? (uint32_t *)(s->recs + cap) : NULL;
+    s->cap = s->recs ? cap : 0;
+}
+
+void emu_trace_reset(emu_wg_trace *t, uint32_t nsg, const emu_trace_hint *h)
 {
     if (nsg > t->sg_cap) {
         emu_sg_stream *s = realloc(t->sg, nsg * sizeof *s);
@@ -30,6 +40,32 @@ void emu_trace_reset(emu_wg_trace *t, uint32_t nsg)
         t->sg[i].n = 0;
     t->naddrs = 0;
     t->nuops = 0;
+    if (!h)
+        return;
+    for (uint32_t i = 0; i < t->nsg; i++)
+        if (t->sg[i].cap < h->recs)
+            stream_reserve(&t->sg[i], h->recs);
+    if (t->addrs_cap < h->addrs) {
+        free(t->addrs);
+        t->addrs = malloc(h->addrs * sizeof *t->addrs);
+        t->addrs_cap = t->addrs ? h->addrs : 0;
+    }
+    if (t->uops_cap < h->uops) {
+        free(t->uops);
+        t->uops = malloc(h->uops * sizeof *t->uops);
+        t->uops_cap = t->uops ? h->uops : 0;
+    }
+}
+
+void emu_trace_note(emu_trace_hint *h, const emu_wg_trace *t)
+{
+    for (uint32_t i = 0; i < t->nsg; i++)
+        if (t->sg[i].n > h->recs)
+            h->recs = t->sg[i].n;
+    if (t->naddrs > h->addrs)
+        h->addrs = t->naddrs;
+    if (t->nuops > h->uops)
+        h->uops = t->nuops;
 }
 
 void emu_trace_free(emu_wg_trace *t)

@@ -45,8 +45,23 @@ typedef struct emu_wg_trace {
     uint32_t nuops, uops_cap;
 } emu_wg_trace;
 
+/* The most a launch's work-groups have recorded so far, per stream and
+ * per work-group.  A trace is sized from it when a work-group starts, so
+ * that a slot's streams are allocated once at their final size instead of
+ * doubling (a realloc copy of every record) the first time each slot
+ * fills; work-groups of one kernel usually record alike. */
+typedef struct emu_trace_hint {
+    uint32_t recs;             /* records in one stream */
+    uint32_t uops;
+    uint64_t addrs;
+} emu_trace_hint;
+
 int emu_trace_init(emu_wg_trace *t, uint32_t nsg);
-void emu_trace_reset(emu_wg_trace *t, uint32_t nsg);
+/* Empty t for a work-group of nsg subgroups, keeping its storage; with a
+ * hint (or NULL), give each stream and array at least the hint's room. */
+void emu_trace_reset(emu_wg_trace *t, uint32_t nsg, const emu_trace_hint *h);
+/* Raise h to what the work-group in t recorded. */
+void emu_trace_note(emu_trace_hint *h, const emu_wg_trace *t);
 void emu_trace_free(emu_wg_trace *t);
 /* Make room for one more record in stream s (0: done, -1: out of memory). */
 int emu_trace_grow(emu_sg_stream *s);

@@ -147,7 +147,7 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
     wg->trace = trace;
     run->wg = wg;
     if (trace) {
-        emu_trace_reset(trace, wg->nsg);
+        emu_trace_reset(trace, wg->nsg, &run->trace_hint);
         trace->wg_linear = wg_linear;
     }
 
@@ -189,6 +189,8 @@ int emu_run_workgroup(emu_run *run, uint64_t wg_linear, emu_wg_trace *trace)
         if ((!any_running(wg) && meet(run, wg)) || run_pass(run, wg, trace, &done))
             return run->fault->code;
     }
+    if (trace)
+        emu_trace_note(&run->trace_hint, trace);
     if (run->launch->progress)
         atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
     return 0;

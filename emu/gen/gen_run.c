@@ -452,7 +452,7 @@ static int run_wg(emu_run *run, gen_state *s, uint64_t w, emu_wg_trace *tr)
     s->bar[0].threads = wg->nsg;
     s->bar_done = 0;
     if (tr) {
-        emu_trace_reset(tr, wg->nsg);
+        emu_trace_reset(tr, wg->nsg, &run->trace_hint);
         tr->wg_linear = w;
     }
     for (uint32_t i = 0; i < wg->nsg; i++) {
@@ -496,6 +496,8 @@ static int run_wg(emu_run *run, gen_state *s, uint64_t w, emu_wg_trace *tr)
                 }
         }
     }
+    if (!rc && tr)
+        emu_trace_note(&run->trace_hint, tr);
     if (!rc && run->launch->progress)
         atomic_fetch_add_explicit(run->launch->progress, 1, memory_order_relaxed);
     return rc;

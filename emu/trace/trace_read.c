@@ -286,7 +286,7 @@ int emu_tracer_wg(emu_trace_reader *r, uint64_t expect, emu_wg_trace *t, char *m
             r->max_sg);
     if (!t->sg && emu_trace_init(t, nsg))
         BAD("out of host memory");
-    emu_trace_reset(t, nsg);
+    emu_trace_reset(t, nsg, NULL);   /* counts are checked as read */
     if (t->nsg != nsg)
         BAD("out of host memory");
     t->wg_linear = lin;
