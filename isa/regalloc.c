@@ -651,10 +651,11 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
     return b;
 }
 
-/* Bytes per lane that a message instruction (memory, atomic, block I/O,
- * image) needs to send uniform register sources: its payload holds every
- * source lane by lane, so a value kept once per thread is spread into a
- * temporary of its per-lane size for the send. */
+/* Bytes per lane that a message instruction (memory, atomic, image, block
+ * write) needs to send uniform register sources: its payload holds them
+ * lane by lane, so a value kept once per thread is spread into a temporary
+ * of its per-lane size for the send.  A block message's coordinates go in
+ * its header, once per message: only a block write's data counts. */
 static uint32_t payload_bytes(const ra *r, uint32_t pc)
 {
     const isa_inst *in = &r->code[pc];
@@ -666,7 +667,8 @@ static uint32_t payload_bytes(const ra *r, uint32_t pc)
     for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
         const isa_operand *op = &in->o[o];
         if (op->kind != ISA_OPND_REG || op->reg >= r->nvreg ||
-            isa_shape_letter(sh, in->nopnd, o) != 's')
+            isa_shape_letter(sh, in->nopnd, o) != 's' ||
+            (p == ISA_PIPE_BLOCK && (sh == ISA_SHAPE_IMG_LD || o + 1u != in->nopnd)))
             continue;
         const ra_unit *u = &r->u[r->unit_of[op->reg]];
         if (u->uni && !u->pinned)
