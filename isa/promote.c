@@ -45,7 +45,8 @@ typedef struct promote {
     uint32_t *def;          /* per register: its last writer */
     uint8_t *base;          /* per register: a private base (read only as that) */
     uint8_t *size;          /* per private byte: element size starting there, 0 */
-    uint32_t *slot;         /* per private byte: register of the element there */
+    uint32_t *slot;         /* per private byte: 1 + the offset of the element there
+                               (0: no element), then its register */
 } promote;
 
 /* The constant private offset of `in`'s address, or NONE32. */
@@ -83,16 +84,16 @@ static bool note_elements(promote *p, const isa_inst *in, uint32_t off)
         return false;
     for (uint32_t e = 0; e < nv; e++) {
         const uint32_t at = off + e * sz;
-        if (p->size[at] == sz)
+        if (at >= p->bytes || p->size[at] == sz)
             continue;
         if (p->size[at])
             return false;
-        for (uint32_t b = at; b < at + sz; b++)
-            if (p->slot[b] != NONE32)
+        for (uint32_t b = at; b < at + sz && b < p->bytes; b++)
+            if (p->slot[b])
                 return false;       /* inside another element */
         p->size[at] = (uint8_t)sz;
-        for (uint32_t b = at; b < at + sz; b++)
-            p->slot[b] = at;        /* owner, a register later */
+        for (uint32_t b = at; b < at + sz && b < p->bytes; b++)
+            p->slot[b] = at + 1;    /* its owner; a register later */
     }
     return true;
 }
@@ -179,13 +180,10 @@ bool isa_promote_private(isa_inst **code, uint32_t *n, uint32_t *private_mem)
     p.def = calloc((size_t)p.nreg + 1, sizeof *p.def);
     p.base = calloc((size_t)p.nreg + 1, 1);
     p.size = calloc(p.bytes, 1);
-    p.slot = malloc((size_t)p.bytes * sizeof *p.slot);
+    p.slot = calloc(p.bytes, sizeof *p.slot);
     isa_inst *out = NULL;
     uint32_t *map = NULL;
     bool ok = p.writes && p.def && p.base && p.size && p.slot;
-    if (ok)
-        for (uint32_t b = 0; b < p.bytes; b++)
-            p.slot[b] = NONE32;
     bool can = ok && analyse(&p);
     /* one fresh register per element */
     uint32_t next = p.nreg, extra = 0;
@@ -193,7 +191,7 @@ bool isa_promote_private(isa_inst **code, uint32_t *n, uint32_t *private_mem)
         if (p.size[b]) {
             if (next >= ISA_MAX_REGS)
                 can = false;
-            for (uint32_t c = b; c < b + p.size[b]; c++)
+            for (uint32_t c = b; c < b + p.size[b] && c < p.bytes; c++)
                 p.slot[c] = next;
             next++;
         }
@@ -227,7 +225,8 @@ bool isa_promote_private(isa_inst **code, uint32_t *n, uint32_t *private_mem)
                 isa_operand v = *val, slot;
                 memset(&slot, 0, sizeof slot);
                 slot.kind = ISA_OPND_REG;
-                slot.reg = (uint16_t)p.slot[off + e * sz];
+                const uint32_t at = off + e * sz;
+                slot.reg = (uint16_t)(at < p.bytes ? p.slot[at] : 0);
                 if (v.kind == ISA_OPND_REG)
                     v.reg = (uint16_t)(v.reg + e);
                 out[m++] = st ? element_move(in, slot.reg, &v) : element_move(in, v.reg, &slot);
