@@ -403,8 +403,7 @@ static uint64_t inst_uses(const isa_inst *in, uint8_t kind, bool dst_written)
 static uint64_t inst_defs(const isa_inst *in, uint8_t kind)
 {
     const isa_op_info *oi = &isa_ops[in->op];
-    const bool alu = oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
-                     oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT;
+    const bool alu = isa_op_lanewise(in->op);
     /* a block read writes every component of its destination in every
      * lane (coll_block_io's scatter; all lanes are active) */
     if (kind == ISA_OPND_REG && in->o[0].kind == ISA_OPND_REG &&

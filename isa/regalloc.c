@@ -161,9 +161,7 @@ static void add_ref(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
  * scalar, so that its destination may reuse a source that dies there? */
 static bool lanewise_scalar(const isa_inst *in)
 {
-    const isa_pipe p = isa_ops[in->op].pipe;
-    return (in->vec == 0 || in->vec == 1) &&
-           (p == ISA_PIPE_ALU || p == ISA_PIPE_TRANS || p == ISA_PIPE_MOV || p == ISA_PIPE_CVT);
+    return (in->vec == 0 || in->vec == 1) && isa_op_lanewise(in->op);
 }
 
 /* ---- narrow values ---- */

@@ -65,8 +65,7 @@ static bool uniform_value(const isa_inst *in, const uint8_t *uni, uint32_t nvreg
     const isa_op_info *oi = &isa_ops[in->op];
     if (oi->pipe == ISA_PIPE_COLL)
         return uniform_result(oi);
-    const bool lanewise = oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS ||
-                          oi->pipe == ISA_PIPE_MOV || oi->pipe == ISA_PIPE_CVT;
+    const bool lanewise = isa_op_lanewise(in->op);
     const bool shared_load = in->op == ISA_OP_LD && (in->space == ISA_SPACE_GLOBAL ||
                                                      in->space == ISA_SPACE_CONSTANT ||
                                                      in->space == ISA_SPACE_LOCAL);

@@ -199,6 +199,13 @@ static inline bool isa_op_arith(unsigned op) { return isa_ops[op].flags & ISA_OP
 static inline bool isa_op_math(unsigned op) { return isa_ops[op].flags & ISA_OPF_MATH; }
 /* Block I/O (execution class BLOCK): collectives/block_io.c */
 static inline bool isa_op_block_io(unsigned op) { return isa_ops[op].pipe == ISA_PIPE_BLOCK; }
+/* Runs lane by lane, each lane's result from that lane's sources (the
+ * ALU, transcendental, move and conversion pipes). */
+static inline bool isa_op_lanewise(unsigned op)
+{
+    const isa_pipe p = isa_ops[op].pipe;
+    return p == ISA_PIPE_ALU || p == ISA_PIPE_TRANS || p == ISA_PIPE_MOV || p == ISA_PIPE_CVT;
+}
 
 /* IEEE binary64 -> binary16 bits, round to nearest even (isa/opnd.c): the
  * one binary16 rounding, used by the assembler and by lanes/. */
