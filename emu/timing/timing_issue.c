@@ -365,11 +365,9 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         bool store = ti->store;
         bool atomic = ti->kind == TM_K_ATOMIC;
         if (sp == ISA_SPACE_LOCAL)
-            done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store);
+            done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
         else
             done = tm_mem_global(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
-        if (atomic && sp == ISA_SPACE_LOCAL)
-            done += tc->atomic_ii;
         write_dst(th, ti, done, true);
         write_srcrd(th, ti, s + ti->occ);
         if (ti->spills)

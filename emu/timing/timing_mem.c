@@ -144,6 +144,21 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The most lanes of an access on one address (1 for n = 0): an atomic
+ * unit updates one address once per lane, in turn. */
+static uint32_t most_on_one_address(const uint64_t *addr, uint32_t n)
+{
+    uint32_t most = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = 0;
+        for (uint32_t j = 0; j < n; j++)
+            c += addr[j] == addr[i];
+        if (c > most)
+            most = c;
+    }
+    return most;
+}
+
 /* One line request arriving at the CU's L1 at t; returns data time. */
 static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
                              bool store, bool atomic, uint32_t same_addr)
@@ -253,15 +268,7 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         }
     }
     /* same-address atomics serialise at the atomic unit */
-    uint32_t same = 1;
-    if (atomic)
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t c = 0;
-            for (uint32_t j = 0; j < n; j++)
-                c += addr[j] == addr[i];
-            if (c > same)
-                same = c;
-        }
+    uint32_t same = atomic ? most_on_one_address(addr, n) : 1;
     uint64_t done = t;
     for (uint32_t j = 0; j < nl; j++)
         done = max64(done, line_request(m, cu, t, lines[j], store, atomic, same));
@@ -269,7 +276,7 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
 }
 
 uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
-                      uint32_t n, uint32_t bytes, bool store)
+                      uint32_t n, uint32_t bytes, bool store, bool atomic)
 {
     const emu_timing_cfg *tc = m->tc;
     uint32_t nb = tc->slm_banks ? tc->slm_banks : 1;
@@ -315,8 +322,11 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                 degree = c;
         }
     }
+    /* an atomic's lanes on one word are read-modify-writes of that word's
+     * bank, one after another; other banks' words go alongside */
+    uint64_t serial = atomic ? (uint64_t)(most_on_one_address(addr, n) - 1) * tc->atomic_ii : 0;
     uint64_t total = (uint64_t)n * bytes;
-    uint64_t busy = max64(degree, occ((uint32_t)total, tc->slm_bw));
+    uint64_t busy = max64(degree + serial, occ((uint32_t)total, tc->slm_bw));
     uint64_t s = max64(t, m->slm_free[cu]);
     m->slm_free[cu] = s + busy;
     tm_slm_stats *ls = &m->slm[cu];
@@ -324,7 +334,7 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     ls->requests++;
     ls->conflict_cycles += degree - 1;
     (void)store;
-    return s + tc->slm_latency + (degree - 1);
+    return s + (atomic ? tc->slm_atomic_latency : tc->slm_latency) + (degree - 1) + serial;
 }
 
 uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
@@ -337,7 +347,7 @@ uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
         uint32_t n = 0;
         for (uint64_t o = 0; o < bytes && n < 256; o += bb)
             a[n++] = addr + o;
-        return tm_mem_local(m, cu, t, a, n, bb, store);
+        return tm_mem_local(m, cu, t, a, n, bb, store, false);
     }
     uint64_t a[1] = { addr };
     return tm_mem_global(m, cu, t, a, 1, bytes, store, false);

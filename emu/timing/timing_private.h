@@ -114,9 +114,10 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
  * into the run's (once, at the end). */
 uint64_t tm_mem_local_bytes(const tm_mem *m);
 void tm_mem_fold(tm_mem *m);
-/* Local memory: bank conflicts; returns completion. */
+/* Local memory: bank conflicts, and an atomic's lanes on one word in
+ * turn; returns completion. */
 uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
-                      uint32_t n, uint32_t bytes, bool store);
+                      uint32_t n, uint32_t bytes, bool store, bool atomic);
 /* A contiguous block message [addr, addr + bytes) (block I/O). */
 uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
                       uint64_t addr, uint32_t bytes, bool store);

@@ -75,6 +75,7 @@ typedef struct emu_timing_cfg {
     uint32_t slm_banks;
     uint32_t slm_bank_bytes;
     uint32_t slm_latency;
+    uint32_t slm_atomic_latency;
     uint32_t slm_bw;            /* bytes per cycle per CU */
     uint32_t atomic_latency;    /* at L2 */
     uint32_t atomic_ii;         /* per extra lane on one address */

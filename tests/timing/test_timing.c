@@ -382,6 +382,30 @@ static void test_bank_conflict(void **state)
     assert_int_equal(t.bank_conflict_cycles, 0);
 }
 
+/* Local atomics (test-simple: atomic_latency 22, atomic.interval 2): a
+ * read-modify-write at the bank, so the lanes on one word go in turn.
+ * mov r0: 0 -> 2.  All 8 lanes on word 0 (r0 = 0): d = 1, k = 8: atomic at
+ *   2 -> 2 + 22 + 0 + 7 x 2 = 38; add 38 -> 42; ret 39 -> 43.  Total 43,
+ *   and no bank-conflict cycles (one word is no conflict).
+ * Lane i on word i: d = 1, k = 1: 2 -> 24; add 24 -> 28; ret 25 -> 29.
+ *   Total 29. */
+static void test_local_atomics(void **state)
+{
+    (void)state;
+    const char *one_word = ".kernel a\n.arg tile local u32\n"
+                           "mov.u32 r0, 0\n"
+                           "atom_add.local.u32 r1, [%tile + r0*4], 1\n"
+                           "add.u32 r2, r1, r1\nret\n";
+    const char *own_word = ".kernel a\n.arg tile local u32\n"
+                           "mov.u32 r0, %sub_group_local_id\n"
+                           "atom_add.local.u32 r1, [%tile + r0*4], 1\n"
+                           "add.u32 r2, r1, r1\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(one_word, 8, &t), 43);
+    assert_int_equal(t.bank_conflict_cycles, 0);
+    assert_int_equal(run_any(own_word, 8, &t), 29);
+}
+
 /* Spilling (scheduler.allow_spill = 1).  The kernel uses r0..r39 (40
  * registers); its GRF demand is set to 160 B per lane: at SIMD32 need =
  * 160 x 32 / 32 = 160 registers > 128, spill = (160 - 128) x 32 = 1024 B, so
@@ -635,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_image_element_rw),
         cmocka_unit_test(test_cache_miss_then_hit),
         cmocka_unit_test(test_bank_conflict),
+        cmocka_unit_test(test_local_atomics),
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_regalloc_spill),
         cmocka_unit_test(test_determinism_and_trace),
