@@ -124,9 +124,11 @@ static uint16_t slots_below(tm_range r, uint32_t nslots)
  * placement_alloc. */
 static void prepare_insts(tm_model *m)
 {
+    m->xlat = m->tc->cross_unit_latency;
     for (uint32_t pc = 0; pc < tm_ninst(m->L); pc++) {
         tm_inst *ti = &m->inst[pc];
         ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
+        ti->xtag = tm_inst_xtag(ti);
         ti->unitset = ti->has_pipe ? m->unit_off[ti->pipe] | m->unit_n[ti->pipe] << 16
                                    : UINT32_MAX;
         ti->shared = tm_inst_shared(ti, m->tc);

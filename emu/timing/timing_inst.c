@@ -173,6 +173,21 @@ void tm_inst_from_ops(const tm_op *ops, uint32_t n, const emu_config *cfg, tm_in
     }
 }
 
+uint8_t tm_inst_xtag(const tm_inst *ti)
+{
+    switch ((tm_kind)ti->kind) {
+    case TM_K_ALU:
+    case TM_K_MEM:
+    case TM_K_ATOMIC:
+        return (uint8_t)(ti->pipe + 1);
+    case TM_K_UOPS:
+    case TM_K_UOPS_WG:
+        return TM_PIPE_COUNT + 1;
+    default:
+        return 0;
+    }
+}
+
 uint32_t tm_ninst(const tm_launch *L)
 {
     return L->ops ? L->nops : L->k->ninst;

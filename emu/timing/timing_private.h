@@ -37,6 +37,11 @@ typedef struct tm_inst {
      * walk the ranges). */
     uint8_t nflat;
     uint16_t flat[TM_MAX_FLAT];
+    /* the unit its results come from and its sources go to, for
+     * scheduler.cross_unit_latency: pipe + 1 (ALU), send's + 1 (memory),
+     * TM_PIPE_COUNT + 1 (a collective's micro-ops); 0: none (branches,
+     * barriers: no hand-over measured) */
+    uint8_t xtag;
     /* Derived once per launch (timing_core.c) for the issue path: */
     uint8_t upipe;        /* pipe the issue waits for, TM_PIPE_COUNT: none */
     uint8_t shared;       /* may touch state shared between compute units */
@@ -162,7 +167,7 @@ typedef struct tm_thread {
     _Alignas(64) const tm_inst *ti;     /* info of record cur (kept hot: no record load per check) */
     const uint32_t *pcs;   /* this thread's record pcs (emu_sg_stream.pcs) */
     uint64_t *ready;       /* scoreboard: slot ready time */
-    uint8_t *rmem;         /* slot written by a memory op */
+    uint8_t *rmem;         /* slot written by: bit 0 a memory op; above, its xtag */
     uint64_t *eu_units;    /* this slot's EU: unit "free at" times, all pipes */
     uint64_t next_issue;   /* earliest issue by program order / fetch / barrier */
     uint64_t dep;          /* cached: latest source ready time of record cur */
@@ -275,6 +280,7 @@ typedef struct tm_model {
     tm_inst *inst;
     tm_cu *cu;
     uint32_t ncu, sgs, wgs_per_cu, slots, nslot_regs;
+    uint32_t xlat;                  /* scheduler.cross_unit_latency */
     uint32_t neu, spe, nsched;      /* EUs per CU, schedulers per EU, per CU */
     uint32_t *t_eu, *t_sched;       /* per thread slot: its EU and scheduler */
     uint32_t *s_first, *s_list;     /* per scheduler: its slots, ascending */
@@ -361,32 +367,47 @@ static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
 /* The scoreboard part: latest ready time of the current record's sources.
  * Cached per thread: it changes only when the thread moves to another record
  * or writes its own registers. */
+/* Slot s's ready time for an instruction of unit tag x: a result made by
+ * another unit arrives cross_unit_latency later (none where either tag is
+ * 0).  Only called where that latency is not 0. */
+static inline uint64_t ready_for(const tm_model *m, const tm_thread *th, uint32_t s, uint32_t x)
+{
+    uint32_t from = th->rmem[s] >> 1;
+    return th->ready[s] + (x && from && from != x ? m->xlat : 0);
+}
+
 static inline __attribute__((always_inline)) void compute_dep(const tm_model *m, tm_thread *th)
 {
     const tm_inst *ti = th->ti;
     uint64_t d = 0;
     bool dm = false;
-    if (ti->nflat != TM_FLAT_NONE) {
+    if (m->xlat) {   /* the general walk, with the hand-over between units */
+        for (uint32_t i = 0; i < ti->nsrc; i++)
+            for (uint32_t j = 0; j < ti->src[i].n; j++) {
+                uint32_t s = ti->src[i].first + j;
+                if (s < m->nslot_regs && ready_for(m, th, s, ti->xtag) > d) {
+                    d = ready_for(m, th, s, ti->xtag);
+                    dm = th->rmem[s] & 1;
+                }
+            }
+    } else if (ti->nflat != TM_FLAT_NONE) {
         for (uint32_t i = 0; i < ti->nflat; i++) {
             uint32_t s = ti->flat[i];
             if (th->ready[s] > d) {
                 d = th->ready[s];
-                dm = th->rmem[s];
+                dm = th->rmem[s] & 1;
             }
         }
-        th->dep = d;
-        th->dmem = dm;
-        th->dep_ok = true;
-        return;
+    } else {
+        for (uint32_t i = 0; i < ti->nsrc; i++)
+            for (uint32_t j = 0; j < ti->src[i].n; j++) {
+                uint32_t s = ti->src[i].first + j;
+                if (s < m->nslot_regs && th->ready[s] > d) {
+                    d = th->ready[s];
+                    dm = th->rmem[s] & 1;
+                }
+            }
     }
-    for (uint32_t i = 0; i < ti->nsrc; i++)
-        for (uint32_t j = 0; j < ti->src[i].n; j++) {
-            uint32_t s = ti->src[i].first + j;
-            if (s < m->nslot_regs && th->ready[s] > d) {
-                d = th->ready[s];
-                dm = th->rmem[s];
-            }
-        }
     th->dep = d;
     th->dmem = dm;
     th->dep_ok = true;
@@ -397,13 +418,14 @@ static inline __attribute__((always_inline)) void compute_dep(const tm_model *m,
 static inline void write_dst(tm_thread *th, const tm_inst *ti, uint64_t done, bool mem)
 {
     th->dep_ok = false;
+    uint8_t by = (uint8_t)(mem | ti->xtag << 1);
     for (uint32_t j = 0; j < ti->ndst; j++) {
         th->ready[ti->dst.first + j] = done;
-        th->rmem[ti->dst.first + j] = mem;
+        th->rmem[ti->dst.first + j] = by;
     }
     for (uint32_t j = 0; j < ti->nxdst; j++) {
         th->ready[ti->xdst.first + j] = done;
-        th->rmem[ti->xdst.first + j] = mem;
+        th->rmem[ti->xdst.first + j] = by;
     }
 }
 
@@ -476,6 +498,8 @@ void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t);
 void tm_set_shared(tm_cu *c, uint32_t t);
 /* Whether an instruction's issue may touch state shared between CUs. */
 bool tm_inst_shared(const tm_inst *ti, const emu_timing_cfg *tc);
+/* tm_inst.xtag from its kind and pipe */
+uint8_t tm_inst_xtag(const tm_inst *ti);
 void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th);
 /* timing_sched.c: one cycle of compute unit ci at time T. */
 void tm_step(tm_model *m, uint32_t ci, uint64_t T);

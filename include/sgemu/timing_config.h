@@ -64,6 +64,7 @@ typedef struct emu_timing_cfg {
     uint32_t barrier_release_ii; /* cycles between the releases of two subgroups */
     uint32_t sg_barrier_latency;
     uint32_t dispatch_latency;  /* cycles to launch a work-group on a free CU */
+    uint32_t cross_unit_latency; /* a result read by another unit's instruction */
     uint32_t max_wg_per_cu;     /* resident work-groups per CU (0: no limit) */
     uint32_t grf_bytes_per_cu;  /* shared register file per CU (0: per thread) */
     uint32_t allow_spill;       /* 1: a kernel over the GRF spills */

@@ -236,10 +236,11 @@ static void test_atomics(void **state)
 }
 
 /* Composites: predictions printed for comparison with held-out
- * measurements.  The warp reduction must be exactly 5 x (shuffle + add)
- * (24 + 4: the add waits for the shuffle, the next shuffle for the add)
- * + 1: the loop's branch issues after the last add and completes 4 cycles
- * later, one cycle after that add's result;
+ * measurements.  The warp reduction must be exactly 5 x (shuffle + add +
+ * two hand-overs) (24 + 4 + 1 + 1: the add waits for the shuffle's result,
+ * which comes from another unit, the next shuffle for the add's); the
+ * loop's branch, issued after the last add, completes 4 cycles later,
+ * before the next shuffle could start;
  * the others must at least cost their dependent primitives. */
 static double composite(const char *name, uint32_t items)
 {
@@ -252,9 +253,9 @@ static double composite(const char *name, uint32_t items)
 static void test_composites(void **state)
 {
     (void)state;
-    assert_true(composite("warp_reduce_shfl", 32) == 5 * (24 + 4) + 1);
-    /* scan step: shuffle 24 + add 4 + select (fp32 pipe... int) 4 */
-    assert_true(composite("warp_scan_shfl", 32) >= 5 * (24 + 4 + 4));
+    assert_true(composite("warp_reduce_shfl", 32) == 5 * (24 + 4 + 1 + 1));
+    /* scan step: shuffle 24 + select 4 + add 4, and two hand-overs */
+    assert_true(composite("warp_scan_shfl", 32) >= 5 * (24 + 4 + 4 + 2));
     double r256 = composite("block_reduce_256", 256), r1024 = composite("block_reduce_1024", 1024);
     /* the partial's store is off the path (nothing waits for it) */
     assert_true(r256 >= 5 * 28 + 14 + 23 + 3 * 28 + 14);

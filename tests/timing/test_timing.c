@@ -64,6 +64,29 @@ static uint64_t run_cycles(const char *src, uint32_t width, uint64_t global, uin
     return c;
 }
 
+/* scheduler.cross_unit_latency 1 on the chain below: the first add reads
+ * the mov's result, made by another unit: ready at 2 + 1 = 3 -> 7; the
+ * other adds read the int pipe's own results: 7 -> 11, 11 -> 15; ret at
+ * 12 -> 16.  Total 16 (15 without the hand-over). */
+static void test_cross_unit_latency(void **state)
+{
+    (void)state;
+    const char *src = ".kernel chain\n.arg out global u32\n"
+                      "mov.u32 r0, 1\nadd.u32 r0, r0, r0\nadd.u32 r0, r0, r0\n"
+                      "add.u32 r0, r0, r0\nret\n";
+    isa_kernel k;
+    emu_config cfg;
+    load(src, &k, &cfg);
+    cfg.timing.cross_unit_latency = 1;
+    uint32_t buf[8] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 8 }, .local = { 8 }, .local_given = true,
+                       .sg_width = 8, .timing = true };
+    assert_int_equal(timed_run(&k, &cfg, &L, args, NULL), 16);
+    isa_kernel_free(&k);
+}
+
 /* mov (mov pipe, latency 2) at 0 -> 2; three dependent adds (int, latency
  * 4): 2 -> 6, 6 -> 10, 10 -> 14; ret (branch, latency 4) at 11 -> 15. */
 static void test_dependent_chain(void **state)
@@ -660,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_cache_miss_then_hit),
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_local_atomics),
+        cmocka_unit_test(test_cross_unit_latency),
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_regalloc_spill),
         cmocka_unit_test(test_determinism_and_trace),
