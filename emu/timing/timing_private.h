@@ -367,12 +367,13 @@ static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
 /* The scoreboard part: latest ready time of the current record's sources.
  * Cached per thread: it changes only when the thread moves to another record
  * or writes its own registers. */
-/* Slot s's ready time for an instruction of unit tag x: a result made by
- * another unit arrives cross_unit_latency later (none where either tag is
- * 0).  Only called where that latency is not 0. */
-static inline uint64_t ready_for(const tm_model *m, const tm_thread *th, uint32_t s, uint32_t x)
+/* Slot s's ready time for the current record: a result made by another
+ * unit (tags differ, neither 0) arrives cross_unit_latency later. */
+static inline uint64_t ready_for(const tm_model *m, const tm_thread *th, uint32_t s)
 {
-    uint32_t from = th->rmem[s] >> 1;
+    if (!m->xlat)
+        return th->ready[s];
+    uint32_t from = th->rmem[s] >> 1, x = th->ti->xtag;
     return th->ready[s] + (x && from && from != x ? m->xlat : 0);
 }
 
@@ -381,20 +382,12 @@ static inline __attribute__((always_inline)) void compute_dep(const tm_model *m,
     const tm_inst *ti = th->ti;
     uint64_t d = 0;
     bool dm = false;
-    if (m->xlat) {   /* the general walk, with the hand-over between units */
-        for (uint32_t i = 0; i < ti->nsrc; i++)
-            for (uint32_t j = 0; j < ti->src[i].n; j++) {
-                uint32_t s = ti->src[i].first + j;
-                if (s < m->nslot_regs && ready_for(m, th, s, ti->xtag) > d) {
-                    d = ready_for(m, th, s, ti->xtag);
-                    dm = th->rmem[s] & 1;
-                }
-            }
-    } else if (ti->nflat != TM_FLAT_NONE) {
+    if (ti->nflat != TM_FLAT_NONE) {
         for (uint32_t i = 0; i < ti->nflat; i++) {
             uint32_t s = ti->flat[i];
-            if (th->ready[s] > d) {
-                d = th->ready[s];
+            uint64_t r = ready_for(m, th, s);
+            if (r > d) {
+                d = r;
                 dm = th->rmem[s] & 1;
             }
         }
@@ -402,8 +395,11 @@ static inline __attribute__((always_inline)) void compute_dep(const tm_model *m,
         for (uint32_t i = 0; i < ti->nsrc; i++)
             for (uint32_t j = 0; j < ti->src[i].n; j++) {
                 uint32_t s = ti->src[i].first + j;
-                if (s < m->nslot_regs && th->ready[s] > d) {
-                    d = th->ready[s];
+                if (s >= m->nslot_regs)
+                    continue;
+                uint64_t r = ready_for(m, th, s);
+                if (r > d) {
+                    d = r;
                     dm = th->rmem[s] & 1;
                 }
             }
