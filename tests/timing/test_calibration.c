@@ -235,6 +235,32 @@ static void test_atomics(void **state)
     assert_true(g32 >= 557.0 * 0.97 && g32 < 557.0);
 }
 
+/* Shared-atomic throughput, a held-out check (cuda/smem_atomic_rate.cu):
+ * 8 warps, 8 independent atomics an iteration; lane l of step j on word
+ * (l + 32 j) mod 256, (l mod 4) + 4 j or j: 1, 8 or 32 lanes per word.
+ * The predictions are printed; the model must order them. */
+static double smem_atom_rate(uint32_t lanes_per_word)
+{
+    uint32_t chain[256];
+    for (uint32_t l = 0; l < 32; l++)
+        for (uint32_t j = 0; j < 8; j++)
+            chain[8 * l + j] = lanes_per_word == 1 ? (l + 32 * j) % 256
+                             : lanes_per_word == 8 ? l % 4 + 4 * j : j;
+    uint64_t c1 = run("smem_atom_rate", 16, 256, 32, chain, 256);
+    uint64_t c2 = run("smem_atom_rate", 32, 256, 32, chain, 256);
+    double per = (double)(c2 - c1) / (8.0 * 16 * 8);
+    printf("%-40s predicted %8.2f cycles per warp atomic per SM (%u lanes per word)\n",
+           "smem_atom_rate", per, lanes_per_word);
+    return per;
+}
+
+static void test_smem_atomic_rate(void **state)
+{
+    (void)state;
+    double r1 = smem_atom_rate(1), r8 = smem_atom_rate(8), r32 = smem_atom_rate(32);
+    assert_true(r1 < r8 && r8 < r32);
+}
+
 /* Composites: predictions printed for comparison with held-out
  * measurements.  The warp reduction must be exactly 5 x (shuffle + add +
  * two hand-overs) (24 + 4 + 1 + 1: the add waits for the shuffle's result,
@@ -277,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_pointer_chase),
         cmocka_unit_test(test_pipes),
         cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_smem_atomic_rate),
         cmocka_unit_test(test_composites),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
