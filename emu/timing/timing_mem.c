@@ -322,11 +322,23 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                 degree = c;
         }
     }
-    /* an atomic's lanes on one word are read-modify-writes of that word's
-     * bank, one after another; other banks' words go alongside */
-    uint64_t serial = atomic ? (uint64_t)(most_on_one_address(addr, n) - 1) * tc->atomic_ii : 0;
+    /* An atomic is a read-modify-write per lane at its word's bank: a bank
+     * takes one a cycle, so the port is busy for the most lanes on one bank
+     * (on the H100: 8 lanes on each of 4 words, 8 cycles a warp), and the
+     * lanes on one word return atomic.interval apart (32 on one word, 62
+     * cycles after the first). */
+    uint64_t serial = 0, lanes_on_bank = degree;
+    if (atomic) {
+        serial = (uint64_t)(most_on_one_address(addr, n) - 1) * tc->atomic_ii;
+        uint32_t per_bank[256] = { 0 };
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t c = ++per_bank[(addr[i] / bb) % nb % 256];
+            if (c > lanes_on_bank)
+                lanes_on_bank = c;
+        }
+    }
     uint64_t total = (uint64_t)n * bytes;
-    uint64_t busy = max64(degree + serial, occ((uint32_t)total, tc->slm_bw));
+    uint64_t busy = max64(lanes_on_bank, occ((uint32_t)total, tc->slm_bw));
     uint64_t s = max64(t, m->slm_free[cu]);
     m->slm_free[cu] = s + busy;
     tm_slm_stats *ls = &m->slm[cu];

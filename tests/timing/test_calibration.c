@@ -235,10 +235,13 @@ static void test_atomics(void **state)
     assert_true(g32 >= 557.0 * 0.97 && g32 < 557.0);
 }
 
-/* Shared-atomic throughput, a held-out check (cuda/smem_atomic_rate.cu):
+/* Shared-atomic throughput (cuda/smem_atomic_rate.cu, smem_atomic_rate_h200.txt):
  * 8 warps, 8 independent atomics an iteration; lane l of step j on word
  * (l + 32 j) mod 256, (l mod 4) + 4 j or j: 1, 8 or 32 lanes per word.
- * The predictions are printed; the model must order them. */
+ * Measured 1.03, 8.00 and 31.99 cycles per warp atomic per SM.  Predicted
+ * before the run as 1.05, 15.00 and 63.00 (the port was held for the
+ * lanes' return interval); the bank's one read-modify-write a cycle
+ * followed from these figures, so they are fitted now. */
 static double smem_atom_rate(uint32_t lanes_per_word)
 {
     uint32_t chain[256];
@@ -249,16 +252,15 @@ static double smem_atom_rate(uint32_t lanes_per_word)
     uint64_t c1 = run("smem_atom_rate", 16, 256, 32, chain, 256);
     uint64_t c2 = run("smem_atom_rate", 32, 256, 32, chain, 256);
     double per = (double)(c2 - c1) / (8.0 * 16 * 8);
-    printf("%-40s predicted %8.2f cycles per warp atomic per SM (%u lanes per word)\n",
-           "smem_atom_rate", per, lanes_per_word);
     return per;
 }
 
 static void test_smem_atomic_rate(void **state)
 {
     (void)state;
-    double r1 = smem_atom_rate(1), r8 = smem_atom_rate(8), r32 = smem_atom_rate(32);
-    assert_true(r1 < r8 && r8 < r32);
+    within("shared atomics, 1 lane per word (/SM)", smem_atom_rate(1), 1.03);
+    within("shared atomics, 8 lanes per word (/SM)", smem_atom_rate(8), 8.00);
+    within("shared atomics, 32 lanes per word (/SM)", smem_atom_rate(32), 31.99);
 }
 
 /* Composites: predictions printed for comparison with held-out

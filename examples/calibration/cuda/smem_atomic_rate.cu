@@ -1,6 +1,5 @@
-// smem_atomic_rate.cu - shared-memory atomic throughput on the H100, a
-// held-out check of sgemu's local-atomic model (predicted before this was
-// run: tests/timing/test_calibration.c prints the model's figures).
+// smem_atomic_rate.cu - shared-memory atomic throughput on the H100 (raw
+// output: smem_atomic_rate_h200.txt; docs/timing-model.md, Calibration).
 // One block of 256 threads (8 warps, 2 per SMSP) runs n iterations of 8
 // independent atom.shared.add.u32; lane l of step j adds to word
 //   K = 1:  (l + 32 j) mod 256        (32 words of 32 banks per warp step)
@@ -8,12 +7,13 @@
 //   K = 32: j                        (one word, all 32 lanes)
 // Cycles per warp atomic per SM = (t(2n) - t(n)) / (8 n x 8 warps), from
 // the slowest warp's clock64.  The results are summed so that each atomic
-// returns (ATOMS, not a reduction; checked with cuobjdump -sass).
+// returns (ATOMS, not a reduction; checked with cuobjdump -sass), and the
+// words are read from memory (below).
 //   nvcc -O2 -arch=sm_90 smem_atomic_rate.cu -o smem_atomic_rate
 #include <cstdio>
 
 template <int K>
-__global__ void rate(unsigned *out, long long *cyc, int n)
+__global__ void rate(unsigned *out, long long *cyc, int n, const unsigned *word)
 {
     __shared__ unsigned h[256];
     h[threadIdx.x] = 0;
@@ -21,8 +21,11 @@ __global__ void rate(unsigned *out, long long *cyc, int n)
     unsigned l = threadIdx.x & 31, sum = 0, one = n > 0;
     unsigned base = (unsigned)__cvta_generic_to_shared(h);
     unsigned a[8];
+    /* the words come from memory, as in the sgasm twin: with addresses it
+     * can prove uniform (K = 32) ptxas aggregates the warp's atomics into
+     * one (a vote, one atomic, a shuffle) */
     for (int j = 0; j < 8; j++)
-        a[j] = base + 4 * (K == 1 ? (l + 32 * j) & 255 : K == 8 ? (l & 3) + 4 * j : j);
+        a[j] = base + 4 * word[8 * l + j];
     __syncthreads();
     long long t0 = clock64();
     for (int i = 0; i < n; i++) {
@@ -44,10 +47,16 @@ static void measure(unsigned *out, long long *dcyc)
 {
     const int n = 256, warps = 8;
     long long c1[8], c2[8], m1 = 0, m2 = 0;
-    rate<K><<<1, 256>>>(out, dcyc, n);
-    rate<K><<<1, 256>>>(out, dcyc, n);
+    unsigned host[256], *word;
+    for (int l = 0; l < 32; l++)
+        for (int j = 0; j < 8; j++)
+            host[8 * l + j] = K == 1 ? (l + 32 * j) % 256 : K == 8 ? l % 4 + 4 * j : j;
+    cudaMalloc(&word, sizeof host);
+    cudaMemcpy(word, host, sizeof host, cudaMemcpyHostToDevice);
+    rate<K><<<1, 256>>>(out, dcyc, n, word);
+    rate<K><<<1, 256>>>(out, dcyc, n, word);
     cudaMemcpy(c1, dcyc, sizeof c1, cudaMemcpyDeviceToHost);
-    rate<K><<<1, 256>>>(out, dcyc, 2 * n);
+    rate<K><<<1, 256>>>(out, dcyc, 2 * n, word);
     cudaMemcpy(c2, dcyc, sizeof c2, cudaMemcpyDeviceToHost);
     for (int i = 0; i < warps; i++) {
         m1 = c1[i] > m1 ? c1[i] : m1;
@@ -55,6 +64,7 @@ static void measure(unsigned *out, long long *dcyc)
     }
     printf("%2d lanes per word: %7.2f cycles per warp atomic per SM\n", K,
            (double)(m2 - m1) / (8.0 * n * warps));
+    cudaFree(word);
 }
 
 int main()
