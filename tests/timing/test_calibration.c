@@ -264,17 +264,21 @@ static void test_smem_atomic_rate(void **state)
 }
 
 /* The same with the words in global memory (atom_rate.sgasm, the twin
- * cuda/atomic_rate.cu), a held-out check: the model's figures are printed
- * before the H100's are known; the test asserts only their order. */
+ * cuda/atomic_rate.cu), a held-out check whose model figures were printed
+ * before the H100 ran it: 8.14, 8.36, 9.11 against 19.5, 22.4 and 64.0
+ * measured (atomic_rate_h200.txt).  The model does not yet serialise
+ * atomics of different instructions at the L2 (docs/timing-model.md,
+ * "Global-atomic throughput"); the test asserts the order only. */
 static void test_global_atomic_rate(void **state)
 {
     (void)state;
     double r[3];
     const uint32_t k[3] = { 1, 8, 32 };
+    const double measured[3] = { 19.5, 22.4, 64.0 };
     for (int i = 0; i < 3; i++) {
         r[i] = atom_rate("atom_rate", k[i]);
-        printf("%-40s predicted %8.2f cycles per warp atomic per SM (%u lanes per word)\n",
-               "atom_rate", r[i], k[i]);
+        printf("%-40s predicted %8.2f cycles per warp atomic per SM (%u lanes per word;"
+               " %.1f measured)\n", "atom_rate", r[i], k[i], measured[i]);
     }
     assert_true(r[0] <= r[1] && r[1] <= r[2]);
 }
