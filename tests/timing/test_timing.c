@@ -47,12 +47,14 @@ static uint64_t timed_run(const isa_kernel *k, const emu_config *cfg, const sgem
     return c;
 }
 
-static uint64_t run_cycles(const char *src, uint32_t width, uint64_t global, uint64_t local,
-                           const char *trace)
+/* test-simple with scheduler.cross_unit_latency set to xlat */
+static uint64_t run_cycles_x(const char *src, uint32_t width, uint64_t global, uint64_t local,
+                             const char *trace, uint32_t xlat)
 {
     isa_kernel k;
     emu_config cfg;
     load(src, &k, &cfg);
+    cfg.timing.cross_unit_latency = xlat;
     uint32_t buf[1024] = { 0 };
     sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
                                .bytes = sizeof buf } };
@@ -62,6 +64,12 @@ static uint64_t run_cycles(const char *src, uint32_t width, uint64_t global, uin
     uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
     isa_kernel_free(&k);
     return c;
+}
+
+static uint64_t run_cycles(const char *src, uint32_t width, uint64_t global, uint64_t local,
+                           const char *trace)
+{
+    return run_cycles_x(src, width, global, local, trace, 0);
 }
 
 /* scheduler.cross_unit_latency 1 on the chain below: the first add reads
@@ -74,17 +82,8 @@ static void test_cross_unit_latency(void **state)
     const char *src = ".kernel chain\n.arg out global u32\n"
                       "mov.u32 r0, 1\nadd.u32 r0, r0, r0\nadd.u32 r0, r0, r0\n"
                       "add.u32 r0, r0, r0\nret\n";
-    isa_kernel k;
-    emu_config cfg;
-    load(src, &k, &cfg);
-    cfg.timing.cross_unit_latency = 1;
-    uint32_t buf[8] = { 0 };
-    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
-                               .bytes = sizeof buf } };
-    sgemu_launch L = { .dims = 1, .global = { 8 }, .local = { 8 }, .local_given = true,
-                       .sg_width = 8, .timing = true };
-    assert_int_equal(timed_run(&k, &cfg, &L, args, NULL), 16);
-    isa_kernel_free(&k);
+    assert_int_equal(run_cycles_x(src, 8, 8, 8, NULL, 1), 16);
+    assert_int_equal(run_cycles_x(src, 8, 8, 8, NULL, 0), 15);
 }
 
 /* mov (mov pipe, latency 2) at 0 -> 2; three dependent adds (int, latency
