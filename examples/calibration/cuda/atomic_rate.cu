@@ -13,9 +13,10 @@
 //   nvcc -O2 -arch=sm_90 atomic_rate.cu -o atomic_rate
 #include <cstdio>
 
-template <int K>
+template <int K, int SHARE>
 __global__ void rate(unsigned *out, long long *cyc, int n, const unsigned *word, unsigned *h)
 {
+    h += SHARE ? 0 : 256 * blockIdx.x;     /* each block its own words, or all the same */
     h[threadIdx.x] = 0;
     __syncthreads();
     unsigned l = threadIdx.x & 31, sum = 0, one = n > 0;
@@ -37,33 +38,35 @@ __global__ void rate(unsigned *out, long long *cyc, int n, const unsigned *word,
     }
     long long t1 = clock64();
     if (l == 0)
-        cyc[threadIdx.x / 32] = t1 - t0;
-    out[threadIdx.x] = sum;
+        cyc[8 * blockIdx.x + threadIdx.x / 32] = t1 - t0;
+    out[256 * blockIdx.x + threadIdx.x] = sum;
 }
 
-template <int K>
-static void measure(unsigned *out, long long *dcyc)
+template <int K, int SHARE>
+static void measure(unsigned *out, long long *dcyc, int blocks)
 {
-    const int n = 64, warps = 8;
-    long long c1[8], c2[8], m1 = 0, m2 = 0;
+    const int n = 64, warps = 8 * blocks;
+    long long c1[8 * 16], c2[8 * 16], m1 = 0, m2 = 0;
     unsigned host[256], *word, *h;
     for (int l = 0; l < 32; l++)
         for (int j = 0; j < 8; j++)
             host[8 * l + j] = K == 1 ? (l + 32 * j) % 256 : K == 8 ? l % 4 + 4 * j : j;
     cudaMalloc(&word, sizeof host);
-    cudaMalloc(&h, sizeof host);
+    cudaMalloc(&h, 16 * sizeof host);
     cudaMemcpy(word, host, sizeof host, cudaMemcpyHostToDevice);
-    rate<K><<<1, 256>>>(out, dcyc, n, word, h);
-    rate<K><<<1, 256>>>(out, dcyc, n, word, h);
-    cudaMemcpy(c1, dcyc, sizeof c1, cudaMemcpyDeviceToHost);
-    rate<K><<<1, 256>>>(out, dcyc, 2 * n, word, h);
-    cudaMemcpy(c2, dcyc, sizeof c2, cudaMemcpyDeviceToHost);
+    rate<K, SHARE><<<blocks, 256>>>(out, dcyc, n, word, h);
+    rate<K, SHARE><<<blocks, 256>>>(out, dcyc, n, word, h);
+    cudaMemcpy(c1, dcyc, warps * sizeof c1[0], cudaMemcpyDeviceToHost);
+    rate<K, SHARE><<<blocks, 256>>>(out, dcyc, 2 * n, word, h);
+    cudaMemcpy(c2, dcyc, warps * sizeof c2[0], cudaMemcpyDeviceToHost);
     for (int i = 0; i < warps; i++) {
         m1 = c1[i] > m1 ? c1[i] : m1;
         m2 = c2[i] > m2 ? c2[i] : m2;
     }
-    printf("%2d lanes per word: %7.2f cycles per warp atomic per SM\n", K,
-           (double)(m2 - m1) / (8.0 * n * warps));
+    /* per SM: each block runs on its own SM (16 blocks, 132 SMs) */
+    printf("%2d lanes per word, %2d blocks%s: %7.2f cycles per warp atomic per SM\n", K, blocks,
+           blocks == 1 ? "" : SHARE ? " on the same words" : " on their own words",
+           (double)(m2 - m1) / (8.0 * n * 8));
     cudaFree(word);
     cudaFree(h);
 }
@@ -72,11 +75,18 @@ int main()
 {
     unsigned *out;
     long long *dcyc;
-    cudaMalloc(&out, 256 * sizeof(unsigned));
-    cudaMalloc(&dcyc, 8 * sizeof(long long));
-    measure<1>(out, dcyc);
-    measure<8>(out, dcyc);
-    measure<32>(out, dcyc);
+    cudaMalloc(&out, 16 * 256 * sizeof(unsigned));
+    cudaMalloc(&dcyc, 16 * 8 * sizeof(long long));
+    measure<1, 0>(out, dcyc, 1);
+    measure<8, 0>(out, dcyc, 1);
+    measure<32, 0>(out, dcyc, 1);
+    /* which side limits: more SMs on their own words (an SM-side limit
+     * keeps the per-SM figure) or on the same words (an L2-side limit
+     * multiplies it) */
+    measure<1, 0>(out, dcyc, 16);
+    measure<32, 0>(out, dcyc, 16);
+    measure<1, 1>(out, dcyc, 16);
+    measure<32, 1>(out, dcyc, 16);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
