@@ -364,9 +364,6 @@ static inline void set_ti(const tm_model *m, const tm_cu *c, tm_thread *th)
         __builtin_prefetch(&th->pcs[th->cur + 16]);
 }
 
-/* The scoreboard part: latest ready time of the current record's sources.
- * Cached per thread: it changes only when the thread moves to another record
- * or writes its own registers. */
 /* Slot s's ready time for the current record: a result made by another
  * unit (tags differ, neither 0) arrives cross_unit_latency later. */
 static inline uint64_t ready_for(const tm_model *m, const tm_thread *th, uint32_t s)
@@ -376,6 +373,10 @@ static inline uint64_t ready_for(const tm_model *m, const tm_thread *th, uint32_
     uint32_t from = th->rmem[s] >> 1, x = th->ti->xtag;
     return th->ready[s] + (x && from && from != x ? m->xlat : 0);
 }
+
+/* The scoreboard part: latest ready time of the current record's sources.
+ * Cached per thread: it changes only when the thread moves to another record
+ * or writes its own registers. */
 
 static inline __attribute__((always_inline)) void compute_dep(const tm_model *m, tm_thread *th)
 {
