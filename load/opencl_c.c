@@ -56,14 +56,20 @@ int load_run_tool(char *const argv[], const char *err_path, int log_fd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Does s[0..n) contain the string w? */
-static bool has_text(const char *s, size_t n, const char *w)
+/* The first w in s[0..n), or NULL. */
+static const char *find_text(const char *s, size_t n, const char *w)
 {
     const size_t k = strlen(w);
     for (size_t i = 0; i + k <= n; i++)
         if (!memcmp(s + i, w, k))
-            return true;
-    return false;
+            return s + i;
+    return NULL;
+}
+
+/* Does s[0..n) contain the string w? */
+static bool has_text(const char *s, size_t n, const char *w)
+{
+    return find_text(s, n, w) != NULL;
 }
 
 /* Give the LLVM IR file `ll` native integer widths (n8:16:32:64) in its
@@ -87,6 +93,47 @@ static bool add_native_ints(const char *ll)
              fwrite(end, 1, len - head, f) == len - head;
         ok = fclose(f) == 0 && ok;
     }
+    free(text);
+    return ok;
+}
+
+/* Rewrite every `%x = freeze T v` of the LLVM IR text file `src` as the
+ * no-op `%x = bitcast T v to T` into `dst`.  clang-14's -O2 freezes the
+ * dividend of a `/` and `%` pair (DivRemPairs: x % d becomes x - (x / d) *
+ * d), and llvm-spirv-14 cannot translate freeze; freezing a value that is
+ * neither undef nor poison gives the value itself. */
+static bool drop_freeze(const char *src, const char *dst)
+{
+    size_t len;
+    sgemu_fault ignored;
+    char *text = sgemu_read_file(src, &len, &ignored);
+    FILE *f = text ? fopen(dst, "wb") : NULL;
+    bool ok = f != NULL;
+    for (size_t at = 0; ok && at < len;) {
+        const char *line = text + at, *nl = memchr(line, '\n', len - at);
+        const size_t n = nl ? (size_t)(nl - line) + 1 : len - at;
+        at += n;
+        const char *fz = find_text(line, n, " = freeze ");
+        if (!fz) {
+            ok = fwrite(line, 1, n, f) == n;
+            continue;
+        }
+        /* "TYPE VALUE" up to the metadata (", !dbg !7") or the line's end */
+        const char *tv = fz + 10, *end = line + n - (nl ? 1 : 0);
+        const char *meta = find_text(tv, (size_t)(end - tv), ", !");
+        const char *stop = meta ? meta : end;
+        const char *sp = stop;
+        while (sp > tv && sp[-1] != ' ')
+            sp--;
+        if (sp <= tv + 1) {   /* not the shape above: left for llvm-spirv to report */
+            ok = fwrite(line, 1, n, f) == n;
+            continue;
+        }
+        const int head = (int)(fz - line) + 3, ty = (int)(sp - 1 - tv), val = (int)(stop - sp);
+        ok = fprintf(f, "%.*sbitcast %.*s %.*s to %.*s%.*s", head, line, ty, tv, val, sp,
+                     ty, tv, (int)(line + n - stop), stop) >= 0;
+    }
+    ok = f && fclose(f) == 0 && ok;
     free(text);
     return ok;
 }
@@ -119,11 +166,12 @@ static void copy_to_fd(const char *path, int fd)
     free(text);
 }
 
-/* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in two
+/* OpenCL C -> LLVM bitcode with clang-14 -O2.  With native_ints, in three
  * steps: clang's front end alone (-disable-llvm-passes) to IR text, native
  * integer widths added to its data layout, then clang's -O2 pipeline on
  * that IR without the loop and SLP vectorisers (they turn short loops into
- * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate).
+ * llvm.vector.reduce.* intrinsics, which llvm-spirv-14 cannot translate)
+ * to IR text again, and that text without freeze (drop_freeze) to bitcode.
  * The header comes precompiled when the cache has it (opencl_pch.c); if
  * clang-14 then fails, the compile is repeated with the header as text, so
  * that a stale precompiled header is never the reason, and the messages
@@ -190,19 +238,28 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
     for (int i = 0; i < nopts; i++)
         if (!strncmp(opts[i], "-O", 2))
             level = opts[i];
+    /* the optimised text goes to bc for a moment, the text without
+     * freeze back to ll, and its bitcode to bc */
     const char *opt[20] = { "clang-14", "-target", "spir64", level, "-fno-vectorize",
-                            "-fno-slp-vectorize", "-emit-llvm", "-c", ll, "-o", bc };
+                            "-fno-slp-vectorize", "-emit-llvm", "-S", ll, "-o", bc };
     int n = 11;
     for (const char *const *m = keep_group_ops; *m; m++)
         opt[n++] = *m;
     opt[n] = NULL;
-    return load_run_tool((char *const *)opt, NULL, log_fd);
+    rc = load_run_tool((char *const *)opt, NULL, log_fd);
+    if (rc != 0)
+        return rc;
+    if (!drop_freeze(bc, ll))
+        return -1;
+    const char *as[] = { "clang-14", "-target", "spir64", "-Wno-override-module", "-emit-llvm",
+                         "-c", ll, "-o", bc, NULL };
+    return load_run_tool((char *const *)as, NULL, log_fd);
 }
 
 /* .cl -> .spv in a fresh temporary directory.  When llvm-spirv-14 rejects
- * what clang's optimiser made (an integer width, see add_native_ints, or a
- * vector-reduction intrinsic), the kernel is compiled again with native
- * widths and no vectorisers. */
+ * what clang's optimiser made (an integer width, see add_native_ints, a
+ * vector-reduction intrinsic or a freeze), the kernel is compiled again
+ * with native widths, no vectorisers and no freeze. */
 int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void **spv_out,
                                 size_t *len, sgemu_fault *err)
 {
@@ -266,7 +323,8 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
         sgemu_fault ignored;
         char *etext = sgemu_read_file(errf, &elen, &ignored);
         const bool retry = etext && (has_text(etext, elen, "InvalidBitWidth") ||
-                                     has_text(etext, elen, "llvm.vector.reduce"));
+                                     has_text(etext, elen, "llvm.vector.reduce") ||
+                                     has_text(etext, elen, "freeze"));
         if (!retry || native_ints) {
             if (etext) {    /* its messages, as it printed them */
                 fwrite(etext, 1, elen, log);

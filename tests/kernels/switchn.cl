@@ -37,3 +37,12 @@ kernel void sumloop(global const uint *in, global uint *out)
     uint priv[4] = { in[4 * i], in[4 * i + 1] + 2, in[4 * i + 2], in[4 * i + 3] };
     out[i] = sum4(priv);
 }
+
+// a quotient and a remainder by the same run-time divisor: clang-14 -O2
+// rewrites x % d as x - (x / d) * d behind a freeze of x, which
+// llvm-spirv-14 cannot translate; the second compile drops the freeze
+kernel void divrem(global const int *in, global int *out, int d)
+{
+    int i = get_global_id(0), x = in[i];
+    out[i] = x / d + 1000 * (x % d);
+}

@@ -555,6 +555,17 @@ static void test_switch_narrow(void **state)
     cli_get("swout.bin", out, sizeof out);
     for (int i = 0; i < G; i++)
         assert_int_equal(out[i], in4[4 * i] + in4[4 * i + 1] + 2 + in4[4 * i + 2] + in4[4 * i + 3]);
+    /* divrem: C's truncating / and % on signed values, divisor -7 */
+    static int32_t din[G], dout[G];
+    for (int i = 0; i < G; i++)
+        din[i] = (int32_t)(rnd() % 20001) - 10000;
+    cli_put("dvin.bin", din, sizeof din);
+    cli_run_ok("run tests/kernels/switchn.cl --kernel divrem --sg 16 --global %d --local 32 "
+               "--arg in=int:@%s/dvin.bin --arg out=int:zeros:%d --arg d=-7 "
+               "--out out=%s/dvout.bin --no-timing -q", G, tmpdir, G, tmpdir);
+    cli_get("dvout.bin", dout, sizeof dout);
+    for (int i = 0; i < G; i++)
+        assert_int_equal(dout[i], din[i] / -7 + 1000 * (din[i] % -7));
 }
 
 /* ------------------------------------------------------------ async copies */
