@@ -576,8 +576,11 @@ static bool liveness(ra *r)
     for (uint32_t pc = 0; pc < n; pc++) {
         if (!r->partial[pc] || !reads_inactive_lanes(&r->code[pc]))
             continue;
+        /* only what it reads: its result is written in the active lanes
+         * and read per lane, as any other instruction's */
         for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
-            r->u[r->refs[f].unit].pinned = !r->u[r->refs[f].unit].pred;
+            if (!r->refs[f].def)
+                r->u[r->refs[f].unit].pinned = !r->u[r->refs[f].unit].pred;
     }
     for (uint32_t u = 0; u < r->nu; u++)
         if (r->u[u].pinned)

@@ -529,7 +529,8 @@ static void test_loop(void **state)
 
 /* A vector load's four registers stay consecutive; the shuffle under a
  * lane-dependent branch reads the odd lanes, which are inactive there, so
- * its source and destination keep registers no other value uses.
+ * its source keeps a register no other value uses.  Its result is written
+ * in the active lanes and read per lane, so it is allocated as usual.
  *   0 mov r0  1 and r1  2 ld r10..r13  3 add r2  4 add r3  5 and r4  6 cmp
  *   7 mov r5  8 bra  9 mul r6  10 shuffle r5, r6  11 add r7  12 st */
 static const char cross[] =
@@ -556,20 +557,15 @@ static void test_vectors_and_cross_lane(void **state)
     isa_ra_stats st;
     assemble(cross, &k);
     allocate(&k, 0, &a, &st);
-    assert_int_equal(st.pinned, 2);      /* r5 and r6: the broadcast's registers */
+    assert_int_equal(st.pinned, 1);      /* r6, the source the shuffle reads */
     const isa_inst *bc = &a.inst[10], *ld = &a.inst[2];
     assert_int_equal(bc->op, ISA_OP_INTEL_SHUFFLE_XOR);
-    /* only r5's own instructions (7, 10, 11) and r6's (9, 10) name them */
+    /* only r6's own instructions (9, 10) name its register */
     for (uint32_t i = 0; i < a.ninst; i++) {
         const isa_inst *in = &a.inst[i];
-        for (unsigned o = 0; o < in->nopnd; o++) {
-            if (in->o[o].kind != ISA_OPND_REG)
-                continue;
-            if (in->o[o].reg == bc->o[0].reg)
-                assert_true(i == 7 || i == 10 || i == 11);
-            if (in->o[o].reg == bc->o[1].reg)
+        for (unsigned o = 0; o < in->nopnd; o++)
+            if (in->o[o].kind == ISA_OPND_REG && in->o[o].reg == bc->o[1].reg)
                 assert_true(i == 9 || i == 10);
-        }
     }
     /* the adds read components 0..3 of the loaded vector */
     const uint16_t v = ld->o[0].reg;
@@ -588,8 +584,9 @@ static void test_vectors_and_cross_lane(void **state)
  *   7 add r4  8 st
  * live into the bra: r0 r2 p0 = 8 bytes + 1 for the predicate; out of the
  * mul: r0 r3; into the cmp: r0 r1.  The same code with a shuffle (which
- * reads lanes that are inactive there) pins r2 and r3: live everywhere,
- * 16 bytes into the cmp (r0 r1 r2 r3). */
+ * reads lanes that are inactive there) pins its source r3, live
+ * everywhere; its result r2 is not pinned: 12 bytes into the cmp (r0 r1
+ * r3), 13 into the bra (r0 r2 r3 and p0). */
 #define NU_KERNEL(coll) \
     ".kernel nured\n.regalloc\n.arg out global u32\n.arg in global u32\n" \
     "    mov.u32 r0, %global_id.x\n" \
@@ -619,7 +616,46 @@ static void test_active_lane_collectives_not_pinned(void **state)
     isa_kernel_free(&k);
     assemble(nu_shuffle, &k);
     allocate(&k, 0, &a, &st);
-    assert_int_equal(st.pinned, 2);
+    assert_int_equal(st.pinned, 1);
+    assert_int_equal(st.live_bytes, 13);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* Shuffle results under divergence are read per lane, so they die at
+ * their add like any value: a tiled GEMM's constant-index shuffles must not
+ * all stay live at once.  Pinned is r2 alone; the most live is out of each
+ * shuffle, r0 r2 r3 and the result, 16 bytes.  Pinning the four results
+ * too would keep them all live everywhere (33 bytes into the bra). */
+static const char shuffle_sum[] =
+    ".kernel shufsum\n.regalloc\n.arg out global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    and.u32 r1, r0, 1\n"
+    "    cmp.eq.u32 p0, r1, 0\n"
+    "    mul.u32 r2, r0, 3\n"
+    "    mov.u32 r3, 0\n"
+    "    bra p0, skip\n"
+    "    intel_sub_group_shuffle.u32 r4, r2, 0\n"
+    "    add.u32 r3, r3, r4\n"
+    "    intel_sub_group_shuffle.u32 r5, r2, 1\n"
+    "    add.u32 r3, r3, r5\n"
+    "    intel_sub_group_shuffle.u32 r6, r2, 2\n"
+    "    add.u32 r3, r3, r6\n"
+    "    intel_sub_group_shuffle.u32 r7, r2, 3\n"
+    "    add.u32 r3, r3, r7\n"
+    "skip:\n"
+    "    add.u32 r8, r3, r0\n"
+    "    st.global.u32 [%out + r0*4], r8\n";
+
+static void test_shuffle_results_not_pinned(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(shuffle_sum, &k);
+    allocate(&k, 0, &a, &st);
+    assert_int_equal(st.pinned, 1);
     assert_int_equal(st.live_bytes, 16);
     same_results(&k, &a);
     isa_regalloc_free(&a);
@@ -780,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_vectors_and_cross_lane),
         cmocka_unit_test(test_active_lane_collectives_not_pinned),
+        cmocka_unit_test(test_shuffle_results_not_pinned),
         cmocka_unit_test(test_uniform_values),
         cmocka_unit_test(test_uniform_not_spilled),
         cmocka_unit_test(test_text_round_trip),
