@@ -106,7 +106,8 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->l1_free = calloc(ncu, sizeof *m->l1_free);
     m->slm_free = calloc(ncu, sizeof *m->slm_free);
     m->slm = calloc(ncu, sizeof *m->slm);
-    if (!m->l1 || !m->l1_free || !m->slm_free || !m->slm)
+    m->atom_free = calloc(ncu, sizeof *m->atom_free);
+    if (!m->l1 || !m->l1_free || !m->slm_free || !m->slm || !m->atom_free)
         return -1;
     for (uint32_t i = 0; i < ncu; i++)
         if (cache_init(&m->l1[i], &tc->l1, line))
@@ -140,6 +141,7 @@ void tm_mem_free(tm_mem *m)
     free(m->l1_free);
     free(m->slm_free);
     free(m->slm);
+    free(m->atom_free);
     cache_free(&m->l2);
     memset(m, 0, sizeof *m);
 }
@@ -269,6 +271,13 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     }
     /* same-address atomics serialise at the atomic unit */
     uint32_t same = atomic ? most_on_one_address(addr, n) : 1;
+    /* A global atomic leaves its CU through one atomic path, which sends a
+     * line, or one lane of the busiest address, every atomic.cu_interval
+     * cycles; its lines leave when the path is free. */
+    if (atomic && m->tc->atomic_cu_ii) {
+        t = max64(t, m->atom_free[cu]);
+        m->atom_free[cu] = t + (uint64_t)m->tc->atomic_cu_ii * (same > nl ? same : nl);
+    }
     uint64_t done = t;
     for (uint32_t j = 0; j < nl; j++)
         done = max64(done, line_request(m, cu, t, lines[j], store, atomic, same));

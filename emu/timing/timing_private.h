@@ -101,6 +101,7 @@ typedef struct tm_mem {
     tm_cache *l1;         /* per CU */
     uint64_t *l1_free;    /* per CU port */
     uint64_t *slm_free;   /* per CU port */
+    uint64_t *atom_free;  /* per CU global-atomic path */
     tm_slm_stats *slm;    /* per CU */
     tm_cache l2;
     uint64_t l2_free, dram_free;

@@ -80,6 +80,7 @@ typedef struct emu_timing_cfg {
     uint32_t slm_bw;            /* bytes per cycle per CU */
     uint32_t atomic_latency;    /* at L2 */
     uint32_t atomic_ii;         /* per extra lane on one address */
+    uint32_t atomic_cu_ii;      /* CU atomic path: per line or same-address lane */
 } emu_timing_cfg;
 
 #endif

@@ -213,11 +213,14 @@ static void test_barrier_no_queue(void **state)
  * local pointers to 1 KiB, images to a 16x16 CL_R CL_UNSIGNED_INT32 image
  * (pitch 64 B).  Buffers live at (argument index + 1) << 40, so they start
  * on a line; *out receives the run's scalar statistics. */
-static uint64_t run_any(const char *src, uint32_t width, sgemu_timing *out)
+static uint64_t run_edited(const char *src, uint32_t width, sgemu_timing *out,
+                           void (*edit)(emu_config *))
 {
     isa_kernel k;
     emu_config cfg;
     load(src, &k, &cfg);
+    if (edit)
+        edit(&cfg);
     static uint32_t bufs[ISA_MAX_ARGS][1024];
     static uint32_t pix[16 * 16];
     memset(bufs, 0, sizeof bufs);
@@ -249,6 +252,11 @@ static uint64_t run_any(const char *src, uint32_t width, sgemu_timing *out)
     uint64_t c = timed_run(&k, &cfg, &L, args, out);
     isa_kernel_free(&k);
     return c;
+}
+
+static uint64_t run_any(const char *src, uint32_t width, sgemu_timing *out)
+{
+    return run_edited(src, width, out, NULL);
 }
 
 /* intel_sub_group_shuffle at SIMD32: an index copy (ALU without operator ->
@@ -426,6 +434,44 @@ static void test_local_atomics(void **state)
     assert_int_equal(run_any(one_word, 8, &t), 43);
     assert_int_equal(t.bank_conflict_cycles, 0);
     assert_int_equal(run_any(own_word, 8, &t), 29);
+}
+
+/* The CU's global-atomic path (memory.atomic.cu_interval, 3 here): an
+ * atomic holds it 3 cycles per line or per lane on its busiest address,
+ * whichever is more, and its lines leave when it is free.  test-simple:
+ * L2 64 B a cycle (1 a line), latency 100, DRAM 300 and 2 a line, atomic
+ * latency 120 (+20 over an L2 hit), atomic.interval 2.
+ *   mov r0 (lane id) 0 -> 2; mov r5 = 256 at 1 -> 3.
+ *   atom 1 at 2, lanes on words 0..7 (line 0, a miss): L2 2, DRAM 2 ->
+ *     2 + 300 + 20 = 322.  Path: free at 2, held 3 x 1 -> 5.
+ *   atom 2 at 3, lane i on line i: without the path its lines leave at 3:
+ *     line 0 hits (L2 3), lines 1..7 miss (L2 4..10, DRAM 4, 6, .., 16);
+ *     last 16 + 320 = 336.  With it they leave at 5: L2 5..12, DRAM 6, 8,
+ *     .., 18 -> 338; the path is held 3 x 8 lines -> 29.
+ *   atom 3 at 4, all 8 lanes on word 256 (line 16, a miss): without the
+ *     path L2 11, DRAM 18 -> 18 + 320 + 7 x 2 = 352; with it the lines
+ *     leave at 29: DRAM 29 -> 29 + 320 + 14 = 363.
+ *   add r3 waits for atom 2 (+4); add r4 for atom 3: 352 -> 356 (363 ->
+ *     367); ret issues a cycle later -> 357 (368). */
+static void set_atomic_path(emu_config *cfg)
+{
+    cfg->timing.atomic_cu_ii = 3;
+}
+
+static void test_atomic_path(void **state)
+{
+    (void)state;
+    const char *src = ".kernel a\n.arg out global u32\n"
+                      "mov.u32 r0, %sub_group_local_id\n"
+                      "mov.u32 r5, 256\n"
+                      "atom_add.global.u32 r1, [%out + r0*4], 1\n"
+                      "atom_add.global.u32 r2, [%out + r0*64], 1\n"
+                      "atom_add.global.u32 r6, [%out + r5*4], 1\n"
+                      "add.u32 r3, r1, r2\n"
+                      "add.u32 r4, r3, r6\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 8, &t), 357);
+    assert_int_equal(run_edited(src, 8, &t, set_atomic_path), 368);
 }
 
 /* Spilling (scheduler.allow_spill = 1).  The kernel uses r0..r39 (40
@@ -682,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_cache_miss_then_hit),
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_local_atomics),
+        cmocka_unit_test(test_atomic_path),
         cmocka_unit_test(test_cross_unit_latency),
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_regalloc_spill),
