@@ -161,6 +161,33 @@ static uint32_t most_on_one_address(const uint64_t *addr, uint32_t n)
     return most;
 }
 
+/* The packets a global atomic leaves its CU in: per line, one for each
+ * lane on that line's busiest address (a packet carries at most one lane
+ * of an address).  Lanes on distinct words of one line share packets. */
+static uint32_t atomic_packets(const uint64_t *addr, uint32_t n, uint32_t shift)
+{
+    uint32_t same[64], packets = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        same[i] = 0;
+        for (uint32_t j = 0; j < n; j++)
+            same[i] += addr[j] == addr[i];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t ln = addr[i] >> shift;
+        uint32_t most = same[i], first = 1;
+        for (uint32_t j = 0; j < n && first; j++) {
+            if (addr[j] >> shift != ln)
+                continue;
+            if (j < i)
+                first = 0;          /* counted at the line's first lane */
+            else if (same[j] > most)
+                most = same[j];
+        }
+        packets += first ? most : 0;
+    }
+    return packets;
+}
+
 /* One line request arriving at the CU's L1 at t; returns data time. */
 static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
                              bool store, bool atomic, uint32_t same_addr)
@@ -272,11 +299,11 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     /* same-address atomics serialise at the atomic unit */
     uint32_t same = atomic ? most_on_one_address(addr, n) : 1;
     /* A global atomic leaves its CU through one atomic path, which sends a
-     * line, or one lane of the busiest address, every atomic.cu_interval
-     * cycles; its lines leave when the path is free. */
-    if (atomic && m->tc->atomic_cu_ii) {
+     * packet every atomic.cu_interval cycles; its lines leave when the
+     * path is free. */
+    if (atomic && m->tc->atomic_cu_ii && n <= 64) {
         t = max64(t, m->atom_free[cu]);
-        m->atom_free[cu] = t + (uint64_t)m->tc->atomic_cu_ii * (same > nl ? same : nl);
+        m->atom_free[cu] = t + (uint64_t)m->tc->atomic_cu_ii * atomic_packets(addr, n, shift);
     }
     uint64_t done = t;
     for (uint32_t j = 0; j < nl; j++)

@@ -291,16 +291,31 @@ static const atom_shape atom_shapes[] = {
     { "32 lanes/word, 8 lines, 16 warps", 32, 0, 32, 16, 64.0, true },
 };
 
-/* Shapes not yet run on the chip: the model's figures, printed before
- * the run (cuda/atomic_shape.cu, held-out part). */
+/* Recorded before they ran, with the path held per line or per lane of
+ * the busiest address, whichever is more: 33.3, 33.5, 32.2, 32.5, 145.3,
+ * 64.0 and 153.1; measured 48.0, 64.0, 64.0, 64.0, 163.5, 64.0 and 158.4.
+ * Three of seven failed by half (k lanes on each of 32 / k lines take 64,
+ * not 32): a line's lanes on one word leave one a packet, on every line.
+ * The packet rule came from these, so they are fitted now. */
+static const atom_shape atom_round2[] = {
+    { "1 lane/word, 16 lines/step", 1, 16, 1, 8, 48.0, false },
+    { "2 lanes/word, 16 lines/step", 2, 32, 1, 8, 64.0, true },
+    { "4 lanes/word, 8 lines/step", 4, 32, 1, 8, 64.0, true },
+    { "8 lanes/word, 4 lines/step", 8, 32, 1, 8, 64.0, true },
+    { "1 lane/word, 32 lines/step, 2 warps", 1, 32, 1, 2, 163.5, false },
+    { "1 lane/word, 32 lines/step, 16 warps", 1, 32, 1, 16, 64.0, true },
+    { "32 lanes/word, 8 lines, 2 warps", 32, 0, 32, 2, 158.4, false },
+};
+
+/* Shapes not yet run on the chip: the packet rule's figures, printed
+ * before the run (cuda/atomic_shape.cu, second held-out part). */
 static const atom_shape atom_held_out[] = {
-    { "1 lane/word, 16 lines/step", 1, 16, 1, 8, 0, false },
-    { "2 lanes/word, 16 lines/step", 2, 32, 1, 8, 0, false },
-    { "4 lanes/word, 8 lines/step", 4, 32, 1, 8, 0, false },
-    { "8 lanes/word, 4 lines/step", 8, 32, 1, 8, 0, false },
-    { "1 lane/word, 32 lines/step, 2 warps", 1, 32, 1, 2, 0, false },
-    { "1 lane/word, 32 lines/step, 16 warps", 1, 32, 1, 16, 0, false },
-    { "32 lanes/word, 8 lines, 2 warps", 32, 0, 32, 2, 0, false },
+    { "2 lanes/word, 2 words/line, 8 lines", 2, 16, 1, 8, 0, false },
+    { "4 lanes/word, 2 words/line, 4 lines", 4, 16, 1, 8, 0, false },
+    { "16 lanes/word, 2 lines/step", 16, 32, 1, 8, 0, false },
+    { "8 lanes/word, 2 words/line, 2 lines", 8, 16, 1, 8, 0, false },
+    { "2 lanes/word, 16 lines/step, 16 warps", 2, 32, 1, 16, 0, false },
+    { "32 lanes/word, 1 line, 2 warps", 32, 0, 1, 2, 0, false },
 };
 
 static double atom_shape_rate(const atom_shape *a)
@@ -319,6 +334,12 @@ static void test_global_atomic_rate(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof atom_shapes / sizeof atom_shapes[0]; i++) {
         const atom_shape *a = &atom_shapes[i];
+        double r = atom_shape_rate(a);
+        printf("%-40s model %8.2f  measured %8.2f  (%+.1f%%)\n", a->what, r, a->measured,
+               100.0 * (r - a->measured) / a->measured);
+    }
+    for (size_t i = 0; i < sizeof atom_round2 / sizeof atom_round2[0]; i++) {
+        const atom_shape *a = &atom_round2[i];
         double r = atom_shape_rate(a);
         printf("%-40s model %8.2f  measured %8.2f  (%+.1f%%)\n", a->what, r, a->measured,
                100.0 * (r - a->measured) / a->measured);

@@ -437,22 +437,24 @@ static void test_local_atomics(void **state)
 }
 
 /* The CU's global-atomic path (memory.atomic.cu_interval, 3 here): an
- * atomic holds it 3 cycles per line or per lane on its busiest address,
- * whichever is more, and its lines leave when it is free.  test-simple:
- * L2 64 B a cycle (1 a line), latency 100, DRAM 300 and 2 a line, atomic
- * latency 120 (+20 over an L2 hit), atomic.interval 2.
- *   mov r0 (lane id) 0 -> 2; mov r5 = 256 at 1 -> 3.
- *   atom 1 at 2, lanes on words 0..7 (line 0, a miss): L2 2, DRAM 2 ->
- *     2 + 300 + 20 = 322.  Path: free at 2, held 3 x 1 -> 5.
- *   atom 2 at 3, lane i on line i: without the path its lines leave at 3:
- *     line 0 hits (L2 3), lines 1..7 miss (L2 4..10, DRAM 4, 6, .., 16);
- *     last 16 + 320 = 336.  With it they leave at 5: L2 5..12, DRAM 6, 8,
- *     .., 18 -> 338; the path is held 3 x 8 lines -> 29.
- *   atom 3 at 4, all 8 lanes on word 256 (line 16, a miss): without the
- *     path L2 11, DRAM 18 -> 18 + 320 + 7 x 2 = 352; with it the lines
- *     leave at 29: DRAM 29 -> 29 + 320 + 14 = 363.
- *   add r3 waits for atom 2 (+4); add r4 for atom 3: 352 -> 356 (363 ->
- *     367); ret issues a cycle later -> 357 (368). */
+ * atomic holds it 3 cycles a packet, and its lines leave when it is free;
+ * per line, a packet for each lane on the line's busiest address.
+ * test-simple: L2 64 B a cycle (1 a line), latency 100, DRAM 300 and 2 a
+ * line, atomic latency 120 (+20 over an L2 hit), atomic.interval 2.
+ *   mov r0 (lane id) 0 -> 2; mov r5 = 256 at 1 -> 3; shr r7 = r0 / 2 at
+ *     2 -> 6.
+ *   atom 1 at 3, lanes on words 0..7 (line 0, a miss; 1 packet): L2 3,
+ *     DRAM 3 -> 3 + 300 + 20 = 323.  Path free at 3, held 3 -> 6.
+ *   atom 2 at 6, lanes 2i and 2i + 1 on one word of line i (4 lines, 2
+ *     packets each): line 0 hits, lines 1..3 miss (L2 7..9, DRAM 7, 9,
+ *     11) -> 11 + 320 + 1 x 2 = 333.  Path free at 6, held 3 x 8 -> 30.
+ *   atom 3 at 7, all 8 lanes on word 256 (line 16, a miss): without the
+ *     path L2 10, DRAM 13 -> 13 + 320 + 7 x 2 = 347; with it its line
+ *     leaves at 30: DRAM 30 -> 364.
+ *   add r3 waits for atom 2 (+4); add r4 for atom 3: 347 -> 351 (364 ->
+ *     368); ret issues a cycle later -> 352 (369).  Holding the path per
+ *     line or per lane of the busiest address, whichever is more (3 x 4
+ *     for atom 2), would give 357. */
 static void set_atomic_path(emu_config *cfg)
 {
     cfg->timing.atomic_cu_ii = 3;
@@ -464,14 +466,15 @@ static void test_atomic_path(void **state)
     const char *src = ".kernel a\n.arg out global u32\n"
                       "mov.u32 r0, %sub_group_local_id\n"
                       "mov.u32 r5, 256\n"
+                      "shr.u32 r7, r0, 1\n"
                       "atom_add.global.u32 r1, [%out + r0*4], 1\n"
-                      "atom_add.global.u32 r2, [%out + r0*64], 1\n"
+                      "atom_add.global.u32 r2, [%out + r7*64], 1\n"
                       "atom_add.global.u32 r6, [%out + r5*4], 1\n"
                       "add.u32 r3, r1, r2\n"
                       "add.u32 r4, r3, r6\nret\n";
     sgemu_timing t;
-    assert_int_equal(run_any(src, 8, &t), 357);
-    assert_int_equal(run_edited(src, 8, &t, set_atomic_path), 368);
+    assert_int_equal(run_any(src, 8, &t), 352);
+    assert_int_equal(run_edited(src, 8, &t, set_atomic_path), 369);
 }
 
 /* Spilling (scheduler.allow_spill = 1).  The kernel uses r0..r39 (40

@@ -120,8 +120,9 @@ int main()
         run("32 lanes/word, steps on 8 lines", off, 32, 8, b, 0);
     for (int b = 2; b <= 128; b *= 4)
         run("32 lanes/word, steps on 8 lines", off, 32, 8, b, 1);
-    /* held out: the model's figures were recorded before this part ran
-     * (tests/timing/test_calibration.c, atom_held_out) */
+    /* first held-out part: the model's figures (the path held per line or
+     * per lane of the busiest address) were recorded before it ran
+     * (tests/timing/test_calibration.c, atom_round2) */
     printf("# held out\n");
     shape(off, 1, 16, 1);
     run("1 lane/word, 16 lines/step", off, 32, 8, 1, 0);
@@ -136,6 +137,21 @@ int main()
     run("1 lane/word, 32 lines/step", off, 32, 16, 1, 0);
     shape(off, 32, 0, 32);
     run("32 lanes/word, steps on 8 lines", off, 32, 2, 1, 0);
+    /* second held-out part: the packet rule's figures were recorded before
+     * it ran (test_calibration.c, atom_held_out) */
+    printf("# held out, second part\n");
+    shape(off, 2, 16, 1);
+    run("2 lanes/word, 2 words/line, 8 lines", off, 32, 8, 1, 0);
+    shape(off, 4, 16, 1);
+    run("4 lanes/word, 2 words/line, 4 lines", off, 32, 8, 1, 0);
+    shape(off, 16, 32, 1);
+    run("16 lanes/word, 2 lines/step", off, 32, 8, 1, 0);
+    shape(off, 8, 16, 1);
+    run("8 lanes/word, 2 words/line, 2 lines", off, 32, 8, 1, 0);
+    shape(off, 2, 32, 1);
+    run("2 lanes/word, 16 lines/step", off, 32, 16, 1, 0);
+    shape(off, 32, 0, 1);
+    run("32 lanes/word, 1 line", off, 32, 2, 1, 0);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
