@@ -307,15 +307,17 @@ static const atom_shape atom_round2[] = {
     { "32 lanes/word, 8 lines, 2 warps", 32, 0, 32, 2, 158.4, false },
 };
 
-/* Shapes not yet run on the chip: the packet rule's figures, printed
- * before the run (cuda/atomic_shape.cu, second held-out part). */
-static const atom_shape atom_held_out[] = {
-    { "2 lanes/word, 2 words/line, 8 lines", 2, 16, 1, 8, 0, false },
-    { "4 lanes/word, 2 words/line, 4 lines", 4, 16, 1, 8, 0, false },
-    { "16 lanes/word, 2 lines/step", 16, 32, 1, 8, 0, false },
-    { "8 lanes/word, 2 words/line, 2 lines", 8, 16, 1, 8, 0, false },
-    { "2 lanes/word, 16 lines/step, 16 warps", 2, 32, 1, 16, 0, false },
-    { "32 lanes/word, 1 line, 2 warps", 32, 0, 1, 2, 0, false },
+/* Recorded before they ran with the packet rule: 32.95, 32.95, 64.00,
+ * 33.33, 64.00 and 153.06; measured 48.0, 48.0, 64.0, 55.6, 64.0 and
+ * 158.5.  Lines with two words or more take about 1.5 x the packet's 2
+ * cycles, which the rule does not have (docs/timing-model.md). */
+static const atom_shape atom_round3[] = {
+    { "2 lanes/word, 2 words/line, 8 lines", 2, 16, 1, 8, 48.0, false },
+    { "4 lanes/word, 2 words/line, 4 lines", 4, 16, 1, 8, 48.0, false },
+    { "16 lanes/word, 2 lines/step", 16, 32, 1, 8, 64.0, true },
+    { "8 lanes/word, 2 words/line, 2 lines", 8, 16, 1, 8, 55.6, false },
+    { "2 lanes/word, 16 lines/step, 16 warps", 2, 32, 1, 16, 64.0, true },
+    { "32 lanes/word, 1 line, 2 warps", 32, 0, 1, 2, 158.5, false },
 };
 
 static double atom_shape_rate(const atom_shape *a)
@@ -329,24 +331,28 @@ static double atom_shape_rate(const atom_shape *a)
     return (double)(c2 - c1) / (8.0 * 16 * a->warps);
 }
 
+/* Where one packet in turn is the limit (path_bound) the model must give
+ * the chip's figure; elsewhere it may be fast (latency of the far L2,
+ * lines with several words) but never slow. */
+static void check_atom_shapes(const atom_shape *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++, a++) {
+        double r = atom_shape_rate(a);
+        printf("%-40s model %8.2f  measured %8.2f  (%+.1f%%)\n", a->what, r, a->measured,
+               100.0 * (r - a->measured) / a->measured);
+        if (a->path_bound)
+            assert_true(r >= a->measured * 0.98 && r <= a->measured * 1.02);
+        else
+            assert_true(r <= a->measured * 1.02);
+    }
+}
+
 static void test_global_atomic_rate(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof atom_shapes / sizeof atom_shapes[0]; i++) {
-        const atom_shape *a = &atom_shapes[i];
-        double r = atom_shape_rate(a);
-        printf("%-40s model %8.2f  measured %8.2f  (%+.1f%%)\n", a->what, r, a->measured,
-               100.0 * (r - a->measured) / a->measured);
-    }
-    for (size_t i = 0; i < sizeof atom_round2 / sizeof atom_round2[0]; i++) {
-        const atom_shape *a = &atom_round2[i];
-        double r = atom_shape_rate(a);
-        printf("%-40s model %8.2f  measured %8.2f  (%+.1f%%)\n", a->what, r, a->measured,
-               100.0 * (r - a->measured) / a->measured);
-    }
-    for (size_t i = 0; i < sizeof atom_held_out / sizeof atom_held_out[0]; i++)
-        printf("%-40s model %8.2f  (held out)\n", atom_held_out[i].what,
-               atom_shape_rate(&atom_held_out[i]));
+    check_atom_shapes(atom_shapes, sizeof atom_shapes / sizeof atom_shapes[0]);
+    check_atom_shapes(atom_round2, sizeof atom_round2 / sizeof atom_round2[0]);
+    check_atom_shapes(atom_round3, sizeof atom_round3 / sizeof atom_round3[0]);
 }
 
 /* Composites: predictions printed for comparison with held-out
