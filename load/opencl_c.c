@@ -113,13 +113,14 @@ static bool drop_freeze(const char *src, const char *dst)
         const char *line = text + at, *nl = memchr(line, '\n', len - at);
         const size_t n = nl ? (size_t)(nl - line) + 1 : len - at;
         at += n;
-        const char *fz = find_text(line, n, " = freeze ");
+        static const char freeze[] = " = freeze ";
+        const char *fz = find_text(line, n, freeze);
         if (!fz) {
             ok = fwrite(line, 1, n, f) == n;
             continue;
         }
         /* "TYPE VALUE" up to the metadata (", !dbg !7") or the line's end */
-        const char *tv = fz + 10, *end = line + n - (nl ? 1 : 0);
+        const char *tv = fz + strlen(freeze), *end = line + n - (nl ? 1 : 0);
         const char *meta = find_text(tv, (size_t)(end - tv), ", !");
         const char *stop = meta ? meta : end;
         const char *sp = stop;
@@ -129,7 +130,9 @@ static bool drop_freeze(const char *src, const char *dst)
             ok = fwrite(line, 1, n, f) == n;
             continue;
         }
-        const int head = (int)(fz - line) + 3, ty = (int)(sp - 1 - tv), val = (int)(stop - sp);
+        /* the line up to and with " = ", then the bitcast */
+        const int head = (int)(fz - line + strlen(" = ")), ty = (int)(sp - 1 - tv),
+                  val = (int)(stop - sp);
         ok = fprintf(f, "%.*sbitcast %.*s %.*s to %.*s%.*s", head, line, ty, tv, val, sp,
                      ty, tv, (int)(line + n - stop), stop) >= 0;
     }
