@@ -87,9 +87,29 @@ static inline __attribute__((always_inline)) bool cache_access(tm_cache *c, uint
     return false;
 }
 
+/* Port times are fixed point, PORT_FRAC bits below the cycle, so that a
+ * port moving more than a line a cycle (a device-wide L2 or DRAM) carries
+ * its bytes_per_cycle and not one line a cycle; a request starts in the
+ * cycle its port frees up.  The occupancy of a line rounds up to the next
+ * 1/65536 cycle, so a ratio that is a whole number stays exact. */
+#define PORT_FRAC 16
+
 static uint64_t occ(uint32_t bytes, uint32_t bw)
 {
     return bw ? (bytes + bw - 1) / bw : 0;
+}
+
+static uint64_t occ_fx(uint32_t bytes, uint32_t bw)
+{
+    return bw ? (((uint64_t)bytes << PORT_FRAC) + bw - 1) / bw : 0;
+}
+
+/* A request arriving at cycle t at a port free at *free: its start cycle. */
+static inline uint64_t port_take(uint64_t *free, uint64_t t, uint64_t occ_fx)
+{
+    uint64_t s = max64(t << PORT_FRAC, *free);
+    *free = s + occ_fx;
+    return s >> PORT_FRAC;
 }
 
 int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st)
@@ -98,9 +118,9 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->tc = tc;
     m->ncu = ncu;
     m->st = st;
-    m->l1_occ = occ(tc->line_bytes, tc->l1.bw);
-    m->l2_occ = occ(tc->line_bytes, tc->l2.bw);
-    m->dram_occ = occ(tc->line_bytes, tc->dram_bw);
+    m->l1_occ = occ_fx(tc->line_bytes, tc->l1.bw);
+    m->l2_occ = occ_fx(tc->line_bytes, tc->l2.bw);
+    m->dram_occ = occ_fx(tc->line_bytes, tc->dram_bw);
     uint32_t line = tc->line_bytes ? tc->line_bytes : 64;
     m->l1 = calloc(ncu, sizeof *m->l1);
     m->l1_free = calloc(ncu, sizeof *m->l1_free);
@@ -197,8 +217,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
     uint32_t line = tc->line_bytes;
     uint64_t s = t;
     if (tc->l1.size && !atomic) {
-        s = max64(t, m->l1_free[cu]);
-        m->l1_free[cu] = s + m->l1_occ;
+        s = port_take(&m->l1_free[cu], t, m->l1_occ);
         st->bytes[TM_LEVEL_L1] += line;
         st->requests[TM_LEVEL_L1]++;
         if (!store && cache_access(&m->l1[cu], ln)) {
@@ -208,8 +227,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
         if (!store)
             st->misses[TM_LEVEL_L1]++;
     }
-    uint64_t s2 = max64(s, m->l2_free);
-    m->l2_free = s2 + m->l2_occ;
+    uint64_t s2 = port_take(&m->l2_free, s, m->l2_occ);
     st->bytes[TM_LEVEL_L2] += line;
     st->requests[TM_LEVEL_L2]++;
     uint64_t done;
@@ -218,8 +236,7 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
         done = s2 + tc->l2.latency;
     } else {
         st->misses[TM_LEVEL_L2]++;
-        uint64_t s3 = max64(s2, m->dram_free);
-        m->dram_free = s3 + m->dram_occ;
+        uint64_t s3 = port_take(&m->dram_free, s2, m->dram_occ);
         st->bytes[TM_LEVEL_DRAM] += line;
         st->requests[TM_LEVEL_DRAM]++;
         done = s3 + tc->dram_latency;

@@ -99,14 +99,14 @@ typedef struct tm_mem {
     const emu_timing_cfg *tc;
     uint32_t ncu;
     tm_cache *l1;         /* per CU */
-    uint64_t *l1_free;    /* per CU port */
+    uint64_t *l1_free;    /* per CU port (fixed point: timing_mem.c) */
     uint64_t *slm_free;   /* per CU port */
     uint64_t *atom_free;  /* per CU global-atomic path */
     tm_slm_stats *slm;    /* per CU */
     tm_cache l2;
-    uint64_t l2_free, dram_free;
-    /* cycles a line holds the L1, L2 and DRAM ports (fixed per run: no
-     * division per request) */
+    uint64_t l2_free, dram_free;   /* fixed point, as l1_free */
+    /* cycles a line holds the L1, L2 and DRAM ports, fixed point (fixed
+     * per run: no division per request) */
     uint64_t l1_occ, l2_occ, dram_occ;
     sgemu_timing *st;
 } tm_mem;

@@ -477,6 +477,34 @@ static void test_atomic_path(void **state)
     assert_int_equal(run_edited(src, 8, &t, set_atomic_path), 369);
 }
 
+/* Ports faster than a line a cycle (docs/timing-model.md, Memory): no L1,
+ * the L2 port 256 B a cycle (a 64-B line holds it 1/4 cycle), DRAM 128 (1/2
+ * cycle).  mov r0 (lane id) 0 -> 2; the load at 2, lane i on line i, all
+ * missing: line j takes the L2 port at 2 + j/4 (cycles 2, 2, 2, 2, 3, 3,
+ * 3, 3) and DRAM at max(its L2 cycle, 2 + j/2): cycles 2, 2, 3, 3, 4, 4,
+ * 5, 5; the last is back at 5 + 300 = 305.  add 305 -> 309; ret issues at
+ * 306 -> 310.  A whole cycle a line at each port would put the last line
+ * at DRAM at 9: 309, add 313, total 314. */
+static void set_fast_ports(emu_config *cfg)
+{
+    cfg->timing.l1.size = 0;
+    cfg->timing.l2.bw = 256;
+    cfg->timing.dram_bw = 128;
+}
+
+static void test_fast_ports(void **state)
+{
+    (void)state;
+    const char *src = ".kernel p\n.arg out global u32\n"
+                      "mov.u32 r0, %sub_group_local_id\n"
+                      "ld.global.u32 r1, [%out + r0*64]\n"
+                      "add.u32 r2, r1, r1\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_edited(src, 8, &t, set_fast_ports), 310);
+    assert_int_equal(t.misses[TM_LEVEL_L2], 8);
+    assert_int_equal(t.requests[TM_LEVEL_DRAM], 8);
+}
+
 /* Spilling (scheduler.allow_spill = 1).  The kernel uses r0..r39 (40
  * registers); its GRF demand is set to 160 B per lane: at SIMD32 need =
  * 160 x 32 / 32 = 160 registers > 128, spill = (160 - 128) x 32 = 1024 B, so
@@ -732,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_local_atomics),
         cmocka_unit_test(test_atomic_path),
+        cmocka_unit_test(test_fast_ports),
         cmocka_unit_test(test_cross_unit_latency),
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_regalloc_spill),
