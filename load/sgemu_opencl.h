@@ -15,6 +15,15 @@
 #define __opencl_c_work_group_collective_functions 1
 #endif
 
+/* The device's OpenCL version (OpenCL C 3.0, 6.12 "Preprocessor
+ * Directives and Macros"): sgemu's device reports OpenCL 3.0
+ * (docs/opencl-platform.md).  clang-14 leaves it to the implementation, and
+ * kernels shared with host code test it to tell the device compile apart.
+ * A -D__OPENCL_VERSION__=N of the build options comes first and stays. */
+#ifndef __OPENCL_VERSION__
+#define __OPENCL_VERSION__ 300
+#endif
+
 #include <opencl-c.h>
 
 #define SGEMU_OVL __attribute__((overloadable))

@@ -7,7 +7,7 @@
  * options are clear errors; the required-width message speaks OpenCL C to
  * an OpenCL C kernel; positions are source lines or labelled as SPIR-V
  * instructions; a cluster size that is no constant power of two is a
- * translation error. */
+ * translation error; __OPENCL_VERSION__ is the device's. */
 #include "kernel_harness.h"
 
 #include <setjmp.h>
@@ -35,14 +35,20 @@ static void test_builtins(void **state)
         }
 }
 
-/* the value opt.cl stores: a bit per macro it sees */
-static int opt_value(const char *opts)
+/* the value NAME.cl stores in o[0], compiled with OPTS */
+static int stored_value(const char *name, const char *opts)
 {
-    cli_run_ok("run %s/opt.cl --global 1 --local 1 --arg o=int:zeros:1 --out o=%s/o.bin "
-               "--no-timing -q %s", cli_tmpdir, cli_tmpdir, opts);
+    cli_run_ok("run %s/%s.cl --global 1 --local 1 --arg o=int:zeros:1 --out o=%s/o.bin "
+               "--no-timing -q %s", cli_tmpdir, name, cli_tmpdir, opts);
     int32_t v;
     cli_get("o.bin", &v, sizeof v);
     return v;
+}
+
+/* the value opt.cl stores: a bit per macro it sees */
+static int opt_value(const char *opts)
+{
+    return stored_value("opt", opts);
 }
 
 static void test_options(void **state)
@@ -232,6 +238,26 @@ static void test_cluster_constant(void **state)
     cli_result_free(&r);
 }
 
+/* __OPENCL_VERSION__ is the device's version, OpenCL 3.0 (the ICD's
+ * CL_DEVICE_VERSION), whatever -cl-std says; a -D of it in the options
+ * stays.  Code shared with the host tests it (#ifndef __OPENCL_VERSION__
+ * hides host-only members of a struct). */
+static void test_device_version_macro(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "typedef struct {\n    int n;\n"
+        "#ifndef __OPENCL_VERSION__\n    int host_only() { return n; }\n#endif\n"
+        "} shared_t;\n"
+        "kernel void ver(global int *o)\n{\n    shared_t s = { __OPENCL_VERSION__ };\n"
+        "    o[get_global_id(0)] = s.n;\n}\n";
+    cli_put("ver.cl", src, sizeof src - 1);
+    assert_int_equal(stored_value("ver", ""), 300);
+    assert_int_equal(stored_value("ver", "-cl-std=CL1.2"), 300);
+    assert_int_equal(stored_value("ver", "-cl-std=CL3.0"), 300);
+    assert_int_equal(stored_value("ver", "-D__OPENCL_VERSION__=120"), 120);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -252,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_reqd_width_message),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_cluster_constant),
+        cmocka_unit_test(test_device_version_macro),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
