@@ -86,6 +86,18 @@ void spv_translate_function(xctx *x, uint32_t func_id, xval **args, unsigned nar
         spv_error(x, "function %u has no OpFunctionEnd (truncated module?)", func_id);
         return;
     }
+    /* A declaration without a body: in OpenCL C, a function defined in
+     * another source file.  Reported here, at the call, under its name. */
+    bool has_body = false;
+    for (uint32_t i = fi; i < end && !has_body; i++)
+        has_body = m->ins[i].op == SpvOpLabel;
+    if (!has_body) {
+        const char *nm = func_id < m->bound ? m->name[func_id] : NULL;
+        spv_error(x, "call of '%s', which is declared but not defined: its definition "
+                  "must be in the same source (sgemu links no other module)",
+                  nm ? nm : "(unnamed)");
+        return;
+    }
     xfn fn;
     memset(&fn, 0, sizeof fn);
     fn.entry = entry;
@@ -100,7 +112,6 @@ void spv_translate_function(xctx *x, uint32_t func_id, xval **args, unsigned nar
     x->depth++;
     /* parameters, labels, phi registers */
     unsigned np = 0;
-    bool any_block = false;
     for (uint32_t i = fi; i < end && !x->failed; i++) {
         const spv_inst *in = &m->ins[i];
         x->cur = in;
@@ -118,7 +129,6 @@ void spv_translate_function(xctx *x, uint32_t func_id, xval **args, unsigned nar
             uint32_t id = spv_word(m, in, 1);
             if (id && id < m->bound)
                 fn.label[id] = spv_new_label(x) + 1;
-            any_block = true;
         } else if (in->op == SpvOpPhi) {
             const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
             xval *v = t ? spv_def(x, &fn, spv_word(m, in, 2), 1) : NULL;
@@ -126,8 +136,6 @@ void spv_translate_function(xctx *x, uint32_t func_id, xval **args, unsigned nar
                 v->c[0].space = X_SPACE_NONE;
         }
     }
-    if (!any_block && !x->failed)
-        spv_error(x, "function %u has no body (a declaration cannot be called)", func_id);
     if (!x->failed)
         spv_translate_body(x, &fn, fi, end);
     x->depth--;

@@ -7,7 +7,8 @@
  * options are clear errors; the required-width message speaks OpenCL C to
  * an OpenCL C kernel; positions are source lines or labelled as SPIR-V
  * instructions; a cluster size that is no constant power of two is a
- * translation error; __OPENCL_VERSION__ is the device's. */
+ * translation error; __OPENCL_VERSION__ is the device's; a call of a
+ * function declared but not defined names it. */
 #include "kernel_harness.h"
 
 #include <setjmp.h>
@@ -258,6 +259,25 @@ static void test_device_version_macro(void **state)
     assert_int_equal(stored_value("ver", "-D__OPENCL_VERSION__=120"), 120);
 }
 
+/* A function declared in the file and defined in none (in a library's
+ * other source file): an error at the call that names the function. */
+static void test_undefined_function(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "float scale_of(global const float *p, int n);\n"
+        "kernel void uses(global float *o, int n)\n{\n"
+        "    o[get_global_id(0)] = scale_of(o, n);\n}\n";
+    cli_put("undef.cl", src, sizeof src - 1);
+    cli_result r = cli_run("spv2asm %s/undef.cl", cli_tmpdir);
+    assert_int_equal(r.status, 1);
+    const char *want = "undef.cl:4:1: error: kernel 'uses': OpFunctionCall: call of 'scale_of', "
+                       "which is declared but not defined";
+    if (!strstr(r.err, want))
+        fail_msg("expected '%s' in: %s", want, r.err);
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -279,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_cluster_constant),
         cmocka_unit_test(test_device_version_macro),
+        cmocka_unit_test(test_undefined_function),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
