@@ -48,26 +48,31 @@ static void cache_free(tm_cache *c)
     free(c->used);
 }
 
-/* Look up line number ln; on a miss, fill it over the least recently used
- * way.  Returns true on a hit.  A set's ways are adjacent {tag, stamp}
- * pairs; the set index is a mask when the set count is a power of two (no
- * division per lookup).  Ways fill in index order and never empty, so
+/* Look up sectors `want` of line number ln; returns those that were not
+ * there (0: a hit), now filled.  A line not present is filled over the
+ * least recently used way, with the wanted sectors only.  Without sectors
+ * `want` is 1, the whole line.  A set's ways are adjacent {tag, stamp,
+ * sectors}; the set index is a mask when the set count is a power of two
+ * (no division per lookup).  Ways fill in index order and never empty, so
  * ways [0, used) hold lines and the rest are empty: a lookup searches the
  * used ones, and a miss in a set not yet full takes the next empty way
  * (the way the least-stamp rule picks: empty ways have stamp 0, the first
  * wins) without a scan. */
-static inline __attribute__((always_inline)) bool cache_access(tm_cache *c, uint64_t ln)
+static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, uint64_t ln,
+                                                                   uint64_t want)
 {
     if (!c->sets)
-        return false;
+        return want;
     uint64_t set = c->pow2 ? (ln & c->set_mask) : ln % c->sets;
     tm_way *way = c->way + (size_t)set * c->ways;
     uint32_t used = c->used[set];
     uint64_t tag = ln + 1, now = ++c->clock;
     for (uint32_t w = 0; w < used; w++)
         if (way[w].tag == tag) {
+            uint64_t missing = want & ~way[w].sectors;
+            way[w].sectors |= want;
             way[w].stamp = now;
-            return true;
+            return missing;
         }
     uint32_t victim = used;
     if (used < c->ways) {
@@ -84,7 +89,8 @@ static inline __attribute__((always_inline)) bool cache_access(tm_cache *c, uint
     }
     way[victim].tag = tag;
     way[victim].stamp = now;
-    return false;
+    way[victim].sectors = want;
+    return want;
 }
 
 /* Port times are fixed point, PORT_FRAC bits below the cycle, so that a
@@ -122,6 +128,13 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->l2_occ = occ_fx(tc->line_bytes, tc->l2.bw);
     m->dram_occ = occ_fx(tc->line_bytes, tc->dram_bw);
     uint32_t line = tc->line_bytes ? tc->line_bytes : 64;
+    /* sectors: at most 64 a line (one bit each in a way's mask) */
+    uint32_t sector = tc->sector_bytes && tc->sector_bytes < line ? tc->sector_bytes : line;
+    if (line / sector > 64)
+        sector = line / 64;
+    m->sector_shift = ilog2(sector);
+    m->l2_sector_occ = occ_fx(sector, tc->l2.bw);
+    m->dram_sector_occ = occ_fx(sector, tc->dram_bw);
     m->l1 = calloc(ncu, sizeof *m->l1);
     m->l1_free = calloc(ncu, sizeof *m->l1_free);
     m->slm_free = calloc(ncu, sizeof *m->slm_free);
@@ -208,36 +221,51 @@ static uint32_t atomic_packets(const uint64_t *addr, uint32_t n, uint32_t shift)
     return packets;
 }
 
-/* One line request arriving at the CU's L1 at t; returns data time. */
-static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
+static inline uint32_t count_sectors(uint64_t mask)
+{
+    return (uint32_t)__builtin_popcountll(mask);
+}
+
+/* One line request for sectors `want` of line ln arriving at the CU's L1
+ * at t; returns data time.  The L1 port is held per line (one tag); the
+ * L2 and DRAM ports per sector moved: the L1's missing sectors go to the
+ * L2, the L2's missing ones to DRAM.  Without sectors `want` is 1 and a
+ * sector is the line. */
+static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want,
                              bool store, bool atomic, uint32_t same_addr)
 {
     const emu_timing_cfg *tc = m->tc;
     sgemu_timing *st = m->st;
-    uint32_t line = tc->line_bytes;
+    uint32_t sb = 1u << m->sector_shift;
     uint64_t s = t;
     if (tc->l1.size && !atomic) {
         s = port_take(&m->l1_free[cu], t, m->l1_occ);
-        st->bytes[TM_LEVEL_L1] += line;
+        st->bytes[TM_LEVEL_L1] += (uint64_t)count_sectors(want) * sb;
         st->requests[TM_LEVEL_L1]++;
-        if (!store && cache_access(&m->l1[cu], ln)) {
-            st->hits[TM_LEVEL_L1]++;
-            return s + tc->l1.latency;
-        }
-        if (!store)
+        if (!store) {
+            uint64_t missing = cache_access(&m->l1[cu], ln, want);
+            if (!missing) {
+                st->hits[TM_LEVEL_L1]++;
+                return s + tc->l1.latency;
+            }
             st->misses[TM_LEVEL_L1]++;
+            want = missing;
+        }
     }
-    uint64_t s2 = port_take(&m->l2_free, s, m->l2_occ);
-    st->bytes[TM_LEVEL_L2] += line;
+    uint32_t n2 = count_sectors(want);
+    uint64_t s2 = port_take(&m->l2_free, s, n2 * m->l2_sector_occ);
+    st->bytes[TM_LEVEL_L2] += (uint64_t)n2 * sb;
     st->requests[TM_LEVEL_L2]++;
     uint64_t done;
-    if (tc->l2.size && cache_access(&m->l2, ln)) {
+    uint64_t missing = tc->l2.size ? cache_access(&m->l2, ln, want) : want;
+    if (!missing) {
         st->hits[TM_LEVEL_L2]++;
         done = s2 + tc->l2.latency;
     } else {
         st->misses[TM_LEVEL_L2]++;
-        uint64_t s3 = port_take(&m->dram_free, s2, m->dram_occ);
-        st->bytes[TM_LEVEL_DRAM] += line;
+        uint32_t n3 = count_sectors(missing);
+        uint64_t s3 = port_take(&m->dram_free, s2, n3 * m->dram_sector_occ);
+        st->bytes[TM_LEVEL_DRAM] += (uint64_t)n3 * sb;
         st->requests[TM_LEVEL_DRAM]++;
         done = s3 + tc->dram_latency;
     }
@@ -250,6 +278,17 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln,
         done += (uint64_t)(same_addr - 1) * tc->atomic_ii;
     }
     return done;
+}
+
+/* The sectors of line ln that bytes [lo, hi] touch. */
+static inline uint64_t sector_mask(uint64_t lo, uint64_t hi, uint64_t ln, uint32_t line_shift,
+                                   uint32_t sector_shift)
+{
+    uint64_t base = ln << line_shift, end = base + (1ull << line_shift) - 1;
+    uint32_t a = (uint32_t)((max64(lo, base) - base) >> sector_shift);
+    uint32_t b = (uint32_t)(((hi < end ? hi : end) - base) >> sector_shift);
+    uint64_t upto = b >= 63 ? ~0ull : (2ull << b) - 1;
+    return upto & ~((1ull << a) - 1);
 }
 
 uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
@@ -322,9 +361,28 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         t = max64(t, m->atom_free[cu]);
         m->atom_free[cu] = t + (uint64_t)m->tc->atomic_cu_ii * atomic_packets(addr, n, shift);
     }
+    /* the sectors each line is asked for (all of a line without sectors) */
+    uint64_t want[2 * 64];
+    if (m->sector_shift == shift) {
+        for (uint32_t j = 0; j < nl; j++)
+            want[j] = 1;
+    } else {
+        for (uint32_t j = 0; j < nl; j++)
+            want[j] = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t lo = addr[i], hi = lo + span;
+            for (uint64_t ln = lo >> shift; ln <= hi >> shift; ln++) {
+                uint32_t j = range ? (uint32_t)(ln - lines[0]) : 0;
+                while (!range && j < nl && lines[j] != ln)
+                    j++;
+                if (j < nl)
+                    want[j] |= sector_mask(lo, hi, ln, shift, m->sector_shift);
+            }
+        }
+    }
     uint64_t done = t;
     for (uint32_t j = 0; j < nl; j++)
-        done = max64(done, line_request(m, cu, t, lines[j], store, atomic, same));
+        done = max64(done, line_request(m, cu, t, lines[j], want[j], store, atomic, same));
     return done;
 }
 

@@ -77,6 +77,7 @@ uint64_t tm_barrier_counted(uint64_t *arrival, uint32_t n, uint32_t interval);
 typedef struct tm_way {
     uint64_t tag;         /* line number + 1 (0: empty) */
     uint64_t stamp;       /* LRU: last use */
+    uint64_t sectors;     /* valid sectors (bit 0 alone without sectors) */
 } tm_way;
 
 typedef struct tm_cache {
@@ -108,6 +109,10 @@ typedef struct tm_mem {
     /* cycles a line holds the L1, L2 and DRAM ports, fixed point (fixed
      * per run: no division per request) */
     uint64_t l1_occ, l2_occ, dram_occ;
+    /* sectors: log2 of their bytes (the line's without sectors), and the
+     * L2 and DRAM port time of one sector, fixed point */
+    uint32_t sector_shift;
+    uint64_t l2_sector_occ, dram_sector_occ;
     sgemu_timing *st;
 } tm_mem;
 

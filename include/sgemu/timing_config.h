@@ -70,6 +70,7 @@ typedef struct emu_timing_cfg {
     uint32_t allow_spill;       /* 1: a kernel over the GRF spills */
     /* memory */
     uint32_t line_bytes;
+    uint32_t sector_bytes;       /* 0: whole lines */
     tm_cache_cfg l1, l2;
     uint32_t dram_latency;
     uint32_t dram_bw;           /* bytes per cycle, whole device */

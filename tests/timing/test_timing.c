@@ -505,6 +505,46 @@ static void test_fast_ports(void **state)
     assert_int_equal(t.requests[TM_LEVEL_DRAM], 8);
 }
 
+/* Sectors (memory.sector_bytes 16 here: four to a 64-B line).  Lane i
+ * loads 4 bytes at 64 i (sector 0 of line i), then at 64 i + 16 (sector
+ * 1), then at 64 i + 4 (sector 0 again).  test-simple: L1 a line a cycle,
+ * latency 30; L2 64 B a cycle (a sector 1/4), DRAM 32 (a sector 1/2),
+ * latency 300.
+ *   Whole lines: load 1 at 2, L1 2..9, L2 2..9, DRAM a line each 2
+ *     cycles: 2, 4, .., 16 -> 316.  Loads 2 and 3 hit L1 (L1 10..17 and
+ *     18..25 -> 47 and 55).  add r4 waits for r1: 316 -> 320; add r5 324;
+ *     ret issues at 321 -> 325.  L2 and DRAM move 8 lines, 512 bytes.
+ *   Sectors: load 1 moves sector 0 only: DRAM 2 + j (a sector holds it
+ *     1/2 cycle) -> 309.  Load 2's sector 1 is in neither cache: L1 10..17,
+ *     L2 and DRAM 10 + j -> 317.  Load 3 hits sector 0 in L1 -> 55.  add r4
+ *     317 -> 321, add r5 325, ret 326.  L2 and DRAM move 16 sectors, 256
+ *     bytes; L1 hits only load 3's 8 lines. */
+static void set_sectors(emu_config *cfg)
+{
+    cfg->timing.sector_bytes = 16;
+}
+
+static void test_sectors(void **state)
+{
+    (void)state;
+    const char *src = ".kernel s\n.arg out global u32\n"
+                      "mov.u32 r0, %sub_group_local_id\n"
+                      "ld.global.u32 r1, [%out + r0*64]\n"
+                      "ld.global.u32 r2, [%out + r0*64 + 16]\n"
+                      "ld.global.u32 r3, [%out + r0*64 + 4]\n"
+                      "add.u32 r4, r1, r2\n"
+                      "add.u32 r5, r4, r3\nret\n";
+    sgemu_timing t;
+    assert_int_equal(run_any(src, 8, &t), 325);
+    assert_int_equal(t.hits[TM_LEVEL_L1], 16);
+    assert_int_equal(t.bytes[TM_LEVEL_L2], 512);
+    assert_int_equal(t.bytes[TM_LEVEL_DRAM], 512);
+    assert_int_equal(run_edited(src, 8, &t, set_sectors), 326);
+    assert_int_equal(t.hits[TM_LEVEL_L1], 8);
+    assert_int_equal(t.bytes[TM_LEVEL_L2], 256);
+    assert_int_equal(t.bytes[TM_LEVEL_DRAM], 256);
+}
+
 /* Spilling (scheduler.allow_spill = 1).  The kernel uses r0..r39 (40
  * registers); its GRF demand is set to 160 B per lane: at SIMD32 need =
  * 160 x 32 / 32 = 160 registers > 128, spill = (160 - 128) x 32 = 1024 B, so
@@ -761,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_local_atomics),
         cmocka_unit_test(test_atomic_path),
         cmocka_unit_test(test_fast_ports),
+        cmocka_unit_test(test_sectors),
         cmocka_unit_test(test_cross_unit_latency),
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_regalloc_spill),
