@@ -375,6 +375,25 @@ static const char *line_source(spv_module *m)
     return s->op == SpvOpString ? spv_string(m, s, 2, NULL) : NULL;
 }
 
+/* The kernels' names for a message, whole names only: where the next one
+ * does not fit, "and N more" ends the list (a cut name reads as a kernel
+ * that does not exist). */
+static void entry_list(const spv_module *m, char *out, size_t size)
+{
+    const size_t tail = sizeof ", and 4294967295 more";
+    size_t n = 0;
+    out[0] = '\0';
+    for (uint32_t j = 0; j < m->nentries; j++) {
+        const char *sep = j ? ", " : "";
+        const size_t need = strlen(sep) + strlen(m->entries[j].name);
+        if (n + need + tail > size) {
+            snprintf(out + n, size - n, "%sand %u more", sep, m->nentries - j);
+            return;
+        }
+        n += (size_t)snprintf(out + n, size - n, "%s%s", sep, m->entries[j].name);
+    }
+}
+
 int spv_translate(const char *file, const void *data, size_t len, const char *entry,
                   isa_kernel *k, bool *args_unnamed, isa_diags *diags)
 {
@@ -396,10 +415,8 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     for (uint32_t i = 0; i < m.nentries; i++)
         if (!entry || !strcmp(m.entries[i].name, entry)) {
             if (e && !entry) {
-                char list[180] = "";
-                for (uint32_t j = 0; j < m.nentries; j++)
-                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                             j ? ", " : "", m.entries[j].name);
+                char list[180];
+                entry_list(&m, list, sizeof list);
                 isa_diags_add(diags, 1, 1, "the module has %u kernels (%s): choose one with "
                               "--kernel NAME", m.nentries, list);
                 spv_module_free(&m);
@@ -408,10 +425,8 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
             e = &m.entries[i];
         }
     if (!e) {
-        char list[180] = "";
-        for (uint32_t j = 0; j < m.nentries; j++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
-                     m.entries[j].name);
+        char list[180];
+        entry_list(&m, list, sizeof list);
         if (entry)
             isa_diags_add(diags, 1, 1, "the module has no kernel '%s' (kernels: %s)", entry,
                           m.nentries ? list : "none");

@@ -8,7 +8,8 @@
  * an OpenCL C kernel; positions are source lines or labelled as SPIR-V
  * instructions; a cluster size that is no constant power of two is a
  * translation error; __OPENCL_VERSION__ is the device's; a call of a
- * function declared but not defined names it. */
+ * function declared but not defined names it; a list of kernels too
+ * long for a message names whole kernels. */
 #include "kernel_harness.h"
 
 #include <setjmp.h>
@@ -278,6 +279,32 @@ static void test_undefined_function(void **state)
     cli_result_free(&r);
 }
 
+/* A file of more kernels than a message holds: the message lists whole
+ * names and says how many it leaves out. */
+static void test_many_kernels_named(void **state)
+{
+    (void)state;
+    char src[2048] = "";
+    enum { NK = 9 };
+    for (int i = 0; i < NK; i++)
+        snprintf(src + strlen(src), sizeof src - strlen(src),
+                 "kernel void kernel_with_a_rather_long_name_%d(global int *o) { o[0] = %d; }\n",
+                 i, i);
+    cli_put("many.cl", src, strlen(src));
+    cli_result r = cli_run("spv2asm %s/many.cl", cli_tmpdir);
+    assert_int_equal(r.status, 1);
+    int listed = 0;
+    for (const char *p = r.err; (p = strstr(p, "long_name_")); p++)
+        listed++;
+    assert_in_range(listed, 2, NK - 1);
+    char want[200];
+    snprintf(want, sizeof want, "kernel_with_a_rather_long_name_%d, and %d more): choose one",
+             listed - 1, NK - listed);
+    if (!strstr(r.err, want))
+        fail_msg("expected '%s' in: %s", want, r.err);
+    cli_result_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -300,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_cluster_constant),
         cmocka_unit_test(test_device_version_macro),
         cmocka_unit_test(test_undefined_function),
+        cmocka_unit_test(test_many_kernels_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
