@@ -127,9 +127,11 @@ SGEMU_ROTATE(float)
 SGEMU_ROTATE(double)
 #endif
 #ifdef cl_khr_fp16
+/* left enabled: Intel's compiler (ocloc 22.43, tgllp) takes half variables
+ * and constants without the kernel's pragma, and libraries rely on it
+ * (oneDNN declares __constant half before its pragma) */
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 SGEMU_ROTATE(half)
-#pragma OPENCL EXTENSION cl_khr_fp16 : disable   /* the kernel enables it itself */
 #endif
 #undef SGEMU_ROTATE
 

@@ -7,7 +7,8 @@
  * options are clear errors; the required-width message speaks OpenCL C to
  * an OpenCL C kernel; positions are source lines or labelled as SPIR-V
  * instructions; a cluster size that is no constant power of two is a
- * translation error; __OPENCL_VERSION__ is the device's; a call of a
+ * translation error; __OPENCL_VERSION__ is the device's; half needs no
+ * pragma; a call of a
  * function declared but not defined names it; a list of kernels too
  * long for a message names whole kernels. */
 #include "kernel_harness.h"
@@ -260,6 +261,21 @@ static void test_device_version_macro(void **state)
     assert_int_equal(stored_value("ver", "-D__OPENCL_VERSION__=120"), 120);
 }
 
+/* half needs no pragma in the kernel, as with Intel's compiler: a
+ * __constant half declared before any pragma compiles and reads back. */
+static void test_half_without_pragma(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "__constant half three = 3.0h;\n"
+        "kernel void hf(global int *o)\n{\n"
+        "    half x = three * (half)2.5f;\n"
+        "    o[get_global_id(0)] = (int)((float)x * 4.0f);\n}\n";
+    cli_put("hf.cl", src, sizeof src - 1);
+    assert_int_equal(stored_value("hf", ""), 30);
+    assert_int_equal(stored_value("hf", "-cl-std=CL1.2"), 30);
+}
+
 /* A function declared in the file and defined in none (in a library's
  * other source file): an error at the call that names the function. */
 static void test_undefined_function(void **state)
@@ -326,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_cluster_constant),
         cmocka_unit_test(test_device_version_macro),
+        cmocka_unit_test(test_half_without_pragma),
         cmocka_unit_test(test_undefined_function),
         cmocka_unit_test(test_many_kernels_named),
     };
