@@ -383,7 +383,7 @@ static void entry_list(const spv_module *m, char *out, size_t size)
     const size_t tail = sizeof ", and 4294967295 more";
     size_t n = 0;
     out[0] = '\0';
-    for (uint32_t j = 0; j < m->nentries; j++) {
+    for (uint32_t j = 0; m->entries && j < m->nentries; j++) {
         const char *sep = j ? ", " : "";
         const size_t need = strlen(sep) + strlen(m->entries[j].name);
         if (n + need + tail > size) {
