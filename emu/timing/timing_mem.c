@@ -125,8 +125,6 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->ncu = ncu;
     m->st = st;
     m->l1_occ = occ_fx(tc->line_bytes, tc->l1.bw);
-    m->l2_occ = occ_fx(tc->line_bytes, tc->l2.bw);
-    m->dram_occ = occ_fx(tc->line_bytes, tc->dram_bw);
     uint32_t line = tc->line_bytes ? tc->line_bytes : 64;
     /* sectors: at most 64 a line (one bit each in a way's mask) */
     uint32_t sector = tc->sector_bytes && tc->sector_bytes < line ? tc->sector_bytes : line;

@@ -106,9 +106,9 @@ typedef struct tm_mem {
     tm_slm_stats *slm;    /* per CU */
     tm_cache l2;
     uint64_t l2_free, dram_free;   /* fixed point, as l1_free */
-    /* cycles a line holds the L1, L2 and DRAM ports, fixed point (fixed
-     * per run: no division per request) */
-    uint64_t l1_occ, l2_occ, dram_occ;
+    /* cycles a line holds the L1 port, fixed point (fixed per run: no
+     * division per request) */
+    uint64_t l1_occ;
     /* sectors: log2 of their bytes (the line's without sectors), and the
      * L2 and DRAM port time of one sector, fixed point */
     uint32_t sector_shift;
