@@ -385,6 +385,89 @@ static void test_composites(void **state)
     assert_true(s1024 > s256);
 }
 
+/* Load issue rate (cuda/lsu_rate.cu, lsu_rate_h200.txt): W warps of one
+ * block run 8 independent loads an iteration; cycles per warp load per SM
+ * = (cycles(2n) - cycles(n)) / (8 n W).  16-byte lanes move 512 B a warp:
+ * the local and L1 ports' 128 B a cycle give 4, as measured at 8, 16 and
+ * 32 warps (4.02-4.04 shared, 4.02-4.06 L1 hits; at 4 warps the chains'
+ * latency bounds both). */
+static double load_rate(const char *name, uint32_t warps)
+{
+    uint64_t c1 = run(name, 64, 32 * warps, 32, NULL, 0);
+    uint64_t c2 = run(name, 128, 32 * warps, 32, NULL, 0);
+    return (double)(c2 - c1) / (8.0 * 64 * warps);
+}
+
+static void test_load_rates(void **state)
+{
+    (void)state;
+    within("shared loads, 16 B a lane, 8 warps (/SM)", load_rate("lds_rate128", 8), 4.03);
+    within("shared loads, 16 B a lane, 16 warps (/SM)", load_rate("lds_rate128", 16), 4.02);
+    within("shared loads, 16 B a lane, 32 warps (/SM)", load_rate("lds_rate128", 32), 4.01);
+    within("L1-hit loads, 16 B a lane, 8 warps (/SM)", load_rate("ldg_rate128", 8), 4.04);
+    within("L1-hit loads, 16 B a lane, 16 warps (/SM)", load_rate("ldg_rate128", 16), 4.06);
+    within("L1-hit loads, 16 B a lane, 32 warps (/SM)", load_rate("ldg_rate128", 32), 4.03);
+}
+
+/* __syncwarp is a NOP in converged code: 1.00 cycle a barrier, the slope
+ * of 16 against 8 barriers an iteration (cuda/lsu_rate.cu). */
+static void test_syncwarp(void **state)
+{
+    (void)state;
+    uint64_t c8 = run("syncwarp8", 256, 32, 32, NULL, 0), c16 = run("syncwarp16", 256, 32, 32, NULL, 0);
+    within("__syncwarp (slope)", (double)(c16 - c8) / (8.0 * 256), 1.00);
+}
+
+/* Block dispatch (cuda/dispatch.cu, dispatch_h200.txt): 132 x 8 blocks of
+ * 32 threads, one resident per SM (120 KB of shared memory each).  On the
+ * H100 the next block's first instruction comes 373 cycles after a
+ * block's EXIT (380, the median from the clock read before the stores to
+ * the next block's, less the 7 instructions around the two reads).  The
+ * twin's largest gap between two issues on CU 0 is that of its ret and the
+ * next work-group's first instruction. */
+static void test_dispatch_gap(void **state)
+{
+    (void)state;
+    char *src = slurp("dispatch");
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("dispatch", src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
+    enum { WGS = 132 * 8 };
+    static uint32_t out[4 * WGS];
+    sgemu_argval args[2] = {
+        { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)out, .bytes = sizeof out },
+        { .kind = SGEMU_VAL_LOCAL, .bytes = 120 * 1024 },
+    };
+    const char *trace = "calibration_dispatch.json";
+    sgemu_launch L = { .dims = 1, .global = { 32 * WGS }, .local = { 32 }, .local_given = true,
+                       .sg_width = 32, .timing = true, .trace_path = trace };
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+    assert_int_equal(st.timing->wg_per_cu, 1);
+    sgemu_stats_free(&st);
+    /* issue times of CU 0's instruction slices, in the order written */
+    char *json = test_slurp(trace, NULL);
+    uint64_t prev = 0, gap = 0, issues = 0;
+    for (const char *p = json; (p = strstr(p, "\"ph\": \"X\", \"pid\": 0, ")) != NULL; p++) {
+        const char *ts = strstr(p, "\"ts\": ");
+        assert_non_null(ts);
+        uint64_t t = strtoull(ts + 6, NULL, 10);
+        if (issues++ && t - prev > gap)
+            gap = t - prev;
+        prev = t;
+    }
+    assert_int_equal(issues, 8 * 6);    /* 8 work-groups of 6 instructions */
+    within("block dispatch gap (EXIT to next first)", (double)gap, 373);
+    free(json);
+    remove(trace);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +483,9 @@ int main(void)
         cmocka_unit_test(test_smem_atomic_rate),
         cmocka_unit_test(test_global_atomic_rate),
         cmocka_unit_test(test_composites),
+        cmocka_unit_test(test_load_rates),
+        cmocka_unit_test(test_syncwarp),
+        cmocka_unit_test(test_dispatch_gap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
