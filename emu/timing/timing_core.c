@@ -164,7 +164,10 @@ static int model_alloc(tm_model *m)
     const uint32_t ninst = tm_ninst(m->L);
     m->nslot_regs = m->L->ops ? m->L->nslots : k->nreg + k->npred;
     m->inst = calloc(ninst ? ninst : 1, sizeof *m->inst);
-    m->cu = calloc(m->ncu, sizeof *m->cu);
+    /* whole cache lines per CU: a step reads the first few of one */
+    m->cu = aligned_alloc(64, (size_t)m->ncu * sizeof *m->cu);
+    if (m->cu)
+        memset(m->cu, 0, (size_t)m->ncu * sizeof *m->cu);
     m->st->per_inst = calloc(ninst ? ninst : 1, sizeof *m->st->per_inst);
     m->st->cu_busy_cycles = calloc(m->ncu, sizeof *m->st->cu_busy_cycles);
     m->st->cu_issued = calloc(m->ncu, sizeof *m->st->cu_issued);
@@ -203,9 +206,10 @@ static int model_alloc(tm_model *m)
         c->shared = calloc(m->slots, sizeof *c->shared);
         c->cand = calloc(m->slots, sizeof *c->cand);
         if (wait_lists) {
-            c->sm = calloc(m->nsched, sizeof *c->sm);
+            c->sm = aligned_alloc(64, (size_t)m->nsched * sizeof *c->sm);
             if (!c->sm)
                 return -1;
+            memset(c->sm, 0, (size_t)m->nsched * sizeof *c->sm);
         }
         c->arrivals = calloc(m->sgs, sizeof *c->arrivals);
         c->per_inst = calloc(ninst ? ninst : 1, sizeof *c->per_inst);
@@ -280,7 +284,8 @@ static void model_free(tm_model *m)
             free(c->cand);
             free(c->sm);
             free(c->arrivals);
-            free(c->per_inst);
+            if (i == 0 || !m->one_per_inst)
+                free(c->per_inst);
         }
     free(m->cu);
     free(m->inst);
@@ -337,7 +342,9 @@ static void merge_cu_stats(tm_model *m)
         const tm_cu *c = &m->cu[ci];
         for (int i = 0; i < TM_STALL_COUNT; i++)
             st->stall[i] += c->stall[i];
-        for (uint32_t pc = 0; c->per_inst && st->per_inst && pc < tm_ninst(m->L); pc++) {
+        bool merged = m->one_per_inst && ci > 0;   /* added with CU 0's */
+        for (uint32_t pc = 0; !merged && c->per_inst && st->per_inst && pc < tm_ninst(m->L);
+             pc++) {
             st->per_inst[pc].count += c->per_inst[pc].count;
             st->per_inst[pc].lanes += c->per_inst[pc].lanes + c->per_inst[pc].count * m->L->width;
             st->per_inst[pc].cycles += c->per_inst[pc].cycles;
@@ -399,6 +406,17 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
             rc = SGEMU_EXIT_INTERNAL;
         }
     }
+    /* several host threads: not with the Chrome trace (its events keep
+     * the strict time order of the one-thread loop) */
+    uint32_t loop_threads = ahead ? L->threads - 1 : L->threads;
+    m.nthreads = loop_threads < m.ncu ? loop_threads : m.ncu;
+    bool threaded = m.nthreads > 1 && !m.tracing;
+    if (!rc && !threaded)
+        for (uint32_t ci = 1; ci < m.ncu; ci++) {
+            free(m.cu[ci].per_inst);
+            m.cu[ci].per_inst = m.cu[0].per_inst;
+            m.one_per_inst = true;
+        }
     /* first wave: spread work-groups over the CUs, then fill their slots */
     for (uint32_t s = 0; !rc && s < m.wgs_per_cu; s++)
         for (uint32_t ci = 0; ci < m.ncu && m.wg_next < L->wg_total && !m.err; ci++)
@@ -416,11 +434,6 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
             heap_down(&m, i);
     }
     uint64_t win = 0, sent[TM_LEVEL_COUNT] = { 0 };
-    /* several host threads: not with the Chrome trace (its events keep
-     * the strict time order of the one-thread loop) */
-    uint32_t loop_threads = ahead ? L->threads - 1 : L->threads;
-    m.nthreads = loop_threads < m.ncu ? loop_threads : m.ncu;
-    bool threaded = m.nthreads > 1 && !m.tracing;
     if (!rc && !m.err && threaded && tm_run_threads(&m)) {
         snprintf(msg, msgn, "out of host memory in the timing model");
         rc = SGEMU_EXIT_INTERNAL;

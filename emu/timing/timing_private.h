@@ -208,28 +208,29 @@ typedef struct tm_wgslot {
  * instead of walking the threads: it takes the lowest rank that is ready
  * and whose pipe is free. */
 typedef struct tm_smask {
-    uint64_t run;          /* runnable threads (own != TM_NEVER) */
+    /* first cache line: what a step reads (the masks, the bound and the
+     * pipes of the first 20 ranks); the per-pipe masks, read when a pipe
+     * is busy or a thread moves, after it */
+    _Alignas(64) uint64_t run;  /* runnable threads (own != TM_NEVER) */
     uint64_t ready;        /* of those, own <= the time of the last refresh */
     uint64_t lmin;         /* lower bound of own over run & ~ready (TM_NEVER: none) */
     const uint64_t *eu;    /* the scheduler's EU: unit "free at" times */
     const uint64_t *oe;    /* own by age rank (c->oe of the scheduler) */
     uint32_t first;        /* the scheduler's first scan position */
-    uint64_t pm[TM_PIPE_SLOTS];    /* per pipe: runnable threads whose next record waits for it */
     uint8_t rpipe[64];     /* per rank: the pipe of a runnable thread */
+    uint64_t pm[TM_PIPE_SLOTS];    /* per pipe: runnable threads whose next record waits for it */
 } tm_smask;
 
 typedef struct tm_cu {
+    /* The first three cache lines hold what a step reads or writes in
+     * every cycle (tm_step, the wait-list pick, the ALU issue), the wheel's
+     * header the fourth; what set-up, dispatch and the end read comes
+     * after the wheel's slots. */
+    _Alignas(64) uint64_t *snext;  /* per scheduler: lower bound of its next issue */
+    /* oldest_first, issue width <= 8, <= 64 threads per scheduler: the wait
+     * lists per scheduler (NULL otherwise: the scan of step_sched) */
+    tm_smask *sm;
     tm_thread *th;
-    tm_wgslot *wg;
-    uint64_t *pfree;       /* per EU: unit_total "free at" times */
-    uint32_t *rr;          /* round-robin position per scheduler (list index) */
-    uint64_t *snext;       /* per scheduler: lower bound of its next issue */
-    /* Up to 64 schedulers: snext kept by time in a wheel (base: the time
-     * of the last step), so that a step finds the due schedulers and the
-     * next time without looking at the others. */
-    tm_wheel sw;
-    uint64_t woken;        /* schedulers whose snext was lowered (tm_lower_snext) */
-    bool use_wheel;        /* the wheel is kept (tm_step) */
     /* Per slot, at its position in the scheduler lists (t_pos): what a
      * scheduler scan reads, packed so a scan touches a few cache lines and no
      * thread struct.  own = max(next issue, sources ready) of a runnable
@@ -238,36 +239,45 @@ typedef struct tm_cu {
      * max(own, earliest free of those units). */
     uint64_t *own;
     uint64_t *ecache;      /* lower bound of the issue time (last computed, or own) */
+    /* Per position its index in ord (rank), and own at each index of ord
+     * (that of ord[i] is oe[i]) */
+    uint64_t *oe;
+    uint32_t *rank;
     uint32_t *unit;
-    uint64_t *qage;
     /* Per scheduler, its positions by age (oldest first; slots not yet
      * dispatched in front: they never issue), for oldest_first. */
     uint32_t *ord;
-    /* Per position its index in ord (rank), and own at each index of ord
-     * (that of ord[i] is oe[i]) */
-    uint32_t *rank;
-    uint64_t *oe;
-    /* oldest_first, issue width <= 8, <= 64 threads per scheduler: the wait
-     * lists per scheduler (NULL otherwise: the scan of step_sched) */
-    tm_smask *sm;
     /* Per slot: its next step may touch state shared between compute units
      * (L2/DRAM ports and tags, the work-group dispatch order); nshared
      * counts those slots.  A step with nshared == 0 stays inside this CU,
      * so it may run ahead of the other CUs' steps (see tm_run). */
     uint8_t *shared;
     uint32_t nshared;
+    uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
+    /* lanes here is less the lanes a record of every lane would have had
+     * (mod 2^64): the merge adds count * width (see count_wg).  On one host
+     * thread all CUs add into CU 0's (m->one_per_inst): sums mod 2^64 do
+     * not depend on their order, and one array stays in the host's cache
+     * where one per CU did not. */
+    tm_line_stats *per_inst;
+    uint64_t next_time;
+    uint64_t woken;        /* schedulers whose snext was lowered (tm_lower_snext) */
+    bool use_wheel;        /* the wheel is kept (tm_step) */
+    bool woke;                      /* another slot's scan entry changed meanwhile */
     /* Touched by this CU's steps only, so that with several host threads
      * (one owner per CU) they need no locks; summed into the statistics in
      * CU order at the end. */
     uint64_t stall[TM_STALL_COUNT];
-    /* lanes here is less the lanes a record of every lane would have had
-     * (mod 2^64): the merge adds count * width (see count_wg) */
-    tm_line_stats *per_inst;
+    /* Up to 64 schedulers: snext kept by time in a wheel (base: the time
+     * of the last step), so that a step finds the due schedulers and the
+     * next time without looking at the others. */
+    _Alignas(64) tm_wheel sw;
+    tm_wgslot *wg;
+    uint64_t *pfree;       /* per EU: unit_total "free at" times */
+    uint32_t *rr;          /* round-robin position per scheduler (list index) */
+    uint64_t *qage;
     uint32_t *cand;                 /* step_sched scratch: candidate positions */
     uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */
-    uint32_t picked;                /* slot issuing now (UINT32_MAX: none) */
-    bool woke;                      /* another slot's scan entry changed meanwhile */
-    uint64_t next_time;
     uint64_t first_start, last_done;
     uint32_t resident;
 } tm_cu;
@@ -303,6 +313,7 @@ typedef struct tm_model {
     tm_trace trace;
     bool tracing;
     bool oom;                       /* err: out of host memory here */
+    bool one_per_inst;              /* the CUs share CU 0's per_inst (tm_cu) */
     _Atomic int err;                /* read by every host thread */
     /* Host threads (tm_run_threads): each CU's next_time as its owner last
      * published it (never above the real one: next_time only grows). */

@@ -25,9 +25,10 @@
 #endif
 
 typedef struct tm_wheel {
-    uint64_t slot[64];
+    /* the header first: a step reads it and one slot */
     uint64_t occ, far, far_min, base;
     bool far_stale;
+    uint64_t slot[64];
 } tm_wheel;
 
 /* Member i's time is key[i * stride] (stride in uint64_t units). */
