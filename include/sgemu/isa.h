@@ -29,7 +29,9 @@ typedef enum isa_type {
 #define ISA_TM_FLOAT  (ISA_TM(F16) | ISA_TM(F32) | ISA_TM(F64))
 #define ISA_TM_ALL    (ISA_TM_INT | ISA_TM_FLOAT)
 #define ISA_TM_INT32  (ISA_TM(I32) | ISA_TM(U32))
-#define ISA_TM_INT32_F32 (ISA_TM_INT32 | ISA_TM(F32) | ISA_TM(I64) | ISA_TM(U64))
+/* atom_xchg: 32- and 64-bit integers and every float (atomic_exchange on
+ * atomic_float, atomic_double and cl_ext_float_atomics' atomic_half) */
+#define ISA_TM_XCHG   (ISA_TM_INT32 | ISA_TM(I64) | ISA_TM(U64) | ISA_TM_FLOAT)
 #define ISA_TM_VEC    (1u << 16)   /* vector forms allowed */
 #define ISA_TM_ALL_V  (ISA_TM_ALL | ISA_TM_VEC)
 #define ISA_TM_BALLOT (ISA_TM_INT32 | ISA_TM_VEC)

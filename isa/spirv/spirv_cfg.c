@@ -332,7 +332,8 @@ static void translate_range(xctx *x, xfn *f, uint32_t start, uint32_t end)
         case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd:
         case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:
         case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
-        case SpvOpAtomicOr: case SpvOpAtomicXor:
+        case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT:
+        case SpvOpAtomicFMinEXT: case SpvOpAtomicFMaxEXT:
             spv_op_atomic(x, f, in);
             break;
         case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:

@@ -492,7 +492,8 @@ static bool intel_sg_call(xctx *x, xfn *f, const spv_inst *in, const char *nm)
  * predates their SPIR-V instruction: cl_khr_subgroup_rotate's
  * sub_group_rotate / sub_group_clustered_rotate (declared by the kernel
  * itself, clang-14's opencl-c.h lacks them) -> the rotate rows; the Intel
- * 8- and 16-bit broadcasts, reductions and scans (intel_sg_call). */
+ * 8- and 16-bit broadcasts, reductions and scans (intel_sg_call); float
+ * atomic_fetch_sub (spv_float_atomic_sub_call). */
 bool spv_call_builtin(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -501,6 +502,8 @@ bool spv_call_builtin(xctx *x, xfn *f, const spv_inst *in)
     if (!nm)
         return false;
     if (intel_sg_call(x, f, in, nm))
+        return true;
+    if (spv_float_atomic_sub_call(x, f, in, nm))
         return true;
     bool cl = !strncmp(nm, "_Z26sub_group_clustered_rotate", 30);
     if (!cl && strncmp(nm, "_Z16sub_group_rotate", 20))

@@ -267,15 +267,8 @@ void spv_op_store(xctx *x, xfn *f, const spv_inst *in)
  * rule, docs/cli.md), a fence those it names. */
 #define SYNC_SPACES (ISA_F_FENCE_LOCAL | ISA_F_FENCE_GLOBAL)
 
-static uint16_t sync_flags(xctx *x, xfn *f, uint32_t scope_id, uint32_t sem_id)
+static uint16_t sync_flags_of(uint64_t scope, uint64_t s)
 {
-    const xval *es = spv_val(x, f, scope_id), *sem = spv_val(x, f, sem_id);
-    uint64_t scope = SpvScopeDevice, s = SpvMemorySemanticsSequentiallyConsistentMask;
-    if (es && es->n && es->c[0].o.kind == ISA_OPND_IMM && sem && sem->n &&
-        sem->c[0].o.kind == ISA_OPND_IMM) {
-        scope = es->c[0].o.imm;
-        s = sem->c[0].o.imm;
-    }
     uint16_t fl = 0;
     if (s & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
              SpvMemorySemanticsSequentiallyConsistentMask))
@@ -292,6 +285,53 @@ static uint16_t sync_flags(xctx *x, xfn *f, uint32_t scope_id, uint32_t sem_id)
     if (s & SpvMemorySemanticsWorkgroupMemoryMask) fl |= ISA_F_FENCE_LOCAL;
     if (s & SpvMemorySemanticsCrossWorkgroupMemoryMask) fl |= ISA_F_FENCE_GLOBAL;
     return fl;
+}
+
+static uint16_t sync_flags(xctx *x, xfn *f, uint32_t scope_id, uint32_t sem_id)
+{
+    const xval *es = spv_val(x, f, scope_id), *sem = spv_val(x, f, sem_id);
+    if (es && es->n && es->c[0].o.kind == ISA_OPND_IMM && sem && sem->n &&
+        sem->c[0].o.kind == ISA_OPND_IMM)
+        return sync_flags_of(es->c[0].o.imm, sem->c[0].o.imm);
+    return sync_flags_of(SpvScopeDevice, SpvMemorySemanticsSequentiallyConsistentMask);
+}
+
+/* The read-modify-write itself: rD = old value at pointer p, the sources
+ * after the address; flags from the scope and semantics. */
+static void emit_rmw(xctx *x, xfn *f, isa_opcode op, isa_type ty, const spv_type *t,
+                     uint32_t result_id, xval *p, const isa_operand *src, unsigned nsrc,
+                     uint16_t flags)
+{
+    xval *r = spv_def(x, f, result_id, 1);
+    if (!r || !spv_alloc_regs(x, r, t))
+        return;
+    isa_space sp;
+    isa_operand a = spv_addr_of(x, &p->c[0], &sp);
+    if (sp == ISA_SPACE_PRIVATE || sp == ISA_SPACE_CONSTANT)
+        spv_error(x, "atomics on %s memory are not supported", isa_space_names[sp]);
+    isa_inst *ai = spv_emit(x, op, ty);
+    ai->space = (uint8_t)sp;
+    ai->flags |= flags & (uint16_t)~SYNC_SPACES;
+    if (op == ISA_OP_LD)
+        ai->flags = (uint16_t)((ai->flags | ISA_F_ATOMIC) & ~ISA_F_RELEASE);
+    ai->o[0] = r->c[0].o;
+    ai->o[1] = a;
+    ai->nopnd = 2;
+    for (unsigned i = 0; i < nsrc; i++)
+        ai->o[ai->nopnd++] = src[i];
+}
+
+/* OpAtomicFAddEXT / FMinEXT / FMaxEXT and the float atomic_fetch_sub call
+ * act on one float; anything else is a module sgemu cannot run. */
+static bool float_atomic_type(xctx *x, const spv_type *t, isa_type ty, const char *what)
+{
+    if (t->ncomp == 1 && ty < ISA_T_COUNT && isa_types[ty].is_float)
+        return true;
+    spv_error(x, "%s%sa floating-point atomic needs a scalar half, float or double "
+              "result type, not %s%s", what ? what : "", what ? ": " : "",
+              ty < ISA_T_COUNT ? isa_types[ty].cl_name : "this type",
+              t->ncomp > 1 ? " vector" : "");
+    return false;
 }
 
 void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
@@ -328,7 +368,11 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
     isa_opcode op;
     isa_operand s1 = spv_I(1), s2;
     unsigned nsrc = 1;
+    bool fl = false;   /* SPV_EXT_shader_atomic_float_add / _min_max */
     switch (in->op) {
+    case SpvOpAtomicFAddEXT: op = ISA_OP_ATOM_ADD; fl = true; break;
+    case SpvOpAtomicFMinEXT: op = ISA_OP_ATOM_MIN; fl = true; break;
+    case SpvOpAtomicFMaxEXT: op = ISA_OP_ATOM_MAX; fl = true; break;
     case SpvOpAtomicLoad: op = ISA_OP_LD; nsrc = 0; break;
     case SpvOpAtomicIIncrement: op = ISA_OP_ATOM_ADD; break;
     case SpvOpAtomicIDecrement: op = ISA_OP_ATOM_SUB; break;
@@ -348,6 +392,15 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
         spv_error(x, "unsupported atomic");
         return;
     }
+    if (fl && !float_atomic_type(x, t, ty, NULL))
+        return;
+    /* integer arithmetic on a float (invalid SPIR-V) would run as the float op */
+    if (!fl && op != ISA_OP_LD && op != ISA_OP_ATOM_XCHG && ty < ISA_T_COUNT &&
+        isa_types[ty].is_float) {
+        spv_error(x, "an integer atomic on %s: float atomics are OpAtomicFAddEXT, "
+                  "OpAtomicFMinEXT and OpAtomicFMaxEXT", isa_types[ty].cl_name);
+        return;
+    }
     if (in->op != SpvOpAtomicIIncrement && in->op != SpvOpAtomicIDecrement && nsrc == 1) {
         xval *v = spv_val(x, f, spv_word(m, in, 6));
         if (!v || !v->n)
@@ -361,25 +414,59 @@ void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in)
         s1 = spv_src(x, &cmp->c[0]);
         s2 = spv_src(x, &val->c[0]);
     }
-    xval *r = spv_def(x, f, spv_word(m, in, 2), 1);
-    if (!r || !spv_alloc_regs(x, r, t))
-        return;
-    isa_space sp;
-    isa_operand a = spv_addr_of(x, &p->c[0], &sp);
-    if (sp == ISA_SPACE_PRIVATE || sp == ISA_SPACE_CONSTANT)
-        spv_error(x, "atomics on %s memory are not supported", isa_space_names[sp]);
-    isa_inst *ai = spv_emit(x, op, ty);
-    ai->space = (uint8_t)sp;
-    ai->flags |= sync_flags(x, f, spv_word(m, in, 4), spv_word(m, in, 5)) & (uint16_t)~SYNC_SPACES;
-    if (op == ISA_OP_LD)
-        ai->flags = (uint16_t)((ai->flags | ISA_F_ATOMIC) & ~ISA_F_RELEASE);
-    ai->o[0] = r->c[0].o;
-    ai->o[1] = a;
-    ai->nopnd = 2;
-    if (nsrc >= 1)
-        ai->o[ai->nopnd++] = s1;
-    if (nsrc == 2)
-        ai->o[ai->nopnd++] = s2;
+    const isa_operand src[2] = { s1, nsrc == 2 ? s2 : s1 };
+    emit_rmw(x, f, op, ty, t, spv_word(m, in, 2), p, src, nsrc,
+             sync_flags(x, f, spv_word(m, in, 4), spv_word(m, in, 5)));
+}
+
+/* atomic_fetch_sub{,_explicit} on atomic_half/float/double: llvm-spirv-14
+ * has no float subtract instruction and leaves the call as an import
+ * (_Z16atomic_fetch_subPU3AS1VU7_Atomicff and the like).  It becomes
+ * atom_sub of the type (a - b is a + -b exactly, as the extension's add
+ * would give).  The explicit forms pass OpenCL C's memory_order (relaxed 0,
+ * acquire 2, release 3, acq_rel 4, seq_cst 5) and memory_scope (work_item
+ * 0, work_group 1, device 2, all_svm_devices 3, sub_group 4); the plain
+ * form is seq_cst at device scope. */
+bool spv_float_atomic_sub_call(xctx *x, xfn *f, const spv_inst *in, const char *nm)
+{
+    static const char plain[] = "_Z16atomic_fetch_sub", expl[] = "_Z25atomic_fetch_sub_explicit";
+    bool is_expl = !strncmp(nm, expl, sizeof expl - 1);
+    if (!is_expl && strncmp(nm, plain, sizeof plain - 1))
+        return false;
+    const char *at = strstr(nm, "_Atomic");   /* integer ones are OpAtomicISub */
+    if (!at || !(at[7] == 'f' || at[7] == 'd' || !strncmp(at + 7, "Dh", 2)))
+        return false;
+    spv_module *m = x->m;
+    unsigned nargs = in->nw - 4;
+    if (nargs < 2 || nargs > 4 || (!is_expl && nargs != 2)) {
+        spv_error(x, "%s: expected %s arguments", nm, is_expl ? "3 or 4" : "2");
+        return true;
+    }
+    xval *a[4];
+    if (!spv_operands(x, f, in, 4, nargs, a))
+        return true;
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+    if (!t || !a[0]->n || !a[1]->n)
+        return true;
+    isa_type ty = spv_comp_type(t);
+    if (!float_atomic_type(x, t, ty, "atomic_fetch_sub"))
+        return true;
+    /* OpenCL C order -> SPIR-V semantics, scope -> SPIR-V scope */
+    static const uint32_t sem_of[6] = {
+        0, SpvMemorySemanticsAcquireMask, SpvMemorySemanticsAcquireMask,
+        SpvMemorySemanticsReleaseMask, SpvMemorySemanticsAcquireReleaseMask,
+        SpvMemorySemanticsSequentiallyConsistentMask };
+    static const uint32_t scope_of[5] = { SpvScopeInvocation, SpvScopeWorkgroup, SpvScopeDevice,
+                                          SpvScopeCrossDevice, SpvScopeSubgroup };
+    uint64_t sem = SpvMemorySemanticsSequentiallyConsistentMask, scope = SpvScopeDevice;
+    if (nargs >= 3 && a[2]->n && a[2]->c[0].o.kind == ISA_OPND_IMM && a[2]->c[0].o.imm < 6)
+        sem = sem_of[a[2]->c[0].o.imm];
+    if (nargs == 4 && a[3]->n && a[3]->c[0].o.kind == ISA_OPND_IMM && a[3]->c[0].o.imm < 5)
+        scope = scope_of[a[3]->c[0].o.imm];
+    const isa_operand src[1] = { spv_src(x, &a[1]->c[0]) };
+    emit_rmw(x, f, ISA_OP_ATOM_SUB, ty, t, spv_word(m, in, 2), a[0], src, 1,
+             sync_flags_of(scope, sem));
+    return true;
 }
 
 void spv_op_barrier(xctx *x, xfn *f, const spv_inst *in)

@@ -229,6 +229,8 @@ void spv_op_access_chain(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_load(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_store(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_atomic(xctx *x, xfn *f, const spv_inst *in);
+/* A float atomic_fetch_sub call left as an import: handled (true) or not. */
+bool spv_float_atomic_sub_call(xctx *x, xfn *f, const spv_inst *in, const char *nm);
 void spv_op_barrier(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_fence(xctx *x, xfn *f, const spv_inst *in);
 void spv_op_variable(xctx *x, xfn *f, const spv_inst *in);

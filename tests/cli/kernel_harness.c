@@ -58,7 +58,8 @@ void cli_compile(const char *name, const char *std)
              "-cl-kernel-arg-info -O2 -mllvm -simplifycfg-sink-common=false "
              "-mllvm -simplifycfg-hoist-common=false -I %s/tests/kernels "
              "%s/tests/kernels/%s.cl -o %s/%s.bc && "
-             "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
+             "llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups,+SPV_EXT_shader_atomic_float_add,"
+             "+SPV_EXT_shader_atomic_float_min_max "
              "--preserve-ocl-kernel-arg-type-metadata-through-string %s/%s.bc -o %s/%s.spv && "
              "spirv-val %s/%s.spv", std, src, src, src, name, tmp, name, tmp, name, tmp, name, tmp,
              name);

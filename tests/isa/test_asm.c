@@ -445,6 +445,32 @@ static void test_vectors_and_modifiers(void **st)
     assert_int_equal(dg->col, 5);
 }
 
+/* cl_ext_float_atomics: add, sub, min and max take f16/f32/f64; the
+ * bitwise and compare-exchange atomics stay integer-only. */
+static void test_float_atomics(void **st)
+{
+    (void)st;
+    static const struct { const char *line; isa_opcode op; isa_type t; } ok[] = {
+        { "atom_add.global.f32 r0, [%buf], 1.5", ISA_OP_ATOM_ADD, ISA_T_F32 },
+        { "atom_sub.local.f32 r0, [%lbuf + 4], r1", ISA_OP_ATOM_SUB, ISA_T_F32 },
+        { "atom_min.global.f64 r0, [%buf], -0.0", ISA_OP_ATOM_MIN, ISA_T_F64 },
+        { "atom_max.global.f16 r0, [%buf], r2", ISA_OP_ATOM_MAX, ISA_T_F16 },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        const isa_inst *in = one(ok[i].line);
+        assert_int_equal(in->op, ok[i].op);
+        assert_int_equal(in->type, ok[i].t);
+    }
+    static const struct { const char *line, *msg; } errs[] = {
+        { "atom_and.global.f32 r0, [%buf], r1", "type f32 is not allowed for 'atom_and'" },
+        { "atom_xor.global.f64 r0, [%buf], r1", "type f64 is not allowed for 'atom_xor'" },
+        { "atom_cmpxchg.global.f32 r0, [%buf], r1, r2",
+          "type f32 is not allowed for 'atom_cmpxchg'" },
+    };
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        assert_string_equal(bad(errs[i].line)->msg, errs[i].msg);
+}
+
 static void test_operand_errors(void **st)
 {
     (void)st;
@@ -604,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_vectors_and_modifiers),
         cmocka_unit_test(test_operand_errors),
+        cmocka_unit_test(test_float_atomics),
         cmocka_unit_test(test_error_positions),
         cmocka_unit_test(test_garbage),
     };

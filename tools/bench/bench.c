@@ -88,7 +88,8 @@ static int load_cl(const char *src_root, const char *rel, isa_kernel *k)
         return -1;
     snprintf(spv, sizeof spv, "%s/k.spv", dir);
     snprintf(cmd, sizeof cmd, "clang-14 -c -cl-std=CL2.0 -target spir64 -emit-llvm -O2 "
-             "'%s/%s' -o %s/k.bc && llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups "
+             "'%s/%s' -o %s/k.bc && llvm-spirv-14 --spirv-ext=+SPV_INTEL_subgroups,"
+             "+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max "
              "%s/k.bc -o %s", src_root, rel, dir, dir, spv);
     int rc = system(cmd);   // NOLINT(cert-env33-c): runs the OpenCL compilers on purpose; paths are the repo's own
     FILE *f = rc == 0 ? fopen(spv, "rb") : NULL;
