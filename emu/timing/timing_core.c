@@ -388,7 +388,11 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
             snprintf(msg, msgn, "cannot write trace file '%s'", L->trace_path);
             rc = SGEMU_EXIT_USER;
         } else {
+            /* the trace's slices are written by tm_issue: no fast path
+             * (issue_alu), which then needs no check of its own */
             m.tracing = true;
+            for (uint32_t pc = 0; pc < tm_ninst(L); pc++)
+                m.inst[pc].alu_fast = false;
         }
     }
     /* `-j N` (N > 1): one of the N host threads runs the functional engine

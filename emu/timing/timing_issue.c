@@ -121,20 +121,31 @@ void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t)
     if (t != c->picked)
         c->woke = true;
     uint32_t sc = m->t_sched[t];
+    /* the wait lists (c->sm) read own by rank (oe), the scan of step_sched
+     * ecache, unit and qage: each mode writes only its own */
     if (th->state != TH_RUN || !th->ti) {
-        if (c->sm && c->own[pos] != TM_NEVER)
-            sm_move(c, sc, pos, false, 0, TM_NEVER);
-        c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = TM_NEVER;
+        if (c->sm) {
+            if (c->own[pos] != TM_NEVER)
+                sm_move(c, sc, pos, false, 0, TM_NEVER);
+            c->oe[c->rank[pos]] = TM_NEVER;
+        } else {
+            c->ecache[pos] = TM_NEVER;
+        }
+        c->own[pos] = TM_NEVER;
         return;
     }
     if (!th->dep_ok)
         compute_dep(m, th);
     uint64_t own = max64(th->next_issue, th->dep);
-    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = own;
-    if (c->sm)
+    c->own[pos] = own;
+    if (c->sm) {
+        c->oe[c->rank[pos]] = own;
         sm_move(c, sc, pos, true, th->ti->upipe, own);
-    c->unit[pos] = th->ti->unitset;
-    c->qage[pos] = th->age;
+    } else {
+        c->ecache[pos] = own;
+        c->unit[pos] = th->ti->unitset;
+        c->qage[pos] = th->age;
+    }
 }
 
 void tm_finish_thread(tm_model *m, uint32_t ci, tm_thread *th)

@@ -15,13 +15,13 @@
  * flag depends on the next instruction alone), without the Chrome trace.
  * Same arithmetic and statistics as the general pair, with what they
  * re-derive taken from the instruction's precomputed fields. */
-static inline bool can_issue_alu(const tm_model *m, const tm_thread *th)
+static inline bool can_issue_alu(const tm_thread *th)
 {
-    return th->ti->alu_fast && th->cur + 2 < th->nrec && !m->tracing;
+    return th->ti->alu_fast && th->cur + 2 < th->nrec;   /* no alu_fast when tracing */
 }
 
 static inline __attribute__((always_inline)) void
-issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
+issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T, bool lists)
 {
     tm_thread *th = &c->th[t];
     const tm_inst *ti = th->ti;
@@ -67,20 +67,26 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T)
     compute_dep(m, th);
     uint32_t pos = m->t_pos[t];
     uint64_t own = max64(th->next_issue, th->dep);
-    c->own[pos] = c->ecache[pos] = c->oe[c->rank[pos]] = own;
-    if (c->sm)
+    c->own[pos] = own;
+    if (lists) {
+        /* the wait lists read own by rank; ecache and unit are the scan's */
+        c->oe[c->rank[pos]] = own;
         sm_move(c, m->t_sched[t], pos, true, nx->upipe, own);
-    c->unit[pos] = nx->unitset;
+    } else {
+        c->ecache[pos] = own;
+        c->unit[pos] = nx->unitset;
+    }
 }
 
-/* Issue the picked slot's next instruction at T and refresh its scan entry;
- * 1 when that woke another slot (barrier release, new work-group), -1 on
- * an error (m->err), else 0. */
+/* Issue the picked slot's next instruction at T and refresh its scan entry
+ * (lists: c->sm's wait lists, else the scan's entries); 1 when that woke
+ * another slot (barrier release, new work-group), -1 on an error (m->err),
+ * else 0. */
 static inline __attribute__((always_inline)) int
-issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pick, uint64_t T)
+issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pick, uint64_t T, bool lists)
 {
-    if (can_issue_alu(m, &c->th[pick])) {
-        issue_alu(m, c, pick, T);
+    if (can_issue_alu(&c->th[pick])) {
+        issue_alu(m, c, pick, T, lists);
         return 0;
     }
     c->woke = false;
@@ -180,7 +186,7 @@ step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
         }
         if (pos == UINT32_MAX)
             break;
-        int ip = issue_picked(m, ci, c, m->s_list[pos], T);
+        int ip = issue_picked(m, ci, c, m->s_list[pos], T, true);
         if (ip < 0)
             return false;
         if (ip) {
@@ -302,7 +308,7 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
         c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
-        int ip = issue_picked(m, ci, c, pick, T);
+        int ip = issue_picked(m, ci, c, pick, T, false);
         if (ip < 0)
             return;
         if (ip)
