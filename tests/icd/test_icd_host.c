@@ -86,6 +86,13 @@ static const char *source =
     "kernel void oob(global int *out, int n) {\n"
     "    out[get_global_id(0) + n] = 1;\n"
     "}\n"
+    "kernel void fatom(global atomic_float *acc, global const float *v) {\n"
+    "    float x = v[get_global_id(0)];\n"
+    "    atomic_fetch_add(&acc[0], x);\n"
+    "    atomic_fetch_sub_explicit(&acc[1], x, memory_order_relaxed);\n"
+    "    atomic_fetch_min(&acc[2], x);\n"
+    "    atomic_fetch_max(&acc[3], x);\n"
+    "}\n"
     "kernel void invert(read_only image2d_t src, write_only image2d_t dst) {\n"
     "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
     "    uint4 v = read_imageui(src, p);\n"
@@ -171,6 +178,50 @@ static void test_platform_info(void **state)
     assert_int_equal(ifp, CL_TRUE);
     /* a too-small buffer is an error, not a truncation */
     assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_NAME, 2, name, NULL), CL_INVALID_VALUE);
+}
+
+/* cl_ext_float_atomics: claimed with its capability queries, and a kernel
+ * written to it runs through clBuildProgram; the reference sums small
+ * integers (exact in any order) and takes min/max in C. */
+static void test_float_atomics(void **state)
+{
+    (void)state;
+    char ext[4096];
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
+    assert_non_null(strstr(ext, "cl_ext_float_atomics"));
+    const cl_bitfield all = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 16) | (1 << 17) | (1 << 18);
+    const cl_uint queries[3] = { 0x4231, 0x4232, 0x4233 };   /* single, double, half */
+    const cl_bitfield want[3] = { all, all, all & ~(cl_bitfield)((1 << 1) | (1 << 17)) };
+    for (int q = 0; q < 3; q++) {
+        cl_bitfield caps = 0;
+        CL_OK(clGetDeviceInfo(device, queries[q], sizeof caps, &caps, NULL));
+        assert_int_equal(caps, want[q]);
+    }
+    enum { N = 300 };
+    float v[N], acc[4] = { 0.0f, 0.0f, 1e9f, -1e9f }, ref[4] = { 0.0f, 0.0f, 1e9f, -1e9f };
+    for (int i = 0; i < N; i++) {
+        v[i] = (float)((i * 13) % 41 - 20);
+        ref[0] += v[i];
+        ref[1] -= v[i];
+        ref[2] = v[i] < ref[2] ? v[i] : ref[2];
+        ref[3] = v[i] > ref[3] ? v[i] : ref[3];
+    }
+    cl_int err;
+    cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof acc, acc, &err);
+    CL_OK(err);
+    cl_mem bv = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof v, v, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "fatom", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof ba, &ba));
+    CL_OK(clSetKernelArg(k, 1, sizeof bv, &bv));
+    size_t g = N, l = 60;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CL_OK(clEnqueueReadBuffer(queue, ba, CL_TRUE, 0, sizeof acc, acc, 0, NULL, NULL));
+    assert_memory_equal(acc, ref, sizeof ref);
+    clReleaseKernel(k);
+    clReleaseMemObject(ba);
+    clReleaseMemObject(bv);
 }
 
 /* Several launches with host logic between them, reusing the buffers: the
@@ -788,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_user_events),     cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_images),          cmocka_unit_test(test_error_paths),
         cmocka_unit_test(test_printf),
+        cmocka_unit_test(test_float_atomics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -43,7 +43,7 @@ static const char device_extensions[] =
     "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate "
     "cl_intel_subgroups cl_intel_subgroups_short cl_intel_subgroups_char "
     "cl_intel_subgroups_long cl_intel_required_subgroup_size "
-    "cl_intel_subgroup_local_block_io";
+    "cl_intel_subgroup_local_block_io cl_ext_float_atomics";
 
 #define ICD_VERSION(maj, min, pat) CL_MAKE_VERSION(maj, min, pat)
 
@@ -74,6 +74,7 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups_long" },
     { ICD_VERSION(1, 0, 0), "cl_intel_required_subgroup_size" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroup_local_block_io" },
+    { ICD_VERSION(1, 0, 0), "cl_ext_float_atomics" },
 };
 
 /* OpenCL C 3.0 optional features sgemu supports (clang-14 defines them for
@@ -91,7 +92,39 @@ static const cl_name_version c_features[] = {
     { ICD_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst" },
     { ICD_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device" },
     { ICD_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices" },
+    /* cl_ext_float_atomics: what FP_ATOMIC_CAPS below claim */
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp32_global_atomic_add" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp32_local_atomic_add" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp32_global_atomic_min_max" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp32_local_atomic_min_max" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp64_global_atomic_add" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp64_local_atomic_add" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp64_global_atomic_min_max" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp16_global_atomic_load_store" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp16_local_atomic_load_store" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp16_global_atomic_min_max" },
+    { ICD_VERSION(1, 0, 0), "__opencl_c_ext_fp16_local_atomic_min_max" },
 };
+
+/* cl_ext_float_atomics queries and bits (Khronos OpenCL-Docs
+ * extensions/cl_ext_float_atomics.asciidoc; absent from older CL headers) */
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#endif
+/* float and double: load/store/exchange, add/sub, min/max in both spaces;
+ * half: no add (clang-14's header declares no half atomic_fetch_add) */
+#define FP_ATOMIC_LS (CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT)
+#define FP_ATOMIC_ADD (CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT)
+#define FP_ATOMIC_MM (CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT)
 
 static const cl_name_version c_versions[] = {
     { ICD_VERSION(1, 0, 0), "OpenCL C" }, { ICD_VERSION(1, 1, 0), "OpenCL C" },
@@ -352,6 +385,10 @@ cl_int icd_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
                                           CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA);
     case CL_DEVICE_HALF_FP_CONFIG:
         ICD_INFO(cl_device_fp_config, CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST);
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+        ICD_INFO(cl_bitfield, FP_ATOMIC_LS | FP_ATOMIC_ADD | FP_ATOMIC_MM);
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: ICD_INFO(cl_bitfield, FP_ATOMIC_LS | FP_ATOMIC_MM);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: ICD_INFO(cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: ICD_INFO(cl_uint, c->timing.line_bytes);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: ICD_INFO(cl_ulong, c->timing.l2.size);
