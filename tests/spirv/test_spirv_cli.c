@@ -96,6 +96,37 @@ static void test_local_reduce(void **state)
         }
 }
 
+/* reduce_atomic.cl: an N x C x SP tensor reduced per channel through local
+ * and global float atomics.  The inputs are small integers, so every order
+ * of the additions gives the exact sum the C reference adds up. */
+static void test_reduce_atomic(void **state)
+{
+    (void)state;
+    enum { N = 3, C = 5, SP = 128, L = 32, G = N * C * SP };
+    float src[G], sum[C], amax[C], rsum[C] = { 0 }, rmax[C];
+    for (int c = 0; c < C; c++)
+        rmax[c] = -1000.0f;
+    for (int i = 0; i < G; i++) {
+        src[i] = (float)((int)(rnd() >> 56) - 128);
+        int c = (i / SP) % C;
+        rsum[c] += src[i];
+        rmax[c] = src[i] > rmax[c] ? src[i] : rmax[c];
+    }
+    cli_put("src.bin", src, sizeof src);
+    for (int e = 0; e < 2; e++)
+        for (int w = 0; w < 3; w++) {
+            run_ok(exts[e], "run examples/opencl/reduce_atomic.%s --sg %u --global %d --local %d "
+                   "--arg src=float:@%s/src.bin --arg sum=float:zeros:%d "
+                   "--arg amax=float:[-1000,-1000,-1000,-1000,-1000] --arg C=%d --arg SP=%d "
+                   "--arg part=local:8 --out sum=%s/sum.bin --out amax=%s/amax.bin -q",
+                   exts[e], widths[w], G, L, tmpdir, C, C, SP, tmpdir, tmpdir);
+            cli_get("sum.bin", sum, sizeof sum);
+            cli_get("amax.bin", amax, sizeof amax);
+            assert_memory_equal(sum, rsum, sizeof sum);
+            assert_memory_equal(amax, rmax, sizeof amax);
+        }
+}
+
 static void test_histogram(void **state)
 {
     (void)state;
@@ -427,6 +458,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector_add),
         cmocka_unit_test(test_local_reduce),
+        cmocka_unit_test(test_reduce_atomic),
         cmocka_unit_test(test_histogram),
         cmocka_unit_test(test_stream_compaction),
         cmocka_unit_test(test_shuffle_stencil),
