@@ -265,9 +265,12 @@ static int byte_scattered(emu_run *run, gen_thread *t, const gen_inst *in, bool 
     return rc;
 }
 
-/* A float of `bits` bits (32 or 64) as a double, and back. */
+/* A float of `bits` bits (16, 32 or 64) as a double, and back; 16-bit
+ * atomics (cl_ext_float_atomics' atomic_half min/max) are binary16. */
 static double fbits(uint64_t v, uint32_t bits)
 {
+    if (bits == 16)
+        return sgemu_half_to_float((uint16_t)v);
     if (bits == 64) {
         double d;
         memcpy(&d, &v, 8);
@@ -282,6 +285,8 @@ static double fbits(uint64_t v, uint32_t bits)
 static uint64_t bitsf(double d, uint32_t bits)
 {
     uint64_t v = 0;
+    if (bits == 16)
+        return sgemu_double_to_half(d);
     if (bits == 64) {
         memcpy(&v, &d, 8);
     } else {
