@@ -406,6 +406,14 @@ void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math
         o->budget_bytes = tm_grf_budget_bytes(cfg, width);
     if (emu_math_temps(cfg, width, mt))
         o->math_temps = mt;
+    /* The threshold is in registers of the normal GRF mode; a schedule is
+     * kept only if it saves 5 of them, as vISA's pre-RA scheduler asks. */
+    const uint32_t regs = width >= 32 ? cfg->presched_pressure_simd32 : cfg->presched_pressure;
+    if (regs && width) {
+        o->presched_bytes = regs * cfg->grf_bytes_per_reg / width;
+        o->presched_gain_bytes = (5 * cfg->grf_bytes_per_reg + width - 1) / width;
+    }
+    o->scalar_broadcast = cfg->scalar_broadcast;
 }
 
 /* Allocate the registers of a kernel whose registers are values for this

@@ -52,9 +52,11 @@ bool isa_promote_private(isa_inst **code, uint32_t *n, uint32_t *private_mem);
 
 /* uni[v] = 1 for each register v < nvreg that holds the same value in every
  * lane of a sub-group wherever it is read (uniform.c); partial[pc] says
- * that instruction pc may run with part of the lanes.  False: no memory. */
+ * that instruction pc may run with part of the lanes; scalar_broadcast: a
+ * sub-group broadcast from a uniform lane is uniform (isa_ra_opts).  False:
+ * no memory. */
 bool isa_uniform_regs(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *partial,
-                      uint8_t *uni);
+                      bool scalar_broadcast, uint8_t *uni);
 
 /* Parse an immediate literal `s[0..n)` for type t into zero-extended bits.
  * Returns NULL on success or a static error message. */

@@ -10,6 +10,7 @@
  * Predicates are units of their own class, coloured apart.
  */
 #include "isa_priv.h"
+#include "presched.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ typedef struct ra {
     const isa_kernel *k;    /* the kernel being allocated (attributes) */
     const isa_math_temps *mt;   /* elementary functions' temporaries, or NULL */
     uint32_t width;         /* sub-group width: uniform values count 1/width per lane */
+    bool scalar_broadcast;  /* isa_ra_opts.scalar_broadcast */
     isa_inst *code;
     uint32_t n;
     uint32_t nvreg;         /* virtual registers r0..nvreg-1 */
@@ -451,7 +453,8 @@ static bool mark_uniform(ra *r)
 {
     free(r->uni);
     r->uni = calloc(r->nvreg + 1, 1);
-    if (!r->uni || (r->width && !isa_uniform_regs(r->code, r->n, r->nvreg, r->partial, r->uni)))
+    if (!r->uni || (r->width && !isa_uniform_regs(r->code, r->n, r->nvreg, r->partial,
+                                                r->scalar_broadcast, r->uni)))
         return false;
     for (uint32_t u = 0; u < r->nu; u++)
         r->u[u].uni = !r->u[u].pred && r->u[u].nregs == 1 && r->uni[r->u[u].reg];
@@ -900,13 +903,13 @@ static uint32_t *shared_live(const ra *r)
  * temporaries and a message's uniform payload), predicates a bit per lane
  * each, uniform values their bytes once per thread (a width-th per lane,
  * rounded up over their sum; without a width, per lane). */
-static uint32_t demand(const ra *r, uint32_t *peak_pc)
+static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_pc)
 {
     uint32_t best = 0;
     *peak_pc = NONE32;
     uint32_t *extra = shared_live(r);
     const uint32_t w = r->width ? r->width : 1;     /* no width: no uniform values */
-    for (uint32_t pc = 0; pc < r->n; pc++) {
+    for (uint32_t pc = lo; pc < hi; pc++) {
         uint32_t p1, p2, u1, u2;
         uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw,
                                r->cin + (size_t)pc * r->cw, NONE32, &u1, &p1) + (p1 + 7) / 8;
@@ -923,6 +926,11 @@ static uint32_t demand(const ra *r, uint32_t *peak_pc)
     }
     free(extra);
     return best;
+}
+
+static uint32_t demand(const ra *r, uint32_t *peak_pc)
+{
+    return demand_in(r, 0, r->n, peak_pc);
 }
 
 static bool interference(ra *r)
@@ -1281,6 +1289,47 @@ static bool analyse(ra *r)
     return build_units(r) && mark_partial(r) && mark_uniform(r) && liveness(r);
 }
 
+/* Scheduling for pressure (presched.c; docs/regalloc.md): each block of at
+ * least PRESCHED_MIN_BLOCK instructions whose peak is over o->presched_bytes
+ * per lane is reordered, and the new order kept only if that block's peak
+ * falls by o->presched_gain_bytes or more.  False: out of memory. */
+#define PRESCHED_MIN_BLOCK 10u
+
+static bool presched(ra *r, const isa_ra_opts *o, isa_ra_stats *st)
+{
+    uint32_t *start = malloc(((size_t)r->n + 1) * sizeof *start);
+    isa_inst *keep = malloc(((size_t)r->n + 1) * sizeof *keep);
+    if (!start || !keep) {
+        free(start);
+        free(keep);
+        return false;
+    }
+    const uint32_t nb = isa_presched_blocks(r->code, r->n, start);
+    bool ok = true;
+    for (uint32_t b = 0; ok && b < nb; b++) {
+        const uint32_t lo = start[b], hi = start[b + 1];
+        uint32_t peak;
+        if (hi - lo < PRESCHED_MIN_BLOCK)
+            continue;
+        const uint32_t before = demand_in(r, lo, hi, &peak);
+        if (before <= o->presched_bytes)
+            continue;
+        memcpy(keep, r->code + lo, (hi - lo) * sizeof *keep);
+        if (!isa_presched_block(r->code, r->n, lo, hi, r->nvreg, r->k->npred))
+            continue;
+        ok = analyse(r);
+        if (ok && demand_in(r, lo, hi, &peak) + o->presched_gain_bytes <= before) {
+            st->presched_blocks++;
+            continue;
+        }
+        memcpy(r->code + lo, keep, (hi - lo) * sizeof *keep);
+        ok = analyse(r);
+    }
+    free(start);
+    free(keep);
+    return ok;
+}
+
 static void ra_free(ra *r)
 {
     free(r->code);
@@ -1339,6 +1388,7 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     r.k = in;
     r.mt = opts ? opts->math_temps : NULL;
     r.width = opts ? opts->width : 0;
+    r.scalar_broadcast = opts && opts->scalar_broadcast;
     r.n = in->ninst;
     r.nvreg = in->nreg;
     r.code = malloc((in->ninst + 1) * sizeof *r.code);
@@ -1353,6 +1403,8 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     const uint32_t slot_base = (in->private_mem + 7u) & ~7u;
     uint32_t slots = 0, peak = 0, d = 0;
     bool ok = analyse(&r);
+    if (ok && opts && opts->presched_bytes && in->compiled)
+        ok = presched(&r, opts, st);
     if (ok)
         st->live_bytes_before = d = demand(&r, &peak);
     for (uint32_t round = 0; ok && opts && opts->budget_bytes && d > opts->budget_bytes &&

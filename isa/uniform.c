@@ -24,17 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Does the collective leave its result as one scalar for the sub-group?
- * A reduction's tree ends in one (IGC reads it back through a <0;1,0>
- * region; a clustered one has a value per cluster).  A broadcast's result
- * is the same in every lane too, but IGC builds it as a full per-lane
- * register (an indirect mov of all lanes from the source's lane:
- * docs/regalloc.md), so it counts per lane. */
-static bool uniform_result(const isa_op_info *oi)
-{
-    return oi->family == ISA_FAM_REDUCE && oi->scope != ISA_SCOPE_CL;
-}
-
 static bool uniform_reg(const uint8_t *uni, uint32_t nvreg, uint32_t reg)
 {
     return reg >= nvreg || uni[reg];
@@ -59,12 +48,31 @@ static bool uniform_src(const isa_operand *op, const uint8_t *uni, uint32_t nvre
     }
 }
 
+/* Does the collective leave its result as one scalar for the sub-group?
+ * A reduction's tree ends in one (IGC reads it back through a <0;1,0>
+ * region; a clustered one has a value per cluster).  A broadcast's result
+ * is the same in every lane too; IGC for most targets builds it as a full
+ * per-lane register (an indirect mov of all lanes from the source's lane),
+ * so it counts per lane, but where scalar_broadcast is set (IGC for DG2:
+ * one SIMD1 indirect mov) a sub-group broadcast from a uniform lane
+ * index is one scalar (docs/regalloc.md, Uniform values). */
+static bool uniform_result(const isa_inst *in, const uint8_t *uni, uint32_t nvreg,
+                           bool scalar_broadcast)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (oi->family == ISA_FAM_REDUCE)
+        return oi->scope != ISA_SCOPE_CL;
+    return scalar_broadcast && oi->family == ISA_FAM_BCAST && oi->scope != ISA_SCOPE_WG &&
+           in->nopnd == 3 && in->vec <= 1 && uniform_src(&in->o[2], uni, nvreg);
+}
+
 /* Does `in` write every lane the same value, given the uniform registers? */
-static bool uniform_value(const isa_inst *in, const uint8_t *uni, uint32_t nvreg)
+static bool uniform_value(const isa_inst *in, const uint8_t *uni, uint32_t nvreg,
+                          bool scalar_broadcast)
 {
     const isa_op_info *oi = &isa_ops[in->op];
     if (oi->pipe == ISA_PIPE_COLL)
-        return uniform_result(oi);
+        return uniform_result(in, uni, nvreg, scalar_broadcast);
     const bool lanewise = isa_op_lanewise(in->op);
     const bool shared_load = in->op == ISA_OP_LD && (in->space == ISA_SPACE_GLOBAL ||
                                                      in->space == ISA_SPACE_CONSTANT ||
@@ -83,7 +91,7 @@ static bool uniform_value(const isa_inst *in, const uint8_t *uni, uint32_t nvreg
 }
 
 bool isa_uniform_regs(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *partial,
-                      uint8_t *uni)
+                      bool scalar_broadcast, uint8_t *uni)
 {
     uint32_t *writes = calloc((size_t)nvreg + 1, sizeof *writes);
     if (!writes)
@@ -103,7 +111,7 @@ bool isa_uniform_regs(const isa_inst *code, uint32_t n, uint32_t nvreg, const ui
                 unsigned vec;
                 isa_opnd_type(in, o, &vec);
                 if (!checked) {
-                    value = uniform_value(in, uni, nvreg);
+                    value = uniform_value(in, uni, nvreg, scalar_broadcast);
                     checked = true;
                 }
                 for (uint32_t c = 0; c < (vec ? vec : 1) && op->reg + c < nvreg; c++) {

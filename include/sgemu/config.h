@@ -37,6 +37,9 @@ typedef struct emu_config {
     char ocloc_target[32];             /* Intel offline compiler's -device name, or "none" */
     uint32_t block_io_max_width;       /* widest sub-group block I/O compiles at */
     uint32_t local_block_io;           /* 1: block I/O on local memory compiles */
+    uint32_t presched_pressure;        /* registers: schedule for pressure above (0: never) */
+    uint32_t presched_pressure_simd32; /* the same at SIMD32 and wider */
+    uint32_t scalar_broadcast;         /* 1: broadcast from a uniform lane is a scalar */
     uint32_t printf_buffer_size;       /* bytes of a launch's printf buffer */
     /* collectives: algorithm per family (collectives.h) */
     coll_options coll;

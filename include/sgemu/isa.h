@@ -405,6 +405,8 @@ typedef struct isa_kernel {
      * the engine executes this program form instead (emu/gen/). */
     struct gen_program *gen;   /* owned */
     uint8_t regalloc;      /* isa_ra_state: how the registers are to be read */
+    uint8_t compiled;      /* translated from SPIR-V: the allocator may reorder
+                              it (isa/presched.c); hand-written code never */
     /* .printf: the format strings of the kernel's printf calls; the printf
      * instruction names one by its index (isa/printf.c, docs/isa.md). */
     uint32_t nprintf;
@@ -563,6 +565,12 @@ typedef struct isa_ra_opts {
     uint32_t width;             /* sub-group width; 0: uniform values count per lane */
     bool no_remat;
     const isa_math_temps *math_temps;   /* NULL: elementary functions need none */
+    /* Scheduling for pressure (isa/presched.c), compiled kernels only: a
+     * block whose live set exceeds presched_bytes per lane is reordered,
+     * and the order kept if its peak falls by presched_gain_bytes or more.
+     * 0: never. */
+    uint32_t presched_bytes, presched_gain_bytes;
+    bool scalar_broadcast;      /* a broadcast from a uniform lane is uniform */
 } isa_ra_opts;
 
 typedef struct isa_ra_stats {
@@ -577,6 +585,7 @@ typedef struct isa_ra_stats {
     uint32_t remat_values;       /* values recomputed at their reads instead */
     uint32_t remat_insts;        /* the recomputing instructions in the stream */
     uint32_t pinned;             /* values kept apart (cross-lane reads, divergence) */
+    uint32_t presched_blocks;    /* blocks reordered for pressure (presched.c) */
 } isa_ra_stats;
 
 /* Allocate the registers of validated kernel `in` into *out: a copy that

@@ -507,7 +507,9 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     errs = isa_validate(k, diags);
     if (errs)
         isa_kernel_free(k);     /* as isa_assemble: no kernel on error */
-    else
+    else {
         k->regalloc = ISA_RA_VALUES;   /* every value has its own register */
+        k->compiled = 1;
+    }
     return errs;
 }

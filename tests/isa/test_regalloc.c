@@ -3,8 +3,10 @@
  * the demand is the largest live set, values that are never live together
  * share registers, vector operands keep consecutive registers, cross-lane
  * sources under divergence keep a register of their own, and spilling to a
- * budget inserts the stores and fills derived below.  Every allocated kernel
- * gives the same bytes as the unallocated one at every width. */
+ * budget inserts the stores and fills derived below; scheduling for
+ * pressure (isa/presched.c) lowers a live set as derived below and keeps
+ * barriers and memory order.  Every allocated kernel gives the same bytes
+ * as the unallocated one at every width. */
 #include "sgemu.h"
 #include "test_args.h"
 
@@ -726,6 +728,36 @@ static void test_uniform_values(void **state)
     }
 }
 
+/* Broadcasts from a uniform lane (W = 16): per lane, the peak is into the
+ * second broadcast, {r0 r1 r2} = 12 bytes.  Where a broadcast leaves one
+ * scalar (scalar_broadcast, IGC for DG2), r2, r3 and their sum r4 are
+ * uniform: into the second broadcast {r0 r1} 8 + r2 4/16 -> 9; the store
+ * spreads r4 into a per-lane payload, {r0} 4 + r4 1 + 4 = 9. */
+static const char bcast_uniform[] =
+    ".kernel bcast_uniform\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    sub_group_broadcast.u32 r2, r1, 0\n"
+    "    sub_group_broadcast.u32 r3, r0, 0\n"
+    "    add.u32 r4, r2, r3\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static void test_scalar_broadcast(void **state)
+{
+    (void)state;
+    for (int scalar = 0; scalar < 2; scalar++) {
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(bcast_uniform, &k);
+        isa_ra_opts o = { .width = 16, .scalar_broadcast = scalar };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, scalar ? 9 : 12);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
 /* A uniform value is never the one spilled: at W = 16 with 8 bytes the
  * peak (9, out of the load at 3) holds r0, r2u and r3; r0 is read there,
  * r2 is uniform, so r3 goes (stored after 3, filled before 4 and 7). */
@@ -796,6 +828,169 @@ static void test_text_round_trip(void **state)
     isa_diags_free(&d);
 }
 
+/* ---- scheduling for pressure (isa/presched.c) ----
+ * A sum of terms computed first and added at the end is interleaved, term
+ * by term, and its live set falls from the value worked out by hand to the
+ * one after; nothing moves across a barrier or reorders a load and a
+ * store; hand-written kernels are never reordered. */
+
+/* Allocate k with no budget and no width (every value per lane), with
+ * scheduling for pressure above 16 bytes per lane when its gain is 4. */
+static void allocate_presched(const isa_kernel *k, isa_kernel *out, isa_ra_stats *st)
+{
+    const isa_ra_opts o = { .presched_bytes = 16, .presched_gain_bytes = 4 };
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    int errs = isa_regalloc(k, &o, out, st, &d);
+    if (errs)
+        isa_diags_print(&d, stderr);
+    isa_diags_free(&d);
+    assert_int_equal(errs, 0);
+}
+
+/* Six terms of one load, then their sum (u32: 4 bytes each).  As written,
+ * all six are live before the first add: after `mul r7` the live set is
+ * {r0 r2 r3 r4 r5 r6 r7} (into it {r0 r1 r2..r6}), 28 bytes per lane.
+ * Bottom up, the store goes last, then the last add; of the two ready
+ * before it, `mul r7` (Sethi-Ullman number 12: mov 4, ld +4, mul +4) comes
+ * before the rest of the sum (larger), so each term moves next to its add:
+ *   mov r0; ld r1; mul r2; mul r3; add r8; mul r4; add r9; ... mul r7; add r12; st
+ * where at most {r0 r1, the running sum, one term} are live: 16 bytes. */
+static const char terms[] =
+    ".kernel terms\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    mul.u32 r2, r1, 3\n"
+    "    mul.u32 r3, r1, 5\n"
+    "    mul.u32 r4, r1, 7\n"
+    "    mul.u32 r5, r1, 9\n"
+    "    mul.u32 r6, r1, 11\n"
+    "    mul.u32 r7, r1, 13\n"
+    "    add.u32 r8, r2, r3\n"
+    "    add.u32 r9, r8, r4\n"
+    "    add.u32 r10, r9, r5\n"
+    "    add.u32 r11, r10, r6\n"
+    "    add.u32 r12, r11, r7\n"
+    "    st.global.u32 [%out + r0*4], r12\n";
+
+static void test_presched_terms_interleaved(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(terms, &k);
+    allocate_presched(&k, &a, &st);          /* hand-written: never reordered */
+    assert_int_equal(st.presched_blocks, 0);
+    assert_int_equal(st.live_bytes, 28);
+    isa_regalloc_free(&a);
+
+    k.compiled = 1;                 /* as the SPIR-V front end marks its output */
+    allocate_presched(&k, &a, &st);
+    assert_int_equal(st.presched_blocks, 1);
+    assert_int_equal(st.live_bytes, 16);
+    /* mul, mul, add, then mul and add alternating */
+    static const isa_opcode want[] = { ISA_OP_MOV, ISA_OP_LD, ISA_OP_MUL, ISA_OP_MUL,
+                                       ISA_OP_ADD, ISA_OP_MUL, ISA_OP_ADD, ISA_OP_MUL,
+                                       ISA_OP_ADD, ISA_OP_MUL, ISA_OP_ADD, ISA_OP_MUL,
+                                       ISA_OP_ADD, ISA_OP_ST };
+    assert_int_equal(a.ninst, sizeof want / sizeof *want);
+    for (uint32_t i = 0; i < a.ninst; i++)
+        assert_int_equal(a.inst[i].op, want[i]);
+    same_results(&k, &a);
+
+    /* Not over the threshold: left as it is. */
+    const isa_ra_opts o = { .presched_bytes = 28, .presched_gain_bytes = 4 };
+    isa_kernel b;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(isa_regalloc(&k, &o, &b, &st, &d), 0);
+    assert_int_equal(st.presched_blocks, 0);
+    assert_int_equal(st.live_bytes, 28);
+    isa_regalloc_free(&b);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* The same terms with a barrier before the sum: the adds cannot move above
+ * it nor the multiplies below it, so the 28 bytes stay. */
+static const char fenced[] =
+    ".kernel fenced\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    mul.u32 r2, r1, 3\n"
+    "    mul.u32 r3, r1, 5\n"
+    "    mul.u32 r4, r1, 7\n"
+    "    mul.u32 r5, r1, 9\n"
+    "    mul.u32 r6, r1, 11\n"
+    "    mul.u32 r7, r1, 13\n"
+    "    barrier\n"
+    "    add.u32 r8, r2, r3\n"
+    "    add.u32 r9, r8, r4\n"
+    "    add.u32 r10, r9, r5\n"
+    "    add.u32 r11, r10, r6\n"
+    "    add.u32 r12, r11, r7\n"
+    "    st.global.u32 [%out + r0*4], r12\n";
+
+/* Terms whose sum starts from a value stored and loaded back: the load of
+ * out must stay after the store to out (the same address).  The other
+ * multiplies still move down to their adds; bottom up, `mul r3` (number 12)
+ * goes before `add r9` and after the load (16: the store's 12 plus 4):
+ *   mov r0; ld r1; mul r2; st; ld r8; mul r3; add r9; mul r4; add r10; ...
+ * with at most {r0 r1, the loaded value or running sum, one term} live:
+ * 28 -> 16 bytes per lane. */
+static const char stored[] =
+    ".kernel stored\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    mul.u32 r2, r1, 3\n"
+    "    mul.u32 r3, r1, 5\n"
+    "    mul.u32 r4, r1, 7\n"
+    "    mul.u32 r5, r1, 9\n"
+    "    mul.u32 r6, r1, 11\n"
+    "    mul.u32 r7, r1, 13\n"
+    "    st.global.u32 [%out + r0*4], r2\n"
+    "    ld.global.u32 r8, [%out + r0*4]\n"
+    "    add.u32 r9, r8, r3\n"
+    "    add.u32 r10, r9, r4\n"
+    "    add.u32 r11, r10, r5\n"
+    "    add.u32 r12, r11, r6\n"
+    "    add.u32 r13, r12, r7\n"
+    "    st.global.u32 [%out + r0*4], r13\n";
+
+static void test_presched_barrier_and_memory_kept(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(fenced, &k);
+    k.compiled = 1;
+    allocate_presched(&k, &a, &st);
+    assert_int_equal(st.presched_blocks, 0);
+    assert_int_equal(st.live_bytes, 28);
+    for (uint32_t i = 0; i < a.ninst; i++)      /* the barrier splits the block */
+        assert_int_equal(a.inst[i].op == ISA_OP_BARRIER, i == 8);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+
+    assemble(stored, &k);
+    k.compiled = 1;
+    allocate_presched(&k, &a, &st);
+    assert_int_equal(st.presched_blocks, 1);
+    assert_int_equal(st.live_bytes, 16);
+    /* the memory accesses keep their order: ld in, st out, ld out, st out */
+    static const isa_opcode mem[] = { ISA_OP_LD, ISA_OP_ST, ISA_OP_LD, ISA_OP_ST };
+    unsigned m = 0;
+    for (uint32_t i = 0; i < a.ninst; i++)
+        if (a.inst[i].op == ISA_OP_LD || a.inst[i].op == ISA_OP_ST) {
+            assert_true(m < 4);
+            assert_int_equal(a.inst[i].op, mem[m++]);
+        }
+    assert_int_equal(m, 4);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -819,7 +1014,10 @@ int main(void)
         cmocka_unit_test(test_shuffle_results_not_pinned),
         cmocka_unit_test(test_uniform_values),
         cmocka_unit_test(test_uniform_not_spilled),
+        cmocka_unit_test(test_scalar_broadcast),
         cmocka_unit_test(test_text_round_trip),
+        cmocka_unit_test(test_presched_terms_interleaved),
+        cmocka_unit_test(test_presched_barrier_and_memory_kept),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
