@@ -314,9 +314,10 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
             break;
         }
         /* the float atomics of cl_ext_float_atomics need their extensions named */
-        const char *av2[] = { "llvm-spirv-14",
-                              "--spirv-ext=+SPV_INTEL_subgroups,+SPV_EXT_shader_atomic_float_add,"
-                              "+SPV_EXT_shader_atomic_float_min_max",
+        static const char spirv_exts[] = "--spirv-ext=+SPV_INTEL_subgroups,"
+                                         "+SPV_EXT_shader_atomic_float_add,"
+                                         "+SPV_EXT_shader_atomic_float_min_max";
+        const char *av2[] = { "llvm-spirv-14", spirv_exts,
                               "--preserve-ocl-kernel-arg-type-metadata-through-string", bc, "-o",
                               spv, NULL };
         rc = load_run_tool((char *const *)av2, errf, log_fd);
