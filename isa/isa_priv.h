@@ -27,6 +27,14 @@ char isa_shape_letter(isa_shape s, unsigned n, unsigned i);
  * immediate is converted to and a register is read or written as). */
 isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec);
 
+/* Visit every register and predicate operand of `in` (address bases and
+ * indices as reads): fn(ctx, reg, count, bytes per lane, letter), letter
+ * 'd' (written), 's' (read), 'P' (predicate written), 'q' (read); a
+ * predicate has 0 bytes.  The allocator and the pressure scheduler read
+ * operands through it. */
+typedef void (*isa_reg_visit_fn)(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l);
+void isa_visit_regs(const isa_inst *in, isa_reg_visit_fn fn, void *ctx);
+
 /* writes[r] = the instructions of code[0..n) that write register r < nreg
  * (a vector destination writes each of its registers); last[r], when last
  * is not NULL, the last of them. */

@@ -354,3 +354,29 @@ void isa_reg_writes(const isa_inst *code, uint32_t n, uint32_t nreg, uint32_t *w
         }
     }
 }
+
+void isa_visit_regs(const isa_inst *in, isa_reg_visit_fn fn, void *ctx)
+{
+    if (in->op >= ISA_OP_COUNT)
+        return;
+    const isa_shape sh = isa_ops[in->op].shape;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        const isa_operand *op = &in->o[o];
+        const char l = isa_shape_letter(sh, in->nopnd, o);
+        unsigned vec;
+        const isa_type t = isa_opnd_type(in, o, &vec);
+        const uint32_t b = (unsigned)t < ISA_T_COUNT ? isa_types[t].bytes : 4;
+        if (op->kind == ISA_OPND_REG && (l == 'd' || l == 's'))
+            fn(ctx, op->reg, vec, b, l);
+        else if (op->kind == ISA_OPND_PRED && (l == 'P' || l == 'q'))
+            fn(ctx, op->reg, 1, 0, l);
+        else if (op->kind == ISA_OPND_ADDR) {
+            if (op->addr.base_kind == ISA_OPND_REG)
+                fn(ctx, op->addr.base, 1, 8, 's');
+            if (op->addr.has_index) {
+                const isa_type it = (isa_type)op->addr.index_type;
+                fn(ctx, op->addr.index, 1, it < ISA_T_COUNT ? isa_types[it].bytes : 4, 's');
+            }
+        }
+    }
+}

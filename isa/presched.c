@@ -90,10 +90,22 @@ static bool movable(const isa_inst *in)
     return isa_op_lanewise(in->op) && isa_op_pure(in->op) && !isa_op_math(in->op);
 }
 
-static void add_ref(ps_node *nd, uint32_t reg, uint32_t n, uint32_t bytes, bool write)
+/* What refs() collects: the node, the register count (predicates are
+ * numbered after the registers) and how many ranges were named. */
+typedef struct ps_refs_ctx {
+    ps_node *nd;
+    uint32_t nreg;
+    unsigned want;
+} ps_refs_ctx;
+
+static void add_ref(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
 {
-    if (nd->nref < PS_MAX_REFS)
-        nd->ref[nd->nref++] = (ps_ref){ reg, n ? n : 1, bytes, write };
+    ps_refs_ctx *c = ctx;
+    const bool pred = l == 'P' || l == 'q';
+    c->want++;
+    if (c->nd->nref < PS_MAX_REFS)
+        c->nd->ref[c->nd->nref++] = (ps_ref){ pred ? c->nreg + reg : reg, n ? n : 1,
+                                              pred ? 1 : bytes, l == 'd' || l == 'P' };
 }
 
 /* The registers and predicates `in` reads and writes; false when it names
@@ -101,34 +113,11 @@ static void add_ref(ps_node *nd, uint32_t reg, uint32_t n, uint32_t bytes, bool 
 static bool refs(const isa_inst *in, uint32_t nreg, ps_node *nd)
 {
     memset(nd, 0, sizeof *nd);
-    const isa_shape sh = isa_ops[in->op].shape;
-    unsigned want = 0;
-    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
-        const isa_operand *op = &in->o[o];
-        const char l = isa_shape_letter(sh, in->nopnd, o);
-        unsigned vec;
-        const isa_type t = isa_opnd_type(in, o, &vec);
-        const uint32_t b = (unsigned)t < ISA_T_COUNT ? isa_types[t].bytes : 4;
-        if (op->kind == ISA_OPND_REG && (l == 'd' || l == 's')) {
-            add_ref(nd, op->reg, vec, b, l == 'd');
-            want++;
-        } else if (op->kind == ISA_OPND_PRED && (l == 'P' || l == 'q')) {
-            add_ref(nd, nreg + op->reg, 1, 1, l == 'P');
-            want++;
-        } else if (op->kind == ISA_OPND_ADDR) {
-            if (op->addr.base_kind == ISA_OPND_REG) {
-                add_ref(nd, op->addr.base, 1, 8, false);
-                want++;
-            }
-            if (op->addr.has_index) {
-                add_ref(nd, op->addr.index, 1, 4, false);
-                want++;
-            }
-        }
-    }
+    ps_refs_ctx c = { nd, nreg, 0 };
+    isa_visit_regs(in, add_ref, &c);
     nd->load = in->op == ISA_OP_LD;
     nd->store = in->op == ISA_OP_ST;
-    return want <= PS_MAX_REFS;
+    return c.want <= PS_MAX_REFS;
 }
 
 /* Must b (later) stay after a (earlier)? */

@@ -81,36 +81,6 @@ static uint32_t find(uint32_t *p, uint32_t x)
     return x;
 }
 
-/* Visit every register operand of `in`: fn(ctx, reg, count, bytes, letter),
- * letter 'd' (written), 's' (read), 'P' / 'q' for predicates. */
-typedef void (*ra_visit_fn)(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l);
-
-static void visit(const isa_inst *in, ra_visit_fn fn, void *ctx)
-{
-    if (in->op >= ISA_OP_COUNT)
-        return;
-    const isa_shape sh = isa_ops[in->op].shape;
-    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
-        const isa_operand *op = &in->o[o];
-        const char l = isa_shape_letter(sh, in->nopnd, o);
-        unsigned vec;
-        const isa_type t = isa_opnd_type(in, o, &vec);
-        const uint32_t b = (unsigned)t < ISA_T_COUNT ? isa_types[t].bytes : 4;
-        if (op->kind == ISA_OPND_REG && (l == 'd' || l == 's'))
-            fn(ctx, op->reg, vec, b, l);
-        else if (op->kind == ISA_OPND_PRED && (l == 'P' || l == 'q'))
-            fn(ctx, op->reg, 1, 0, l);
-        else if (op->kind == ISA_OPND_ADDR) {
-            if (op->addr.base_kind == ISA_OPND_REG)
-                fn(ctx, op->addr.base, 1, 8, 's');
-            if (op->addr.has_index) {
-                const isa_type it = (isa_type)op->addr.index_type;
-                fn(ctx, op->addr.index, 1, it < ISA_T_COUNT ? isa_types[it].bytes : 4, 's');
-            }
-        }
-    }
-}
-
 /* ---- units ---- */
 
 static void see_reg(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
@@ -307,7 +277,7 @@ static bool build_units(ra *r)
     for (uint32_t i = 0; i < nv + npred; i++)
         r->unit_of[i] = NONE32;
     for (uint32_t pc = 0; pc < r->n; pc++)
-        visit(&r->code[pc], see_reg, r);
+        isa_visit_regs(&r->code[pc], see_reg, r);
     r->nu = 0;
     /* units in order of first appearance: the colouring order */
     for (uint32_t pc = 0; pc < r->n; pc++) {
@@ -374,7 +344,7 @@ static bool build_units(ra *r)
     ref_ctx c = { r, 0, 0, true };
     for (uint32_t pc = 0; pc < r->n; pc++) {
         r->ref_first[pc] = c.nref;
-        visit(&r->code[pc], add_ref, &c);
+        isa_visit_regs(&r->code[pc], add_ref, &c);
     }
     r->ref_first[r->n] = c.nref;
     r->refs = malloc((c.nref + 1) * sizeof *r->refs);
@@ -383,7 +353,7 @@ static bool build_units(ra *r)
     c.count_only = false;
     c.nref = 0;
     for (uint32_t pc = 0; pc < r->n; pc++)
-        visit(&r->code[pc], add_ref, &c);
+        isa_visit_regs(&r->code[pc], add_ref, &c);
     return true;
 }
 
@@ -554,9 +524,9 @@ static bool liveness(ra *r)
             }
             memcpy(nin, lo, cw * sizeof *nin);
             comp_ctx c = { r->nvreg, ns, nin, true };
-            visit(&r->code[pc], comp_ref, &c);
+            isa_visit_regs(&r->code[pc], comp_ref, &c);
             c.defs = false;
-            visit(&r->code[pc], comp_ref, &c);
+            isa_visit_regs(&r->code[pc], comp_ref, &c);
             if (memcmp(nin, li, cw * sizeof *nin)) {
                 memcpy(li, nin, cw * sizeof *nin);
                 changed = true;
@@ -646,7 +616,7 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
                 p++;
         }
         dead_ctx c = { r, cs, 0, 0 };
-        visit(&r->code[pc], dead_def, &c);
+        isa_visit_regs(&r->code[pc], dead_def, &c);
         b += c.bytes;
         ub += c.ubytes;
     }
