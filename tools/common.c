@@ -268,8 +268,22 @@ static void block_signals(sigset_t *old)
     sigprocmask(SIG_BLOCK, &set, old);
 }
 
+/* A device or FIFO (sgemu_output_in_place): written as it is. */
+static int write_in_place(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("cannot write '%s': %s", path, strerror(errno));
+    bool bad = fwrite(data, 1, n, f) != n;
+    if (fclose(f) != 0 || bad)
+        return cli_error("cannot write '%s'", path);
+    return 0;
+}
+
 int cli_write_atomic(const char *path, const void *data, size_t n)
 {
+    if (sgemu_output_in_place(path))
+        return write_in_place(path, data, n);
     size_t plen = strlen(path);
     if (plen + 16 > sizeof tmp_path)
         return cli_error("output path '%s' is too long", path);

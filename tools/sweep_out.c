@@ -170,14 +170,19 @@ static void json_cell(FILE *f, const char *v)
 static int write_file_atomic(const char *path, void (*fill)(FILE *, void *), void *user)
 {
     char tmp[2200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    const bool in_place = sgemu_output_in_place(path);     /* /dev/null, a FIFO */
+    if (in_place)
+        snprintf(tmp, sizeof tmp, "%s", path);
+    else
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
         return cli_error("cannot write '%s': %s", path, strerror(errno));
     fill(f, user);
     bool bad = ferror(f);
-    if (fclose(f) || bad || rename(tmp, path)) {
-        remove(tmp);
+    if (fclose(f) || bad || (!in_place && rename(tmp, path))) {
+        if (!in_place)
+            remove(tmp);
         return cli_error("cannot write '%s'", path);
     }
     return 0;

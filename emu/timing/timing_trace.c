@@ -24,6 +24,12 @@ int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
                   uint32_t slots)
 {
     memset(tr, 0, sizeof *tr);
+    if (sgemu_output_in_place(path)) {    /* no temporary: tmp_path stays NULL */
+        tr->f = fopen(path, "w");
+        if (!tr->f)
+            return -1;
+        goto opened;
+    }
     size_t n = strlen(path) + 16;
     tr->tmp_path = malloc(n);
     if (!tr->tmp_path)
@@ -47,6 +53,7 @@ int tm_trace_open(tm_trace *tr, const char *path, uint64_t limit, uint32_t ncu,
         tr->tmp_path = NULL;
         return -1;
     }
+opened:
     tr->path = path;
     tr->limit = limit ? limit : TM_TRACE_DEFAULT_LIMIT;
     tr->first = true;
@@ -137,7 +144,9 @@ int tm_trace_close(tm_trace *tr, bool keep)
     int bad = ferror(tr->f);
     bad |= fclose(tr->f) != 0;
     tr->f = NULL;
-    if (!keep || bad) {
+    if (!tr->tmp_path) {
+        /* written in place */
+    } else if (!keep || bad) {
         unlink(tr->tmp_path);
     } else if (rename(tr->tmp_path, tr->path) != 0) {
         unlink(tr->tmp_path);

@@ -86,7 +86,11 @@ int emu_tracew_open(emu_trace_writer **wp, const char *path, const isa_kernel *k
         emu_tracew_close(w, NULL, false, NULL, 0);
         return SGEMU_EXIT_INTERNAL;
     }
-    sprintf(w->tmp, "%s.tmp%ld", path, (long)getpid());
+    /* a device or FIFO is written in place (no rename over it) */
+    if (sgemu_output_in_place(path))
+        strcpy(w->tmp, path);
+    else
+        sprintf(w->tmp, "%s.tmp%ld", path, (long)getpid());
     w->f = fopen(w->tmp, "wb");
     if (!w->f) {
         snprintf(msg, msgn, "cannot write trace '%s': %s", path, strerror(errno));
@@ -199,7 +203,8 @@ int emu_tracew_close(emu_trace_writer *w, const sgemu_stats *st, bool keep,
     }
     if (w->f && fclose(w->f))
         w->failed = true;
-    if (keep && !w->failed && rename(w->tmp, w->path)) {
+    const bool in_place = w->tmp && w->path && !strcmp(w->tmp, w->path);
+    if (keep && !w->failed && !in_place && rename(w->tmp, w->path)) {
         w->failed = true;
     }
     if (keep && w->failed) {
@@ -207,7 +212,7 @@ int emu_tracew_close(emu_trace_writer *w, const sgemu_stats *st, bool keep,
             snprintf(msg, msgn, "cannot write trace '%s'", w->path);
         rc = SGEMU_EXIT_USER;
     }
-    if (w->f && (!keep || w->failed))
+    if (w->f && (!keep || w->failed) && !in_place)
         remove(w->tmp);
     ZSTD_freeCCtx(w->cz);
     free(w->in);

@@ -337,6 +337,11 @@ void sgemu_request_stop(void);
 bool sgemu_stop_requested(void);
 void sgemu_clear_stop(void);
 
+/* True when output path exists and is not a regular file or a directory (a
+ * device such as /dev/null, a FIFO): sgemu writes it in place instead of
+ * renaming a temporary over it (emu/output_path.c). */
+bool sgemu_output_in_place(const char *path);
+
 /* Where check mode's undefined-result notes go (a FILE *; default stderr). */
 void sgemu_set_note_stream(void *stdio_file);
 

@@ -12,6 +12,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "../test_file.h"
 
 static const char *const dir = cli_tmpdir;
@@ -134,6 +139,48 @@ static void test_trace_limit_warns(void **state)
     expect(&r, 1, "--trace-limit: expected a positive count");
 }
 
+/* An output path that is a FIFO (or a device such as /dev/null) is written
+ * in place: it is still a FIFO afterwards, and its reader got the whole
+ * trace.  A temporary renamed over it would leave a regular file there (as
+ * root, over /dev/null too). */
+static void test_output_to_fifo(void **state)
+{
+    (void)state;
+    char fifo[600], got[600];
+    snprintf(fifo, sizeof fifo, "%s/out.fifo", dir);
+    snprintf(got, sizeof got, "%s/fifo.json", dir);
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {           /* the reader: copies the FIFO into a file */
+        FILE *in = fopen(fifo, "r"), *out = fopen(got, "w");
+        int c;
+        while (in && out && (c = getc(in)) != EOF)
+            putc(c, out);
+        _exit(in && out && fclose(out) == 0 ? 0 : 1);
+    }
+    cli_result r = cli_run("run " VADD " --trace %s", fifo);
+    /* a reader still waiting for a writer (sgemu never opened the FIFO)
+     * gets its end of file here */
+    int wfd = open(fifo, O_WRONLY | O_NONBLOCK);
+    if (wfd >= 0)
+        close(wfd);
+    int st = 0;
+    assert_int_equal(waitpid(child, &st, 0), child);
+    expect(&r, 0, NULL);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    struct stat sb;
+    assert_int_equal(stat(fifo, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    char *text = test_slurp(got, NULL);
+    assert_non_null(strstr(text, "\"traceEvents\""));
+    assert_non_null(strstr(text, "]}"));
+    free(text);
+    unlink(fifo);
+    unlink(got);
+}
+
 /* One work-group per compute unit is "1 work-group/CU", not "work-groups". */
 static void test_singular_work_group(void **state)
 {
@@ -251,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_help_lists_version),
         cmocka_unit_test(test_buffer_type_mismatch_warns),
         cmocka_unit_test(test_trace_limit_warns),
+        cmocka_unit_test(test_output_to_fifo),
         cmocka_unit_test(test_singular_work_group),
         cmocka_unit_test(test_man_page),
         cmocka_unit_test(test_bash_completion),
