@@ -298,6 +298,16 @@ static uint64_t bitsf(double d, uint32_t bits)
     return v;
 }
 
+/* The `bits`-bit two's-complement value in the low bits of v. */
+static int64_t sign_extend(uint64_t v, uint32_t bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    const uint64_t sign = UINT64_C(1) << (bits - 1);
+    v &= (sign << 1) - 1;
+    return (int64_t)(v ^ sign) - (int64_t)sign;
+}
+
 /* Atomic operations (GEN_ATOMIC_*: IGA's AtomicIntegerOp, then the float
  * ones) on a value of `bits` bits: the new memory value from the old one and
  * the operands a (and b for compare-and-swap); false for an unknown op.
@@ -306,8 +316,7 @@ static bool atomic_op(uint32_t op, uint32_t bits, uint64_t old, uint64_t a, uint
                       uint64_t *out)
 {
     const uint64_t m = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-    const int64_t so = bits == 64 ? (int64_t)old : (int64_t)(int32_t)(uint32_t)old;
-    const int64_t sa = bits == 64 ? (int64_t)a : (int64_t)(int32_t)(uint32_t)a;
+    const int64_t so = sign_extend(old, bits), sa = sign_extend(a, bits);
     const bool fl = op >= GEN_ATOMIC_FADD && op <= GEN_ATOMIC_FCMPWR;
     const double fo = fl ? fbits(old, bits) : 0, fa = fl ? fbits(a, bits) : 0;
     switch (op) {
@@ -387,6 +396,24 @@ static int atomic_lanes(emu_run *run, gen_thread *t, const gen_inst *in, uint32_
         }
     }
     return more < 0 ? run->fault->code : 0;
+}
+
+/* Untyped atomic float operation (HDC, DC1; IGA's MT1A_UF and MT1A_A64_UF):
+ * [10:8] the operation in IGA's order (1 max, 2 min, 3 compare-and-swap,
+ * 4 add, 5 subtract), [12] SIMD8 (else SIMD16; A64 is always SIMD8 and its
+ * [12] must be 0: 32-bit data), [13] the old value is returned. */
+static int float_atomic(emu_run *run, gen_thread *t, const gen_inst *in, bool a64)
+{
+    static const uint32_t ops[8] = { UINT32_MAX, GEN_ATOMIC_FMAX, GEN_ATOMIC_FMIN,
+                                     GEN_ATOMIC_FCMPWR, GEN_ATOMIC_FADD, GEN_ATOMIC_FSUB,
+                                     UINT32_MAX, UINT32_MAX };
+    const uint32_t op = ops[desc_bits(in->desc, 8, 3)];
+    if (op == UINT32_MAX || (a64 && desc_bits(in->desc, 12, 1)))
+        return gen_fault(run, t, UINT32_MAX, SGEMU_EXIT_USER,
+                         "float atomic message 0x%08x is not supported by sgemu", in->desc);
+    const uint32_t simd = a64 || desc_bits(in->desc, 12, 1) ? 8 : 16;
+    return atomic_lanes(run, t, in, op, 32, simd, a64 ? 8 : 4, hdc_bti(in, a64), simd * 4,
+                        desc_bits(in->desc, 13, 1));
 }
 
 /* Untyped atomic integer operation (HDC): A32 (SLM or a surface; [12]
@@ -651,6 +678,8 @@ int gen_exec_send(emu_run *run, gen_thread *t, const gen_inst *in)
     case GEN_H_BLOCK_READ: return block(run, t, in, false);
     case GEN_H_BLOCK_WRITE: return block(run, t, in, true);
     case GEN_H_A64_ATOMIC: return atomic(run, t, in, true);
+    case GEN_H_UNTYPED_FLOAT_ATOMIC: return float_atomic(run, t, in, false);
+    case GEN_H_A64_FLOAT_ATOMIC: return float_atomic(run, t, in, true);
     case GEN_H_A64_SCATTERED_READ: return a64_scattered(run, t, in, false);
     case GEN_H_A64_SCATTERED_WRITE: return a64_scattered(run, t, in, true);
     case GEN_H_UNTYPED_READ:

@@ -203,6 +203,13 @@ static void send_op(const gen_inst *in, tm_op *o)
         atomic = true;
         bytes = bits(d, 12, 1) ? 8 : 4;
         break;
+    case GEN_H_UNTYPED_FLOAT_ATOMIC:
+        o->space = (uint8_t)bti_space(d);
+        /* fall through */
+    case GEN_H_A64_FLOAT_ATOMIC:
+        atomic = true;
+        bytes = 4;
+        break;
     case GEN_H_BLOCK_WRITE:
         store = true;
         /* fall through */

@@ -467,6 +467,46 @@ static void gen9_lrp(void **state)
         free(args[b].data);
 }
 
+/* Gen9's float atomic messages (fatomic in gen9.cl): a subtraction, a
+ * minimum and a maximum over integer values, so every order gives the same
+ * exact result; a NaN operand (subtracted as 0) leaves min and max
+ * unchanged (a number wins over NaN).  The returned old values are each the
+ * maximum of the initial value and some of the operands: never above the
+ * final maximum, never below the initial value. */
+static void gen9_float_atomics(void **state)
+{
+    (void)state;
+    for (uint32_t w = 8; w <= 32; w *= 2) {
+        const uint32_t n = 96;
+        sgemu_argval args[3] = { buffer(4 * 4), buffer(n * 4), buffer(n * 4) };
+        float *g = (float *)args[0].data, *v = (float *)args[1].data;
+        const float *old = (const float *)args[2].data;
+        g[0] = 1000.0f;
+        g[1] = 50.0f;
+        g[2] = -50.0f;
+        g[3] = -7.0f;
+        uint32_t seed = 17 + w;
+        float sum = 0, lo = 50.0f, hi = -50.0f;
+        for (uint32_t i = 0; i < n; i++) {
+            v[i] = i == 5 ? NAN : (float)(lcg(&seed) % 201) - 100.0f;
+            if (i == 5)
+                continue;
+            sum += v[i];
+            lo = v[i] < lo ? v[i] : lo;
+            hi = v[i] > hi ? v[i] : hi;
+        }
+        gen9_run("fatomic", w, "-cl-std=CL2.0", args, n);
+        assert_true(g[0] == 1000.0f - sum);
+        assert_true(g[1] == lo);
+        assert_true(g[2] == hi);
+        assert_true(g[3] == (hi > -7.0f ? hi : -7.0f));
+        for (uint32_t i = 0; i < n; i++)
+            assert_true(old[i] >= -7.0f && old[i] <= g[3]);
+        for (int b = 0; b < 3; b++)
+            free(args[b].data);
+    }
+}
+
 /* IGC's IEEE double division and square root on Gen9: math.invm / rsqtm
  * and madm, which sgemu emulates (docs/gen.md, "The IEEE macros").  Over
  * operands of every magnitude, special values included, the results must
@@ -1777,6 +1817,7 @@ int main(void)
         cmocka_unit_test(gen9_smov),
         cmocka_unit_test(gen9_u64_float),
         cmocka_unit_test(gen9_float_u64),
+        cmocka_unit_test(gen9_float_atomics),
         cmocka_unit_test(gen9_cmp_overlap),
         cmocka_unit_test(gen9_callret),
         cmocka_unit_test(byval_pieces),

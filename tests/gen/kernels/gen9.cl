@@ -61,3 +61,16 @@ kernel void float_u64(global const float *f, global const ulong *a, global ulong
     o[i] = convert_ulong(f[i]);
     u[i] = convert_uint_sat(a[i]);
 }
+
+/* float atomics on global memory: on skl IGC builds atomic_fetch_sub, _min
+ * and _max of atomic_float as HDC A64 float atomic messages (MT1A_A64_UF),
+ * with the old value returned where the kernel reads it */
+__attribute__((intel_reqd_sub_group_size(WIDTH)))
+kernel void fatomic(global atomic_float *g, global const float *v, global float *old)
+{
+    size_t i = get_global_id(0);
+    atomic_fetch_sub(&g[0], isnan(v[i]) ? 0.0f : v[i]);
+    atomic_fetch_min(&g[1], v[i]);
+    atomic_fetch_max(&g[2], v[i]);
+    old[i] = atomic_fetch_max(&g[3], v[i]);
+}
