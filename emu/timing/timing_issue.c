@@ -299,11 +299,8 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         case COLL_UOP_MEDIA_STORE: {
             uint32_t rows = u->rows ? u->rows : 1, per = u->bytes / rows;
             uint64_t x = u->addr & 0xffffffffu, y = u->addr >> 32;
-            done = s;
-            for (uint32_t row = 0; row < rows; row++)
-                done = max64(done, tm_mem_block(&m->mem, ci, s, ISA_SPACE_GLOBAL,
-                                                tm_image_addr(u->image, x, y + row, u->pitch),
-                                                per, u->kind == COLL_UOP_MEDIA_STORE));
+            done = tm_mem_rows(&m->mem, ci, s, tm_image_addr(u->image, x, y, u->pitch),
+                               u->pitch, rows, per, u->kind == COLL_UOP_MEDIA_STORE);
             break;
         }
         default:

@@ -35,7 +35,7 @@ static int cache_init(tm_cache *c, const tm_cache_cfg *cc, uint32_t line)
     c->pow2 = (c->sets & (c->sets - 1)) == 0;
     c->set_mask = c->sets - 1;
     /* not cleared: a set's ways [used, ways) are never read (see
-     * cache_access), and clearing the L1s of every CU was a tenth of a
+     * cache_lookup), and clearing the L1s of every CU was a tenth of a
      * short timing run */
     c->way = malloc((size_t)c->sets * c->ways * sizeof *c->way);
     c->used = calloc(c->sets, sizeof *c->used);
@@ -58,15 +58,13 @@ static void cache_free(tm_cache *c)
  * used ones, and a miss in a set not yet full takes the next empty way
  * (the way the least-stamp rule picks: empty ways have stamp 0, the first
  * wins) without a scan. */
-static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, uint64_t ln,
-                                                                   uint64_t want)
+static inline __attribute__((always_inline)) uint64_t cache_lookup(tm_cache *c, uint64_t ln,
+                                                                   uint64_t want, uint64_t now)
 {
-    if (!c->sets)
-        return want;
     uint64_t set = c->pow2 ? (ln & c->set_mask) : ln % c->sets;
     tm_way *way = c->way + (size_t)set * c->ways;
     uint32_t used = c->used[set];
-    uint64_t tag = ln + 1, now = ++c->clock;
+    uint64_t tag = ln + 1;
     for (uint32_t w = 0; w < used; w++)
         if (way[w].tag == tag) {
             uint64_t missing = want & ~way[w].sectors;
@@ -91,6 +89,15 @@ static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, 
     way[victim].stamp = now;
     way[victim].sectors = want;
     return want;
+}
+
+/* A lookup ticks the cache's clock; a cache of size 0 holds nothing. */
+static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, uint64_t ln,
+                                                                   uint64_t want)
+{
+    if (!c->sets)
+        return want;
+    return cache_lookup(c, ln, want, ++c->clock);
 }
 
 /* Port times are fixed point, PORT_FRAC bits below the cycle, so that a
@@ -219,8 +226,12 @@ static uint32_t atomic_packets(const uint64_t *addr, uint32_t n, uint32_t shift)
     return packets;
 }
 
+/* A mask of one sector (every mask without sectors) is counted without
+ * the popcount, a library call on a baseline x86-64 build. */
 static inline uint32_t count_sectors(uint64_t mask)
 {
+    if (!(mask & (mask - 1)))
+        return mask != 0;
     return (uint32_t)__builtin_popcountll(mask);
 }
 
@@ -228,9 +239,10 @@ static inline uint32_t count_sectors(uint64_t mask)
  * at t; returns data time.  The L1 port is held per line (one tag); the
  * L2 and DRAM ports per sector moved: the L1's missing sectors go to the
  * L2, the L2's missing ones to DRAM.  Without sectors `want` is 1 and a
- * sector is the line. */
-static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want,
-                             bool store, bool atomic, uint32_t same_addr)
+ * sector is the line.  Inlined into each access's loop over its lines. */
+static inline __attribute__((always_inline)) uint64_t
+line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, bool store,
+             bool atomic, uint32_t same_addr)
 {
     const emu_timing_cfg *tc = m->tc;
     sgemu_timing *st = m->st;
@@ -276,6 +288,96 @@ static uint64_t line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, ui
         done += (uint64_t)(same_addr - 1) * tc->atomic_ii;
     }
     return done;
+}
+
+/* The line requests of one access without sectors or atomics (each line
+ * whole, `want` 1), as line_request makes them, with what they read and
+ * write kept in locals for the access: the caches' geometry and clocks
+ * and the ports' free times are read once and written back once
+ * (plain_end), and the statistics follow from the access's line and miss
+ * counts, without a count per line.  Below PLAIN_MIN_LINES lines the
+ * copies in and out cost more than they save (vector_add's one- and
+ * two-line accesses): those go line by line. */
+#define PLAIN_MIN_LINES 4
+
+typedef struct plain {
+    tm_cache l1, l2;               /* copies: clocks written back */
+    tm_cache *l1_home, *l2_home;   /* l1_home NULL: no L1; l2 of size 0: all miss */
+    uint64_t l1_free, l2_free, dram_free;
+    uint64_t l1_occ, l2_occ, dram_occ;
+    uint64_t l1_lat, l2_lat, dram_lat, store_lat;
+    uint64_t lines, l1_misses, l2_misses;
+} plain;
+
+static inline __attribute__((always_inline)) void plain_begin(plain *p, tm_mem *m, uint32_t cu)
+{
+    const emu_timing_cfg *tc = m->tc;
+    p->l1_home = tc->l1.size ? &m->l1[cu] : NULL;
+    p->l2_home = &m->l2;
+    p->l1 = m->l1[cu];
+    p->l2 = m->l2;
+    p->l1_free = m->l1_free[cu];
+    p->l2_free = m->l2_free;
+    p->dram_free = m->dram_free;
+    p->l1_occ = m->l1_occ;
+    p->l2_occ = m->l2_sector_occ;
+    p->dram_occ = m->dram_sector_occ;
+    p->l1_lat = tc->l1.latency;
+    p->l2_lat = tc->l2.latency;
+    p->dram_lat = tc->dram_latency;
+    p->store_lat = tc->l1.size ? tc->l1.latency : tc->l2.latency;
+    p->lines = p->l1_misses = p->l2_misses = 0;
+}
+
+static inline __attribute__((always_inline)) uint64_t plain_line(plain *p, uint64_t t,
+                                                                 uint64_t ln, bool store)
+{
+    uint64_t s = t;
+    p->lines++;
+    if (p->l1_home) {
+        s = port_take(&p->l1_free, t, p->l1_occ);
+        if (!store) {
+            if (!cache_lookup(&p->l1, ln, 1, ++p->l1.clock))
+                return s + p->l1_lat;
+            p->l1_misses++;
+        }
+    }
+    uint64_t s2 = port_take(&p->l2_free, s, p->l2_occ), done;
+    if (p->l2.sets && !cache_lookup(&p->l2, ln, 1, ++p->l2.clock)) {
+        done = s2 + p->l2_lat;
+    } else {
+        p->l2_misses++;
+        done = port_take(&p->dram_free, s2, p->dram_occ) + p->dram_lat;
+    }
+    return store ? s + p->store_lat : done;
+}
+
+static inline __attribute__((always_inline)) void plain_end(const plain *p, tm_mem *m,
+                                                            uint32_t cu, bool store)
+{
+    sgemu_timing *st = m->st;
+    uint32_t lb = m->sector_shift;   /* the line's bytes, log2: no sectors */
+    uint64_t n2 = p->lines;          /* requests reaching the L2 */
+    if (p->l1_home) {
+        p->l1_home->clock = p->l1.clock;
+        m->l1_free[cu] = p->l1_free;
+        st->requests[TM_LEVEL_L1] += p->lines;
+        st->bytes[TM_LEVEL_L1] += p->lines << lb;
+        if (!store) {
+            st->hits[TM_LEVEL_L1] += p->lines - p->l1_misses;
+            st->misses[TM_LEVEL_L1] += p->l1_misses;
+            n2 = p->l1_misses;
+        }
+    }
+    p->l2_home->clock = p->l2.clock;
+    m->l2_free = p->l2_free;
+    m->dram_free = p->dram_free;
+    st->requests[TM_LEVEL_L2] += n2;
+    st->bytes[TM_LEVEL_L2] += n2 << lb;
+    st->hits[TM_LEVEL_L2] += n2 - p->l2_misses;
+    st->misses[TM_LEVEL_L2] += p->l2_misses;
+    st->requests[TM_LEVEL_DRAM] += p->l2_misses;
+    st->bytes[TM_LEVEL_DRAM] += p->l2_misses << lb;
 }
 
 /* The sectors of line ln that bytes [lo, hi] touch. */
@@ -359,12 +461,19 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         t = max64(t, m->atom_free[cu]);
         m->atom_free[cu] = t + (uint64_t)m->tc->atomic_cu_ii * atomic_packets(addr, n, shift);
     }
-    /* the sectors each line is asked for (all of a line without sectors) */
-    uint64_t want[2 * 64];
-    if (m->sector_shift == shift) {
+    uint64_t done = t;
+    if (m->sector_shift == shift && !atomic && nl >= PLAIN_MIN_LINES) {
+        plain p;
+        plain_begin(&p, m, cu);
         for (uint32_t j = 0; j < nl; j++)
-            want[j] = 1;
+            done = max64(done, plain_line(&p, t, lines[j], store));
+        plain_end(&p, m, cu, store);
+    } else if (m->sector_shift == shift) {   /* all of each line */
+        for (uint32_t j = 0; j < nl; j++)
+            done = max64(done, line_request(m, cu, t, lines[j], 1, store, atomic, same));
     } else {
+        /* the sectors each line is asked for */
+        uint64_t want[2 * 64];
         for (uint32_t j = 0; j < nl; j++)
             want[j] = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -377,10 +486,9 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                     want[j] |= sector_mask(lo, hi, ln, shift, m->sector_shift);
             }
         }
+        for (uint32_t j = 0; j < nl; j++)
+            done = max64(done, line_request(m, cu, t, lines[j], want[j], store, atomic, same));
     }
-    uint64_t done = t;
-    for (uint32_t j = 0; j < nl; j++)
-        done = max64(done, line_request(m, cu, t, lines[j], want[j], store, atomic, same));
     return done;
 }
 
@@ -458,6 +566,34 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     return s + (atomic ? tc->slm_atomic_latency : tc->slm_latency) + (degree - 1) + serial;
 }
 
+/* The lines of a range [addr, hi] that does not wrap, in order, at most
+ * 2 x 64 (tm_mem_global's lines for one address): without sectors, into
+ * an access begun with plain_begin. */
+static inline __attribute__((always_inline)) uint64_t
+range_plain(plain *p, uint32_t shift, uint64_t t, uint64_t addr, uint64_t hi, bool store)
+{
+    uint64_t done = t, last = hi >> shift;
+    uint32_t nl = 0;
+    for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++)
+        done = max64(done, plain_line(p, t, ln, store));
+    return done;
+}
+
+/* Line by line, each line asked for the sectors the range covers (1, the
+ * whole line, without sectors). */
+static uint64_t range_lines(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint64_t hi,
+                              bool store)
+{
+    uint32_t shift = m->l2.line_shift;
+    uint64_t done = t, last = hi >> shift;
+    uint32_t nl = 0;
+    for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++)
+        done = max64(done, line_request(m, cu, t, ln,
+                                        sector_mask(addr, hi, ln, shift, m->sector_shift),
+                                        store, false, 1));
+    return done;
+}
+
 uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
                       uint64_t addr, uint32_t bytes, bool store)
 {
@@ -470,6 +606,31 @@ uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
             a[n++] = addr + o;
         return tm_mem_local(m, cu, t, a, n, bb, store, false);
     }
-    uint64_t a[1] = { addr };
-    return tm_mem_global(m, cu, t, a, 1, bytes, store, false);
+    return tm_mem_rows(m, cu, t, addr, 0, 1, bytes, store);
+}
+
+/* Each row is one range, with the lines tm_mem_global finds for one
+ * address: a row whose range wraps touches none. */
+uint64_t tm_mem_rows(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint32_t pitch,
+                     uint32_t rows, uint32_t bytes, bool store)
+{
+    uint32_t shift = m->l2.line_shift;
+    uint64_t span = (bytes ? bytes : 1) - 1, done = t;
+    if (m->sector_shift != shift || rows < PLAIN_MIN_LINES) {
+        for (uint32_t r = 0; r < rows; r++) {
+            uint64_t a = addr + (uint64_t)r * pitch;
+            if (a + span >= a)
+                done = max64(done, range_lines(m, cu, t, a, a + span, store));
+        }
+        return done;
+    }
+    plain p;
+    plain_begin(&p, m, cu);
+    for (uint32_t r = 0; r < rows; r++) {
+        uint64_t a = addr + (uint64_t)r * pitch;
+        if (a + span >= a)
+            done = max64(done, range_plain(&p, shift, t, a, a + span, store));
+    }
+    plain_end(&p, m, cu, store);
+    return done;
 }

@@ -132,6 +132,11 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
 /* A contiguous block message [addr, addr + bytes) (block I/O). */
 uint64_t tm_mem_block(tm_mem *m, uint32_t cu, uint64_t t, isa_space space,
                       uint64_t addr, uint32_t bytes, bool store);
+/* A 2D block message of global memory: `rows` rows of `bytes` bytes from
+ * addr, pitch bytes apart, all issued at t (an image block's rows, which
+ * tm_image_addr places pitch apart). */
+uint64_t tm_mem_rows(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint32_t pitch,
+                     uint32_t rows, uint32_t bytes, bool store);
 
 /* ---- Chrome trace (timing_trace.c) ---- */
 typedef struct tm_trace {
