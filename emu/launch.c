@@ -398,8 +398,12 @@ bool sgemu_regalloc_enabled(void)
 void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math_temps *mt)
 {
     const char *e = getenv("SGEMU_REMAT"), *u = getenv("SGEMU_UNIFORM");
+    /* SGEMU_PRESCHED=all reorders every block of a compiled kernel on any
+     * config: the corpus A/B tests run the scheduler so (docs/regalloc.md) */
+    const char *ps = getenv("SGEMU_PRESCHED");
     *o = (isa_ra_opts){ .no_remat = e && strcmp(e, "0") == 0,
-                        .width = u && strcmp(u, "0") == 0 ? 0 : width };
+                        .width = u && strcmp(u, "0") == 0 ? 0 : width,
+                        .presched_all = ps && strcmp(ps, "all") == 0 };
     if (!cfg)
         return;
     if (cfg->timing.allow_spill)

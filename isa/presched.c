@@ -14,7 +14,10 @@
  * The order keeps every dependence: a register or predicate read after the
  * write it reads, a write after the reads and writes of that register before
  * it, a store after every load and store before it and a load after the
- * stores before it.  Anything that is not lane-wise arithmetic that cannot
+ * stores before it.  The Sethi-Ullman numbers follow only the reads and
+ * overwrites of values (vISA's RAW and WAW edges): an overwrite of what
+ * earlier instructions read, and memory order, constrain the order and
+ * nothing else.  Anything that is not lane-wise arithmetic that cannot
  * fault (division and remainder stay), a move, a conversion, a plain load
  * or a plain store stays where it is, and the
  * stretches between such fixed instructions are scheduled apart: nothing
@@ -120,18 +123,24 @@ static bool refs(const isa_inst *in, uint32_t nreg, ps_node *nd)
     return c.want <= PS_MAX_REFS;
 }
 
-/* Must b (later) stay after a (earlier)? */
-static bool depends(const ps_node *a, const ps_node *b)
+/* Must b (later) stay after a (earlier)?  PS_ORDER: only its place (it
+ * overwrites what a reads, or memory orders them); PS_FLOW: it reads or
+ * overwrites what a writes, which is what the Sethi-Ullman numbers follow. */
+#define PS_ORDER 1u
+#define PS_FLOW 2u
+
+static unsigned depends(const ps_node *a, const ps_node *b)
 {
+    unsigned d = 0;
     if ((a->store && (b->load || b->store)) || (a->load && b->store))
-        return true;
+        d = PS_ORDER;
     for (unsigned i = 0; i < a->nref; i++)
         for (unsigned j = 0; j < b->nref; j++) {
             const ps_ref *x = &a->ref[i], *y = &b->ref[j];
             if ((x->write || y->write) && x->reg < y->reg + y->n && y->reg < x->reg + x->n)
-                return true;
+                d |= x->write ? PS_FLOW : PS_ORDER;
         }
-    return false;
+    return d;
 }
 
 /* Schedule stretch code[a..b) (all movable) into order[0..b-a) (indices
@@ -144,10 +153,12 @@ static bool schedule(const isa_inst *code, uint32_t a, uint32_t b, uint32_t nreg
     const size_t words = (m + 63) / 64;
     ps_node *nd = malloc(m * sizeof *nd);
     uint64_t *pred = calloc((size_t)m * words, sizeof *pred);   /* pred[j] bit i: i -> j */
+    uint64_t *flow = calloc((size_t)m * words, sizeof *flow);   /* the PS_FLOW ones */
     uint32_t *su = calloc(m, sizeof *su), *left = calloc(m, sizeof *left);
     uint32_t *tmp = malloc(m * sizeof *tmp);
     uint8_t *done = calloc(m, 1);
-    bool ok = nd && pred && su && left && tmp && done;
+    bool ok = nd && pred && flow && su && left && tmp && done;
+    unsigned d;
     for (uint32_t i = 0; ok && i < m; i++) {
         refs(&code[a + i], nreg, &nd[i]);
         for (unsigned k = 0; k < nd[i].nref; k++) {
@@ -161,8 +172,10 @@ static bool schedule(const isa_inst *code, uint32_t a, uint32_t b, uint32_t nreg
     }
     for (uint32_t j = 0; ok && j < m; j++)
         for (uint32_t i = 0; i < j; i++)
-            if (depends(&nd[i], &nd[j])) {
+            if ((d = depends(&nd[i], &nd[j])) != 0) {
                 pred[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+                if (d & PS_FLOW)
+                    flow[(size_t)j * words + i / 64] |= 1ull << (i % 64);
                 left[i]++;
             }
     /* Sethi-Ullman numbers, in stream order (predecessors first): the
@@ -171,7 +184,7 @@ static bool schedule(const isa_inst *code, uint32_t a, uint32_t b, uint32_t nreg
     for (uint32_t j = 0; ok && j < m; j++) {
         uint32_t np = 0;
         for (uint32_t i = 0; i < j; i++)
-            if (pred[(size_t)j * words + i / 64] >> (i % 64) & 1)
+            if (flow[(size_t)j * words + i / 64] >> (i % 64) & 1)
                 tmp[np++] = i;
         for (uint32_t x = 1; x < np; x++)          /* insertion sort by number */
             for (uint32_t y = x; y > 0 && su[tmp[y - 1]] > su[tmp[y]]; y--) {
@@ -209,6 +222,7 @@ static bool schedule(const isa_inst *code, uint32_t a, uint32_t b, uint32_t nreg
     }
     free(nd);
     free(pred);
+    free(flow);
     free(su);
     free(left);
     free(tmp);

@@ -1262,7 +1262,8 @@ static bool analyse(ra *r)
 /* Scheduling for pressure (presched.c; docs/regalloc.md): each block of at
  * least PRESCHED_MIN_BLOCK instructions whose peak is over o->presched_bytes
  * per lane is reordered, and the new order kept only if that block's peak
- * falls by o->presched_gain_bytes or more.  False: out of memory. */
+ * falls by o->presched_gain_bytes or more; with o->presched_all, every
+ * block of that size, kept.  False: out of memory. */
 #define PRESCHED_MIN_BLOCK 10u
 
 static bool presched(ra *r, const isa_ra_opts *o, isa_ra_stats *st)
@@ -1282,13 +1283,14 @@ static bool presched(ra *r, const isa_ra_opts *o, isa_ra_stats *st)
         if (hi - lo < PRESCHED_MIN_BLOCK)
             continue;
         const uint32_t before = demand_in(r, lo, hi, &peak);
-        if (before <= o->presched_bytes)
+        if (before <= o->presched_bytes && !o->presched_all)
             continue;
         memcpy(keep, r->code + lo, (hi - lo) * sizeof *keep);
         if (!isa_presched_block(r->code, r->n, lo, hi, r->nvreg, r->k->npred))
             continue;
         ok = analyse(r);
-        if (ok && demand_in(r, lo, hi, &peak) + o->presched_gain_bytes <= before) {
+        if (ok && (o->presched_all ||
+                   demand_in(r, lo, hi, &peak) + o->presched_gain_bytes <= before)) {
             st->presched_blocks++;
             continue;
         }
@@ -1373,7 +1375,7 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     const uint32_t slot_base = (in->private_mem + 7u) & ~7u;
     uint32_t slots = 0, peak = 0, d = 0;
     bool ok = analyse(&r);
-    if (ok && opts && opts->presched_bytes && in->compiled)
+    if (ok && opts && (opts->presched_bytes || opts->presched_all) && in->compiled)
         ok = presched(&r, opts, st);
     if (ok)
         st->live_bytes_before = d = demand(&r, &peak);

@@ -568,8 +568,10 @@ typedef struct isa_ra_opts {
     /* Scheduling for pressure (isa/presched.c), compiled kernels only: a
      * block whose live set exceeds presched_bytes per lane is reordered,
      * and the order kept if its peak falls by presched_gain_bytes or more.
-     * 0: never. */
+     * 0: never.  presched_all: every block of a compiled kernel is
+     * reordered and kept, whatever its live set (A/B tests). */
     uint32_t presched_bytes, presched_gain_bytes;
+    bool presched_all;
     bool scalar_broadcast;      /* a broadcast from a uniform lane is uniform */
 } isa_ra_opts;
 

@@ -848,6 +848,23 @@ static void allocate_presched(const isa_kernel *k, isa_kernel *out, isa_ra_stats
     assert_int_equal(errs, 0);
 }
 
+/* Assemble src as a kernel the front end translated (so it is reordered)
+ * and allocate it as allocate_presched does. */
+static void presched_compiled(const char *src, isa_kernel *k, isa_kernel *a, isa_ra_stats *st)
+{
+    assemble(src, k);
+    k->compiled = 1;
+    allocate_presched(k, a, st);
+}
+
+/* The opcodes of a, in order, are want[0..n). */
+static void assert_ops(const isa_kernel *a, const isa_opcode *want, uint32_t n)
+{
+    assert_int_equal(a->ninst, n);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(a->inst[i].op, want[i]);
+}
+
 /* Six terms of one load, then their sum (u32: 4 bytes each).  As written,
  * all six are live before the first add: after `mul r7` the live set is
  * {r0 r2 r3 r4 r5 r6 r7} (into it {r0 r1 r2..r6}), 28 bytes per lane.
@@ -893,9 +910,7 @@ static void test_presched_terms_interleaved(void **state)
                                        ISA_OP_ADD, ISA_OP_MUL, ISA_OP_ADD, ISA_OP_MUL,
                                        ISA_OP_ADD, ISA_OP_MUL, ISA_OP_ADD, ISA_OP_MUL,
                                        ISA_OP_ADD, ISA_OP_ST };
-    assert_int_equal(a.ninst, sizeof want / sizeof *want);
-    for (uint32_t i = 0; i < a.ninst; i++)
-        assert_int_equal(a.inst[i].op, want[i]);
+    assert_ops(&a, want, sizeof want / sizeof *want);
     same_results(&k, &a);
 
     /* Not over the threshold: left as it is. */
@@ -962,9 +977,7 @@ static void test_presched_barrier_and_memory_kept(void **state)
     (void)state;
     isa_kernel k, a;
     isa_ra_stats st;
-    assemble(fenced, &k);
-    k.compiled = 1;
-    allocate_presched(&k, &a, &st);
+    presched_compiled(fenced, &k, &a, &st);
     assert_int_equal(st.presched_blocks, 0);
     assert_int_equal(st.live_bytes, 28);
     for (uint32_t i = 0; i < a.ninst; i++)      /* the barrier splits the block */
@@ -972,9 +985,7 @@ static void test_presched_barrier_and_memory_kept(void **state)
     isa_regalloc_free(&a);
     isa_kernel_free(&k);
 
-    assemble(stored, &k);
-    k.compiled = 1;
-    allocate_presched(&k, &a, &st);
+    presched_compiled(stored, &k, &a, &st);
     assert_int_equal(st.presched_blocks, 1);
     assert_int_equal(st.live_bytes, 16);
     /* the memory accesses keep their order: ld in, st out, ld out, st out */
@@ -986,6 +997,62 @@ static void test_presched_barrier_and_memory_kept(void **state)
             assert_int_equal(a.inst[i].op, mem[m++]);
         }
     assert_int_equal(m, 4);
+    same_results(&k, &a);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* An index overwritten after the addresses computed from it (a loop's
+ * increment): `add r0` must stay after the three mads that read the old r0,
+ * but that order is all it asks.  The Sethi-Ullman numbers follow only the
+ * values an instruction reads or overwrites (vISA's G4_Sched counts RAW and
+ * WAW edges), so `add r0` needs 8 (mov 4, its own 4), not the 32 the three
+ * addresses would add (12 each: mov 4 + 8) if the reads it overwrites
+ * counted.  Bottom up: st, mov r13, add r12; then add r0 (8) before add
+ * r11 (32); each mad is ready once its load and add r0 are placed and goes
+ * next to its load:
+ *   mov r0; mad r1; ld r4; mul r7; mad r2; ld r5; mul r8; add r10;
+ *   mad r3; ld r6; mul r9; add r11; add r0; add r12; mov r13; st
+ * As written the three addresses (8 bytes each) and r0 are live together,
+ * 32 bytes per lane; after, at most r0, one term or sum and one address:
+ * 20 (r0 counts 8: the u64 mads read it whole).  (Counting the
+ * overwritten reads, add r0 would tie add r11 at 32 and go above every
+ * load, the mads with it: 32 again, and the block restored.) */
+static const char war[] =
+    ".kernel war\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    mad.u64 r1, r0, 4, %in\n"
+    "    mad.u64 r2, r0, 4, %in\n"
+    "    mad.u64 r3, r0, 4, %in\n"
+    "    add.u32 r0, r0, 7\n"
+    "    ld.global.u32 r4, [r1]\n"
+    "    ld.global.u32 r5, [r2]\n"
+    "    ld.global.u32 r6, [r3]\n"
+    "    mul.u32 r7, r4, 3\n"
+    "    mul.u32 r8, r5, 5\n"
+    "    mul.u32 r9, r6, 9\n"
+    "    add.u32 r10, r7, r8\n"
+    "    add.u32 r11, r10, r9\n"
+    "    add.u32 r12, r11, r0\n"
+    "    mov.u32 r13, %global_id.x\n"
+    "    st.global.u32 [%out + r13*4], r12\n";
+
+static void test_presched_overwritten_reads_not_counted(void **state)
+{
+    (void)state;
+    isa_kernel k, a;
+    isa_ra_stats st;
+    presched_compiled(war, &k, &a, &st);
+    assert_int_equal(st.presched_blocks, 1);
+    assert_int_equal(st.live_bytes, 20);
+    static const isa_opcode want[] = { ISA_OP_MOV, ISA_OP_MAD, ISA_OP_LD,  ISA_OP_MUL,
+                                       ISA_OP_MAD, ISA_OP_LD,  ISA_OP_MUL, ISA_OP_ADD,
+                                       ISA_OP_MAD, ISA_OP_LD,  ISA_OP_MUL, ISA_OP_ADD,
+                                       ISA_OP_ADD, ISA_OP_ADD, ISA_OP_MOV, ISA_OP_ST };
+    assert_ops(&a, want, sizeof want / sizeof *want);
+    /* add r0 (an immediate 7) sits between add r11 and add r12 */
+    assert_int_equal(a.inst[12].o[2].kind, ISA_OPND_IMM);
+    assert_int_equal(a.inst[12].o[2].imm, 7);
     same_results(&k, &a);
     isa_regalloc_free(&a);
     isa_kernel_free(&k);
@@ -1018,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_text_round_trip),
         cmocka_unit_test(test_presched_terms_interleaved),
         cmocka_unit_test(test_presched_barrier_and_memory_kept),
+        cmocka_unit_test(test_presched_overwritten_reads_not_counted),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
