@@ -586,11 +586,12 @@ static uint64_t range_lines(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, u
 {
     uint32_t shift = m->l2.line_shift;
     uint64_t done = t, last = hi >> shift;
+    bool sectors = m->sector_shift != shift;
     uint32_t nl = 0;
-    for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++)
-        done = max64(done, line_request(m, cu, t, ln,
-                                        sector_mask(addr, hi, ln, shift, m->sector_shift),
-                                        store, false, 1));
+    for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++) {
+        uint64_t want = sectors ? sector_mask(addr, hi, ln, shift, m->sector_shift) : 1;
+        done = max64(done, line_request(m, cu, t, ln, want, store, false, 1));
+    }
     return done;
 }
 
