@@ -32,7 +32,9 @@ the bytes per lane live at once.  At width W the kernel needs ceil(live bytes x 
 registers (docs/timing-model.md, Occupancy); where that is above the config's
 registers per thread (the larger of the normal and large-GRF modes),
 `spv2asm --config C --sg W` allocates with that budget and its spill bytes and
-instruction count (spill code included) are the row's.
+instruction count (spill code included) are the row's.  So is a kernel
+with elementary functions, or with sub-group broadcasts on a config with
+`device.scalar_broadcast`, in any case: its live set is the config's.
 
 Exit status: 0 ok (the table written), 1 bad usage or a tool missing.
 docs/igc-comparison.md explains the table and the disagreements.
@@ -62,7 +64,7 @@ def config_values(path):
     (plain `key: value` lines of its device section)."""
     want = {"name": None, "ocloc_target": None, "subgroup_widths": None,
             "grf_registers_per_thread": "128", "grf_bytes_per_register": "32",
-            "large_grf_registers_per_thread": "0", "fp64": "1"}
+            "large_grf_registers_per_thread": "0", "fp64": "1", "scalar_broadcast": "0"}
     section = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"^(\w+):\s*(#.*)?$", line)
@@ -76,7 +78,7 @@ def config_values(path):
         return None
     want["widths"] = [int(w) for w in want["subgroup_widths"].strip("[]").split(",")]
     for k in ("grf_registers_per_thread", "grf_bytes_per_register",
-              "large_grf_registers_per_thread", "fp64"):
+              "large_grf_registers_per_thread", "fp64", "scalar_broadcast"):
         want[k] = int(want[k])
     return want
 
@@ -198,6 +200,9 @@ def isa_entries(dumps, width):
     return out
 
 
+# the broadcasts device.scalar_broadcast makes scalars (isa/uniform.c)
+BCAST_OPS = ["sub_group_broadcast", "intel_sub_group_broadcast",
+             "sub_group_non_uniform_broadcast"]
 # the ISA_OPF_MATH mnemonics (include/sgemu/opcodes.def)
 MATH_OPS = ["atan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
             "log1p", "erf", "erfc", "tgamma", "lgamma", "atan2", "cbrt", "hypot", "exp", "exp10",
@@ -226,8 +231,11 @@ def sgemu_kernel(sgemu, path, kernel, width, config=None):
     # an elementary function holds the config's temporaries (docs/regalloc.md):
     # such a kernel's live set depends on the config and width
     math = any(re.match(r"\s+(?:@\S+\s+)?(%s)\.f" % "|".join(MATH_OPS), l) for l in lines)
+    # so does a sub-group broadcast's on a config whose broadcasts from a
+    # uniform lane are scalars (device.scalar_broadcast)
+    bcast = any(re.match(r"\s+(?:@\S+\s+)?(%s)\." % "|".join(BCAST_OPS), l) for l in lines)
     return {"instrs": len(lines), "live_bytes": int(before.group(1)) if before else int(m.group(5)),
-            "spill_bytes": int(m.group(7)), "math": math}
+            "spill_bytes": int(m.group(7)), "math": math, "bcast": bcast}
 
 
 def sgemu_fits(k, cfg, width):
@@ -308,7 +316,8 @@ def main():
                 for cname, c in cfgs.items():
                     for w in c["widths"]:
                         sk = res[("sgemu", f, k, w)]
-                        if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2]):
+                        if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2] or
+                                                  (sk["bcast"] and c["scalar_broadcast"])):
                             later[(f, k, cname, w)] = ex.submit(
                                 sgemu_kernel, a.sgemu, os.path.join(a.src, f), k, w,
                                 os.path.join(a.src, "configs", cname + ".yaml"))
@@ -341,8 +350,8 @@ def main():
                     if "error" in sk:
                         row["sgemu_error"] = sk["error"]
                     else:
-                        # with elementary functions, the live set of this
-                        # config and width (their temporaries)
+                        # with elementary functions or scalar broadcasts,
+                        # the live set of this config and width
                         sw = spilled.get((f, k, cname, w), sk)
                         need, have, fits = sgemu_fits(sw, c, w)
                         # where the live set does not fit, the allocation
