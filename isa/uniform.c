@@ -51,10 +51,10 @@ static bool uniform_src(const isa_operand *op, const uint8_t *uni, uint32_t nvre
 /* Does the collective leave its result as one scalar for the sub-group?
  * A reduction's tree ends in one (IGC reads it back through a <0;1,0>
  * region; a clustered one has a value per cluster).  A broadcast's result
- * is the same in every lane too; IGC for most targets builds it as a full
- * per-lane register (an indirect mov of all lanes from the source's lane),
- * so it counts per lane, but where scalar_broadcast is set (IGC for DG2:
- * one SIMD1 indirect mov) a sub-group broadcast from a uniform lane
+ * is the same in every lane too; IGC for Gen9 and Xe-LP builds it as a
+ * per-lane register (an indirect mov with a per-lane address), so it counts
+ * per lane, but where scalar_broadcast is set (IGC for DG2 and PVC: one
+ * SIMD1 indirect mov) a sub-group broadcast from a uniform lane
  * index is one scalar (docs/regalloc.md, Uniform values). */
 static bool uniform_result(const isa_inst *in, const uint8_t *uni, uint32_t nvreg,
                            bool scalar_broadcast)

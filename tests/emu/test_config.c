@@ -146,6 +146,7 @@ static void test_device_configs(void **state)
     assert_int_equal(c.large_grf_threads, 32);  /* 8 XVEs x 4 */
     assert_int_equal(c.threads_per_cu, 64);     /* 8 XVEs x 8 */
     assert_false(emu_config_supports_width(&c, 8));
+    assert_int_equal(c.scalar_broadcast, 1);      /* ocloc -device pvc: a SIMD1 mov */
 
     assert_int_equal(emu_config_load_bundled("nvidia-h100", &c, &d), 0);
     assert_int_equal(c.compute_units, 132);

@@ -758,6 +758,66 @@ static void test_scalar_broadcast(void **state)
     }
 }
 
+/* The same from a bundled config (emu_ra_opts), at W = 32: four u64
+ * components loaded, broadcast from lane 0, the results stored, then the
+ * components stored too (conformance_bcast.cl vb_T16's shape, four wide;
+ * item i uses vector i & 3, so that the run stays in the test's buffers).
+ * Per lane, out of the last broadcast and through the mad, r0 or r10 with
+ * r2-r5 and r6-r9 hold 8 + 32 + 32 = 72 bytes (36 registers of 64 B).
+ * Where a broadcast leaves a scalar, r6-r9 are 32 bytes per thread, 1 per
+ * lane: the peak is the first store, r10 8 + r2-r5 32 + 1 + its spread
+ * payload 8 = 49 (25 registers).  IGC builds a scalar for dg2-g10 and pvc
+ * (its vISA: one SIMD1 move), per-lane registers for skl and tgllp. */
+static const char bcast_u64[] =
+    ".kernel bcast_u64\n.regalloc\n.arg out global u64\n.arg in global u64\n"
+    "    and.u64 r0, %global_id.x, 3\n"
+    "    mad.u64 r1, r0, 32, %in\n"
+    "    ld.global.u64 r2, [r1]\n"
+    "    ld.global.u64 r3, [r1 + 8]\n"
+    "    ld.global.u64 r4, [r1 + 16]\n"
+    "    ld.global.u64 r5, [r1 + 24]\n"
+    "    sub_group_broadcast.u64 r6, r2, 0\n"
+    "    sub_group_broadcast.u64 r7, r3, 0\n"
+    "    sub_group_broadcast.u64 r8, r4, 0\n"
+    "    sub_group_broadcast.u64 r9, r5, 0\n"
+    "    mad.u64 r10, r0, 64, %out\n"
+    "    st.global.u64 [r10], r6\n"
+    "    st.global.u64 [r10 + 8], r7\n"
+    "    st.global.u64 [r10 + 16], r8\n"
+    "    st.global.u64 [r10 + 24], r9\n"
+    "    st.global.u64 [r10 + 32], r2\n"
+    "    st.global.u64 [r10 + 40], r3\n"
+    "    st.global.u64 [r10 + 48], r4\n"
+    "    st.global.u64 [r10 + 56], r5\n";
+
+static void test_scalar_broadcast_configs(void **state)
+{
+    (void)state;
+    static const struct { const char *config; uint32_t live; } c[] = {
+        { "intel-gen9-gt2", 72 }, { "intel-xe-lp", 72 },
+        { "intel-xe-hpg", 49 }, { "intel-xe-hpc", 49 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        emu_config cfg;
+        isa_diags d;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(emu_config_load_bundled(c[i].config, &cfg, &d), 0);
+        isa_diags_free(&d);
+        isa_ra_opts o;
+        isa_math_temps mt;
+        emu_ra_opts(&cfg, 32, &o, &mt);
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(bcast_u64, &k);
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
+        assert_int_equal(st.spilled_values, 0);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
 /* A uniform value is never the one spilled: at W = 16 with 8 bytes the
  * peak (9, out of the load at 3) holds r0, r2u and r3; r0 is read there,
  * r2 is uniform, so r3 goes (stored after 3, filled before 4 and 7). */
@@ -1082,6 +1142,7 @@ int main(void)
         cmocka_unit_test(test_uniform_values),
         cmocka_unit_test(test_uniform_not_spilled),
         cmocka_unit_test(test_scalar_broadcast),
+        cmocka_unit_test(test_scalar_broadcast_configs),
         cmocka_unit_test(test_text_round_trip),
         cmocka_unit_test(test_presched_terms_interleaved),
         cmocka_unit_test(test_presched_barrier_and_memory_kept),
