@@ -107,6 +107,9 @@ static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, 
  * 1/65536 cycle, so a ratio that is a whole number stays exact. */
 #define PORT_FRAC 16
 
+/* Entries of the L2's per-line atomic state (a power of two). */
+#define TM_ATOM_LINES 4096u
+
 static uint64_t occ(uint32_t bytes, uint32_t bw)
 {
     return bw ? (bytes + bw - 1) / bw : 0;
@@ -147,6 +150,13 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->atom_free = calloc(ncu, sizeof *m->atom_free);
     if (!m->l1 || !m->l1_free || !m->slm_free || !m->slm || !m->atom_free)
         return -1;
+    if (tc->atomic_l2_contended) {
+        m->atom_line = calloc(TM_ATOM_LINES, sizeof *m->atom_line);
+        if (!m->atom_line)
+            return -1;
+        m->atom_switch_fx = (uint64_t)tc->atomic_l2_contended << PORT_FRAC;
+        m->atom_word_fx = (uint64_t)(tc->atomic_l2_word * (double)(1u << PORT_FRAC) + 0.5);
+    }
     for (uint32_t i = 0; i < ncu; i++)
         if (cache_init(&m->l1[i], &tc->l1, line))
             return -1;
@@ -180,6 +190,7 @@ void tm_mem_free(tm_mem *m)
     free(m->slm_free);
     free(m->slm);
     free(m->atom_free);
+    free(m->atom_line);
     cache_free(&m->l2);
     memset(m, 0, sizeof *m);
 }
@@ -226,6 +237,28 @@ static uint32_t atomic_packets(const uint64_t *addr, uint32_t n, uint32_t shift)
     return packets;
 }
 
+/* Of the lanes on line ln: the most on one address (*k) and the distinct
+ * addresses (*words). */
+static void line_lanes(const uint64_t *addr, uint32_t n, uint64_t ln, uint32_t shift,
+                       uint32_t *k, uint32_t *words)
+{
+    *k = 1;
+    *words = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (addr[i] >> shift != ln)
+            continue;
+        uint32_t c = 0, first = 1;
+        for (uint32_t j = 0; j < n; j++) {
+            c += addr[j] == addr[i];
+            first &= !(j < i && addr[j] == addr[i]);
+        }
+        *k = c > *k ? c : *k;
+        *words += first;
+    }
+    if (!*words)
+        *words = 1;
+}
+
 /* A mask of one sector (every mask without sectors) is counted without
  * the popcount, a library call on a baseline x86-64 build. */
 static inline uint32_t count_sectors(uint64_t mask)
@@ -235,6 +268,34 @@ static inline uint32_t count_sectors(uint64_t mask)
     return (uint32_t)__builtin_popcountll(mask);
 }
 
+/* The L2's atomic unit on line ln, for an atomic of CU cu arriving at t
+ * with k lanes on the line's busiest word and `words` words of the line:
+ * the cycles from t until that word's last lane is done.  One CU's lanes
+ * follow each other memory.atomic.interval apart, and so do its atomics
+ * (its path already spaces them).  An atomic that finds the line still
+ * busy with another CU's lanes queues behind them, and then each of its
+ * lanes takes l2_contended_interval, or l2_word_cycles a word of its
+ * packet if that is more (docs/timing-model.md: the packets of many CUs
+ * interleave there, and cost more than one CU's own). */
+static uint64_t atom_line_wait(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint32_t k,
+                               uint32_t words)
+{
+    struct tm_atom_line *e = &m->atom_line[ln & (TM_ATOM_LINES - 1)];
+    if (e->tag != ln + 1)
+        *e = (struct tm_atom_line){ .tag = ln + 1, .free = 0, .cu = cu };
+    const uint64_t t_fx = t << PORT_FRAC;
+    const bool contended = e->cu != cu && e->free > t_fx;
+    uint64_t op = (uint64_t)m->tc->atomic_ii << PORT_FRAC, start = t_fx;
+    if (contended) {
+        op = max64(m->atom_switch_fx, words * m->atom_word_fx);
+        start = e->free;
+    }
+    e->free = max64(e->free, start + k * op);
+    e->cu = cu;
+    const uint64_t last = start + (uint64_t)(k - 1) * op;
+    return ((last + (1u << PORT_FRAC) - 1) >> PORT_FRAC) - t;
+}
+
 /* One line request for sectors `want` of line ln arriving at the CU's L1
  * at t; returns data time.  The L1 port is held per line (one tag); the
  * L2 and DRAM ports per sector moved: the L1's missing sectors go to the
@@ -242,7 +303,7 @@ static inline uint32_t count_sectors(uint64_t mask)
  * sector is the line.  Inlined into each access's loop over its lines. */
 static inline __attribute__((always_inline)) uint64_t
 line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, bool store,
-             bool atomic, uint32_t same_addr)
+             bool atomic, uint32_t same_addr, uint32_t words)
 {
     const emu_timing_cfg *tc = m->tc;
     sgemu_timing *st = m->st;
@@ -285,7 +346,8 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
         /* the atomic unit sits at the L2: its latency replaces the hit latency */
         if (tc->atomic_latency > tc->l2.latency)
             done += tc->atomic_latency - tc->l2.latency;
-        done += (uint64_t)(same_addr - 1) * tc->atomic_ii;
+        done += m->atom_line ? atom_line_wait(m, cu, s2, ln, same_addr, words)
+                             : (uint64_t)(same_addr - 1) * tc->atomic_ii;
     }
     return done;
 }
@@ -461,6 +523,15 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         t = max64(t, m->atom_free[cu]);
         m->atom_free[cu] = t + (uint64_t)m->tc->atomic_cu_ii * atomic_packets(addr, n, shift);
     }
+    /* per line of an atomic: the lanes on its busiest word and its words
+     * (the L2's per-line state), else the access's busiest address */
+    uint32_t lk[2 * 64], lw[2 * 64];
+    for (uint32_t j = 0; atomic && j < nl; j++) {
+        lk[j] = same;
+        lw[j] = 1;
+        if (m->atom_line)
+            line_lanes(addr, n, lines[j], shift, &lk[j], &lw[j]);
+    }
     uint64_t done = t;
     if (m->sector_shift == shift && !atomic && nl >= PLAIN_MIN_LINES) {
         plain p;
@@ -470,7 +541,8 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         plain_end(&p, m, cu, store);
     } else if (m->sector_shift == shift) {   /* all of each line */
         for (uint32_t j = 0; j < nl; j++)
-            done = max64(done, line_request(m, cu, t, lines[j], 1, store, atomic, same));
+            done = max64(done, line_request(m, cu, t, lines[j], 1, store, atomic,
+                                            atomic ? lk[j] : 1, atomic ? lw[j] : 1));
     } else {
         /* the sectors each line is asked for */
         uint64_t want[2 * 64];
@@ -487,7 +559,8 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
             }
         }
         for (uint32_t j = 0; j < nl; j++)
-            done = max64(done, line_request(m, cu, t, lines[j], want[j], store, atomic, same));
+            done = max64(done, line_request(m, cu, t, lines[j], want[j], store, atomic,
+                                            atomic ? lk[j] : 1, atomic ? lw[j] : 1));
     }
     return done;
 }
@@ -590,7 +663,7 @@ static uint64_t range_lines(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, u
     uint32_t nl = 0;
     for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++) {
         uint64_t want = sectors ? sector_mask(addr, hi, ln, shift, m->sector_shift) : 1;
-        done = max64(done, line_request(m, cu, t, ln, want, store, false, 1));
+        done = max64(done, line_request(m, cu, t, ln, want, store, false, 1, 1));
     }
     return done;
 }

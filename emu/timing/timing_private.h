@@ -103,6 +103,14 @@ typedef struct tm_mem {
     uint64_t *l1_free;    /* per CU port (fixed point: timing_mem.c) */
     uint64_t *slm_free;   /* per CU port */
     uint64_t *atom_free;  /* per CU global-atomic path */
+    /* the L2's atomic state of a line (memory.atomic.l2_contended_interval):
+     * direct mapped by line number, a colliding line takes the entry */
+    struct tm_atom_line {
+        uint64_t tag;     /* line number + 1; 0: empty */
+        uint64_t free;    /* fixed point: its last queued lane is done */
+        uint32_t cu;      /* the CU whose atomic used it last */
+    } *atom_line;
+    uint64_t atom_switch_fx, atom_word_fx;
     tm_slm_stats *slm;    /* per CU */
     tm_cache l2;
     uint64_t l2_free, dram_free;   /* fixed point, as l1_free */

@@ -82,6 +82,8 @@ typedef struct emu_timing_cfg {
     uint32_t atomic_latency;    /* at L2 */
     uint32_t atomic_ii;         /* per extra lane on one address */
     uint32_t atomic_cu_ii;      /* CU atomic path: per line or same-address lane */
+    uint32_t atomic_l2_contended;   /* L2: an atomic after another CU's on its line */
+    double atomic_l2_word;      /* L2: cycles a contended packet holds its line a word */
 } emu_timing_cfg;
 
 #endif
