@@ -798,14 +798,14 @@ static void test_scalar_broadcast_configs(void **state)
         { "intel-xe-hpg", 49 }, { "intel-xe-hpc", 49 },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-        emu_config cfg;
+        emu_config target;
         isa_diags d;
         memset(&d, 0, sizeof d);
-        assert_int_equal(emu_config_load_bundled(c[i].config, &cfg, &d), 0);
+        assert_int_equal(emu_config_load_bundled(c[i].config, &target, &d), 0);
         isa_diags_free(&d);
         isa_ra_opts o;
         isa_math_temps mt;
-        emu_ra_opts(&cfg, 32, &o, &mt);
+        emu_ra_opts(&target, 32, &o, &mt);
         isa_kernel k, a;
         isa_ra_stats st;
         assemble(bcast_u64, &k);
