@@ -551,7 +551,7 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         for (uint32_t i = 0; i < n; i++) {
             uint64_t lo = addr[i], hi = lo + span;
             for (uint64_t ln = lo >> shift; ln <= hi >> shift; ln++) {
-                uint32_t j = range ? (uint32_t)(ln - lines[0]) : 0;
+                uint32_t j = range && nl ? (uint32_t)(ln - lines[0]) : 0;
                 while (!range && j < nl && lines[j] != ln)
                     j++;
                 if (j < nl)
