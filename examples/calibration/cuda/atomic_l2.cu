@@ -1,76 +1,11 @@
 // atomic_l2.cu - global atomics from many SMs on the same lines of the H100's
 // L2: k lanes a word, 32 / k words of one line a step, 8 steps on 8 lines,
-// B SMs on their own lines or on the same ones.  One block per SM of W warps runs n iterations of 8
-// independent atom.global.add.u32; lane l (< A, the others idle) of step j
-// adds to word off[8 l + j] (the same table for every warp); each block its
-// own 64 KB or all the same.  Cycles per warp atomic per SM =
-// (t(2n) - t(n)) / (8 n W), from the slowest warp's clock64.
-//   nvcc -O2 -arch=sm_90 atomic_shape.cu -o atomic_shape
-#include <cstdio>
-#include <cstring>
-
-__global__ void rate(unsigned *out, long long *cyc, int n, const unsigned *word, unsigned *h,
-                     int active, int share)
-{
-    h += share ? 0 : 16384 * blockIdx.x;
-    unsigned l = threadIdx.x & 31, sum = 0, one = n > 0;
-    unsigned *a[8];
-    for (int j = 0; j < 8; j++)
-        a[j] = h + word[8 * l + j];
-    __syncthreads();
-    long long t0 = clock64();
-    if (l < active)
-        for (int i = 0; i < n; i++) {
-#pragma unroll
-            for (int j = 0; j < 8; j++) {
-                unsigned r;
-                asm volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(a[j]), "r"(one) : "memory");
-                sum += r;
-            }
-        }
-    __syncwarp();
-    long long t1 = clock64();
-    if (l == 0)
-        cyc[32 * blockIdx.x + threadIdx.x / 32] = t1 - t0;
-    out[1024 * blockIdx.x + threadIdx.x] = sum;
-}
-
-static unsigned *g_out, *g_word, *g_h;
-static long long *g_cyc;
-
-static double run(const char *what, const unsigned *off, int active, int warps, int blocks,
-                  int share)
-{
-    const int n = 64;
-    long long c1[32 * 132], c2[32 * 132], m1 = 0, m2 = 0;
-    cudaMemcpy(g_word, off, 256 * sizeof(unsigned), cudaMemcpyHostToDevice);
-    cudaMemset(g_h, 0, 132 * 16384 * sizeof(unsigned));
-    int nw = warps * blocks;   /* warp w of block b at 32 b + w */
-    rate<<<blocks, 32 * warps>>>(g_out, g_cyc, n, g_word, g_h, active, share);
-    rate<<<blocks, 32 * warps>>>(g_out, g_cyc, n, g_word, g_h, active, share);
-    cudaMemcpy(c1, g_cyc, 32 * blocks * sizeof c1[0], cudaMemcpyDeviceToHost);
-    rate<<<blocks, 32 * warps>>>(g_out, g_cyc, 2 * n, g_word, g_h, active, share);
-    cudaMemcpy(c2, g_cyc, 32 * blocks * sizeof c2[0], cudaMemcpyDeviceToHost);
-    for (int i = 0; i < nw; i++) {
-        int w = i % warps, b = i / warps;
-        long long x1 = c1[32 * b + w], x2 = c2[32 * b + w];
-        m1 = x1 > m1 ? x1 : m1;
-        m2 = x2 > m2 ? x2 : m2;
-    }
-    double r = (double)(m2 - m1) / (8.0 * n * warps);
-    printf("%-44s A=%2d W=%2d B=%3d %s: %8.2f cycles per warp atomic per SM\n", what, active,
-           warps, blocks, blocks == 1 ? "    " : share ? "same" : "own ", r);
-    return r;
-}
-
-/* word of lane l, step j, for k lanes per word, words s words apart,
- * step j starting at word j x step */
-static void shape(unsigned *off, int k, int stride, int step)
-{
-    for (int l = 0; l < 32; l++)
-        for (int j = 0; j < 8; j++)
-            off[8 * l + j] = (unsigned)(j * step + (l / k) * stride);
-}
+// B SMs (one block of W warps each) on their own lines or on the same ones.
+// The kernel and its measurement are atomic_shape.cu's: cycles per warp
+// atomic per SM = (t(2n) - t(n)) / (8 n W), from the slowest warp's clock64.
+//   nvcc -O2 -arch=sm_90 atomic_l2.cu -o atomic_l2   (atomic_shape.cu beside it)
+#define ATOMIC_SHAPE_KERNEL_ONLY
+#include "atomic_shape.cu"   /* the kernel rate(), run() and shape() */
 
 int main()
 {

@@ -72,6 +72,7 @@ static void shape(unsigned *off, int k, int stride, int step)
             off[8 * l + j] = (unsigned)(j * step + (l / k) * stride);
 }
 
+#ifndef ATOMIC_SHAPE_KERNEL_ONLY   /* atomic_l2.cu reuses the kernel and run() */
 int main()
 {
     cudaMalloc(&g_out, 132 * 1024 * sizeof(unsigned));
@@ -161,3 +162,4 @@ int main()
     }
     return 0;
 }
+#endif
