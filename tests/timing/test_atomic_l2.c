@@ -34,24 +34,25 @@ static void lanes(uint64_t *a, bool one_word)
         a[i] = one_word ? 0 : 4 * i;
 }
 
-/* The line is touched once first (a DRAM miss) so that every access after
- * it hits the L2: done = t + 400 (+ the serialisation). */
-static uint64_t warm(tm_mem *m)
+/* Two CUs' memory on config tc (kept in *tc and *st, which it points
+ * to), with line 0 touched once first (a DRAM miss) so that every access
+ * after it hits the L2: done = t + 400 (+ the serialisation). */
+static void open_mem(tm_mem *m, emu_timing_cfg *tc, sgemu_timing *st, uint32_t contended)
 {
+    config(tc, contended, 0.6);
+    memset(st, 0, sizeof *st);
+    assert_int_equal(tm_mem_init(m, tc, 2, st), 0);
     uint64_t a = 0;
-    return tm_mem_global(m, 0, 0, &a, 1, 4, false, true);
+    tm_mem_global(m, 0, 0, &a, 1, 4, false, true);
 }
 
 static void test_contended(void **state)
 {
     (void)state;
     emu_timing_cfg tc;
-    config(&tc, 6, 0.6);
     sgemu_timing st;
-    memset(&st, 0, sizeof st);
     tm_mem m;
-    assert_int_equal(tm_mem_init(&m, &tc, 2, &st), 0);
-    warm(&m);
+    open_mem(&m, &tc, &st, 6);
     uint64_t a[32];
     lanes(a, true);
     /* CU 0 at 1000: uncontended (its own line), 31 x 2 after the first
@@ -81,12 +82,9 @@ static void test_uncontended(void **state)
     (void)state;
     for (int on = 0; on < 2; on++) {
         emu_timing_cfg tc;
-        config(&tc, on ? 6 : 0, 0.6);
         sgemu_timing st;
-        memset(&st, 0, sizeof st);
         tm_mem m;
-        assert_int_equal(tm_mem_init(&m, &tc, 2, &st), 0);
-        warm(&m);
+        open_mem(&m, &tc, &st, on ? 6 : 0);
         uint64_t a[32];
         lanes(a, true);
         assert_int_equal(tm_mem_global(&m, 0, 1000, a, 32, 4, false, true), 1462);
