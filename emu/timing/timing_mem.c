@@ -210,33 +210,6 @@ static uint32_t most_on_one_address(const uint64_t *addr, uint32_t n)
     return most;
 }
 
-/* The packets a global atomic leaves its CU in: per line, one for each
- * lane on that line's busiest address (a packet carries at most one lane
- * of an address).  Lanes on distinct words of one line share packets. */
-static uint32_t atomic_packets(const uint64_t *addr, uint32_t n, uint32_t shift)
-{
-    uint32_t same[64], packets = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        same[i] = 0;
-        for (uint32_t j = 0; j < n; j++)
-            same[i] += addr[j] == addr[i];
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t ln = addr[i] >> shift;
-        uint32_t most = same[i], first = 1;
-        for (uint32_t j = 0; j < n && first; j++) {
-            if (addr[j] >> shift != ln)
-                continue;
-            if (j < i)
-                first = 0;          /* counted at the line's first lane */
-            else if (same[j] > most)
-                most = same[j];
-        }
-        packets += first ? most : 0;
-    }
-    return packets;
-}
-
 /* Of the lanes on line ln: the most on one address (*k) and the distinct
  * addresses (*words). */
 static void line_lanes(const uint64_t *addr, uint32_t n, uint64_t ln, uint32_t shift,
@@ -257,6 +230,26 @@ static void line_lanes(const uint64_t *addr, uint32_t n, uint64_t ln, uint32_t s
     }
     if (!*words)
         *words = 1;
+}
+
+/* The packets a global atomic leaves its CU in: per line, one for each
+ * lane on that line's busiest address (a packet carries at most one lane
+ * of an address).  Lanes on distinct words of one line share packets. */
+static uint32_t atomic_packets(const uint64_t *addr, uint32_t n, uint32_t shift)
+{
+    uint32_t packets = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t ln = addr[i] >> shift;
+        bool first = true;            /* counted at the line's first lane */
+        for (uint32_t j = 0; j < i && first; j++)
+            first = addr[j] >> shift != ln;
+        if (first) {
+            uint32_t k, words;
+            line_lanes(addr, n, ln, shift, &k, &words);
+            packets += k;
+        }
+    }
+    return packets;
 }
 
 /* A mask of one sector (every mask without sectors) is counted without
@@ -514,8 +507,9 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                 top = ln;
         }
     }
-    /* same-address atomics serialise at the atomic unit */
-    uint32_t same = atomic ? most_on_one_address(addr, n) : 1;
+    /* same-address atomics serialise at the atomic unit (per line, below,
+     * where the L2 keeps line state) */
+    uint32_t same = atomic && !m->atom_line ? most_on_one_address(addr, n) : 1;
     /* A global atomic leaves its CU through one atomic path, which sends a
      * packet every atomic.cu_interval cycles; its lines leave when the
      * path is free. */
