@@ -29,10 +29,12 @@ static char *slurp(const char *name)
     return test_slurp(path, NULL);
 }
 
-/* Run example `name` on the H100 config: n iterations, `items` work-items in
- * one work-group of width w; `chain` (u32 indices) for the pointer chase. */
-static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
-                    uint32_t *chain, size_t chain_n)
+/* Run example `name` on the H100 config: n iterations, `groups` work-groups
+ * of `items` work-items of width w; `chain` (u32 indices) for the pointer
+ * chase.  Every other buffer is one table of a word per work-item (at least
+ * 1024), which all groups share. */
+static uint64_t run_groups(const char *name, uint32_t n, uint32_t items, uint32_t groups,
+                           uint32_t w, uint32_t *chain, size_t chain_n)
 {
     char *src = slurp(name);
     isa_kernel k;
@@ -40,7 +42,9 @@ static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
     assert_int_equal(isa_assemble(name, src, strlen(src), &k, &d), 0);
     emu_config cfg;
     assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
-    static uint32_t out[1024];   /* one word per work-item */
+    static uint32_t out[128 * 1024];
+    const size_t out_bytes = 4 * (items * groups > 1024 ? items * groups : 1024);
+    assert_true(out_bytes <= sizeof out);
     uint32_t zeros[1024] = { 0 };
     sgemu_argval args[ISA_MAX_ARGS];
     memset(args, 0, sizeof args);
@@ -57,10 +61,10 @@ static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
                                               .bytes = sizeof zeros };
         } else {
             args[i] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)out,
-                                      .bytes = sizeof out };
+                                      .bytes = out_bytes };
         }
     }
-    sgemu_launch L = { .dims = 1, .global = { items }, .local = { items },
+    sgemu_launch L = { .dims = 1, .global = { items * groups }, .local = { items },
                        .local_given = true, .sg_width = w, .timing = true };
     sgemu_stats st;
     sgemu_fault f;
@@ -74,6 +78,12 @@ static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
     isa_diags_free(&d);
     free(src);
     return c;
+}
+
+static uint64_t run(const char *name, uint32_t n, uint32_t items, uint32_t w,
+                    uint32_t *chain, size_t chain_n)
+{
+    return run_groups(name, n, items, 1, w, chain, chain_n);
 }
 
 /* per-op cycles of a chain of 32 n operations */
@@ -376,51 +386,13 @@ static const atom_l2_shape atom_l2_shapes[] = {
 
 static double atom_l2_rate(const atom_l2_shape *a)
 {
-    char *src = slurp("atom_rate");
-    isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("atom_rate", src, strlen(src), &k, &d), 0);
-    emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
     uint32_t chain[256];
     for (uint32_t l = 0; l < 32; l++)
         for (uint32_t j = 0; j < 8; j++)
             chain[8 * l + j] = 32 * j + l / a->k;
-    const uint32_t items = 256, groups = a->blocks;
-    static uint32_t out[128 * 256], hist[1024];   /* one table for every group */
-    uint64_t c[2];
-    for (int r = 0; r < 2; r++) {
-        sgemu_argval args[ISA_MAX_ARGS];
-        memset(args, 0, sizeof args);
-        for (uint32_t i = 0; i < k.narg; i++) {
-            const char *nm = k.args[i].name;
-            if (k.args[i].kind == ISA_ARG_SCALAR)
-                args[i] = (sgemu_argval){ .kind = SGEMU_VAL_SCALAR, .scalar = 16u << r };
-            else if (!strcmp(nm, "chain"))
-                args[i] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)chain,
-                                          .bytes = sizeof chain };
-            else if (!strcmp(nm, "hist"))
-                args[i] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)hist,
-                                          .bytes = sizeof hist };
-            else
-                args[i] = (sgemu_argval){ .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)out,
-                                          .bytes = sizeof out };
-        }
-        sgemu_launch L = { .dims = 1, .global = { items * groups }, .local = { items },
-                           .local_given = true, .sg_width = 32, .timing = true };
-        sgemu_stats st;
-        sgemu_fault f;
-        int rc = sgemu_run(&k, &cfg, &L, args, &st, &f);
-        if (rc)
-            fprintf(stderr, "atom_rate: %s\n", f.msg);
-        assert_int_equal(rc, 0);
-        c[r] = st.timing->cycles;
-        sgemu_stats_free(&st);
-    }
-    free(src);
-    isa_kernel_free(&k);
-    isa_diags_free(&d);
-    return (double)(c[1] - c[0]) / (8.0 * 16 * 8);
+    uint64_t c1 = run_groups("atom_rate", 16, 256, a->blocks, 32, chain, 256);
+    uint64_t c2 = run_groups("atom_rate", 32, 256, a->blocks, 32, chain, 256);
+    return (double)(c2 - c1) / (8.0 * 16 * 8);
 }
 
 static void test_global_atomics_many_sms(void **state)
