@@ -2,7 +2,7 @@
 """igc_fit.py - the smallest register file in which Intel's compiler (IGC,
 through `ocloc`) compiles each kernel of an OpenCL C file without a spill.
 
-    python3 tools/igc_fit.py --target pvc --width 32 FILE.cl [--lo 16] [--hi 256]
+    python3 tools/igc_fit.py --target pvc --width 32 FILE.cl [--lo 16] [--hi 256] [--no-presched]
 
 IGC's vISA takes `-TotalGRFNum N` (IGC_VISAOptions in the environment) and
 allocates the kernel in an N-register file; its dumped Gen ISA says
@@ -16,6 +16,14 @@ spills in --hi registers) and what IGC did at N - 1 (spilled so many
 bytes, or built no code at all: the smallest file IGC builds at that
 width; "--lo" where N is --lo).  docs/regalloc.md quotes its measurements
 (Two-source shuffles).  About 3 s of CPU per compile.
+
+Below about 100 registers the answer is the pre-RA scheduler's, not the
+kernel's: vISA schedules a block for latency when its pressure is under
+its threshold (`-presched-rp 100` on every Intel target) and keeps the
+new order while that stays at or under 100 registers, for any file of up
+to 128, so the schedule it allocates at N is as long-lived as 100 allows.
+--no-presched turns that scheduler off (docs/regalloc.md, What IGC holds
+in a vector copy).
 
 Exit status: 0 ok, 1 bad usage, a missing file or no ocloc.
 """
@@ -37,6 +45,8 @@ def main():
     ap.add_argument("--lo", type=int, default=16)
     ap.add_argument("--hi", type=int, default=256)
     ap.add_argument("--options", default="-cl-std=CL2.0")
+    ap.add_argument("--no-presched", action="store_true",
+                    help="vISA's pre-RA scheduler off (IGC_EnableVISAPreSched=0)")
     a = ap.parse_args()
     if not shutil.which("ocloc"):
         print("igc_fit.py: ocloc not found (Debian: intel-opencl-icd)", file=sys.stderr)
@@ -56,7 +66,7 @@ def main():
         return 1
     fit = {k: None for k in names}
     fail = {k: (a.lo - 1, None) for k in names}
-    top = spills_at(with_width(src, a.width), a.target, a.width, a.hi, opts)[1]
+    top = spills_at(with_width(src, a.width), a.target, a.width, a.hi, opts, not a.no_presched)[1]
     for k in names:
         if top.get(k) == 0:
             fit[k] = a.hi
@@ -70,7 +80,7 @@ def main():
         # one compile per distinct midpoint: the file compiles as a whole
         mids = sorted({(lo + hi) // 2 for lo, hi in groups})
         for mid in mids:
-            res = spills_at(with_width(src, a.width), a.target, a.width, mid, opts)[1]
+            res = spills_at(with_width(src, a.width), a.target, a.width, mid, opts, not a.no_presched)[1]
             for (lo, hi), ks in groups.items():
                 if (lo + hi) // 2 != mid:
                     continue

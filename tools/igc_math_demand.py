@@ -78,12 +78,16 @@ def kernels(ty, width):
     return ks
 
 
-def spills_at(text, target, width, ngrf, opts="-cl-std=CL2.0"):
+def spills_at(text, target, width, ngrf, opts="-cl-std=CL2.0", presched=True):
     """(ocloc's exit status, {kernel: spill bytes, 0 where it fits}) for the
     OpenCL C source text compiled in an ngrf-register file: the kernels IGC
-    built at width in that file (tools/igc_fit.py uses it too)."""
-    r, dumps = compile_dump(text, target, opts,
-                            env={"IGC_VISAOptions": "-TotalGRFNum %d" % ngrf})
+    built at width in that file (tools/igc_fit.py uses it too).  presched
+    False turns vISA's pre-RA scheduler off (IGC_EnableVISAPreSched=0: IGC
+    sets vISA's own -nopresched itself, over IGC_VISAOptions)."""
+    env = {"IGC_VISAOptions": "-TotalGRFNum %d" % ngrf}
+    if not presched:
+        env["IGC_EnableVISAPreSched"] = "0"
+    r, dumps = compile_dump(text, target, opts, env=env)
     out = {}
     for name, asm in dumps.items():
         m = re.match(r".*_simd(\d+)_.*\.asm$", name)
