@@ -102,6 +102,8 @@ static int placement_alloc(tm_model *m)
         uint32_t u = m->tc->pipe[p].units ? m->tc->pipe[p].units : 1;
         m->unit_off[p] = m->unit_total;
         m->unit_n[p] = u;
+        m->unitset[p] = m->unit_total | u << 16;
+        m->pipe_ii[p] = m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1;
         m->unit_total += u;
     }
     for (uint32_t s = 0; s < m->nsched; s++)
@@ -129,8 +131,7 @@ static void prepare_insts(tm_model *m)
         tm_inst *ti = &m->inst[pc];
         ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
         ti->xtag = tm_inst_xtag(ti);
-        ti->unitset = ti->has_pipe ? m->unit_off[ti->pipe] | m->unit_n[ti->pipe] << 16
-                                   : UINT32_MAX;
+        ti->unitset = ti->has_pipe ? m->unitset[ti->pipe] : UINT32_MAX;
         ti->shared = tm_inst_shared(ti, m->tc);
         uint32_t n = 0;
         for (uint32_t i = 0; i < ti->nsrc && n != TM_FLAT_NONE; i++)
@@ -145,7 +146,7 @@ static void prepare_insts(tm_model *m)
                 ti->flat[n++] = (uint16_t)s;
             }
         ti->nflat = (uint8_t)n;
-        uint32_t ii = m->tc->pipe[ti->pipe].ii ? m->tc->pipe[ti->pipe].ii : 1;
+        uint32_t ii = m->pipe_ii[ti->pipe];
         ti->alu_fast = ti->kind == TM_K_ALU && !ti->fills && !ti->spills && ti->has_pipe &&
                        ti->passes >= 1;
         ti->occ = (uint32_t)ti->passes * ii;

@@ -52,7 +52,8 @@ static bool thread_shared(const tm_cu *c, const tm_thread *th)
            (th->atlast && w->atlast == w->left);
 }
 
-void tm_set_shared(tm_cu *c, uint32_t t)
+/* Slot t's flag and the count from its state. */
+static inline void set_shared(tm_cu *c, uint32_t t)
 {
     uint8_t sh = thread_shared(c, &c->th[t]);
     c->nshared += (uint32_t)sh - c->shared[t];
@@ -67,7 +68,7 @@ static void set_shared_atlast(const tm_model *m, tm_cu *c, uint32_t wg, uint32_t
     uint32_t base = wg * m->sgs, nsg = c->wg[wg].nsg;
     for (uint32_t i = 0; i < nsg; i++)
         if (c->th[base + i].atlast || base + i == t)
-            tm_set_shared(c, base + i);
+            set_shared(c, base + i);
 }
 
 /* Slot t's flag, after its state changed; when that changes its
@@ -78,7 +79,7 @@ static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
     bool al = (th->state == TH_RUN || th->state == TH_BLOCKED) && th->ti &&
               th->cur + 1 >= th->nrec;
     if (al == th->atlast) {
-        tm_set_shared(c, t);
+        set_shared(c, t);
         return;
     }
     th->atlast = al;

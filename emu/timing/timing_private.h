@@ -319,6 +319,8 @@ typedef struct tm_model {
     size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
     uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
     uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
+    uint32_t unitset[TM_PIPE_COUNT];   /* per pipe: unit_off | unit_n << 16 */
+    uint32_t pipe_ii[TM_PIPE_COUNT];   /* per pipe: its issue interval (0 given: 1) */
     tm_hent *heap;                  /* CUs by (next_time, index) */
     uint64_t wg_next, age, end;
     double resident_integral;
@@ -360,7 +362,7 @@ static inline uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p
 /* When pipe p, started at s for `passes`, takes its next instruction. */
 static inline uint64_t pipe_free_after(const tm_model *m, tm_pipe p, uint64_t s, uint32_t passes)
 {
-    return s + (uint64_t)passes * (m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1);
+    return s + (uint64_t)passes * m->pipe_ii[p];
 }
 
 /* Occupy pipe p of slot t's EU from max(t0, unit free) for `passes`;
@@ -378,8 +380,7 @@ static inline uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint
 
 static inline uint64_t pipe_done(const tm_model *m, tm_pipe p, uint64_t start, uint32_t passes)
 {
-    const tm_pipe_cfg *pc = &m->tc->pipe[p];
-    return start + pc->latency + (uint64_t)(passes - 1) * (pc->ii ? pc->ii : 1);
+    return start + m->tc->pipe[p].latency + (uint64_t)(passes - 1) * m->pipe_ii[p];
 }
 
 
@@ -522,7 +523,6 @@ void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n);
 void tm_issue(tm_model *m, uint32_t ci, uint32_t ti, uint64_t T);
 /* Slot t's scan entry and shared flag from its state (after it changed). */
 void tm_sync_thread(tm_model *m, tm_cu *c, uint32_t t);
-void tm_set_shared(tm_cu *c, uint32_t t);
 /* Whether an instruction's issue may touch state shared between CUs. */
 bool tm_inst_shared(const tm_inst *ti, const emu_timing_cfg *tc);
 /* tm_inst.xtag from its kind and pipe */

@@ -43,8 +43,12 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T, bool lists)
     tm_line_stats *ls = &c->per_inst[th->pcs[th->cur]];
     ls->count++;
     ls->stalls += gap;
+    /* two records were left: the next one exists */
     th->cur++;
-    set_ti(m, c, th);
+    const tm_inst *nx = &m->inst[th->pcs[th->cur]];
+    th->ti = nx;
+    if (th->cur + 16 < th->nrec)
+        __builtin_prefetch(&th->pcs[th->cur + 16]);   /* as set_ti */
     th->next_issue = T + 1;
     uint64_t s = max64(T, pipe);
     f[b] = s + ti->occ;
@@ -52,15 +56,7 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T, bool lists)
     write_dst(th, ti, done, false);
     ls->cycles += done - T;
     th->last_done = max64(th->last_done, done);
-    /* sync_thread: runnable before and after, not at its last record (two
-     * records were left, so th->ti is set; the general update otherwise) */
-    const tm_inst *nx = th->ti;
-    if (__builtin_expect(!nx, 0)) {
-        c->picked = t;
-        tm_sync_thread(m, c, t);
-        c->picked = UINT32_MAX;
-        return;
-    }
+    /* sync_thread: runnable before and after, not at its last record */
     uint8_t sh = nx->shared || th->in_uops;
     c->nshared += (uint32_t)sh - c->shared[t];
     c->shared[t] = sh;
@@ -132,22 +128,24 @@ static inline uint64_t scan_time(const tm_cu *c, const uint64_t *eu, uint32_t po
  * bound of those still waiting. */
 static inline void sm_refresh(tm_smask *q, uint64_t T)
 {
-    uint64_t lo = TM_NEVER;
-    for (uint64_t w = q->run & ~q->ready; w; w &= w - 1) {
+    uint64_t lo = TM_NEVER, ready = q->ready;
+    const uint64_t *oe = q->oe;
+    for (uint64_t w = q->run & ~ready; w; w &= w - 1) {
         uint32_t r = (uint32_t)__builtin_ctzll(w);
-        uint64_t e = q->oe[r];
+        uint64_t e = oe[r];
         if (e <= T)
-            q->ready |= 1ull << r;
+            ready |= 1ull << r;
         else if (e < lo)
             lo = e;
     }
+    q->ready = ready;
     q->lmin = lo;
 }
 
 /* Earliest free unit of pipe p (TM_PIPE_COUNT: none, free at 0). */
 static inline uint64_t sm_pipe_free(const tm_model *m, const tm_smask *q, uint32_t p)
 {
-    return p == TM_PIPE_COUNT ? 0 : units_free(q->eu, m->unit_off[p] | m->unit_n[p] << 16);
+    return p == TM_PIPE_COUNT ? 0 : units_free(q->eu, m->unitset[p]);
 }
 
 /* oldest_first on the wait lists.  A pass takes the lowest ready rank; when
@@ -158,9 +156,8 @@ static inline uint64_t sm_pipe_free(const tm_model *m, const tm_smask *q, uint32
  * moved, so a thread picked in this cycle is ready again only after a
  * refresh: then the picked ones are masked out. */
 static inline __attribute__((always_inline)) bool
-step_sched_oldest(tm_model *m, uint32_t ci, uint32_t s, uint64_t T)
+step_sched_oldest(tm_model *m, uint32_t ci, tm_cu *c, uint32_t s, uint64_t T)
 {
-    tm_cu *c = &m->cu[ci];
     tm_smask *q = &c->sm[s];
     uint32_t iw = m->iw;
     uint32_t ex[8], nex = 0;        /* positions picked since the last wake (kept out) */
@@ -348,11 +345,12 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
 
 /* Scheduler s steps at T (round_robin or oldest_first); false on an
  * error (m->err). */
-static inline __attribute__((always_inline)) bool step_one(tm_model *m, uint32_t ci, bool oldest,
+static inline __attribute__((always_inline)) bool step_one(tm_model *m, uint32_t ci, tm_cu *c,
+                                                           bool oldest,
                                                            uint32_t s, uint64_t T)
 {
     if (oldest)
-        return step_sched_oldest(m, ci, s, T);
+        return step_sched_oldest(m, ci, c, s, T);
     step_sched(m, ci, s, T);
     return !m->err;
 }
@@ -369,7 +367,7 @@ static __attribute__((noinline)) uint32_t step_all(tm_model *m, uint32_t ci, uin
     for (uint32_t s = 0; s < m->nsched; s++) {
         if (snext[s] <= T) {
             n++;
-            if (!step_one(m, ci, oldest, s, T))
+            if (!step_one(m, ci, c, oldest, s, T))
                 break;
         }
         if (snext[s] < next)
@@ -405,7 +403,10 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
         for (uint64_t w = wh->far; w; w &= w - 1)
             if (snext[__builtin_ctzll(w)] <= T)
                 due |= 1ull << __builtin_ctzll(w);
-    if (popcount64(due) * 4 > 3 * m->nsched) {
+    /* at most two due (d2 & (d2 - 1) == 0) is never most of 3 or more:
+     * no bit count then */
+    uint64_t d2 = due & (due - 1);
+    if ((d2 & (d2 - 1) || m->nsched < 3) && popcount64(due) * 4 > 3 * m->nsched) {
         /* most are due: drop the wheel, look at them all */
         c->use_wheel = false;
         step_all(m, ci, T);
@@ -422,7 +423,7 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
     while (due) {
         uint32_t s = (uint32_t)__builtin_ctzll(due);
         due &= due - 1;
-        if (!step_one(m, ci, oldest, s, T))
+        if (!step_one(m, ci, c, oldest, s, T))
             break;
         if (__builtin_expect(c->woken == 0, 1)) {
             tm_wheel_put(wh, s, snext[s]);    /* a bound > T: the steps set none lower */
@@ -461,6 +462,19 @@ static __attribute__((noinline)) void step_wheel(tm_model *m, uint32_t ci, uint6
     c->next_time = next;
 }
 
+/* tm_step on the loop over all schedulers, and onto the wheel when few
+ * were due. */
+static __attribute__((noinline)) void step_loop(tm_model *m, uint32_t ci, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    uint32_t n = step_all(m, ci, T);
+    /* few due: the wheel from the next step on */
+    if (n * 2 < m->nsched && m->nsched <= 64 && !m->err) {
+        wheel_rebuild(m, c, T);
+        c->use_wheel = true;
+    }
+}
+
 /* One cycle of compute unit ci at time T: the schedulers that may issue
  * (snext <= T), in index order.  When most of them are due in each step,
  * a loop over all of them (step_all) costs least.  Otherwise (up to 64
@@ -475,14 +489,9 @@ void tm_step(tm_model *m, uint32_t ci, uint64_t T)
     /* a scheduler already passed that an issue wakes lowers c->next_time
      * along with its snext */
     c->next_time = TM_NEVER;
-    if (c->use_wheel) {
+    /* both walks are calls in tail position: this function keeps no frame */
+    if (c->use_wheel)
         step_wheel(m, ci, T);
-        return;
-    }
-    uint32_t n = step_all(m, ci, T);
-    /* few due: the wheel from the next step on */
-    if (n * 2 < m->nsched && m->nsched <= 64 && !m->err) {
-        wheel_rebuild(m, c, T);
-        c->use_wheel = true;
-    }
+    else
+        step_loop(m, ci, T);
 }
