@@ -418,6 +418,9 @@ void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math
         o->presched_gain_bytes = (5 * cfg->grf_bytes_per_reg + width - 1) / width;
     }
     o->scalar_broadcast = cfg->scalar_broadcast;
+    /* SGEMU_PAYLOAD=0: a vector store's components are never held twice (A/B) */
+    const char *pl = getenv("SGEMU_PAYLOAD");
+    o->payload_fold_distance = pl && strcmp(pl, "0") == 0 ? 0 : cfg->payload_fold_distance;
 }
 
 /* Allocate the registers of a kernel whose registers are values for this

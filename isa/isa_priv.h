@@ -66,6 +66,20 @@ bool isa_promote_private(isa_inst **code, uint32_t *n, uint32_t *private_mem);
 bool isa_uniform_regs(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *partial,
                       bool scalar_broadcast, uint8_t *uni);
 
+/* vISA instructions Intel's compiler emits for `in` at sub-group width
+ * `width` (an estimate per op class: regalloc_payload.c, docs/regalloc.md). */
+uint32_t isa_visa_estimate(const isa_inst *in, uint32_t width);
+
+/* A vector store's data as IGC's payload block (regalloc_payload.c): for
+ * each run of component stores, a component a shuffle computed more than
+ * max_dist estimated vISA instructions before its copy into the block (in
+ * the same block of code) is held twice, from its definition, or from the
+ * first component folded into the block if that is later, to the store:
+ * extra[pc] += its bytes per lane (nbytes; uniform registers, uni, are
+ * skipped).  max_dist 0: nothing.  False: no memory. */
+bool isa_payload_twice(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *nbytes,
+                       const uint8_t *uni, uint32_t width, uint32_t max_dist, uint32_t *extra);
+
 /* Parse an immediate literal `s[0..n)` for type t into zero-extended bits.
  * Returns NULL on success or a static error message. */
 const char *isa_parse_imm(const char *s, size_t n, isa_type t, uint64_t *bits);

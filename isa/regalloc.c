@@ -41,6 +41,7 @@ typedef struct ra {
     const isa_math_temps *mt;   /* elementary functions' temporaries, or NULL */
     uint32_t width;         /* sub-group width: uniform values count 1/width per lane */
     bool scalar_broadcast;  /* isa_ra_opts.scalar_broadcast */
+    uint32_t payload_dist;  /* isa_ra_opts.payload_fold_distance */
     isa_inst *code;
     uint32_t n;
     uint32_t nvreg;         /* virtual registers r0..nvreg-1 */
@@ -878,6 +879,16 @@ static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_
     uint32_t best = 0;
     *peak_pc = NONE32;
     uint32_t *extra = shared_live(r);
+    if (r->payload_dist) {
+        /* a vector store's unfolded payload copies (regalloc_payload.c) */
+        if (!extra)
+            extra = calloc(r->n + 1, sizeof *extra);
+        if (extra && !isa_payload_twice(r->code, r->n, r->nvreg, r->nbytes, r->uni, r->width,
+                                        r->payload_dist, extra)) {
+            free(extra);
+            extra = NULL;
+        }
+    }
     const uint32_t w = r->width ? r->width : 1;     /* no width: no uniform values */
     for (uint32_t pc = lo; pc < hi; pc++) {
         uint32_t p1, p2, u1, u2;
@@ -1361,6 +1372,7 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     r.mt = opts ? opts->math_temps : NULL;
     r.width = opts ? opts->width : 0;
     r.scalar_broadcast = opts && opts->scalar_broadcast;
+    r.payload_dist = opts ? opts->payload_fold_distance : 0;
     r.n = in->ninst;
     r.nvreg = in->nreg;
     r.code = malloc((in->ninst + 1) * sizeof *r.code);

@@ -40,6 +40,7 @@ typedef struct emu_config {
     uint32_t presched_pressure;        /* registers: schedule for pressure above (0: never) */
     uint32_t presched_pressure_simd32; /* the same at SIMD32 and wider */
     uint32_t scalar_broadcast;         /* 1: broadcast from a uniform lane is a scalar */
+    uint32_t payload_fold_distance;    /* vISA instructions: unfolded store copies (0: none) */
     uint32_t printf_buffer_size;       /* bytes of a launch's printf buffer */
     /* collectives: algorithm per family (collectives.h) */
     coll_options coll;

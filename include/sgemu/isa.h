@@ -573,6 +573,10 @@ typedef struct isa_ra_opts {
     uint32_t presched_bytes, presched_gain_bytes;
     bool presched_all;
     bool scalar_broadcast;      /* a broadcast from a uniform lane is uniform */
+    /* A vector store's components computed more than this many estimated
+     * vISA instructions before it are held twice (IGC's payload copies that
+     * def hoisting does not fold; docs/regalloc.md).  0: never. */
+    uint32_t payload_fold_distance;
 } isa_ra_opts;
 
 typedef struct isa_ra_stats {

@@ -758,6 +758,17 @@ static void test_scalar_broadcast(void **state)
     }
 }
 
+/* The allocator's options of bundled config `name` at `width` (emu_ra_opts). */
+static void config_opts(const char *name, uint32_t width, isa_ra_opts *o, isa_math_temps *mt)
+{
+    emu_config target;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(emu_config_load_bundled(name, &target, &d), 0);
+    isa_diags_free(&d);
+    emu_ra_opts(&target, width, o, mt);
+}
+
 /* The same from a bundled config (emu_ra_opts), at W = 32: four u64
  * components loaded, broadcast from lane 0, the results stored, then the
  * components stored too (conformance_bcast.cl vb_T16's shape, four wide;
@@ -798,14 +809,9 @@ static void test_scalar_broadcast_configs(void **state)
         { "intel-xe-hpg", 49 }, { "intel-xe-hpc", 49 },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-        emu_config target;
-        isa_diags d;
-        memset(&d, 0, sizeof d);
-        assert_int_equal(emu_config_load_bundled(c[i].config, &target, &d), 0);
-        isa_diags_free(&d);
         isa_ra_opts o;
         isa_math_temps mt;
-        emu_ra_opts(&target, 32, &o, &mt);
+        config_opts(c[i].config, 32, &o, &mt);
         isa_kernel k, a;
         isa_ra_stats st;
         assemble(bcast_u64, &k);
@@ -815,6 +821,75 @@ static void test_scalar_broadcast_configs(void **state)
         same_results(&k, &a);
         isa_regalloc_free(&a);
         isa_kernel_free(&k);
+    }
+}
+
+/* A vector store's payload (regalloc_payload.c; docs/regalloc.md, Copies
+ * into a store's payload that IGC does not fold).  Component 0 (r2) is a
+ * shuffle (a vector IGC builds after its shuffles), then N one-source
+ * shuffles (each writes r3; only the last is read), then components 1 and
+ * 2 (r4, r5), then the three component stores.
+ * Per lane (u32 = 4 bytes), from the first shuffle to the first store the
+ * live set is {r0 r1 r2} with r3 written, then {r0 r1 r2 r3}, {r0 r1 r2 r4},
+ * {r0 r2 r4 r5}: 16 bytes.  Estimated vISA instructions from r2 to its copy
+ * into the payload at W = 32 (two SIMD16 halves): N shuffles x 8, the add
+ * and the mul x 2, no copy of an earlier component, 1 for the other half of
+ * r2's own copy: 8N + 5.  N = 20: 165 > 160, not folded: r2 is held twice
+ * from r4's definition (the first component folded into the payload) to the
+ * first store, 16 + 4 = 20.  N = 19: 157, folded: 16.  At W = 16 (shuffle 3,
+ * add 1, one copy per component) 3N + 2 = 62: folded, 16. */
+static void payload_src(char *buf, size_t cap, unsigned nshuf)
+{
+    size_t at = (size_t)snprintf(buf, cap,
+        ".kernel payload\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+        "    and.u32 r0, %%global_id.x, 31\n"
+        "    ld.global.u32 r1, [%%in + r0*4]\n"
+        "    intel_sub_group_shuffle.u32 r2, r1, 2\n");
+    for (unsigned i = 0; i < nshuf; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "    intel_sub_group_shuffle.u32 r3, r2, 1\n");
+    snprintf(buf + at, cap - at,
+        "    add.u32 r4, r3, r1\n"
+        "    mul.u32 r5, r4, r1\n"
+        "    st.global.u32 [%%out + r0*8], r2\n"
+        "    st.global.u32 [%%out + r0*8 + 4], r4\n"
+        "    st.global.u32 [%%out + r0*8 + 8], r5\n");
+}
+
+static void test_payload_twice(void **state)
+{
+    (void)state;
+    static const struct { unsigned nshuf, width, dist, live; } c[] = {
+        { 20, 32, 160, 20 }, { 19, 32, 160, 16 }, { 20, 32, 0, 16 }, { 20, 16, 160, 16 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char src[2048];
+        payload_src(src, sizeof src, c[i].nshuf);
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(src, &k);
+        isa_ra_opts o = { .width = c[i].width, .payload_fold_distance = c[i].dist };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
+/* The bundled configs: 160 (vISA's MAX_DEF_HOIST_DIST) on the Intel
+ * targets whose copies were measured (skl, tgllp, dg2-g10), 0 elsewhere. */
+static void test_payload_configs(void **state)
+{
+    (void)state;
+    static const struct { const char *config; uint32_t dist; } c[] = {
+        { "intel-gen9-gt2", 160 }, { "intel-xe-lp", 160 }, { "intel-xe-hpg", 160 },
+        { "intel-xe-hpc", 0 }, { "nvidia-h100", 0 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        isa_ra_opts o;
+        isa_math_temps mt;
+        config_opts(c[i].config, 32, &o, &mt);
+        assert_int_equal(o.payload_fold_distance, c[i].dist);
     }
 }
 
@@ -1143,6 +1218,8 @@ int main(void)
         cmocka_unit_test(test_uniform_not_spilled),
         cmocka_unit_test(test_scalar_broadcast),
         cmocka_unit_test(test_scalar_broadcast_configs),
+        cmocka_unit_test(test_payload_twice),
+        cmocka_unit_test(test_payload_configs),
         cmocka_unit_test(test_text_round_trip),
         cmocka_unit_test(test_presched_terms_interleaved),
         cmocka_unit_test(test_presched_barrier_and_memory_kept),
