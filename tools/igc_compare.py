@@ -64,7 +64,8 @@ def config_values(path):
     (plain `key: value` lines of its device section)."""
     want = {"name": None, "ocloc_target": None, "subgroup_widths": None,
             "grf_registers_per_thread": "128", "grf_bytes_per_register": "32",
-            "large_grf_registers_per_thread": "0", "fp64": "1", "scalar_broadcast": "0"}
+            "large_grf_registers_per_thread": "0", "fp64": "1", "scalar_broadcast": "0",
+            "payload_fold_distance": "0"}
     section = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"^(\w+):\s*(#.*)?$", line)
@@ -78,7 +79,8 @@ def config_values(path):
         return None
     want["widths"] = [int(w) for w in want["subgroup_widths"].strip("[]").split(",")]
     for k in ("grf_registers_per_thread", "grf_bytes_per_register",
-              "large_grf_registers_per_thread", "fp64", "scalar_broadcast"):
+              "large_grf_registers_per_thread", "fp64", "scalar_broadcast",
+              "payload_fold_distance"):
         want[k] = int(want[k])
     return want
 
@@ -203,6 +205,9 @@ def isa_entries(dumps, width):
 # the broadcasts device.scalar_broadcast makes scalars (isa/uniform.c)
 BCAST_OPS = ["sub_group_broadcast", "intel_sub_group_broadcast",
              "sub_group_non_uniform_broadcast"]
+# shuffles, whose results a vector store may hold twice on a config with
+# device.payload_fold_distance (docs/regalloc.md)
+SHUFFLE_RE = re.compile(r"\s+(?:@\S+\s+)?(intel_)?sub_group_(shuffle|rotate)")
 # the ISA_OPF_MATH mnemonics (include/sgemu/opcodes.def)
 MATH_OPS = ["atan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
             "log1p", "erf", "erfc", "tgamma", "lgamma", "atan2", "cbrt", "hypot", "exp", "exp10",
@@ -234,8 +239,11 @@ def sgemu_kernel(sgemu, path, kernel, width, config=None):
     # so does a sub-group broadcast's on a config whose broadcasts from a
     # uniform lane are scalars (device.scalar_broadcast)
     bcast = any(re.match(r"\s+(?:@\S+\s+)?(%s)\." % "|".join(BCAST_OPS), l) for l in lines)
+    # and a shuffle's where vector stores hold unfolded payload copies
+    shuffle = any(SHUFFLE_RE.match(l) for l in lines)
     return {"instrs": len(lines), "live_bytes": int(before.group(1)) if before else int(m.group(5)),
-            "spill_bytes": int(m.group(7)), "math": math, "bcast": bcast}
+            "spill_bytes": int(m.group(7)), "math": math, "bcast": bcast,
+            "shuffle": shuffle}
 
 
 def sgemu_fits(k, cfg, width):
@@ -317,7 +325,8 @@ def main():
                     for w in c["widths"]:
                         sk = res[("sgemu", f, k, w)]
                         if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2] or
-                                                  (sk["bcast"] and c["scalar_broadcast"])):
+                                                  (sk["bcast"] and c["scalar_broadcast"]) or
+                                                  (sk["shuffle"] and c["payload_fold_distance"])):
                             later[(f, k, cname, w)] = ex.submit(
                                 sgemu_kernel, a.sgemu, os.path.join(a.src, f), k, w,
                                 os.path.join(a.src, "configs", cname + ".yaml"))
@@ -350,8 +359,8 @@ def main():
                     if "error" in sk:
                         row["sgemu_error"] = sk["error"]
                     else:
-                        # with elementary functions or scalar broadcasts,
-                        # the live set of this config and width
+                        # with elementary functions, scalar broadcasts or
+                        # payload copies, the live set of this config and width
                         sw = spilled.get((f, k, cname, w), sk)
                         need, have, fits = sgemu_fits(sw, c, w)
                         # where the live set does not fit, the allocation
