@@ -22,7 +22,27 @@
 typedef struct coll_sink {
     void *user;
     void (*emit)(void *user, const coll_uop *u);
+    /* n records at once, as n calls of emit would (optional: NULL = emit) */
+    void (*emit_n)(void *user, const coll_uop *u, uint32_t n);
 } coll_sink;
+
+/* The micro-ops of the scans and reductions of one run, by shape (shape.c):
+ * they depend on the width, the enabled lanes, the instruction and the
+ * run's algorithms, never on the values.  The engine owns one per host
+ * thread, zeroed; NULL in coll_env runs every collective micro-op by
+ * micro-op. */
+#define COLL_SHAPE_UOPS 12
+#define COLL_SHAPES 8
+typedef struct coll_shape {
+    uint64_t en;               /* enabled lanes */
+    uint32_t op, type, width;  /* isa_op, isa_type, lanes */
+    uint32_t n;                /* records; 0: entry unused; > COLL_SHAPE_UOPS: too many */
+    coll_uop u[COLL_SHAPE_UOPS];
+} coll_shape;
+typedef struct coll_shapes {
+    coll_shape e[COLL_SHAPES];
+    uint32_t next;             /* entry the next new shape replaces */
+} coll_shapes;
 
 /* Memory access for block I/O and work-group exchanges (provided by emu/).
  * Return 0, or non-zero on a fault (out of bounds); `addr` is an address in
@@ -95,6 +115,7 @@ typedef struct coll_env {
     uint32_t scratch_slm_bytes;
     void (*note)(void *user, const coll_report *r);
     void *note_user;
+    coll_shapes *shapes;       /* or NULL (see coll_shapes) */
 } coll_env;
 
 coll_status coll_execute(const coll_env *env, const isa_inst *in,

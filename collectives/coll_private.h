@@ -200,6 +200,47 @@ COLL_FAMILY_TABLE(COLL_FAMILY_DECL)
 #undef COLL_FAMILY_DECL
 coll_status coll_do_wg(const coll_env *, const isa_inst *, coll_group *, coll_report *);
 
+/* ---- shapes (shape.c) ---- */
+
+/* Whether a scan or reduction of type t and operator op may take its
+ * values from coll_fold_scan and its micro-ops from env->shapes: integer
+ * operators whose wrapped result does not depend on the order of
+ * evaluation, a shape cache, no fault injection. */
+bool coll_fold_ok(const coll_env *env, isa_type t, isa_binop op);
+/* out[0..w) = the inclusive (exclusive: shifted) scan of v's lanes in en,
+ * the others the pad value, in lane order. */
+void coll_fold_scan(isa_binop op, isa_type t, const uint64_t *v, uint32_t w,
+                    lanes_mask en, bool exclusive, uint64_t *out);
+/* Runs an algorithm on v (w lanes, en enabled) into out, emitting through x. */
+typedef void (*coll_shape_gen)(coll_x *x, const uint64_t *v, uint32_t w,
+                               lanes_mask en, uint64_t *out, const void *arg);
+/* The micro-ops of instruction op (type t, w lanes, en enabled): from
+ * env->shapes, or recorded there by running gen once on zeros.  NULL
+ * when they are more than COLL_SHAPE_UOPS (the caller runs gen itself). */
+const coll_shape *coll_shape_get(const coll_env *env, uint32_t op, isa_type t,
+                                 uint32_t w, lanes_mask en, coll_shape_gen gen,
+                                 const void *arg);
+/* The cached shape of instruction op (t: its type and more that the
+ * records depend on), or NULL; *known tells a cached shape of too many
+ * records from an unknown one. */
+const coll_shape *coll_shape_find(const coll_env *env, uint32_t op, uint32_t t,
+                                  uint32_t w, lanes_mask en, bool *known);
+/* Recording a new shape while the instruction runs micro-op by micro-op
+ * with the env coll_shape_tee_begin returns: its sink keeps the records
+ * and passes them on to env's.  coll_shape_tee_end closes the entry. */
+typedef struct coll_shape_tee {
+    coll_shape *e;
+    uint32_t n;
+    const coll_sink *next;
+    coll_sink sink;
+    coll_env env;
+} coll_shape_tee;
+const coll_env *coll_shape_tee_begin(coll_shape_tee *c, const coll_env *env, uint32_t op,
+                                     uint32_t t, uint32_t w, lanes_mask en);
+void coll_shape_tee_end(coll_shape_tee *c);
+/* Hand a shape's records to env's sink, in order. */
+void coll_shape_emit(const coll_env *env, const coll_shape *e);
+
 /* ---- helpers (coll.c) ---- */
 
 /* Fill *rep and return s (fatal). */

@@ -91,6 +91,12 @@ void coll_reduce_clustered(coll_x *x, isa_binop op, const uint64_t *v,
     coll_u_mov(x, out, coll_rgn_stride(0, 1), t, first, w, ~(lanes_mask)0);
 }
 
+static void reduce_gen(coll_x *x, const uint64_t *v, uint32_t w, lanes_mask en,
+                       uint64_t *out, const void *arg)
+{
+    coll_reduce_vec(x, *(const isa_binop *)arg, v, w, en, out);
+}
+
 coll_status coll_do_reduce(const coll_env *env, const isa_inst *in,
                            coll_group *g, coll_report *rep)
 {
@@ -114,10 +120,24 @@ coll_status coll_do_reduce(const coll_env *env, const isa_inst *in,
         c = (uint32_t)cs;
     }
     coll_x x = { env, (isa_type)in->type, 0 };
+    const isa_binop op = oi->binop;
+    /* a tree or serial reduction (the one-micro-op HW_REDUCE is cheap as it is) */
+    const coll_shape *shape =
+        !c && !hw_reduce_fits(&x, w) && coll_fold_ok(env, x.type, op)
+            ? coll_shape_get(env, in->op, x.type, w, act, reduce_gen, &op) : NULL;
     uint64_t scratch[LANES_MAX], v[LANES_MAX], out[COLL_TMP_LANES];
     for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
-        memcpy(v, lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch),
-               w * sizeof *v);
+        const uint64_t *src = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
+        if (shape) {
+            /* the tree's value is the fold of every lane: a scan's last */
+            coll_fold_scan(op, x.type, src, w, act, false, v);
+            for (uint32_t l = 0; l < w; l++)
+                out[l] = v[w - 1];
+            coll_shape_emit(env, shape);
+            coll_write(sg, in->o[0].reg + comp, g->active[0], out);
+            continue;
+        }
+        memcpy(v, src, w * sizeof *v);
         if (c)
             coll_reduce_clustered(&x, oi->binop, v, w, act, c, out);
         else

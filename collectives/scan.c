@@ -44,6 +44,18 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
     memcpy(out, t, w * sizeof *out);
 }
 
+typedef struct scan_arg {
+    isa_binop op;
+    bool exclusive;
+} scan_arg;
+
+static void scan_gen(coll_x *x, const uint64_t *v, uint32_t w, lanes_mask en,
+                     uint64_t *out, const void *arg)
+{
+    const scan_arg *a = arg;
+    coll_scan_vec(x, a->op, v, w, en, a->exclusive, out);
+}
+
 coll_status coll_do_scan(const coll_env *env, const isa_inst *in,
                          coll_group *g, coll_report *rep)
 {
@@ -56,12 +68,21 @@ coll_status coll_do_scan(const coll_env *env, const isa_inst *in,
             return st;
     }
     coll_x x = { env, (isa_type)in->type, 0 };
+    const lanes_mask en = g->active[0] & sg->exists;
+    const scan_arg sa = { oi->binop, oi->family == ISA_FAM_SCAN_EXC };
+    const coll_shape *shape =
+        coll_fold_ok(env, x.type, oi->binop)
+            ? coll_shape_get(env, in->op, x.type, w, en, scan_gen, &sa) : NULL;
     uint64_t scratch[LANES_MAX], v[LANES_MAX], out[COLL_TMP_LANES];
     for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
-        memcpy(v, lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch),
-               w * sizeof *v);
-        coll_scan_vec(&x, oi->binop, v, w, g->active[0] & sg->exists,
-                      oi->family == ISA_FAM_SCAN_EXC, out);
+        const uint64_t *src = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
+        if (shape) {
+            coll_fold_scan(sa.op, x.type, src, w, en, sa.exclusive, out);
+            coll_shape_emit(env, shape);
+        } else {
+            memcpy(v, src, w * sizeof *v);
+            coll_scan_vec(&x, sa.op, v, w, en, sa.exclusive, out);
+        }
         coll_write(sg, in->o[0].reg + comp, g->active[0], out);
     }
     return COLL_OK;

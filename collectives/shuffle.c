@@ -105,7 +105,24 @@ coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
             return coll_fail(rep, COLL_ID_RANGE, 0, 0, (int64_t)c);
         cluster = (uint32_t)c;
     }
-    coll_x x = { env, ISA_T_U32, 0 };
+    /* The micro-ops depend on the instruction, its type and components, the
+     * width and the active lanes, not on the values: an instruction of a
+     * shape seen before computes its values directly (the index micro-ops
+     * without records, then one move per lane) and replays the records. */
+    const uint32_t nvec = in->vec ? in->vec : 1u, key = in->type | nvec << 8;
+    const coll_shape *shape = NULL;
+    coll_shape_tee rec;
+    bool known = true;
+    if (env->shapes && !coll_fault_hook)
+        shape = coll_shape_find(env, in->op, key, w, act, &known);
+    const coll_env *xenv = known ? env : coll_shape_tee_begin(&rec, env, in->op, key, w, act);
+    coll_env quiet;
+    if (shape) {
+        quiet = *env;
+        quiet.sink = NULL;
+        xenv = &quiet;
+    }
+    coll_x x = { xenv, ISA_T_U32, 0 };
     uint64_t scratch[LANES_MAX], arg_scratch[LANES_MAX], idx[LANES_MAX];
     /* (the index operand is read only before any result is written) */
     const uint64_t *arg = lanes_src(env->lanes, sg, &in->o[two ? 3 : 2], 0, ISA_T_U32,
@@ -142,7 +159,35 @@ coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
     if (per == 0)
         per = w;
     uint64_t join[COLL_TMP_LANES], out[LANES_MAX];
-    for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
+    if (shape) {
+        /* every lane active and every slot below slen existing: a slot's
+         * element or, past the end, 0 (coll_u_mov_indirect's rule) */
+        const bool every = act == lanes_mask_first(w) &&
+                           (slen <= 64 ? exist[0] == lanes_mask_first(slen)
+                                       : exist[0] == ~0ull && exist[1] == lanes_mask_first(slen - 64));
+        for (uint32_t comp = 0; comp < nvec; comp++) {
+            const uint64_t *src = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
+            if (two) {
+                memcpy(join, src, w * sizeof *join);
+                memcpy(join + w, lanes_src(env->lanes, sg, &in->o[2], comp, x.type, scratch),
+                       w * sizeof *join);
+                src = join;
+            }
+            if (every)
+                for (uint32_t l = 0; l < w; l++)
+                    out[l] = idx[l] < slen ? src[idx[l]] : 0;
+            else
+                for (uint32_t l = 0; l < w; l++) {
+                    const uint64_t j = idx[l];
+                    out[l] = (act >> l & 1) && j < slen && (exist[j / 64] >> (j % 64) & 1)
+                                 ? src[j] : 0;
+                }
+            coll_write(sg, in->o[0].reg + comp, g->active[0], out);
+        }
+        coll_shape_emit(env, shape);
+        return COLL_OK;
+    }
+    for (uint32_t comp = 0; comp < nvec; comp++) {
         const uint64_t *a = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
         const uint64_t *src = a;
         if (two) {
@@ -161,5 +206,7 @@ coll_status coll_do_shuffle(const coll_env *env, const isa_inst *in,
                                     w - f < per ? w - f : per, act, part);
         coll_write(sg, in->o[0].reg + comp, g->active[0], out);
     }
+    if (!known)
+        coll_shape_tee_end(&rec);
     return COLL_OK;
 }

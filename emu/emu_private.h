@@ -128,6 +128,7 @@ typedef struct emu_run {
     uint8_t *private_pool;
     uint8_t *coll_scratch;
     uint32_t coll_scratch_bytes;
+    coll_shapes *coll_shapes;   /* scans' and reductions' micro-ops by shape */
     emu_dprog dp;               /* decoded form (decode.h); shared, read-only */
     struct emu_detect *det;     /* launch->detect's shadow state (detect.h), or NULL */
     struct emu_printf *pf;      /* the printf buffer (printf.c), or NULL */

@@ -19,6 +19,20 @@ static void emit_uop(void *user, const coll_uop *u)
                   "out of host memory recording micro-ops");
 }
 
+static void emit_uops(void *user, const coll_uop *u, uint32_t n)
+{
+    emu_run *run = user;
+    if (run->launch->uop_listener) {
+        for (uint32_t i = 0; i < n; i++)
+            emit_uop(user, &u[i]);
+        return;
+    }
+    run->stats->uops += n;
+    if (run->wg->trace && emu_trace_uops(run->wg->trace, u, n) != 0)
+        emu_fault(run, SGEMU_EXIT_INTERNAL, NULL, UINT32_MAX, UINT32_MAX,
+                  "out of host memory recording micro-ops");
+}
+
 static void *note_stream;
 
 void sgemu_set_note_stream(void *stdio_file)
@@ -64,12 +78,12 @@ static void print_note(void *user, const coll_report *r)
 /* Run a collective or block-I/O instruction over group g. */
 int emu_exec_collective(emu_run *run, coll_group *g, const isa_inst *in, uint32_t pc)
 {
-    coll_sink sink = { run, emit_uop };
+    coll_sink sink = { run, emit_uop, emit_uops };
     note_ctx nc = { run, g, pc };
     coll_env env = {
         .lanes = &run->lenv, .opt = &run->copt, .mem = &run->cmem, .sink = &sink,
         .scratch_slm = run->coll_scratch, .scratch_slm_bytes = run->coll_scratch_bytes,
-        .note = print_note, .note_user = &nc,
+        .note = print_note, .note_user = &nc, .shapes = run->coll_shapes,
     };
     coll_report rep = { 0 };
     run->cur_pc = pc;

@@ -619,7 +619,7 @@ static int block_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask
                      .wg_items = run->wg->items, .first_sg = sg->id };
     for (int d = 0; d < 3; d++)
         g.local_size[d] = (uint32_t)run->wg->local_size[d];
-    coll_sink sink = { run, emit_uop };
+    coll_sink sink = { run, emit_uop, NULL };
     coll_env env = {
         .lanes = &run->lenv, .opt = &run->copt, .mem = &run->cmem, .sink = &sink,
         .scratch_slm = run->coll_scratch, .scratch_slm_bytes = run->coll_scratch_bytes,

@@ -532,7 +532,9 @@ static int alloc_pools(emu_run *run)
     run->private_pool = calloc(1, items * run->k->private_mem + 1);
     run->coll_scratch_bytes = nsg * 16 * 8 * 4 + 4096;
     run->coll_scratch = calloc(1, run->coll_scratch_bytes);
-    if (!run->sg_pool || !run->local_pool || !run->private_pool || !run->coll_scratch)
+    run->coll_shapes = calloc(1, sizeof *run->coll_shapes);
+    if (!run->sg_pool || !run->local_pool || !run->private_pool || !run->coll_scratch ||
+        !run->coll_shapes)
         return -1;
     run->sg_pool_n = nsg;
     if (emu_decode(&run->dp, run->k, run->width, run->arg_values) != 0)
@@ -553,6 +555,7 @@ static void free_pools(emu_run *run)
     free(run->local_pool);
     free(run->private_pool);
     free(run->coll_scratch);
+    free(run->coll_shapes);
     emu_decode_free(&run->dp);
 }
 

@@ -115,6 +115,23 @@ uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n)
     return first;
 }
 
+int emu_trace_uops(emu_wg_trace *t, const coll_uop *u, uint32_t n)
+{
+    if (t->uops_cap - t->nuops < n) {
+        uint32_t cap = t->uops_cap ? t->uops_cap : 256;
+        while (cap - t->nuops < n)
+            cap *= 2;
+        coll_uop *p = realloc(t->uops, cap * sizeof *p);
+        if (!p)
+            return -1;
+        t->uops = p;
+        t->uops_cap = cap;
+    }
+    memcpy(t->uops + t->nuops, u, n * sizeof *u);
+    t->nuops += n;
+    return 0;
+}
+
 int emu_trace_uop(emu_wg_trace *t, const coll_uop *u)
 {
     if (t->nuops == t->uops_cap) {

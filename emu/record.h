@@ -83,5 +83,7 @@ static inline emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg, uint32_t pc)
 /* Reserve n address slots; returns the first index or UINT64_MAX. */
 uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n);
 int emu_trace_uop(emu_wg_trace *t, const coll_uop *u);
+/* n records at once (as n calls of emu_trace_uop). */
+int emu_trace_uops(emu_wg_trace *t, const coll_uop *u, uint32_t n);
 
 #endif

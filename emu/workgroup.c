@@ -275,8 +275,10 @@ static int worker_init(wg_worker *w, const emu_run *main)
     uint64_t items = main->local[0] * main->local[1] * main->local[2];
     r->private_pool = calloc(1, items * main->k->private_mem + 1);
     r->coll_scratch = calloc(1, main->coll_scratch_bytes ? main->coll_scratch_bytes : 1);
+    r->coll_shapes = calloc(1, sizeof *r->coll_shapes);
     r->sg_pool_n = 0;
-    if (!r->sg_pool || !r->local_pool || !r->private_pool || !r->coll_scratch)
+    if (!r->sg_pool || !r->local_pool || !r->private_pool || !r->coll_scratch ||
+        !r->coll_shapes)
         return -1;
     for (uint32_t i = 0; i < main->sg_pool_n; i++) {
         if (lanes_sg_init(&r->sg_pool[i].l, main->width, main->width,
@@ -296,6 +298,7 @@ static void worker_free(wg_worker *w)
     free(r->local_pool);
     free(r->private_pool);
     free(r->coll_scratch);
+    free(r->coll_shapes);
 }
 
 static void *worker_main(void *arg)

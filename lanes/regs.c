@@ -234,6 +234,33 @@ void lanes_binop_row(isa_binop op, isa_type t, uint64_t *r, const uint64_t *a,
 }
 #undef ROW_INT
 
+/* the running value in a register: x is r[i - 1] & m, as binop_int reads it */
+#define SCAN_INT(EXPR)                                 \
+    for (uint64_t x = r[0] & m, i = 1; i < n; i++) {   \
+        const uint64_t y = r[i] & m;                   \
+        x = (EXPR) & m;                                \
+        r[i] = x;                                      \
+    }                                                  \
+    return
+
+void lanes_scan_row(isa_binop op, isa_type t, uint64_t *r, uint32_t n)
+{
+    if (lp_valid_type(t) && !isa_types[t].is_float) {
+        const uint64_t m = lp_bits_mask(lp_type_bits(t));
+        switch (op) {
+        case ISA_BINOP_ADD: SCAN_INT(x + y);
+        case ISA_BINOP_MUL: SCAN_INT(x * y);
+        case ISA_BINOP_AND: SCAN_INT(x & y);
+        case ISA_BINOP_OR:  SCAN_INT(x | y);
+        case ISA_BINOP_XOR: SCAN_INT(x ^ y);
+        default: break;
+        }
+    }
+    for (uint32_t i = 1; i < n; i++)
+        r[i] = lanes_binop(op, t, r[i - 1], r[i]);
+}
+#undef SCAN_INT
+
 uint64_t lanes_identity(isa_binop op, isa_type t)
 {
     if (!lp_valid_type(t))

@@ -40,9 +40,9 @@ static void take_note(void *u, const coll_report *r)
 
 static coll_options opt;
 static const lanes_env lenv = { NULL, NULL, NULL };
-static const coll_sink sink = { NULL, count_uop };
+static const coll_sink sink = { NULL, count_uop, NULL };
 static uint8_t slm[65536];
-static coll_env env = { &lenv, &opt, NULL, &sink, slm, sizeof slm, take_note, NULL };
+static coll_env env = { &lenv, &opt, NULL, &sink, slm, sizeof slm, take_note, NULL, NULL };
 
 static void wg_init(wg *x, uint32_t w, uint32_t n, uint32_t lx, uint32_t ly)
 {

@@ -46,7 +46,10 @@ static void take_note(void *u, const coll_report *r)
         notes[nnotes] = *r;
     nnotes++;
 }
-static coll_env env = { &lenv, &opt, NULL, NULL, slm, sizeof slm, take_note, NULL };
+/* scans and reductions through the shape cache (collectives/shape.c),
+ * emptied whenever the options change: a cache serves one run's options */
+static coll_shapes uop_shapes;
+static coll_env env = { &lenv, &opt, NULL, NULL, slm, sizeof slm, take_note, NULL, &uop_shapes };
 
 static test_wg X;
 static uint64_t before[TEST_WG_MAXSG][16][64];  /* destination before the run */
@@ -702,6 +705,7 @@ static void test_matrix(void **state)
 {
     (void)state;
     coll_options_default(&opt);
+    memset(&uop_shapes, 0, sizeof uop_shapes);
     opt.check = true;
     uint32_t turn = 0;
     for (uint32_t op = 0; op < ISA_OP_COUNT; op++) {
@@ -762,6 +766,7 @@ static void test_wg_sizes(void **state)
 {
     (void)state;
     coll_options_default(&opt);
+    memset(&uop_shapes, 0, sizeof uop_shapes);
     opt.check = true;
     static const isa_opcode ops[] = {
         ISA_OP_WG_ALL, ISA_OP_WG_ANY, ISA_OP_WG_BROADCAST, ISA_OP_WG_REDUCE_ADD,
@@ -801,6 +806,7 @@ static void test_other_algorithms(void **state)
     (void)state;
     for (int a = 0; a < 3; a++) {
         coll_options_default(&opt);
+        memset(&uop_shapes, 0, sizeof uop_shapes);
         opt.check = true;
         opt.reduce_algo = (uint8_t)(a == 0 ? COLL_RED_SERIAL : a == 1 ? COLL_RED_HW : COLL_RED_TREE);
         opt.scan_algo = (uint8_t)(a == 0 ? COLL_SCAN_SERIAL : a == 1 ? COLL_SCAN_LOGSTEP : COLL_SCAN_BLOCKED);
@@ -833,6 +839,7 @@ static void test_other_algorithms(void **state)
         }
     }
     coll_options_default(&opt);
+    memset(&uop_shapes, 0, sizeof uop_shapes);
 }
 
 /* ---------------------------------------------------- fault injection */
@@ -871,6 +878,7 @@ static void test_check_catches_fault(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int check = 0; check < 2; check++) {
             coll_options_default(&opt);
+            memset(&uop_shapes, 0, sizeof uop_shapes);
             opt.check = check;
             run_cfg c;
             memset(&c, 0, sizeof c);
@@ -917,6 +925,7 @@ static void test_check_catches_fault(void **state)
         }
     }
     coll_options_default(&opt);
+    memset(&uop_shapes, 0, sizeof uop_shapes);
 }
 
 int main(void)
