@@ -186,7 +186,7 @@ static int model_alloc(tm_model *m)
     if (!m->heap)
         return -1;
     uint32_t regs = m->nslot_regs ? m->nslot_regs : 1;
-    bool wait_lists = m->tc->policy != 0 && m->tc->issue_width <= 8 && m->sched_most <= 64;
+    bool wait_lists = m->tc->policy == TM_POLICY_OLDEST && m->tc->issue_width <= 8 && m->sched_most <= 64;
     for (uint32_t i = 0; i < m->ncu; i++) {
         tm_cu *c = &m->cu[i];
         /* whole cache lines per thread: a thread's hot fields share one */
@@ -196,6 +196,10 @@ static int model_alloc(tm_model *m)
         c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
         c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
         c->rr = calloc(m->nsched, sizeof *c->rr);
+        c->greedy = malloc(m->nsched * sizeof *c->greedy);
+        if (c->greedy)
+            for (uint32_t s = 0; s < m->nsched; s++)
+                c->greedy[s] = UINT64_MAX;     /* none issued yet */
         c->snext = calloc(m->nsched, sizeof *c->snext);
         c->own = calloc(m->slots, sizeof *c->own);
         c->ecache = calloc(m->slots, sizeof *c->ecache);
@@ -219,7 +223,7 @@ static int model_alloc(tm_model *m)
         tm_wheel_reset(&c->sw, 0);
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
-            !c->qage || !c->ord ||
+            !c->greedy || !c->qage || !c->ord ||
             !c->rank || !c->oe || !c->shared || !c->cand || !c->arrivals || !c->per_inst)
             return -1;
         for (uint32_t s = 0; c->sm && s < m->nsched; s++) {
@@ -273,6 +277,7 @@ static void model_free(tm_model *m)
             free(c->wg);
             free(c->pfree);
             free(c->rr);
+            free(c->greedy);
             free(c->snext);
             free(c->own);
             free(c->ecache);

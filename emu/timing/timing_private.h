@@ -288,6 +288,7 @@ typedef struct tm_cu {
     tm_wgslot *wg;
     uint64_t *pfree;       /* per EU: unit_total "free at" times */
     uint32_t *rr;          /* round-robin position per scheduler (list index) */
+    uint64_t *greedy;      /* greedy_oldest: per scheduler, the age of the thread last issued */
     uint64_t *qage;
     uint32_t *cand;                 /* step_sched scratch: candidate positions */
     uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */

@@ -1,6 +1,7 @@
-/* timing_sched.c - the two thread schedulers of an EU (round_robin and
- * oldest_first) choosing what issues each cycle, the fast path for ALU
- * records they issue inline, and one cycle of a compute unit (tm_step).
+/* timing_sched.c - the thread schedulers of an EU (round_robin,
+ * oldest_first and greedy_oldest) choosing what issues each cycle, the fast
+ * path for ALU records they issue inline, and one cycle of a compute unit
+ * (tm_step).
  * Event-driven: each thread caches a lower bound of its next issue time
  * and each scheduler the minimum over its threads, so a cycle only looks at
  * schedulers that may issue (from a wheel of those bounds when few are due
@@ -120,7 +121,8 @@ static inline uint64_t scan_time(const tm_cu *c, const uint64_t *eu, uint32_t po
 /* Scheduler s of CU c issues up to issue_width instructions at T.  A thread
  * may issue when max(own, its pipe's earliest free unit) <= T; round_robin
  * takes the first such thread after the last issued, oldest_first the one
- * dispatched first.  A thread picked in this cycle stays out of the later
+ * dispatched first, greedy_oldest the last issued again if it may, else the
+ * one dispatched first.  A thread picked in this cycle stays out of the later
  * passes of the cycle unless a later issue woke a thread (barrier release,
  * new work-group). */
 
@@ -221,8 +223,9 @@ void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n)
     q->rpipe[n - 1] = rp;
 }
 
-/* The general scheduler (round_robin; oldest_first wider than 8 or with
- * more than 64 threads per scheduler, which the wait lists do not hold):
+/* The general scheduler (round_robin, greedy_oldest; oldest_first wider
+ * than 8 or with more than 64 threads per scheduler, which the wait lists
+ * do not hold):
  * the first pass looks at every thread and keeps those that may issue at T
  * (candidates, in scan order).  Issuing only delays the others (own is
  * fixed, pipes get busier), so later passes of the same cycle look at the
@@ -236,7 +239,11 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
     uint32_t n = m->s_first[s + 1] - first;
     /* all threads of a scheduler share one EU's pipes */
     const uint64_t *eu = c->pfree + m->s_eu_off[s];
-    bool oldest = m->tc->policy != 0;
+    const tm_policy pol = (tm_policy)m->tc->policy;
+    /* greedy_oldest: the age of the thread last issued (ages are unique: a
+     * new thread in its slot is not it); the scan starts at its position
+     * (rr), so when it may issue it is a full pass's first candidate */
+    uint64_t greedy = pol == TM_POLICY_GTO ? c->greedy[s] : UINT64_MAX;
     uint32_t *cand = c->cand;       /* scan positions jj of candidates */
     uint32_t nc = 0;
     bool full = true;
@@ -286,10 +293,15 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
             nc = keep;
         }
         for (uint32_t i = 0; i < nc; i++) {
-            if (pi == UINT32_MAX || c->qage[first + cand[i]] < page) {
+            uint64_t a = c->qage[first + cand[i]];
+            if (a == greedy) {
                 pi = i;
-                page = c->qage[first + cand[i]];
-                if (!oldest)
+                break;
+            }
+            if (pi == UINT32_MAX || a < page) {
+                pi = i;
+                page = a;
+                if (pol == TM_POLICY_RR)
                     break;
             }
         }
@@ -302,7 +314,12 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
         for (uint32_t i = pi; i + 1 < nc; i++)
             cand[i] = cand[i + 1];
         nc--;
-        c->rr[s] = pj + 1 < n ? pj + 1 : 0;
+        if (pol == TM_POLICY_GTO) {
+            c->rr[s] = pj;
+            greedy = c->greedy[s] = c->qage[first + pj];
+        } else {
+            c->rr[s] = pj + 1 < n ? pj + 1 : 0;
+        }
         uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
         int ip = issue_picked(m, ci, c, pick, T, false);
@@ -343,8 +360,8 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
     c->snext[s] = next;
 }
 
-/* Scheduler s steps at T (round_robin or oldest_first); false on an
- * error (m->err). */
+/* Scheduler s steps at T (the wait lists of oldest_first, or the scan);
+ * false on an error (m->err). */
 static inline __attribute__((always_inline)) bool step_one(tm_model *m, uint32_t ci, tm_cu *c,
                                                            bool oldest,
                                                            uint32_t s, uint64_t T)

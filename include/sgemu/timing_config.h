@@ -36,7 +36,13 @@ typedef enum tm_pipe {
 } tm_pipe;
 
 /* Warp / thread scheduler policies (ENUM key scheduler.policy). */
-#define TM_POLICIES(X) X(RR, "round_robin") X(OLDEST, "oldest_first")
+#define TM_POLICIES(X) X(RR, "round_robin") X(OLDEST, "oldest_first") X(GTO, "greedy_oldest")
+
+typedef enum tm_policy {
+#define X(E, n) TM_POLICY_##E,
+    TM_POLICIES(X)
+#undef X
+} tm_policy;
 
 typedef struct tm_pipe_cfg {
     uint32_t latency;   /* cycles from issue to result */

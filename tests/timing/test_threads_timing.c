@@ -226,10 +226,10 @@ static void barrier_then_store(void **state)
     assemble(barrier_store_src, &k);
     const uint32_t n = 64 * 48;
     static const uint32_t lat[] = { 0, 30 };
-    for (uint32_t li = 0; li < 8; li++) {
+    for (uint32_t li = 0; li < 12; li++) {
         /* one sub-group per work-group: no other thread waits at the
          * barrier whose next record would mark the step shared */
-        uint32_t local = li < 4 ? 8 : 64;
+        uint32_t local = li < 6 ? 8 : 64;
         emu_config cfg;
         isa_diags d;
         memset(&d, 0, sizeof d);
@@ -237,9 +237,9 @@ static void barrier_then_store(void **state)
         isa_diags_free(&d);
         cfg.compute_units = 4;
         cfg.timing.barrier_latency = lat[li % 2];
-        /* the general scan (round robin) picks a released thread again in
-         * the cycle it arrived in; issue width 2 lets it */
-        cfg.timing.policy = (li / 2) % 2;
+        /* the general scan (round_robin, greedy_oldest) picks a released
+         * thread again in the cycle it arrived in; issue width 2 lets it */
+        cfg.timing.policy = (uint8_t)((li / 2) % 3);
         cfg.timing.issue_width = 2;
         cfg.timing.barrier_arrival_ii = 0;
         cfg.timing.barrier_release_ii = 0;

@@ -47,14 +47,16 @@ static uint64_t timed_run(const isa_kernel *k, const emu_config *cfg, const sgem
     return c;
 }
 
-/* test-simple with scheduler.cross_unit_latency set to xlat */
-static uint64_t run_cycles_x(const char *src, uint32_t width, uint64_t global, uint64_t local,
-                             const char *trace, uint32_t xlat)
+/* test-simple with scheduler.cross_unit_latency set to xlat and
+ * scheduler.policy to policy */
+static uint64_t run_cycles_xp(const char *src, uint32_t width, uint64_t global, uint64_t local,
+                              const char *trace, uint32_t xlat, tm_policy policy)
 {
     isa_kernel k;
     emu_config cfg;
     load(src, &k, &cfg);
     cfg.timing.cross_unit_latency = xlat;
+    cfg.timing.policy = (uint8_t)policy;
     uint32_t buf[1024] = { 0 };
     sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
                                .bytes = sizeof buf } };
@@ -64,6 +66,13 @@ static uint64_t run_cycles_x(const char *src, uint32_t width, uint64_t global, u
     uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
     isa_kernel_free(&k);
     return c;
+}
+
+/* test-simple's own policy: round_robin */
+static uint64_t run_cycles_x(const char *src, uint32_t width, uint64_t global, uint64_t local,
+                             const char *trace, uint32_t xlat)
+{
+    return run_cycles_xp(src, width, global, local, trace, xlat, TM_POLICY_RR);
 }
 
 static uint64_t run_cycles(const char *src, uint32_t width, uint64_t global, uint64_t local,
@@ -116,6 +125,33 @@ static void test_independent_threads(void **state)
     const char *src = ".kernel w\n.arg out global u32\n"
                       "mov.u32 r0, 1\nadd.u32 r1, r0, r0\nret\n";
     assert_int_equal(run_cycles(src, 8, 16, 16, NULL), 9);
+}
+
+/* scheduler.policy on two threads of one scheduler (A dispatched first),
+ * each: three movs (latency 2), a chain of three adds (latency 4) whose
+ * first reads the first two movs, ret (latency 4).
+ * round_robin alternates: movs 0-5, adds at 6/7, 10/11, 14/15, rets 16
+ * and 17 -> 21.
+ * oldest_first: A's movs 0-2, its first add 3 (-> 7); B's movs 4-6; at 7
+ * A's second add (-> 11) before B's first (8 -> 12); A's third add 11,
+ * ret 12; B's second add 13 (12 was A's ret) -> 17, third 17, ret 18 -> 22.
+ * greedy_oldest: as oldest_first to 6, but at 7 B, the last issued, keeps
+ * the slot: B's first add 7 (-> 11), A's second add 8 (-> 12), B's second
+ * 11 (-> 15), A's third 12 and ret 13, B's third 15, ret 16 -> 20. */
+static uint64_t run_policy(const char *src, tm_policy policy)
+{
+    return run_cycles_xp(src, 8, 16, 16, NULL, 0, policy);
+}
+
+static void test_scheduler_policies(void **state)
+{
+    (void)state;
+    const char *src = ".kernel p\n.arg out global u32\n"
+                      "mov.u32 r0, 1\nmov.u32 r1, 2\nmov.u32 r4, 3\n"
+                      "add.u32 r2, r0, r1\nadd.u32 r3, r2, r2\nadd.u32 r6, r3, r3\nret\n";
+    assert_int_equal(run_policy(src, TM_POLICY_RR), 21);
+    assert_int_equal(run_policy(src, TM_POLICY_OLDEST), 22);
+    assert_int_equal(run_policy(src, TM_POLICY_GTO), 20);
 }
 
 /* printf is one send message (docs/timing-model.md): with
@@ -787,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_dependent_chain),
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
+        cmocka_unit_test(test_scheduler_policies),
         cmocka_unit_test(test_barrier),
         cmocka_unit_test(test_printf_cost),
         cmocka_unit_test(test_barrier_arrival_queue),
