@@ -473,7 +473,8 @@ static void test_load_rates(void **state)
  * loops measured 1.28 and 1.39 cycles per load per SM at 4 warps, where
  * the twin in the source's order (lds_rate) gives 1.72.  At 8 and 16
  * warps this twin gives 1.14-1.15 against 1.00 measured: printed, a known
- * gap (docs/timing-model.md, Load issue rate). */
+ * gap (docs/timing-model.md, Load issue rate; greedy_oldest gives 1.12
+ * there but 1.15-1.21 on lds_rate). */
 static double sass_load_rate(uint32_t warps)
 {
     uint64_t c1 = run("lds_rate_sass", 32, 32 * warps, 32, NULL, 0);
