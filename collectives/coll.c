@@ -7,7 +7,7 @@
 #include <string.h>
 
 const char *const coll_uop_names[COLL_UOP_COUNT] = {
-#define COLL_UOP(E, name, pipe) [COLL_UOP_##E] = name,
+#define COLL_UOP(E, name, pipe, start) [COLL_UOP_##E] = name,
 #include "uops.def"
 #undef COLL_UOP
 };

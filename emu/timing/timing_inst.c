@@ -5,13 +5,28 @@
 
 #include <string.h>
 
-/* Micro-op kind -> pipe, the pipe column of collectives/uops.def; ALU rows
- * are resolved by type in tm_uop_pipe. */
+/* Micro-op kind -> pipe, the pipe column of include/sgemu/uops.def; ALU
+ * rows are resolved by type in tm_uop_pipe. */
 static const uint8_t uop_pipe[COLL_UOP_COUNT] = {
-#define COLL_UOP(E, name, pipe) [COLL_UOP_##E] = TM_PIPE_##pipe,
+#define COLL_UOP(E, name, pipe, start) [COLL_UOP_##E] = TM_PIPE_##pipe,
 #include "uops.def"
 #undef COLL_UOP
 };
+
+/* Micro-op kind -> whether a run of that kind starts together (the start
+ * column of uops.def: BATCH) or each waits for the one before (CHAIN). */
+enum { UOP_START_CHAIN, UOP_START_BATCH };
+static const uint8_t uop_start[COLL_UOP_COUNT] = {
+#define COLL_UOP(E, name, pipe, start) [COLL_UOP_##E] = UOP_START_##start,
+#include "uops.def"
+#undef COLL_UOP
+};
+
+bool tm_uop_batched(int prev_kind, int kind)
+{
+    return kind == prev_kind && kind >= 0 && kind < COLL_UOP_COUNT &&
+           uop_start[kind] == UOP_START_BATCH;
+}
 
 static tm_pipe alu_pipe(uint32_t type)
 {

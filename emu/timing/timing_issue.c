@@ -253,8 +253,10 @@ static const uint64_t *rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *t
 }
 
 /* Run (or resume) the micro-ops of record th->urec from th->ucur at time t:
- * each waits for the previous one's result, except consecutive indirect
- * moves (disjoint lane chunks), which pipeline. */
+ * each waits for the previous one's result, except in a run of one kind
+ * whose micro-ops are independent (indirect moves of disjoint lane chunks,
+ * the messages of one block access: uops.def's BATCH), which all start
+ * from the run's input time and pipeline on their unit. */
 static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
 {
     tm_cu *c = &m->cu[ci];
@@ -280,8 +282,8 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         tm_pipe p = tm_uop_pipe(u);
         uint32_t tb = u->type < ISA_T_COUNT ? isa_types[u->type].bytes : 4;
         uint32_t passes = tm_passes(m->tc, p, u->lanes, tb);
-        uint64_t in = (u->kind == COLL_UOP_MOV_INDIRECT && prev_kind == COLL_UOP_MOV_INDIRECT)
-            ? prev_in : chain;
+        bool batched = tm_uop_batched(prev_kind, u->kind);
+        uint64_t in = batched ? prev_in : chain;
         uint64_t s = occupy(m, c, (uint32_t)(th - c->th), p, in, passes), done;
         if (i == 0)   /* the payload read (a Gen media block message's token) */
             write_srcrd(th, ti, pipe_free_after(m, p, s, passes));
@@ -308,8 +310,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
             done = pipe_done(m, p, s, passes);
             break;
         }
-        chain = in == prev_in && prev_kind == COLL_UOP_MOV_INDIRECT &&
-                u->kind == COLL_UOP_MOV_INDIRECT ? max64(chain, done) : done;
+        chain = batched ? max64(chain, done) : done;
         prev_in = in;
         prev_kind = u->kind;
     }

@@ -66,6 +66,9 @@ const char *tm_inst_name(const tm_launch *L, uint32_t pc);
 uint32_t tm_inst_line(const tm_launch *L, uint32_t pc);
 /* Pipe of a micro-op and its passes over `lanes`. */
 tm_pipe tm_uop_pipe(const coll_uop *u);
+/* Whether a micro-op of `kind` after one of `prev_kind` starts with it
+ * (uops.def's start column) rather than after its result. */
+bool tm_uop_batched(int prev_kind, int kind);
 uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes);
 
 /* Work-group barrier: the time the barrier unit counts the last of n

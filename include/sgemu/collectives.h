@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 typedef enum coll_uop_kind {
-#define COLL_UOP(E, name, pipe) COLL_UOP_##E,
+#define COLL_UOP(E, name, pipe, start) COLL_UOP_##E,
 #include "uops.def"
 #undef COLL_UOP
     COLL_UOP_COUNT

@@ -350,9 +350,12 @@ static void test_reduce_widths(void **state)
  * block_message_bytes 128, each 2 lines of 64 B and 4 send passes (32 / 8).
  * Message 1 at 0: line a: L1 port 0 (busy 64/64 = 1), miss; L2 port 0, miss;
  *   DRAM port 0 (busy 64/32 = 2) -> 0 + 300 = 300; line b: L1 1, L2 1, DRAM
- *   max(1, 2) = 2 -> 302.  Message 2 waits for message 1: 302; its lines:
- *   DRAM 302 -> 602 and 303 -> max(303, 304) + 300 = 604.
- * add (P 4) at 604 -> 604 + 4 + 3 = 611; ret at 605 -> 609.  Total 611. */
+ *   max(1, 2) = 2 -> 302.  Message 2 does not wait for message 1's data
+ *   (the two are independent sends): it starts when the send unit is free
+ *   after message 1's 4 passes, at 4; line c: L1 4, L2 4, DRAM max(4, 4)
+ *   -> 304; line d: L1 5, L2 5, DRAM max(5, 6) = 6 -> 306.
+ * add (P 4) at 306 -> 306 + 4 + 3 = 313; ret at 307 -> 311.  Total 313
+ * (611 if message 2 waited for message 1's data). */
 static void test_block_read(void **state)
 {
     (void)state;
@@ -360,9 +363,27 @@ static void test_block_read(void **state)
                       "intel_sub_group_block_read.u32x2 r1, [%out]\n"
                       "add.u32 r3, r1, r1\nret\n";
     sgemu_timing t;
-    assert_int_equal(run_any(src, 32, &t), 611);
+    assert_int_equal(run_any(src, 32, &t), 313);
     assert_int_equal(t.misses[TM_LEVEL_L2], 4);
     assert_int_equal(t.bytes[TM_LEVEL_DRAM], 256);
+}
+
+/* The same block read in two sub-groups of one work-group (one EU, one
+ * send unit; round robin).  Sub-group 0 as above: its messages take the
+ * send unit 0-4 and 4-8, its data is back at 306.  Sub-group 1's read waits
+ * for the send unit, issues at 8: message 1 at 8 (send 8-12), lines a, b hit
+ * in L1 (filled by sub-group 0's request): 38, 39; message 2 at 12: c, d
+ * hit: 42, 43.  Its add 43 -> 50, ret 44 -> 48; sub-group 0's add 306 ->
+ * 313, ret 307 -> 311.  Total 313.  (Had message 2 waited for message 1's
+ * data, sub-group 0 alone would take 611, and its message 2 would hold the
+ * send unit 302-306, so sub-group 1 could issue only at 306.) */
+static void test_block_read_two_subgroups(void **state)
+{
+    (void)state;
+    const char *src = ".kernel b\n.arg out global u32\n"
+                      "intel_sub_group_block_read.u32x2 r1, [%out]\n"
+                      "add.u32 r3, r1, r1\nret\n";
+    assert_int_equal(run_cycles(src, 32, 64, 64, NULL), 313);
 }
 
 /* Image block read at SIMD8 of u32x2 at (0, 0): rows = 2, row bytes 8 x 4 =
@@ -831,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_reduce_widths),
         cmocka_unit_test(test_block_read),
+        cmocka_unit_test(test_block_read_two_subgroups),
         cmocka_unit_test(test_image_block_read),
         cmocka_unit_test(test_image_element_rw),
         cmocka_unit_test(test_cache_miss_then_hit),
