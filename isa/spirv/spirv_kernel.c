@@ -245,6 +245,8 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
         case SPV_TY_INT: case SPV_TY_FLOAT:
             a->kind = ISA_ARG_SCALAR;
             a->type = t->isa_t;
+            if (t->sampler)   /* the host sets it from a cl_sampler */
+                snprintf(a->cl_type, sizeof a->cl_type, "sampler_t");
             break;
         case SPV_TY_PTR: {
             const spv_type *pt = spv_type_lookup(x, t->elem);

@@ -223,6 +223,7 @@ static void parse_type(spv_module *m, const spv_inst *in, uint32_t id)
     case SpvOpTypeSampler:    /* the OpenCL sampler_t bit-field, a u32 */
         t->kind = SPV_TY_INT;
         t->isa_t = ISA_T_U32;
+        t->sampler = 1;
         t->ncomp = 1;
         t->size = t->align = 4;
         break;

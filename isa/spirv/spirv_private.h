@@ -49,6 +49,7 @@ typedef struct spv_type {
     uint8_t isa_t;         /* scalar (or vector component) type; ISA_T_NONE */
     uint8_t ncomp;         /* vector components, 1 for scalars */
     uint8_t access;        /* images: access qualifier as isa_arg.access */
+    uint8_t sampler;       /* OpTypeSampler (an int of CLK_* bits) */
     uint32_t elem;         /* vector/array element, pointer pointee */
     uint32_t sc;           /* pointer storage class */
     uint64_t size, align;  /* bytes in memory (0 = unknown) */

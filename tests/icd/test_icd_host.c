@@ -97,6 +97,13 @@ static const char *source =
     "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
     "    uint4 v = read_imageui(src, p);\n"
     "    write_imageui(dst, p, (uint4)(255 - v.x, v.y, 0, 0));\n"
+    "}\n"
+    "kernel void long_arg(global long *out, long v) {\n"
+    "    out[get_global_id(0)] = v + (long)get_global_id(0);\n"
+    "}\n"
+    "kernel void samp(read_only image2d_t src, sampler_t s, global uint *out) {\n"
+    "    int x = (int)get_global_id(0);\n"
+    "    out[x] = read_imageui(src, s, (int2)(x - 1, 0)).x;\n"
     "}\n";
 
 static cl_program program;
@@ -698,6 +705,64 @@ static void test_images(void **state)
 }
 
 /* What a program does wrong gets the spec's error codes. */
+/* An 8-byte scalar whose value is no pointer (1 here) and a cl_sampler
+ * for a sampler_t parameter: only the latter is read as an object. */
+static void test_scalar_and_sampler_args(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    cl_int err;
+    cl_long out[N];
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "long_arg", &err);
+    CL_OK(err);
+    cl_long v = 1;
+    CL_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+    CL_OK(clSetKernelArg(k, 1, sizeof v, &v));
+    size_t g = N;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(out[i], 1 + i);
+    clReleaseKernel(k);
+    clReleaseMemObject(bo);
+
+    uint8_t px[N];
+    for (int i = 0; i < N; i++)
+        px[i] = (uint8_t)(200 - 3 * i);
+    cl_image_format fmt = { CL_R, CL_UNSIGNED_INT8 };
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = N;
+    desc.image_height = 1;
+    cl_mem img = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &desc, px, &err);
+    CL_OK(err);
+    cl_uint got[N];
+    cl_mem ob = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof got, NULL, &err);
+    CL_OK(err);
+    cl_sampler_properties sp[] = { CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE,
+                                   CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                   CL_SAMPLER_FILTER_MODE, CL_FILTER_NEAREST, 0 };
+    cl_sampler smp = clCreateSamplerWithProperties(ctx, sp, &err);
+    CL_OK(err);
+    k = clCreateKernel(program, "samp", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof img, &img));
+    CL_OK(clSetKernelArg(k, 1, sizeof smp, &smp));
+    CL_OK(clSetKernelArg(k, 2, sizeof ob, &ob));
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    CL_OK(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    /* x - 1 = -1 clamps to the edge texel */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(got[i], px[i ? i - 1 : 0]);
+    clReleaseKernel(k);
+    clReleaseSampler(smp);
+    clReleaseMemObject(ob);
+    clReleaseMemObject(img);
+}
+
 static void test_error_paths(void **state)
 {
     (void)state;
@@ -839,6 +904,7 @@ int main(void)
         cmocka_unit_test(test_user_events),     cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_images),          cmocka_unit_test(test_error_paths),
         cmocka_unit_test(test_printf),
+        cmocka_unit_test(test_scalar_and_sampler_args),
         cmocka_unit_test(test_float_atomics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

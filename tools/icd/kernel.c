@@ -157,10 +157,12 @@ cl_kernel icd_CloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
     return k;
 }
 
-/* A cl_sampler given for a sampler_t parameter (a u32 of CLK_* bits). */
-static bool sampler_bits(size_t size, const void *value, uint64_t *bits)
+/* A cl_sampler given for a sampler_t parameter (a u32 of CLK_* bits).
+ * Only a parameter declared sampler_t is read as one: the bytes of any
+ * other 8-byte scalar (a long, a size_t) are not an object to look at. */
+static bool sampler_bits(const isa_arg *a, size_t size, const void *value, uint64_t *bits)
 {
-    if (size != sizeof(cl_sampler) || !value)
+    if (strcmp(a->cl_type, "sampler_t") || size != sizeof(cl_sampler) || !value)
         return false;
     cl_sampler s;
     memcpy(&s, value, sizeof s);
@@ -193,7 +195,7 @@ cl_int icd_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
         v.local_bytes = arg_size;
         break;
     case ISA_ARG_SCALAR:
-        if (sampler_bits(arg_size, arg_value, &v.scalar) && isa_types[a->type].bytes == 4)
+        if (sampler_bits(a, arg_size, arg_value, &v.scalar))
             break;
         if (arg_size != isa_types[a->type].bytes)
             return CL_INVALID_ARG_SIZE;
