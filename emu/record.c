@@ -115,18 +115,24 @@ uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n)
     return first;
 }
 
+/* Room for n more micro-ops in t: 256, then doubling. */
+static int uops_grow(emu_wg_trace *t, uint32_t n)
+{
+    uint32_t cap = t->uops_cap ? t->uops_cap : 256;
+    while (cap - t->nuops < n)
+        cap *= 2;
+    coll_uop *p = realloc(t->uops, cap * sizeof *p);
+    if (!p)
+        return -1;
+    t->uops = p;
+    t->uops_cap = cap;
+    return 0;
+}
+
 int emu_trace_uops(emu_wg_trace *t, const coll_uop *u, uint32_t n)
 {
-    if (t->uops_cap - t->nuops < n) {
-        uint32_t cap = t->uops_cap ? t->uops_cap : 256;
-        while (cap - t->nuops < n)
-            cap *= 2;
-        coll_uop *p = realloc(t->uops, cap * sizeof *p);
-        if (!p)
-            return -1;
-        t->uops = p;
-        t->uops_cap = cap;
-    }
+    if (t->uops_cap - t->nuops < n && uops_grow(t, n))
+        return -1;
     memcpy(t->uops + t->nuops, u, n * sizeof *u);
     t->nuops += n;
     return 0;
@@ -134,14 +140,8 @@ int emu_trace_uops(emu_wg_trace *t, const coll_uop *u, uint32_t n)
 
 int emu_trace_uop(emu_wg_trace *t, const coll_uop *u)
 {
-    if (t->nuops == t->uops_cap) {
-        uint32_t cap = t->uops_cap ? t->uops_cap * 2 : 256;
-        coll_uop *p = realloc(t->uops, cap * sizeof *p);
-        if (!p)
-            return -1;
-        t->uops = p;
-        t->uops_cap = cap;
-    }
+    if (t->nuops == t->uops_cap && uops_grow(t, 1))
+        return -1;
     t->uops[t->nuops++] = *u;
     return 0;
 }
