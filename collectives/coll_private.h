@@ -211,6 +211,9 @@ bool coll_fold_ok(const coll_env *env, isa_type t, isa_binop op);
  * the others the pad value, in lane order. */
 void coll_fold_scan(isa_binop op, isa_type t, const uint64_t *v, uint32_t w,
                     lanes_mask en, bool exclusive, uint64_t *out);
+/* The last lane of coll_fold_scan's inclusive scan (w >= 1): a reduction. */
+uint64_t coll_fold(isa_binop op, isa_type t, const uint64_t *v, uint32_t w,
+                   lanes_mask en);
 /* Runs an algorithm on v (w lanes, en enabled) into out, emitting through x. */
 typedef void (*coll_shape_gen)(coll_x *x, const uint64_t *v, uint32_t w,
                                lanes_mask en, uint64_t *out, const void *arg);

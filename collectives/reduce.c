@@ -129,10 +129,10 @@ coll_status coll_do_reduce(const coll_env *env, const isa_inst *in,
     for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
         const uint64_t *src = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
         if (shape) {
-            /* the tree's value is the fold of every lane: a scan's last */
-            coll_fold_scan(op, x.type, src, w, act, false, v);
+            /* the tree's value is the fold of every lane */
+            const uint64_t f = coll_fold(op, x.type, src, w, act);
             for (uint32_t l = 0; l < w; l++)
-                out[l] = v[w - 1];
+                out[l] = f;
             coll_shape_emit(env, shape);
             coll_write(sg, in->o[0].reg + comp, g->active[0], out);
             continue;

@@ -45,6 +45,18 @@ void coll_fold_scan(isa_binop op, isa_type t, const uint64_t *v, uint32_t w,
     lanes_scan_row(op, t, out, w);
 }
 
+uint64_t coll_fold(isa_binop op, isa_type t, const uint64_t *v, uint32_t w,
+                   lanes_mask en)
+{
+    if ((en & lanes_mask_first(w)) == lanes_mask_first(w))
+        return lanes_fold_row(op, t, v, w);
+    const uint64_t pad = coll_pad_value(op, t);
+    uint64_t p[LANES_MAX];
+    for (uint32_t i = 0; i < w; i++)
+        p[i] = en >> i & 1 ? v[i] : pad;
+    return lanes_fold_row(op, t, p, w);
+}
+
 const coll_shape *coll_shape_find(const coll_env *env, uint32_t op, uint32_t t,
                                   uint32_t w, lanes_mask en, bool *known)
 {

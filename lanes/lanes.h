@@ -126,6 +126,8 @@ void lanes_binop_row(isa_binop op, isa_type t, uint64_t *r, const uint64_t *a,
 /* r[i] = lanes_binop(op, t, r[i - 1], r[i]) for i = 1 .. n-1 in turn: an
  * inclusive scan in lane order, r[0] as it is. */
 void lanes_scan_row(isa_binop op, isa_type t, uint64_t *r, uint32_t n);
+/* What lanes_scan_row would leave in r[n - 1] (n >= 1), r unchanged. */
+uint64_t lanes_fold_row(isa_binop op, isa_type t, const uint64_t *r, uint32_t n);
 uint64_t lanes_identity(isa_binop op, isa_type t);
 
 /* Execute an ALU / MOV / CMP / SEL / CVT / predicate instruction over the

@@ -261,6 +261,38 @@ void lanes_scan_row(isa_binop op, isa_type t, uint64_t *r, uint32_t n)
 }
 #undef SCAN_INT
 
+/* the scan's running value without the stores; one lane alone is r[0]
+ * as it is, as the scan leaves it */
+#define FOLD_INT(EXPR)                                 \
+    {                                                  \
+        uint64_t x = r[0] & m;                         \
+        for (uint32_t i = 1; i < n; i++) {             \
+            const uint64_t y = r[i] & m;               \
+            x = (EXPR) & m;                            \
+        }                                              \
+        return n > 1 ? x : r[0];                       \
+    }
+
+uint64_t lanes_fold_row(isa_binop op, isa_type t, const uint64_t *r, uint32_t n)
+{
+    if (lp_valid_type(t) && !isa_types[t].is_float) {
+        const uint64_t m = lp_bits_mask(lp_type_bits(t));
+        switch (op) {
+        case ISA_BINOP_ADD: FOLD_INT(x + y);
+        case ISA_BINOP_MUL: FOLD_INT(x * y);
+        case ISA_BINOP_AND: FOLD_INT(x & y);
+        case ISA_BINOP_OR:  FOLD_INT(x | y);
+        case ISA_BINOP_XOR: FOLD_INT(x ^ y);
+        default: break;
+        }
+    }
+    uint64_t x = r[0];
+    for (uint32_t i = 1; i < n; i++)
+        x = lanes_binop(op, t, x, r[i]);
+    return x;
+}
+#undef FOLD_INT
+
 uint64_t lanes_identity(isa_binop op, isa_type t)
 {
     if (!lp_valid_type(t))

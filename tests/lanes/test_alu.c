@@ -981,6 +981,36 @@ static void test_binop_row(void **st)
     }
 }
 
+/* lanes_fold_row: lanes_binop applied lane by lane from lane 0 (one lane
+ * alone: itself, unmasked), for every length up to 37; and the same as
+ * the last lane of lanes_scan_row. */
+static void test_fold_row(void **st)
+{
+    (void)st;
+    static const isa_binop ops[] = { ISA_BINOP_ADD, ISA_BINOP_MUL, ISA_BINOP_AND,
+        ISA_BINOP_OR, ISA_BINOP_XOR, ISA_BINOP_MIN, ISA_BINOP_MAX };
+    for (unsigned t = 0; t < ISA_T_COUNT; t++) {
+        if (isa_types[t].bytes == 0)
+            continue;
+        rng_state = 23 + t;
+        for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+            uint64_t a[37], s[37];
+            for (unsigned i = 0; i < 37; i++)
+                a[i] = rand_val((isa_type)t) | (isa_types[t].bytes < 8 ? 1ull << 63 : 0);
+            for (unsigned n = 1; n <= 37; n++) {
+                uint64_t want = a[0];
+                for (unsigned i = 1; i < n; i++)
+                    want = lanes_binop(ops[k], (isa_type)t, want, a[i]);
+                check_lane("fold_row", (isa_type)t, n, lanes_fold_row(ops[k], (isa_type)t, a, n),
+                           want, a[0], a[n - 1], 0);
+                memcpy(s, a, n * sizeof *s);
+                lanes_scan_row(ops[k], (isa_type)t, s, n);
+                check_lane("fold_row vs scan", (isa_type)t, n, s[n - 1], want, a[0], a[n - 1], 0);
+            }
+        }
+    }
+}
+
 static void test_src_kinds(void **st)
 {
     (void)st;
@@ -1025,6 +1055,7 @@ int main(void)
         cmocka_unit_test(test_cvt),
         cmocka_unit_test(test_binop_identity),
         cmocka_unit_test(test_binop_row),
+        cmocka_unit_test(test_fold_row),
         cmocka_unit_test(test_src_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
