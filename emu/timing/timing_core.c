@@ -290,6 +290,7 @@ static void model_free(tm_model *m)
             free(c->cand);
             free(c->sm);
             free(c->arrivals);
+            free(c->useq);
             if (i == 0 || !m->one_per_inst)
                 free(c->per_inst);
         }

@@ -4,6 +4,8 @@
  * shared-state flag kept in step with its state. */
 #include "timing_private.h"
 
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Earliest free unit of the pipe the current record issues to (0: none). */
@@ -252,68 +254,169 @@ static const uint64_t *rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *t
     return out;
 }
 
+/* A micro-op's key, never 0: its first 8 bytes less the sub-group (kind,
+ * type, binop, space, lanes), which hold all its description (tm_udesc)
+ * depends on. */
+_Static_assert(offsetof(coll_uop, lanes) == 4 && offsetof(coll_uop, sg) == 6,
+               "uop_key reads kind..lanes as the first 6 bytes");
+static inline uint64_t uop_key(const coll_uop *u)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t k;
+    memcpy(&k, u, sizeof k);
+    return (k & 0x0000ffffffffffffull) | 1ull << 63;
+#else
+    return (uint64_t)u->kind | (uint64_t)u->type << 8 | (uint64_t)u->binop << 16 |
+           (uint64_t)u->space << 24 | (uint64_t)u->lanes << 32 | 1ull << 63;
+#endif
+}
+
+static void udesc_make(const tm_model *m, const coll_uop *u, tm_udesc *d)
+{
+    tm_pipe p = tm_uop_pipe(u);
+    uint32_t tb = u->type < ISA_T_COUNT ? isa_types[u->type].bytes : 4;
+    uint32_t passes = tm_passes(m->tc, p, u->lanes, tb);
+    d->occ = (uint64_t)passes * m->pipe_ii[p];
+    d->lat = m->tc->pipe[p].latency + (uint64_t)(passes - 1) * m->pipe_ii[p];
+    d->off = m->unit_off[p];
+    d->pipe = (uint8_t)p;
+    d->kind = u->kind;
+    d->flags = (uint8_t)((m->unit_n[p] > 1 ? TM_UD_MULTI : 0) |
+                         (tm_uop_batched(u->kind, u->kind) ? TM_UD_BATCH : 0));
+    switch (u->kind) {
+    case COLL_UOP_BARRIER:
+        d->flags |= TM_UD_BARRIER;
+        break;
+    case COLL_UOP_SLM_LOAD:
+    case COLL_UOP_SLM_STORE:
+    case COLL_UOP_BLOCK_LOAD:
+    case COLL_UOP_BLOCK_STORE:
+    case COLL_UOP_MEDIA_LOAD:
+    case COLL_UOP_MEDIA_STORE:
+        d->flags |= TM_UD_MEM;
+        break;
+    default:
+        break;
+    }
+}
+
+/* The description of micro-op u at position i of a sequence of q's pc,
+ * made and kept when q's is not for u's key (past the kept positions:
+ * made each time). */
+static tm_udesc udesc_get(const tm_model *m, tm_useq *q, uint32_t i, const coll_uop *u,
+                          uint64_t k)
+{
+    tm_udesc d;
+    udesc_make(m, u, &d);
+    if (i < TM_USEQ_UOPS) {
+        q->d[i] = d;
+        q->key[i] = k;
+    }
+    return d;
+}
+
+/* The descriptions by pc that the host thread owning CU ci keeps (in
+ * CU ci mod nthreads: its first CU), made empty at first use; NULL when
+ * out of host memory (the caller then makes each description anew). */
+static tm_useq *useq_of(tm_model *m, uint32_t ci)
+{
+    tm_cu *o = &m->cu[m->nthreads > 1 ? ci % m->nthreads : 0];
+    if (__builtin_expect(!o->useq, 0)) {
+        o->useq = malloc(TM_USEQS * sizeof *o->useq);
+        for (uint32_t e = 0; o->useq && e < TM_USEQS; e++)
+            memset(o->useq[e].key, 0, sizeof o->useq[e].key);
+    }
+    return o->useq;
+}
+
+/* Completion of a memory micro-op started at s. */
+static uint64_t uop_mem(tm_model *m, uint32_t ci, const coll_uop *u, uint64_t s)
+{
+    switch (u->kind) {
+    case COLL_UOP_SLM_LOAD:
+    case COLL_UOP_SLM_STORE:
+        return tm_mem_block(&m->mem, ci, s, ISA_SPACE_LOCAL, u->addr, u->bytes,
+                            u->kind == COLL_UOP_SLM_STORE);
+    case COLL_UOP_BLOCK_LOAD:
+    case COLL_UOP_BLOCK_STORE:
+        return tm_mem_block(&m->mem, ci, s, (isa_space)u->space, u->addr, u->bytes,
+                            u->kind == COLL_UOP_BLOCK_STORE);
+    default: {   /* MEDIA_LOAD, MEDIA_STORE */
+        uint32_t rows = u->rows ? u->rows : 1, per = u->bytes / rows;
+        uint64_t x = u->addr & 0xffffffffu, y = u->addr >> 32;
+        return tm_mem_rows(&m->mem, ci, s, tm_image_addr(u->image, x, y, u->pitch),
+                           u->pitch, rows, per, u->kind == COLL_UOP_MEDIA_STORE);
+    }
+    }
+}
+
 /* Run (or resume) the micro-ops of record th->urec from th->ucur at time t:
  * each waits for the previous one's result, except in a run of one kind
  * whose micro-ops are independent (indirect moves of disjoint lane chunks,
  * the messages of one block access: uops.def's BATCH), which all start
- * from the run's input time and pipeline on their unit. */
+ * from the run's input time and pipeline on their unit.  Each micro-op's
+ * pipe, passes and start rule come from its description in the host
+ * thread's useq, made once per key. */
 static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
 {
     tm_cu *c = &m->cu[ci];
     tm_wgslot *w = &c->wg[th->wg];
     const emu_rec *r = &w->tr.sg[th->sg].recs[th->urec];
     const tm_inst *ti = &m->inst[r->pc];
-    bool wg = ti->kind == TM_K_UOPS_WG;
+    const coll_uop *uops = w->tr.uops + r->uop_first;
+    const uint32_t n = r->nuops, first = th->ucur;
+    tm_useq *qs = useq_of(m, ci), scratch;
+    if (!qs)
+        memset(scratch.key, 0, sizeof scratch.key);
+    tm_useq *q = qs ? &qs[r->pc % TM_USEQS] : &scratch;
+    uint64_t *eu = th->eu_units;
+    const bool wg = ti->kind == TM_K_UOPS_WG;
     uint64_t chain = t, prev_in = t;
+    uint32_t skipped = 0;      /* another sub-group's (work-group collectives) */
     int prev_kind = -1;
     th->in_uops = false;
-    for (uint32_t i = th->ucur; i < r->nuops; i++) {
-        const coll_uop *u = &w->tr.uops[r->uop_first + i];
-        if (wg && u->sg != th->sg)
+    uint32_t i = first;
+    for (; i < n; i++) {
+        const coll_uop *u = &uops[i];
+        if (wg && u->sg != th->sg) {
+            skipped++;
             continue;
-        if (u->kind == COLL_UOP_BARRIER) {
-            m->st->uops++;
-            th->in_uops = true;
-            th->ucur = i + 1;
-            arrive(m, ci, th, chain);
-            return;
         }
-        m->st->uops++;
-        tm_pipe p = tm_uop_pipe(u);
-        uint32_t tb = u->type < ISA_T_COUNT ? isa_types[u->type].bytes : 4;
-        uint32_t passes = tm_passes(m->tc, p, u->lanes, tb);
-        bool batched = tm_uop_batched(prev_kind, u->kind);
-        uint64_t in = batched ? prev_in : chain;
-        uint64_t s = occupy(m, c, (uint32_t)(th - c->th), p, in, passes), done;
-        if (i == 0)   /* the payload read (a Gen media block message's token) */
-            write_srcrd(th, ti, pipe_free_after(m, p, s, passes));
-        switch (u->kind) {
-        case COLL_UOP_SLM_LOAD:
-        case COLL_UOP_SLM_STORE:
-            done = tm_mem_block(&m->mem, ci, s, ISA_SPACE_LOCAL, u->addr, u->bytes,
-                                u->kind == COLL_UOP_SLM_STORE);
-            break;
-        case COLL_UOP_BLOCK_LOAD:
-        case COLL_UOP_BLOCK_STORE:
-            done = tm_mem_block(&m->mem, ci, s, (isa_space)u->space, u->addr, u->bytes,
-                                u->kind == COLL_UOP_BLOCK_STORE);
-            break;
-        case COLL_UOP_MEDIA_LOAD:
-        case COLL_UOP_MEDIA_STORE: {
-            uint32_t rows = u->rows ? u->rows : 1, per = u->bytes / rows;
-            uint64_t x = u->addr & 0xffffffffu, y = u->addr >> 32;
-            done = tm_mem_rows(&m->mem, ci, s, tm_image_addr(u->image, x, y, u->pitch),
-                               u->pitch, rows, per, u->kind == COLL_UOP_MEDIA_STORE);
-            break;
-        }
-        default:
-            done = pipe_done(m, p, s, passes);
-            break;
+        const uint64_t k = uop_key(u);
+        const tm_udesc d = __builtin_expect(i < TM_USEQ_UOPS && q->key[i] == k, 1)
+                               ? q->d[i] : udesc_get(m, q, i, u, k);
+        /* a run of one BATCH kind starts together */
+        const bool batched = (d.flags & TM_UD_BATCH) && d.kind == prev_kind;
+        const uint64_t in = batched ? prev_in : chain;
+        uint64_t done;
+        if (__builtin_expect((d.flags & ~TM_UD_BATCH) == 0 && i, 1)) {
+            /* occupy the pipe's one unit; the result at the pipe's latency */
+            uint64_t *f = eu + d.off;
+            uint64_t s = max64(in, *f);
+            *f = s + d.occ;
+            done = s + d.lat;
+        } else {
+            if (d.flags & TM_UD_BARRIER) {
+                m->st->uops += i + 1 - first - skipped;
+                th->in_uops = true;
+                th->ucur = i + 1;
+                arrive(m, ci, th, chain);
+                return;
+            }
+            uint64_t *f = eu + d.off;
+            if (d.flags & TM_UD_MULTI)
+                f += pick_unit(m, f, (tm_pipe)d.pipe);
+            uint64_t s = max64(in, *f);
+            *f = s + d.occ;
+            if (i == 0)   /* the payload read (a Gen media block message's token) */
+                write_srcrd(th, ti, s + d.occ);
+            done = d.flags & TM_UD_MEM ? uop_mem(m, ci, u, s) : s + d.lat;
         }
         chain = batched ? max64(chain, done) : done;
         prev_in = in;
-        prev_kind = u->kind;
+        prev_kind = d.kind;
     }
+    m->st->uops += i - first - skipped;
     write_dst(th, ti, chain, false);
     th->last_done = max64(th->last_done, chain);
     tm_line_stats *ls = &c->per_inst[r->pc];

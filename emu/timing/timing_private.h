@@ -237,6 +237,33 @@ typedef struct tm_smask {
     uint64_t pm[TM_PIPE_SLOTS];    /* per pipe: runnable threads whose next record waits for it */
 } tm_smask;
 
+/* What issuing a micro-op needs that does not depend on time, from its
+ * kind, type, operator and lanes (run_uops): the occupancy of its pipe's
+ * unit (passes x interval), its result after the start (latency +
+ * (passes - 1) x interval), its units, its kind, and flags: a BATCH kind
+ * (a run of it starts together: tm_uop_batched), a memory message or a
+ * barrier (not the pipe's result), a pipe of several units (pick one). */
+typedef struct tm_udesc {
+    uint64_t occ, lat;
+    uint32_t off;          /* its pipe's first unit (unit_off) */
+    uint8_t pipe;
+    uint8_t kind;          /* coll_uop_kind */
+    uint8_t flags;         /* TM_UD_* */
+} tm_udesc;
+
+enum { TM_UD_BATCH = 1, TM_UD_MEM = 2, TM_UD_BARRIER = 4, TM_UD_MULTI = 8 };
+
+/* The descriptions of one pc's micro-op sequence by position (the first
+ * TM_USEQ_UOPS), each with the key it was made from (run_uops: uop_key);
+ * the sequences of one shape are alike, so each is made once and then
+ * only its key compared.  Direct mapped by pc. */
+#define TM_USEQ_UOPS 16
+#define TM_USEQS 4
+typedef struct tm_useq {
+    uint64_t key[TM_USEQ_UOPS];   /* 0: none */
+    tm_udesc d[TM_USEQ_UOPS];
+} tm_useq;
+
 typedef struct tm_cu {
     /* The first three cache lines hold what a step reads or writes in
      * every cycle (tm_step, the wait-list pick, the ALU issue), the wheel's
@@ -297,6 +324,9 @@ typedef struct tm_cu {
     uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */
     uint64_t first_start, last_done;
     uint32_t resident;
+    /* run_uops' descriptions (TM_USEQS, by pc) of host thread w's CUs, in
+     * CU w (CU ci belongs to thread ci mod nthreads); made at first use */
+    tm_useq *useq;
 } tm_cu;
 
 /* An entry of the CU heap: a CU and its next_time as of its last sift
