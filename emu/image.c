@@ -234,7 +234,8 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
             if (mask >> l & 1)
                 *dst++ = emu_image_texel_addr(im, arg, x[l], y[l]);
         rec->addr_first = first;
-        rec->naddr = na;
+        rec->naddr = (uint16_t)na;
+        rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
     }
 
     if (write) {
@@ -547,7 +548,8 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
             if (mask >> l & 1)
                 *dst++ = emu_image_texel_addr(im, arg, first_x[l], first_y[l]);
         rec->addr_first = first;
-        rec->naddr = na;
+        rec->naddr = (uint16_t)na;
+        rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
     }
     for (uint32_t c = 0; c < vec && c < 4; c++) {
         uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);

@@ -145,7 +145,7 @@ static int access_fault(emu_run *run, emu_sg *sg, uint32_t lane, uint32_t pc,
  * fails, so the per-lane path below finds and reports the faulting lane. */
 static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                       const uint64_t *addr, uint32_t n, uint32_t esize, uint32_t vec,
-                      bool store)
+                      bool store, int strided)
 {
     const uint32_t w = sg->l.width;
     const isa_space space = (isa_space)in->space;
@@ -154,11 +154,16 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
         (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
          space != ISA_SPACE_LOCAL))
         return false;
-    uint64_t diff = 0;          /* no branch or multiply per lane: vectorises */
-    for (uint32_t l = 1; l < w; l++)
-        diff |= (addr[l] - addr[l - 1]) ^ n;
-    if (diff)
-        return false;
+    if (strided >= 0) {         /* the record's test of these w addresses */
+        if (!strided || (w > 1 && addr[1] - addr[0] != n))
+            return false;
+    } else {
+        uint64_t diff = 0;      /* no branch or multiply per lane: vectorises */
+        for (uint32_t l = 1; l < w; l++)
+            diff |= (addr[l] - addr[l - 1]) ^ n;
+        if (diff)
+            return false;
+    }
     const char *why;
     uint8_t *p = emu_mem_ptr(run, space, addr[0], w * n, store, sg->id * w, &why);
     if (!p)
@@ -292,25 +297,34 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
     uint32_t w = sg->l.width;
     lane_addresses(run, sg, ao, addr);
 
+    int strided = -1;          /* the addresses' form: -1 not tested */
     if (rec && run->wg->trace) {
         uint32_t na = emu_active_lanes(mask, w);
         uint64_t first = emu_trace_addrs(run->wg->trace, na);
         if (first == UINT64_MAX)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
         uint64_t *dst = run->wg->trace->addrs + first;
-        if (na == w)
+        /* the addresses' form, but not of local accesses (the banks do
+         * not ask); a whole sub-group's is also the coalesced path's test */
+        bool local = space == ISA_SPACE_LOCAL;
+        if (na == w) {
             memcpy(dst, addr, (size_t)w * sizeof *addr);
-        else
+            if (!local)
+                rec->strided = (uint16_t)(strided = emu_addrs_strided(addr, w));
+        } else {
             for (uint32_t l = 0; l < w; l++)
                 if (mask >> l & 1)
                     *dst++ = addr[l];
+            if (!local)
+                rec->strided = emu_addrs_strided(dst - na, na);
+        }
         rec->addr_first = first;
-        rec->naddr = na;
+        rec->naddr = (uint16_t)na;
     }
 
     const char *kind = fam == ISA_FAM_LD ? "load" : fam == ISA_FAM_ST ? "store" : "atomic";
     bool store = fam != ISA_FAM_LD;
-    if (fam != ISA_FAM_ATOM && coalesced(run, sg, in, mask, addr, n, esize, vec, store))
+    if (fam != ISA_FAM_ATOM && coalesced(run, sg, in, mask, addr, n, esize, vec, store, strided))
         return 0;
     uint8_t *ptr[LANES_MAX];
     if (!one_range(run, sg, space, mask, addr, n, esize, store, ptr))

@@ -12,11 +12,15 @@
 #include "coll.h"
 #include "lanes.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct emu_rec {
     uint32_t pc;               /* instruction index in the kernel */
-    uint32_t naddr;            /* memory ops: one address per active lane */
+    uint16_t naddr;            /* memory ops: one address per active lane (<= 64) */
+    uint16_t strided;          /* 1: the addresses are lane i at addr[0] + i x
+                                * (addr[1] - addr[0]) (emu_addrs_strided); 0:
+                                * not known, the timing model looks */
     uint64_t addr_first;       /* index into emu_wg_trace.addrs */
     uint32_t uop_first;        /* index into emu_wg_trace.uops */
     uint32_t nuops;
@@ -80,6 +84,20 @@ static inline emu_rec *emu_trace_push(emu_wg_trace *t, uint32_t sg, uint32_t pc)
     *r = (emu_rec){ .pc = pc };
     return r;
 }
+/* Whether addresses a[0..n) step by one stride, a[1] - a[0] (modulo
+ * 2^64; true below three).  The engine asks when it records them (one
+ * pass, and for whole-sub-group accesses the same pass its coalesced fast
+ * path needs), so that the timing model does not test every lane again. */
+static inline bool emu_addrs_strided(const uint64_t *a, uint32_t n)
+{
+    if (n < 3)
+        return true;
+    uint64_t d = a[1] - a[0], diff = 0;
+    for (uint32_t i = 2; i < n; i++)    /* no branch per lane: vectorises */
+        diff |= (a[i] - a[i - 1]) ^ d;
+    return !diff;
+}
+
 /* Reserve n address slots; returns the first index or UINT64_MAX. */
 uint64_t emu_trace_addrs(emu_wg_trace *t, uint32_t n);
 int emu_trace_uop(emu_wg_trace *t, const coll_uop *u);

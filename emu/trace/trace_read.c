@@ -345,17 +345,20 @@ int emu_tracer_wg(emu_trace_reader *r, uint64_t expect, emu_wg_trace *t, char *m
             emu_rec *rec = emu_trace_push(t, s, (uint32_t)le(b, 4));
             if (!rec)
                 BAD("out of host memory");
-            rec->naddr = (uint32_t)le(b + 4, 4);
+            uint32_t na = (uint32_t)le(b + 4, 4);
             rec->addr_first = le(b + 8, 8);
             rec->uop_first = (uint32_t)le(b + 16, 4);
             rec->nuops = (uint32_t)le(b + 20, 4);
             rec->mask = le(b + 24, 8);
-            if (rec->pc >= r->ninst || rec->naddr > w ||
-                rec->addr_first > naddrs || rec->naddr > naddrs - rec->addr_first ||
+            if (rec->pc >= r->ninst || na > w || na > LANES_MAX ||
+                rec->addr_first > naddrs || na > naddrs - rec->addr_first ||
                 rec->uop_first > nuops || rec->nuops > nuops - rec->uop_first ||
                 (rec->mask & ~all))
                 BAD("record %u of subgroup %u in work-group %llu is invalid", i, s,
                     (unsigned long long)lin);
+            /* the file does not carry the addresses' form: found here once */
+            rec->naddr = (uint16_t)na;
+            rec->strided = na && emu_addrs_strided(t->addrs + rec->addr_first, na);
         }
         r->records += n;
     }
