@@ -226,15 +226,17 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
 }
 
 /* Memory addresses of a record in the model's flat space: the record's
- * own (no copy), or for private memory each work-item's copy in out. */
+ * own (no copy), or for private memory each work-item's copy in out;
+ * *strided: they step by one stride (emu_rec.strided). */
 static const uint64_t *rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *th,
                                  const emu_rec *r, isa_space sp, uint32_t eb, uint64_t *out,
-                                 uint32_t *nout)
+                                 uint32_t *nout, bool *strided)
 {
     const emu_wg_trace *tr = &c->wg[th->wg].tr;
     uint32_t n = r->naddr < 64 ? r->naddr : 64;
     const uint64_t *a = tr->addrs + r->addr_first;
     *nout = n;
+    *strided = r->strided;
     if (sp != ISA_SPACE_PRIVATE)
         return a;
     /* private memory: each work-item has its own copy, interleaved across
@@ -246,6 +248,9 @@ static const uint64_t *rec_addrs(tm_model *m, const tm_cu *c, const tm_thread *t
     uint64_t w = m->L->width ? m->L->width : 1;
     uint64_t sgi = c->wg[th->wg].wg_linear * m->sgs + th->sg;
     uint64_t mask = r->mask;
+    /* a stride d over adjacent lanes stays a stride, d x W + bytes */
+    uint64_t run = mask >> (mask ? __builtin_ctzll(mask) : 0);
+    *strided = r->strided && !(run & (run + 1));
     for (uint32_t i = 0; i < n && mask; i++) {
         uint32_t lane = (uint32_t)__builtin_ctzll(mask);
         mask &= mask - 1;
@@ -474,13 +479,15 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t pa[64];
         isa_space sp = (isa_space)ti->space;
         uint32_t n;
-        const uint64_t *a = rec_addrs(m, c, th, r, sp, ti->elem_bytes, pa, &n);
+        bool strided;
+        const uint64_t *a = rec_addrs(m, c, th, r, sp, ti->elem_bytes, pa, &n, &strided);
         bool store = ti->store;
         bool atomic = ti->kind == TM_K_ATOMIC;
         if (sp == ISA_SPACE_LOCAL)
             done = tm_mem_local(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
         else
-            done = tm_mem_global(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic);
+            done = tm_mem_global(&m->mem, ci, s, a, n, ti->elem_bytes, store, atomic,
+                                     strided);
         write_dst(th, ti, done, true);
         write_srcrd(th, ti, s + ti->occ);
         if (ti->spills)

@@ -446,8 +446,17 @@ static inline uint64_t sector_mask(uint64_t lo, uint64_t hi, uint64_t ln, uint32
     return upto & ~((1ull << a) - 1);
 }
 
-uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
-                       uint32_t n, uint32_t bytes, bool store, bool atomic)
+static uint64_t range_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t lo, uint64_t hi,
+                             bool store);
+static uint64_t strided_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t a0, uint64_t d,
+                               uint32_t n, uint64_t span, bool store);
+
+/* tm_mem_global without the engine's form: the lines found from the
+ * lanes' addresses (not inlined: its frame of line lists stays out of
+ * the strided path). */
+static __attribute__((noinline)) uint64_t
+global_lanes(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr, uint32_t n,
+             uint32_t bytes, bool store, bool atomic)
 {
     uint32_t shift = m->l2.line_shift;
     uint64_t span = (bytes ? bytes : 1) - 1;
@@ -559,6 +568,33 @@ uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     return done;
 }
 
+/* A record whose addresses step by one stride d (the engine says so:
+ * emu_rec.strided), ascending without wrapping, has its lines without a
+ * look at every lane: lanes whose bytes meet or overlap (d <= bytes: a
+ * unit-stride ramp, or one address) touch the range from the first byte
+ * to the last; lanes apart touch each its own lines, a line shared with
+ * the previous lane's last once.  Either way the lines and their order
+ * are those global_lanes finds (first touch is ascending here), and so are
+ * the sectors of a range (the lanes' sectors together are the range's);
+ * atomics, strides apart with sectors, and a range that wraps take
+ * global_lanes. */
+uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
+                       uint32_t n, uint32_t bytes, bool store, bool atomic, bool strided)
+{
+    uint64_t span = (bytes ? bytes : 1) - 1, last, hi;
+    if (strided && n && !atomic) {
+        uint64_t a0 = addr[0], d = n > 1 ? addr[1] - a0 : 0;
+        if (!__builtin_mul_overflow((uint64_t)(n - 1), d, &last) &&
+            !__builtin_add_overflow(a0, last, &last) && !__builtin_add_overflow(last, span, &hi)) {
+            if (d <= span + 1)
+                return range_access(m, cu, t, a0, hi, store);
+            if (m->sector_shift == m->l2.line_shift)
+                return strided_access(m, cu, t, a0, d, n, span, store);
+        }
+    }
+    return global_lanes(m, cu, t, addr, n, bytes, store, atomic);
+}
+
 uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
                       uint32_t n, uint32_t bytes, bool store, bool atomic)
 {
@@ -647,17 +683,83 @@ range_plain(plain *p, uint32_t shift, uint64_t t, uint64_t addr, uint64_t hi, bo
 }
 
 /* Line by line, each line asked for the sectors the range covers (1, the
- * whole line, without sectors). */
-static uint64_t range_lines(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint64_t hi,
-                              bool store)
+ * whole line, without sectors: a loop of its own, where the mask's count
+ * and merges fold away). */
+static inline __attribute__((always_inline)) uint64_t
+range_lines(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint64_t hi, bool store)
 {
     uint32_t shift = m->l2.line_shift;
     uint64_t done = t, last = hi >> shift;
-    bool sectors = m->sector_shift != shift;
     uint32_t nl = 0;
+    if (m->sector_shift == shift) {
+        for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++)
+            done = max64(done, line_request(m, cu, t, ln, 1, store, false, 1, 1));
+        return done;
+    }
     for (uint64_t ln = addr >> shift; ln <= last && nl < 2 * 64; ln++, nl++) {
-        uint64_t want = sectors ? sector_mask(addr, hi, ln, shift, m->sector_shift) : 1;
+        uint64_t want = sector_mask(addr, hi, ln, shift, m->sector_shift);
         done = max64(done, line_request(m, cu, t, ln, want, store, false, 1, 1));
+    }
+    return done;
+}
+
+/* The lines of [lo, hi] (not wrapping) as one access: whole lines into a
+ * plain access from PLAIN_MIN_LINES lines on, else line by line. */
+static uint64_t range_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t lo, uint64_t hi,
+                             bool store)
+{
+    uint32_t shift = m->l2.line_shift;
+    if (m->sector_shift != shift || (hi >> shift) - (lo >> shift) + 1 < PLAIN_MIN_LINES)
+        return range_lines(m, cu, t, lo, hi, store);
+    plain p;
+    plain_begin(&p, m, cu);
+    uint64_t done = range_plain(&p, shift, t, lo, hi, store);
+    plain_end(&p, m, cu, store);
+    return done;
+}
+
+/* n lanes of span + 1 bytes at a0 + i x d, d > span + 1 and no wrapping,
+ * without sectors: each lane's lines after those listed, at most 2 x 64
+ * lines, then as global_lanes requests them. */
+static __attribute__((noinline)) uint64_t
+strided_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t a0, uint64_t d, uint32_t n,
+               uint64_t span, bool store)
+{
+    uint32_t shift = m->l2.line_shift;
+    uint64_t lines[2 * 64], next = 0, a = a0, done = t, lmask = (1ull << shift) - 1;
+    uint32_t nl = 0;
+    if (!(d & lmask) && (a0 & lmask) + span <= lmask) {
+        /* whole lines apart, each lane inside one: line i is the first's
+         * plus i x d's lines, none shared (at most 2 x 64 as above) */
+        uint64_t ln = a0 >> shift, dl = d >> shift;
+        n = n < 2 * 64 ? n : 2 * 64;
+        if (n < PLAIN_MIN_LINES) {
+            for (uint32_t i = 0; i < n; i++, ln += dl)
+                done = max64(done, line_request(m, cu, t, ln, 1, store, false, 1, 1));
+            return done;
+        }
+        plain p;
+        plain_begin(&p, m, cu);
+        for (uint32_t i = 0; i < n; i++, ln += dl)
+            done = max64(done, plain_line(&p, t, ln, store));
+        plain_end(&p, m, cu, store);
+        return done;
+    }
+    for (uint32_t i = 0; i < n && nl < 2 * 64; i++, a += d) {
+        uint64_t ln = a >> shift, last = (a + span) >> shift;
+        for (ln = ln < next ? next : ln; ln <= last && nl < 2 * 64; ln++)
+            lines[nl++] = ln;
+        next = last + 1;
+    }
+    if (nl >= PLAIN_MIN_LINES) {
+        plain p;
+        plain_begin(&p, m, cu);
+        for (uint32_t j = 0; j < nl; j++)
+            done = max64(done, plain_line(&p, t, lines[j], store));
+        plain_end(&p, m, cu, store);
+    } else {
+        for (uint32_t j = 0; j < nl; j++)
+            done = max64(done, line_request(m, cu, t, lines[j], 1, store, false, 1, 1));
     }
     return done;
 }
@@ -694,10 +796,20 @@ uint64_t tm_mem_rows(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint32_t
     }
     plain p;
     plain_begin(&p, m, cu);
-    for (uint32_t r = 0; r < rows; r++) {
-        uint64_t a = addr + (uint64_t)r * pitch;
-        if (a + span >= a)
-            done = max64(done, range_plain(&p, shift, t, a, a + span, store));
+    uint64_t lmask = (1ull << shift) - 1, top;
+    if (!(pitch & lmask) && (addr & lmask) + span <= lmask &&
+        !__builtin_add_overflow(addr, (uint64_t)(rows - 1) * pitch + span, &top)) {
+        /* each row inside one line, rows whole lines apart (an image
+         * block's rows, mostly): a line a row, without the row's range */
+        uint64_t ln = addr >> shift, dl = pitch >> shift;
+        for (uint32_t r = 0; r < rows; r++, ln += dl)
+            done = max64(done, plain_line(&p, t, ln, store));
+    } else {
+        for (uint32_t r = 0; r < rows; r++) {
+            uint64_t a = addr + (uint64_t)r * pitch;
+            if (a + span >= a)
+                done = max64(done, range_plain(&p, shift, t, a, a + span, store));
+        }
     }
     plain_end(&p, m, cu, store);
     return done;

@@ -129,9 +129,11 @@ typedef struct tm_mem {
 
 int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st);
 void tm_mem_free(tm_mem *m);
-/* One global access of n lane addresses issued at t; returns completion. */
+/* One global access of n lane addresses issued at t; returns completion.
+ * strided: the addresses step by one stride (the record's form), so that
+ * their lines follow without a test of every lane; the same result. */
 uint64_t tm_mem_global(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
-                       uint32_t n, uint32_t bytes, bool store, bool atomic);
+                       uint32_t n, uint32_t bytes, bool store, bool atomic, bool strided);
 /* Local bytes so far (all CUs), and the per-CU local statistics added
  * into the run's (once, at the end). */
 uint64_t tm_mem_local_bytes(const tm_mem *m);

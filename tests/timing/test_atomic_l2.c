@@ -43,7 +43,7 @@ static void open_mem(tm_mem *m, emu_timing_cfg *tc, sgemu_timing *st, uint32_t c
     memset(st, 0, sizeof *st);
     assert_int_equal(tm_mem_init(m, tc, 2, st), 0);
     uint64_t a = 0;
-    tm_mem_global(m, 0, 0, &a, 1, 4, false, true);
+    tm_mem_global(m, 0, 0, &a, 1, 4, false, true, false);
 }
 
 static void test_contended(void **state)
@@ -57,21 +57,21 @@ static void test_contended(void **state)
     lanes(a, true);
     /* CU 0 at 1000: uncontended (its own line), 31 x 2 after the first
      * lane: done 1000 + 400 + 62; the line is free at 1000 + 64 = 1064 */
-    assert_int_equal(tm_mem_global(&m, 0, 1000, a, 32, 4, false, true), 1462);
+    assert_int_equal(tm_mem_global(&m, 0, 1000, a, 32, 4, false, true, false), 1462);
     /* CU 1 at 1010: the line is busy until 1064 with CU 0's lanes: it
      * waits 54, then 31 x 6: 1010 + 400 + 54 + 186 = 1650; free at
      * 1064 + 32 x 6 = 1256 */
-    assert_int_equal(tm_mem_global(&m, 1, 1010, a, 32, 4, false, true), 1650);
+    assert_int_equal(tm_mem_global(&m, 1, 1010, a, 32, 4, false, true, false), 1650);
     /* CU 0 at 1200, 32 words of one lane each: contended (CU 1's until
      * 1256): op = max(6, 32 x 0.6 = 19.2), one lane a word: waits 56:
      * 1200 + 400 + 56 = 1656; free at 1256 + 19.2 */
     lanes(a, false);
-    assert_int_equal(tm_mem_global(&m, 0, 1200, a, 32, 4, false, true), 1656);
+    assert_int_equal(tm_mem_global(&m, 0, 1200, a, 32, 4, false, true, false), 1656);
     /* CU 1 at 1275: waits to 1275.2, rounded up a cycle: 1275 + 400 + 1 */
-    assert_int_equal(tm_mem_global(&m, 1, 1275, a, 32, 4, false, true), 1676);
+    assert_int_equal(tm_mem_global(&m, 1, 1275, a, 32, 4, false, true, false), 1676);
     /* CU 1 again at 1276: its own lanes last: uncontended */
     lanes(a, true);
-    assert_int_equal(tm_mem_global(&m, 1, 1276, a, 32, 4, false, true), 1276 + 400 + 62);
+    assert_int_equal(tm_mem_global(&m, 1, 1276, a, 32, 4, false, true, false), 1276 + 400 + 62);
     tm_mem_free(&m);
 }
 
@@ -87,8 +87,8 @@ static void test_uncontended(void **state)
         open_mem(&m, &tc, &st, on ? 6 : 0);
         uint64_t a[32];
         lanes(a, true);
-        assert_int_equal(tm_mem_global(&m, 0, 1000, a, 32, 4, false, true), 1462);
-        assert_int_equal(tm_mem_global(&m, on ? 0 : 1, 1010, a, 32, 4, false, true), 1472);
+        assert_int_equal(tm_mem_global(&m, 0, 1000, a, 32, 4, false, true, false), 1462);
+        assert_int_equal(tm_mem_global(&m, on ? 0 : 1, 1010, a, 32, 4, false, true, false), 1472);
         tm_mem_free(&m);
     }
 }
