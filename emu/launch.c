@@ -717,6 +717,10 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
     if (!rc && k->regalloc == ISA_RA_VALUES && sgemu_regalloc_enabled()) {
         rc = allocate(&run, &ak);
         allocated = !rc;
+    } else if (!rc && k->nreg > ISA_MAX_REGS) {
+        rc = user_error(fault, "kernel '%s' has %u value registers; unallocated "
+                        "(SGEMU_REGALLOC=0) a kernel runs with at most %d", k->name, k->nreg,
+                        ISA_MAX_REGS);
     } else {
         /* registers as given: the demand is every register's widest use */
         isa_ra_stats *ra = &stats->regalloc;

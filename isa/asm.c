@@ -1041,9 +1041,11 @@ static bool op_reg(asm_ctx *c, span s, isa_operand *o, unsigned vec)
     QBUF;
     unsigned r;
     bool range;
-    if (!parse_reg_num(s, 'r', ISA_MAX_REGS, &r, &range)) {
+    /* value registers (.regalloc) are allocated before the kernel runs */
+    unsigned lim = c->k->regalloc == ISA_RA_VALUES ? ISA_MAX_VALUES : ISA_MAX_REGS;
+    if (!parse_reg_num(s, 'r', lim, &r, &range)) {
         if (range)
-            err(c, s.line, s.col, "register '%s' out of range (r0..r%d)", q(s.p, s.n, qb), ISA_MAX_REGS - 1);
+            err(c, s.line, s.col, "register '%s' out of range (r0..r%u)", q(s.p, s.n, qb), lim - 1);
         else
             err(c, s.line, s.col, "expected a register, got '%s'", q(s.p, s.n, qb));
         return false;

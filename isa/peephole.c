@@ -156,8 +156,8 @@ static bool reads_reg(const isa_operand *o, uint32_t r)
  * modulo 2^width; floats are left alone). */
 static void fuse_mad(isa_inst *code, uint32_t *n)
 {
-    uint32_t *uses = calloc(ISA_MAX_REGS, sizeof *uses);
-    uint32_t *defs = calloc(ISA_MAX_REGS, sizeof *defs);
+    uint32_t *uses = calloc(ISA_MAX_VALUES, sizeof *uses);
+    uint32_t *defs = calloc(ISA_MAX_VALUES, sizeof *defs);
     uint8_t *tgt = branch_targets(code, *n), *del = calloc(*n + 1, 1);
     bool any = false;
     if (!uses || !defs || !tgt || !del)
@@ -167,16 +167,16 @@ static void fuse_mad(isa_inst *code, uint32_t *n)
         if (!inst_regs(&code[i], &r))
             goto out;
         for (unsigned u = 0; u < r.nu; u++)
-            if (r.use[u] < ISA_MAX_REGS)
+            if (r.use[u] < ISA_MAX_VALUES)
                 uses[r.use[u]]++;
         for (unsigned d = 0; d < r.nd; d++)
-            if (r.def[d] < ISA_MAX_REGS)
+            if (r.def[d] < ISA_MAX_VALUES)
                 defs[r.def[d]]++;
     }
     for (uint32_t i = 0; i < *n; i++) {
         const isa_inst *a = &code[i];
         if (a->op != ISA_OP_MUL || !int_scalar(a) || a->o[0].kind != ISA_OPND_REG ||
-            a->o[0].reg >= ISA_MAX_REGS || uses[a->o[0].reg] != 1 || defs[a->o[0].reg] != 1)
+            a->o[0].reg >= ISA_MAX_VALUES || uses[a->o[0].reg] != 1 || defs[a->o[0].reg] != 1)
             continue;
         const uint32_t ra = a->o[0].reg;
         for (uint32_t j = i + 1; j < *n && !tgt[j]; j++) {
@@ -242,9 +242,9 @@ typedef struct xdefs {
 
 static bool xdefs_build(const isa_inst *code, uint32_t n, xdefs *x)
 {
-    x->ndef = calloc(ISA_MAX_REGS, sizeof *x->ndef);
-    x->defat = calloc(ISA_MAX_REGS, sizeof *x->defat);
-    x->nuse = calloc(ISA_MAX_REGS, sizeof *x->nuse);
+    x->ndef = calloc(ISA_MAX_VALUES, sizeof *x->ndef);
+    x->defat = calloc(ISA_MAX_VALUES, sizeof *x->defat);
+    x->nuse = calloc(ISA_MAX_VALUES, sizeof *x->nuse);
     x->reexec = calloc(n + 1, 1);
     if (!x->ndef || !x->defat || !x->nuse || !x->reexec)
         return false;
@@ -253,12 +253,12 @@ static bool xdefs_build(const isa_inst *code, uint32_t n, xdefs *x)
         if (!inst_regs(&code[i], &r))
             return false;
         for (unsigned d = 0; d < r.nd; d++)
-            if (r.def[d] < ISA_MAX_REGS) {
+            if (r.def[d] < ISA_MAX_VALUES) {
                 x->ndef[r.def[d]]++;
                 x->defat[r.def[d]] = i;
             }
         for (unsigned u = 0; u < r.nu; u++)
-            if (r.use[u] < ISA_MAX_REGS)
+            if (r.use[u] < ISA_MAX_VALUES)
                 x->nuse[r.use[u]]++;
     }
     /* i can run twice only if some branch at j >= i jumps to t <= i */
@@ -282,7 +282,7 @@ static void xdefs_free(xdefs *x)
 /* rY keeps one value from its definition on */
 static bool stable(const xdefs *x, uint32_t r)
 {
-    return r < ISA_MAX_REGS && x->ndef[r] == 1 && !x->reexec[x->defat[r]];
+    return r < ISA_MAX_VALUES && x->ndef[r] == 1 && !x->reexec[x->defat[r]];
 }
 
 static bool int32_type(unsigned t)
@@ -324,7 +324,7 @@ static void fold_narrowing(isa_inst *code, uint32_t *n)
             isa_addr *a = &code[i].o[o].addr;
             if (code[i].o[o].kind != ISA_OPND_ADDR || !a->has_index ||
                 (a->index_type != ISA_T_I64 && a->index_type != ISA_T_U64) ||
-                a->index >= ISA_MAX_REGS || x.ndef[a->index] != 1)
+                a->index >= ISA_MAX_VALUES || x.ndef[a->index] != 1)
                 continue;
             const isa_inst *d = &code[x.defat[a->index]];
             if (d->op != ISA_OP_AND || (d->type != ISA_T_U64 && d->type != ISA_T_I64) ||
@@ -348,7 +348,7 @@ static void fold_narrowing(isa_inst *code, uint32_t *n)
         if (c->op != ISA_OP_CVT || !int32_type(c->type) || c->flags ||
             (c->src_type != ISA_T_U64 && c->src_type != ISA_T_I64) ||
             (c->vec && c->vec != 1) || c->o[0].kind != ISA_OPND_REG ||
-            c->o[1].kind != ISA_OPND_REG || c->o[0].reg >= ISA_MAX_REGS ||
+            c->o[1].kind != ISA_OPND_REG || c->o[0].reg >= ISA_MAX_VALUES ||
             x.ndef[c->o[0].reg] != 1 || !stable(&x, c->o[1].reg))
             continue;
         const uint32_t rt = c->o[0].reg, ry = c->o[1].reg;
@@ -387,7 +387,7 @@ static void fold_narrowing(isa_inst *code, uint32_t *n)
     for (uint32_t i = 0; i < *n; i++) {
         const isa_inst *c = &code[i];
         if ((c->op == ISA_OP_CVT || c->op == ISA_OP_AND) && c->o[0].kind == ISA_OPND_REG &&
-            c->o[0].reg < ISA_MAX_REGS && x.nuse[c->o[0].reg] == 0 &&
+            c->o[0].reg < ISA_MAX_VALUES && x.nuse[c->o[0].reg] == 0 &&
             x.ndef[c->o[0].reg] == 1 && (c->vec == 0 || c->vec == 1)) {
             del[i] = 1;
             any = true;
@@ -408,18 +408,18 @@ out:
 static void hoist_compares(isa_inst *code, uint32_t n)
 {
     uint8_t *tgt = branch_targets(code, n);
-    uint8_t *copied = calloc(ISA_MAX_REGS, 1);   /* rS -> some mov reads it */
+    uint8_t *copied = calloc(ISA_MAX_VALUES, 1);   /* rS -> some mov reads it */
     if (!tgt || !copied)
         goto out;
     for (uint32_t i = 0; i < n; i++)
         if (code[i].op == ISA_OP_MOV && code[i].o[0].kind == ISA_OPND_REG &&
-            code[i].o[1].kind == ISA_OPND_REG && code[i].o[1].reg < ISA_MAX_REGS)
+            code[i].o[1].kind == ISA_OPND_REG && code[i].o[1].reg < ISA_MAX_VALUES)
             copied[code[i].o[1].reg] = 1;
     for (uint32_t p = 1; p < n; p++) {
         isa_inst *c = &code[p], *a = &code[p - 1];
         const isa_op_info *ai = &isa_ops[a->op];
         if (isa_ops[c->op].family != ISA_FAM_CMP || c->o[0].kind != ISA_OPND_PRED || tgt[p] ||
-            a->o[0].kind != ISA_OPND_REG || a->o[0].reg >= ISA_MAX_REGS ||
+            a->o[0].kind != ISA_OPND_REG || a->o[0].reg >= ISA_MAX_VALUES ||
             !copied[a->o[0].reg] || ai->pipe != ISA_PIPE_ALU || !isa_op_arith(a->op) ||
             (a->vec && a->vec != 1))
             continue;
@@ -475,7 +475,7 @@ static bool liveness(const isa_inst *code, uint32_t n, uint32_t nw, uint64_t *ou
                     v |= in[(size_t)tg * nw + w];
                 o[w] = v;
             }
-            uint64_t nin[ISA_MAX_REGS / 64 + 1];
+            uint64_t nin[ISA_MAX_VALUES / 64 + 1];
             memcpy(nin, o, nw * sizeof *nin);
             xregs r;
             inst_regs(c, &r);
@@ -521,10 +521,10 @@ static void coalesce_copies(isa_inst *code, uint32_t *n)
             nreg = r.def[d] + 1 > nreg ? r.def[d] + 1 : nreg;
     }
     const uint32_t nw = (nreg + 63) / 64;
-    if (!nreg || nreg > ISA_MAX_REGS || (uint64_t)*n * nw > (1u << 20))
+    if (!nreg || nreg > ISA_MAX_VALUES || (uint64_t)*n * nw > (1u << 20))
         return;
     uint64_t *out = malloc((size_t)*n * nw * sizeof *out);
-    uint64_t in0[ISA_MAX_REGS / 64 + 1];
+    uint64_t in0[ISA_MAX_VALUES / 64 + 1];
     uint8_t *pinned = calloc(nreg, 1), *touched = calloc(nreg, 1);
     uint8_t *del = calloc(*n + 1, 1);
     uint32_t *ndef = calloc(nreg + 1, sizeof *ndef);      /* then: first def slot */
@@ -634,8 +634,8 @@ out:
  * consecutive. */
 static void compact_registers(isa_inst *code, uint32_t n)
 {
-    uint16_t *map = calloc(ISA_MAX_REGS, sizeof *map);
-    uint8_t *used = calloc(ISA_MAX_REGS, 1);
+    uint16_t *map = calloc(ISA_MAX_VALUES, sizeof *map);
+    uint8_t *used = calloc(ISA_MAX_VALUES, 1);
     if (!map || !used)
         goto out;
     for (uint32_t i = 0; i < n; i++) {
@@ -643,25 +643,25 @@ static void compact_registers(isa_inst *code, uint32_t n)
         if (!inst_regs(&code[i], &r))
             goto out;
         for (unsigned u = 0; u < r.nu; u++)
-            if (r.use[u] < ISA_MAX_REGS)
+            if (r.use[u] < ISA_MAX_VALUES)
                 used[r.use[u]] = 1;
         for (unsigned d = 0; d < r.nd; d++)
-            if (r.def[d] < ISA_MAX_REGS)
+            if (r.def[d] < ISA_MAX_VALUES)
                 used[r.def[d]] = 1;
     }
     uint16_t next = 0;
-    for (uint32_t r = 0; r < ISA_MAX_REGS; r++)
+    for (uint32_t r = 0; r < ISA_MAX_VALUES; r++)
         map[r] = used[r] ? next++ : (uint16_t)r;
     for (uint32_t i = 0; i < n; i++) {
         isa_inst *c = &code[i];
         for (unsigned o = 0; o < c->nopnd && o < ISA_MAX_OPNDS; o++) {
             isa_operand *op = &c->o[o];
-            if (op->kind == ISA_OPND_REG && op->reg < ISA_MAX_REGS)
+            if (op->kind == ISA_OPND_REG && op->reg < ISA_MAX_VALUES)
                 op->reg = map[op->reg];
             else if (op->kind == ISA_OPND_ADDR) {
-                if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < ISA_MAX_REGS)
+                if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < ISA_MAX_VALUES)
                     op->addr.base = map[op->addr.base];
-                if (op->addr.has_index && op->addr.index < ISA_MAX_REGS)
+                if (op->addr.has_index && op->addr.index < ISA_MAX_VALUES)
                     op->addr.index = map[op->addr.index];
             }
         }

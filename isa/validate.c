@@ -15,8 +15,9 @@ typedef struct vctx {
     int errors;
     const isa_inst *in;
     uint32_t pc;
-    uint8_t *bytes;        /* per register widest use, ISA_MAX_REGS entries */
+    uint8_t *bytes;        /* per register widest use, ISA_MAX_VALUES entries */
     uint32_t nreg, npred;
+    uint32_t max_reg;      /* ISA_MAX_VALUES with .regalloc, else ISA_MAX_REGS */
 } vctx;
 
 static void verr(vctx *v, unsigned opnd, const char *msg, const char *extra)
@@ -33,7 +34,7 @@ static void verr(vctx *v, unsigned opnd, const char *msg, const char *extra)
 
 static void use_reg(vctx *v, unsigned r, unsigned n, unsigned bytes)
 {
-    for (unsigned i = 0; i < n && r + i < ISA_MAX_REGS; i++) {
+    for (unsigned i = 0; i < n && r + i < ISA_MAX_VALUES; i++) {
         if (v->bytes[r + i] < bytes)
             v->bytes[r + i] = (uint8_t)bytes;
         if (r + i + 1 > v->nreg)
@@ -43,7 +44,7 @@ static void use_reg(vctx *v, unsigned r, unsigned n, unsigned bytes)
 
 static bool check_reg(vctx *v, unsigned i, unsigned r, unsigned n, isa_type t)
 {
-    if (r + n > ISA_MAX_REGS) {
+    if (r + n > v->max_reg) {
         verr(v, i + 1, "register out of range", NULL);
         return false;
     }
@@ -355,7 +356,8 @@ int isa_validate(isa_kernel *k, isa_diags *diags)
     memset(&v, 0, sizeof v);
     v.k = k;
     v.d = diags;
-    v.bytes = calloc(ISA_MAX_REGS, 1);
+    v.max_reg = k->regalloc == ISA_RA_VALUES ? ISA_MAX_VALUES : ISA_MAX_REGS;
+    v.bytes = calloc(ISA_MAX_VALUES, 1);
     if (!v.bytes) {
         isa_diags_add(diags, 1, 1, "out of memory");
         return 1;

@@ -365,7 +365,12 @@ typedef struct isa_arg {
 } isa_arg;
 
 #define ISA_MAX_ARGS 64
+/* Registers a kernel names and runs with (r0..r4095), and the value
+ * registers a kernel may have before sgemu allocates them (`.regalloc`,
+ * compiled OpenCL C / SPIR-V: one per SSA value, so large unrolled
+ * kernels have thousands; an operand holds 16 bits). */
 #define ISA_MAX_REGS 4096
+#define ISA_MAX_VALUES 65535
 #define ISA_MAX_PREDS 64
 
 /* A kernel: the output of the assembler (or the SPIR-V front end). */

@@ -59,8 +59,8 @@ uint32_t spv_reg(xctx *x, unsigned n)
 {
     uint32_t r = x->nreg;
     x->nreg += n;
-    if (x->nreg > ISA_MAX_REGS) {
-        spv_error(x, "the kernel needs more than %d registers", ISA_MAX_REGS);
+    if (x->nreg > ISA_MAX_VALUES) {
+        spv_error(x, "the kernel needs more than %d value registers", ISA_MAX_VALUES);
         x->nreg = 0;
         return 0;
     }

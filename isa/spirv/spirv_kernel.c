@@ -289,14 +289,14 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
 /* Remove side-effect-free instructions whose results are never read. */
 static void dead_code(xctx *x)
 {
-    uint8_t *rr = calloc(ISA_MAX_REGS, 1);
+    uint8_t *rr = calloc(ISA_MAX_VALUES, 1);
     uint8_t *keep = malloc(x->ncode + 1);
     uint32_t *map = malloc((x->ncode + 1) * sizeof *map);
     if (!rr || !keep || !map)
         goto out;
     for (int iter = 0; iter < 8; iter++) {
         uint8_t pr[ISA_MAX_PREDS] = { 0 };
-        memset(rr, 0, ISA_MAX_REGS);
+        memset(rr, 0, ISA_MAX_VALUES);
         for (uint32_t i = 0; i < x->ncode; i++) {
             const isa_inst *in = &x->code[i];
             if (x->pure[i] == 2)
@@ -310,7 +310,7 @@ static void dead_code(xctx *x)
                 unsigned vec;
                 isa_opnd_type(in, o, &vec);
                 if (op->kind == ISA_OPND_REG)
-                    for (unsigned c = 0; c < vec && op->reg + c < ISA_MAX_REGS; c++)
+                    for (unsigned c = 0; c < vec && op->reg + c < ISA_MAX_VALUES; c++)
                         rr[op->reg + c] = 1;
                 else if (op->kind == ISA_OPND_PRED && op->reg < ISA_MAX_PREDS)
                     pr[op->reg] = 1;
@@ -335,7 +335,7 @@ static void dead_code(xctx *x)
                 unsigned vec;
                 isa_opnd_type(in, 0, &vec);
                 used = false;
-                for (unsigned c = 0; c < vec && d->reg + c < ISA_MAX_REGS; c++)
+                for (unsigned c = 0; c < vec && d->reg + c < ISA_MAX_VALUES; c++)
                     used |= rr[d->reg + c];
             }
             if (!used) {
@@ -506,12 +506,11 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         isa_kernel_free(k);
         return errs;
     }
+    k->regalloc = ISA_RA_VALUES;   /* every value has its own register */
     errs = isa_validate(k, diags);
     if (errs)
         isa_kernel_free(k);     /* as isa_assemble: no kernel on error */
-    else {
-        k->regalloc = ISA_RA_VALUES;   /* every value has its own register */
+    else
         k->compiled = 1;
-    }
     return errs;
 }

@@ -295,6 +295,29 @@ static void test_undefined_function(void **state)
     cli_result_free(&r);
 }
 
+/* An unrolled loop of 1500 steps, four values each: more value registers
+ * than a kernel may run with (ISA_MAX_REGS), which allocation brings
+ * down; the result is the host's own loop. */
+static void test_many_values(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "kernel void mv(global int *o)\n{\n"
+        "    uint acc = (uint)get_global_id(0) + 1u;\n"
+        "    #pragma unroll\n"
+        "    for (uint k = 0; k < 1500u; k++)\n"
+        "        acc = (acc ^ (acc >> 7)) * 2654435761u + k;\n"
+        "    o[0] = (int)acc;\n}\n";
+    cli_put("mv.cl", src, sizeof src - 1);
+    uint32_t want = 1;
+    for (uint32_t k = 0; k < 1500; k++)
+        want = (want ^ (want >> 7)) * 2654435761u + k;
+    assert_int_equal((uint32_t)stored_value("mv", ""), want);
+    cli_result r = cli_run_checked("spv2asm %s/mv.cl --no-regalloc", cli_tmpdir);
+    assert_non_null(strstr(r.out, "r4096"));   /* value registers past the limit */
+    cli_result_free(&r);
+}
+
 /* A file of more kernels than a message holds: the message lists whole
  * names and says how many it leaves out. */
 static void test_many_kernels_named(void **state)
@@ -345,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_half_without_pragma),
         cmocka_unit_test(test_undefined_function),
         cmocka_unit_test(test_many_kernels_named),
+        cmocka_unit_test(test_many_values),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
