@@ -316,6 +316,16 @@ static void test_many_values(void **state)
     cli_result r = cli_run_checked("spv2asm %s/mv.cl --no-regalloc", cli_tmpdir);
     assert_non_null(strstr(r.out, "r4096"));   /* value registers past the limit */
     cli_result_free(&r);
+    /* unallocated, it cannot run: a clear error, not a register file of
+     * tens of thousands of registers */
+    setenv("SGEMU_REGALLOC", "0", 1);
+    r = cli_run("run %s/mv.cl --global 1 --local 1 --arg o=int:zeros:1 --no-timing -q",
+                cli_tmpdir);
+    unsetenv("SGEMU_REGALLOC");
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, "value registers; unallocated (SGEMU_REGALLOC=0)"))
+        fail_msg("unexpected message: %s", r.err);
+    cli_result_free(&r);
 }
 
 /* A file of more kernels than a message holds: the message lists whole
