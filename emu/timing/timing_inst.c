@@ -22,10 +22,9 @@ static const uint8_t uop_start[COLL_UOP_COUNT] = {
 #undef COLL_UOP
 };
 
-bool tm_uop_batched(int prev_kind, int kind)
+bool tm_uop_batch_kind(int kind)
 {
-    return kind == prev_kind && kind >= 0 && kind < COLL_UOP_COUNT &&
-           uop_start[kind] == UOP_START_BATCH;
+    return kind >= 0 && kind < COLL_UOP_COUNT && uop_start[kind] == UOP_START_BATCH;
 }
 
 static tm_pipe alu_pipe(uint32_t type)

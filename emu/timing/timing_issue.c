@@ -287,7 +287,7 @@ static void udesc_make(const tm_model *m, const coll_uop *u, tm_udesc *d)
     d->pipe = (uint8_t)p;
     d->kind = u->kind;
     d->flags = (uint8_t)((m->unit_n[p] > 1 ? TM_UD_MULTI : 0) |
-                         (tm_uop_batched(u->kind, u->kind) ? TM_UD_BATCH : 0));
+                         (tm_uop_batch_kind(u->kind) ? TM_UD_BATCH : 0));
     switch (u->kind) {
     case COLL_UOP_BARRIER:
         d->flags |= TM_UD_BARRIER;

@@ -66,9 +66,9 @@ const char *tm_inst_name(const tm_launch *L, uint32_t pc);
 uint32_t tm_inst_line(const tm_launch *L, uint32_t pc);
 /* Pipe of a micro-op and its passes over `lanes`. */
 tm_pipe tm_uop_pipe(const coll_uop *u);
-/* Whether a micro-op of `kind` after one of `prev_kind` starts with it
- * (uops.def's start column) rather than after its result. */
-bool tm_uop_batched(int prev_kind, int kind);
+/* Whether a micro-op of `kind` after one of the same kind starts with it
+ * (uops.def's start column: BATCH) rather than after its result. */
+bool tm_uop_batch_kind(int kind);
 uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes);
 
 /* Work-group barrier: the time the barrier unit counts the last of n
@@ -243,7 +243,7 @@ typedef struct tm_smask {
  * kind, type, operator and lanes (run_uops): the occupancy of its pipe's
  * unit (passes x interval), its result after the start (latency +
  * (passes - 1) x interval), its units, its kind, and flags: a BATCH kind
- * (a run of it starts together: tm_uop_batched), a memory message or a
+ * (a run of it starts together: tm_uop_batch_kind), a memory message or a
  * barrier (not the pipe's result), a pipe of several units (pick one). */
 typedef struct tm_udesc {
     uint64_t occ, lat;
