@@ -154,16 +154,10 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
         (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_CONSTANT &&
          space != ISA_SPACE_LOCAL))
         return false;
-    if (strided >= 0) {         /* the record's test of these w addresses */
-        if (!strided || (w > 1 && addr[1] - addr[0] != n))
-            return false;
-    } else {
-        uint64_t diff = 0;      /* no branch or multiply per lane: vectorises */
-        for (uint32_t l = 1; l < w; l++)
-            diff |= (addr[l] - addr[l - 1]) ^ n;
-        if (diff)
-            return false;
-    }
+    if (strided < 0)            /* else the record's test of these w addresses */
+        strided = emu_addrs_strided(addr, w);
+    if (!strided || (w > 1 && addr[1] - addr[0] != n))
+        return false;
     const char *why;
     uint8_t *p = emu_mem_ptr(run, space, addr[0], w * n, store, sg->id * w, &why);
     if (!p)
