@@ -732,24 +732,15 @@ strided_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t a0, uint64_t d, uint
         /* whole lines apart, each lane inside one: line i is the first's
          * plus i x d's lines, none shared (at most 2 x 64 as above) */
         uint64_t ln = a0 >> shift, dl = d >> shift;
-        n = n < 2 * 64 ? n : 2 * 64;
-        if (n < PLAIN_MIN_LINES) {
-            for (uint32_t i = 0; i < n; i++, ln += dl)
-                done = max64(done, line_request(m, cu, t, ln, 1, store, false, 1, 1));
-            return done;
-        }
-        plain p;
-        plain_begin(&p, m, cu);
-        for (uint32_t i = 0; i < n; i++, ln += dl)
-            done = max64(done, plain_line(&p, t, ln, store));
-        plain_end(&p, m, cu, store);
-        return done;
-    }
-    for (uint32_t i = 0; i < n && nl < 2 * 64; i++, a += d) {
-        uint64_t ln = a >> shift, last = (a + span) >> shift;
-        for (ln = ln < next ? next : ln; ln <= last && nl < 2 * 64; ln++)
+        for (; nl < n && nl < 2 * 64; ln += dl)
             lines[nl++] = ln;
-        next = last + 1;
+    } else {
+        for (uint32_t i = 0; i < n && nl < 2 * 64; i++, a += d) {
+            uint64_t ln = a >> shift, last = (a + span) >> shift;
+            for (ln = ln < next ? next : ln; ln <= last && nl < 2 * 64; ln++)
+                lines[nl++] = ln;
+            next = last + 1;
+        }
     }
     if (nl >= PLAIN_MIN_LINES) {
         plain p;
