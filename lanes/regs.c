@@ -205,8 +205,17 @@ uint64_t lanes_binop(isa_binop op, isa_type t, uint64_t a, uint64_t b)
     return binop_int(op, t, a, b);
 }
 
-/* binop_int's wrapping and bitwise ops, one loop per op: both operands
- * masked to the type's bits, the result too. */
+/* binop_int's wrapping and bitwise ops, which the row, scan and fold loops
+ * below run one loop per op: both operands masked to the type's bits, the
+ * result too.  The others go through lanes_binop lane by lane. */
+#define WRAPPING_INT_BINOPS(X) \
+    X(ADD, x + y)              \
+    X(SUB, x - y)              \
+    X(MUL, x * y)              \
+    X(AND, x & y)              \
+    X(OR, x | y)               \
+    X(XOR, x ^ y)
+
 #define ROW_INT(EXPR)                                  \
     for (uint32_t i = 0; i < n; i++) {                 \
         const uint64_t x = a[i] & m, y = b[i] & m;     \
@@ -220,12 +229,9 @@ void lanes_binop_row(isa_binop op, isa_type t, uint64_t *r, const uint64_t *a,
     if (lp_valid_type(t) && !isa_types[t].is_float) {
         const uint64_t m = lp_bits_mask(lp_type_bits(t));
         switch (op) {
-        case ISA_BINOP_ADD: ROW_INT(x + y);
-        case ISA_BINOP_SUB: ROW_INT(x - y);
-        case ISA_BINOP_MUL: ROW_INT(x * y);
-        case ISA_BINOP_AND: ROW_INT(x & y);
-        case ISA_BINOP_OR:  ROW_INT(x | y);
-        case ISA_BINOP_XOR: ROW_INT(x ^ y);
+#define CASE(OP, EXPR) case ISA_BINOP_##OP: ROW_INT(EXPR);
+        WRAPPING_INT_BINOPS(CASE)
+#undef CASE
         default: break;
         }
     }
@@ -248,11 +254,9 @@ void lanes_scan_row(isa_binop op, isa_type t, uint64_t *r, uint32_t n)
     if (lp_valid_type(t) && !isa_types[t].is_float) {
         const uint64_t m = lp_bits_mask(lp_type_bits(t));
         switch (op) {
-        case ISA_BINOP_ADD: SCAN_INT(x + y);
-        case ISA_BINOP_MUL: SCAN_INT(x * y);
-        case ISA_BINOP_AND: SCAN_INT(x & y);
-        case ISA_BINOP_OR:  SCAN_INT(x | y);
-        case ISA_BINOP_XOR: SCAN_INT(x ^ y);
+#define CASE(OP, EXPR) case ISA_BINOP_##OP: SCAN_INT(EXPR);
+        WRAPPING_INT_BINOPS(CASE)
+#undef CASE
         default: break;
         }
     }
@@ -278,11 +282,9 @@ uint64_t lanes_fold_row(isa_binop op, isa_type t, const uint64_t *r, uint32_t n)
     if (lp_valid_type(t) && !isa_types[t].is_float) {
         const uint64_t m = lp_bits_mask(lp_type_bits(t));
         switch (op) {
-        case ISA_BINOP_ADD: FOLD_INT(x + y);
-        case ISA_BINOP_MUL: FOLD_INT(x * y);
-        case ISA_BINOP_AND: FOLD_INT(x & y);
-        case ISA_BINOP_OR:  FOLD_INT(x | y);
-        case ISA_BINOP_XOR: FOLD_INT(x ^ y);
+#define CASE(OP, EXPR) case ISA_BINOP_##OP: FOLD_INT(EXPR);
+        WRAPPING_INT_BINOPS(CASE)
+#undef CASE
         default: break;
         }
     }
@@ -292,6 +294,7 @@ uint64_t lanes_fold_row(isa_binop op, isa_type t, const uint64_t *r, uint32_t n)
     return x;
 }
 #undef FOLD_INT
+#undef WRAPPING_INT_BINOPS
 
 uint64_t lanes_identity(isa_binop op, isa_type t)
 {

@@ -987,8 +987,8 @@ static void test_binop_row(void **st)
 static void test_fold_row(void **st)
 {
     (void)st;
-    static const isa_binop ops[] = { ISA_BINOP_ADD, ISA_BINOP_MUL, ISA_BINOP_AND,
-        ISA_BINOP_OR, ISA_BINOP_XOR, ISA_BINOP_MIN, ISA_BINOP_MAX };
+    static const isa_binop ops[] = { ISA_BINOP_ADD, ISA_BINOP_SUB, ISA_BINOP_MUL,
+        ISA_BINOP_AND, ISA_BINOP_OR, ISA_BINOP_XOR, ISA_BINOP_MIN, ISA_BINOP_MAX };
     for (unsigned t = 0; t < ISA_T_COUNT; t++) {
         if (isa_types[t].bytes == 0)
             continue;
