@@ -68,6 +68,15 @@ static inline void set_shared(tm_cu *c, uint32_t t)
 static void set_shared_atlast(const tm_model *m, tm_cu *c, uint32_t wg, uint32_t t)
 {
     uint32_t base = wg * m->sgs, nsg = c->wg[wg].nsg;
+    if (m->sgs <= 64) {
+        /* the threads at their last record from the group's mask */
+        uint64_t w = c->wg[wg].atmask;
+        if (t - base < nsg)
+            w |= 1ull << (t - base);
+        for (; w; w &= w - 1)
+            set_shared(c, base + (uint32_t)__builtin_ctzll(w));
+        return;
+    }
     for (uint32_t i = 0; i < nsg; i++)
         if (c->th[base + i].atlast || base + i == t)
             set_shared(c, base + i);
@@ -87,6 +96,10 @@ static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
     th->atlast = al;
     tm_wgslot *w = &c->wg[th->wg];
     w->atlast = al ? w->atlast + 1 : w->atlast - 1;
+    /* a thread ends with atlast false, so a group's mask is empty when
+     * its slot takes the next group */
+    if (m->sgs <= 64)
+        w->atmask ^= 1ull << (t - th->wg * m->sgs);
     set_shared_atlast(m, c, th->wg, t);
 }
 

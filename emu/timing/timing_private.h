@@ -218,6 +218,7 @@ typedef struct tm_wgslot {
     uint64_t wg_linear;
     uint32_t nsg, left, arrived;
     uint32_t atlast;       /* threads not done whose next record is their last */
+    uint64_t atmask;       /* those threads (bit i: sub-group i), when sgs <= 64 */
     uint64_t start, done;
 } tm_wgslot;
 
