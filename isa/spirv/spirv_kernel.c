@@ -95,12 +95,16 @@ static void module_value(xctx *x, const spv_inst *in)
         const spv_type *pt = spv_type_lookup(x, rt);
         if (!pt)
             return;
-        if (sc == SpvStorageClassInput) {
-            if (!m->builtin[id]) {
-                spv_error(x, "input variable %u is not a BuiltIn", id);
-                return;
-            }
+        /* A BuiltIn is Input, or UniformConstant from producers that put
+         * OpenCL's built-ins in the constant address space (the OpenCL
+         * environment's validator takes both). */
+        if (m->builtin[id] &&
+            (sc == SpvStorageClassInput || sc == SpvStorageClassUniformConstant)) {
             spv_def(x, NULL, id, 0);   /* loads of it are handled by OpLoad */
+            return;
+        }
+        if (sc == SpvStorageClassInput) {
+            spv_error(x, "input variable %u is not a BuiltIn", id);
             return;
         }
         if (spv_is_const_var(x, in) || spv_is_global_var(x, in))

@@ -351,6 +351,29 @@ static void test_unnamed_parameters(void **state)
     cli_result_free(&r);
 }
 
+/* tests/spirv/builtin_uniform_constant.spvasm: built-in variables declared
+ * UniformConstant (pyopencl's add-vectors modules) are read like Input ones. */
+static void test_builtin_uniform_constant(void **state)
+{
+    (void)state;
+    enum { G = 64, L = 16 };
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "spirv-as --target-env spv1.0 %s/tests/spirv/builtin_uniform_constant.spvasm "
+             "-o %s/buc.spv && spirv-val --target-env opencl2.0 %s/buc.spv", cli_src(), tmpdir, tmpdir);
+    if (system(cmd) != 0)
+        fail_msg("assembling or validating builtin_uniform_constant.spvasm failed: %s", cmd);
+    for (int w = 0; w < 3; w++) {
+        cli_result r = cli_run("run %s/buc.spv --sg %u --global %d --local %d "
+                               "--arg out=u32:zeros:%d --out out -q", tmpdir, widths[w], G, L, G);
+        assert_int_equal(r.status, 0);
+        double v[G];
+        assert_int_equal(cli_numbers(r.out, v, G), G);
+        for (int i = 0; i < G; i++)
+            assert_true(v[i] == i + 1000.0 * (i % L));
+        cli_result_free(&r);
+    }
+}
+
 /* Files of folder `dir` whose names match the regular expression `suffix`$. */
 static int count_files(const char *dir, const char *suffix)
 {
@@ -467,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_committed_spv_signed),
         cmocka_unit_test(test_spv2asm_reassembles),
         cmocka_unit_test(test_unnamed_parameters),
+        cmocka_unit_test(test_builtin_uniform_constant),
         cmocka_unit_test(test_precompiled_header),
         cmocka_unit_test(test_bad_usage),
     };
