@@ -507,14 +507,11 @@ static inline void write_srcrd(tm_thread *th, const tm_inst *ti, uint64_t t)
     }
 }
 
-/* Slot position pos of scheduler s changed: runnable or not, the pipe of
+/* The thread at rank r of wait lists q changed: runnable or not, the pipe of
  * its next record (TM_PIPE_COUNT: none) and own.  Its ready bit is cleared
  * (the next refresh sets it again); own lowers the bound of the waiting. */
-static inline void sm_move(tm_cu *c, uint32_t s, uint32_t pos, bool run, uint32_t p,
-                           uint64_t own)
+static inline void sm_move_rank(tm_smask *q, uint32_t r, bool run, uint32_t p, uint64_t own)
 {
-    tm_smask *q = &c->sm[s];
-    uint32_t r = c->rank[pos] - q->first;
     uint64_t b = 1ull << r;
     q->ready &= ~b;
     if (q->run & b) {
@@ -533,6 +530,13 @@ static inline void sm_move(tm_cu *c, uint32_t s, uint32_t pos, bool run, uint32_
 keep:
     if (own < q->lmin)
         q->lmin = own;
+}
+
+static inline void sm_move(tm_cu *c, uint32_t s, uint32_t pos, bool run, uint32_t p,
+                           uint64_t own)
+{
+    tm_smask *q = &c->sm[s];
+    sm_move_rank(q, c->rank[pos] - q->first, run, p, own);
 }
 
 /* A thread of scheduler s may issue from t on (released from a barrier,

@@ -22,7 +22,7 @@ static inline bool can_issue_alu(const tm_thread *th)
 }
 
 static inline __attribute__((always_inline)) void
-issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T, bool lists)
+issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint32_t pos, tm_smask *q, uint64_t T, bool lists)
 {
     tm_thread *th = &c->th[t];
     const tm_inst *ti = th->ti;
@@ -62,13 +62,13 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T, bool lists)
     c->nshared += (uint32_t)sh - c->shared[t];
     c->shared[t] = sh;
     compute_dep(m, th);
-    uint32_t pos = m->t_pos[t];
     uint64_t own = max64(th->next_issue, th->dep);
     c->own[pos] = own;
     if (lists) {
         /* the wait lists read own by rank; ecache and unit are the scan's */
-        c->oe[c->rank[pos]] = own;
-        sm_move(c, m->t_sched[t], pos, true, nx->upipe, own);
+        uint32_t rk = c->rank[pos];
+        c->oe[rk] = own;
+        sm_move_rank(q, rk - q->first, true, nx->upipe, own);
     } else {
         c->ecache[pos] = own;
         c->unit[pos] = nx->unitset;
@@ -80,10 +80,12 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint64_t T, bool lists)
  * another slot (barrier release, new work-group), -1 on an error (m->err),
  * else 0. */
 static inline __attribute__((always_inline)) int
-issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pick, uint64_t T, bool lists)
+issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pos, tm_smask *q, uint64_t T,
+             bool lists)
 {
+    uint32_t pick = m->s_list[pos];
     if (can_issue_alu(&c->th[pick])) {
-        issue_alu(m, c, pick, T, lists);
+        issue_alu(m, c, pick, pos, q, T, lists);
         return 0;
     }
     c->woke = false;
@@ -164,7 +166,7 @@ step_sched_oldest(tm_model *m, uint32_t ci, tm_cu *c, uint32_t s, uint64_t T)
     uint32_t iw = m->iw;
     uint32_t ex[8], nex = 0;        /* positions picked since the last wake (kept out) */
     bool reready = false;           /* a refresh ran since the first of them */
-    for (uint32_t k = 0; k < iw; k++) {
+    for (uint32_t k = 0;;) {
         if (q->lmin <= T) {
             sm_refresh(q, T);
             reready = nex != 0;
@@ -183,9 +185,10 @@ step_sched_oldest(tm_model *m, uint32_t ci, tm_cu *c, uint32_t s, uint64_t T)
             }
             cand &= ~q->pm[p];
         }
+        /* none: the bound is already refreshed (lmin > T) */
         if (pos == UINT32_MAX)
-            break;
-        int ip = issue_picked(m, ci, c, m->s_list[pos], T, true);
+            goto bound;
+        int ip = issue_picked(m, ci, c, pos, q, T, true);
         if (ip < 0)
             return false;
         if (ip) {
@@ -193,10 +196,13 @@ step_sched_oldest(tm_model *m, uint32_t ci, tm_cu *c, uint32_t s, uint64_t T)
             reready = false;
         }
         ex[nex++] = pos;
+        if (++k == iw)
+            break;
     }
     /* the next issue: a waiting thread's own, or a ready one's pipe */
     if (q->lmin <= T)
         sm_refresh(q, T);
+bound:;
     uint64_t next = q->lmin;
     for (uint64_t cand = q->ready; cand && next > T + 1;) {
         uint32_t p = q->rpipe[__builtin_ctzll(cand)];
@@ -320,9 +326,8 @@ static __attribute__((noinline)) void step_sched(tm_model *m, uint32_t ci, uint3
         } else {
             c->rr[s] = pj + 1 < n ? pj + 1 : 0;
         }
-        uint32_t pick = m->s_list[first + pj];
         uint32_t pu = c->unit[first + pj];
-        int ip = issue_picked(m, ci, c, pick, T, false);
+        int ip = issue_picked(m, ci, c, first + pj, NULL, T, false);
         if (ip < 0)
             return;
         if (ip)
