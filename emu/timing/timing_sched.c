@@ -221,8 +221,11 @@ void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n)
 #define TO_END(v) ((v) & low) | (((v) >> 1) & ~low) | (((v) >> i & 1) << (n - 1))
     q->run = TO_END(q->run);
     q->ready = TO_END(q->ready);
-    for (uint32_t p = 0; p < TM_PIPE_SLOTS; p++)
-        q->pm[p] = TO_END(q->pm[p]);
+    /* a mask without bits from rank i up stays as it is (most pipes'
+     * lists are empty) */
+    for (uint32_t p = 0; p <= TM_PIPE_COUNT; p++)
+        if (q->pm[p] & ~low)
+            q->pm[p] = TO_END(q->pm[p]);
 #undef TO_END
     uint8_t rp = q->rpipe[i];
     memmove(q->rpipe + i, q->rpipe + i + 1, n - 1 - i);
