@@ -233,6 +233,68 @@ static void test_float_atomics(void **state)
 
 /* Several launches with host logic between them, reusing the buffers: the
  * host decides each step's factor from the previous result. */
+/* clCompileProgram with embedded headers (one in a folder of its include
+ * name), then clLinkProgram; compiling a program that calls a function it
+ * does not define succeeds (linking would resolve it). */
+static void test_compile_with_headers(void **state)
+{
+    (void)state;
+    static const char *hdr_src[] = { "#define TRIPLE(x) ((x) * 3)\n",
+                                     "int twice(int x) { return 2 * x; }\n" };
+    static const char *names[] = { "triple.h", "sub/twice.h" };
+    static const char *main_src = "#include \"triple.h\"\n#include \"sub/twice.h\"\n"
+                                  "kernel void hk(global int *out) {\n"
+                                  "    int i = (int)get_global_id(0);\n"
+                                  "    out[i] = TRIPLE(i) + twice(i + 1);\n"
+                                  "}\n";
+    cl_int err;
+    cl_program hdr[2];
+    for (int i = 0; i < 2; i++) {
+        hdr[i] = clCreateProgramWithSource(ctx, 1, &hdr_src[i], NULL, &err);
+        CL_OK(err);
+    }
+    cl_program m = clCreateProgramWithSource(ctx, 1, &main_src, NULL, &err);
+    CL_OK(err);
+    assert_int_equal(clCompileProgram(m, 1, &device, "", 1, hdr, NULL, NULL, NULL),
+                     CL_INVALID_VALUE);
+    err = clCompileProgram(m, 1, &device, "", 2, hdr, names, NULL, NULL);
+    if (err) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(m, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fail_msg("compile failed (%d):\n%s", err, log);
+    }
+    cl_program_binary_type bt;
+    CL_OK(clGetProgramBuildInfo(m, device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+    assert_int_equal(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    cl_program linked = clLinkProgram(ctx, 1, &device, "", 1, &m, NULL, NULL, &err);
+    CL_OK(err);
+    enum { N = 64 };
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, N * sizeof(int), NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(linked, "hk", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t global = N;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    int got[N];
+    CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(got[i], 3 * i + 2 * (i + 1));
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    clReleaseProgram(linked);
+    clReleaseProgram(m);
+
+    static const char *ext_src = "int sink(int x);\n"
+                                 "kernel void uses_ext(global int *o) { o[0] = sink(1); }\n";
+    cl_program e = clCreateProgramWithSource(ctx, 1, &ext_src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clCompileProgram(e, 1, &device, "", 0, NULL, NULL, NULL, NULL));
+    clReleaseProgram(e);
+    for (int i = 0; i < 2; i++)
+        clReleaseProgram(hdr[i]);
+}
+
 static void test_several_launches(void **state)
 {
     (void)state;
@@ -906,6 +968,7 @@ int main(void)
         cmocka_unit_test(test_printf),
         cmocka_unit_test(test_scalar_and_sampler_args),
         cmocka_unit_test(test_float_atomics),
+        cmocka_unit_test(test_compile_with_headers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

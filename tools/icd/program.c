@@ -2,13 +2,15 @@
  * the binaries clGetProgramInfo hands out), and their info.  Building
  * translates every kernel entry point of the module with sgemu's SPIR-V
  * front end; a kernel it cannot translate fails the build, with the reason
- * in the build log. */
+ * in the build log.  Compiling stops at SPIR-V; linking translates. */
 #include "build.h"
 #include "icd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static cl_program new_program(cl_context ctx, cl_int *rc)
 {
@@ -318,9 +320,13 @@ static cl_int check_devices(cl_program p, cl_uint n, const cl_device_id *list)
     return CL_SUCCESS;
 }
 
-cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-                        const char *options,
-                        void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+/* clBuildProgram, and clCompileProgram with `translate` false: a compiled
+ * object may call functions another program defines, which only linking
+ * resolves.  `include_dir`: the embedded headers' folder, or NULL. */
+static cl_int build_program(cl_program program, cl_uint num_devices,
+                            const cl_device_id *device_list, const char *options,
+                            const char *include_dir, bool translate,
+                            void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
     cl_program p = program;
     if (!icd_valid(p, ICD_PROGRAM))
@@ -334,7 +340,7 @@ cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device
         return CL_INVALID_OPERATION;
     char *opts = strdup(options ? options : "");
     char *argv[128];
-    int nargs = opts ? split_options(opts, argv, 128) : -1;
+    int nargs = opts ? split_options(opts, argv, 126) : -1;   /* room for -I include_dir */
     if (nargs < 0) {
         free(opts);
         return opts ? CL_INVALID_BUILD_OPTIONS : CL_OUT_OF_HOST_MEMORY;
@@ -347,6 +353,10 @@ cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device
             argv[nargs++] = "-D__opencl_c_work_group_collective_functions=1";
             break;
         }
+    if (include_dir) {
+        argv[nargs++] = "-I";
+        argv[nargs++] = (char *)include_dir;
+    }
     free(p->options);
     p->options = strdup(options ? options : "");
     free(p->log);
@@ -364,7 +374,7 @@ cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device
         rc = b ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
     }
     free(opts);
-    if (!rc && p->il && translate_all(p))
+    if (!rc && p->il && translate && translate_all(p))
         rc = CL_BUILD_PROGRAM_FAILURE;
     if (!p->il && !rc)
         rc = CL_INVALID_BINARY;
@@ -377,6 +387,64 @@ cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device
     return rc;
 }
 
+cl_int icd_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                        const char *options,
+                        void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    return build_program(program, num_devices, device_list, options, NULL, true, pfn_notify,
+                         user_data);
+}
+
+static char *header_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s/%s", dir, name);
+    return path;
+}
+
+/* Write `src` to dir/name, making the folders of a name like "sub/x.h". */
+static bool write_header(const char *dir, const char *name, const char *src)
+{
+    if (!name[0] || name[0] == '/' || strstr(name, ".."))
+        return false;
+    char *path = header_path(dir, name);
+    if (!path)
+        return false;
+    for (char *c = path + strlen(dir) + 1; *c; c++)
+        if (*c == '/') {
+            *c = 0;
+            mkdir(path, 0700);
+            *c = '/';
+        }
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(src, f) >= 0;
+    if (f && fclose(f))
+        ok = false;
+    free(path);
+    return ok;
+}
+
+/* Remove the first `n` headers and their folders, then `dir`. */
+static void remove_headers(char *dir, const char **names, cl_uint n)
+{
+    for (cl_uint i = 0; i < n; i++) {
+        char *path = header_path(dir, names[i]);
+        if (!path)
+            continue;
+        remove(path);
+        for (char *c = path + strlen(path); c > path + strlen(dir); c--)
+            if (*c == '/') {
+                *c = 0;
+                rmdir(path);     /* fails while another header is still in it */
+            }
+        free(path);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
 cl_int icd_CompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                           const char *options, cl_uint num_input_headers,
                           const cl_program *input_headers, const char **header_include_names,
@@ -384,10 +452,41 @@ cl_int icd_CompileProgram(cl_program program, cl_uint num_devices, const cl_devi
 {
     if (!icd_valid(program, ICD_PROGRAM))
         return CL_INVALID_PROGRAM;
-    if (num_input_headers)
-        return CL_COMPILER_NOT_AVAILABLE;     /* embedded headers: not implemented */
-    /* compile = build: the SPIR-V is the compiled object; link takes one */
-    cl_int rc = icd_BuildProgram(program, num_devices, device_list, options, NULL, NULL);
+    if ((num_input_headers == 0) != (input_headers == NULL) ||
+        (num_input_headers == 0) != (header_include_names == NULL))
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < num_input_headers; i++) {
+        if (!icd_valid(input_headers[i], ICD_PROGRAM) || !input_headers[i]->source)
+            return CL_INVALID_PROGRAM;
+        if (!header_include_names[i])
+            return CL_INVALID_VALUE;
+    }
+    /* embedded headers: their sources under their include names in a
+     * folder the compiler searches */
+    char dir[] = "/tmp/sgemu-headers-XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char *hdir = NULL;
+    if (num_input_headers) {
+        size_t n = (tmp && tmp[0] ? strlen(tmp) : 4) + sizeof dir;
+        hdir = malloc(n);
+        if (!hdir)
+            return CL_OUT_OF_HOST_MEMORY;
+        snprintf(hdir, n, "%s/%s", tmp && tmp[0] ? tmp : "/tmp", dir + 5);
+        if (!mkdtemp(hdir)) {
+            free(hdir);
+            return CL_OUT_OF_HOST_MEMORY;
+        }
+        for (cl_uint i = 0; i < num_input_headers; i++)
+            if (!write_header(hdir, header_include_names[i], input_headers[i]->source)) {
+                remove_headers(hdir, header_include_names, i + 1);
+                return CL_INVALID_VALUE;
+            }
+    }
+    /* the SPIR-V is the compiled object; clLinkProgram translates it */
+    cl_int rc = build_program(program, num_devices, device_list, options, hdir, false, NULL,
+                              NULL);
+    if (hdir)
+        remove_headers(hdir, header_include_names, num_input_headers);
     if (rc == CL_SUCCESS)
         program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
     if (rc == CL_BUILD_PROGRAM_FAILURE)
