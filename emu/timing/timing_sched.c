@@ -164,20 +164,16 @@ step_sched_oldest(tm_model *m, uint32_t ci, tm_cu *c, uint32_t s, uint64_t T)
 {
     tm_smask *q = &c->sm[s];
     uint32_t iw = m->iw;
-    uint32_t ex[8], nex = 0;        /* positions picked since the last wake (kept out) */
-    bool reready = false;           /* a refresh ran since the first of them */
+    /* the ranks picked since the last wake, kept out (their ready bits
+     * are clear until a refresh; masking them always is the same) */
+    uint64_t ex = 0;
     for (uint32_t k = 0;;) {
-        if (q->lmin <= T) {
+        if (q->lmin <= T)
             sm_refresh(q, T);
-            reready = nex != 0;
-        }
-        uint64_t cand = q->ready;
-        if (__builtin_expect(reready, 0))
-            for (uint32_t i = 0; i < nex; i++)
-                cand &= ~(1ull << (c->rank[ex[i]] - q->first));
-        uint32_t pos = UINT32_MAX;
+        uint64_t cand = q->ready & ~ex;
+        uint32_t pos = UINT32_MAX, r = 0;
         while (cand) {
-            uint32_t r = (uint32_t)__builtin_ctzll(cand);
+            r = (uint32_t)__builtin_ctzll(cand);
             uint32_t p = q->rpipe[r];
             if (sm_pipe_free(m, q, p) <= T) {
                 pos = c->ord[q->first + r];
@@ -191,11 +187,17 @@ step_sched_oldest(tm_model *m, uint32_t ci, tm_cu *c, uint32_t s, uint64_t T)
         int ip = issue_picked(m, ci, c, pos, q, T, true);
         if (ip < 0)
             return false;
+        uint32_t nr = c->rank[pos] - q->first;
         if (ip) {
-            nex = 0;
-            reready = false;
+            ex = 0;
+        } else if (__builtin_expect(nr != r, 0)) {
+            /* the slot took a new thread without waking another (a group
+             * of one thread): it became the youngest, the ranks above r
+             * moved down one (tm_sm_rank_to_end) */
+            uint64_t low = (1ull << r) - 1;
+            ex = (ex & low) | ((ex >> 1) & ~low);
         }
-        ex[nex++] = pos;
+        ex |= 1ull << nr;
         if (++k == iw)
             break;
     }
