@@ -42,6 +42,9 @@ typedef struct ra {
     uint32_t width;         /* sub-group width: uniform values count 1/width per lane */
     bool scalar_broadcast;  /* isa_ra_opts.scalar_broadcast */
     uint32_t payload_dist;  /* isa_ra_opts.payload_fold_distance */
+    uint32_t buf_offset;    /* isa_ra_opts.buffer_offset_bytes */
+    bool remat_live;        /* isa_ra_opts.remat_live_sources */
+    bool shuffle2_temps;    /* isa_ra_opts.shuffle2_temps */
     isa_inst *code;
     uint32_t n;
     uint32_t nvreg;         /* virtual registers r0..nvreg-1 */
@@ -196,6 +199,104 @@ static uint32_t used_src_bytes(const isa_inst *in, unsigned o, uint32_t d, uint3
     return b < own ? b : own;
 }
 
+/* ---- buffer offsets ---- */
+
+/* Is operand o of `in` a buffer: a global or constant pointer argument, or
+ * a register that bufp marks? */
+static bool buffer_opnd(const ra *r, const isa_inst *in, unsigned o, const uint8_t *bufp)
+{
+    const isa_operand *op = &in->o[o];
+    if (op->kind == ISA_OPND_ARG)
+        return op->reg < r->k->narg && (r->k->args[op->reg].kind == ISA_ARG_GLOBAL ||
+                                        r->k->args[op->reg].kind == ISA_ARG_CONSTANT);
+    return op->kind == ISA_OPND_REG && op->reg < r->nvreg && bufp && bufp[op->reg];
+}
+
+/* Does `in` write a buffer plus an offset: a 64-bit integer move of a
+ * buffer, add of one buffer and an offset, sub of an offset from a buffer,
+ * or mad whose addend is the buffer? */
+static bool buffer_write(const ra *r, const isa_inst *in, const uint8_t *bufp)
+{
+    const isa_type t = (isa_type)in->type;
+    if (!lanewise_scalar(in) || (unsigned)t >= ISA_T_COUNT || isa_types[t].is_float ||
+        isa_types[t].bytes != 8)
+        return false;
+    const isa_shape sh = isa_ops[in->op].shape;
+    unsigned src[ISA_MAX_OPNDS], ns = 0;
+    for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+        const char l = isa_shape_letter(sh, in->nopnd, o);
+        if (l == 's')
+            src[ns++] = o;
+        else if (l != 'd')
+            return false;
+    }
+    unsigned nbuf = 0, at = ns;
+    for (unsigned i = 0; i < ns; i++)
+        if (buffer_opnd(r, in, src[i], bufp)) {
+            nbuf++;
+            at = i;
+        }
+    if (nbuf != 1)
+        return false;
+    switch (isa_ops[in->op].family) {
+    case ISA_FAM_MOV: return ns == 1;
+    case ISA_FAM_ADD: return ns == 2;
+    case ISA_FAM_SUB: return ns == 2 && at == 0;
+    case ISA_FAM_MAD: return ns == 3 && at == 2;
+    default: return false;
+    }
+}
+
+/* bufp[v]: every write of register v is a buffer plus an offset, so that
+ * IGC, which turns such a pointer into the buffer's surface and a 32-bit
+ * offset (its stateless-to-stateful promotion), holds the offset alone.
+ * An optimistic fixed point: every 8-byte register marked, then unmarked
+ * by a write of anything else. */
+static void buffer_pointers(const ra *r, uint8_t *bufp)
+{
+    const uint32_t nv = r->nvreg;
+    for (uint32_t v = 0; v < nv; v++)
+        bufp[v] = r->rbytes[v] == 8;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t pc = 0; pc < r->n; pc++) {
+            const isa_inst *in = &r->code[pc];
+            const isa_shape sh = isa_ops[in->op].shape;
+            for (unsigned o = 0; o < in->nopnd && o < ISA_MAX_OPNDS; o++) {
+                const isa_operand *d = &in->o[o];
+                if (isa_shape_letter(sh, in->nopnd, o) != 'd' || d->kind != ISA_OPND_REG)
+                    continue;
+                unsigned vec;
+                (void)isa_opnd_type(in, o, &vec);
+                for (uint32_t c = 0; c < (vec ? vec : 1u) && d->reg + c < nv; c++)
+                    if (bufp[d->reg + c] && (vec > 1 || !buffer_write(r, in, bufp))) {
+                        bufp[d->reg + c] = 0;
+                        changed = true;
+                    }
+            }
+        }
+    }
+}
+
+/* Bytes of an address operand's base (index false) or index register that
+ * the address uses: the register's widest use, but at most
+ * buffer_offset_bytes in a global or constant address whose base is a
+ * buffer (an argument, or a register that bufp marks): the device compiler
+ * sends a 32-bit offset into the buffer's surface, and the low bytes of
+ * base + index x scale + disp depend on the low bytes of each alone. */
+static uint32_t addr_bytes(const ra *r, const isa_inst *in, const isa_operand *op,
+                           const uint8_t *bufp, bool index)
+{
+    const uint32_t own = r->rbytes[index ? op->addr.index : op->addr.base];
+    const bool buffer = op->addr.base_kind == ISA_OPND_ARG ||
+                        (bufp && op->addr.base < r->nvreg && bufp[op->addr.base]);
+    if (r->buf_offset && buffer &&
+        (in->space == ISA_SPACE_GLOBAL || in->space == ISA_SPACE_CONSTANT) &&
+        r->buf_offset < own)
+        return r->buf_offset;
+    return own;
+}
+
 /* nbytes: for a scalar register, the bytes of it that some reader uses
  * (a backward fixed point: an integer add, logic op, move, select, left
  * shift or truncating conversion uses as many low source bytes as its
@@ -207,6 +308,10 @@ static void narrow(ra *r)
 {
     const uint32_t nv = r->nvreg;
     memset(r->nbytes, 0, nv);
+    /* out of memory: only addresses based on an argument count offsets */
+    uint8_t *bufp = r->buf_offset ? calloc(nv + 1, 1) : NULL;
+    if (bufp)
+        buffer_pointers(r, bufp);
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t pc = r->n; pc-- > 0;) {
@@ -238,19 +343,24 @@ static void narrow(ra *r)
                 const isa_operand *op = &in->o[o];
                 if (op->kind != ISA_OPND_ADDR)
                     continue;
-                if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < nv &&
-                    r->nbytes[op->addr.base] < r->rbytes[op->addr.base]) {
-                    r->nbytes[op->addr.base] = r->rbytes[op->addr.base];
-                    changed = true;
+                if (op->addr.base_kind == ISA_OPND_REG && op->addr.base < nv) {
+                    const uint32_t b = addr_bytes(r, in, op, bufp, false);
+                    if (r->nbytes[op->addr.base] < b) {
+                        r->nbytes[op->addr.base] = (uint8_t)b;
+                        changed = true;
+                    }
                 }
-                if (op->addr.has_index && op->addr.index < nv &&
-                    r->nbytes[op->addr.index] < r->rbytes[op->addr.index]) {
-                    r->nbytes[op->addr.index] = r->rbytes[op->addr.index];
-                    changed = true;
+                if (op->addr.has_index && op->addr.index < nv) {
+                    const uint32_t b = addr_bytes(r, in, op, bufp, true);
+                    if (r->nbytes[op->addr.index] < b) {
+                        r->nbytes[op->addr.index] = (uint8_t)b;
+                        changed = true;
+                    }
                 }
             }
         }
     }
+    free(bufp);
     for (uint32_t v = 0; v < nv; v++)
         if (in_block(r, v) || !r->nbytes[v] || r->nbytes[v] > r->rbytes[v])
             r->nbytes[v] = r->rbytes[v];
@@ -704,6 +814,24 @@ static uint32_t math_temp_bytes(const ra *r, uint32_t pc)
     return t < 0 ? 0 : r->mt->bytes[r->code[pc].op][t];
 }
 
+/* Bytes per lane a two-source shuffle holds while it runs: IGC copies the
+ * component of both sources into one temporary of 2 x W lanes and reads
+ * the result from it by a dword lane index, built from a vector of 16-bit
+ * lane numbers (16 of them, one SIMD16 half's, at SIMD32; docs/regalloc.md,
+ * Two-source shuffles): two components, 4 bytes and the lane numbers'
+ * share per lane, one component at a time. */
+static uint32_t shuffle2_bytes(const ra *r, uint32_t pc)
+{
+    const isa_inst *in = &r->code[pc];
+    const isa_op_info *oi = &isa_ops[in->op];
+    if (!r->shuffle2_temps || oi->pipe != ISA_PIPE_COLL ||
+        (oi->family != ISA_FAM_SHUFFLE_UP2 && oi->family != ISA_FAM_SHUFFLE_DOWN2) ||
+        (unsigned)in->type >= ISA_T_COUNT)
+        return 0;
+    const uint32_t w = r->width ? r->width : 1, lanes = w < 16 ? w : 16;
+    return 2u * isa_types[in->type].bytes + 4u + (2u * lanes + w - 1) / w;
+}
+
 /* The value register reg holds when the instruction at pc reads it, as the
  * device compiler's value numbering sees it: followed back through copies,
  * conversions and additions of zero within the block that starts at
@@ -899,7 +1027,7 @@ static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_
         a += (u1 + w - 1) / w;
         b += (u2 + w - 1) / w;
         const uint32_t m = (a > b ? a : b) + payload_bytes(r, pc) + math_temp_bytes(r, pc) +
-                           (extra ? extra[pc] : 0);
+                           shuffle2_bytes(r, pc) + (extra ? extra[pc] : 0);
         if (m > best || *peak_pc == NONE32) {
             best = m;
             *peak_pc = pc;
@@ -1089,12 +1217,25 @@ static uint32_t only_def(const ra *r, uint32_t u)
     return at;
 }
 
+/* Is unit src live into every instruction that reads unit u? */
+static bool live_at_reads(const ra *r, uint32_t src, uint32_t u)
+{
+    for (uint32_t pc = 0; pc < r->n; pc++)
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+            if (r->refs[f].unit == u && !r->refs[f].def &&
+                !bit(r->live_in + (size_t)pc * r->nw, src))
+                return false;
+    return true;
+}
+
 /* Instructions needed to recompute unit u from immediates, kernel
  * arguments and work-item queries alone (a chain through other such
  * values), or 0 when u is not that cheap: u is a scalar register written
  * once, by a pure lane-wise ALU, move or conversion instruction with no
  * predicate operand, and it is not live into the kernel (so the write
- * comes before every read on every path). */
+ * comes before every read on every path).  With remat_live (vISA's rule)
+ * the chain is that one instruction: it reads no work-item query, and each
+ * register it reads is written once and live into every read of u. */
 static uint32_t remat_chain(const ra *r, uint32_t u, uint32_t room)
 {
     const ra_unit *x = &r->u[u];
@@ -1115,7 +1256,14 @@ static uint32_t remat_chain(const ra *r, uint32_t u, uint32_t room)
             continue;
         if (l != 's')
             return 0;
-        if (op->kind == ISA_OPND_REG) {
+        if (op->kind == ISA_OPND_REG && r->remat_live) {
+            /* one write, so the register still holds the value read here */
+            if (op->reg >= r->nvreg || only_def(r, r->unit_of[op->reg]) == NONE32 ||
+                !live_at_reads(r, r->unit_of[op->reg], u))
+                return 0;
+        } else if (op->kind == ISA_OPND_SPECIAL && r->remat_live) {
+            return 0;       /* the ids come from the payload, which vISA never extends */
+        } else if (op->kind == ISA_OPND_REG) {
             const uint32_t sub = op->reg < r->nvreg ? remat_chain(r, r->unit_of[op->reg],
                                                                   room - len) : 0;
             if (!sub)
@@ -1140,8 +1288,10 @@ static uint32_t emit_remat(ra *r, uint32_t u, isa_inst *out, uint32_t *m, isa_ra
         const char l = isa_shape_letter(sh, c.nopnd, o);
         if (c.o[o].kind != ISA_OPND_REG)
             continue;
-        if (l == 's')
+        if (l == 's' && !r->remat_live)   /* remat_live: its sources are live here */
             c.o[o].reg = (uint16_t)emit_remat(r, r->unit_of[c.o[o].reg], out, m, st);
+        else if (l == 's')
+            continue;
         else
             dst = o;
     }
@@ -1373,6 +1523,9 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     r.width = opts ? opts->width : 0;
     r.scalar_broadcast = opts && opts->scalar_broadcast;
     r.payload_dist = opts ? opts->payload_fold_distance : 0;
+    r.buf_offset = opts ? opts->buffer_offset_bytes : 0;
+    r.remat_live = opts && opts->remat_live_sources;
+    r.shuffle2_temps = opts && opts->shuffle2_temps;
     r.n = in->ninst;
     r.nvreg = in->nreg;
     r.code = malloc((in->ninst + 1) * sizeof *r.code);

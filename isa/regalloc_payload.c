@@ -228,6 +228,12 @@ static uint32_t distance(const payload_pass *p, uint32_t s0, uint32_t k, uint32_
     return p->pre[s0] - p->pre[d + 1] - p->addr[d + 1] + c * k + c - 1;
 }
 
+/* Bytes per lane of one payload block: IGC splits a vector store into
+ * stores of at most 8 dwords per lane (measured: a short16 is one block,
+ * a float16 two of 8 components, a double16 four of 4 on pvc;
+ * docs/regalloc.md, The payload rule). */
+#define PAYLOAD_BLOCK_BYTES 32u
+
 /* The vector store at s0, len components in one block: add the bytes of
  * those held twice.  def[k]: the last write of component k's register
  * before s0 (UINT32_MAX: none). */
@@ -247,24 +253,37 @@ static void one_store(const payload_pass *p, uint32_t s0, uint32_t len, const ui
     /* a component defined in another block is not modelled; only a
      * shuffle's vector is built after all of its components */
     uint8_t far[64];
-    uint32_t pstart = UINT32_MAX;
     for (uint32_t k = 0; k < len; k++) {
         const uint32_t d = def[k];
-        far[k] = 0;
-        if (d == UINT32_MAX || p->block[d] != p->block[s0])
-            continue;
-        far[k] = distance(p, s0, k, d) > p->max_dist && built_late(&code[d]);
-        if (!far[k] && d < pstart)
-            pstart = d;
+        far[k] = d != UINT32_MAX && p->block[d] == p->block[s0] &&
+                 distance(p, s0, k, d) > p->max_dist && built_late(&code[d]);
     }
-    if (pstart == UINT32_MAX)
-        return;
-    for (uint32_t k = 0; k < len; k++) {
-        const uint32_t reg = code[s0 + k].o[1].reg;
-        if (!far[k] || reg >= p->nvreg || p->uni[reg])
+    /* IGC sends the vector in payload blocks of PAYLOAD_BLOCK_BYTES per
+     * lane, each one variable: live whole from its first folded
+     * component's definition (pstart) to the store */
+    const uint32_t size = code[s0].type < ISA_T_COUNT ? isa_types[code[s0].type].bytes : 4;
+    const uint32_t per = size < PAYLOAD_BLOCK_BYTES ? PAYLOAD_BLOCK_BYTES / size : 1;
+    for (uint32_t k0 = 0; k0 < len; k0 += per) {
+        const uint32_t k1 = k0 + per < len ? k0 + per : len;
+        uint32_t pstart = UINT32_MAX;
+        for (uint32_t k = k0; k < k1; k++)
+            if (!far[k] && def[k] != UINT32_MAX && p->block[def[k]] == p->block[s0] &&
+                def[k] < pstart)
+                pstart = def[k];
+        if (pstart == UINT32_MAX)
             continue;
-        for (uint32_t pc = def[k] > pstart ? def[k] : pstart; pc <= s0; pc++)
-            p->extra[pc] += p->nbytes[reg];
+        for (uint32_t k = k0; k < k1; k++) {
+            const uint32_t reg = code[s0 + k].o[1].reg;
+            if (reg >= p->nvreg || p->uni[reg] || def[k] == UINT32_MAX)
+                continue;
+            if (far[k]) {           /* held twice: its register and its slot */
+                for (uint32_t pc = def[k] > pstart ? def[k] : pstart; pc <= s0; pc++)
+                    p->extra[pc] += p->nbytes[reg];
+            } else {                /* its slot, held before it is written */
+                for (uint32_t pc = pstart; pc < def[k]; pc++)
+                    p->extra[pc] += p->nbytes[reg];
+            }
+        }
     }
 }
 

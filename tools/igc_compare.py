@@ -65,7 +65,7 @@ def config_values(path):
     want = {"name": None, "ocloc_target": None, "subgroup_widths": None,
             "grf_registers_per_thread": "128", "grf_bytes_per_register": "32",
             "large_grf_registers_per_thread": "0", "fp64": "1", "scalar_broadcast": "0",
-            "payload_fold_distance": "0"}
+            "payload_fold_distance": "0", "buffer_offset_bytes": "0", "shuffle2_temps": "0"}
     section = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"^(\w+):\s*(#.*)?$", line)
@@ -80,7 +80,7 @@ def config_values(path):
     want["widths"] = [int(w) for w in want["subgroup_widths"].strip("[]").split(",")]
     for k in ("grf_registers_per_thread", "grf_bytes_per_register",
               "large_grf_registers_per_thread", "fp64", "scalar_broadcast",
-              "payload_fold_distance"):
+              "payload_fold_distance", "buffer_offset_bytes", "shuffle2_temps"):
         want[k] = int(want[k])
     return want
 
@@ -206,7 +206,9 @@ def isa_entries(dumps, width):
 BCAST_OPS = ["sub_group_broadcast", "intel_sub_group_broadcast",
              "sub_group_non_uniform_broadcast"]
 # shuffles, whose results a vector store may hold twice on a config with
-# device.payload_fold_distance (docs/regalloc.md)
+# device.payload_fold_distance and whose two-source forms hold temporaries
+# with device.shuffle2_temps (docs/regalloc.md); with
+# device.buffer_offset_bytes every kernel's live set is the config's
 SHUFFLE_RE = re.compile(r"\s+(?:@\S+\s+)?(intel_)?sub_group_(shuffle|rotate)")
 # the ISA_OPF_MATH mnemonics (include/sgemu/opcodes.def)
 MATH_OPS = ["atan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
@@ -326,7 +328,9 @@ def main():
                         sk = res[("sgemu", f, k, w)]
                         if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2] or
                                                   (sk["bcast"] and c["scalar_broadcast"]) or
-                                                  (sk["shuffle"] and c["payload_fold_distance"])):
+                                                  (sk["shuffle"] and (c["payload_fold_distance"] or
+                                                                      c["shuffle2_temps"])) or
+                                                  c["buffer_offset_bytes"]):
                             later[(f, k, cname, w)] = ex.submit(
                                 sgemu_kernel, a.sgemu, os.path.join(a.src, f), k, w,
                                 os.path.join(a.src, "configs", cname + ".yaml"))
@@ -359,8 +363,9 @@ def main():
                     if "error" in sk:
                         row["sgemu_error"] = sk["error"]
                     else:
-                        # with elementary functions, scalar broadcasts or
-                        # payload copies, the live set of this config and width
+                        # with elementary functions, scalar broadcasts, payload
+                        # copies, shuffle temporaries or buffer offsets, the
+                        # live set of this config and width
                         sw = spilled.get((f, k, cname, w), sk)
                         need, have, fits = sgemu_fits(sw, c, w)
                         # where the live set does not fit, the allocation

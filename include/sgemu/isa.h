@@ -582,6 +582,16 @@ typedef struct isa_ra_opts {
      * vISA instructions before it are held twice (IGC's payload copies that
      * def hoisting does not fold; docs/regalloc.md).  0: never. */
     uint32_t payload_fold_distance;
+    /* Bytes a buffer's index register counts at most when the device
+     * compiler addresses buffers by 32-bit surface offsets (4); 0: its type
+     * (docs/regalloc.md, Buffer offsets). */
+    uint32_t buffer_offset_bytes;
+    /* Recompute as vISA does: one instruction whose register sources are
+     * live at every read, no work-item query (docs/regalloc.md). */
+    bool remat_live_sources;
+    /* A two-source shuffle holds a 2W-lane copy of its component and a
+     * dword lane index while it runs (docs/regalloc.md). */
+    bool shuffle2_temps;
 } isa_ra_opts;
 
 typedef struct isa_ra_stats {

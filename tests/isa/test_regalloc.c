@@ -778,7 +778,12 @@ static void config_opts(const char *name, uint32_t width, isa_ra_opts *o, isa_ma
  * Where a broadcast leaves a scalar, r6-r9 are 32 bytes per thread, 1 per
  * lane: the peak is the first store, r10 8 + r2-r5 32 + 1 + its spread
  * payload 8 = 49 (25 registers).  IGC builds a scalar for dg2-g10 and pvc
- * (its vISA: one SIMD1 move), per-lane registers for skl and tgllp. */
+ * (its vISA: one SIMD1 move), per-lane registers for skl and tgllp.  With
+ * 32-bit buffer offsets (skl, tgllp, dg2-g10) r1 and r10, buffers plus an
+ * offset, and r0, read only as their offset, count 4: 68 and 45.  The
+ * stores' payload blocks (4 u64 components of 32 bytes each) are live
+ * whole from their first component: r6-r9's from r6's broadcast, where
+ * r0 4 + r2-r5 32 + r6 8 + the slots of r7-r9 24 = 68, no more. */
 static const char bcast_u64[] =
     ".kernel bcast_u64\n.regalloc\n.arg out global u64\n.arg in global u64\n"
     "    and.u64 r0, %global_id.x, 3\n"
@@ -805,8 +810,8 @@ static void test_scalar_broadcast_configs(void **state)
 {
     (void)state;
     static const struct { const char *config; uint32_t live; } c[] = {
-        { "intel-gen9-gt2", 72 }, { "intel-xe-lp", 72 },
-        { "intel-xe-hpg", 49 }, { "intel-xe-hpc", 49 },
+        { "intel-gen9-gt2", 68 }, { "intel-xe-lp", 68 },
+        { "intel-xe-hpg", 45 }, { "intel-xe-hpc", 49 },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         isa_ra_opts o;
@@ -828,21 +833,26 @@ static void test_scalar_broadcast_configs(void **state)
  * into a store's payload that IGC does not fold).  Component 0 (r2) is a
  * shuffle (a vector IGC builds after its shuffles), then N one-source
  * shuffles (each writes r3; only the last is read), then components 1 and
- * 2 (r4, r5), then the three component stores.
- * Per lane (u32 = 4 bytes), from the first shuffle to the first store the
- * live set is {r0 r1 r2} with r3 written, then {r0 r1 r2 r3}, {r0 r1 r2 r4},
- * {r0 r2 r4 r5}: 16 bytes.  Estimated vISA instructions from r2 to its copy
- * into the payload at W = 32 (two SIMD16 halves): N shuffles x 8, the add
- * and the mul x 2, no copy of an earlier component, 1 for the other half of
- * r2's own copy: 8N + 5.  N = 20: 165 > 160, not folded: r2 is held twice
- * from r4's definition (the first component folded into the payload) to the
- * first store, 16 + 4 = 20.  N = 19: 157, folded: 16.  At W = 16 (shuffle 3,
- * add 1, one copy per component) 3N + 2 = 62: folded, 16. */
+ * 2 (r4, r5), two loads (r6, r7) read after the three component stores.
+ * Per lane (u32 = 4 bytes) the live set is {r0 r1 r2 r3} through the
+ * shuffles and the add, {r0 r2 r4 r5} at the mul, then + r6 + r7 (24) at
+ * the second load and into the first store.  Estimated vISA instructions
+ * from r2 to its copy into the payload at W = 32 (two SIMD16 halves): N
+ * shuffles x 8, the add, the mul and the loads x 2, no copy of an earlier
+ * component, 1 for the other half of r2's own copy: 8N + 9.  The payload
+ * (3 x 4 bytes, one block) is live whole from its first folded component.
+ * N = 20 (169) or 19 (161) > 160: r2 is not folded; the payload starts at
+ * r4's add, r2 is held twice from there to the first store (+4) and r5's
+ * slot until the mul (+4): 24 + 4 = 28 into the first store.  N = 18
+ * (153): folded; the payload starts at r2's shuffle, with the slots of r4
+ * and r5 through the shuffles: 16 + 8 = 24, as at the second load: 24.
+ * At W = 16 (shuffle 3, the others 1, one copy per component) 3N + 4 = 64:
+ * folded, 24.  Without the rule: 24. */
 static void payload_src(char *buf, size_t cap, unsigned nshuf)
 {
     size_t at = (size_t)snprintf(buf, cap,
         ".kernel payload\n.regalloc\n.arg out global u32\n.arg in global u32\n"
-        "    and.u32 r0, %%global_id.x, 31\n"
+        "    and.u32 r0, %%global_id.x, 15\n"
         "    ld.global.u32 r1, [%%in + r0*4]\n"
         "    intel_sub_group_shuffle.u32 r2, r1, 2\n");
     for (unsigned i = 0; i < nshuf; i++)
@@ -850,16 +860,21 @@ static void payload_src(char *buf, size_t cap, unsigned nshuf)
     snprintf(buf + at, cap - at,
         "    add.u32 r4, r3, r1\n"
         "    mul.u32 r5, r4, r1\n"
+        "    ld.global.u32 r6, [%%in + r0*4 + 64]\n"
+        "    ld.global.u32 r7, [%%in + r0*4 + 128]\n"
         "    st.global.u32 [%%out + r0*8], r2\n"
         "    st.global.u32 [%%out + r0*8 + 4], r4\n"
-        "    st.global.u32 [%%out + r0*8 + 8], r5\n");
+        "    st.global.u32 [%%out + r0*8 + 8], r5\n"
+        "    add.u32 r8, r6, r7\n"
+        "    st.global.u32 [%%out + r0*4 + 192], r8\n");
 }
 
 static void test_payload_twice(void **state)
 {
     (void)state;
     static const struct { unsigned nshuf, width, dist, live; } c[] = {
-        { 20, 32, 160, 20 }, { 19, 32, 160, 16 }, { 20, 32, 0, 16 }, { 20, 16, 160, 16 },
+        { 20, 32, 160, 28 }, { 19, 32, 160, 28 }, { 18, 32, 160, 24 }, { 20, 32, 0, 24 },
+        { 20, 16, 160, 24 },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         char src[2048];
@@ -890,6 +905,217 @@ static void test_payload_configs(void **state)
         isa_math_temps mt;
         config_opts(c[i].config, 32, &o, &mt);
         assert_int_equal(o.payload_fold_distance, c[i].dist);
+    }
+}
+
+/* Buffer offsets (device.buffer_offset_bytes = 4): an index register of an
+ * address whose base is a buffer argument counts at most 4 bytes, and so do
+ * the values it is computed from by low-byte arithmetic (the xor):
+ *   0 mov.u64 r0 = id           out r0
+ *   1 ld  r1 = in[r0]           out r0 r1
+ *   2 xor.u64 r2 = r0 ^ 1       out r0 r1 r2    <- the peak
+ *   3 ld  r3 = in[r2]           out r0 r1 r3
+ *   4 add r4 = r1 + r3          out r0 r4
+ *   5 st  out[r0] = r4
+ * At 2: 8 + 4 + 8 = 20 bytes with 64-bit indices, 4 + 4 + 4 = 12 with the
+ * offsets.  A buffer plus an offset as the base (the second kernel: r5 =
+ * in, a move; IGC's stateless-to-stateful promotion makes it the surface
+ * and offset 0) counts 4 too: 4 + 4 + 4 + 4 = 16 at 2.  A pointer that is
+ * not a buffer plus an offset (the third: r5 = in | 0) keeps its 8 bytes,
+ * and so do the indices read with it: 8 + 8 + 4 + 8 = 28. */
+static const char buffer_offsets_src[] =
+    ".kernel bo\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    xor.u64 r2, r0, 1\n"
+    "    ld.global.u32 r3, [%in + r2*4]\n"
+    "    add.u32 r4, r1, r3\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static const char buffer_pointer_src[] =
+    ".kernel bp\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u64 r5, %in\n"
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [r5 + r0*4]\n"
+    "    xor.u64 r2, r0, 1\n"
+    "    ld.global.u32 r3, [r5 + r2*4]\n"
+    "    add.u32 r4, r1, r3\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static const char buffer_or_src[] =
+    ".kernel bq\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    or.u64 r5, %in, 0\n"
+    "    mov.u64 r0, %global_id.x\n"
+    "    ld.global.u32 r1, [r5 + r0*4]\n"
+    "    xor.u64 r2, r0, 1\n"
+    "    ld.global.u32 r3, [r5 + r2*4]\n"
+    "    add.u32 r4, r1, r3\n"
+    "    st.global.u32 [%out + r0*4], r4\n";
+
+static void test_buffer_offsets(void **state)
+{
+    (void)state;
+    static const struct { const char *src; uint32_t off, live; } c[] = {
+        { buffer_offsets_src, 0, 20 }, { buffer_offsets_src, 4, 12 },
+        { buffer_pointer_src, 4, 16 }, { buffer_pointer_src, 0, 28 },
+        { buffer_or_src, 4, 28 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(c[i].src, &k);
+        isa_ra_opts o = { .buffer_offset_bytes = c[i].off };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
+/* vISA's rematerialisation (device.remat_live_sources): one instruction,
+ * its register sources live at every read, never a work-item query.
+ *   0 mov r0 = id          out r0
+ *   1 xor r1 = r0 ^ 1      out r0 r1
+ *   2 ld  r2 = in[r0]      out r0 r1 r2
+ *   3 mul r3 = r2 * 3      out r0 r1 r2 r3   16, the peak
+ *   4 add r6 = r3 + r2     out r0 r1 r6
+ *   5 ld  r4 = in[r1]      out r0 r6 r4
+ *   6 add r5 = r4 + r6     out r0 r5
+ *   7 st  out[r0] = r5
+ * Budget 12.  At 3 r2 is read; r0 (next read at 7) is the id, r1 (read at
+ * 5) a xor of r0, which is live into 5, and r3 (read at 4) a mul of r2,
+ * live into 4: r1 and r3 can be recomputed, r1's read is further, so the
+ * xor moves to just before 5 and reads r0 there: 8 instructions, the peak
+ * 12 (out of 2, of 4 and of the xor).  The chains rule instead recomputes
+ * the id itself, the furthest read, before its three readers: 10
+ * instructions, four reads of %global_id. */
+static const char remat_live_src[] =
+    ".kernel rl\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    mov.u32 r0, %global_id.x\n"
+    "    xor.u32 r1, r0, 1\n"
+    "    ld.global.u32 r2, [%in + r0*4]\n"
+    "    mul.u32 r3, r2, 3\n"
+    "    add.u32 r6, r3, r2\n"
+    "    ld.global.u32 r4, [%in + r1*4]\n"
+    "    add.u32 r5, r4, r6\n"
+    "    st.global.u32 [%out + r0*4], r5\n";
+
+static void test_remat_live_sources(void **state)
+{
+    (void)state;
+    static const struct { bool live; uint32_t insts, ninst, ids; } c[] = {
+        { true, 1, 8, 1 }, { false, 3, 10, 3 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(remat_live_src, &k);
+        isa_ra_opts o = { .budget_bytes = 12, .remat_live_sources = c[i].live };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes_before, 16);
+        assert_int_equal(st.live_bytes, 12);
+        assert_int_equal(st.remat_values, 1);
+        assert_int_equal(st.remat_insts, c[i].insts);
+        assert_int_equal(st.spilled_values, 0);
+        assert_int_equal(a.ninst, c[i].ninst);
+        unsigned ids = 0;
+        for (uint32_t j = 0; j < a.ninst; j++)
+            ids += a.inst[j].op == ISA_OP_MOV && a.inst[j].o[1].kind == ISA_OPND_SPECIAL;
+        assert_int_equal(ids, c[i].ids);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
+/* A two-source shuffle's temporaries (device.shuffle2_temps): a copy of
+ * the component of both sources, a dword lane index and 16 16-bit lane
+ * numbers per thread (at W = 32 1 byte per lane, at W = 16 2), 2 x size +
+ * 4 + 1 bytes per lane at W = 32, where the shuffle runs.
+ *   0 mov r0 = id                 out r0              4
+ *   1 ld  r1 = in[r0]             out r0 r1           4 + T
+ *   2 add r2 = r1 + 5             out r0 r1 r2        4 + 2T
+ *   3 shuffle_down r3 = (r1, r2)  in r0 r1 r2, out r0 r3
+ *   4 (cvt) st out[r0]
+ * u32 (T = 4): 12 into the shuffle, + 13 = 25 (+ 14 = 26 at W = 16);
+ * u16 (T = 2): 8 + 9 = 17.  Without the rule 12 and 8; a single-source
+ * shuffle holds none. */
+static void shuffle2_src(char *buf, size_t n, const char *t, const char *op)
+{
+    const bool u16 = strcmp(t, "u16") == 0;
+    snprintf(buf, n,
+             ".kernel s2\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+             "    mov.u32 r0, %%global_id.x\n"
+             "    ld.global.%s r1, [%%in + r0*4]\n"
+             "    add.%s r2, r1, 5\n"
+             "    %s.%s r3, r1, r2, 3\n"
+             "%s"
+             "    st.global.u32 [%%out + r0*4], r%d\n",
+             t, t, op, t, u16 ? "    cvt.u32.u16 r4, r3\n" : "", u16 ? 4 : 3);
+}
+
+static void test_shuffle2_temps(void **state)
+{
+    (void)state;
+    static const struct { const char *t, *op; uint32_t width; bool on; uint32_t live; } c[] = {
+        { "u32", "intel_sub_group_shuffle_down", 32, true, 25 },
+        { "u32", "intel_sub_group_shuffle_up", 32, true, 25 },
+        { "u32", "intel_sub_group_shuffle_down", 16, true, 26 },
+        { "u32", "intel_sub_group_shuffle_down", 32, false, 12 },
+        { "u16", "intel_sub_group_shuffle_down", 32, true, 17 },
+        { "u16", "intel_sub_group_shuffle_down", 32, false, 8 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char src[1024];
+        shuffle2_src(src, sizeof src, c[i].t, c[i].op);
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(src, &k);
+        isa_ra_opts o = { .width = c[i].width, .shuffle2_temps = c[i].on };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+    /* a single-source shuffle of r1 by r2: 12 into it, nothing more */
+    static const char one[] =
+        ".kernel s1\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+        "    mov.u32 r0, %global_id.x\n"
+        "    ld.global.u32 r1, [%in + r0*4]\n"
+        "    and.u32 r2, r1, 7\n"
+        "    sub_group_shuffle.u32 r3, r1, r2\n"
+        "    st.global.u32 [%out + r0*4], r3\n";
+    isa_kernel k, a;
+    isa_ra_stats st;
+    assemble(one, &k);
+    isa_ra_opts o = { .width = 32, .shuffle2_temps = true };
+    allocate_with(&k, &o, &a, &st);
+    assert_int_equal(st.live_bytes, 12);
+    isa_regalloc_free(&a);
+    isa_kernel_free(&k);
+}
+
+/* The bundled configs: 32-bit buffer offsets on the Intel targets that
+ * address buffers through binding-table surfaces (skl, tgllp, dg2-g10; pvc
+ * sends 64-bit addresses), vISA's rematerialisation and the two-source
+ * shuffle's temporaries on all four, none of them elsewhere. */
+static void test_igc_rule_configs(void **state)
+{
+    (void)state;
+    static const struct { const char *config; uint32_t off; bool live, s2; } c[] = {
+        { "intel-gen9-gt2", 4, true, true }, { "intel-xe-lp", 4, true, true },
+        { "intel-xe-hpg", 4, true, true }, { "intel-xe-hpc", 0, true, true },
+        { "nvidia-h100", 0, false, false },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        isa_ra_opts o;
+        isa_math_temps mt;
+        config_opts(c[i].config, 32, &o, &mt);
+        assert_int_equal(o.buffer_offset_bytes, c[i].off);
+        assert_int_equal(o.remat_live_sources, c[i].live);
+        assert_int_equal(o.shuffle2_temps, c[i].s2);
     }
 }
 
@@ -1220,6 +1446,10 @@ int main(void)
         cmocka_unit_test(test_scalar_broadcast_configs),
         cmocka_unit_test(test_payload_twice),
         cmocka_unit_test(test_payload_configs),
+        cmocka_unit_test(test_buffer_offsets),
+        cmocka_unit_test(test_remat_live_sources),
+        cmocka_unit_test(test_shuffle2_temps),
+        cmocka_unit_test(test_igc_rule_configs),
         cmocka_unit_test(test_text_round_trip),
         cmocka_unit_test(test_presched_terms_interleaved),
         cmocka_unit_test(test_presched_barrier_and_memory_kept),
