@@ -49,17 +49,19 @@ static void cache_free(tm_cache *c)
 }
 
 /* Look up sectors `want` of line number ln; returns those that were not
- * there (0: a hit), now filled.  A line not present is filled over the
- * least recently used way, with the wanted sectors only.  Without sectors
+ * there (0: a hit), now filled, and the line's way in *wp (its `ready`,
+ * the fill's data time, is the caller's to set once the fill's time is
+ * known; a way filled anew has ready 0).  A line not present is filled
+ * over the least recently used way, with the wanted sectors only.  Without sectors
  * `want` is 1, the whole line.  A set's ways are adjacent {tag, stamp,
- * sectors}; the set index is a mask when the set count is a power of two
+ * sectors, ready}; the set index is a mask when the set count is a power of two
  * (no division per lookup).  Ways fill in index order and never empty, so
  * ways [0, used) hold lines and the rest are empty: a lookup searches the
  * used ones, and a miss in a set not yet full takes the next empty way
  * (the way the least-stamp rule picks: empty ways have stamp 0, the first
  * wins) without a scan. */
-static inline __attribute__((always_inline)) uint64_t cache_lookup(tm_cache *c, uint64_t ln,
-                                                                   uint64_t want, uint64_t now)
+static inline __attribute__((always_inline)) uint64_t
+cache_lookup(tm_cache *c, uint64_t ln, uint64_t want, uint64_t now, tm_way **wp)
 {
     uint64_t set = c->pow2 ? (ln & c->set_mask) : ln % c->sets;
     tm_way *way = c->way + (size_t)set * c->ways;
@@ -70,6 +72,7 @@ static inline __attribute__((always_inline)) uint64_t cache_lookup(tm_cache *c, 
             uint64_t missing = want & ~way[w].sectors;
             way[w].sectors |= want;
             way[w].stamp = now;
+            *wp = &way[w];
             return missing;
         }
     uint32_t victim = used;
@@ -88,16 +91,17 @@ static inline __attribute__((always_inline)) uint64_t cache_lookup(tm_cache *c, 
     way[victim].tag = tag;
     way[victim].stamp = now;
     way[victim].sectors = want;
+    way[victim].ready = 0;
+    *wp = &way[victim];
     return want;
 }
 
-/* A lookup ticks the cache's clock; a cache of size 0 holds nothing. */
+/* A lookup ticks the cache's clock (the cache has sets: its size is not
+ * 0, which the callers check). */
 static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, uint64_t ln,
-                                                                   uint64_t want)
+                                                                   uint64_t want, tm_way **wp)
 {
-    if (!c->sets)
-        return want;
-    return cache_lookup(c, ln, want, ++c->clock);
+    return cache_lookup(c, ln, want, ++c->clock, wp);
 }
 
 /* Port times are fixed point, PORT_FRAC bits below the cycle, so that a
@@ -302,15 +306,17 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
     sgemu_timing *st = m->st;
     uint32_t sb = 1u << m->sector_shift;
     uint64_t s = t;
+    tm_way *w1 = NULL, *w2 = NULL;
     if (tc->l1.size && !atomic) {
         s = port_take(&m->l1_free[cu], t, m->l1_occ);
         st->bytes[TM_LEVEL_L1] += (uint64_t)count_sectors(want) * sb;
         st->requests[TM_LEVEL_L1]++;
         if (!store) {
-            uint64_t missing = cache_access(&m->l1[cu], ln, want);
+            uint64_t missing = cache_access(&m->l1[cu], ln, want, &w1);
             if (!missing) {
+                /* a hit, or a merge into the line's fill in flight */
                 st->hits[TM_LEVEL_L1]++;
-                return s + tc->l1.latency;
+                return max64(s + tc->l1.latency, w1->ready);
             }
             st->misses[TM_LEVEL_L1]++;
             want = missing;
@@ -321,10 +327,10 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
     st->bytes[TM_LEVEL_L2] += (uint64_t)n2 * sb;
     st->requests[TM_LEVEL_L2]++;
     uint64_t done;
-    uint64_t missing = tc->l2.size ? cache_access(&m->l2, ln, want) : want;
+    uint64_t missing = tc->l2.size ? cache_access(&m->l2, ln, want, &w2) : want;
     if (!missing) {
         st->hits[TM_LEVEL_L2]++;
-        done = s2 + tc->l2.latency;
+        done = max64(s2 + tc->l2.latency, w2->ready);
     } else {
         st->misses[TM_LEVEL_L2]++;
         uint32_t n3 = count_sectors(missing);
@@ -332,9 +338,19 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
         st->bytes[TM_LEVEL_DRAM] += (uint64_t)n3 * sb;
         st->requests[TM_LEVEL_DRAM]++;
         done = s3 + tc->dram_latency;
+        if (w2) {
+            /* a store's bytes are there at its own time (an L2 hit's);
+             * a load waits also for sectors of the line still in flight */
+            if (store)
+                w2->ready = max64(w2->ready, s2 + tc->l2.latency);
+            else
+                w2->ready = done = max64(done, w2->ready);
+        }
     }
     if (store)
         return s + (tc->l1.size ? tc->l1.latency : tc->l2.latency);
+    if (w1)
+        w1->ready = done = max64(done, w1->ready);
     if (atomic) {
         /* the atomic unit sits at the L2: its latency replaces the hit latency */
         if (tc->atomic_latency > tc->l2.latency)
@@ -388,23 +404,32 @@ static inline __attribute__((always_inline)) uint64_t plain_line(plain *p, uint6
                                                                  uint64_t ln, bool store)
 {
     uint64_t s = t;
+    tm_way *w1 = NULL, *w2;
     p->lines++;
     if (p->l1_home) {
         s = port_take(&p->l1_free, t, p->l1_occ);
         if (!store) {
-            if (!cache_lookup(&p->l1, ln, 1, ++p->l1.clock))
-                return s + p->l1_lat;
+            if (!cache_lookup(&p->l1, ln, 1, ++p->l1.clock, &w1))
+                return max64(s + p->l1_lat, w1->ready);
             p->l1_misses++;
         }
     }
     uint64_t s2 = port_take(&p->l2_free, s, p->l2_occ), done;
-    if (p->l2.sets && !cache_lookup(&p->l2, ln, 1, ++p->l2.clock)) {
-        done = s2 + p->l2_lat;
+    if (p->l2.sets && !cache_lookup(&p->l2, ln, 1, ++p->l2.clock, &w2)) {
+        done = max64(s2 + p->l2_lat, w2->ready);
     } else {
         p->l2_misses++;
         done = port_take(&p->dram_free, s2, p->dram_occ) + p->dram_lat;
+        /* a way filled anew (whole lines): its data time is this fill's,
+         * a store's its own (an L2 hit's) */
+        if (p->l2.sets)
+            w2->ready = store ? s2 + p->l2_lat : done;
     }
-    return store ? s + p->store_lat : done;
+    if (store)
+        return s + p->store_lat;
+    if (w1)
+        w1->ready = done;
+    return done;
 }
 
 static inline __attribute__((always_inline)) void plain_end(const plain *p, tm_mem *m,

@@ -81,6 +81,10 @@ typedef struct tm_way {
     uint64_t tag;         /* line number + 1 (0: empty) */
     uint64_t stamp;       /* LRU: last use */
     uint64_t sectors;     /* valid sectors (bit 0 alone without sectors) */
+    /* the cycle its latest fill's data arrives, end to end as a request's
+     * done time: a request that finds the line waits for it (a fill in
+     * flight is merged into, not hit; per line, not per sector) */
+    uint64_t ready;
 } tm_way;
 
 typedef struct tm_cache {

@@ -370,20 +370,25 @@ static void test_block_read(void **state)
 
 /* The same block read in two sub-groups of one work-group (one EU, one
  * send unit; round robin).  Sub-group 0 as above: its messages take the
- * send unit 0-4 and 4-8, its data is back at 306.  Sub-group 1's read waits
- * for the send unit, issues at 8: message 1 at 8 (send 8-12), lines a, b hit
- * in L1 (filled by sub-group 0's request): 38, 39; message 2 at 12: c, d
- * hit: 42, 43.  Its add 43 -> 50, ret 44 -> 48; sub-group 0's add 306 ->
- * 313, ret 307 -> 311.  Total 313.  (Had message 2 waited for message 1's
- * data, sub-group 0 alone would take 611, and its message 2 would hold the
- * send unit 302-306, so sub-group 1 could issue only at 306.) */
+ * send unit 0-4 and 4-8, its lines' data is back at 300, 302, 304, 306,
+ * which is each L1 way's data time R.  Sub-group 1's read waits for the
+ * send unit, issues at 8: message 1 at 8 (send 8-12), lines a, b find
+ * their lines in L1 with sub-group 0's fills in flight: L1 ports 8, 9,
+ * max(8 + 30, 300) = 300 and max(39, 302) = 302; message 2 at 12: c, d at
+ * max(42, 304) = 304 and max(43, 306) = 306 (a hit latency after the
+ * port, 38..43, were the data there).  Both sub-groups' adds wait for
+ * 306: the first takes the int unit (P 4) 306-310 -> 313, the second starts
+ * at 310 -> 317; the rets end earlier (at most 311 + 4).  Total 317.  (Had
+ * message 2 waited for message 1's data, sub-group 0 alone would take 611,
+ * and its message 2 would hold the send unit 302-306, so sub-group 1 could
+ * issue only at 306.) */
 static void test_block_read_two_subgroups(void **state)
 {
     (void)state;
     const char *src = ".kernel b\n.arg out global u32\n"
                       "intel_sub_group_block_read.u32x2 r1, [%out]\n"
                       "add.u32 r3, r1, r1\nret\n";
-    assert_int_equal(run_cycles(src, 32, 64, 64, NULL), 313);
+    assert_int_equal(run_cycles(src, 32, 64, 64, NULL), 317);
 }
 
 /* Image block read at SIMD8 of u32x2 at (0, 0): rows = 2, row bytes 8 x 4 =
@@ -568,14 +573,18 @@ static void test_fast_ports(void **state)
  * latency 30; L2 64 B a cycle (a sector 1/4), DRAM 32 (a sector 1/2),
  * latency 300.
  *   Whole lines: load 1 at 2, L1 2..9, L2 2..9, DRAM a line each 2
- *     cycles: 2, 4, .., 16 -> 316.  Loads 2 and 3 hit L1 (L1 10..17 and
- *     18..25 -> 47 and 55).  add r4 waits for r1: 316 -> 320; add r5 324;
- *     ret issues at 321 -> 325.  L2 and DRAM move 8 lines, 512 bytes.
+ *     cycles: 2, 4, .., 16: line j's data at R = 302 + 2j, the last 316.
+ *     Loads 2 and 3 hit L1 (ports 10..17 and 18..25) with the fills in
+ *     flight: max(40 + j, 302 + 2j) and max(48 + j, 302 + 2j), both 316.
+ *     add r4 316 -> 320; add r5 324; ret issues at 321 -> 325.  L2 and
+ *     DRAM move 8 lines, 512 bytes.
  *   Sectors: load 1 moves sector 0 only: DRAM 2 + j (a sector holds it
- *     1/2 cycle) -> 309.  Load 2's sector 1 is in neither cache: L1 10..17,
- *     L2 and DRAM 10 + j -> 317.  Load 3 hits sector 0 in L1 -> 55.  add r4
- *     317 -> 321, add r5 325, ret 326.  L2 and DRAM move 16 sectors, 256
- *     bytes; L1 hits only load 3's 8 lines. */
+ *     1/2 cycle) -> 302 + j, the last 309.  Load 2's sector 1 is in
+ *     neither cache: L1 10..17, L2 and DRAM 10 + j -> 310 + j, the last
+ *     317; the lines' R (one a line) 310 + j.  Load 3 hits sector 0 in
+ *     L1 (ports 18..25) and waits for R: 317 (48 + j were the data there).
+ *     add r4 317 -> 321, add r5 325, ret 326.  L2 and DRAM move 16
+ *     sectors, 256 bytes; L1 hits only load 3's 8 lines. */
 static void set_sectors(emu_config *cfg)
 {
     cfg->timing.sector_bytes = 16;
