@@ -295,6 +295,66 @@ static void test_compile_with_headers(void **state)
         clReleaseProgram(hdr[i]);
 }
 
+static cl_program compiled(const char *src)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clCompileProgram(p, 1, &device, "", 0, NULL, NULL, NULL, NULL));
+    return p;
+}
+
+/* clLinkProgram of several compiled programs: a kernel calls a function
+ * another program defines; an unresolved function fails the link with
+ * the linker's message in the build log. */
+static void test_link_several(void **state)
+{
+    (void)state;
+    cl_program lib = compiled("int scale(int x) { return 5 * x + 1; }\n");
+    cl_program use = compiled("int scale(int x);\n"
+                              "kernel void lk(global int *o) {\n"
+                              "    o[get_global_id(0)] = scale((int)get_global_id(0));\n"
+                              "}\n");
+    cl_program both[2] = { use, lib };
+    cl_int err;
+    cl_program linked = clLinkProgram(ctx, 1, &device, "", 2, both, NULL, NULL, &err);
+    if (err) {
+        char log[8192] = "";
+        if (linked)
+            clGetProgramBuildInfo(linked, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fail_msg("link failed (%d):\n%s", err, log);
+    }
+    enum { N = 48 };
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, N * sizeof(int), NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(linked, "lk", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t global = N;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    int got[N];
+    CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(got[i], 5 * i + 1);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    clReleaseProgram(linked);
+
+    cl_program miss = compiled("int missing(int x);\n"
+                               "kernel void mk(global int *o) { o[0] = missing(2); }\n");
+    cl_program bad[2] = { miss, lib };
+    cl_program failed = clLinkProgram(ctx, 1, &device, "", 2, bad, NULL, NULL, &err);
+    assert_int_equal(err, CL_LINK_PROGRAM_FAILURE);
+    assert_non_null(failed);
+    char log[4096] = "";
+    CL_OK(clGetProgramBuildInfo(failed, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    assert_non_null(strstr(log, "missing"));
+    clReleaseProgram(failed);
+    clReleaseProgram(miss);
+    clReleaseProgram(use);
+    clReleaseProgram(lib);
+}
+
 static void test_several_launches(void **state)
 {
     (void)state;
@@ -969,6 +1029,7 @@ int main(void)
         cmocka_unit_test(test_scalar_and_sampler_args),
         cmocka_unit_test(test_float_atomics),
         cmocka_unit_test(test_compile_with_headers),
+        cmocka_unit_test(test_link_several),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
  * in the build log.  Compiling stops at SPIR-V; linking translates. */
 #include "build.h"
 #include "icd.h"
+#include "link.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,6 +497,40 @@ cl_int icd_CompileProgram(cl_program program, cl_uint num_devices, const cl_devi
     return rc;
 }
 
+/* The modules of several programs linked into one (link.c); a program
+ * with spirv-link's messages as its build log when they do not link. */
+static cl_program link_several(cl_context context, cl_uint n, const cl_program *in, cl_int *rc)
+{
+    const uint8_t **mods = calloc(n, sizeof *mods);
+    size_t *lens = calloc(n, sizeof *lens);
+    uint8_t *spv = NULL;
+    size_t len = 0;
+    char *log = NULL;
+    int st = -1;
+    if (mods && lens) {
+        for (cl_uint i = 0; i < n; i++) {
+            mods[i] = in[i]->il;
+            lens[i] = in[i]->il_len;
+        }
+        st = icd_link_spirv(mods, lens, n, &spv, &len, &log);
+    }
+    free(mods);
+    free(lens);
+    cl_program p = NULL;
+    if (st == 0) {
+        p = from_spirv(context, spv, len, CL_PROGRAM_BINARY_TYPE_EXECUTABLE, rc);
+    } else if (st == 1 && (p = new_program(context, rc))) {
+        append_log(p, log ? log : "spirv-link failed\n");
+        p->status = CL_BUILD_ERROR;
+        *rc = CL_LINK_PROGRAM_FAILURE;
+    } else {
+        *rc = st == 2 ? CL_LINKER_NOT_AVAILABLE : CL_OUT_OF_HOST_MEMORY;
+    }
+    free(spv);
+    free(log);
+    return p;
+}
+
 cl_program icd_LinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
                            const char *options, cl_uint num_input_programs,
                            const cl_program *input_programs,
@@ -508,13 +543,21 @@ cl_program icd_LinkProgram(cl_context context, cl_uint num_devices, const cl_dev
         rc = CL_INVALID_CONTEXT;
     else if (!num_input_programs || !input_programs)
         rc = CL_INVALID_VALUE;
-    else if (num_input_programs > 1)
-        rc = CL_LINKER_NOT_AVAILABLE;         /* linking several modules: not implemented */
-    else if (!icd_valid(input_programs[0], ICD_PROGRAM) || !input_programs[0]->il)
-        rc = CL_INVALID_PROGRAM;
-    if (!rc)
+    for (cl_uint i = 0; !rc && i < num_input_programs; i++)
+        if (!icd_valid(input_programs[i], ICD_PROGRAM) || !input_programs[i]->il)
+            rc = CL_INVALID_PROGRAM;
+    if (!rc && num_input_programs == 1)
         p = from_spirv(context, input_programs[0]->il, input_programs[0]->il_len,
                        CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &rc);
+    if (!rc && num_input_programs > 1)
+        p = link_several(context, num_input_programs, input_programs, &rc);
+    if (rc == CL_LINK_PROGRAM_FAILURE) {      /* p holds spirv-link's messages */
+        if (pfn_notify)
+            pfn_notify(p, user_data);
+        if (errcode_ret)
+            *errcode_ret = rc;
+        return p;
+    }
     if (p && (rc = icd_BuildProgram(p, 0, NULL, NULL, NULL, NULL)) != CL_SUCCESS)
         rc = CL_LINK_PROGRAM_FAILURE;
     if (p && pfn_notify)
