@@ -5,6 +5,7 @@
 #   pyopencl   tests/icd/pyopencl_check.py (a plain, a sub-group and an image
 #              kernel against numpy); the --report JSON names its kernels, and
 #              each --record trace replays to the cycles the report gives
+#              (and again with --no-timing: zero-length kernel times, one note)
 #   errors     bad usage is exit status 1 with a message; the program's own
 #              exit status comes back
 # Environment: SGEMU (the binary), SGEMU_SRC, PYTHON, CLINFO.  sgemu exec
@@ -66,6 +67,11 @@ assert replay["timing"]["cycles"] == rows[0]["cycles"], (replay["timing"]["cycle
 assert replay["sg_width"] == rows[0]["sg_width"]
 PY
     done
+    # without the model: the same results, zero-length kernel times, one note
+    "$SGEMU" exec --no-timing --quiet -- "$PYTHON" "$SGEMU_SRC/tests/icd/pyopencl_check.py" \
+        --untimed >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err"; fail "--no-timing failed"; }
+    [ "$(grep -c "sgemu: note: the timing model is off" "$tmp/err")" = 1 ] ||
+        { cat "$tmp/err"; fail "--no-timing: not one note about zero-length times"; }
     ;;
 errors)
     set +e

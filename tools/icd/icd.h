@@ -148,7 +148,7 @@ struct _cl_event {
     atomic_int status;
     cl_ulong prof[4];               /* queued, submit, start, end (ns) */
     uint64_t run_ns;                /* modelled duration, set by the command */
-    bool untimed;                   /* a kernel run without the timing model */
+    bool untimed;                   /* a kernel run without the timing model (run_ns 0) */
     icd_callback *callbacks;
 };
 
