@@ -316,7 +316,7 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
             if (!missing) {
                 /* a hit, or a merge into the line's fill in flight */
                 st->hits[TM_LEVEL_L1]++;
-                return max64(s + tc->l1.latency, w1->ready);
+                return max64(s + tc->l1.latency, w1 ? w1->ready : 0);
             }
             st->misses[TM_LEVEL_L1]++;
             want = missing;
@@ -329,8 +329,9 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
     uint64_t done;
     uint64_t missing = tc->l2.size ? cache_access(&m->l2, ln, want, &w2) : want;
     if (!missing) {
+        /* w2 is NULL only with no L2 and a request of no sectors (none made) */
         st->hits[TM_LEVEL_L2]++;
-        done = max64(s2 + tc->l2.latency, w2->ready);
+        done = max64(s2 + tc->l2.latency, w2 ? w2->ready : 0);
     } else {
         st->misses[TM_LEVEL_L2]++;
         uint32_t n3 = count_sectors(missing);
