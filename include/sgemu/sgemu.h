@@ -108,6 +108,14 @@ int sgemu_kernel_from_memory(const char *name, sgemu_source_kind kind, const voi
  * number); .sgasm otherwise.  path or data may be NULL. */
 sgemu_source_kind sgemu_source_kind_of(const char *path, const void *data, size_t len);
 
+/* Link SPIR-V modules mods[0..n) (lens in bytes) into one with spirv-link
+ * (SPIRV-Tools), as clLinkProgram does.  Returns 0 with the module in *spv
+ * (malloc'd, *spv_len bytes), 1 when they do not link, 2 when spirv-link
+ * is not installed, -1 on a system error; *log (malloc'd, may be NULL)
+ * holds spirv-link's messages. */
+int sgemu_link_spirv(const uint8_t *const *mods, const size_t *lens, unsigned n, uint8_t **spv,
+                     size_t *spv_len, char **log);
+
 /* OpenCL C to a SPIR-V module (*spv, malloc'd, *len bytes): from a file, or
  * from source text written under `name` into a temporary directory.  The
  * compilers' messages go to opts->log; returns SGEMU_EXIT_OK or

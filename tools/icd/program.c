@@ -5,7 +5,6 @@
  * in the build log.  Compiling stops at SPIR-V; linking translates. */
 #include "build.h"
 #include "icd.h"
-#include "link.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,7 +511,7 @@ static cl_program link_several(cl_context context, cl_uint n, const cl_program *
             mods[i] = in[i]->il;
             lens[i] = in[i]->il_len;
         }
-        st = icd_link_spirv(mods, lens, n, &spv, &len, &log);
+        st = sgemu_link_spirv(mods, lens, n, &spv, &len, &log);
     }
     free(mods);
     free(lens);

@@ -1,57 +1,13 @@
-/* link.c - several SPIR-V modules into one for clLinkProgram, with
+/* spirv_link.c - several SPIR-V modules into one (clLinkProgram), with
  * spirv-link (SPIRV-Tools) run as a program in a fresh temporary folder;
- * its messages are captured for the build log. */
-#include "link.h"
+ * its messages are captured for the caller's build log. */
+#include "load_private.h"
 
-#include <sgemu/sgemu.h>
-
-#include <sys/wait.h>
-
-#include <errno.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Is `prog` an executable in $PATH? */
-static bool in_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-        const char *e = strchr(p, ':');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, prog);
-        if (access(buf, X_OK) == 0)
-            return true;
-        p += len + (e ? 1 : 0);
-    }
-    return false;
-}
-
-/* Run argv (argv[0] found in $PATH) with its stderr to err_path; its exit
- * status, or -1. */
-static int run(char *const argv[], const char *err_path)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0 || dup2(fd, 2) < 0 || dup2(fd, 1) < 0)
-            _exit(127);
-        close(fd);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static bool write_file(const char *path, const void *data, size_t len)
 {
@@ -62,13 +18,13 @@ static bool write_file(const char *path, const void *data, size_t len)
     return ok;
 }
 
-int icd_link_spirv(const uint8_t *const *mods, const size_t *lens, unsigned n, uint8_t **spv,
+int sgemu_link_spirv(const uint8_t *const *mods, const size_t *lens, unsigned n, uint8_t **spv,
                    size_t *spv_len, char **log)
 {
     *spv = NULL;
     *spv_len = 0;
     *log = NULL;
-    if (!in_path("spirv-link"))
+    if (!load_find_in_path("spirv-link", NULL, 0))
         return 2;
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
@@ -119,7 +75,7 @@ int icd_link_spirv(const uint8_t *const *mods, const size_t *lens, unsigned n, u
         argv[a++] = names + i * dl;
     argv[a++] = "-o";
     argv[a++] = out;
-    int st = run(argv, err);
+    int st = load_run_tool(argv, err, -1);
     sgemu_fault ignored;
     size_t len;
     char *text = sgemu_read_file(err, &len, &ignored);
