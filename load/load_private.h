@@ -18,6 +18,10 @@ extern const size_t load_opencl_header_len;
 /* Find prog in $PATH (its path to buf, n bytes, when buf is given). */
 bool load_find_in_path(const char *prog, char *buf, size_t n);
 
+/* Make a fresh folder $TMPDIR/PREFIX-XXXXXX (/tmp without TMPDIR), its
+ * path in dir (n bytes); false (errno set) when it cannot. */
+bool load_make_temp_dir(const char *prefix, char *dir, size_t n);
+
 /* Run argv[0] (found in $PATH) and wait; its diagnostics go to the file
  * err_path when one is given, else to descriptor log_fd.  Returns its exit
  * status, or -1 when it could not be run. */

@@ -32,6 +32,13 @@ bool load_find_in_path(const char *prog, char *buf, size_t n)
     return false;
 }
 
+bool load_make_temp_dir(const char *prefix, char *dir, size_t n)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, n, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+    return mkdtemp(dir) != NULL;
+}
+
 /* Run argv[0] (found in $PATH) and wait; its diagnostics go to the file
  * err_path when one is given, else to descriptor log_fd.  Returns its exit
  * status (or -1). */
@@ -282,10 +289,8 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
                              "and '%s' is not installed (Debian: apt-get install clang-14 "
                              "llvm-spirv-14; or compile to SPIR-V yourself and run the .spv)",
                              path, tools[i]);
-    const char *tmp = getenv("TMPDIR");
     char dir[1024], ll[1100], bc[1100], spv[1100], errf[1100], hdr[1100], clang_err[1100];
-    snprintf(dir, sizeof dir, "%s/sgemu-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
+    if (!load_make_temp_dir("sgemu-cl", dir, sizeof dir))
         return load_fail(err, SGEMU_EXIT_USER, "cannot create a temporary directory: %s",
                          strerror(errno));
     snprintf(ll, sizeof ll, "%s/kernel.ll", dir);
@@ -365,10 +370,8 @@ int sgemu_compile_opencl_c(const char *name, const void *text, size_t len,
         err = &local;
     *spv = NULL;
     *spv_len = 0;
-    const char *tmp = getenv("TMPDIR");
     char dir[1024], path[1400];
-    snprintf(dir, sizeof dir, "%s/sgemu-src-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
+    if (!load_make_temp_dir("sgemu-src", dir, sizeof dir))
         return load_fail(err, SGEMU_EXIT_USER, "cannot create a temporary directory: %s",
                          strerror(errno));
     const char *base = name ? strrchr(name, '/') : NULL;

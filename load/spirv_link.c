@@ -26,10 +26,8 @@ int sgemu_link_spirv(const uint8_t *const *mods, const size_t *lens, unsigned n,
     *log = NULL;
     if (!load_find_in_path("spirv-link", NULL, 0))
         return 2;
-    const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/sgemu-link-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(dir))
+    if (!load_make_temp_dir("sgemu-link", dir, sizeof dir))
         return -1;
     size_t dl = strlen(dir) + 32;
     char **argv = calloc(n + 5, sizeof *argv);

@@ -463,15 +463,14 @@ cl_int icd_CompileProgram(cl_program program, cl_uint num_devices, const cl_devi
     }
     /* embedded headers: their sources under their include names in a
      * folder the compiler searches */
-    char dir[] = "/tmp/sgemu-headers-XXXXXX";
     const char *tmp = getenv("TMPDIR");
     char *hdir = NULL;
     if (num_input_headers) {
-        size_t n = (tmp && tmp[0] ? strlen(tmp) : 4) + sizeof dir;
+        const size_t n = (tmp && tmp[0] ? strlen(tmp) : 4) + sizeof "/sgemu-headers-XXXXXX";
         hdir = malloc(n);
         if (!hdir)
             return CL_OUT_OF_HOST_MEMORY;
-        snprintf(hdir, n, "%s/%s", tmp && tmp[0] ? tmp : "/tmp", dir + 5);
+        snprintf(hdir, n, "%s/sgemu-headers-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
         if (!mkdtemp(hdir)) {
             free(hdir);
             return CL_OUT_OF_HOST_MEMORY;
@@ -496,7 +495,7 @@ cl_int icd_CompileProgram(cl_program program, cl_uint num_devices, const cl_devi
     return rc;
 }
 
-/* The modules of several programs linked into one (link.c); a program
+/* The modules of several programs linked into one (sgemu_link_spirv); a program
  * with spirv-link's messages as its build log when they do not link. */
 static cl_program link_several(cl_context context, cl_uint n, const cl_program *in, cl_int *rc)
 {
