@@ -203,7 +203,11 @@ static void decode_one(dctx *c, const isa_inst *in, emu_dinst *d)
     }
     if (oi->family == ISA_FAM_CVT) {
         const isa_type s = (isa_type)in->src_type;
-        if (in->src_type >= ISA_T_COUNT || (in->flags & ISA_F_SAT) ||
+        /* the kernels round a float result to nearest even only */
+        const unsigned rnd = (in->flags & ISA_F_RND_MASK) >> ISA_F_RND_SHIFT;
+        const bool directed = isa_types[t].is_float && rnd != ISA_RND_DEFAULT &&
+                              rnd != ISA_RND_RTE;
+        if (in->src_type >= ISA_T_COUNT || (in->flags & ISA_F_SAT) || directed ||
             !sources_ok(k, in, 1, 1) || !(d->fn = lanes_fast_cvt(t, s, c->w)))
             return;
         bind_source(c, &in->o[1], s, &d->sel[0], &d->src[0]);

@@ -175,10 +175,46 @@ static void fast_##F##_##TY##_##W(uint64_t *r, const uint64_t *a, \
     GEN_FLT(F64_PARAMS(F, 32)) GEN_FLT(F64_PARAMS(F, 0))
 FLT_FAMS(GEN_FLT_F)
 
+/* binary16: the halves widen exactly to binary32 (lp_h2f), the op runs
+ * there and the result is rounded once (lp_f2h).  For + - * / and sqrt
+ * that is the correctly rounded half: binary32's 24 bits are at least
+ * 2 x 11 + 2, so rounding the binary32 result again is innocuous (and a
+ * product of halves is exact).  mad rounds the product to a half first, as
+ * alu.c does; fma rounds once through lp_fma_h.  Same bits as alu.c's
+ * f16 row, which computes in double. */
+#define H16_FAMS(X) FLT_FAMS(X) X(SQRT)
+
+#define HL(v) lp_h2f(v)
+#define HE_ADD lp_f2h(HL(a[l]) + HL(b[l]))
+#define HE_SUB lp_f2h(HL(a[l]) - HL(b[l]))
+#define HE_MUL lp_f2h(HL(a[l]) * HL(b[l]))
+#define HE_DIV lp_f2h(HL(a[l]) / HL(b[l]))
+#define HE_MAD lp_f2h(HL(lp_f2h(HL(a[l]) * HL(b[l]))) + HL(c[l]))
+#define HE_FMA lp_fma_h(HL(a[l]), HL(b[l]), HL(c[l]))
+#define HE_MIN lp_f2h(lp_fminf(HL(a[l]), HL(b[l])))
+#define HE_MAX lp_f2h(lp_fmaxf(HL(a[l]), HL(b[l])))
+#define HE_ABS a[l] & 0x7fffu
+#define HE_NEG (a[l] ^ 0x8000u) & 0xffffu
+#define HE_SQRT lp_f2h(sqrtf(HL(a[l])))
+
+#define GEN_H16(F, W) \
+static void fast_##F##_f16_##W(uint64_t *r, const uint64_t *a, \
+                               const uint64_t *b, const uint64_t *c, \
+                               uint32_t w) \
+{ \
+    const uint32_t n = (W) ? (W) : w; \
+    (void)a; (void)b; (void)c; \
+    LANE_LOOP \
+    for (uint32_t l = 0; l < n; l++) \
+        r[l] = HE_##F; \
+}
+#define GEN_H16_F(F) GEN_H16(F, 8) GEN_H16(F, 16) GEN_H16(F, 32) GEN_H16(F, 0)
+H16_FAMS(GEN_H16_F)
+
 /* ------------------------------------------------------------- tables */
 
-/* type columns: u32 i32 u64 i64 f32 f64 */
-enum { TC_U32, TC_I32, TC_U64, TC_I64, TC_F32, TC_F64, TC_COUNT };
+/* type columns: u32 i32 u64 i64 f32 f64 f16 */
+enum { TC_U32, TC_I32, TC_U64, TC_I64, TC_F32, TC_F64, TC_F16, TC_COUNT };
 
 static int type_index(isa_type t)
 {
@@ -189,6 +225,7 @@ static int type_index(isa_type t)
     case ISA_T_I64: return TC_I64;
     case ISA_T_F32: return TC_F32;
     case ISA_T_F64: return TC_F64;
+    case ISA_T_F16: return TC_F16;
     default:        return -1;
     }
 }
@@ -200,10 +237,12 @@ static int type_index(isa_type t)
     [ISA_FAM_##F][TC_I64] = ROW(F, i64),
 #define TAB_FLT(F) [ISA_FAM_##F][TC_F32] = ROW(F, f32), \
     [ISA_FAM_##F][TC_F64] = ROW(F, f64),
+#define TAB_H16(F) [ISA_FAM_##F][TC_F16] = ROW(F, f16),
 
 static const lanes_fast_fn alu_tab[ISA_FAM_COUNT][TC_COUNT][4] = {
     INT_FAMS(TAB_INT)
     FLT_FAMS(TAB_FLT)
+    H16_FAMS(TAB_H16)
 };
 
 #if HAVE_MUL32_SSE2
@@ -252,6 +291,7 @@ lanes_fast_fn lanes_fast_alu_uniform_b(isa_family f, isa_type t, uint32_t w)
 #define LD_I64(v) ((int64_t)(v))
 #define LD_F32(v) lp_f32(v)
 #define LD_F64(v) lp_f64(v)
+#define LD_F16(v) lp_h2f(v)
 
 /* 0/1 bytes -> mask bits, eight lanes per multiply: byte i of v lands on
  * bit 56 + i of v * 0x0102040810204080 with no carries into those bits */
@@ -309,13 +349,13 @@ GEN_CMP_BODY(W, D32_##C(WD(a[l]), WD(b[l])))
 #define GEN_CMP_C(C, OP) GEN_CMP32_T(C, u32, W32_U32) \
     GEN_CMP32_T(C, i32, W32_I32) GEN_CMP_T(C, OP, u64, LD_U64) \
     GEN_CMP_T(C, OP, i64, LD_I64) GEN_CMP_T(C, OP, f32, LD_F32) \
-    GEN_CMP_T(C, OP, f64, LD_F64)
+    GEN_CMP_T(C, OP, f64, LD_F64) GEN_CMP_T(C, OP, f16, LD_F16)
 CMP_CONDS(GEN_CMP_C)
 
 #define CROW(C, TY) { cmp_##C##_##TY##_8, cmp_##C##_##TY##_16, \
                       cmp_##C##_##TY##_32, cmp_##C##_##TY##_0 }
 #define TAB_CMP(C, OP) [ISA_BINOP_##C] = { CROW(C, u32), CROW(C, i32), \
-    CROW(C, u64), CROW(C, i64), CROW(C, f32), CROW(C, f64) },
+    CROW(C, u64), CROW(C, i64), CROW(C, f32), CROW(C, f64), CROW(C, f16) },
 
 static const lanes_fast_cmp_fn cmp_tab[ISA_BINOP_COUNT][TC_COUNT][4] = {
     CMP_CONDS(TAB_CMP)
@@ -349,18 +389,30 @@ static void cvt_##K##_##W(uint64_t *r, const uint64_t *a, const uint64_t *b, \
     for (uint32_t l = 0; l < n; l++) \
         r[l] = CE_##K; \
 }
-#define CVT_KINDS(X) X(LO32) X(SX32) X(ID64)
+/* binary16 to binary32 and binary64 (exact) and binary32 to binary16
+ * (rounded to nearest even, as cvt.c's float_to_float) */
+#define CE_H2F lp_f32_bits(lp_h2f(a[l]))
+#define CE_H2D lp_f64_bits((double)lp_h2f(a[l]))
+#define CE_F2H lp_f2h(lp_f32(a[l]))
+
+#define CVT_KINDS(X) X(LO32) X(SX32) X(ID64) X(H2F) X(H2D) X(F2H)
 #define GEN_CVT_K(K) GEN_CVT(K, 8) GEN_CVT(K, 16) GEN_CVT(K, 32) GEN_CVT(K, 0)
 CVT_KINDS(GEN_CVT_K)
 
-enum { CV_LO32, CV_SX32, CV_ID64 };
+enum { CV_LO32, CV_SX32, CV_ID64, CV_H2F, CV_H2D, CV_F2H };
 #define CVROW(K) { cvt_##K##_8, cvt_##K##_16, cvt_##K##_32, cvt_##K##_0 },
 static const lanes_fast_fn cvt_tab[][4] = { CVT_KINDS(CVROW) };
 
 lanes_fast_fn lanes_fast_cvt(isa_type d, isa_type s, uint32_t w)
 {
     const int di = type_index(d), si = type_index(s);
-    if (di < 0 || si < 0 || di > TC_I64 || si > TC_I64 || w == 0 || w > LANES_MAX)
+    if (di < 0 || si < 0 || w == 0 || w > LANES_MAX)
+        return NULL;
+    if (si == TC_F16 && (di == TC_F32 || di == TC_F64))
+        return cvt_tab[di == TC_F32 ? CV_H2F : CV_H2D][width_index(w)];
+    if (si == TC_F32 && di == TC_F16)
+        return cvt_tab[CV_F2H][width_index(w)];
+    if (di > TC_I64 || si > TC_I64)
         return NULL;
     const bool d64 = di >= TC_U64, s64 = si >= TC_U64;
     const int kind = !d64 ? CV_LO32 : s64 ? CV_ID64

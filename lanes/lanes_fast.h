@@ -26,7 +26,9 @@ typedef lanes_mask (*lanes_fast_cmp_fn)(const uint64_t *a, const uint64_t *b,
                                         uint32_t w);
 
 /* The kernel of an ALU family for type t at width w, or NULL when it has
- * none (division, narrow integers, f16, transcendentals...). */
+ * none (integer division, narrow integers, transcendentals...).  f16 has
+ * kernels for add sub mul div mad fma min max abs neg sqrt, computed in
+ * binary32 and rounded once (fast.c says why that is exact). */
 lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w);
 /* The compare kernel for cond (EQ..GE) on type t, or NULL. */
 lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w);
@@ -37,7 +39,9 @@ lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w);
 lanes_fast_fn lanes_fast_alu_uniform_b(isa_family f, isa_type t, uint32_t w);
 
 /* The kernel of a non-saturating integer cvt from s to d (32- and 64-bit
- * integer types) at width w, or NULL; sources b and c are unused. */
+ * integer types), or of f16 -> f32, f16 -> f64 and f32 -> f16 rounded to
+ * nearest even (the caller keeps a directed rounding off this path), at
+ * width w, or NULL; sources b and c are unused. */
 lanes_fast_fn lanes_fast_cvt(isa_type d, isa_type s, uint32_t w);
 
 /* A compare of a lane ramp against one value: lane l of a holds

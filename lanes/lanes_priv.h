@@ -54,9 +54,84 @@ static inline uint64_t lp_f64_bits(double d)
     return u;
 }
 
+/* binary16 <-> binary32 by bit operations and selects, which the
+ * vectoriser turns into blends (no table, no libm, no branch per lane).
+ * lp_h2f is exact; a NaN keeps its payload and comes back quiet, as
+ * lanes_f16_to_f32.  Zero and subnormal halves are m 2^-24, exact as a
+ * float product; the others only need their exponent rebiased. */
+static inline float lp_h2f(uint64_t v)
+{
+    const uint32_t h = (uint32_t)v & 0xffffu;
+    const uint32_t em = h & 0x7fffu;
+    const float sub = (float)(int32_t)em * 0x1p-24f;
+    uint32_t sb;
+    memcpy(&sb, &sub, sizeof sb);
+    const uint32_t naninf = (em << 13) | 0x7f800000u |
+                            (em > 0x7c00u ? 0x00400000u : 0);
+    const uint32_t bits = em < 0x400u ? sb
+                        : em >= 0x7c00u ? naninf
+                        : (em << 13) + ((uint32_t)(127 - 15) << 23);
+    const uint32_t u = bits | ((h & 0x8000u) << 16);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* A float rounded to nearest even into binary16 bits, the result
+ * isa_f64_to_f16 gives for the same value.  Normal halves: add the
+ * rounding increment below bit 13 (half an ulp, less one unless the kept
+ * part is odd: ties go to even) and rebias; a carry out of the mantissa
+ * bumps the exponent, up to infinity at 65520.  Below 2^-14 the float
+ * sum |f| + 0.5 has an ulp of 2^-24, the subnormal half's quantum, so the
+ * FPU's rounding (to nearest even: nothing in sgemu changes the mode)
+ * leaves the half's bits in the low mantissa bits.  NaN: quiet, top
+ * payload bits kept. */
+static inline uint16_t lp_f2h(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    const uint32_t a = u & 0x7fffffffu;
+    float af, s;
+    memcpy(&af, &a, sizeof af);
+    s = af + 0.5f;
+    uint32_t sb;
+    memcpy(&sb, &s, sizeof sb);
+    const uint32_t sub = sb - 0x3f000000u;
+    const uint32_t norm = (a + 0xfffu + ((a >> 13) & 1u) -
+                           ((uint32_t)(127 - 15) << 23)) >> 13;
+    const uint32_t h = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu)
+                     : a >= 0x47800000u ? 0x7c00u
+                     : a < 0x38800000u ? sub : norm;
+    return (uint16_t)(h | ((u >> 16) & 0x8000u));
+}
+
+/* fma of three halves held as floats, rounded once to binary16 bits.  a b
+ * is exact in binary32 (22 significant bits); the sum is rounded to odd
+ * at 24 bits (TwoSum gives its exact error: truncate, then set the last
+ * bit when inexact), and 24 >= 11 + 2 makes the final rounding to the
+ * half correct.  Every term is a multiple of 2^-48, far above binary32's
+ * subnormals, and below 2^33, so nothing underflows or overflows. */
+static inline uint16_t lp_fma_h(float a, float b, float c)
+{
+    const float p = a * b;
+    const float s = p + c;
+    const float bb = s - p;
+    const float err = (p - (s - bb)) + (c - bb);
+    uint32_t u;
+    memcpy(&u, &s, sizeof u);
+    /* err is NaN for infinite or NaN s: those are left as they are */
+    const bool inexact = err != 0 && err == err;
+    const uint32_t away = (err < 0) != (s < 0);    /* s rounded up in magnitude */
+    const uint32_t odd = (u - away) | 1u;
+    u = inexact ? odd : u;
+    float r;
+    memcpy(&r, &u, sizeof r);
+    return lp_f2h(r);
+}
+
 static inline double lp_f16(uint64_t v)
 {
-    return (double)lanes_f16_to_f32((uint16_t)v);
+    return (double)lp_h2f(v);
 }
 
 static inline uint64_t lp_f16_bits(double d)
