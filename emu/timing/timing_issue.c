@@ -95,12 +95,19 @@ static void update_shared(const tm_model *m, tm_cu *c, uint32_t t)
     }
     th->atlast = al;
     tm_wgslot *w = &c->wg[th->wg];
+    bool was_all = w->atlast == w->left;
     w->atlast = al ? w->atlast + 1 : w->atlast - 1;
     /* a thread ends with atlast false, so a group's mask is empty when
      * its slot takes the next group */
     if (m->sgs <= 64)
         w->atmask ^= 1ull << (t - th->wg * m->sgs);
-    set_shared_atlast(m, c, th->wg, t);
+    /* the others' flags read atlast == left alone: while that holds or
+     * fails as before, only slot t's changes (all of a group's threads
+     * reaching their last records one by one made this loop quadratic) */
+    if ((w->atlast == w->left) == was_all)
+        set_shared(c, t);
+    else
+        set_shared_atlast(m, c, th->wg, t);
 }
 
 /* Whether an instruction's issue may touch shared state: a global memory
