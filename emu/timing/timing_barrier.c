@@ -1,29 +1,46 @@
 /*
- * timing_barrier.c - when the barrier unit of a compute unit has counted
- * every subgroup of a work-group (docs/timing-model.md, "Barriers").  Each
- * subgroup's arrival is one message to the unit (Intel: a gateway message;
- * NVIDIA: BAR.SYNC), and the unit counts one message every
- * `scheduler.barrier_arrival_interval` cycles, in arrival order.
+ * timing_barrier.c - the barrier unit of a compute unit (docs/timing-model.md,
+ * "Barriers").  One unit serves every work-group resident on the CU: each
+ * subgroup's arrival is one message to it (Intel: a gateway message;
+ * NVIDIA: BAR.SYNC), and it counts one message every
+ * `scheduler.barrier_arrival_interval` cycles, in arrival-time order,
+ * whichever work-group the message belongs to.
+ *
+ * Messages wait in the CU's queue, sorted by arrival time (ties in the
+ * order sent), until a work-group's last arrival asks for its count; the
+ * unit then counts every queued message up to that arrival's time.  A
+ * plain barrier sends at its issue time, which never decreases within a
+ * CU, so the count follows arrival-time order exactly; a micro-op barrier
+ * sends ahead (at the completion of the micro-op before it), and a message
+ * sent later with an earlier time than one already counted is counted
+ * after it.
  */
 #include "timing_private.h"
 
-#include <stdlib.h>
-
-static int cmp_u64(const void *a, const void *b)
+void tm_barrier_send(tm_cu *c, uint32_t wg, uint64_t t)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    /* stable insertion: after every queued message of time <= t */
+    uint32_t i = c->nbarq;
+    while (i > 0 && c->barq[i - 1].t > t) {
+        c->barq[i] = c->barq[i - 1];
+        i--;
+    }
+    c->barq[i] = (tm_barmsg){ .t = t, .wg = wg };
+    c->nbarq++;
 }
 
-uint64_t tm_barrier_counted(uint64_t *arrival, uint32_t n, uint32_t interval)
+void tm_barrier_count(tm_cu *c, uint64_t upto, uint32_t interval)
 {
-    if (n == 0)
-        return 0;
-    qsort(arrival, n, sizeof *arrival, cmp_u64);
-    uint64_t c = arrival[0];
-    for (uint32_t i = 1; i < n; i++) {
-        uint64_t next = c + interval;
-        c = arrival[i] > next ? arrival[i] : next;
+    uint32_t n = 0;
+    while (n < c->nbarq && c->barq[n].t <= upto) {
+        const tm_barmsg *msg = &c->barq[n++];
+        uint64_t at = msg->t > c->bar_free ? msg->t : c->bar_free;
+        c->bar_free = at + interval;
+        tm_wgslot *w = &c->wg[msg->wg];
+        if (at > w->bar_counted)
+            w->bar_counted = at;
     }
-    return c;
+    c->nbarq -= n;
+    for (uint32_t i = 0; i < c->nbarq; i++)
+        c->barq[i] = c->barq[i + n];
 }

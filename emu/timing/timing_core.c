@@ -216,7 +216,7 @@ static int model_alloc(tm_model *m)
                 return -1;
             memset(c->sm, 0, (size_t)m->nsched * sizeof *c->sm);
         }
-        c->arrivals = calloc(m->sgs, sizeof *c->arrivals);
+        c->barq = calloc(m->slots, sizeof *c->barq);
         c->per_inst = calloc(ninst ? ninst : 1, sizeof *c->per_inst);
         c->picked = UINT32_MAX;
         c->next_time = TM_NEVER;
@@ -224,7 +224,7 @@ static int model_alloc(tm_model *m)
         c->first_start = TM_NEVER;
         if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->greedy || !c->qage || !c->ord ||
-            !c->rank || !c->oe || !c->shared || !c->cand || !c->arrivals || !c->per_inst)
+            !c->rank || !c->oe || !c->shared || !c->cand || !c->barq || !c->per_inst)
             return -1;
         for (uint32_t s = 0; c->sm && s < m->nsched; s++) {
             c->sm[s].lmin = TM_NEVER;
@@ -289,7 +289,7 @@ static void model_free(tm_model *m)
             free(c->shared);
             free(c->cand);
             free(c->sm);
-            free(c->arrivals);
+            free(c->barq);
             free(c->useq);
             if (i == 0 || !m->one_per_inst)
                 free(c->per_inst);

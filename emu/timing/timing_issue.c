@@ -209,6 +209,8 @@ static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
     th->state = TH_BLOCKED;
     th->next_issue = t;    /* arrival, for the barrier stall */
     tm_sync_thread(m, c, (uint32_t)(th - c->th));
+    tm_barrier_send(c, th->wg, t);
+    w->arrived_last = max64(w->arrived_last, t);
     if (++w->arrived == w->nsg)
         release_barrier(m, ci, w, th->wg);
 }
@@ -217,11 +219,12 @@ static void release_barrier(tm_model *m, uint32_t ci, tm_wgslot *w, uint32_t slo
 {
     tm_cu *c = &m->cu[ci];
     uint32_t base = slot * m->sgs;
-    for (uint32_t i = 0; i < w->nsg; i++)
-        c->arrivals[i] = c->th[base + i].next_issue;
-    /* subgroup i is released at first + i x release interval */
-    uint64_t first = tm_barrier_counted(c->arrivals, w->nsg, m->tc->barrier_arrival_ii) +
-                     m->tc->barrier_latency;
+    /* the CU's unit counts every message up to this group's last arrival;
+     * subgroup i is released at first + i x release interval */
+    tm_barrier_count(c, w->arrived_last, m->tc->barrier_arrival_ii);
+    uint64_t first = w->bar_counted + m->tc->barrier_latency;
+    w->bar_counted = 0;
+    w->arrived_last = 0;
     w->arrived = 0;
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[base + i];

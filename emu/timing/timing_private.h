@@ -71,10 +71,17 @@ tm_pipe tm_uop_pipe(const coll_uop *u);
 bool tm_uop_batch_kind(int kind);
 uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes);
 
-/* Work-group barrier: the time the barrier unit counts the last of n
- * arrivals (times in arrival[], sorted here), counting one every `interval`
- * cycles in arrival order: c_1 = t_1, c_k = max(t_k, c_(k-1) + interval). */
-uint64_t tm_barrier_counted(uint64_t *arrival, uint32_t n, uint32_t interval);
+/* The CU's barrier unit, shared by its work-groups (timing_barrier.c):
+ * send queues work-group slot wg's arrival at t; count counts every queued
+ * message of time <= upto, one every `interval` cycles in arrival-time
+ * order, raising each one's work-group's bar_counted to its count time. */
+typedef struct tm_cu tm_cu;
+typedef struct tm_barmsg {
+    uint64_t t;            /* arrival time */
+    uint32_t wg;           /* work-group slot */
+} tm_barmsg;
+void tm_barrier_send(tm_cu *c, uint32_t wg, uint64_t t);
+void tm_barrier_count(tm_cu *c, uint64_t upto, uint32_t interval);
 
 /* ---- memory hierarchy (timing_mem.c) ---- */
 typedef struct tm_way {
@@ -221,6 +228,8 @@ typedef struct tm_wgslot {
     emu_wg_trace tr;
     uint64_t wg_linear;
     uint32_t nsg, left, arrived;
+    uint64_t arrived_last; /* latest arrival at the barrier now being counted */
+    uint64_t bar_counted;  /* when the barrier unit counted its latest message */
     uint32_t atlast;       /* threads not done whose next record is their last */
     uint64_t atmask;       /* those threads (bit i: sub-group i), when sgs <= 64 */
     uint64_t start, done;
@@ -328,7 +337,9 @@ typedef struct tm_cu {
     uint64_t *greedy;      /* greedy_oldest: per scheduler, the age of the thread last issued */
     uint64_t *qage;
     uint32_t *cand;                 /* step_sched scratch: candidate positions */
-    uint64_t *arrivals;             /* release_barrier scratch: arrival per subgroup */
+    tm_barmsg *barq;                /* barrier unit: messages not yet counted, by time */
+    uint32_t nbarq;
+    uint64_t bar_free;              /* barrier unit: earliest count of the next message */
     uint64_t first_start, last_done;
     uint32_t resident;
     /* run_uops' descriptions (TM_USEQS, by pc) of host thread w's CUs, in

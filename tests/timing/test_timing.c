@@ -244,6 +244,90 @@ static void test_barrier_no_queue(void **state)
     assert_int_equal(barrier_cycles(32, "1", "0"), 86);
 }
 
+/* Work-groups of `local` items (subgroups of width 8) on the one CU of
+ * test-simple set to 32 thread slots, the barrier unit's arrival interval
+ * `arrival`, release interval 0, barrier latency `latency` (the unit is
+ * shared by the CU's work-groups: docs/timing-model.md, "Barriers"). */
+static uint64_t shared_barrier_cycles(const char *src, uint32_t global, uint32_t local,
+                                      const char *arrival, const char *latency)
+{
+    isa_kernel k;
+    emu_config cfg;
+    load(src, &k, &cfg);
+    char err[256];
+    static const char *const keys[][2] = {
+        { "device.compute_units", "1" },
+        { "device.threads_per_compute_unit", "32" },
+        { "scheduler.barrier_release_interval", "0" },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_int_equal(emu_config_set(&cfg, keys[i][0], keys[i][1], err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "scheduler.barrier_arrival_interval", arrival, err,
+                                    sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "scheduler.barrier_latency", latency, err, sizeof err),
+                     0);
+    uint32_t buf[64] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { global }, .local = { local },
+                       .local_given = true, .sg_width = 8, .timing = true };
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* Two work-groups of two subgroups (slots 0, 1: group 0; 2, 3: group 1)
+ * run `barrier; ret`, A = 3, L = 20.  Round robin issues the barriers at
+ * 0, 1, 2, 3; the one unit counts them at 0, 3, 6, 9, so group 0 is counted
+ * at 3 and released at 23, group 1 (whose first arrival, at 2, waits for
+ * group 0's second) at 9 + 20 = 29; the rets issue at 23, 24, 29, 30 and the
+ * last completes at 34.  (Counted per group, group 1 would have been
+ * counted at max(3, 2 + 3) = 5 and the run would end at 30.)  One group of
+ * one subgroup per slot, four groups: arrivals 0..3 counted at 0, 3, 6, 9,
+ * each group released alone at its count + 20, the rets at 20, 23, 26, 29,
+ * the last done at 33. */
+static void test_barrier_shared_unit(void **state)
+{
+    (void)state;
+    const char *src = ".kernel b\n.arg out global u32\nbarrier\nret\n";
+    assert_int_equal(shared_barrier_cycles(src, 32, 16, "3", "20"), 34);
+    assert_int_equal(shared_barrier_cycles(src, 32, 8, "3", "20"), 33);
+}
+
+/* Arrivals of two work-groups interleaved at the unit (A = 3, L = 20; the
+ * groups as above).  Subgroup 0 of each group runs one mov more before its
+ * barrier.  Round robin: the movs of %sub_group_id at 0..3 (mov pipe,
+ * latency 2), the cmps at 4..7 (slot 0's r0 ready at 2, but slots 1..3 come
+ * first in turn), the bras at 8..11 (p0 ready 4 after each cmp), each
+ * thread's next issue at its branch's completion, 12..15.  Slot 0 issues
+ * its mov at 12, slot 1 its barrier at 13, slot 2 its mov at 14, slot 3
+ * its barrier at 15, then slot 0's barrier at 16 and slot 2's at 17: the
+ * unit sees groups 0, 1, 0, 1 and counts them at 13, 16, 19, 22.  Group 0
+ * is released at 19 + 20 = 39, group 1 at 22 + 20 = 42; rets at 39, 40,
+ * 42, 43, the last done at 47.  (Counted per group: 16 + 20 = 36 and
+ * max(17, 15 + 3) + 20 = 38, 42 in all.) */
+static void test_barrier_shared_interleaved(void **state)
+{
+    (void)state;
+    const char *src = ".kernel b\n.arg out global u32\n"
+                      "mov.u32 r0, %sub_group_id\ncmp.ne.u32 p0, r0, 0\nbra p0, skip\n"
+                      "mov.u32 r1, 1\nskip:\nbarrier\nret\n";
+    assert_int_equal(shared_barrier_cycles(src, 32, 16, "3", "20"), 47);
+}
+
+/* The unit stays busy A cycles after a count, also for the next barrier of
+ * the same work-group: one subgroup, `barrier; barrier; ret`, A = 3,
+ * L = 0.  The first barrier issues at 0, is counted at 0 and released at
+ * 0; the second issues at 1 (one issue a cycle) and is counted when the
+ * unit is free again, at 3, released at 3; ret 3 -> 7.  (With a count per
+ * barrier on its own: counted at 1, ret 1 -> 5.) */
+static void test_barrier_unit_busy(void **state)
+{
+    (void)state;
+    const char *src = ".kernel b\n.arg out global u32\nbarrier\nbarrier\nret\n";
+    assert_int_equal(shared_barrier_cycles(src, 8, 8, "3", "0"), 7);
+}
+
 /* ---- collectives, block I/O and memory (docs/timing-model.md) ----
  * run_any binds every argument by kind: global buffers to 4 KiB of zeros,
  * local pointers to 1 KiB, images to a 16x16 CL_R CL_UNSIGNED_INT32 image
@@ -858,6 +942,9 @@ int main(void)
         cmocka_unit_test(test_printf_cost),
         cmocka_unit_test(test_barrier_arrival_queue),
         cmocka_unit_test(test_barrier_no_queue),
+        cmocka_unit_test(test_barrier_shared_unit),
+        cmocka_unit_test(test_barrier_shared_interleaved),
+        cmocka_unit_test(test_barrier_unit_busy),
         cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_reduce_widths),
         cmocka_unit_test(test_block_read),
