@@ -7,6 +7,7 @@
  */
 #include "lanes_priv.h"
 #include "lanes_fast.h"
+#include "half4.h"
 
 #include <string.h>
 
@@ -197,15 +198,48 @@ FLT_FAMS(GEN_FLT_F)
 #define HE_NEG (a[l] ^ 0x8000u) & 0xffffu
 #define HE_SQRT lp_f2h(sqrtf(HL(a[l])))
 
+/* The same, four lanes an iteration through half4.h (GCC does not
+ * vectorise the scalar forms); abs and neg are bit operations the
+ * vectoriser handles.  NS: the sources an op reads. */
+#define HV_ADD h4_f2h(_mm_add_ps(X, Y))
+#define HV_SUB h4_f2h(_mm_sub_ps(X, Y))
+#define HV_MUL h4_f2h(_mm_mul_ps(X, Y))
+#define HV_DIV h4_f2h(_mm_div_ps(X, Y))
+#define HV_MAD h4_f2h(_mm_add_ps(h4_h2f(h4_f2h(_mm_mul_ps(X, Y))), Z))
+#define HV_FMA h4_fma(X, Y, Z)
+#define HV_MIN h4_f2h(h4_fminmax(X, Y, false))
+#define HV_MAX h4_f2h(h4_fminmax(X, Y, true))
+#define HV_SQRT h4_f2h(_mm_sqrt_ps(X))
+#define HV_ABS h4_load(a + l)       /* unused: NS 0 */
+#define HV_NEG h4_load(a + l)
+enum { HN_ADD = 2, HN_SUB = 2, HN_MUL = 2, HN_DIV = 2, HN_MAD = 3, HN_FMA = 3,
+       HN_MIN = 2, HN_MAX = 2, HN_SQRT = 1, HN_ABS = 0, HN_NEG = 0 };
+
+#if H4_SSE2
+#define H16_VEC_LOOP(F) \
+    if (HN_##F) \
+        for (; l + 4 <= n; l += 4) { \
+            const __m128 X = h4_h2f(h4_load(a + l)); \
+            const __m128 Y = HN_##F >= 2 ? h4_h2f(h4_load(b + l)) : X; \
+            const __m128 Z = HN_##F >= 3 ? h4_h2f(h4_load(c + l)) : X; \
+            (void)Y; (void)Z; \
+            h4_store(r + l, HV_##F); \
+        }
+#else
+#define H16_VEC_LOOP(F)
+#endif
+
 #define GEN_H16(F, W) \
 static void fast_##F##_f16_##W(uint64_t *r, const uint64_t *a, \
                                const uint64_t *b, const uint64_t *c, \
                                uint32_t w) \
 { \
     const uint32_t n = (W) ? (W) : w; \
+    uint32_t l = 0; \
     (void)a; (void)b; (void)c; \
+    H16_VEC_LOOP(F) \
     LANE_LOOP \
-    for (uint32_t l = 0; l < n; l++) \
+    for (; l < n; l++) \
         r[l] = HE_##F; \
 }
 #define GEN_H16_F(F) GEN_H16(F, 8) GEN_H16(F, 16) GEN_H16(F, 32) GEN_H16(F, 0)
@@ -349,7 +383,36 @@ GEN_CMP_BODY(W, D32_##C(WD(a[l]), WD(b[l])))
 #define GEN_CMP_C(C, OP) GEN_CMP32_T(C, u32, W32_U32) \
     GEN_CMP32_T(C, i32, W32_I32) GEN_CMP_T(C, OP, u64, LD_U64) \
     GEN_CMP_T(C, OP, i64, LD_I64) GEN_CMP_T(C, OP, f32, LD_F32) \
-    GEN_CMP_T(C, OP, f64, LD_F64) GEN_CMP_T(C, OP, f16, LD_F16)
+    GEN_CMP_T(C, OP, f64, LD_F64) GEN_CMPH_T(C, OP)
+/* f16: four lanes a compare through half4.h, movemask for the bits */
+#if H4_SSE2
+#define H4C_EQ(X, Y) _mm_cmpeq_ps(X, Y)
+#define H4C_NE(X, Y) _mm_cmpneq_ps(X, Y)
+#define H4C_LT(X, Y) _mm_cmplt_ps(X, Y)
+#define H4C_LE(X, Y) _mm_cmple_ps(X, Y)
+#define H4C_GT(X, Y) _mm_cmplt_ps(Y, X)
+#define H4C_GE(X, Y) _mm_cmple_ps(Y, X)
+#define CMPH_VEC(C) \
+    for (; l + 4 <= n; l += 4) \
+        res |= (lanes_mask)(unsigned)_mm_movemask_ps( \
+            H4C_##C(h4_h2f(h4_load(a + l)), h4_h2f(h4_load(b + l)))) << l;
+#else
+#define CMPH_VEC(C)
+#endif
+#define GEN_CMPH(C, OP, W) \
+static lanes_mask cmp_##C##_f16_##W(const uint64_t *a, const uint64_t *b, \
+                                    uint32_t w) \
+{ \
+    const uint32_t n = (W) ? (W) : w < LANES_MAX ? w : LANES_MAX; \
+    lanes_mask res = 0; \
+    uint32_t l = 0; \
+    CMPH_VEC(C) \
+    for (; l < n; l++) \
+        res |= (lanes_mask)(LD_F16(a[l]) OP LD_F16(b[l])) << l; \
+    return res; \
+}
+#define GEN_CMPH_T(C, OP) GEN_CMPH(C, OP, 8) GEN_CMPH(C, OP, 16) \
+    GEN_CMPH(C, OP, 32) GEN_CMPH(C, OP, 0)
 CMP_CONDS(GEN_CMP_C)
 
 #define CROW(C, TY) { cmp_##C##_##TY##_8, cmp_##C##_##TY##_16, \
@@ -384,16 +447,39 @@ static void cvt_##K##_##W(uint64_t *r, const uint64_t *a, const uint64_t *b, \
                           const uint64_t *c, uint32_t w) \
 { \
     const uint32_t n = (W) ? (W) : w; \
+    uint32_t l = 0; \
     (void)b; (void)c; \
+    CVT_VEC_LOOP(K) \
     LANE_LOOP \
-    for (uint32_t l = 0; l < n; l++) \
+    for (; l < n; l++) \
         r[l] = CE_##K; \
 }
 /* binary16 to binary32 and binary64 (exact) and binary32 to binary16
- * (rounded to nearest even, as cvt.c's float_to_float) */
+ * (rounded to nearest even, as cvt.c's float_to_float); four lanes an
+ * iteration through half4.h where there is SSE2 */
 #define CE_H2F lp_f32_bits(lp_h2f(a[l]))
 #define CE_H2D lp_f64_bits((double)lp_h2f(a[l]))
 #define CE_F2H lp_f2h(lp_f32(a[l]))
+#if H4_SSE2
+#define CVT_VEC_LO32
+#define CVT_VEC_SX32
+#define CVT_VEC_ID64
+#define CVT_VEC_H2F \
+    for (; l + 4 <= n; l += 4) \
+        h4_store(r + l, _mm_castps_si128(h4_h2f(h4_load(a + l))));
+#define CVT_VEC_H2D \
+    for (; l + 4 <= n; l += 4) { \
+        const __m128 x = h4_h2f(h4_load(a + l)); \
+        _mm_storeu_pd((double *)(void *)(r + l), _mm_cvtps_pd(x)); \
+        _mm_storeu_pd((double *)(void *)(r + l + 2), _mm_cvtps_pd(_mm_movehl_ps(x, x))); \
+    }
+#define CVT_VEC_F2H \
+    for (; l + 4 <= n; l += 4) \
+        h4_store(r + l, h4_f2h(_mm_castsi128_ps(h4_load(a + l))));
+#define CVT_VEC_LOOP(K) CVT_VEC_##K
+#else
+#define CVT_VEC_LOOP(K)
+#endif
 
 #define CVT_KINDS(X) X(LO32) X(SX32) X(ID64) X(H2F) X(H2D) X(F2H)
 #define GEN_CVT_K(K) GEN_CVT(K, 8) GEN_CVT(K, 16) GEN_CVT(K, 32) GEN_CVT(K, 0)

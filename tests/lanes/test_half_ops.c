@@ -320,23 +320,25 @@ static const struct { isa_family f; const char *name; ref3_fn ref; } ops3[] = {
     { ISA_FAM_MAD, "mad", ref_mad }, { ISA_FAM_FMA, "fma", ref_fma },
 };
 
-/* run every binary/ternary kernel on n operand triples (rows of W) */
-static long check_rows(const uint16_t *ta, const uint16_t *tb, const uint16_t *tc,
-                       size_t n)
+/* run every binary/ternary kernel on n operand triples, in rows of w
+ * lanes (16: the four-lane loop only; 7: one pass of it and three lanes
+ * of the scalar loop) */
+static long check_rows_w(const uint16_t *ta, const uint16_t *tb, const uint16_t *tc,
+                         size_t n, uint32_t w)
 {
     long checked = 0;
     for (size_t oi = 0; oi < sizeof ops3 / sizeof *ops3; oi++) {
-        const lanes_fast_fn fn = lanes_fast_alu(ops3[oi].f, ISA_T_F16, W);
+        const lanes_fast_fn fn = lanes_fast_alu(ops3[oi].f, ISA_T_F16, w);
         assert_non_null(fn);
-        for (size_t i = 0; i < n; i += W) {
+        for (size_t i = 0; i < n; i += w) {
             uint64_t a[W] = { 0 }, b[W] = { 0 }, c[W] = { 0 }, r[W];
-            const size_t k = n - i < W ? n - i : W;
+            const size_t k = n - i < w ? n - i : w;
             for (size_t l = 0; l < k; l++) {
                 a[l] = ta[i + l];
                 b[l] = tb[i + l];
                 c[l] = tc[i + l];
             }
-            fn(r, a, b, c, W);
+            fn(r, a, b, c, w);
             for (size_t l = 0; l < k; l++) {
                 expect(ops3[oi].name, ta[i + l], tb[i + l], tc[i + l], r[l],
                        ops3[oi].ref(ta[i + l], tb[i + l], tc[i + l]));
@@ -345,6 +347,12 @@ static long check_rows(const uint16_t *ta, const uint16_t *tb, const uint16_t *t
         }
     }
     return checked;
+}
+
+static long check_rows(const uint16_t *ta, const uint16_t *tb, const uint16_t *tc,
+                       size_t n)
+{
+    return check_rows_w(ta, tb, tc, n, W) + check_rows_w(ta, tb, tc, n, 7);
 }
 
 /* signed zeros, the smallest and largest subnormals and normals, one and
@@ -370,7 +378,7 @@ static void test_edge_cross(void **state)
                 c[n] = edges[k / 2] | (uint16_t)((k & 1) << 15);
                 n++;
             }
-    assert_int_equal(check_rows(a, b, c, n), (long)n * 8);
+    assert_int_equal(check_rows(a, b, c, n), (long)n * 16);
 }
 
 static uint16_t random_half(void)
@@ -414,7 +422,7 @@ static void test_random(void **state)
             break;
         }
     }
-    assert_int_equal(check_rows(a, b, c, N), (long)N * 8);
+    assert_int_equal(check_rows(a, b, c, N), (long)N * 16);
 }
 
 /* a b + c with a b in [1, 4) and c = -1 or -2: the sum cancels the
@@ -436,7 +444,7 @@ static void test_fma_ties(void **state)
         c[n] = (rnd64() & 1) ? 0xbc00 : 0xc000;
         n++;
     }
-    assert_int_equal(check_rows(a, b, c, n), (long)n * 8);
+    assert_int_equal(check_rows(a, b, c, n), (long)n * 16);
     /* spot values: (1 + 2^-10)(1 + 3 2^-10) - 1 = 2^-8 + 3 2^-20; the
      * 3 2^-20 is 3/4 of the result's ulp (2^-18), so fma rounds up to
      * 2^-8 + 2^-18, while mad loses it with the product's rounding (half
@@ -455,29 +463,39 @@ static void test_fma_ties(void **state)
     assert_int_equal(r[0], 0x1c00);
 }
 
+static void unary_exhaustive(uint32_t w);
+
 static void test_unary_exhaustive(void **state)
 {
     (void)state;
-    const lanes_fast_fn sq = lanes_fast_alu(ISA_FAM_SQRT, ISA_T_F16, W);
-    const lanes_fast_fn ab = lanes_fast_alu(ISA_FAM_ABS, ISA_T_F16, W);
-    const lanes_fast_fn ng = lanes_fast_alu(ISA_FAM_NEG, ISA_T_F16, W);
-    const lanes_fast_fn h2f = lanes_fast_cvt(ISA_T_F32, ISA_T_F16, W);
-    const lanes_fast_fn h2d = lanes_fast_cvt(ISA_T_F64, ISA_T_F16, W);
-    const lanes_fast_fn f2h = lanes_fast_cvt(ISA_T_F16, ISA_T_F32, W);
+    /* rows of 16 (the four-lane loop) and of 7 (three scalar lanes too) */
+    unary_exhaustive(W);
+    unary_exhaustive(7);
+}
+
+static void unary_exhaustive(uint32_t w)
+{
+    const lanes_fast_fn sq = lanes_fast_alu(ISA_FAM_SQRT, ISA_T_F16, w);
+    const lanes_fast_fn ab = lanes_fast_alu(ISA_FAM_ABS, ISA_T_F16, w);
+    const lanes_fast_fn ng = lanes_fast_alu(ISA_FAM_NEG, ISA_T_F16, w);
+    const lanes_fast_fn h2f = lanes_fast_cvt(ISA_T_F32, ISA_T_F16, w);
+    const lanes_fast_fn h2d = lanes_fast_cvt(ISA_T_F64, ISA_T_F16, w);
+    const lanes_fast_fn f2h = lanes_fast_cvt(ISA_T_F16, ISA_T_F32, w);
     assert_non_null(sq);
     assert_non_null(ab);
     assert_non_null(ng);
     assert_non_null(h2f);
     assert_non_null(h2d);
     assert_non_null(f2h);
-    for (uint32_t h0 = 0; h0 < 65536; h0 += W) {
-        uint64_t a[W], r[W], f[W], d[W], back[W];
-        for (int l = 0; l < W; l++)
+    for (uint32_t h0 = 0; h0 < 65536; h0 += w) {
+        const int k = h0 + w <= 65536 ? (int)w : (int)(65536 - h0);
+        uint64_t a[W] = { 0 }, r[W], f[W], d[W], back[W];
+        for (int l = 0; l < k; l++)
             a[l] = h0 + (uint32_t)l;
-        h2f(f, a, NULL, NULL, W);
-        h2d(d, a, NULL, NULL, W);
-        f2h(back, f, NULL, NULL, W);
-        for (int l = 0; l < W; l++) {
+        h2f(f, a, NULL, NULL, w);
+        h2d(d, a, NULL, NULL, w);
+        f2h(back, f, NULL, NULL, w);
+        for (int l = 0; l < k; l++) {
             const uint16_t h = (uint16_t)a[l];
             float fv;
             double dv;
@@ -499,14 +517,14 @@ static void test_unary_exhaustive(void **state)
             assert_int_equal(!!signbit(dv), h_neg(h));
             assert_int_equal(back[l], h);
         }
-        sq(r, a, NULL, NULL, W);
-        for (int l = 0; l < W; l++)
+        sq(r, a, NULL, NULL, w);
+        for (int l = 0; l < k; l++)
             expect("sqrt", (uint16_t)a[l], 0, 0, r[l], ref_sqrt((uint16_t)a[l]));
-        ab(r, a, NULL, NULL, W);
-        for (int l = 0; l < W; l++)
+        ab(r, a, NULL, NULL, w);
+        for (int l = 0; l < k; l++)
             assert_int_equal(r[l], a[l] & 0x7fff);
-        ng(r, a, NULL, NULL, W);
-        for (int l = 0; l < W; l++)
+        ng(r, a, NULL, NULL, w);
+        for (int l = 0; l < k; l++)
             assert_int_equal(r[l], a[l] ^ 0x8000);
     }
 }
@@ -548,11 +566,20 @@ static void test_f32_to_f16(void **state)
         const uint32_t u = (uint32_t)((r >> 32) & 0x807fffffu) | (e << 23);
         memcpy(&v[n++], &u, sizeof(float));
     }
+    const lanes_fast_fn f2h7 = lanes_fast_cvt(ISA_T_F16, ISA_T_F32, 7);
+    assert_non_null(f2h7);
     for (size_t i = 0; i < N; i += W) {
         uint64_t a[W], r[W];
         for (int l = 0; l < W; l++)
             a[l] = fbits(v[i + (size_t)l]);
-        f2h(r, a, NULL, NULL, W);
+        /* rows of 16, and of 7 (three lanes in the scalar loop) */
+        if ((i / W) & 1) {
+            f2h7(r, a, NULL, NULL, 7);
+            f2h7(r + 7, a + 7, NULL, NULL, 7);
+            f2h7(r + 14, a + 14, NULL, NULL, 2);
+        } else {
+            f2h(r, a, NULL, NULL, W);
+        }
         for (int l = 0; l < W; l++) {
             const uint16_t want = ref_round16((long double)v[i + (size_t)l], RM_NEAR);
             if (r[l] != want)
@@ -581,7 +608,9 @@ static void test_compares(void **state)
     long checked = 0;
     for (int cond = ISA_BINOP_EQ; cond <= ISA_BINOP_GE; cond++) {
         const lanes_fast_cmp_fn cf = lanes_fast_cmp((isa_binop)cond, ISA_T_F16, W);
+        const lanes_fast_cmp_fn cf7 = lanes_fast_cmp((isa_binop)cond, ISA_T_F16, 7);
         assert_non_null(cf);
+        assert_non_null(cf7);
         for (int i = 0; i < N; i += W) {
             uint64_t a[W], b[W];
             for (int l = 0; l < W; l++) {
@@ -589,7 +618,10 @@ static void test_compares(void **state)
                 /* equal values, the other zero, or unrelated */
                 b[l] = (l & 3) == 0 ? a[l] : (l & 3) == 1 ? a[l] ^ 0x8000 : random_half();
             }
-            const lanes_mask m = cf(a, b, W);
+            /* rows of 16, or 7 + 7 + 2 (scalar lanes at the ends) */
+            const lanes_mask m = (i / W) & 1
+                ? cf7(a, b, 7) | cf7(a + 7, b + 7, 7) << 7 | cf7(a + 14, b + 14, 2) << 14
+                : cf(a, b, W);
             for (int l = 0; l < W; l++) {
                 const bool want = ref_cmp((isa_binop)cond, (uint16_t)a[l], (uint16_t)b[l]);
                 if (((m >> l) & 1) != want)
