@@ -635,10 +635,16 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     uint32_t per = (bytes + bb - 1) / bb;
     if (!per)
         per = 1;
+    /* up to 64 banks: each new word counted on its bank as it is found */
+    uint32_t cnt[64] = { 0 };
     uint64_t top = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        for (uint32_t k = 0; k < per && nw < 256; k++) {
-            uint64_t w = addr[i] / bb + k;
+    if (per == 1 && n <= 256 && !(bb & (bb - 1)) && !(nb & (nb - 1)) && nb <= 64) {
+        /* a word a lane, banks and words a power of two (all bundled
+         * configs): a shift and a mask instead of a division per lane */
+        const uint32_t bsh = (uint32_t)__builtin_ctz(bb);
+        const uint64_t bm = nb - 1;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t w = addr[i] >> bsh;
             if (nw && w <= top) {
                 uint32_t j = 0;
                 while (j < nw && words[j] != w)
@@ -649,17 +655,36 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
             words[nw++] = w;
             if (w > top)
                 top = w;
-        }
-    }
-    if (nb <= 64) {
-        uint32_t cnt[64] = { 0 };
-        uint32_t bm = (nb & (nb - 1)) == 0 ? nb - 1 : 0;
-        for (uint32_t j = 0; j < nw; j++) {
-            uint32_t c = ++cnt[bm || nb == 1 ? words[j] & bm : words[j] % nb];
+            uint32_t c = ++cnt[w & bm];
             if (c > degree)
                 degree = c;
         }
     } else {
+        for (uint32_t i = 0; i < n; i++) {
+            for (uint32_t k = 0; k < per && nw < 256; k++) {
+                uint64_t w = addr[i] / bb + k;
+                if (nw && w <= top) {
+                    uint32_t j = 0;
+                    while (j < nw && words[j] != w)
+                        j++;
+                    if (j < nw)
+                        continue;
+                }
+                words[nw++] = w;
+                if (w > top)
+                    top = w;
+            }
+        }
+        if (nb <= 64) {
+            uint32_t bm = (nb & (nb - 1)) == 0 ? nb - 1 : 0;
+            for (uint32_t j = 0; j < nw; j++) {
+                uint32_t c = ++cnt[bm || nb == 1 ? words[j] & bm : words[j] % nb];
+                if (c > degree)
+                    degree = c;
+            }
+        }
+    }
+    if (nb > 64) {
         for (uint32_t b = 0; b < nb; b++) {
             uint32_t c = 0;
             for (uint32_t j = 0; j < nw; j++)
