@@ -55,6 +55,32 @@ static void count_wg(tm_model *m, uint32_t ci, const tm_wgslot *w)
     st->cu_issued[ci] += n;
 }
 
+/* The CU's launcher (docs/timing-model.md, Launch): a work-group whose
+ * resources are free at t starts at t0 = max(t, when the launcher is free);
+ * its subgroup i starts at t0 + i x launch_subgroup_interval, and the
+ * launcher is busy until t0 + max(launch_work_group_interval, subgroups x
+ * launch_subgroup_interval).  Both 0: t0 = t, every subgroup at t. */
+static uint64_t launch_wg(const tm_model *m, tm_cu *c, uint32_t nsg, uint64_t t)
+{
+    const uint64_t wi = m->tc->launch_wg_interval, si = m->tc->launch_sg_interval;
+    if (!wi && !si)
+        return t;
+    uint64_t t0 = max64(t, c->launch_free);
+    c->launch_free = t0 + max64(wi, (uint64_t)nsg * si);
+    return t0;
+}
+
+/* The first subgroup to start on the CU fetches the kernel arguments; none
+ * issues before they are there (every later start is at or after it). */
+static uint64_t args_ready(const tm_model *m, tm_cu *c, uint64_t t0)
+{
+    if (!m->tc->kernel_args_latency)
+        return 0;
+    if (!c->args_ready)
+        c->args_ready = t0 + m->tc->kernel_args_latency;
+    return c->args_ready;
+}
+
 void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
 {
     tm_cu *c = &m->cu[ci];
@@ -67,6 +93,8 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         m->err = rc;
         return;
     }
+    t = launch_wg(m, c, w->tr.nsg, t);
+    const uint64_t si = m->tc->launch_sg_interval, args = args_ready(m, c, t);
     count_wg(m, ci, w);
     w->used = true;
     w->wg_linear = lin;
@@ -93,10 +121,11 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         th->nrec = w->tr.sg[i].n;
         th->dep_ok = false;
         set_ti(m, c, th);
-        th->next_issue = t;
+        uint64_t ts = max64(t + i * si, args);   /* its first issue */
+        th->next_issue = ts;
         th->age = m->age++;
         age_order_last(m, c, slot * m->sgs + i);
-        th->last_done = t;
+        th->last_done = ts;
         for (uint32_t s = 0; s < m->nslot_regs; s++) {
             th->ready[s] = t;
             th->rmem[s] = 0;
@@ -104,13 +133,13 @@ void tm_start_wg(tm_model *m, uint32_t ci, uint32_t slot, uint64_t t)
         tm_sync_thread(m, c, slot * m->sgs + i);
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
-        tm_lower_snext(c, m->t_sched[slot * m->sgs + i], t);
+        tm_lower_snext(c, m->t_sched[slot * m->sgs + i], c->th[slot * m->sgs + i].next_issue);
     }
     for (uint32_t i = 0; i < w->nsg; i++) {
         tm_thread *th = &c->th[slot * m->sgs + i];
         if (w->tr.sg[i].n == 0)
             tm_finish_thread(m, ci, th);
     }
-    if (t < c->next_time)
-        c->next_time = t;
+    if (max64(t, args) < c->next_time)
+        c->next_time = max64(t, args);   /* subgroup 0's first issue */
 }

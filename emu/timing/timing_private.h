@@ -342,6 +342,10 @@ typedef struct tm_cu {
     uint64_t bar_free;              /* barrier unit: earliest count of the next message */
     uint64_t first_start, last_done;
     uint32_t resident;
+    /* the launcher (timing_dispatch.c): free from launch_free on; the
+     * kernel arguments in the CU's constant cache from args_ready on
+     * (0: not fetched yet; set only with kernel_args_latency >= 1) */
+    uint64_t launch_free, args_ready;
     /* run_uops' descriptions (TM_USEQS, by pc) of host thread w's CUs, in
      * CU w (CU ci belongs to thread ci mod nthreads); made at first use */
     tm_useq *useq;

@@ -70,6 +70,9 @@ typedef struct emu_timing_cfg {
     uint32_t barrier_release_ii; /* cycles between the releases of two subgroups */
     uint32_t sg_barrier_latency;
     uint32_t dispatch_latency;  /* cycles to launch a work-group on a free CU */
+    uint32_t launch_wg_interval; /* CU launcher: cycles it takes at least per work-group */
+    uint32_t launch_sg_interval; /* CU launcher: cycles between two subgroups it starts */
+    uint32_t kernel_args_latency; /* a CU's first fetch of the kernel arguments */
     uint32_t cross_unit_latency; /* a result read by another unit's instruction */
     uint32_t max_wg_per_cu;     /* resident work-groups per CU (0: no limit) */
     uint32_t grf_bytes_per_cu;  /* shared register file per CU (0: per thread) */
