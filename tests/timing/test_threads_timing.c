@@ -192,6 +192,37 @@ static void round_robin_one_unit(void **state)
     check_config("test-simple", 32 * 21, 32, 8);
 }
 
+/* The launcher and the kernel-argument fetch (docs/timing-model.md,
+ * Launch) on test-simple: two work-groups of two sub-groups per CU, the
+ * second of each CU's first wave and every later one waiting for the
+ * launcher, the first wave for the arguments; the mix's uneven work-groups
+ * end and start at different times on the two CUs. */
+static void launcher_and_arguments(void **state)
+{
+    (void)state;
+    emu_config cfg;
+    isa_diags d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(emu_config_load_bundled("test-simple", &cfg, &d), 0);
+    isa_diags_free(&d);
+    cfg.timing.launch_wg_interval = 10;
+    cfg.timing.launch_sg_interval = 7;
+    cfg.timing.kernel_args_latency = 50;
+    isa_kernel k;
+    assemble(mix_src, &k);
+    const uint32_t n = 16 * 25;
+    uint32_t *out1 = calloc(n, 4);
+    assert_non_null(out1);
+    sgemu_stats one;
+    assert_int_equal(run(&k, &cfg, n, 16, 8, 1, out1, &one), 0);
+    assert_non_null(one.timing);
+    assert_int_equal(one.timing->wg_per_cu, 2);
+    same_on_threads(&k, &cfg, n, 16, 8, thread_counts, NTC, out1, one.timing);
+    sgemu_stats_free(&one);
+    free(out1);
+    isa_kernel_free(&k);
+}
+
 /* A global store right after a work-group barrier, sub-groups arriving
  * apart: with barriers released at once (latency 0) the release may let
  * the last arriving thread issue the store in the arrival's own step, so
@@ -323,6 +354,7 @@ int main(void)
         cmocka_unit_test(xe_hpg_sixteen_wide),
         cmocka_unit_test(h100_many_units),
         cmocka_unit_test(round_robin_one_unit),
+        cmocka_unit_test(launcher_and_arguments),
         cmocka_unit_test(barrier_then_store),
         cmocka_unit_test(fault_as_one_thread),
     };
