@@ -421,6 +421,7 @@ void emu_ra_opts(const emu_config *cfg, uint32_t width, isa_ra_opts *o, isa_math
     /* SGEMU_PAYLOAD=0: a vector store's components are never held twice (A/B) */
     const char *pl = getenv("SGEMU_PAYLOAD");
     o->payload_fold_distance = pl && strcmp(pl, "0") == 0 ? 0 : cfg->payload_fold_distance;
+    o->payload_copy_width = pl && strcmp(pl, "0") == 0 ? 0 : cfg->payload_copy_width;
     o->buffer_offset_bytes = cfg->buffer_offset_bytes;
     o->remat_live_sources = cfg->remat_live_sources;
     o->shuffle2_temps = cfg->shuffle2_temps;

@@ -76,9 +76,12 @@ uint32_t isa_visa_estimate(const isa_inst *in, uint32_t width);
  * the same block of code) is held twice, from its definition, or from the
  * first component folded into the block if that is later, to the store:
  * extra[pc] += its bytes per lane (nbytes; uniform registers, uni, are
- * skipped).  max_dist 0: nothing.  False: no memory. */
+ * skipped).  max_dist 0: no distance limit.  From width copy_width (0:
+ * never) every shuffle result is held twice so, and a block with nothing
+ * folded into it is held at its own stores.  False: no memory. */
 bool isa_payload_twice(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *nbytes,
-                       const uint8_t *uni, uint32_t width, uint32_t max_dist, uint32_t *extra);
+                       const uint8_t *uni, uint32_t width, uint32_t max_dist, uint32_t copy_width,
+                       uint32_t *extra);
 
 /* Parse an immediate literal `s[0..n)` for type t into zero-extended bits.
  * Returns NULL on success or a static error message. */

@@ -42,6 +42,7 @@ typedef struct ra {
     uint32_t width;         /* sub-group width: uniform values count 1/width per lane */
     bool scalar_broadcast;  /* isa_ra_opts.scalar_broadcast */
     uint32_t payload_dist;  /* isa_ra_opts.payload_fold_distance */
+    uint32_t payload_copy;  /* isa_ra_opts.payload_copy_width */
     uint32_t buf_offset;    /* isa_ra_opts.buffer_offset_bytes */
     bool remat_live;        /* isa_ra_opts.remat_live_sources */
     bool shuffle2_temps;    /* isa_ra_opts.shuffle2_temps */
@@ -1007,12 +1008,12 @@ static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_
     uint32_t best = 0;
     *peak_pc = NONE32;
     uint32_t *extra = shared_live(r);
-    if (r->payload_dist) {
+    if (r->payload_dist || (r->payload_copy && r->width >= r->payload_copy)) {
         /* a vector store's unfolded payload copies (regalloc_payload.c) */
         if (!extra)
             extra = calloc(r->n + 1, sizeof *extra);
         if (extra && !isa_payload_twice(r->code, r->n, r->nvreg, r->nbytes, r->uni, r->width,
-                                        r->payload_dist, extra)) {
+                                        r->payload_dist, r->payload_copy, extra)) {
             free(extra);
             extra = NULL;
         }
@@ -1523,6 +1524,7 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     r.width = opts ? opts->width : 0;
     r.scalar_broadcast = opts && opts->scalar_broadcast;
     r.payload_dist = opts ? opts->payload_fold_distance : 0;
+    r.payload_copy = opts ? opts->payload_copy_width : 0;
     r.buf_offset = opts ? opts->buffer_offset_bytes : 0;
     r.remat_live = opts && opts->remat_live_sources;
     r.shuffle2_temps = opts && opts->shuffle2_temps;

@@ -7,7 +7,10 @@
  * computed the component.  A component computed further back keeps its own
  * register up to the store while the block, live from the first component
  * folded into it, holds it again.  This file estimates IGC's vISA
- * instruction count of each sgemu instruction and adds those bytes.
+ * instruction count of each sgemu instruction and adds those bytes.  On a
+ * target that sends a SIMD32 store from one block but writes a shuffle's
+ * result in two SIMD16 halves (Xe-HPC), no shuffle result is folded: each
+ * is copied into the block just before the send, whatever the distance.
  */
 #include "isa_priv.h"
 
@@ -215,6 +218,7 @@ typedef struct payload_pass {
     const isa_inst *code;
     const uint8_t *nbytes, *uni;
     uint32_t nvreg, width, max_dist;
+    bool copy_all;      /* every shuffle result is copied (copy_width) */
     uint32_t *pre, *block, *addr, *extra;
 } payload_pass;
 
@@ -255,8 +259,8 @@ static void one_store(const payload_pass *p, uint32_t s0, uint32_t len, const ui
     uint8_t far[64];
     for (uint32_t k = 0; k < len; k++) {
         const uint32_t d = def[k];
-        far[k] = d != UINT32_MAX && p->block[d] == p->block[s0] &&
-                 distance(p, s0, k, d) > p->max_dist && built_late(&code[d]);
+        far[k] = d != UINT32_MAX && p->block[d] == p->block[s0] && built_late(&code[d]) &&
+                 (p->copy_all || (p->max_dist && distance(p, s0, k, d) > p->max_dist));
     }
     /* IGC sends the vector in payload blocks of PAYLOAD_BLOCK_BYTES per
      * lane, each one variable: live whole from its first folded
@@ -270,8 +274,20 @@ static void one_store(const payload_pass *p, uint32_t s0, uint32_t len, const ui
             if (!far[k] && def[k] != UINT32_MAX && p->block[def[k]] == p->block[s0] &&
                 def[k] < pstart)
                 pstart = def[k];
-        if (pstart == UINT32_MAX)
+        if (pstart == UINT32_MAX) {
+            /* nothing folded: with copy_all the block is live from its
+             * first copy, next to its send, while its copies are read
+             * from the results' own registers: at its stores */
+            uint32_t bytes = 0;
+            for (uint32_t k = k0; k < k1 && p->copy_all; k++) {
+                const uint32_t reg = code[s0 + k].o[1].reg;
+                if (far[k] && reg < p->nvreg && !p->uni[reg])
+                    bytes += p->nbytes[reg];
+            }
+            for (uint32_t pc = s0 + k0; pc < s0 + k1 && bytes; pc++)
+                p->extra[pc] += bytes;
             continue;
+        }
         for (uint32_t k = k0; k < k1; k++) {
             const uint32_t reg = code[s0 + k].o[1].reg;
             if (reg >= p->nvreg || p->uni[reg] || def[k] == UINT32_MAX)
@@ -288,11 +304,13 @@ static void one_store(const payload_pass *p, uint32_t s0, uint32_t len, const ui
 }
 
 bool isa_payload_twice(const isa_inst *code, uint32_t n, uint32_t nvreg, const uint8_t *nbytes,
-                       const uint8_t *uni, uint32_t width, uint32_t max_dist, uint32_t *extra)
+                       const uint8_t *uni, uint32_t width, uint32_t max_dist, uint32_t copy_width,
+                       uint32_t *extra)
 {
-    if (!max_dist || !n)
+    const bool copy_all = copy_width && width >= copy_width;
+    if ((!max_dist && !copy_all) || !n)
         return true;
-    payload_pass p = { code, nbytes, uni, nvreg, width, max_dist,
+    payload_pass p = { code, nbytes, uni, nvreg, width, max_dist, copy_all,
                        malloc((n + 1) * sizeof *p.pre), malloc((n + 1) * sizeof *p.block),
                        malloc((n + 1) * sizeof *p.addr), extra };
     uint32_t *last = malloc((nvreg + 1) * sizeof *last);

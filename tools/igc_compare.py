@@ -65,7 +65,8 @@ def config_values(path):
     want = {"name": None, "ocloc_target": None, "subgroup_widths": None,
             "grf_registers_per_thread": "128", "grf_bytes_per_register": "32",
             "large_grf_registers_per_thread": "0", "fp64": "1", "scalar_broadcast": "0",
-            "payload_fold_distance": "0", "buffer_offset_bytes": "0", "shuffle2_temps": "0"}
+            "payload_fold_distance": "0", "payload_copy_width": "0", "buffer_offset_bytes": "0",
+            "shuffle2_temps": "0"}
     section = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"^(\w+):\s*(#.*)?$", line)
@@ -80,7 +81,8 @@ def config_values(path):
     want["widths"] = [int(w) for w in want["subgroup_widths"].strip("[]").split(",")]
     for k in ("grf_registers_per_thread", "grf_bytes_per_register",
               "large_grf_registers_per_thread", "fp64", "scalar_broadcast",
-              "payload_fold_distance", "buffer_offset_bytes", "shuffle2_temps"):
+              "payload_fold_distance", "payload_copy_width", "buffer_offset_bytes",
+              "shuffle2_temps"):
         want[k] = int(want[k])
     return want
 
@@ -206,7 +208,8 @@ def isa_entries(dumps, width):
 BCAST_OPS = ["sub_group_broadcast", "intel_sub_group_broadcast",
              "sub_group_non_uniform_broadcast"]
 # shuffles, whose results a vector store may hold twice on a config with
-# device.payload_fold_distance and whose two-source forms hold temporaries
+# device.payload_fold_distance or device.payload_copy_width and whose
+# two-source forms hold temporaries
 # with device.shuffle2_temps (docs/regalloc.md); with
 # device.buffer_offset_bytes every kernel's live set is the config's
 SHUFFLE_RE = re.compile(r"\s+(?:@\S+\s+)?(intel_)?sub_group_(shuffle|rotate)")
@@ -329,6 +332,7 @@ def main():
                         if "error" not in sk and (sk["math"] or not sgemu_fits(sk, c, w)[2] or
                                                   (sk["bcast"] and c["scalar_broadcast"]) or
                                                   (sk["shuffle"] and (c["payload_fold_distance"] or
+                                                                      c["payload_copy_width"] or
                                                                       c["shuffle2_temps"])) or
                                                   c["buffer_offset_bytes"]):
                             later[(f, k, cname, w)] = ex.submit(

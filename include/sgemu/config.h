@@ -41,6 +41,7 @@ typedef struct emu_config {
     uint32_t presched_pressure_simd32; /* the same at SIMD32 and wider */
     uint32_t scalar_broadcast;         /* 1: broadcast from a uniform lane is a scalar */
     uint32_t payload_fold_distance;    /* vISA instructions: unfolded store copies (0: none) */
+    uint32_t payload_copy_width;       /* lanes: shuffle results copied into a store's block (0: never) */
     uint32_t buffer_offset_bytes;      /* bytes of a buffer index (4: surface offsets; 0: type) */
     uint32_t remat_live_sources;       /* 1: recompute one instruction of live sources only */
     uint32_t shuffle2_temps;           /* 1: a two-source shuffle holds its temporaries */

@@ -592,6 +592,10 @@ typedef struct isa_ra_opts {
     /* A two-source shuffle holds a 2W-lane copy of its component and a
      * dword lane index while it runs (docs/regalloc.md). */
     bool shuffle2_temps;
+    /* From this width (0: never) a vector store of shuffle results holds
+     * its payload block as well as the results: the results are copied
+     * into it, not computed there (docs/regalloc.md, Xe-HPC). */
+    uint32_t payload_copy_width;
 } isa_ra_opts;
 
 typedef struct isa_ra_stats {

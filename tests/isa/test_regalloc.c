@@ -891,20 +891,90 @@ static void test_payload_twice(void **state)
     }
 }
 
+/* Shuffle results copied into the payload (device.payload_copy_width; IGC
+ * for Xe-HPC at SIMD32 writes a shuffle result in two SIMD16 halves and
+ * copies it into the store's block whatever the distance).  payload_src
+ * with N = 0 (r2 is 9 estimated instructions from its copy): with copy
+ * width 32 at W = 32, r2 is held twice from r4's add (the block's start)
+ * to the first store and r5's slot until the mul: 28, as beyond the fold
+ * distance; at W = 16, or with copy width 0, folded: 24. */
+static void test_payload_copy(void **state)
+{
+    (void)state;
+    static const struct { unsigned width, copy, live; } c[] = {
+        { 32, 32, 28 }, { 16, 32, 24 }, { 32, 0, 24 }, { 32, 64, 24 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char src[2048];
+        payload_src(src, sizeof src, 0);
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(src, &k);
+        isa_ra_opts o = { .width = c[i].width, .payload_copy_width = c[i].copy };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
+/* A block made of shuffle results only (nothing folded into it) with
+ * copies: it is live from its first copy, next to its send, so its bytes
+ * count at its stores.  Per lane (u32) the live set is r0 r1 r2 r3 r4 (20)
+ * into the first store; the block (r2, r3: 8) adds to it there: 28 with
+ * copy width 32 at W = 32.  Without copies, with the fold distance (both
+ * shuffles fold: the block starts at r2, r3's slot before it is written)
+ * or at W = 16: 20. */
+static const char payload_shuffles[] =
+    ".kernel payload2\n.regalloc\n.arg out global u32\n.arg in global u32\n"
+    "    and.u32 r0, %global_id.x, 15\n"
+    "    ld.global.u32 r1, [%in + r0*4]\n"
+    "    intel_sub_group_shuffle.u32 r2, r1, 2\n"
+    "    intel_sub_group_shuffle.u32 r3, r1, 3\n"
+    "    ld.global.u32 r4, [%in + r0*4 + 64]\n"
+    "    st.global.u32 [%out + r0*8], r2\n"
+    "    st.global.u32 [%out + r0*8 + 4], r3\n"
+    "    add.u32 r5, r4, r1\n"
+    "    st.global.u32 [%out + r0*4 + 192], r5\n";
+
+static void test_payload_copy_block(void **state)
+{
+    (void)state;
+    static const struct { unsigned width, copy, dist, live; } c[] = {
+        { 32, 32, 0, 28 }, { 32, 32, 160, 28 }, { 32, 0, 160, 20 }, { 16, 32, 0, 20 },
+        { 32, 0, 0, 20 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        isa_kernel k, a;
+        isa_ra_stats st;
+        assemble(payload_shuffles, &k);
+        isa_ra_opts o = { .width = c[i].width, .payload_copy_width = c[i].copy,
+                          .payload_fold_distance = c[i].dist };
+        allocate_with(&k, &o, &a, &st);
+        assert_int_equal(st.live_bytes, c[i].live);
+        same_results(&k, &a);
+        isa_regalloc_free(&a);
+        isa_kernel_free(&k);
+    }
+}
+
 /* The bundled configs: 160 (vISA's MAX_DEF_HOIST_DIST) on the Intel
- * targets whose copies were measured (skl, tgllp, dg2-g10), 0 elsewhere. */
+ * targets whose copies were measured (skl, tgllp, dg2-g10), 0 elsewhere;
+ * copies of every shuffle result from SIMD32 on Xe-HPC (pvc). */
 static void test_payload_configs(void **state)
 {
     (void)state;
-    static const struct { const char *config; uint32_t dist; } c[] = {
-        { "intel-gen9-gt2", 160 }, { "intel-xe-lp", 160 }, { "intel-xe-hpg", 160 },
-        { "intel-xe-hpc", 0 }, { "nvidia-h100", 0 },
+    static const struct { const char *config; uint32_t dist, copy; } c[] = {
+        { "intel-gen9-gt2", 160, 0 }, { "intel-xe-lp", 160, 0 }, { "intel-xe-hpg", 160, 0 },
+        { "intel-xe-hpc", 0, 32 }, { "nvidia-h100", 0, 0 },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         isa_ra_opts o;
         isa_math_temps mt;
         config_opts(c[i].config, 32, &o, &mt);
         assert_int_equal(o.payload_fold_distance, c[i].dist);
+        assert_int_equal(o.payload_copy_width, c[i].copy);
     }
 }
 
@@ -1445,6 +1515,8 @@ int main(void)
         cmocka_unit_test(test_scalar_broadcast),
         cmocka_unit_test(test_scalar_broadcast_configs),
         cmocka_unit_test(test_payload_twice),
+        cmocka_unit_test(test_payload_copy),
+        cmocka_unit_test(test_payload_copy_block),
         cmocka_unit_test(test_payload_configs),
         cmocka_unit_test(test_buffer_offsets),
         cmocka_unit_test(test_remat_live_sources),
