@@ -8,6 +8,7 @@
 #include "lanes_priv.h"
 #include "lanes_fast.h"
 #include "half4.h"
+#include "fast_f16c.h"
 
 #include <string.h>
 
@@ -286,11 +287,24 @@ static const lanes_fast_fn mul32_tab[2][4] = {
 };
 #endif
 
+/* F16C kernels allowed (lanes_fast_set_f16c) */
+static bool f16c_allowed = true;
+
+bool lanes_fast_set_f16c(bool allow)
+{
+    const bool was = f16c_allowed && lanes_f16c_alu(ISA_FAM_ADD, 16) != NULL;
+    f16c_allowed = allow;
+    return was;
+}
+
 lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w)
 {
     const int ti = type_index(t);
     if ((unsigned)f >= ISA_FAM_COUNT || ti < 0 || w == 0 || w > LANES_MAX)
         return NULL;
+    lanes_fast_fn fc;
+    if (ti == TC_F16 && f16c_allowed && (fc = lanes_f16c_alu(f, w)) != NULL)
+        return fc;
 #if HAVE_MUL32_SSE2
     if ((f == ISA_FAM_MUL || f == ISA_FAM_MAD) && (ti == TC_U32 || ti == TC_I32))
         return mul32_tab[f == ISA_FAM_MAD][width_index(w)];
@@ -430,6 +444,9 @@ lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w)
     if (cond < ISA_BINOP_EQ || cond > ISA_BINOP_GE || ti < 0 || w == 0 ||
         w > LANES_MAX)
         return NULL;
+    lanes_fast_cmp_fn fc;
+    if (ti == TC_F16 && f16c_allowed && (fc = lanes_f16c_cmp(cond, w)) != NULL)
+        return fc;
     return cmp_tab[cond][ti][width_index(w)];
 }
 
@@ -494,6 +511,9 @@ lanes_fast_fn lanes_fast_cvt(isa_type d, isa_type s, uint32_t w)
     const int di = type_index(d), si = type_index(s);
     if (di < 0 || si < 0 || w == 0 || w > LANES_MAX)
         return NULL;
+    lanes_fast_fn fc;
+    if (f16c_allowed && (fc = lanes_f16c_cvt(d, s, w)) != NULL)
+        return fc;
     if (si == TC_F16 && (di == TC_F32 || di == TC_F64))
         return cvt_tab[di == TC_F32 ? CV_H2F : CV_H2D][width_index(w)];
     if (si == TC_F32 && di == TC_F16)

@@ -82,8 +82,8 @@ H4_INLINE __m128i h4_f2h(__m128 f)
     return _mm_or_si128(h, _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(0x8000)));
 }
 
-/* lp_fma_h */
-H4_INLINE __m128i h4_fma(__m128 a, __m128 b, __m128 c)
+/* lp_fma_h: the sum rounded to odd at 24 bits, then to the half */
+H4_INLINE __m128 h4_fma_odd(__m128 a, __m128 b, __m128 c)
 {
     const __m128 p = _mm_mul_ps(a, b);
     const __m128 s = _mm_add_ps(p, c);
@@ -96,7 +96,12 @@ H4_INLINE __m128i h4_fma(__m128 a, __m128 b, __m128 c)
      * zero where inexact) */
     const __m128i away = _mm_srli_epi32(_mm_xor_si128(_mm_castps_si128(err), u), 31);
     const __m128i odd = _mm_or_si128(_mm_sub_epi32(u, away), _mm_set1_epi32(1));
-    return h4_f2h(_mm_castsi128_ps(h4_sel(inexact, odd, u)));
+    return _mm_castsi128_ps(h4_sel(inexact, odd, u));
+}
+
+H4_INLINE __m128i h4_fma(__m128 a, __m128 b, __m128 c)
+{
+    return h4_f2h(h4_fma_odd(a, b, c));
 }
 
 /* lp_fminf / lp_fmaxf: a NaN operand loses; equal values (the zeros) give

@@ -30,6 +30,13 @@ typedef lanes_mask (*lanes_fast_cmp_fn)(const uint64_t *a, const uint64_t *b,
  * kernels for add sub mul div mad fma min max abs neg sqrt, computed in
  * binary32 and rounded once (fast.c says why that is exact). */
 lanes_fast_fn lanes_fast_alu(isa_family f, isa_type t, uint32_t w);
+/* Whether the f16 kernels handed out from now on may use the host's F16C
+ * conversion instructions (the default; fast_f16c.c) or must use SSE2 bit
+ * operations (half4.h).  Both give the same bits; tests run both.  Returns
+ * whether F16C kernels were handed out before the call (false on a host
+ * without F16C).  Not for use while another thread decodes. */
+bool lanes_fast_set_f16c(bool allow);
+
 /* The compare kernel for cond (EQ..GE) on type t, or NULL. */
 lanes_fast_cmp_fn lanes_fast_cmp(isa_binop cond, isa_type t, uint32_t w);
 

@@ -612,6 +612,21 @@ static void test_simt_shortcuts(void **state)
     lanes_simt_free(&b);
 }
 
+/* the f16 kernels without F16C (lanes_fast_set_f16c), then back */
+static int f16_sse2(void **state)
+{
+    (void)state;
+    lanes_fast_set_f16c(false);
+    return 0;
+}
+
+static int f16_default(void **state)
+{
+    (void)state;
+    lanes_fast_set_f16c(true);
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_cmp_values),
         cmocka_unit_test(test_no_kernel),
         cmocka_unit_test(test_differential),
+        cmocka_unit_test_setup_teardown(test_differential, f16_sse2, f16_default),
         cmocka_unit_test(test_cvt_values),
         cmocka_unit_test(test_cvt_differential),
         cmocka_unit_test(test_uniform_shift),

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lanes.h"
@@ -634,15 +635,59 @@ static void test_compares(void **state)
     assert_int_equal(checked, 6L * N);
 }
 
+/* Each test runs twice: with the kernels lanes_fast hands out by default
+ * (F16C conversions where the host has them) and with the SSE2 ones. */
+static bool host_f16c;
+
+static int use_f16c(void **state)
+{
+    (void)state;
+    lanes_fast_set_f16c(true);
+    return 0;
+}
+
+static int use_sse2(void **state)
+{
+    (void)state;
+    lanes_fast_set_f16c(false);
+    return 0;
+}
+
+/* the switch changes the kernels exactly when the host has F16C */
+static void test_switch(void **state)
+{
+    (void)state;
+    lanes_fast_set_f16c(false);
+    const lanes_fast_fn s = lanes_fast_alu(ISA_FAM_MAD, ISA_T_F16, W);
+    const lanes_fast_cmp_fn sc = lanes_fast_cmp(ISA_BINOP_LT, ISA_T_F16, W);
+    const lanes_fast_fn sv = lanes_fast_cvt(ISA_T_F16, ISA_T_F32, W);
+    assert_false(lanes_fast_set_f16c(true));
+    host_f16c = lanes_fast_set_f16c(true);
+    assert_true(host_f16c == (lanes_fast_alu(ISA_FAM_MAD, ISA_T_F16, W) != s));
+    assert_true(host_f16c == (lanes_fast_cmp(ISA_BINOP_LT, ISA_T_F16, W) != sc));
+    assert_true(host_f16c == (lanes_fast_cvt(ISA_T_F16, ISA_T_F32, W) != sv));
+    /* abs and neg are bit operations with one kernel */
+    lanes_fast_set_f16c(false);
+    const lanes_fast_fn sa = lanes_fast_alu(ISA_FAM_ABS, ISA_T_F16, W);
+    lanes_fast_set_f16c(true);
+    assert_ptr_equal(lanes_fast_alu(ISA_FAM_ABS, ISA_T_F16, W), sa);
+    fprintf(stderr, "F16C kernels: %s\n", host_f16c ? "yes" : "no (host lacks F16C)");
+}
+
+#define BOTH(t) cmocka_unit_test_setup(t, use_f16c), cmocka_unit_test_setup(t, use_sse2)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_unary_exhaustive),
-        cmocka_unit_test(test_f32_to_f16),
-        cmocka_unit_test(test_edge_cross),
-        cmocka_unit_test(test_fma_ties),
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_compares),
+        cmocka_unit_test(test_switch),
+        BOTH(test_unary_exhaustive),
+        BOTH(test_f32_to_f16),
+        BOTH(test_edge_cross),
+        BOTH(test_fma_ties),
+        BOTH(test_random),
+        BOTH(test_compares),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    lanes_fast_set_f16c(true);
+    return rc;
 }
