@@ -122,6 +122,57 @@ static void test_kernel_args(void **state)
     assert_int_equal(run_launch(4, 10, 3, 5, 0, NULL), 17);
 }
 
+/* nvidia-h100 on one SM (device.compute_units 1): WI 24, SI 10, A 182;
+ * four SMSPs (slot t on EU t mod 4, one scheduler each, issue width 1), a
+ * ret is a branch of latency 4 on one unit per SMSP.  `wgs` work-groups
+ * of `items` at SIMD32. */
+static uint64_t run_h100_sm(uint32_t wgs, uint32_t items)
+{
+    isa_kernel k;
+    emu_config cfg;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("t.sgasm", ret_only, strlen(ret_only), &k, &d), 0);
+    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
+    isa_diags_free(&d);
+    assert_int_equal(cfg.timing.launch_wg_interval, 24);
+    assert_int_equal(cfg.timing.launch_sg_interval, 10);
+    assert_int_equal(cfg.timing.kernel_args_latency, 182);
+    assert_int_equal(cfg.timing.eus_per_cu, 4);
+    cfg.compute_units = 1;
+    uint32_t buf[16] = { 0 };
+    sgemu_argval a[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf, .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { (uint64_t)items * wgs }, .local = { items },
+                       .local_given = true, .sg_width = 32, .timing = true };
+    sgemu_stats st;
+    sgemu_fault f;
+    int rc = sgemu_run(&k, &cfg, &L, a, &st, &f);
+    if (rc)
+        fprintf(stderr, "run: %s\n", f.msg);
+    assert_int_equal(rc, 0);
+    assert_true(st.timing->wg_per_cu >= wgs);     /* one wave */
+    uint64_t c = st.timing->cycles;
+    sgemu_stats_free(&st);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* One warp: it waits for the arguments, ret at 182 -> 186.
+ * Ten one-warp blocks: block w starts at 24 w (8 x 10 = 10 < 24), on SMSP
+ * w mod 4.  Blocks 0-7 (0..168) wait for 182, two on each SMSP: rets at
+ * 182 and 183; block 8 at 192 -> 196, block 9 at 216 -> 220.
+ * Eight 256-thread blocks: block w at 80 w (8 x 10 over 24), warp i at
+ * 80 w + 10 i, on SMSP i mod 4.  At 182 the 19 warps launched before it
+ * (blocks 0 and 1, block 2's warps 0-2) are waiting: 5 on SMSPs 0-2, 4 on
+ * SMSP 3, issued by 186; every later warp issues as it starts, the last
+ * (block 7, warp 7) at 560 + 70 = 630 -> 634. */
+static void test_h100_fill(void **state)
+{
+    (void)state;
+    assert_int_equal(run_h100_sm(1, 32), 186);
+    assert_int_equal(run_h100_sm(10, 32), 220);
+    assert_int_equal(run_h100_sm(8, 256), 634);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_fill_work_group_interval),
         cmocka_unit_test(test_fill_subgroup_interval),
         cmocka_unit_test(test_kernel_args),
+        cmocka_unit_test(test_h100_fill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
