@@ -704,6 +704,19 @@ static void dead_def(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l
         }
 }
 
+/* Bytes per lane register unit u (not a predicate) counts where its live
+ * registers are cs: a block its live registers only; a uniform value its
+ * bytes (which set_bytes sums apart, to count once per thread). */
+static uint32_t unit_bytes(const ra *r, const ra_unit *u, const uint64_t *cs)
+{
+    if (u->nregs == 1 || u->pinned || u->uni)
+        return u->need;
+    uint32_t b = 0;
+    for (uint32_t c = 0; c < u->nregs; c++)
+        b += bit(cs, u->reg + c) ? r->nbytes[u->reg + c] : 0;
+    return b;
+}
+
 static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, uint32_t pc,
                           uint32_t *ubytes, uint32_t *npred)
 {
@@ -715,11 +728,8 @@ static uint32_t set_bytes(const ra *r, const uint64_t *s, const uint64_t *cs, ui
                 p++;
             else if (u->uni && !u->pinned)
                 ub += u->need;
-            else if (u->nregs == 1 || u->pinned)
-                b += u->need;
             else
-                for (uint32_t c = 0; c < u->nregs; c++)
-                    b += bit(cs, u->reg + c) ? r->nbytes[u->reg + c] : 0;
+                b += unit_bytes(r, u, cs);
         }
     if (pc != NONE32) {
         for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++) {
@@ -1003,7 +1013,20 @@ static uint32_t *shared_live(const ra *r)
  * temporaries and a message's uniform payload), predicates a bit per lane
  * each, uniform values their bytes once per thread (a width-th per lane,
  * rounded up over their sum; without a width, per lane). */
-static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_pc)
+static uint32_t side_bytes(const ra *r, uint32_t pc, bool out)
+{
+    const uint32_t w = r->width ? r->width : 1;     /* no width: no uniform values */
+    uint32_t p, u;
+    const uint32_t b = set_bytes(r, (out ? r->live_out : r->live_in) + (size_t)pc * r->nw,
+                                 (out ? r->cout : r->cin) + (size_t)pc * r->cw,
+                                 out ? pc : NONE32, &u, &p);
+    return b + (p + 7) / 8 + (u + w - 1) / w;
+}
+
+/* at, temps (NULL: not wanted): per instruction in lo..hi, what the demand
+ * counts there and the temporaries' part of it. */
+static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_pc,
+                          uint32_t *at, uint32_t *temps)
 {
     uint32_t best = 0;
     *peak_pc = NONE32;
@@ -1018,17 +1041,15 @@ static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_
             extra = NULL;
         }
     }
-    const uint32_t w = r->width ? r->width : 1;     /* no width: no uniform values */
     for (uint32_t pc = lo; pc < hi; pc++) {
-        uint32_t p1, p2, u1, u2;
-        uint32_t a = set_bytes(r, r->live_in + (size_t)pc * r->nw,
-                               r->cin + (size_t)pc * r->cw, NONE32, &u1, &p1) + (p1 + 7) / 8;
-        uint32_t b = set_bytes(r, r->live_out + (size_t)pc * r->nw,
-                               r->cout + (size_t)pc * r->cw, pc, &u2, &p2) + (p2 + 7) / 8;
-        a += (u1 + w - 1) / w;
-        b += (u2 + w - 1) / w;
-        const uint32_t m = (a > b ? a : b) + payload_bytes(r, pc) + math_temp_bytes(r, pc) +
+        const uint32_t a = side_bytes(r, pc, false), b = side_bytes(r, pc, true);
+        const uint32_t t = payload_bytes(r, pc) + math_temp_bytes(r, pc) +
                            shuffle2_bytes(r, pc) + (extra ? extra[pc] : 0);
+        const uint32_t m = (a > b ? a : b) + t;
+        if (at)
+            at[pc] = m;
+        if (temps)
+            temps[pc] = t;
         if (m > best || *peak_pc == NONE32) {
             best = m;
             *peak_pc = pc;
@@ -1040,7 +1061,7 @@ static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_
 
 static uint32_t demand(const ra *r, uint32_t *peak_pc)
 {
-    return demand_in(r, 0, r->n, peak_pc);
+    return demand_in(r, 0, r->n, peak_pc, NULL, NULL);
 }
 
 static bool interference(ra *r)
@@ -1444,7 +1465,7 @@ static bool presched(ra *r, const isa_ra_opts *o, isa_ra_stats *st)
         uint32_t peak;
         if (hi - lo < PRESCHED_MIN_BLOCK)
             continue;
-        const uint32_t before = demand_in(r, lo, hi, &peak);
+        const uint32_t before = demand_in(r, lo, hi, &peak, NULL, NULL);
         if (before <= o->presched_bytes && !o->presched_all)
             continue;
         memcpy(keep, r->code + lo, (hi - lo) * sizeof *keep);
@@ -1452,7 +1473,7 @@ static bool presched(ra *r, const isa_ra_opts *o, isa_ra_stats *st)
             continue;
         ok = analyse(r);
         if (ok && (o->presched_all ||
-                   demand_in(r, lo, hi, &peak) + o->presched_gain_bytes <= before)) {
+                   demand_in(r, lo, hi, &peak, NULL, NULL) + o->presched_gain_bytes <= before)) {
             st->presched_blocks++;
             continue;
         }
@@ -1507,8 +1528,141 @@ static void apply_colours(ra *r)
     }
 }
 
-int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
-                 isa_ra_stats *st, isa_diags *diags)
+/* ---- the pressure report (isa_ra_pressure) ---- */
+
+/* Registers instruction pc writes, for the values it writes that are not
+ * live after it (what set_bytes counts as written there). */
+typedef struct def_list {
+    uint32_t reg[2 * ISA_MAX_OPNDS], n[2 * ISA_MAX_OPNDS], count;
+} def_list;
+
+static void note_def(void *ctx, uint32_t reg, uint32_t n, uint32_t bytes, char l)
+{
+    (void)bytes;
+    def_list *d = ctx;
+    if (l == 'd' && d->count < 2 * ISA_MAX_OPNDS) {
+        d->reg[d->count] = reg;
+        d->n[d->count++] = n;
+    }
+}
+
+/* Source line of the first instruction that writes unit u (0: none). */
+static uint32_t unit_line(const ra *r, uint32_t u)
+{
+    for (uint32_t pc = 0; pc < r->n; pc++)
+        for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++)
+            if (r->refs[f].def && r->refs[f].unit == u)
+                return r->code[pc].line;
+    return 0;
+}
+
+static bool push_live(isa_ra_pressure *pr, uint32_t *n, uint32_t *cap, isa_ra_live_value v)
+{
+    if (*n == *cap) {
+        const uint32_t c = *cap ? *cap * 2 : 64;
+        isa_ra_live_value *nv = realloc(pr->peak_live, c * sizeof *nv);
+        if (!nv)
+            return false;
+        pr->peak_live = nv;
+        *cap = c;
+    }
+    pr->peak_live[(*n)++] = v;
+    return true;
+}
+
+/* The values the demand counts at pc, appended to pr's list: the side of
+ * pc that counts more (live into it, or live out of it with what it
+ * writes), as demand_in takes it.  Registers are the colours. */
+static bool live_values(const ra *r, uint32_t pc, isa_ra_pressure *pr, uint32_t *n,
+                        uint32_t *cap)
+{
+    const bool out = side_bytes(r, pc, true) >= side_bytes(r, pc, false);
+    const uint64_t *s = (out ? r->live_out : r->live_in) + (size_t)pc * r->nw;
+    const uint64_t *cs = (out ? r->cout : r->cin) + (size_t)pc * r->cw;
+    const uint32_t first = *n;
+    for (uint32_t w = 0; w < r->nw; w++)
+        for (uint64_t m = s[w]; m; m &= m - 1) {
+            const uint32_t ui = w * 64 + (uint32_t)__builtin_ctzll(m);
+            const ra_unit *u = &r->u[ui];
+            const isa_ra_live_value v = {
+                u->colour, u->nregs, u->pred ? 0 : unit_bytes(r, u, cs), unit_line(r, ui),
+                u->pred, u->uni && !u->pinned && !u->pred, 0 };
+            if (!push_live(pr, n, cap, v))
+                return false;
+        }
+    if (!out)
+        return true;
+    /* what pc writes that is not live after it: its written registers (a
+     * block live after it for its other registers counts them as well) */
+    def_list d = { .count = 0 };
+    isa_visit_regs(&r->code[pc], note_def, &d);
+    for (uint32_t f = r->ref_first[pc]; f < r->ref_first[pc + 1]; f++) {
+        const ra_ref *x = &r->refs[f];
+        const ra_unit *u = &r->u[x->unit];
+        if (!x->def || (u->pred && bit(s, x->unit)))
+            continue;
+        bool seen = false;      /* a unit the instruction names twice: once */
+        for (uint32_t g = r->ref_first[pc]; g < f; g++)
+            seen |= r->refs[g].def && r->refs[g].unit == x->unit;
+        if (seen)
+            continue;
+        uint32_t b = 0;
+        for (uint32_t i = 0; !u->pred && i < d.count; i++)
+            for (uint32_t c = 0; c < d.n[i] && d.reg[i] + c < r->nvreg; c++)
+                if (r->unit_of[d.reg[i] + c] == x->unit && !bit(cs, d.reg[i] + c))
+                    b += r->nbytes[d.reg[i] + c];
+        if (!u->pred && !b)
+            continue;
+        if (bit(s, x->unit)) {
+            for (uint32_t i = first; i < *n; i++)
+                if (!pr->peak_live[i].pred && pr->peak_live[i].reg == u->colour)
+                    pr->peak_live[i].bytes += b;
+            continue;
+        }
+        const isa_ra_live_value v = { u->colour, u->nregs, b, r->code[pc].line, u->pred,
+                                      u->uni && !u->pinned && !u->pred, 1 };
+        if (!push_live(pr, n, cap, v))
+            return false;
+    }
+    return true;
+}
+
+/* Fill pr from the final stream's liveness (after colouring). */
+static bool pressure_report(const ra *r, isa_ra_pressure *pr)
+{
+    pr->ninst = r->n;
+    pr->bytes = calloc((size_t)r->n + 1, sizeof *pr->bytes);
+    pr->temps = calloc((size_t)r->n + 1, sizeof *pr->temps);
+    pr->peak_pc = calloc((size_t)r->n + 1, sizeof *pr->peak_pc);
+    pr->peak_first = calloc((size_t)r->n + 2, sizeof *pr->peak_first);
+    if (!pr->bytes || !pr->temps || !pr->peak_pc || !pr->peak_first)
+        return false;
+    uint32_t peak_pc;
+    pr->peak = r->n ? demand_in(r, 0, r->n, &peak_pc, pr->bytes, pr->temps) : 0;
+    uint32_t n = 0, cap = 0;
+    for (uint32_t pc = 0; pc < r->n; pc++) {
+        if (pr->bytes[pc] != pr->peak)
+            continue;
+        pr->peak_pc[pr->npeak] = pc;
+        if (!live_values(r, pc, pr, &n, &cap))
+            return false;
+        pr->peak_first[++pr->npeak] = n;
+    }
+    return true;
+}
+
+void isa_ra_pressure_free(isa_ra_pressure *pr)
+{
+    free(pr->bytes);
+    free(pr->temps);
+    free(pr->peak_pc);
+    free(pr->peak_first);
+    free(pr->peak_live);
+    memset(pr, 0, sizeof *pr);
+}
+
+static int regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
+                    isa_ra_stats *st, isa_diags *diags, isa_ra_pressure *pr)
 {
     memset(st, 0, sizeof *st);
     *out = *in;
@@ -1576,6 +1730,12 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
                       "%u registers live at once)", ISA_MAX_REGS);
         return 1;
     }
+    if (pr && !pressure_report(&r, pr)) {
+        ra_free(&r);
+        isa_ra_pressure_free(pr);
+        isa_diags_add(diags, 1, 1, "register allocation: out of memory");
+        return 1;
+    }
     apply_colours(&r);
     for (uint32_t u = 0; u < r.nu; u++)
         st->pinned += r.u[u].pinned;
@@ -1587,6 +1747,8 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     ra_free(&r);
     int errs = isa_validate(out, diags);
     if (errs) {
+        if (pr)
+            isa_ra_pressure_free(pr);
         free(out->inst);
         free(out->reg_bytes);
         out->inst = NULL;
@@ -1600,6 +1762,19 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
     st->live_bytes = d;
     st->spill_bytes = slots;
     return 0;
+}
+
+int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
+                 isa_ra_stats *st, isa_diags *diags)
+{
+    return regalloc(in, opts, out, st, diags, NULL);
+}
+
+int isa_regalloc_pressure(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
+                          isa_ra_stats *st, isa_diags *diags, isa_ra_pressure *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    return regalloc(in, opts, out, st, diags, pr);
 }
 
 void isa_regalloc_free(isa_kernel *k)

@@ -621,6 +621,43 @@ int isa_regalloc(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
                  isa_ra_stats *st, isa_diags *diags);
 void isa_regalloc_free(isa_kernel *k);
 
+/* Register pressure of an allocated kernel, from the allocator's own
+ * liveness (docs/regalloc.md, Demand; `sgemu spv2asm --pressure`).  One
+ * value live at an instruction: its register after allocation (the first
+ * of a block; a predicate's number), the bytes per lane it counts there
+ * (a block: its live registers; a uniform value: its bytes, which the
+ * demand counts once per thread) and the source line of its first write
+ * (0: none, e.g. a kernel argument). */
+typedef struct isa_ra_live_value {
+    uint32_t reg, nregs;
+    uint32_t bytes;
+    uint32_t line;
+    uint8_t pred, uniform;
+    uint8_t dead;           /* written by this instruction and read nowhere after */
+} isa_ra_live_value;
+
+/* bytes[pc]: what the demand counts at instruction pc of the allocated
+ * kernel (live into it, or out of it with what it writes, plus temps[pc]:
+ * an elementary function's temporaries, a message's uniform payload, a
+ * two-source shuffle's copy, terms kept between elementary functions and
+ * payload copies); the demand (isa_ra_stats.live_bytes) is their maximum.
+ * For each instruction where the maximum is reached (peak_pc, npeak of
+ * them): the values counted there, peak_live[peak_first[i] ..
+ * peak_first[i + 1]). */
+typedef struct isa_ra_pressure {
+    uint32_t ninst;
+    uint32_t *bytes, *temps;
+    uint32_t peak, npeak;
+    uint32_t *peak_pc, *peak_first;
+    isa_ra_live_value *peak_live;
+} isa_ra_pressure;
+
+/* isa_regalloc that also fills *pr (free it with isa_ra_pressure_free);
+ * the allocation is the same. */
+int isa_regalloc_pressure(const isa_kernel *in, const isa_ra_opts *opts, isa_kernel *out,
+                          isa_ra_stats *st, isa_diags *diags, isa_ra_pressure *pr);
+void isa_ra_pressure_free(isa_ra_pressure *pr);
+
 /* Print one instruction (no newline) into buf. */
 int isa_format_inst(const isa_kernel *k, const isa_inst *in, char *buf, size_t n);
 /* Where an instruction came from, for messages: "FILE:LINE", or, without a
