@@ -97,8 +97,20 @@ static int placement_alloc(tm_model *m)
         m->s_list[m->s_first[s] + fill[s]++] = t;
     }
     free(fill);
+    /* units in pipe order, but int's alternate right before int: an
+     * integer add's unit set spans both, the alternate's first (a tie
+     * goes to the alternate, leaving int to what only int runs) */
+    tm_pipe alt = tm_int_alternate_pipe(m->tc);
     m->unit_total = 0;
+    uint32_t order[TM_PIPE_COUNT], n = 0;
     for (uint32_t p = 0; p < TM_PIPE_COUNT; p++) {
+        if (p == TM_PIPE_INT && alt != TM_PIPE_COUNT)
+            order[n++] = alt;
+        if (p != alt)
+            order[n++] = p;
+    }
+    for (uint32_t i = 0; i < TM_PIPE_COUNT; i++) {
+        uint32_t p = order[i];
         uint32_t u = m->tc->pipe[p].units ? m->tc->pipe[p].units : 1;
         m->unit_off[p] = m->unit_total;
         m->unit_n[p] = u;
@@ -106,6 +118,8 @@ static int placement_alloc(tm_model *m)
         m->pipe_ii[p] = m->tc->pipe[p].ii ? m->tc->pipe[p].ii : 1;
         m->unit_total += u;
     }
+    m->unitset[TM_PIPE_INT_EITHER] = alt == TM_PIPE_COUNT ? m->unitset[TM_PIPE_INT]
+        : m->unit_off[alt] | (m->unit_n[alt] + m->unit_n[TM_PIPE_INT]) << 16;
     for (uint32_t s = 0; s < m->nsched; s++)
         m->s_eu_off[s] = (size_t)(s / m->spe) * m->unit_total;
     return 0;
@@ -129,9 +143,9 @@ static void prepare_insts(tm_model *m)
     m->xlat = m->tc->cross_unit_latency;
     for (uint32_t pc = 0; pc < tm_ninst(m->L); pc++) {
         tm_inst *ti = &m->inst[pc];
-        ti->upipe = ti->has_pipe ? ti->pipe : TM_PIPE_COUNT;
+        ti->upipe = !ti->has_pipe ? TM_PIPE_COUNT : ti->int_either ? TM_PIPE_INT_EITHER : ti->pipe;
         ti->xtag = tm_inst_xtag(ti);
-        ti->unitset = ti->has_pipe ? m->unitset[ti->pipe] : UINT32_MAX;
+        ti->unitset = ti->has_pipe ? m->unitset[ti->upipe] : UINT32_MAX;
         ti->shared = tm_inst_shared(ti, m->tc);
         uint32_t n = 0;
         for (uint32_t i = 0; i < ti->nsrc && n != TM_FLAT_NONE; i++)

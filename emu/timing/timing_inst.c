@@ -37,6 +37,25 @@ static tm_pipe alu_pipe(uint32_t type)
     }
 }
 
+tm_pipe tm_int_alternate_pipe(const emu_timing_cfg *tc)
+{
+    switch ((tm_int_alternate)tc->int_alternate) {
+    case TM_INT_ALT_INT_MAD: return TM_PIPE_INT_MAD;
+    default: return TM_PIPE_COUNT;
+    }
+}
+
+/* Which side an integer ALU opcode runs on when `int` has an alternate
+ * (docs/timing-model.md, "Integer pipes"): multiply and multiply-add on
+ * the alternate, add and subtract on either, the rest (logic, shifts,
+ * compares, selects, min/max, bit counts) on `int` alone. */
+enum { INT_SIDE_ALU, INT_SIDE_ALTERNATE, INT_SIDE_EITHER };
+static const uint8_t int_side[ISA_OP_COUNT] = {
+    [ISA_OP_MUL] = INT_SIDE_ALTERNATE, [ISA_OP_MUL_HI] = INT_SIDE_ALTERNATE,
+    [ISA_OP_MAD] = INT_SIDE_ALTERNATE,
+    [ISA_OP_ADD] = INT_SIDE_EITHER, [ISA_OP_SUB] = INT_SIDE_EITHER,
+};
+
 tm_pipe tm_uop_pipe(const coll_uop *u)
 {
     if (u->kind >= COLL_UOP_COUNT)
@@ -47,7 +66,7 @@ tm_pipe tm_uop_pipe(const coll_uop *u)
     return (tm_pipe)uop_pipe[u->kind];
 }
 
-/* ceil(lanes / width) passes; 64-bit integer and 64-bit transcendental take
+/* ceil(lanes / width) passes; 64-bit integer (either integer pipe) and 64-bit transcendental take
  * two passes each (docs/timing-model.md). */
 uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t type_bytes)
 {
@@ -55,7 +74,7 @@ uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t
     uint32_t n = (lanes + w - 1) / w;
     if (n == 0)
         n = 1;
-    if (type_bytes == 8 && (p == TM_PIPE_INT || p == TM_PIPE_TRANS))
+    if (type_bytes == 8 && (p == TM_PIPE_INT || p == TM_PIPE_INT_MAD || p == TM_PIPE_TRANS))
         n *= 2;
     return n;
 }
@@ -108,7 +127,15 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
         ti->space = in->space;
         ti->store = oi->family == ISA_FAM_ST;
         switch (oi->pipe) {
-        case ISA_PIPE_ALU: ti->kind = TM_K_ALU; ti->pipe = alu_pipe(in->type); break;
+        case ISA_PIPE_ALU:
+            ti->kind = TM_K_ALU;
+            ti->pipe = alu_pipe(in->type);
+            if (ti->pipe == TM_PIPE_INT && tm_int_alternate_pipe(tc) != TM_PIPE_COUNT) {
+                if (int_side[in->op] == INT_SIDE_ALTERNATE)
+                    ti->pipe = tm_int_alternate_pipe(tc);
+                ti->int_either = int_side[in->op] == INT_SIDE_EITHER;
+            }
+            break;
         case ISA_PIPE_TRANS: ti->kind = TM_K_ALU; ti->pipe = TM_PIPE_TRANS; break;
         case ISA_PIPE_MOV:
         case ISA_PIPE_CVT: ti->kind = TM_K_ALU; ti->pipe = TM_PIPE_MOV; break;

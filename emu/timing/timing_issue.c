@@ -11,11 +11,12 @@
 /* Earliest free unit of the pipe the current record issues to (0: none). */
 static inline uint64_t pipe_free_at(const tm_model *m, const tm_thread *th, const tm_inst *ti)
 {
+    (void)m;
     if (!ti->has_pipe)
         return 0;
-    const uint64_t *f = th->eu_units + m->unit_off[ti->pipe];
+    const uint64_t *f = th->eu_units + (ti->unitset & 0xffff);
     uint64_t best = f[0];
-    for (uint32_t u = 1; u < m->unit_n[ti->pipe]; u++)
+    for (uint32_t u = 1; u < ti->unitset >> 16; u++)
         if (f[u] < best)
             best = f[u];
     return best;
@@ -487,8 +488,18 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         break;
     case TM_K_ALU: {
         uint64_t t0 = ti->fills ? tm_spill_fill(m, ci, ti_idx, ti, T) : T;
-        uint64_t s = occupy(m, c, ti_idx, (tm_pipe)ti->pipe, t0, ti->passes);
-        done = pipe_done(m, (tm_pipe)ti->pipe, s, ti->passes);
+        /* the earliest free unit of its set; an integer add: as
+         * either_unit picks (issue_alu the same) */
+        uint64_t *f = c->th[ti_idx].eu_units + (ti->unitset & 0xffff);
+        uint32_t b = 0;
+        for (uint32_t u = 1; u < ti->unitset >> 16; u++)
+            if (f[u] < f[b])
+                b = u;
+        uint64_t s = max64(t0, f[b]);
+        if (ti->int_either)
+            b = either_unit(f, ti->unitset >> 16, b, s);
+        f[b] = s + ti->occ;
+        done = s + ti->lat;
         write_dst(th, ti, done, false);
         write_srcrd(th, ti, s + ti->occ);
         if (ti->spills)

@@ -24,6 +24,8 @@ typedef struct tm_inst {
     uint8_t space;        /* memory: isa_space */
     uint8_t nsrc;
     uint8_t has_pipe;     /* issue waits for a free unit of `pipe` */
+    uint8_t int_either;   /* an integer add: `int` or its alternate (pipes.int.alternate),
+                           * whichever frees first */
     uint8_t fills, spills; /* spilled source / destination registers (GRF overflow) */
     uint8_t store;        /* memory: writes */
     uint16_t passes;      /* pipe passes at the run's width */
@@ -66,6 +68,8 @@ const char *tm_inst_name(const tm_launch *L, uint32_t pc);
 uint32_t tm_inst_line(const tm_launch *L, uint32_t pc);
 /* Pipe of a micro-op and its passes over `lanes`. */
 tm_pipe tm_uop_pipe(const coll_uop *u);
+/* The pipe pipes.int.alternate names (TM_PIPE_COUNT: none). */
+tm_pipe tm_int_alternate_pipe(const emu_timing_cfg *tc);
 /* Whether a micro-op of `kind` after one of the same kind starts with it
  * (uops.def's start column: BATCH) rather than after its result. */
 bool tm_uop_batch_kind(int kind);
@@ -195,7 +199,10 @@ enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 
 /* Per scheduler wait lists: a mask per pipe and one for "none". */
 #define TM_PIPE_SLOTS 16
-_Static_assert(TM_PIPE_SLOTS >= TM_PIPE_COUNT + 1, "a wait list per pipe and none");
+/* The wait list of integer adds that take `int` or its alternate
+ * (pipes.int.alternate), after the one of no pipe (TM_PIPE_COUNT). */
+#define TM_PIPE_INT_EITHER (TM_PIPE_COUNT + 1)
+_Static_assert(TM_PIPE_SLOTS >= TM_PIPE_INT_EITHER + 1, "a wait list per pipe, none, int-either");
 
 typedef struct tm_thread {
     /* first cache line: what every issue and scan refresh reads */
@@ -375,7 +382,9 @@ typedef struct tm_model {
     size_t *s_eu_off;               /* per scheduler: its EU's units in pfree */
     uint32_t spill_first;           /* first spilled register (UINT32_MAX: none) */
     uint32_t unit_off[TM_PIPE_COUNT], unit_n[TM_PIPE_COUNT], unit_total;
-    uint32_t unitset[TM_PIPE_COUNT];   /* per pipe: unit_off | unit_n << 16 */
+    /* per pipe: unit_off | unit_n << 16; at TM_PIPE_INT_EITHER the units
+     * of int and its alternate, laid out next to each other */
+    uint32_t unitset[TM_PIPE_INT_EITHER + 1];
     uint32_t pipe_ii[TM_PIPE_COUNT];   /* per pipe: its issue interval (0 given: 1) */
     tm_hent *heap;                  /* CUs by (next_time, index) */
     uint64_t wg_next, age, end;
@@ -413,6 +422,18 @@ static inline uint32_t pick_unit(const tm_model *m, const uint64_t *f, tm_pipe p
         if (f[u] < f[best])
             best = u;
     return best;
+}
+
+/* The unit an integer add of an int-either set (f: its units, n of them,
+ * the alternate's first) takes when it issues at t: the first free at t in
+ * that order, else b (the earliest free, the first of a tie).  Any unit
+ * free at t serves it alike; the order leaves int to what only int runs. */
+static inline uint32_t either_unit(const uint64_t *f, uint32_t n, uint32_t b, uint64_t t)
+{
+    for (uint32_t u = 0; u < n; u++)
+        if (f[u] <= t)
+            return u;
+    return b;
 }
 
 /* When pipe p, started at s for `passes`, takes its next instruction. */

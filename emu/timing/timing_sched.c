@@ -52,6 +52,8 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint32_t pos, tm_smask *q, uint64_t
         __builtin_prefetch(&th->pcs[th->cur + 16]);   /* as set_ti */
     th->next_issue = T + 1;
     uint64_t s = max64(T, pipe);
+    if (ti->int_either)
+        b = either_unit(f, ti->unitset >> 16, b, s);
     f[b] = s + ti->occ;
     uint64_t done = s + ti->lat;
     write_dst(th, ti, done, false);
@@ -146,7 +148,8 @@ static inline void sm_refresh(tm_smask *q, uint64_t T)
     q->lmin = lo;
 }
 
-/* Earliest free unit of pipe p (TM_PIPE_COUNT: none, free at 0). */
+/* Earliest free unit of pipe p (TM_PIPE_COUNT: none, free at 0;
+ * TM_PIPE_INT_EITHER: int's or its alternate's). */
 static inline uint64_t sm_pipe_free(const tm_model *m, const tm_smask *q, uint32_t p)
 {
     return p == TM_PIPE_COUNT ? 0 : units_free(q->eu, m->unitset[p]);
@@ -225,7 +228,7 @@ void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n)
     q->ready = TO_END(q->ready);
     /* a mask without bits from rank i up stays as it is (most pipes'
      * lists are empty) */
-    for (uint32_t p = 0; p <= TM_PIPE_COUNT; p++)
+    for (uint32_t p = 0; p <= TM_PIPE_INT_EITHER; p++)
         if (q->pm[p] & ~low)
             q->pm[p] = TO_END(q->pm[p]);
 #undef TO_END

@@ -26,7 +26,8 @@
     X(VOTE,    "vote",           "6",  "1", "16", "1") \
     X(SEND,    "send",           "2",  "1", "16", "1") \
     X(BRANCH,  "branch",         "4",  "1", "64", "1") \
-    X(SYNC,    "sync",           "2",  "1", "64", "1")
+    X(SYNC,    "sync",           "2",  "1", "64", "1") \
+    X(INT_MAD, "int_mad",        "4",  "1", "8",  "1")
 
 typedef enum tm_pipe {
 #define X(E, n, lat, ii, width, units) TM_PIPE_##E,
@@ -34,6 +35,18 @@ typedef enum tm_pipe {
 #undef X
     TM_PIPE_COUNT
 } tm_pipe;
+
+/* Whether `int_mad` is the alternate of `int` (key pipes.int_mad.alternate_of):
+ * integer multiply and multiply-add issue to int_mad, an integer add or
+ * subtract to int or int_mad; none: all of them on `int`, int_mad unused.
+ * docs/timing-model.md, "Integer pipes". */
+#define TM_INT_ALTERNATES(X) X(NONE, "none") X(INT_MAD, "int")
+
+typedef enum tm_int_alternate {
+#define X(E, n) TM_INT_ALT_##E,
+    TM_INT_ALTERNATES(X)
+#undef X
+} tm_int_alternate;
 
 /* Warp / thread scheduler policies (ENUM key scheduler.policy). */
 #define TM_POLICIES(X) X(RR, "round_robin") X(OLDEST, "oldest_first") X(GTO, "greedy_oldest")
@@ -60,6 +73,7 @@ typedef struct tm_cache_cfg {
 
 typedef struct emu_timing_cfg {
     tm_pipe_cfg pipe[TM_PIPE_COUNT];
+    uint8_t int_alternate;      /* TM_INT_ALTERNATES index: int_mad beside int */
     uint32_t eus_per_cu;        /* execution units (EU / XVE / SMSP) per compute unit */
     /* scheduler */
     uint8_t policy;             /* TM_POLICIES index */

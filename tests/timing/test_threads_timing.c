@@ -147,13 +147,18 @@ static void same_on_threads(const isa_kernel *k, const emu_config *cfg, uint32_t
     free(out);
 }
 
-static void check_config(const char *name, uint32_t n, uint32_t local, uint32_t width)
+static void check_config_policy(const char *name, uint32_t n, uint32_t local, uint32_t width,
+                                const char *policy)
 {
     emu_config cfg;
     isa_diags d;
     memset(&d, 0, sizeof d);
     assert_int_equal(emu_config_load_bundled(name, &cfg, &d), 0);
     isa_diags_free(&d);
+    if (policy) {
+        char err[256];
+        assert_int_equal(emu_config_set(&cfg, "scheduler.policy", policy, err, sizeof err), 0);
+    }
     isa_kernel k;
     assemble(mix_src, &k);
     uint32_t *out1 = calloc(n, 4);
@@ -166,6 +171,11 @@ static void check_config(const char *name, uint32_t n, uint32_t local, uint32_t 
     sgemu_stats_free(&one);
     free(out1);
     isa_kernel_free(&k);
+}
+
+static void check_config(const char *name, uint32_t n, uint32_t local, uint32_t width)
+{
+    check_config_policy(name, n, local, width, NULL);
 }
 
 static void default_config(void **state)
@@ -184,6 +194,14 @@ static void h100_many_units(void **state)
 {
     (void)state;
     check_config("nvidia-h100", 64 * 140, 64, 32);
+}
+
+/* nvidia-h100's integer adds on int or int_mad through oldest_first's
+ * wait lists (one list for the pair) */
+static void h100_oldest_first(void **state)
+{
+    (void)state;
+    check_config_policy("nvidia-h100", 64 * 140, 64, 32, "oldest_first");
 }
 
 static void round_robin_one_unit(void **state)
@@ -353,6 +371,7 @@ int main(void)
         cmocka_unit_test(default_config),
         cmocka_unit_test(xe_hpg_sixteen_wide),
         cmocka_unit_test(h100_many_units),
+        cmocka_unit_test(h100_oldest_first),
         cmocka_unit_test(round_robin_one_unit),
         cmocka_unit_test(launcher_and_arguments),
         cmocka_unit_test(barrier_then_store),

@@ -106,6 +106,68 @@ static void test_dependent_chain(void **state)
     assert_int_equal(run_cycles(src, 8, 8, 8, NULL), 15);
 }
 
+/* One subgroup of 8 (one pass) on test-simple with pipes.int and
+ * pipes.int_mad at latency 4, interval 2, one unit each, int_mad the
+ * alternate of int when `alt` (docs/timing-model.md, "Integer pipes"). */
+static uint64_t int_pipes_cycles(const char *body, bool alt)
+{
+    isa_kernel k;
+    emu_config cfg;
+    char src[512];
+    snprintf(src, sizeof src, ".kernel i\n.arg out global u32\n%sret\n", body);
+    load(src, &k, &cfg);
+    char err[256];
+    static const char *const keys[][2] = {
+        { "pipes.int.interval", "2" }, { "pipes.int_mad.interval", "2" },
+        { "pipes.int_mad.latency", "4" }, { "pipes.int_mad.width", "8" },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_int_equal(emu_config_set(&cfg, keys[i][0], keys[i][1], err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "pipes.int_mad.alternate_of", alt ? "int" : "none",
+                                    err, sizeof err), 0);
+    uint32_t buf[8] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 8 }, .local = { 8 }, .local_given = true,
+                       .sg_width = 8, .timing = true };
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* Integer ALU and FMA-side pipes, independent instructions of one thread
+ * (sources never written: ready at 0; ret: branch pipe, latency 4).
+ * xor, xor, xor: int alone: 0 (int to 2, -> 4), 2 (-> 6), 4 (-> 8); ret
+ *   5 -> 9, with or without the alternate.
+ * xor, mul, xor, mul: int_mad takes the muls: 0 (int to 2), 1 (int_mad to
+ *   3), 2 (int to 4), 3 (int_mad to 5, -> 7); ret 4 -> 8.  Without the
+ *   alternate all four on int: 0, 2, 4, 6 (-> 10); ret 7 -> 11.
+ * add, add, add, xor: an add takes the first unit free at its issue,
+ *   int_mad before int: 0 (int_mad to 2), 1 (int to 3), 2 (int_mad to 4),
+ *   xor 3 (int free at 3, to 5, -> 7); ret 4 -> 8.  (With int first: the
+ *   xor would wait for int to 4, ret 5 -> 9.)
+ * xor, mul, add (reads the mul), xor: xor 0 (int to 2), mul 1 (int_mad to
+ *   3, -> 5), add 5: both free; int_mad first (to 7, -> 9), so the xor
+ *   issues at 6 on int (-> 10); ret 7 -> 11.  (The earliest-freed unit,
+ *   int, would have made the xor wait to 7: ret 8 -> 12.) */
+static void test_int_alternate_pipe(void **state)
+{
+    (void)state;
+    const char *xors = "xor.u32 r1, r0, 1\nxor.u32 r2, r0, 2\nxor.u32 r3, r0, 3\n";
+    const char *xor_mul = "xor.u32 r1, r0, 1\nmul.u32 r2, r0, 3\n"
+                          "xor.u32 r3, r0, 3\nmul.u32 r4, r0, 5\n";
+    const char *adds = "add.u32 r1, r0, 1\nadd.u32 r2, r0, 2\n"
+                       "add.u32 r3, r0, 3\nxor.u32 r4, r0, 4\n";
+    const char *after = "xor.u32 r1, r0, 1\nmul.u32 r2, r0, 3\n"
+                        "add.u32 r3, r2, 1\nxor.u32 r4, r0, 4\n";
+    assert_int_equal(int_pipes_cycles(xors, true), 9);
+    assert_int_equal(int_pipes_cycles(xors, false), 9);
+    assert_int_equal(int_pipes_cycles(xor_mul, true), 8);
+    assert_int_equal(int_pipes_cycles(xor_mul, false), 11);
+    assert_int_equal(int_pipes_cycles(adds, true), 8);
+    assert_int_equal(int_pipes_cycles(after, true), 11);
+}
+
 /* SIMD32 on 8-wide pipes: 4 passes.  mov at 0 -> 0 + 2 + 3 = 5; add waits
  * for r0: 5 -> 5 + 4 + 3 = 12; ret at 6 -> 10.  Total 12. */
 static void test_simd32_on_simd8(void **state)
@@ -935,6 +997,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dependent_chain),
+        cmocka_unit_test(test_int_alternate_pipe),
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_scheduler_policies),
