@@ -80,15 +80,16 @@ print_phases() {
     echo "  total          $SECONDS s"
 }
 
-# The register allocator's A/B corpus reruns (suite regalloc-ab) compare outputs
-# only; the sanitizers already see the allocator through every other test.
+# The register allocator's A/B corpus reruns (suite regalloc-ab) and the
+# pressure report over the corpus (suite corpus) compare outputs only; the
+# sanitizers already see the allocator through every other test.
 # gen-diff's compile cache is the plain build's: its entries do not depend
 # on the build (tests/gen/compile_cache.c), so the compiles are not repeated.
 asan_tests() {
     SGEMU_GEN_CACHE="$PWD/build/tests/gen/compile-cache" \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         meson test -C build-asan --print-errorlogs --num-processes "$(nproc)" --timeout-multiplier 4 \
-        --no-suite regalloc-ab
+        --no-suite regalloc-ab --no-suite corpus
 }
 
 test_all() {
