@@ -45,17 +45,6 @@ tm_pipe tm_int_alternate_pipe(const emu_timing_cfg *tc)
     }
 }
 
-/* Which side an integer ALU opcode runs on when `int` has an alternate
- * (docs/timing-model.md, "Integer pipes"): multiply and multiply-add on
- * the alternate, add and subtract on either, the rest (logic, shifts,
- * compares, selects, min/max, bit counts) on `int` alone. */
-enum { INT_SIDE_ALU, INT_SIDE_ALTERNATE, INT_SIDE_EITHER };
-static const uint8_t int_side[ISA_OP_COUNT] = {
-    [ISA_OP_MUL] = INT_SIDE_ALTERNATE, [ISA_OP_MUL_HI] = INT_SIDE_ALTERNATE,
-    [ISA_OP_MAD] = INT_SIDE_ALTERNATE,
-    [ISA_OP_ADD] = INT_SIDE_EITHER, [ISA_OP_SUB] = INT_SIDE_EITHER,
-};
-
 tm_pipe tm_uop_pipe(const coll_uop *u)
 {
     if (u->kind >= COLL_UOP_COUNT)
@@ -130,10 +119,13 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
         case ISA_PIPE_ALU:
             ti->kind = TM_K_ALU;
             ti->pipe = alu_pipe(in->type);
+            /* where int has an alternate (docs/timing-model.md, "Integer
+             * pipes"): multiplies there, adds on either, the rest (logic,
+             * shifts, compares, selects, min/max, bit counts) on int */
             if (ti->pipe == TM_PIPE_INT && tm_int_alternate_pipe(tc) != TM_PIPE_COUNT) {
-                if (int_side[in->op] == INT_SIDE_ALTERNATE)
+                if (isa_op_imul(in->op))
                     ti->pipe = tm_int_alternate_pipe(tc);
-                ti->int_either = int_side[in->op] == INT_SIDE_EITHER;
+                ti->int_either = isa_op_iadd(in->op);
             }
             break;
         case ISA_PIPE_TRANS: ti->kind = TM_K_ALU; ti->pipe = TM_PIPE_TRANS; break;

@@ -24,7 +24,7 @@ typedef struct tm_inst {
     uint8_t space;        /* memory: isa_space */
     uint8_t nsrc;
     uint8_t has_pipe;     /* issue waits for a free unit of `pipe` */
-    uint8_t int_either;   /* an integer add: `int` or its alternate (pipes.int.alternate),
+    uint8_t int_either;   /* an integer add: `int` or its alternate (pipes.int_mad.alternate_of),
                            * whichever frees first */
     uint8_t fills, spills; /* spilled source / destination registers (GRF overflow) */
     uint8_t store;        /* memory: writes */
@@ -68,7 +68,7 @@ const char *tm_inst_name(const tm_launch *L, uint32_t pc);
 uint32_t tm_inst_line(const tm_launch *L, uint32_t pc);
 /* Pipe of a micro-op and its passes over `lanes`. */
 tm_pipe tm_uop_pipe(const coll_uop *u);
-/* The pipe pipes.int.alternate names (TM_PIPE_COUNT: none). */
+/* int's alternate pipe, pipes.int_mad.alternate_of (TM_PIPE_COUNT: none). */
 tm_pipe tm_int_alternate_pipe(const emu_timing_cfg *tc);
 /* Whether a micro-op of `kind` after one of the same kind starts with it
  * (uops.def's start column: BATCH) rather than after its result. */
@@ -200,7 +200,7 @@ enum { TH_FREE, TH_RUN, TH_BLOCKED, TH_DONE };
 /* Per scheduler wait lists: a mask per pipe and one for "none". */
 #define TM_PIPE_SLOTS 16
 /* The wait list of integer adds that take `int` or its alternate
- * (pipes.int.alternate), after the one of no pipe (TM_PIPE_COUNT). */
+ * (pipes.int_mad.alternate_of), after the one of no pipe (TM_PIPE_COUNT). */
 #define TM_PIPE_INT_EITHER (TM_PIPE_COUNT + 1)
 _Static_assert(TM_PIPE_SLOTS >= TM_PIPE_INT_EITHER + 1, "a wait list per pipe, none, int-either");
 

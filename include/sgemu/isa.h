@@ -175,6 +175,11 @@ typedef enum isa_scope {
 #define ISA_OPF_ARITH   (1u << 3) /* arithmetic: takes a rounding modifier */
 #define ISA_OPF_MATH    (1u << 4) /* an elementary function lanes/math.c computes
                                      with the C library */
+#define ISA_OPF_IMUL    (1u << 5) /* on integers, a multiply(-add): the timing model
+                                     runs it on int's alternate pipe where the
+                                     config names one (pipes.int_mad.alternate_of) */
+#define ISA_OPF_IADD    (1u << 6) /* on integers, an add or subtract: either integer
+                                     pipe where int has an alternate */
 
 typedef struct isa_op_info {
     const char *mnemonic;
@@ -199,6 +204,8 @@ static inline bool isa_op_pure(unsigned op) { return isa_ops[op].flags & ISA_OPF
 static inline bool isa_op_wg_sync(unsigned op) { return isa_ops[op].flags & ISA_OPF_WG_SYNC; }
 static inline bool isa_op_arith(unsigned op) { return isa_ops[op].flags & ISA_OPF_ARITH; }
 static inline bool isa_op_math(unsigned op) { return isa_ops[op].flags & ISA_OPF_MATH; }
+static inline bool isa_op_imul(unsigned op) { return isa_ops[op].flags & ISA_OPF_IMUL; }
+static inline bool isa_op_iadd(unsigned op) { return isa_ops[op].flags & ISA_OPF_IADD; }
 /* Block I/O (execution class BLOCK): collectives/block_io.c */
 static inline bool isa_op_block_io(unsigned op) { return isa_ops[op].pipe == ISA_PIPE_BLOCK; }
 /* Runs lane by lane, each lane's result from that lane's sources (the

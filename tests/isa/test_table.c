@@ -44,7 +44,8 @@ static void test_rows(void **st)
  * collectives and block I/O, work-group synchronising rows are the work-group
  * scoped ones among those and the barrier, a pure row computes lane by lane
  * and writes a register or predicate, the elementary functions are timed on
- * the transcendental pipe.  A row given the wrong flag fails here. */
+ * the transcendental pipe, the integer multiply and add flags mark the ALU
+ * rows of those families.  A row given the wrong flag fails here. */
 static void test_flags(void **st)
 {
     (void)st;
@@ -53,7 +54,8 @@ static void test_flags(void **st)
         const isa_op_info *oi = &isa_ops[op];
         const bool coll = oi->pipe == ISA_PIPE_COLL || oi->pipe == ISA_PIPE_BLOCK;
         assert_int_equal(oi->flags & ~(uint32_t)(ISA_OPF_XLANE | ISA_OPF_PURE | ISA_OPF_WG_SYNC |
-                                                 ISA_OPF_ARITH | ISA_OPF_MATH), 0);
+                                                 ISA_OPF_ARITH | ISA_OPF_MATH | ISA_OPF_IMUL |
+                                                 ISA_OPF_IADD), 0);
         assert_int_equal(isa_op_cross_lane((unsigned)op), coll);
         assert_int_equal(isa_op_wg_sync((unsigned)op),
                          oi->scope == ISA_SCOPE_WG && (coll || oi->pipe == ISA_PIPE_SYNC));
@@ -68,6 +70,14 @@ static void test_flags(void **st)
             assert_true(oi->pipe == ISA_PIPE_ALU || oi->pipe == ISA_PIPE_TRANS);
         if (isa_op_math((unsigned)op))
             assert_true(isa_op_arith((unsigned)op) && oi->pipe == ISA_PIPE_TRANS);
+        /* the integer datapath flags: exactly the lane-wise multiplies
+         * (mul, mul_hi, mad) and the adds (add, sub); fma is float only */
+        const bool alu = oi->pipe == ISA_PIPE_ALU;
+        assert_int_equal(isa_op_imul((unsigned)op),
+                         alu && (oi->family == ISA_FAM_MUL || oi->family == ISA_FAM_MUL_HI ||
+                                 oi->family == ISA_FAM_MAD));
+        assert_int_equal(isa_op_iadd((unsigned)op),
+                         alu && (oi->family == ISA_FAM_ADD || oi->family == ISA_FAM_SUB));
         xlane += coll;
         sync += isa_op_wg_sync((unsigned)op);
     }
