@@ -477,6 +477,21 @@ static uint64_t range_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t lo, ui
 static uint64_t strided_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t a0, uint64_t d,
                                uint32_t n, uint64_t span, bool store);
 
+/* Adds v to the distinct values set[0..*n) unless it is there already;
+ * *top is the largest so far, and a value above it is new without a
+ * search (addresses mostly ascend).  Whether v was added. */
+static inline bool distinct_add(uint64_t *set, uint32_t *n, uint64_t *top, uint64_t v)
+{
+    if (*n && v <= *top)
+        for (uint32_t j = 0; j < *n; j++)
+            if (set[j] == v)
+                return false;
+    set[(*n)++] = v;
+    if (v > *top)
+        *top = v;
+    return true;
+}
+
 /* tm_mem_global without the engine's form: the lines found from the
  * lanes' addresses (not inlined: its frame of line lists stays out of
  * the strided path). */
@@ -530,16 +545,7 @@ global_lanes(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr, uint32_t 
             if (ln == prev)
                 continue;
             prev = ln;
-            if (nl && ln <= top) {
-                uint32_t j = 0;
-                while (j < nl && lines[j] != ln)
-                    j++;
-                if (j < nl)
-                    continue;
-            }
-            lines[nl++] = ln;
-            if (ln > top)
-                top = ln;
+            distinct_add(lines, &nl, &top, ln);
         }
     }
     /* same-address atomics serialise at the atomic unit (per line, below,
@@ -645,16 +651,8 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
         const uint64_t bm = nb - 1;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t w = addr[i] >> bsh;
-            if (nw && w <= top) {
-                uint32_t j = 0;
-                while (j < nw && words[j] != w)
-                    j++;
-                if (j < nw)
-                    continue;
-            }
-            words[nw++] = w;
-            if (w > top)
-                top = w;
+            if (!distinct_add(words, &nw, &top, w))
+                continue;
             uint32_t c = ++cnt[w & bm];
             if (c > degree)
                 degree = c;
@@ -662,17 +660,7 @@ uint64_t tm_mem_local(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr,
     } else {
         for (uint32_t i = 0; i < n; i++) {
             for (uint32_t k = 0; k < per && nw < 256; k++) {
-                uint64_t w = addr[i] / bb + k;
-                if (nw && w <= top) {
-                    uint32_t j = 0;
-                    while (j < nw && words[j] != w)
-                        j++;
-                    if (j < nw)
-                        continue;
-                }
-                words[nw++] = w;
-                if (w > top)
-                    top = w;
+                distinct_add(words, &nw, &top, addr[i] / bb + k);
             }
         }
         if (nb <= 64) {
