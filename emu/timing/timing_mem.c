@@ -484,6 +484,7 @@ static inline bool distinct_add(uint64_t *set, uint32_t *n, uint64_t *top, uint6
 {
     if (*n && v <= *top)
         for (uint32_t j = 0; j < *n; j++)
+            // cppcheck-suppress uninitvar ; set[0..*n) are the values added before
             if (set[j] == v)
                 return false;
     set[(*n)++] = v;
