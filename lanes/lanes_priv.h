@@ -63,18 +63,13 @@ static inline float lp_h2f(uint64_t v)
 {
     const uint32_t h = (uint32_t)v & 0xffffu;
     const uint32_t em = h & 0x7fffu;
-    const float sub = (float)(int32_t)em * 0x1p-24f;
-    uint32_t sb;
-    memcpy(&sb, &sub, sizeof sb);
+    const uint32_t sb = (uint32_t)lp_f32_bits((float)(int32_t)em * 0x1p-24f);
     const uint32_t naninf = (em << 13) | 0x7f800000u |
                             (em > 0x7c00u ? 0x00400000u : 0);
     const uint32_t bits = em < 0x400u ? sb
                         : em >= 0x7c00u ? naninf
                         : (em << 13) + ((uint32_t)(127 - 15) << 23);
-    const uint32_t u = bits | ((h & 0x8000u) << 16);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
+    return lp_f32(bits | ((h & 0x8000u) << 16));
 }
 
 /* A float rounded to nearest even into binary16 bits, the result
@@ -88,15 +83,9 @@ static inline float lp_h2f(uint64_t v)
  * payload bits kept. */
 static inline uint16_t lp_f2h(float f)
 {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
+    const uint32_t u = (uint32_t)lp_f32_bits(f);
     const uint32_t a = u & 0x7fffffffu;
-    float af, s;
-    memcpy(&af, &a, sizeof af);
-    s = af + 0.5f;
-    uint32_t sb;
-    memcpy(&sb, &s, sizeof sb);
-    const uint32_t sub = sb - 0x3f000000u;
+    const uint32_t sub = (uint32_t)lp_f32_bits(lp_f32(a) + 0.5f) - 0x3f000000u;
     const uint32_t norm = (a + 0xfffu + ((a >> 13) & 1u) -
                            ((uint32_t)(127 - 15) << 23)) >> 13;
     const uint32_t h = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu)
@@ -117,16 +106,12 @@ static inline uint16_t lp_fma_h(float a, float b, float c)
     const float s = p + c;
     const float bb = s - p;
     const float err = (p - (s - bb)) + (c - bb);
-    uint32_t u;
-    memcpy(&u, &s, sizeof u);
+    const uint32_t u = (uint32_t)lp_f32_bits(s);
     /* err is NaN for infinite or NaN s: those are left as they are */
     const bool inexact = err != 0 && err == err;
     const uint32_t away = (err < 0) != (s < 0);    /* s rounded up in magnitude */
     const uint32_t odd = (u - away) | 1u;
-    u = inexact ? odd : u;
-    float r;
-    memcpy(&r, &u, sizeof r);
-    return lp_f2h(r);
+    return lp_f2h(lp_f32(inexact ? odd : u));
 }
 
 static inline double lp_f16(uint64_t v)
