@@ -9,6 +9,7 @@
  * is the allocator's demand, its peaks name the values live there, and
  * asking for it changes nothing in the allocation. */
 #include "sgemu.h"
+#include "ra_kernels.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -111,19 +112,7 @@ static const isa_ra_live_value *find(const isa_ra_pressure *pr, uint32_t i, uint
  * peak 20 at 6 (out: r0 r2 r3 r5 r6) and 7 (in: the same five).
  * At W = 16 the uniform bytes count ceil(sum / 16) = 1 wherever any is
  * live: 4, 4+1, 4+1, 8+1, 8+1, 8+1, 8+1, 8+1 (in), 8+1, 8+1 (in), 1+4. */
-static const char uniform_values[] =
-    ".kernel uni\n.regalloc\n.arg out global u32\n.arg in global u32\n"
-    "    mov.u32 r0, %global_id.x\n"
-    "    mov.u32 r1, %group_id.x\n"
-    "    mul.u32 r2, r1, 3\n"
-    "    ld.global.u32 r3, [%in + r0*4]\n"
-    "    sub_group_reduce_add.u32 r4, r3\n"
-    "    add.u32 r5, r4, r2\n"
-    "    ld.global.u32 r6, [%in + r2*4]\n"
-    "    add.u32 r7, r3, r6\n"
-    "    add.u32 r8, r7, r5\n"
-    "    st.global.u32 [%out + r0*4], r8\n"
-    "    st.global.u32 [%out + r2*4], r5\n";
+/* uniform_values: ra_kernels.h */
 
 static void test_uniform_per_lane(void **state)
 {

@@ -9,6 +9,7 @@
  * as the unallocated one at every width. */
 #include "sgemu.h"
 #include "test_args.h"
+#include "ra_kernels.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -686,19 +687,7 @@ static void test_shuffle_results_not_pinned(void **state)
  * lanes that skipped it keep 0, so r2 is not uniform and the demand at
  * W = 16 stays 9.  A store of uniform data alone: into it r1u r2u, 8 bytes
  * per lane without a width; at W = 16, 1 + the payload's 4. */
-static const char uniform_values[] =
-    ".kernel uni\n.regalloc\n.arg out global u32\n.arg in global u32\n"
-    "    mov.u32 r0, %global_id.x\n"
-    "    mov.u32 r1, %group_id.x\n"
-    "    mul.u32 r2, r1, 3\n"
-    "    ld.global.u32 r3, [%in + r0*4]\n"
-    "    sub_group_reduce_add.u32 r4, r3\n"
-    "    add.u32 r5, r4, r2\n"
-    "    ld.global.u32 r6, [%in + r2*4]\n"
-    "    add.u32 r7, r3, r6\n"
-    "    add.u32 r8, r7, r5\n"
-    "    st.global.u32 [%out + r0*4], r8\n"
-    "    st.global.u32 [%out + r2*4], r5\n";
+/* uniform_values: ra_kernels.h */
 
 static const char uniform_store[] =
     ".kernel unist\n.regalloc\n.arg out global u32\n"
