@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Find `prog` in $PATH; its path goes to buf (n bytes) when buf is given. */
@@ -193,11 +194,19 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
     /* the front end's options: the precompiled header is built with them */
     const char *front[100];
     int nf = 0;
-    bool std_given = false;
-    for (int i = 0; i < nopts; i++)
+    bool std_given = false, cxx = false;
+    for (int i = 0; i < nopts; i++) {
         std_given |= !strncmp(opts[i], "-cl-std=", 8);
+        cxx |= !strncasecmp(opts[i], "-cl-std=clc++", 13);
+    }
     if (!std_given)
         front[nf++] = "-cl-std=CL2.0";
+    /* A plain `inline` function is a definition of the program, as
+     * Intel's and PoCL's compilers take it: under C99's rule clang-14
+     * emits none, so a call it does not inline (a large body, or any at
+     * -cl-opt-disable) would name a function no module defines. */
+    if (!cxx)
+        front[nf++] = "-fgnu89-inline";
     front[nf++] = "-target";
     front[nf++] = "spir64";
     front[nf++] = "-cl-kernel-arg-info";

@@ -9,7 +9,8 @@
  * instructions; a cluster size that is no constant power of two is a
  * translation error; __OPENCL_VERSION__ is the device's; half needs no
  * pragma; a call of a
- * function declared but not defined names it; a list of kernels too
+ * function declared but not defined names it; a plain inline function is
+ * defined; a list of kernels too
  * long for a message names whole kernels. */
 #include "kernel_harness.h"
 
@@ -295,6 +296,23 @@ static void test_undefined_function(void **state)
     cli_result_free(&r);
 }
 
+/* A plain (not static) `inline` function is defined by the program, as
+ * Intel's and PoCL's compilers take it: called where clang does not
+ * inline it (-cl-opt-disable), the kernel runs instead of failing with
+ * "declared but not defined". */
+static void test_plain_inline(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "inline int tri(int n)\n{\n    int s = 0;\n"
+        "    for (int i = 1; i <= n; i++)\n        s += i;\n    return s;\n}\n"
+        "kernel void inl(global int *o)\n{\n    o[get_global_id(0)] = tri(20) + 1;\n}\n";
+    cli_put("inl.cl", src, sizeof src - 1);
+    assert_int_equal(stored_value("inl", "-cl-opt-disable"), 211);
+    assert_int_equal(stored_value("inl", "-cl-opt-disable -cl-std=CL1.2"), 211);
+    assert_int_equal(stored_value("inl", ""), 211);
+}
+
 /* An unrolled loop of 1500 steps, four values each: more value registers
  * than a kernel may run with (ISA_MAX_REGS), which allocation brings
  * down; the result is the host's own loop. */
@@ -377,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_device_version_macro),
         cmocka_unit_test(test_half_without_pragma),
         cmocka_unit_test(test_undefined_function),
+        cmocka_unit_test(test_plain_inline),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
     };
