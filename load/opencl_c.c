@@ -259,9 +259,14 @@ static int clang_to_bc(const char *path, const char *const *opts, int nopts, boo
             level = opts[i];
     /* the optimised text goes to bc for a moment, the text without
      * freeze back to ll, and its bitcode to bc */
+    /* -replexitval=never: IndVarSimplify would replace a loop's exit
+     * value by its closed form, and SCEV computes the closed form of a
+     * sum of the induction variable (`s += i`) in a type a bit wider than
+     * the sum's (i33 for an int), whatever the data layout says */
     const char *opt[20] = { "clang-14", "-target", "spir64", level, "-fno-vectorize",
-                            "-fno-slp-vectorize", "-emit-llvm", "-S", ll, "-o", bc };
-    int n = 11;
+                            "-fno-slp-vectorize", "-mllvm", "-replexitval=never", "-emit-llvm",
+                            "-S", ll, "-o", bc };
+    int n = 13;
     for (const char *const *m = keep_group_ops; *m; m++)
         opt[n++] = *m;
     opt[n] = NULL;

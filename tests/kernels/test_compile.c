@@ -10,7 +10,7 @@
  * translation error; __OPENCL_VERSION__ is the device's; half needs no
  * pragma; a call of a
  * function declared but not defined names it; a plain inline function is
- * defined; a list of kernels too
+ * defined; a loop summing its index compiles; a list of kernels too
  * long for a message names whole kernels. */
 #include "kernel_harness.h"
 
@@ -313,6 +313,20 @@ static void test_plain_inline(void **state)
     assert_int_equal(stored_value("inl", ""), 211);
 }
 
+/* A loop summing its own index (`s += i`, n from the buffer): -O2
+ * replaces its exit value by the closed form n(n-1)/2 computed in 33 bits,
+ * which llvm-spirv-14 rejects; the second compile keeps the loop. */
+static void test_sum_of_index(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "int tri(int n)\n{\n    int s = 0;\n"
+        "    for (int i = 1; i <= n; i++)\n        s += i;\n    return s;\n}\n"
+        "kernel void sum_index(global int *o)\n{\n    o[0] = tri(o[0] + 20);\n}\n";
+    cli_put("sum_index.cl", src, sizeof src - 1);
+    assert_int_equal(stored_value("sum_index", ""), 210);
+}
+
 /* An unrolled loop of 1500 steps, four values each: more value registers
  * than a kernel may run with (ISA_MAX_REGS), which allocation brings
  * down; the result is the host's own loop. */
@@ -396,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_half_without_pragma),
         cmocka_unit_test(test_undefined_function),
         cmocka_unit_test(test_plain_inline),
+        cmocka_unit_test(test_sum_of_index),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
     };
