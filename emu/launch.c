@@ -248,8 +248,12 @@ static int bind_args(emu_run *run)
         case ISA_ARG_GLOBAL:
         case ISA_ARG_CONSTANT: run->arg_values[i] = emu_buffer_base(i); break;
         case ISA_ARG_LOCAL:
-            if (v->bytes > UINT32_MAX - local - 16)
+            if (v->bytes > UINT32_MAX - local - 256)
                 return user_error(run->fault, "local argument '%s' is too large", a->name);
+            if (a->align_log2 > 4) {      /* elements aligned wider than 16 bytes */
+                const uint32_t al = 1u << a->align_log2;
+                local = (local + al - 1) & ~(al - 1);
+            }
             run->local_arg_offset[i] = local;
             run->arg_values[i] = local;
             local = (uint32_t)((local + v->bytes + 15) & ~(size_t)15);
@@ -583,12 +587,15 @@ static void free_program_data(prog_data *pd)
 /* Bind .const_data read-only (the kernel's own bytes, or a patched copy when
  * .data_reloc entries point from it) and .global_data to a fresh copy of
  * its initial bytes: every launch starts from the same state and the
- * kernel's bytes are never written.  A caller that bound a buffer of at
+ * kernel's bytes are never written (unless `live`: the caller's buffer
+ * holds the program's variables from an earlier launch and is bound as
+ * it is, sgemu_launch.globals_live).  A caller that bound a buffer of at
  * least the block's size to the global block gets the copy made in it and
  * sees the final bytes after the run (`sgemu run --out VAR`); otherwise the
  * engine owns the copy.  Relocations write block base + addend: the buffer
  * addresses bind_args gives the arguments (emu_buffer_base). */
-static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data *pd)
+static int bind_program_data(const isa_kernel *k, sgemu_argval **args, bool live,
+                             prog_data *pd)
 {
     memset(pd, 0, sizeof *pd);
     bool has_c = k->const_arg && k->const_arg <= k->narg;
@@ -625,13 +632,14 @@ static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data
         sgemu_argval *gv = &pd->own[k->global_arg - 1];
         uint8_t *dst = gv->kind == SGEMU_VAL_BUFFER && gv->data && gv->bytes >= k->global_bytes
                      ? gv->data : NULL;
+        live = live && dst;
         if (!dst && !(dst = pd->gcopy = malloc(k->global_bytes ? k->global_bytes : 1)))
             goto fail;
         memset(gv, 0, sizeof *gv);
         gv->kind = SGEMU_VAL_BUFFER;
         gv->data = dst;
         gv->bytes = k->global_bytes;
-        if (k->global_bytes)
+        if (k->global_bytes && !live)
             memcpy(dst, k->global_data, k->global_bytes);
     }
     if (has_p) {
@@ -651,7 +659,7 @@ static int bind_program_data(const isa_kernel *k, sgemu_argval **args, prog_data
         sgemu_argval *hv = r->arg < k->narg ? &pd->own[r->arg] : NULL;
         /* isa_validate keeps only relocations inside their blocks */
         if (!hv || (r->arg != k->global_arg - 1 && r->arg != k->const_arg - 1) ||
-            (uint64_t)r->offset + 8 > hv->bytes)
+            (uint64_t)r->offset + 8 > hv->bytes || (live && r->arg == k->global_arg - 1))
             continue;
         uint64_t a = emu_buffer_base(r->target) + (uint64_t)r->addend;
         for (int b = 0; b < 8; b++)      /* sgemu memory is little-endian */
@@ -710,7 +718,7 @@ static int run_launch(const isa_kernel *k, const emu_config *cfg,
     /* .const_data / .global_data: hidden arguments, bound in a copy of the
      * argument list (the caller's list stays as given) */
     prog_data pd;
-    if (bind_program_data(k, &args, &pd) != 0) {
+    if (bind_program_data(k, &args, launch->globals_live, &pd) != 0) {
         user_error(fault, "out of host memory setting up the run");
         return fault->code = SGEMU_EXIT_INTERNAL;
     }

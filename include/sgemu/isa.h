@@ -362,6 +362,8 @@ typedef struct isa_arg {
     uint8_t kind;          /* isa_arg_kind */
     uint8_t type;          /* element type (scalars and pointees) */
     uint8_t access;        /* images: 0 read_write, 1 read_only, 2 write_only */
+    uint8_t align_log2;    /* local pointers: log2 of the pointee's alignment
+                              (the engine aligns the block to at least 16) */
     uint32_t line;
     /* A vector or struct passed by value is a `constant` argument (kind
      * ISA_ARG_CONSTANT) whose bytes the user gives as a buffer, in the

@@ -259,6 +259,12 @@ typedef struct sgemu_launch {
      * finished ones (relaxed increments from any host thread) */
     _Atomic uint64_t *progress;
     uint32_t detect;                       /* SGEMU_DETECT_* bits (docs/cli.md) */
+    /* program-scope globals: true when the buffer bound to the kernel's
+     * .global_data argument already holds the program's variables (an
+     * earlier launch of the same program filled it): it is used as it is,
+     * without its initial bytes or relocations, so values persist from
+     * launch to launch as OpenCL C 2.0 asks.  false: the initial bytes. */
+    bool globals_live;
 } sgemu_launch;
 
 /* The opt-in detectors of sgemu_launch.detect; their reports go to the

@@ -2,7 +2,8 @@
  * `global int n = 1;`, `static global` locals): module-scope OpVariable
  * CrossWorkgroup.  Their initial bytes (zero where there is no initialiser)
  * go into the kernel's .global_data block, which the engine copies afresh at
- * every launch and binds to a hidden `global u8` argument appended after the
+ * every launch (unless the caller's block is live: the OpenCL platform
+ * keeps one per program) and binds to a hidden `global u8` argument appended after the
  * parameters (and after .const_data); each variable is an address
  * [%__spirv_globals + offset].
  *

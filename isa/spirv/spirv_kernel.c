@@ -261,8 +261,12 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
                 a->kind = ISA_ARG_GLOBAL;
             else if (t->sc == SpvStorageClassUniformConstant)
                 a->kind = ISA_ARG_CONSTANT;
-            else if (t->sc == SpvStorageClassWorkgroup)
+            else if (t->sc == SpvStorageClassWorkgroup) {
                 a->kind = ISA_ARG_LOCAL;
+                /* the block must be aligned as its element type (long16: 128) */
+                while (a->align_log2 < 7 && (1ull << a->align_log2) < pt->align)
+                    a->align_log2++;
+            }
             else {
                 spv_error(x, "parameter %u ('%s'): pointers to storage class %s are not supported",
                         n, a->name, spv_enum_name("StorageClass", t->sc) ?

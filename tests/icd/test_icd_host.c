@@ -453,6 +453,100 @@ static void test_struct_and_local_args(void **state)
     clReleaseMemObject(bo);
 }
 
+/* One int of a kernel that writes out[0..n): launched as a single work-item. */
+static void run_one(cl_program p, const char *name, cl_mem out)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t g = 1;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    clReleaseKernel(k);
+}
+
+static int read_int(cl_mem out)
+{
+    int v = 0;
+    CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL));
+    return v;
+}
+
+/* Program-scope variables (OpenCL C 2.0 and later) keep their values from
+ * one launch to the next and are shared by the program's kernels; a
+ * pointer variable set by one kernel is followed by another; building the
+ * program again starts from the initialisers. */
+static void test_program_globals(void **state)
+{
+    (void)state;
+    static const char *src =
+        "global int counter = 5;\n"
+        "global int arr[2] = { 10, 20 };\n"
+        "global int *p = &arr[0];\n"
+        "kernel void bump(global int *out) { static int calls; out[0] = counter++ + 100 * calls++; }\n"
+        "kernel void peek(global int *out) { out[0] = counter; }\n"
+        "kernel void aim(global int *out) { p = &arr[1]; out[0] = 0; }\n"
+        "kernel void deref(global int *out) { out[0] = *p; }\n";
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clBuildProgram(prog, 1, &device, "-cl-std=CL2.0", NULL, NULL));
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+    CL_OK(err);
+    run_one(prog, "bump", out);
+    assert_int_equal(read_int(out), 5);
+    run_one(prog, "bump", out);
+    assert_int_equal(read_int(out), 106);
+    run_one(prog, "peek", out);
+    assert_int_equal(read_int(out), 7);
+    run_one(prog, "deref", out);
+    assert_int_equal(read_int(out), 10);
+    run_one(prog, "aim", out);
+    run_one(prog, "deref", out);
+    assert_int_equal(read_int(out), 20);
+    CL_OK(clBuildProgram(prog, 1, &device, "-cl-std=CL2.0", NULL, NULL));
+    run_one(prog, "bump", out);
+    assert_int_equal(read_int(out), 5);
+    run_one(prog, "deref", out);
+    assert_int_equal(read_int(out), 10);
+    clReleaseMemObject(out);
+    clReleaseProgram(prog);
+}
+
+/* A local pointer argument is aligned as its element type, long16's 128
+ * bytes included, whatever comes before it. */
+static void test_local_arg_alignment(void **state)
+{
+    (void)state;
+    static const char *src =
+        "kernel void where(global ulong *out, local char *a, local long16 *b, local int *c) {\n"
+        "    out[0] = (ulong)a; out[1] = (ulong)b; out[2] = (ulong)c;\n"
+        "}\n";
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clBuildProgram(prog, 1, &device, "", NULL, NULL));
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_ulong), NULL, &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(prog, "where", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof out, &out));
+    CL_OK(clSetKernelArg(k, 1, 1, NULL));
+    CL_OK(clSetKernelArg(k, 2, 128, NULL));
+    CL_OK(clSetKernelArg(k, 3, 4, NULL));
+    size_t g = 1;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    cl_ulong got[3];
+    CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    assert_int_equal(got[1] % 128, 0);
+    assert_true(got[1] >= got[0] + 1);          /* the blocks do not overlap */
+    assert_true(got[2] >= got[1] + 128);
+    assert_int_equal(got[2] % 4, 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    clReleaseProgram(prog);
+}
+
 /* Offsets, non-uniform work-groups and the requested sub-group width. */
 static void test_offsets(void **state)
 {
@@ -1030,6 +1124,8 @@ int main(void)
         cmocka_unit_test(test_float_atomics),
         cmocka_unit_test(test_compile_with_headers),
         cmocka_unit_test(test_link_several),
+        cmocka_unit_test(test_program_globals),
+        cmocka_unit_test(test_local_arg_alignment),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -99,6 +99,17 @@ typedef struct icd_entry {
     bool args_unnamed;
 } icd_entry;
 
+/* A program's program-scope global variables on one device: one block
+ * that every launch of the program's kernels there binds, so values
+ * persist between launches and kernels (OpenCL C 2.0, 6.5.1 / 6.8).  The
+ * kernels of one module lay the block out alike (isa/spirv/spirv_globaldata.c). */
+typedef struct icd_globals {
+    struct icd_globals *next;
+    cl_device_id dev;
+    uint8_t *data;
+    uint32_t bytes;
+} icd_globals;
+
 struct _cl_program {
     icd_head h;
     cl_context ctx;
@@ -113,6 +124,7 @@ struct _cl_program {
     icd_entry *entries;
     char *kernel_names;             /* "a;b;c" */
     atomic_uint kernels;            /* kernel objects alive */
+    icd_globals *globals;           /* filled at each device's first launch */
 };
 
 /* One argument as clSetKernelArg gave it. */

@@ -108,21 +108,34 @@ static cl_int launch_run(icd_cmd *c)
         snprintf(record, sizeof record, "%s/%04u-%s.sgtrace", dir, launch_seq++, k->name);
         lc->L.record_path = record;
     }
-    uint8_t *globals = NULL;
-    if (k->global_arg) {     /* program-scope globals: sgemu_run fills the initial bytes */
+    if (k->global_arg) {     /* program-scope globals: the program's block on d */
+        cl_program p = lc->kernel->prog;
+        icd_globals *gb = p->globals;
+        while (gb && gb->dev != d)
+            gb = gb->next;
+        lc->L.globals_live = gb != NULL;   /* else sgemu_run fills the initial bytes */
+        if (!gb) {
+            gb = calloc(1, sizeof *gb);
+            if (!gb || !(gb->data = calloc(1, k->global_bytes ? k->global_bytes : 1))) {
+                free(gb);
+                return CL_OUT_OF_HOST_MEMORY;
+            }
+            gb->dev = d;
+            gb->bytes = k->global_bytes;
+            gb->next = p->globals;
+            p->globals = gb;
+        }
+        if (gb->bytes < k->global_bytes)
+            return CL_INVALID_OPERATION;    /* one module: the same layout everywhere */
         sgemu_argval *g = &lc->vals[k->global_arg - 1];
-        globals = calloc(1, k->global_bytes ? k->global_bytes : 1);
-        if (!globals)
-            return CL_OUT_OF_HOST_MEMORY;
         g->kind = SGEMU_VAL_BUFFER;
-        g->data = globals;
-        g->bytes = k->global_bytes;
+        g->data = gb->data;
+        g->bytes = gb->bytes;
     }
     sgemu_stats st;
     sgemu_fault fault;
     memset(&st, 0, sizeof st);
     int rc = sgemu_run(k, &d->cfg, &lc->L, lc->vals, &st, &fault);
-    free(globals);
     lc->L.record_path = NULL;
     /* printf output: on the program's stdout when the launch ends, so it is
      * there by the time its event completes (what came before a fault too) */

@@ -133,6 +133,12 @@ static void free_entries(cl_program p)
     p->nentry = 0;
     free(p->kernel_names);
     p->kernel_names = NULL;
+    while (p->globals) {        /* a new build starts from the initial values */
+        icd_globals *g = p->globals;
+        p->globals = g->next;
+        free(g->data);
+        free(g);
+    }
 }
 
 void icd_program_release(cl_program p)
