@@ -40,7 +40,15 @@ static const uint32_t spv_order[SGEMU_ORDER_COUNT] = {
     [SGEMU_ORDER_R] = SpvImageChannelOrderR,          /* CLK_R    0x10B0 */
     [SGEMU_ORDER_RG] = SpvImageChannelOrderRG,        /* CLK_RG   0x10B2 */
     [SGEMU_ORDER_RGBA] = SpvImageChannelOrderRGBA,    /* CLK_RGBA 0x10B5 */
+    [SGEMU_ORDER_BGRA] = SpvImageChannelOrderBGRA,    /* CLK_BGRA 0x10B6 */
 };
+
+/* Where channel c (0 red .. 3 alpha) of an element is stored: CL_BGRA
+ * keeps blue first and red third. */
+static uint32_t channel_slot(const sgemu_image *im, uint32_t c)
+{
+    return im->order == SGEMU_ORDER_BGRA && c < 3 ? 2 - c : c;
+}
 
 static const uint32_t spv_chtype[SGEMU_CHTYPE_COUNT] = {
     [SGEMU_CHTYPE_UNSIGNED_INT8] = SpvImageChannelDataTypeUnsignedInt8,    /* 0x10DA */
@@ -280,7 +288,7 @@ enum {
 };
 
 /* Texel (i, j) as four channels (missing channels 0, alpha 1); outside the
- * image (CLK_ADDRESS_CLAMP) the border colour: (0,0,0,0) for CL_RGBA,
+ * image (CLK_ADDRESS_CLAMP) the border colour: (0,0,0,0) for CL_RGBA and CL_BGRA,
  * (0,0,0,1) for CL_R and CL_RG. */
 static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t out[4])
 {
@@ -291,7 +299,7 @@ static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t
         if (in && c < nch)
             out[c] = channel_load((sgemu_channel_type)im->chtype,
                                   im->data + (size_t)j * im->pitch +
-                                  (size_t)i * im->elem_bytes + c * cb);
+                                  (size_t)i * im->elem_bytes + channel_slot(im, c) * cb);
         else
             out[c] = c == 3 && nch < 4 ? one : 0;
     }
@@ -314,7 +322,7 @@ void emu_image_store(const sgemu_image *im, int64_t x, int64_t y, const uint32_t
         return;
     uint8_t *p = im->data + (size_t)y * im->pitch + (size_t)x * im->elem_bytes;
     for (uint32_t c = 0; c < nch; c++)
-        channel_store((sgemu_channel_type)im->chtype, v[c], p + c * cb);
+        channel_store((sgemu_channel_type)im->chtype, v[c], p + channel_slot(im, c) * cb);
 }
 
 void emu_image_outside_text(char *buf, size_t cap, const char *op, int64_t x, int64_t y,

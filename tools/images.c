@@ -25,7 +25,7 @@
 
 static const struct { const char *name, *alt; } order_names[SGEMU_ORDER_COUNT] = {
     [SGEMU_ORDER_R] = { "CL_R", "R" }, [SGEMU_ORDER_RG] = { "CL_RG", "RG" },
-    [SGEMU_ORDER_RGBA] = { "CL_RGBA", "RGBA" },
+    [SGEMU_ORDER_RGBA] = { "CL_RGBA", "RGBA" }, [SGEMU_ORDER_BGRA] = { "CL_BGRA", "BGRA" },
 };
 
 static const struct { const char *name, *alt; } type_names[SGEMU_CHTYPE_COUNT] = {
@@ -228,13 +228,17 @@ int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v)
     const char *os = end + 1, *oe = strchr(os, ':');
     int order = oe ? parse_order(os, (size_t)(oe - os)) : -1;
     if (order < 0)
-        return cli_value_error("argument '%s': unknown channel order in '%s' (CL_R, CL_RG, CL_RGBA)",
+        return cli_value_error("argument '%s': unknown channel order in '%s' (CL_R, CL_RG, CL_RGBA, "
+                         "CL_BGRA)",
                          a->name, spec);
     const char *ts = oe + 1, *te = strchr(ts, ':');
     int type = te ? parse_type(ts, (size_t)(te - ts)) : -1;
     if (type < 0)
         return cli_value_error("argument '%s': unknown channel type in '%s' (CL_UNSIGNED_INT8, "
                          "..., CL_FLOAT or uint8, ..., float)", a->name, spec);
+    if (order == SGEMU_ORDER_BGRA && chbytes[type] != 1)
+        return cli_value_error("argument '%s': CL_BGRA takes 8-bit channel types only in '%s'",
+                         a->name, spec);
     im->width = (uint32_t)w;
     im->height = (uint32_t)h;
     im->order = (uint8_t)order;

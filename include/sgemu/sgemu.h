@@ -148,8 +148,11 @@ int sgemu_kernel_arg_index(const isa_kernel *k, const char *name);
 /* -------------------------------------------------- binding arguments */
 
 /* OpenCL image channel orders and types (image2d_t arguments).
- * X(ENUM, OpenCL name, channels or bytes per channel) */
-#define SGEMU_CHANNEL_ORDERS(X) X(R, "CL_R", 1) X(RG, "CL_RG", 2) X(RGBA, "CL_RGBA", 4)
+ * X(ENUM, OpenCL name, channels or bytes per channel).  CL_BGRA stores an
+ * element's red and blue the other way round; OpenCL allows it with 8-bit
+ * channel types only. */
+#define SGEMU_CHANNEL_ORDERS(X) X(R, "CL_R", 1) X(RG, "CL_RG", 2) X(RGBA, "CL_RGBA", 4) \
+    X(BGRA, "CL_BGRA", 4)
 #define SGEMU_CHANNEL_TYPES(X) \
     X(UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1) X(UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2) \
     X(UNSIGNED_INT32, "CL_UNSIGNED_INT32", 4) X(SIGNED_INT8, "CL_SIGNED_INT8", 1) \

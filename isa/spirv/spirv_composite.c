@@ -3,6 +3,33 @@
  * (structs and arrays as values are spirv_aggregate.c's). */
 #include "spirv_private.h"
 
+/* get_global_size(d) and its kin arrive as an extract from the loaded
+ * built-in 3-vector (llvm-spirv-14).  OpenCL C gives 1 (sizes, counts) or
+ * 0 (ids, offsets) for d outside 0..2, where SPIR-V's extract is
+ * undefined: an index outside reads that value.  False when vector id is
+ * no such load. */
+static bool builtin_outside(xctx *x, uint32_t id, isa_operand *out)
+{
+    spv_module *m = x->m;
+    const spv_inst *d = id < m->bound && m->def[id] ? &m->ins[m->def[id] - 1] : NULL;
+    if (!d || d->op != SpvOpLoad || d->nw < 4)
+        return false;
+    uint32_t var = spv_word(m, d, 3);
+    if (!var || var >= m->bound || !m->builtin[var])
+        return false;
+    switch (spv_builtin_special(m->builtin[var] - 1)) {
+    case ISA_SP_GLOBAL_SIZE: case ISA_SP_LOCAL_SIZE: case ISA_SP_ENQUEUED_LOCAL_SIZE:
+    case ISA_SP_NUM_GROUPS:
+        *out = spv_I(1);
+        return true;
+    case ISA_SP_GLOBAL_ID: case ISA_SP_LOCAL_ID: case ISA_SP_GROUP_ID: case ISA_SP_GLOBAL_OFFSET:
+        *out = spv_I(0);
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool spv_op_composite(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -15,6 +42,16 @@ bool spv_op_composite(xctx *x, xfn *f, const spv_inst *in)
         uint32_t idx = spv_word(m, in, 4);
         if (!s)
             return true;
+        isa_operand outside;
+        if (in->nw == 5 && idx >= s->n && builtin_outside(x, spv_word(m, in, 3), &outside)) {
+            xval *v = spv_def(x, f, id, 1);
+            if (v) {
+                memset(&v->c[0], 0, sizeof v->c[0]);
+                v->c[0].o = outside;
+                v->c[0].space = X_SPACE_NONE;
+            }
+            return true;
+        }
         if (in->nw != 5 || idx >= s->n) {
             spv_error(x, "only single-index extracts from vectors are supported");
             return true;
@@ -96,7 +133,8 @@ bool spv_op_composite(xctx *x, xfn *f, const spv_inst *in)
         xval tmp = *s;
         uint32_t r = spv_reg(x, ins ? s->n : 1);
         if (!ins) {
-            const isa_operand src = spv_src(x, &s->c[0]);
+            isa_operand src = spv_src(x, &s->c[0]);
+            builtin_outside(x, spv_word(m, in, 3), &src);   /* the value for an index outside */
             isa_inst *mv = spv_emit(x, ISA_OP_MOV, ct);
             mv->o[0] = spv_R(r);
             mv->o[1] = src;

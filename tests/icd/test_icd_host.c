@@ -547,6 +547,130 @@ static void test_local_arg_alignment(void **state)
     clReleaseProgram(prog);
 }
 
+/* CL_BGRA (required with CL_UNORM_INT8): an element's bytes are blue,
+ * green, red, alpha; read_imagef returns red first, write_imagef stores
+ * blue first, and get_image_channel_order says CLK_BGRA. */
+static void test_bgra_image(void **state)
+{
+    (void)state;
+    static const char *src =
+        "kernel void swap(read_only image2d_t src, write_only image2d_t dst, global float4 *f,\n"
+        "                 global int *order) {\n"
+        "    int2 p = (int2)(get_global_id(0), 0);\n"
+        "    float4 v = read_imagef(src, p);\n"
+        "    f[p.x] = v;\n"
+        "    write_imagef(dst, p, (float4)(v.x, v.y, 1.0f, 0.0f));\n"
+        "    order[0] = get_image_channel_order(src);\n"
+        "}\n";
+    cl_int err;
+    cl_uint nfmt = 0;
+    CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt));
+    cl_image_format fmts[64];
+    assert_true(nfmt <= 64);
+    CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, nfmt, fmts, NULL));
+    bool listed = false;
+    for (cl_uint i = 0; i < nfmt; i++)
+        listed |= fmts[i].image_channel_order == CL_BGRA &&
+                  fmts[i].image_channel_data_type == CL_UNORM_INT8;
+    assert_true(listed);
+    cl_image_format bad = { CL_BGRA, CL_UNORM_INT16 };
+    cl_image_desc d1 = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 2, .image_height = 1 };
+    cl_mem none = clCreateImage(ctx, CL_MEM_READ_ONLY, &bad, &d1, NULL, &err);
+    assert_null(none);
+    assert_int_equal(err, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+
+    cl_image_format fmt = { CL_BGRA, CL_UNORM_INT8 };
+    uint8_t in[8] = { 10, 20, 30, 40, 255, 0, 51, 102 };       /* B G R A, two elements */
+    cl_mem a = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &d1, in, &err);
+    CL_OK(err);
+    cl_mem b = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &fmt, &d1, NULL, &err);
+    CL_OK(err);
+    cl_mem f = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * 4 * sizeof(float), NULL, &err);
+    CL_OK(err);
+    cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+    CL_OK(err);
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clBuildProgram(prog, 1, &device, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(prog, "swap", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
+    CL_OK(clSetKernelArg(k, 1, sizeof b, &b));
+    CL_OK(clSetKernelArg(k, 2, sizeof f, &f));
+    CL_OK(clSetKernelArg(k, 3, sizeof o, &o));
+    size_t g = 2;
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    float got[8];
+    CL_OK(clEnqueueReadBuffer(queue, f, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    for (int e = 0; e < 2; e++) {       /* red, green, blue, alpha = bytes 2, 1, 0, 3 */
+        assert_true(got[4 * e + 0] == in[4 * e + 2] / 255.0f);
+        assert_true(got[4 * e + 1] == in[4 * e + 1] / 255.0f);
+        assert_true(got[4 * e + 2] == in[4 * e + 0] / 255.0f);
+        assert_true(got[4 * e + 3] == in[4 * e + 3] / 255.0f);
+    }
+    uint8_t out[8];
+    size_t origin[3] = { 0, 0, 0 }, region[3] = { 2, 1, 1 };
+    CL_OK(clEnqueueReadImage(queue, b, CL_TRUE, origin, region, 0, 0, out, 0, NULL, NULL));
+    for (int e = 0; e < 2; e++) {       /* stored blue (1.0), green, red, alpha (0) */
+        assert_int_equal(out[4 * e + 0], 255);
+        assert_int_equal(out[4 * e + 1], in[4 * e + 1]);
+        assert_int_equal(out[4 * e + 2], in[4 * e + 2]);
+        assert_int_equal(out[4 * e + 3], 0);
+    }
+    int ord = 0;
+    CL_OK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof ord, &ord, 0, NULL, NULL));
+    assert_int_equal(ord, CL_BGRA);
+    float red[4] = { 1.0f, 0.0f, 0.0f, 1.0f };
+    CL_OK(clEnqueueFillImage(queue, b, red, origin, region, 0, NULL, NULL));
+    CL_OK(clEnqueueReadImage(queue, b, CL_TRUE, origin, region, 0, 0, out, 0, NULL, NULL));
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[2], 255);
+    assert_int_equal(out[3], 255);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(f);
+    clReleaseMemObject(o);
+}
+
+/* A work-item function given a dimension outside 0..2 (a run-time value)
+ * returns 1 for the sizes and counts and 0 for the ids and the offset;
+ * one inside 0..2 but past get_work_dim() does the same. */
+static void test_work_item_dim_out_of_range(void **state)
+{
+    (void)state;
+    static const char *src =
+        "kernel void wi(global uint *o, uint d) {\n"
+        "    if (get_global_id(0) != 8) return;\n"
+        "    o[0] = get_global_size(d); o[1] = get_local_size(d); o[2] = get_num_groups(d);\n"
+        "    o[3] = get_enqueued_local_size(d); o[4] = get_global_id(d); o[5] = get_local_id(d);\n"
+        "    o[6] = get_group_id(d); o[7] = get_global_offset(d);\n"
+        "}\n";
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clBuildProgram(prog, 1, &device, "-cl-std=CL3.0", NULL, NULL));
+    cl_kernel k = clCreateKernel(prog, "wi", &err);
+    CL_OK(err);
+    cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8 * sizeof(cl_uint), NULL, &err);
+    CL_OK(err);
+    static const cl_uint dims[] = { 1, 2, 3, 4, 1000 };
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        CL_OK(clSetKernelArg(k, 0, sizeof o, &o));
+        CL_OK(clSetKernelArg(k, 1, sizeof dims[i], &dims[i]));
+        size_t g = 64, l = 16, off = 8;
+        CL_OK(clEnqueueNDRangeKernel(queue, k, 1, &off, &g, &l, 0, NULL, NULL));
+        cl_uint got[8];
+        CL_OK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+        static const cl_uint want[8] = { 1, 1, 1, 1, 0, 0, 0, 0 };
+        assert_memory_equal(got, want, sizeof got);
+    }
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+}
+
 /* Offsets, non-uniform work-groups and the requested sub-group width. */
 static void test_offsets(void **state)
 {
@@ -911,7 +1035,7 @@ static void test_images(void **state)
             assert_int_equal(out[y][x][0], 255 - px[y][x][0]);
             assert_int_equal(out[y][x][1], px[y][x][1]);
         }
-    cl_image_format bad = { CL_BGRA, CL_UNORM_INT8 };
+    cl_image_format bad = { CL_ARGB, CL_UNORM_INT8 };
     assert_null(clCreateImage(ctx, CL_MEM_READ_ONLY, &bad, &desc, NULL, &err));
     assert_int_equal(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
     clReleaseKernel(k);
@@ -1126,6 +1250,8 @@ int main(void)
         cmocka_unit_test(test_link_several),
         cmocka_unit_test(test_program_globals),
         cmocka_unit_test(test_local_arg_alignment),
+        cmocka_unit_test(test_work_item_dim_out_of_range),
+        cmocka_unit_test(test_bgra_image),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

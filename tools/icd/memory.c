@@ -155,6 +155,7 @@ static int channel_order(cl_channel_order o)
     case CL_R: return SGEMU_ORDER_R;
     case CL_RG: return SGEMU_ORDER_RG;
     case CL_RGBA: return SGEMU_ORDER_RGBA;
+    case CL_BGRA: return SGEMU_ORDER_BGRA;
     default: return -1;
     }
 }
@@ -197,6 +198,9 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
     else if (desc->image_type != CL_MEM_OBJECT_IMAGE2D || desc->mem_object ||
              desc->num_mip_levels || desc->num_samples)
         rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
+    else if (order == SGEMU_ORDER_BGRA && type >= 0 && type != SGEMU_CHTYPE_UNORM_INT8 &&
+             type != SGEMU_CHTYPE_UNSIGNED_INT8 && type != SGEMU_CHTYPE_SIGNED_INT8)
+        rc = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;   /* CL_BGRA is for 8-bit channels */
     else if (order < 0 || type < 0)
         rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
     else if (!desc->image_width || !desc->image_height || desc->image_width > 16384 ||
@@ -290,6 +294,8 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
     if (num_entries == 0 && image_formats)
         return CL_INVALID_VALUE;
     cl_uint n = 0;
+    static const cl_channel_type bgra_types[] = { CL_UNSIGNED_INT8, CL_SIGNED_INT8,
+                                                  CL_UNORM_INT8 };
     if (image_type == CL_MEM_OBJECT_IMAGE2D) {
         for (size_t o = 0; o < 3; o++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++, n++)
@@ -297,6 +303,11 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                     image_formats[n].image_channel_order = orders[o];
                     image_formats[n].image_channel_data_type = types[t];
                 }
+        for (size_t t = 0; t < sizeof bgra_types / sizeof bgra_types[0]; t++, n++)
+            if (image_formats && n < num_entries) {
+                image_formats[n].image_channel_order = CL_BGRA;
+                image_formats[n].image_channel_data_type = bgra_types[t];
+            }
     }
     if (num_image_formats)
         *num_image_formats = n;

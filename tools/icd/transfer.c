@@ -611,7 +611,9 @@ static void pack_color(const cl_mem m, const void *color, uint8_t *out)
     uint32_t nch = m->img.order == SGEMU_ORDER_R ? 1 : m->img.order == SGEMU_ORDER_RG ? 2 : 4;
     uint32_t cb = m->img.elem_bytes / nch;
     for (uint32_t ch = 0; ch < nch; ch++) {
-        uint8_t *o = out + ch * cb;
+        /* the colour is red, green, blue, alpha; CL_BGRA stores blue first */
+        uint32_t slot = m->img.order == SGEMU_ORDER_BGRA && ch < 3 ? 2 - ch : ch;
+        uint8_t *o = out + slot * cb;
         uint32_t v32 = 0;
         switch (m->img.chtype) {
         case SGEMU_CHTYPE_UNSIGNED_INT8:
