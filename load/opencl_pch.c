@@ -5,9 +5,14 @@
  * build hundreds of kernels (the OpenCL CTS, tests/gen's corpus).
  *
  * A precompiled header must be used with the language options it was built
- * with, so it is built with exactly the compile's options and named by a
- * hash of them, of the header text and of the clang-14 binary (size and
- * modification time).  The folder is $SGEMU_CACHE_DIR, else
+ * with, so it is built with the compile's options and named by a hash of
+ * them, of the header text and of the clang-14 binary (size and
+ * modification time).  Left out are -D / -U of the program's own macros
+ * (names not starting with `_` or `cl`, which the header never tests):
+ * clang-14 takes macros given beside a precompiled header as definitions
+ * that follow it, and a program built with many -D sets (the CTS's fpmath:
+ * -DTYPE=float2 -DOP=+, ...) would otherwise precompile the header for
+ * each of them.  The folder is $SGEMU_CACHE_DIR, else
  * $XDG_CACHE_HOME/sgemu, else $HOME/.cache/sgemu; SGEMU_CACHE_DIR=off (or
  * empty) turns the cache off.  Files are written under a temporary name
  * and renamed, so concurrent compiles never read half a file.  The folder
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 enum { PCH_KEEP = 16 };
@@ -134,8 +140,35 @@ static void evict_old(const char *dir)
     closedir(d);
 }
 
-bool load_opencl_pch(const char *const *opts, int nopts, char *pch, size_t n)
+/* Whether -D / -U option `o` (at i, its name at i + 1 when it is the bare
+ * flag) names one of the program's own macros; *words gets 1 or 2. */
+static bool program_macro(const char *const *opts, int nopts, int i, int *words)
 {
+    const char *o = opts[i];
+    *words = 1;
+    if (strncmp(o, "-D", 2) != 0 && strncmp(o, "-U", 2) != 0)
+        return false;
+    const char *name = o + 2;
+    if (!*name) {
+        if (i + 1 >= nopts)
+            return false;
+        name = opts[i + 1];
+        *words = 2;
+    }
+    return *name != '_' && strncasecmp(name, "cl", 2) != 0;
+}
+
+bool load_opencl_pch(const char *const *all, int nall, char *pch, size_t n)
+{
+    const char *opts[120];
+    int nopts = 0;
+    for (int i = 0; i < nall && nopts < 110; i++) {
+        int words;
+        if (program_macro(all, nall, i, &words))
+            i += words - 1;
+        else
+            opts[nopts++] = all[i];
+    }
     char dir[1024], clang[1024];
     struct stat cs;
     if (!cache_dir(dir, sizeof dir) || !load_find_in_path("clang-14", clang, sizeof clang) ||

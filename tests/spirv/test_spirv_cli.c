@@ -426,8 +426,26 @@ static void test_precompiled_header(void **state)
 
     /* other options, another header; a macro reaches the kernel */
     setenv("SGEMU_CACHE_DIR", cache, 1);
-    cli_result r = cli_run("spv2asm examples/opencl/shuffle_stencil.cl --build-options -DSGEMU_T=1");
+    cli_result r = cli_run("spv2asm examples/opencl/shuffle_stencil.cl --build-options -D__SGEMU_T=1");
     assert_int_equal(r.status, 0);
+    cli_result_free(&r);
+    assert_int_equal(count_files(cache, "\\.pch"), 2);
+
+    /* the program's own macros (not `_...` or `cl...`) share a header and
+     * still reach the kernel */
+    static const char mac[] = "kernel void k(global int *a) { a[0] = V * 1000 + 7; }\n";
+    cli_put("mac.cl", mac, sizeof mac - 1);
+    for (int v = 1; v <= 3; v++) {
+        r = cli_run("spv2asm %s/mac.cl --build-options -DV=%d", tmpdir, v);
+        assert_int_equal(r.status, 0);
+        char want[16];
+        snprintf(want, sizeof want, "%d", v * 1000 + 7);
+        assert_non_null(strstr(r.out, want));
+        cli_result_free(&r);
+    }
+    r = cli_run("spv2asm %s/mac.cl --build-options \"-D V=4\"", tmpdir);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "4007"));
     cli_result_free(&r);
     assert_int_equal(count_files(cache, "\\.pch"), 2);
 
@@ -446,7 +464,7 @@ static void test_precompiled_header(void **state)
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, cold.out);
     cli_result_free(&r);
-    r = cli_run("spv2asm examples/opencl/shuffle_stencil.cl --build-options -DSGEMU_T=1");
+    r = cli_run("spv2asm examples/opencl/shuffle_stencil.cl --build-options -D__SGEMU_T=1");
     assert_int_equal(r.status, 0);
     cli_result_free(&r);
     assert_int_equal(count_files(cache, "\\.pch"), 1);
