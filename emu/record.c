@@ -15,14 +15,53 @@ int emu_trace_init(emu_wg_trace *t, uint32_t nsg)
     return 0;
 }
 
-/* Room for cap records in an empty stream: a fresh block, nothing to
- * copy (on failure the stream is left empty and the push reports it). */
-static void stream_reserve(emu_sg_stream *s, uint32_t cap)
+/* The bytes of cap records and their pcs (one stream's storage). */
+static size_t stream_bytes(uint32_t cap)
 {
-    free(s->recs);
-    s->recs = malloc((size_t)cap * (sizeof *s->recs + sizeof *s->pcs));
-    s->pcs = s->recs ? (uint32_t *)(s->recs + cap) : NULL;
-    s->cap = s->recs ? cap : 0;
+    return (size_t)cap * (sizeof(emu_rec) + sizeof(uint32_t));
+}
+
+static void stream_place(emu_sg_stream *s, void *at, uint32_t cap, bool in_block)
+{
+    s->recs = at;
+    s->pcs = at ? (uint32_t *)(s->recs + cap) : NULL;
+    s->cap = at ? cap : 0;
+    s->in_block = at && in_block;
+}
+
+/* Room for recs records in every stream of t below nsg, when one of them
+ * has less: one new block shared by the streams without room.  The old
+ * block goes, and with it the room of the streams in it (empty after a
+ * reset); on failure those streams are left without room and the push
+ * grows them one by one. */
+static void streams_reserve(emu_wg_trace *t, uint32_t nsg, uint32_t recs)
+{
+    bool short_of = false;
+    for (uint32_t i = 0; i < nsg && !short_of; i++)
+        short_of = t->sg[i].cap < recs;
+    if (!short_of)
+        return;
+    uint32_t need = 0;
+    for (uint32_t i = 0; i < t->sg_cap; i++) {
+        emu_sg_stream *s = &t->sg[i];
+        if (s->in_block || (i < nsg && s->cap < recs)) {
+            if (!s->in_block)
+                free(s->recs);
+            stream_place(s, NULL, 0, false);
+        }
+        if (i < nsg && !s->recs)
+            need++;
+    }
+    free(t->block);
+    /* slices of whole 16-byte units: each one's records aligned */
+    size_t slice = (stream_bytes(recs) + 15) & ~(size_t)15;
+    char *b = malloc(slice * need);
+    t->block = b;
+    for (uint32_t i = 0; b && i < nsg; i++)
+        if (!t->sg[i].recs) {
+            stream_place(&t->sg[i], b, recs, true);
+            b += slice;
+        }
 }
 
 void emu_trace_reset(emu_wg_trace *t, uint32_t nsg, const emu_trace_hint *h)
@@ -42,9 +81,8 @@ void emu_trace_reset(emu_wg_trace *t, uint32_t nsg, const emu_trace_hint *h)
     t->nuops = 0;
     if (!h)
         return;
-    for (uint32_t i = 0; i < t->nsg; i++)
-        if (t->sg[i].cap < h->recs)
-            stream_reserve(&t->sg[i], h->recs);
+    if (h->recs)
+        streams_reserve(t, t->nsg, h->recs);
     if (t->addrs_cap < h->addrs) {
         free(t->addrs);
         t->addrs = malloc(h->addrs * sizeof *t->addrs);
@@ -73,7 +111,9 @@ void emu_trace_free(emu_wg_trace *t)
     if (!t->sg)
         return;
     for (uint32_t i = 0; i < t->sg_cap; i++)
-        free(t->sg[i].recs);     /* and the pcs after them */
+        if (!t->sg[i].in_block)
+            free(t->sg[i].recs);     /* and the pcs after them */
+    free(t->block);
     free(t->sg);
     free(t->addrs);
     free(t->uops);
@@ -83,9 +123,19 @@ void emu_trace_free(emu_wg_trace *t)
 int emu_trace_grow(emu_sg_stream *s)
 {
     uint32_t cap = s->cap ? s->cap * 2 : 256;
+    if (s->in_block) {
+        /* out of its slice of the block: storage of its own from now on */
+        emu_rec *r = malloc(stream_bytes(cap));
+        if (!r)
+            return -1;
+        memcpy(r, s->recs, s->n * sizeof *r);
+        memcpy((uint32_t *)(r + cap), s->pcs, s->n * sizeof *s->pcs);
+        stream_place(s, r, cap, false);
+        return 0;
+    }
     /* one block, the records then their pcs: a stream costs one
      * allocation, as it did before the pcs were kept */
-    emu_rec *r = realloc(s->recs, (size_t)cap * (sizeof *r + sizeof *s->pcs));
+    emu_rec *r = realloc(s->recs, stream_bytes(cap));
     if (!r)
         return -1;
     uint32_t *p = (uint32_t *)(r + cap);

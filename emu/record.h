@@ -34,6 +34,9 @@ typedef struct emu_sg_stream {
      * whole record */
     uint32_t *pcs;
     uint32_t n, cap;
+    /* the storage is a slice of its trace's block (emu_wg_trace.block),
+     * not an allocation of its own */
+    bool in_block;
 } emu_sg_stream;
 
 /* All records of one work-group. */
@@ -43,6 +46,9 @@ typedef struct emu_wg_trace {
     uint32_t sg_cap;           /* streams allocated (>= nsg) */
     uint32_t sg_size[64];      /* real lanes per subgroup (first 64 kept) */
     emu_sg_stream *sg;         /* nsg streams */
+    /* the streams sized from a hint share one allocation (a work-group's
+     * streams cost one malloc and one free, not one per sub-group) */
+    void *block;
     uint64_t *addrs;           /* access addresses (space per instruction) */
     uint64_t naddrs, addrs_cap;
     coll_uop *uops;
