@@ -2,26 +2,41 @@
  * threads' slots, ages and scan entries, and the lanes of its records. */
 #include "timing_private.h"
 
-/* Slot t got the newest age: move it to the end of its scheduler's order. */
+/* Slot t got the newest age: move it to the end of its scheduler's
+ * dispatched slots (tm_smask.ndisp; its index in the order is its rank).
+ * Only the wait lists read the order. */
 static void age_order_last(const tm_model *m, tm_cu *c, uint32_t t)
 {
-    uint32_t s = m->t_sched[t], pos = m->t_pos[t];
-    uint32_t *o = c->ord + m->s_first[s], n = m->s_first[s + 1] - m->s_first[s];
-    uint64_t *oe = c->oe + m->s_first[s];
-    uint32_t i = 0;
-    while (o[i] != pos)
-        i++;
-    if (c->sm)
-        tm_sm_rank_to_end(&c->sm[s], i, n);
+    if (!c->sm)
+        return;
+    uint32_t s = m->t_sched[t], pos = m->t_pos[t], f = m->s_first[s];
+    tm_smask *q = &c->sm[s];
+    uint32_t *o = c->ord + f;
+    uint64_t *oe = c->oe + f;
+    uint32_t i = c->rank[pos] - f;
+    uint32_t end = i >= q->ndisp ? q->ndisp++ : q->ndisp - 1;
+    if (i == end)
+        return;
     uint64_t e = oe[i];
-    for (; i + 1 < n; i++) {
-        o[i] = o[i + 1];
-        oe[i] = oe[i + 1];
-        c->rank[o[i]] = m->s_first[s] + i;
+    if (i > end) {
+        /* a slot's first thread: the ranks from end up to it are slots
+         * never dispatched (no bit in any mask), which move up one */
+        for (; i > end; i--) {
+            o[i] = o[i - 1];
+            oe[i] = oe[i - 1];
+            c->rank[o[i]] = f + i;
+        }
+    } else {
+        tm_sm_rank_to_end(q, i, end + 1);
+        for (; i < end; i++) {
+            o[i] = o[i + 1];
+            oe[i] = oe[i + 1];
+            c->rank[o[i]] = f + i;
+        }
     }
-    o[n - 1] = pos;
-    oe[n - 1] = e;
-    c->rank[pos] = m->s_first[s] + n - 1;
+    o[end] = pos;
+    oe[end] = e;
+    c->rank[pos] = f + end;
 }
 
 /* Every record of a started work-group issues once, so its pc's count is

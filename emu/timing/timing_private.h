@@ -258,6 +258,10 @@ typedef struct tm_smask {
     uint32_t first;        /* the scheduler's first scan position */
     uint8_t rpipe[64];     /* per rank: the pipe of a runnable thread */
     uint64_t pm[TM_PIPE_SLOTS];    /* per pipe: runnable threads whose next record waits for it */
+    /* the slots dispatched at least once hold ranks [0, ndisp): a slot's
+     * first thread takes rank ndisp, where the first wave (slots filled
+     * in position order) finds it already, so that nothing moves */
+    uint32_t ndisp;
 } tm_smask;
 
 /* What issuing a micro-op needs that does not depend on time, from its
@@ -310,8 +314,8 @@ typedef struct tm_cu {
     uint64_t *oe;
     uint32_t *rank;
     uint32_t *unit;
-    /* Per scheduler, its positions by age (oldest first; slots not yet
-     * dispatched in front: they never issue), for oldest_first. */
+    /* Per scheduler, its positions by age (oldest first; slots never
+     * dispatched behind: they never issue), for the wait lists alone. */
     uint32_t *ord;
     /* Per slot: its next step may touch state shared between compute units
      * (L2/DRAM ports and tags, the work-group dispatch order); nshared
@@ -594,7 +598,7 @@ static inline void tm_lower_snext(tm_cu *c, uint32_t s, uint64_t t)
     }
 }
 
-/* The thread at rank i of a scheduler of n threads became the youngest:
+/* The thread at rank i of a scheduler with n dispatched slots became the youngest:
  * ranks above i move down one, i goes to n - 1. */
 void tm_sm_rank_to_end(tm_smask *q, uint32_t i, uint32_t n);
 
