@@ -161,8 +161,11 @@ static void prepare_insts(tm_model *m)
             }
         ti->nflat = (uint8_t)n;
         uint32_t ii = m->pipe_ii[ti->pipe];
-        ti->alu_fast = ti->kind == TM_K_ALU && !ti->fills && !ti->spills && ti->has_pipe &&
-                       ti->passes >= 1;
+        /* a branch on the branch pipe issues as an ALU instruction does,
+         * less the results and plus the fetch (issue_alu) */
+        bool branch = ti->kind == TM_K_BRANCH && ti->pipe == TM_PIPE_BRANCH;
+        ti->alu_fast = (ti->kind == TM_K_ALU || branch) && !ti->fills && !ti->spills &&
+                       ti->has_pipe && ti->passes >= 1;
         ti->occ = (uint32_t)ti->passes * ii;
         ti->lat = m->tc->pipe[ti->pipe].latency + (uint32_t)(ti->passes ? ti->passes - 1 : 0) * ii;
         ti->ndst = slots_below(ti->dst, m->nslot_regs);
@@ -170,6 +173,8 @@ static void prepare_insts(tm_model *m)
         ti->nsrcrd = slots_below(ti->srcrd, m->nslot_regs);
         if (ti->nsrcrd)
             ti->alu_fast = false;   /* issue_alu writes no srcrd */
+        if (branch && (ti->ndst || ti->nxdst))
+            ti->alu_fast = false;   /* tm_issue writes no branch result */
     }
 }
 

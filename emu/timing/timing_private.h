@@ -48,8 +48,8 @@ typedef struct tm_inst {
     uint8_t upipe;        /* pipe the issue waits for, TM_PIPE_COUNT: none */
     uint8_t shared;       /* may touch state shared between compute units */
     uint32_t unitset;     /* that pipe's units (offset | count << 16), UINT32_MAX: none */
-    /* The ALU fast path (issue_alu): an ALU instruction without spills,
-     * its pipe occupancy (passes x interval), its result time after the
+    /* The ALU fast path (issue_alu): an ALU instruction without spills
+     * (or a branch on the branch pipe, without results), its pipe occupancy (passes x interval), its result time after the
      * start (latency + (passes - 1) x interval) and its destination slots
      * [dst.first, dst.first + ndst) (those below the slot count; the same
      * for xdst and srcrd). */

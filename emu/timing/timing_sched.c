@@ -11,9 +11,10 @@
 #include <string.h>
 
 /* tm_issue() and then tm_sync_thread() of the picked slot t, for the common case:
- * an ALU instruction without spills (alu_fast), with two more records after
- * it (so the thread neither ends nor reaches its last record: its shared
- * flag depends on the next instruction alone), without the Chrome trace.
+ * an ALU instruction without spills or a branch (alu_fast), with two more
+ * records after it (so the thread neither ends nor reaches its last record:
+ * its shared flag depends on the next instruction alone), without the
+ * Chrome trace.
  * Same arithmetic and statistics as the general pair, with what they
  * re-derive taken from the instruction's precomputed fields. */
 static inline bool can_issue_alu(const tm_thread *th)
@@ -56,6 +57,11 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint32_t pos, tm_smask *q, uint64_t
         b = either_unit(f, ti->unitset >> 16, b, s);
     f[b] = s + ti->occ;
     uint64_t done = s + ti->lat;
+    if (ti->kind == TM_K_BRANCH && done > T + 1) {
+        /* the fetch of a branch's next instruction waits for its result */
+        c->stall[TM_STALL_FETCH] += done - T - 1;
+        th->next_issue = done;
+    }
     write_dst(th, ti, done, false);
     ls->cycles += done - T;
     th->last_done = max64(th->last_done, done);
