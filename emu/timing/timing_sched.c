@@ -83,6 +83,34 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint32_t pos, tm_smask *q, uint64_t
     }
 }
 
+/* tm_sync_thread of the picked slot t (at scan position pos, of wait
+ * lists q) after tm_issue, when its thread runs on and neither is nor was
+ * at its last record: update_shared then sets its own flag alone, from
+ * its next instruction.  The same entries as the general call. */
+static inline __attribute__((always_inline)) void
+sync_running(tm_model *m, tm_cu *c, uint32_t t, uint32_t pos, tm_smask *q, bool lists)
+{
+    tm_thread *th = &c->th[t];
+    const tm_inst *ti = th->ti;
+    uint8_t sh = ti->shared || th->in_uops;
+    c->nshared += (uint32_t)sh - c->shared[t];
+    c->shared[t] = sh;
+    if (!th->dep_ok)
+        compute_dep(m, th);
+    uint64_t own = max64(th->next_issue, th->dep);
+    c->own[pos] = own;
+    if (lists) {
+        /* its rank is read again: a new thread in its slot moved it */
+        uint32_t rk = c->rank[pos];
+        c->oe[rk] = own;
+        sm_move_rank(q, rk - q->first, true, ti->upipe, own);
+    } else {
+        c->ecache[pos] = own;
+        c->unit[pos] = ti->unitset;
+        c->qage[pos] = th->age;
+    }
+}
+
 /* Issue the picked slot's next instruction at T and refresh its scan entry
  * (lists: c->sm's wait lists, else the scan's entries); 1 when that woke
  * another slot (barrier release, new work-group), -1 on an error (m->err),
@@ -101,7 +129,11 @@ issue_picked(tm_model *m, uint32_t ci, tm_cu *c, uint32_t pos, tm_smask *q, uint
     tm_issue(m, ci, pick, T);
     if (m->err)
         return -1;
-    tm_sync_thread(m, c, pick);
+    const tm_thread *th = &c->th[pick];
+    if (th->state == TH_RUN && th->cur + 1 < th->nrec && !th->atlast)
+        sync_running(m, c, pick, pos, q, lists);
+    else
+        tm_sync_thread(m, c, pick);
     c->picked = UINT32_MAX;
     return c->woke;
 }
