@@ -68,6 +68,16 @@ uint32_t tm_passes(const emu_timing_cfg *tc, tm_pipe p, uint32_t lanes, uint32_t
     return n;
 }
 
+/* The shuffles whose source lane one SHFL mode computes from one operand:
+ * IDX (the lane), BFLY (lane ^ mask), UP (lane - delta), DOWN (lane +
+ * delta).  Two-source shuffles and rotates have index arithmetic of their
+ * own (docs/timing-model.md, "Micro-ops"). */
+static bool one_source_shuffle(isa_family f)
+{
+    return f == ISA_FAM_SHUFFLE || f == ISA_FAM_SHUFFLE_XOR || f == ISA_FAM_SHUFFLE_UP ||
+           f == ISA_FAM_SHUFFLE_DOWN;
+}
+
 static void add_range(tm_inst *ti, uint32_t first, uint32_t n)
 {
     if (ti->nsrc < TM_MAX_RANGES && n)
@@ -175,6 +185,14 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
             add_source(ti, k, &in->o[i], in->o[i].kind == ISA_OPND_REG ? vec : 1);
         ti->has_pipe = ti->kind == TM_K_ALU || ti->kind == TM_K_MEM ||
                        ti->kind == TM_K_ATOMIC || ti->kind == TM_K_BRANCH;
+        if (ti->kind == TM_K_UOPS && tc->shuffle_lane_index == TM_SHUFFLE_LANE_OPERAND &&
+            one_source_shuffle(oi->family)) {
+            /* compute_index's one index micro-op (collectives/shuffle.c) is
+             * the unit's own; operand 2 is the lane, mask or delta */
+            ti->lane_uops = 1;
+            if (in->nopnd > 2 && in->o[2].kind == ISA_OPND_REG)
+                ti->lane_lat = (uint16_t)tc->shuffle_reg_lane_latency;
+        }
         ti->passes = (uint16_t)tm_passes(tc, (tm_pipe)ti->pipe, width, tb);
         if (oi->pipe == ISA_PIPE_MOV && vec > 1)
             ti->passes = (uint16_t)(ti->passes * vec);

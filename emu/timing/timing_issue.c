@@ -400,11 +400,16 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
     tm_useq *q = qs ? &qs[r->pc % TM_USEQS] : &scratch;
     uint64_t *eu = th->eu_units;
     const bool wg = ti->kind == TM_K_UOPS_WG;
+    /* a shuffle unit that computes the source lane: the index micro-ops
+     * [0, lead) are its own, its moves start once the lane operand is read */
+    const uint32_t lead = ti->lane_uops < n ? ti->lane_uops : 0;
+    if (lead && first == 0)
+        t += ti->lane_lat;
     uint64_t chain = t, prev_in = t;
     uint32_t skipped = 0;      /* another sub-group's (work-group collectives) */
     int prev_kind = -1;
     th->in_uops = false;
-    uint32_t i = first;
+    uint32_t i = first < lead ? lead : first;
     for (; i < n; i++) {
         const coll_uop *u = &uops[i];
         if (wg && u->sg != th->sg) {
@@ -418,7 +423,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         const bool batched = (d.flags & TM_UD_BATCH) && d.kind == prev_kind;
         const uint64_t in = batched ? prev_in : chain;
         uint64_t done;
-        if (__builtin_expect((d.flags & ~TM_UD_BATCH) == 0 && i, 1)) {
+        if (__builtin_expect((d.flags & ~TM_UD_BATCH) == 0 && i != lead, 1)) {
             /* occupy the pipe's one unit; the result at the pipe's latency */
             uint64_t *f = eu + d.off;
             uint64_t s = max64(in, *f);
@@ -437,7 +442,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
                 f += pick_unit(m, f, (tm_pipe)d.pipe);
             uint64_t s = max64(in, *f);
             *f = s + d.occ;
-            if (i == 0)   /* the payload read (a Gen media block message's token) */
+            if (i == lead)   /* the payload read (a Gen media block message's token) */
                 write_srcrd(th, ti, s + d.occ);
             done = d.flags & TM_UD_MEM ? uop_mem(m, ci, u, s) : s + d.lat;
         }

@@ -44,6 +44,12 @@ typedef struct tm_inst {
      * TM_PIPE_COUNT + 1 (a collective's micro-ops); 0: none (branches,
      * barriers: no hand-over measured) */
     uint8_t xtag;
+    /* A one-source shuffle where the shuffle unit computes the source lane
+     * (pipes.shuffle_lane.index: operand): its first lane_uops micro-ops
+     * (the index) take no time, and the moves start lane_lat after the
+     * issue (a register lane operand's read). */
+    uint8_t lane_uops;
+    uint16_t lane_lat;
     /* Derived once per launch (timing_core.c) for the issue path: */
     uint8_t upipe;        /* pipe the issue waits for, TM_PIPE_COUNT: none */
     uint8_t shared;       /* may touch state shared between compute units */

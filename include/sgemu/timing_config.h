@@ -48,6 +48,19 @@ typedef enum tm_int_alternate {
 #undef X
 } tm_int_alternate;
 
+/* Who computes a one-source shuffle's source lane (key
+ * pipes.shuffle_lane.index): alu, micro-ops on the ALU pipes before the
+ * indirect moves (Intel: the address register, then mov r[a0]); operand,
+ * the shuffle unit from the lane, mask or delta operand (NVIDIA SHFL.IDX,
+ * .BFLY, .UP, .DOWN).  docs/timing-model.md, "Micro-ops". */
+#define TM_SHUFFLE_LANE_INDEXES(X) X(ALU, "alu") X(OPERAND, "operand")
+
+typedef enum tm_shuffle_lane_index {
+#define X(E, n) TM_SHUFFLE_LANE_##E,
+    TM_SHUFFLE_LANE_INDEXES(X)
+#undef X
+} tm_shuffle_lane_index;
+
 /* Warp / thread scheduler policies (ENUM key scheduler.policy). */
 #define TM_POLICIES(X) X(RR, "round_robin") X(OLDEST, "oldest_first") X(GTO, "greedy_oldest")
 
@@ -74,6 +87,8 @@ typedef struct tm_cache_cfg {
 typedef struct emu_timing_cfg {
     tm_pipe_cfg pipe[TM_PIPE_COUNT];
     uint8_t int_alternate;      /* TM_INT_ALTERNATES index: int_mad beside int */
+    uint8_t shuffle_lane_index; /* TM_SHUFFLE_LANE_INDEXES index */
+    uint32_t shuffle_reg_lane_latency; /* operand: a register lane operand's read */
     uint32_t eus_per_cu;        /* execution units (EU / XVE / SMSP) per compute unit */
     /* scheduler */
     uint8_t policy;             /* TM_POLICIES index */

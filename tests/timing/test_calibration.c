@@ -106,14 +106,47 @@ static void within(const char *what, double got, double want)
     assert_true(got >= want * 0.98 && got <= want * 1.02);
 }
 
-/* 1024 dependent shuffles: up/down/xor 24 cycles, indexed 26 */
+/* per-op cycles of a chain kernel with its text's `from` replaced by `to` */
+static double per_op_edit(const char *name, const char *from, const char *to, uint32_t n)
+{
+    char *src = slurp(name);
+    size_t fl = strlen(from), tl = strlen(to), cap = strlen(src) * 2 + 1, o = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    for (const char *p = src; *p;) {
+        if (!strncmp(p, from, fl)) {
+            assert_true(o + tl < cap);
+            memcpy(out + o, to, tl);
+            o += tl;
+            p += fl;
+        } else {
+            assert_true(o + 1 < cap);
+            out[o++] = *p++;
+        }
+    }
+    out[o] = 0;
+    assert_non_null(strstr(out, to));
+    uint64_t c0 = run_text(name, out, 0, 32, 1, 32, NULL, 0);
+    uint64_t c1 = run_text(name, out, n, 32, 1, 32, NULL, 0);
+    free(out);
+    free(src);
+    return (double)(c1 - c0) / (32.0 * n);
+}
+
+/* 1024 dependent shuffles (cuda/shfl_issue.cu, shfl_issue_h200.txt): the
+ * mask, delta or lane in a register (the twins' r1) 26.00 for BFLY, UP and
+ * DOWN, and 26 for IDX (the microbenchmarks given with the config); the
+ * mask immediate (SHFL.BFLY ..., 0x1) 24.00 */
 static void test_shuffles(void **state)
 {
     (void)state;
-    within("shfl_xor latency", per_op("shfl_xor", 32, 32), 24);
-    within("shfl_up latency", per_op("shfl_up", 32, 32), 24);
-    within("shfl_down latency", per_op("shfl_down", 32, 32), 24);
-    within("shfl_idx latency", per_op("shfl_idx", 32, 32), 26);
+    within("shfl_xor latency, mask register", per_op("shfl_xor", 32, 32), 26);
+    within("shfl_up latency, delta register", per_op("shfl_up", 32, 32), 26);
+    within("shfl_down latency, delta register", per_op("shfl_down", 32, 32), 26);
+    within("shfl_idx latency, lane register", per_op("shfl_idx", 32, 32), 26);
+    within("shfl_xor latency, mask immediate",
+           per_op_edit("shfl_xor", "sub_group_shuffle_xor.u32 r0, r0, r1",
+                       "sub_group_shuffle_xor.u32 r0, r0, 1", 32), 24);
 }
 
 /* widths 8, 16 and 32 cost the same */
@@ -255,11 +288,33 @@ static double int_step(const char *mix)
                             "xor.u32 r3, r0, 9\nmov.u32 r7, 1\nmov.u32 r8, 3\n"
                             "xor.u32 r9, r0, 3\ncmp.ne.u32 p1, r8, 0\nmov.u32 r5, %%n\n"
                             "loop:\nsub.u32 r5, r5, 1\ncmp.ne.u32 p0, r5, 0\n");
-    for (int step = 0; step < 128; step++)
-        for (uint32_t i = 0; i < nk; i++) {
-            len += (size_t)snprintf(src + len, cap - len, kinds[i], regs[i], regs[i]);
-            len += (size_t)snprintf(src + len, cap - len, "\n");
+    /* With a shuffle chain beside others, ptxas does not keep the PTX's
+     * interleave (cuda/shfl_issue.sass): it puts 6 steps of the other
+     * chains after each SHFL (5 after the first, beside the loop count)
+     * until they run out, then the remaining SHFLs back to back.  The twin
+     * keeps that order; without a shuffle, one instruction of each chain a
+     * step (the SASS's order too). */
+    bool shfl = nk > 1 && strstr(kinds[0], "shuffle");
+    uint32_t left = shfl ? 128 : 0, others = shfl ? 128 : 0;
+    for (int step = 0; step < 128; step++) {
+        if (!shfl) {
+            for (uint32_t i = 0; i < nk; i++) {
+                len += (size_t)snprintf(src + len, cap - len, kinds[i], regs[i], regs[i]);
+                len += (size_t)snprintf(src + len, cap - len, "\n");
+            }
+            continue;
         }
+        len += (size_t)snprintf(src + len, cap - len, kinds[0], regs[0], regs[0]);
+        len += (size_t)snprintf(src + len, cap - len, "\n");
+        left--;
+        for (uint32_t g = 0; g < (step ? 6u : 5u) && others; g++, others--)
+            for (uint32_t i = 1; i < nk; i++) {
+                len += (size_t)snprintf(src + len, cap - len, kinds[i], regs[i], regs[i]);
+                len += (size_t)snprintf(src + len, cap - len, "\n");
+            }
+    }
+    assert_int_equal(left, 0);
+    assert_int_equal(others, 0);
     snprintf(src + len, cap - len, "bra p0, loop\nxor.u32 r1, r1, r2\nxor.u32 r1, r1, r3\n"
                                    "st.global.u32 [%%out + r0*4], r1\nret\n");
     uint64_t c1 = run_text(mix, src, 4, 1024, 1, 32, NULL, 0);
@@ -277,14 +332,13 @@ static void test_int_pipes(void **state)
     within("SEL + SEL (/step/SMSP)", int_step("SEL+SEL"), 4.03);
     within("SEL + IMAD (/step/SMSP)", int_step("SEL+IMAD"), 2.04);
     within("SHFL alone (/step/SMSP)", int_step("SHFL"), 4.00);
-    /* the shuffle mixes cost more on the chip than either pipe's share
-     * (docs/timing-model.md: not modelled); the model gives the pipes'
-     * bound, SHFL's 4 */
+    /* the mixes in ptxas's order (cuda/shfl_issue.cu, shfl_issue_h200.txt,
+     * whose SASS that order is); not fitted: printed with the measurement */
     double ss = int_step("SHFL+SEL"), si = int_step("SHFL+IMAD"), ssi = int_step("SHFL+SEL+IMAD");
-    printf("%-40s model %8.3f  measured 4.33-4.41\n", "SHFL + SEL (/step/SMSP)", ss);
-    printf("%-40s model %8.3f  measured 4.29-4.32\n", "SHFL + IMAD (/step/SMSP)", si);
-    printf("%-40s model %8.3f  measured 5.02-5.04\n", "SHFL + SEL + IMAD (/step/SMSP)", ssi);
-    assert_true(ss >= 4.0 && ss < 4.1 && si >= 4.0 && si < 4.1 && ssi >= 4.0 && ssi < 4.1);
+    printf("%-40s model %8.3f  measured 4.47\n", "SHFL + SEL (/step/SMSP)", ss);
+    printf("%-40s model %8.3f  measured 4.28\n", "SHFL + IMAD (/step/SMSP)", si);
+    printf("%-40s model %8.3f  measured 4.52-4.62\n", "SHFL + SEL + IMAD (/step/SMSP)", ssi);
+    assert_true(ss > 4.0 && si > 4.0 && ssi > 4.0);
 }
 
 /* Atomic chains (pipes.cu): each atomic's address is the value the last one

@@ -168,6 +168,69 @@ static void test_int_alternate_pipe(void **state)
     assert_int_equal(int_pipes_cycles(after, true), 11);
 }
 
+/* One subgroup of 8 on test-simple (int latency 4, mov latency 2, shuffle
+ * latency 6, interval 2, width 16; ret on branch, latency 4) with
+ * pipes.shuffle_lane.index `lane`, register_latency `reg` and
+ * pipes.int.interval `int_ii` (docs/timing-model.md, "Micro-ops"). */
+static uint64_t shuffle_lane_cycles(const char *body, const char *lane, const char *reg,
+                                    const char *int_ii)
+{
+    isa_kernel k;
+    emu_config cfg;
+    char src[512];
+    snprintf(src, sizeof src, ".kernel s\n.arg out global u32\n%sret\n", body);
+    load(src, &k, &cfg);
+    char err[256];
+    assert_int_equal(emu_config_set(&cfg, "pipes.shuffle_lane.index", lane, err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "pipes.shuffle_lane.register_latency", reg, err,
+                                    sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "pipes.int.interval", int_ii, err, sizeof err), 0);
+    uint32_t buf[8] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 8 }, .local = { 8 }, .local_given = true,
+                       .sg_width = 8, .timing = true };
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* Who computes a shuffle's source lane (sources never written: ready at 0).
+ * shuffle_xor by register r2, then ret:
+ *   alu: the index xor on int 0 -> 4, the indirect move (8 lanes, one pass)
+ *   4 -> 10; ret 1 -> 5: 10.  operand: the move 0 -> 6; ret 1 -> 5: 6.
+ *   operand with register_latency 3: the move 3 -> 9: 9.
+ *   operand, latency 3, the mask an immediate: 0 -> 6: 6.
+ * shuffle by register lane r2: alu: the index copy on mov 0 -> 2, the move
+ *   2 -> 8: 8; operand: 6.
+ * shuffle_xor, then xor and an add reading it, int interval 4:
+ *   alu: the index holds int 0-4 (-> 4), the move 4 -> 10; the xor waits
+ *   for int to 4 (-> 8), the add 8 -> 12, ret 9 -> 13: 13.
+ *   operand: the move 0 -> 6; xor 1 -> 5, add 5 -> 9, ret 6 -> 10: 10.
+ * A two-source shuffle_down keeps its index (an add on int) with operand:
+ *   the same cycles as alu. */
+static void test_shuffle_lane_index(void **state)
+{
+    (void)state;
+    const char *xr = "sub_group_shuffle_xor.u32 r1, r0, r2\n";
+    const char *xi = "sub_group_shuffle_xor.u32 r1, r0, 1\n";
+    const char *ir = "sub_group_shuffle.u32 r1, r0, r2\n";
+    const char *mix = "sub_group_shuffle_xor.u32 r1, r0, r2\nxor.u32 r3, r0, 1\n"
+                      "add.u32 r4, r3, 1\n";
+    const char *two = "intel_sub_group_shuffle_down.u32 r1, r0, r5, r2\n";
+    assert_int_equal(shuffle_lane_cycles(xr, "alu", "0", "1"), 10);
+    assert_int_equal(shuffle_lane_cycles(xr, "operand", "0", "1"), 6);
+    assert_int_equal(shuffle_lane_cycles(xr, "operand", "3", "1"), 9);
+    assert_int_equal(shuffle_lane_cycles(xi, "operand", "3", "1"), 6);
+    assert_int_equal(shuffle_lane_cycles(xi, "alu", "3", "1"), 10);
+    assert_int_equal(shuffle_lane_cycles(ir, "alu", "0", "1"), 8);
+    assert_int_equal(shuffle_lane_cycles(ir, "operand", "0", "1"), 6);
+    assert_int_equal(shuffle_lane_cycles(mix, "alu", "0", "4"), 13);
+    assert_int_equal(shuffle_lane_cycles(mix, "operand", "0", "4"), 10);
+    assert_int_equal(shuffle_lane_cycles(two, "operand", "3", "1"),
+                     shuffle_lane_cycles(two, "alu", "3", "1"));
+}
+
 /* SIMD32 on 8-wide pipes: 4 passes.  mov at 0 -> 0 + 2 + 3 = 5; add waits
  * for r0: 5 -> 5 + 4 + 3 = 12; ret at 6 -> 10.  Total 12. */
 static void test_simd32_on_simd8(void **state)
@@ -998,6 +1061,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dependent_chain),
         cmocka_unit_test(test_int_alternate_pipe),
+        cmocka_unit_test(test_shuffle_lane_index),
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_scheduler_policies),
