@@ -259,9 +259,11 @@ static int model_alloc(tm_model *m)
         for (uint32_t s = 0; s < m->nsched; s++)
             c->snext[s] = TM_NEVER;
         /* one block per CU: two allocations per slot were most of the
-         * set-up's calls to the allocator */
-        uint64_t *ready = m->slots ? calloc((size_t)m->slots * regs, sizeof *ready) : NULL;
-        uint8_t *rmem = m->slots ? calloc((size_t)m->slots * regs, 1) : NULL;
+         * set-up's calls to the allocator.  Not cleared: a slot's
+         * scoreboard is written whole when a thread starts in it
+         * (tm_start_wg), before anything reads it */
+        uint64_t *ready = m->slots ? malloc((size_t)m->slots * regs * sizeof *ready) : NULL;
+        uint8_t *rmem = m->slots ? malloc((size_t)m->slots * regs) : NULL;
         if (m->slots) {
             c->th[0].ready = ready;     /* slot 0 holds the blocks (model_free) */
             c->th[0].rmem = rmem;
