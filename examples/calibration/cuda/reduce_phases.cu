@@ -1,19 +1,22 @@
 // reduce_phases.cu - where local_reduce's time goes at eight 256-thread
 // blocks per SM.  The kernel is kernels.cu's local_reduce (the shared-memory
 // tree of examples/bench/local_reduce.cl, 9 barriers); lane 0 of every warp
-// reads %clock64 at its first instruction, before and after each
-// __syncthreads, and after its last store, with %smid.  Warm launches
-// (back to back, inputs in L2) at 1056 blocks (one wave) and 4224 (four
-// waves); 5 launches each.  Per SM the blocks are ranked by start (their
-// first warp's first clock); printed, median over SMs and launches, times
-// from the SM's first start:
+// stores %clock64 at its first instruction, before and after each
+// __syncthreads and after its last store, with %smid and %warpid (each
+// stamp stored as it is read: 16 registers, so eight blocks fit an SM; the
+// stores make the kernel slower than kernels.cu's, so the times below are
+// the instrumented kernel's).  Warm launches (back to back, inputs in L2)
+// at 1056 blocks (one wave) and 4224 (four waves); 5 launches each.  Per
+// SM the blocks are ranked by start (their first warp's first clock);
+// printed, median over SMs and launches, times from the SM's first start:
 //   start    the block's first warp's start
 //   wstart   its last warp's start (warps of a block start over this span)
-//   arr k    barrier k: the block's last warp's arrival (clock before it)
-//   rel k    its first warp's resume (clock after it)
+//   arr k    barrier k: the block's last warp's clock before it
+//   rel k    its first warp's clock after it
 //   end      the block's last warp's end
-// and per rank the mean over barriers of rel - arr (barrier service), and
-// the SM span (last end - first start).
+// and per rank the mean over barriers of rel - arr, the SM span (last end -
+// first start), and each warp's clock after a barrier less the block's
+// first, by sub-partition (%warpid mod 4).
 // Build: nvcc -O2 -arch=sm_90 reduce_phases.cu -o reduce_phases
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +29,7 @@
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
     fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 
-struct Stamp { long long t[NT]; unsigned sm, blk; };
+struct Stamp { long long t[NT]; unsigned sm, blk; };   // blk: the warp slot (%warpid)
 
 __device__ __forceinline__ long long clk()
 {
@@ -35,38 +38,37 @@ __device__ __forceinline__ long long clk()
     return c;
 }
 
-__global__ void local_reduce(const int *in, int *out, Stamp *st)
+// Lane 0 stores each stamp as it reads it (no array of clocks in
+// registers: eight blocks of 256 must fit an SM, as in kernels.cu).
+#define STAMP(i) do { long long c_ = clk(); if ((lid & 31) == 0) s->t[i] = c_; } while (0)
+
+__global__ void __launch_bounds__(256, 8) local_reduce(const int *in, int *out, Stamp *st)
 {
     extern __shared__ int scratch[];
-    long long t[NT];
-    int b = 0;
-    t[0] = clk();
     unsigned lid = threadIdx.x;
+    Stamp *s = &st[blockIdx.x * (blockDim.x / 32) + lid / 32];
+    STAMP(0);
     scratch[lid] = in[blockIdx.x * blockDim.x + lid];
-    t[1 + 2 * b] = clk();
+    STAMP(1);
     __syncthreads();
-    t[2 + 2 * b] = clk();
-    b++;
+    STAMP(2);
 #pragma unroll
-    for (unsigned s = 128; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] = (int)((unsigned)scratch[lid] + (unsigned)scratch[lid + s]);
-        t[1 + 2 * b] = clk();
+    for (unsigned k = 1, h = 128; h > 0; h >>= 1, k++) {
+        if (lid < h)
+            scratch[lid] = (int)((unsigned)scratch[lid] + (unsigned)scratch[lid + h]);
+        STAMP(1 + 2 * k);
         __syncthreads();
-        t[2 + 2 * b] = clk();
-        b++;
+        STAMP(2 + 2 * k);
     }
     if (lid == 0)
         out[blockIdx.x] = scratch[0];
-    t[NT - 1] = clk();
+    STAMP(NT - 1);
     if ((lid & 31) == 0) {
-        unsigned sm;
+        unsigned sm, wid;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        Stamp &s = st[blockIdx.x * (blockDim.x / 32) + lid / 32];
-        for (int i = 0; i < NT; i++)
-            s.t[i] = t[i];
-        s.sm = sm;
-        s.blk = blockIdx.x;
+        asm volatile("mov.u32 %0, %%warpid;" : "=r"(wid));
+        s->sm = sm;
+        s->blk = wid;
     }
 }
 
@@ -95,7 +97,7 @@ static void run(unsigned grid, int ranks_shown)
     const int R = 5;
     // per rank: start, wstart, arr[NB], rel[NB], end, service; and span
     std::vector<std::vector<double>> col(64 * (2 * NB + 4));
-    std::vector<double> span;
+    std::vector<double> span, lag[4];
     for (int i = 0; i < 3; i++)
         local_reduce<<<grid, T, T * sizeof(int)>>>(in, out, dst);
     for (int r = 0; r < R; r++) {
@@ -119,6 +121,11 @@ static void run(unsigned grid, int ranks_shown)
                 }
             }
             sm[s].push_back(b);
+            // each warp's resume after each barrier, from the block's first,
+            // by the warp slot's sub-partition (%warpid mod 4)
+            for (unsigned w = 0; w < W; w++)
+                for (int k = 0; k < NB; k++)
+                    lag[h[bk * W + w].blk % 4].push_back((double)(h[bk * W + w].t[2 + 2 * k] - b.rel[k]));
         }
         for (auto &v : sm) {
             if (v.empty())
@@ -161,6 +168,10 @@ static void run(unsigned grid, int ranks_shown)
             printf(" %5.0f %5.0f", median(col[o + 2 + k]), median(col[o + 2 + NB + k]));
         printf(" %6.0f %8.1f\n", median(col[o + 2 + 2 * NB]), median(col[o + 3 + 2 * NB]));
     }
+    printf("resume after a barrier, from the block's first warp, by %%warpid mod 4 (median, max):");
+    for (int q = 0; q < 4; q++)
+        printf("  %d: %.0f, %.0f", q, median(lag[q]), lag[q].empty() ? 0.0 : *std::max_element(lag[q].begin(), lag[q].end()));
+    printf("\n");
     CK(cudaFree(in));
     CK(cudaFree(out));
     CK(cudaFree(dst));
