@@ -79,6 +79,11 @@ static const char run_help[] =
     "                          same for any N\n"
     "  --no-timing             skip the cycle-level timing model (it runs by default)\n"
     "  --timing                run the timing model (the default)\n"
+    "  --launches N            launch the kernel N times back to back on the same buffers\n"
+    "                          (default 1), each launch's caches as the one before left\n"
+    "                          them (memory.l2.keep_across_launches); the summary and\n"
+    "                          outputs are the last launch's, and the first and last\n"
+    "                          launches' cycles are printed\n"
     "  --per-line              print per-instruction timing (count, lanes, cycles,\n"
     "                          stalls per source line) in the summary\n"
     "  --trace FILE.json       write a Chrome/Perfetto trace of the timed run\n"
@@ -110,6 +115,7 @@ typedef struct run_opts {
     int nclopts;
     const char *record;       /* --record FILE */
     uint64_t max_memory;      /* --max-memory BYTES (0: none) */
+    uint32_t launches;        /* --launches N (0 or 1: one) */
 } run_opts;
 
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
@@ -245,6 +251,13 @@ static int parse_args(int argc, char **argv, run_opts *o)
             if (strcmp(v, "igc") && strcmp(v, "sgemu"))
                 return cli_error("--compiler: expected sgemu or igc, got '%s'", v);
             o->igc = !strcmp(v, "igc");
+        } else if (is_opt(a, "--launches")) {
+            if (!(v = opt_value(argc, argv, &i, "--launches"))) return 1;
+            char *end;
+            unsigned long n = strtoul(v, &end, 10);
+            if (*end || end == v || n < 1 || n > 1000000)
+                return cli_error("--launches: expected a count 1..1000000, got '%s'", v);
+            o->launches = (uint32_t)n;
         } else if (!strcmp(a, "--per-line")) {
             o->per_line = true;
         } else if (is_opt(a, "--trace")) {
@@ -290,6 +303,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return cli_error("--compiler igc: --record is not available (kernel traces hold "
                          "sgemu's own ISA)");
     o->launch.timing = !o->no_timing;
+    if (o->launches > 1 && o->no_timing)
+        return cli_error("--launches needs the timing model (drop --no-timing)");
+    if (o->launches > 1 && o->record)
+        return cli_error("--launches: not with --record (a trace holds one launch)");
     if (o->no_timing && o->launch.trace_path)
         return cli_error("--trace needs the timing model (drop --no-timing)");
     if (!o->kernel_path)
@@ -595,6 +612,31 @@ static const uint8_t *out_bytes(const isa_arg *a, const sgemu_argval *v, size_t 
     return v->data;
 }
 
+/* --launches N: launches 1..N-1 with a cache state the last one then starts
+ * from (o->launch.caches); *first: the first one's cycles.  Their outputs
+ * and statistics are not shown; a fault stops there. */
+static int run_earlier_launches(run_opts *o, const isa_kernel *k, const emu_config *cfg,
+                                sgemu_argval *vals, uint64_t *first, sgemu_fault *fault)
+{
+    if (o->launches <= 1)
+        return 0;
+    if (!(o->launch.caches = sgemu_cache_state_new()))
+        return cli_error("out of memory for the cache state");
+    sgemu_launch l = o->launch;
+    l.trace_path = NULL;
+    l.progress = NULL;
+    for (uint32_t i = 0; i + 1 < o->launches; i++) {
+        sgemu_stats st;
+        int rc = sgemu_run(k, cfg, &l, vals, &st, fault);
+        if (!rc && i == 0 && st.timing)
+            *first = st.timing->cycles;
+        sgemu_stats_free(&st);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int emit_outputs(const run_opts *o, const isa_kernel *k, sgemu_argval *vals,
                         uint32_t width, FILE *json)
 {
@@ -847,10 +889,17 @@ int cli_cmd_run(int argc, char **argv)
             o.launch.record_path = record;
         }
         sgemu_stats st;
+        uint64_t first_cycles = 0;
+        rc = run_earlier_launches(&o, &k, &cfg, vals, &first_cycles, &fault);
         progress_line pl;
         progress_start(&pl, &o.launch, o.widths[wi], o.quiet || o.json);
-        rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
+        if (rc)
+            memset(&st, 0, sizeof st);
+        else
+            rc = sgemu_run(&k, &cfg, &o.launch, vals, &st, &fault);
         progress_stop(&pl);
+        sgemu_cache_state_free(o.launch.caches);
+        o.launch.caches = NULL;
         if (!rc && st.timing)
             cli_warn_trace_dropped(o.launch.trace_path, st.timing->trace_events,
                                    st.timing->trace_dropped);
@@ -881,6 +930,11 @@ int cli_cmd_run(int argc, char **argv)
             }
             if (!o.quiet && !o.json) {
                 print_summary(stderr, &k, &cfg, &st);
+                if (o.launches > 1 && st.timing)
+                    fprintf(stderr, "launches:     %u, first %llu cycles, last %llu "
+                            "(memory.l2.keep_across_launches %u)\n", o.launches,
+                            (unsigned long long)first_cycles,
+                            (unsigned long long)st.timing->cycles, cfg.timing.l2_keep);
                 cli_detect_print(stderr, o.launch.detect, &st);
                 print_igc(stderr, &k, false);
                 if (st.timing)
@@ -895,6 +949,9 @@ int cli_cmd_run(int argc, char **argv)
                 printf(", \"printf\": ");
                 cli_json_string(stdout, st.printf_text ? st.printf_text : "");
                 printf(", \"printf_dropped\": %llu", (unsigned long long)st.printf_dropped);
+                if (o.launches > 1 && st.timing)
+                    printf(", \"launches\": %u, \"first_launch_cycles\": %llu", o.launches,
+                           (unsigned long long)first_cycles);
                 if (st.timing) {
                     printf(", \"timing\": ");
                     tm_print_json(stdout, st.timing, &k);

@@ -537,6 +537,8 @@ static int timed_run(emu_run *run, gen_state *s)
         .next_wg = pull_wg, .user = &g,
         .trace_path = run->launch->trace_path, .trace_limit = run->launch->trace_limit,
     };
+    tm_carry carry;
+    L.carry = emu_timing_carry(run, &carry);
     char msg[512] = "";
     int rc = tm_run(&L, t, msg, sizeof msg);
     t->inst_text = (const char *const *)p->text;

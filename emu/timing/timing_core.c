@@ -423,6 +423,13 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
                 m.inst[pc].alu_fast = false;
         }
     }
+    /* the L2 as the launches before left it (timing_carry.c) */
+    uint64_t *unbound = NULL;
+    uint32_t nunbound = 0;
+    if (!rc && L->carry && tm_carry_install(&m.mem, L->carry, &unbound, &nunbound)) {
+        snprintf(msg, msgn, "out of host memory in the timing model");
+        rc = SGEMU_EXIT_INTERNAL;
+    }
     /* `-j N` (N > 1): one of the N host threads runs the functional engine
      * ahead of the model (timing_ahead.c), the other N - 1 the issue loop.
      * Its ring holds a wave of work-groups (one per CU), as CUs that end
@@ -504,6 +511,11 @@ int tm_run(const tm_launch *L0, sgemu_timing *out, char *msg, size_t msgn)
         snprintf(msg, msgn, "%s", m.oom ? "out of host memory in the timing model"
                                         : "work-group failed in the functional engine");
     }
+    if (!rc && L->carry && tm_carry_save(&m.mem, L->carry, unbound, nunbound)) {
+        snprintf(msg, msgn, "out of host memory in the timing model");
+        rc = SGEMU_EXIT_INTERNAL;
+    }
+    free(unbound);
     merge_cu_stats(&m);
     out->cycles = m.end;
     out->time_us = L->cfg->clock_mhz > 0 ? (double)m.end / L->cfg->clock_mhz : 0;

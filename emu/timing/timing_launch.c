@@ -17,6 +17,24 @@ static int pull_wg(void *user, uint64_t wg_linear, emu_wg_trace *out)
     return rc;
 }
 
+const tm_carry *emu_timing_carry(const emu_run *run, tm_carry *c)
+{
+    const sgemu_launch *l = run->launch;
+    if (!l->caches)
+        return NULL;
+    memset(c, 0, sizeof *c);
+    c->state = l->caches;
+    c->narg = run->k->narg;
+    for (uint32_t i = 0; i < c->narg; i++) {
+        if (run->args[i].kind != SGEMU_VAL_BUFFER)
+            continue;
+        c->buffer[i] = l->cache_buffer ? l->cache_buffer[i] : i + 1;
+        c->offset[i] = l->cache_offset ? l->cache_offset[i] : 0;
+        c->bytes[i] = run->args[i].bytes;
+    }
+    return c;
+}
+
 int emu_timing_run(emu_run *run)
 {
     sgemu_timing *t = calloc(1, sizeof *t);
@@ -33,6 +51,8 @@ int emu_timing_run(emu_run *run)
         .trace_path = run->launch->trace_path, .trace_limit = run->launch->trace_limit,
         .threads = run->launch->threads,     /* 0: one (see tm_launch.threads) */
     };
+    tm_carry carry;
+    L.carry = emu_timing_carry(run, &carry);
     char msg[512] = "";
     int rc = tm_run(&L, t, msg, sizeof msg);
     if (rc && !run->fault->code) {

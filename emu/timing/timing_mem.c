@@ -104,6 +104,11 @@ static inline __attribute__((always_inline)) uint64_t cache_access(tm_cache *c, 
     return cache_lookup(c, ln, want, ++c->clock, wp);
 }
 
+void tm_mem_carry_fill(tm_mem *m, uint64_t ln, uint64_t sectors, tm_way **wp)
+{
+    cache_access(&m->l2, ln, sectors, wp);
+}
+
 /* Port times are fixed point, PORT_FRAC bits below the cycle, so that a
  * port moving more than a line a cycle (a device-wide L2 or DRAM) carries
  * its bytes_per_cycle and not one line a cycle; a request starts in the

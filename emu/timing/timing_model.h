@@ -70,6 +70,15 @@ typedef struct tm_op {
     const char *text;      /* the instruction as printed (trace, per-line) */
 } tm_op;
 
+/* The cache state a launch starts from and leaves (sgemu_launch.caches;
+ * timing_carry.c): per argument, the identity of the buffer it binds (0:
+ * none), the offset of its first byte in that buffer and its bytes. */
+typedef struct tm_carry {
+    struct sgemu_cache_state *state;
+    uint32_t narg;
+    uint64_t buffer[ISA_MAX_ARGS], offset[ISA_MAX_ARGS], bytes[ISA_MAX_ARGS];
+} tm_carry;
+
 /* Pull work-group wg_linear's records into *out (0 ok, else an exit code). */
 typedef int (*tm_next_wg_fn)(void *user, uint64_t wg_linear, emu_wg_trace *out);
 
@@ -93,6 +102,9 @@ typedef struct tm_launch {
      * order), N - 1 the issue loop, whose threads wait for each other at
      * every step that touches shared state. */
     uint32_t threads;
+    /* The L2's lines from the launches before, updated when this one ends
+     * (NULL: it starts empty; memory.l2.keep_across_launches) */
+    const tm_carry *carry;
 } tm_launch;
 
 /* Run the model; fills *out (free with tm_timing_free).  Returns 0, the
@@ -114,5 +126,7 @@ int tm_check_fit(const emu_config *cfg, const sgemu_timing *t, uint32_t width,
 /* timing_launch.c: sgemu_run's loop when launch->timing is set. */
 struct emu_run;
 int emu_timing_run(struct emu_run *run);
+/* The launch's tm_carry in *c, or NULL when it carries no cache state. */
+const tm_carry *emu_timing_carry(const struct emu_run *run, tm_carry *c);
 
 #endif

@@ -149,6 +149,13 @@ typedef struct tm_mem {
 } tm_mem;
 
 int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st);
+/* Put line ln (sectors `sectors`) into the L2 as most recently used. */
+void tm_mem_carry_fill(tm_mem *m, uint64_t ln, uint64_t sectors, tm_way **wp);
+/* timing_carry.c: install the carried lines at a launch's start (the
+ * unbound buffers' identities in *unbound, free it), and make the L2's
+ * lines the state at its end. */
+int tm_carry_install(tm_mem *m, const tm_carry *c, uint64_t **unbound, uint32_t *nunbound);
+int tm_carry_save(const tm_mem *m, const tm_carry *c, const uint64_t *unbound, uint32_t nunbound);
 void tm_mem_free(tm_mem *m);
 /* One global access of n lane addresses issued at t; returns completion.
  * strided: the addresses step by one stride (the record's form), so that

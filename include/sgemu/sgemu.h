@@ -268,6 +268,15 @@ typedef struct sgemu_launch {
      * without its initial bytes or relocations, so values persist from
      * launch to launch as OpenCL C 2.0 asks.  false: the initial bytes. */
     bool globals_live;
+    /* cache state across launches (memory.l2.keep_across_launches): the L2
+     * starts as the launches before on this device left it, and holds what
+     * this one leaves when it ends; NULL: the caches start empty */
+    struct sgemu_cache_state *caches;
+    /* per argument: the identity of the buffer it binds in `caches` (0: not
+     * carried), stable from launch to launch, and the offset of its first
+     * byte in that buffer (a sub-buffer's origin); NULL: argument i is
+     * buffer i + 1 at offset 0 */
+    const uint64_t *cache_buffer, *cache_offset;
 } sgemu_launch;
 
 /* The opt-in detectors of sgemu_launch.detect; their reports go to the
@@ -341,6 +350,24 @@ size_t sgemu_printf_flush(const sgemu_stats *stats, const char *kernel, void *ou
 int sgemu_run(const isa_kernel *k, const emu_config *cfg,
               const sgemu_launch *launch, sgemu_argval *args,
               sgemu_stats *stats, sgemu_fault *fault);
+
+/* The L2's lines one launch leaves to the next on a device, named by buffer
+ * identity (sgemu_launch.caches; docs/timing-model.md, "Cache state across
+ * launches").  One state per device: its lines are of that device's config.
+ * sgemu_cache_device_write: a device-side fill or copy of bytes [offset,
+ * offset + bytes) of buffer `buffer` (memory.l2.device_writes_fill: its
+ * lines become the most recently used, in address order; else the range's
+ * lines are dropped); 0, or -1 when out of memory.  sgemu_cache_host_write:
+ * the host wrote the range: its lines are dropped.  sgemu_cache_state_lines:
+ * lines held. */
+typedef struct sgemu_cache_state sgemu_cache_state;
+sgemu_cache_state *sgemu_cache_state_new(void);
+void sgemu_cache_state_free(sgemu_cache_state *s);
+int sgemu_cache_device_write(sgemu_cache_state *s, const emu_config *cfg, uint64_t buffer,
+                             uint64_t offset, uint64_t bytes);
+void sgemu_cache_host_write(sgemu_cache_state *s, const emu_config *cfg, uint64_t buffer,
+                            uint64_t offset, uint64_t bytes);
+uint64_t sgemu_cache_state_lines(const sgemu_cache_state *s);
 
 /* Free what sgemu_run allocated into *stats (the timing results). */
 void sgemu_stats_free(sgemu_stats *stats);

@@ -110,6 +110,8 @@ typedef struct emu_timing_cfg {
     uint32_t line_bytes;
     uint32_t sector_bytes;       /* 0: whole lines */
     tm_cache_cfg l1, l2;
+    uint32_t l2_keep;           /* 1: the L2's lines carry from launch to launch */
+    uint32_t l2_device_writes;  /* 1: device fills and copies leave lines in the L2 */
     uint32_t dram_latency;
     uint32_t dram_bw;           /* bytes per cycle, whole device */
     uint32_t slm_banks;

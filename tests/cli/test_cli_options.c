@@ -290,6 +290,44 @@ static int teardown(void **state)
     return cli_tmpdir_remove();
 }
 
+/* --launches N: the summary names the first and last launches' cycles;
+ * on nvidia-h100 (keep_across_launches 1) the second launch of vector_add
+ * is faster than the first, which is a plain run's; on the default config
+ * (0) every launch is the first; the outputs are a plain run's; refusals. */
+static void test_launches(void **state)
+{
+    (void)state;
+    unsigned long long first, last, plain;
+    cli_result r = cli_run("run " VADD " --config nvidia-h100 --sg 32 --json");
+    assert_int_equal(r.status, 0);
+    const char *c = strstr(r.out, "\"cycles\": ");
+    assert_non_null(c);
+    plain = strtoull(c + 10, NULL, 10);
+    cli_result_free(&r);
+    r = cli_run("run " VADD " --config nvidia-h100 --sg 32 --launches 3 --out c");
+    assert_int_equal(r.status, 0);
+    c = strstr(r.err, "launches:     3, first ");
+    assert_non_null(c);
+    assert_int_equal(sscanf(c, "launches:     3, first %llu cycles, last %llu", &first, &last), 2);
+    assert_int_equal(first, plain);
+    assert_true(last < first);
+    assert_non_null(strstr(r.out, "126\n"));        /* c[63] = 63 + 63 */
+    cli_result_free(&r);
+    r = cli_run("run " VADD " --launches 2");
+    assert_int_equal(r.status, 0);
+    c = strstr(r.err, "launches:     2, first ");
+    assert_non_null(c);
+    assert_int_equal(sscanf(c, "launches:     2, first %llu cycles, last %llu", &first, &last), 2);
+    assert_int_equal(first, last);
+    cli_result_free(&r);
+    r = cli_run("run " VADD " --launches 0");
+    expect(&r, 1, "--launches: expected a count 1..1000000, got '0'");
+    r = cli_run("run " VADD " --launches 2 --no-timing");
+    expect(&r, 1, "--launches needs the timing model");
+    r = cli_run("run " VADD " --launches 2 --record %s/l.sgt", dir);
+    expect(&r, 1, "--launches: not with --record");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_man_page),
         cmocka_unit_test(test_bash_completion),
         cmocka_unit_test(test_widths_compared),
+        cmocka_unit_test(test_launches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

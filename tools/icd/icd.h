@@ -44,6 +44,9 @@ struct _cl_device_id {
     icd_head h;
     emu_config cfg;
     uint64_t clock_ns;              /* the modelled device clock (profiling) */
+    /* the L2's lines its kernels and transfers leave for the next kernel
+     * (memory.l2.keep_across_launches), made at its first kernel */
+    sgemu_cache_state *caches;
 };
 
 struct _cl_context {
@@ -78,6 +81,9 @@ struct _cl_mem {
     cl_mem parent;                  /* sub-buffers */
     size_t origin;
     uint32_t maps;                  /* outstanding maps */
+    bool mapped_for_write;          /* a map since the last unmap may write */
+    uint64_t cache_id;              /* the buffer's identity in the device's
+                                       cache state (a sub-buffer: its parent's) */
     /* images */
     cl_image_format format;
     sgemu_image img;                /* img.data == data */
@@ -228,6 +234,13 @@ bool icd_queue_valid(cl_command_queue q);
 void icd_mem_retain(cl_mem m);
 void icd_mem_release(cl_mem m);
 bool icd_is_image(cl_mem m);
+/* The identity of buffer m in a device's cache state and the offset of its
+ * first byte there (a sub-buffer's origin in its parent). */
+uint64_t icd_mem_cache_id(cl_mem m, uint64_t *offset);
+/* Bytes [offset, offset + bytes) of buffer m were written on device d by a
+ * device-side fill or copy (device) or by the host: its cache state
+ * learns of it (docs/opencl-platform.md). */
+void icd_cache_written(cl_device_id d, cl_mem m, size_t offset, size_t bytes, bool device);
 
 /* program.c */
 void icd_program_release(cl_program p);

@@ -17,6 +17,7 @@ typedef struct launch_cmd {
     sgemu_launch L;
     sgemu_argval vals[ISA_MAX_ARGS];
     cl_mem mems[ISA_MAX_ARGS];      /* retained */
+    uint64_t cache_buffer[ISA_MAX_ARGS], cache_offset[ISA_MAX_ARGS];
 } launch_cmd;
 
 /* ---- per-kernel totals ---- */
@@ -132,6 +133,13 @@ static cl_int launch_run(icd_cmd *c)
         g->data = gb->data;
         g->bytes = gb->bytes;
     }
+    /* the device's L2 as its earlier kernels and transfers left it (NULL
+     * when out of memory: this launch starts empty) */
+    if (!d->caches)
+        d->caches = sgemu_cache_state_new();
+    lc->L.caches = d->caches;
+    lc->L.cache_buffer = lc->cache_buffer;
+    lc->L.cache_offset = lc->cache_offset;
     sgemu_stats st;
     sgemu_fault fault;
     memset(&st, 0, sizeof st);
@@ -209,6 +217,7 @@ static cl_int snapshot_args(launch_cmd *lc, cl_context ctx)
             } else if (a->mem) {
                 v->data = a->mem->data;
                 v->bytes = a->mem->size;
+                lc->cache_buffer[i] = icd_mem_cache_id(a->mem, &lc->cache_offset[i]);
                 lc->mems[i] = a->mem;
                 icd_mem_retain(a->mem);
             }

@@ -42,6 +42,8 @@ static cl_mem mem_new(cl_context ctx, cl_mem_object_type type, cl_mem_flags flag
         return NULL;
     }
     icd_init_head(&m->h, ICD_MEM);
+    static _Atomic uint64_t next_cache_id = 1;     /* never reused: ids outlive buffers */
+    m->cache_id = atomic_fetch_add(&next_cache_id, 1);
     m->ctx = ctx;
     m->type = type;
     m->flags = flags & access_flags ? flags : flags | CL_MEM_READ_WRITE;
@@ -315,6 +317,23 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
 }
 
 /* ---- reference counting and info ---- */
+
+uint64_t icd_mem_cache_id(cl_mem m, uint64_t *offset)
+{
+    *offset = m->parent ? m->origin : 0;
+    return m->parent ? m->parent->cache_id : m->cache_id;
+}
+
+void icd_cache_written(cl_device_id d, cl_mem m, size_t offset, size_t bytes, bool device)
+{
+    if (!d->caches || icd_is_image(m))
+        return;
+    uint64_t base, id = icd_mem_cache_id(m, &base);
+    if (!device)
+        sgemu_cache_host_write(d->caches, &d->cfg, id, base + offset, bytes);
+    else if (sgemu_cache_device_write(d->caches, &d->cfg, id, base + offset, bytes))
+        sgemu_cache_host_write(d->caches, &d->cfg, id, base + offset, bytes);
+}
 
 void icd_mem_retain(cl_mem m)
 {

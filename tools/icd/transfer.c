@@ -18,6 +18,10 @@ typedef struct xfer {
     uint8_t pattern[128];
     size_t pattern_size;
     int map_delta;                  /* map count change of mem[0] */
+    /* what the device's cache state learns (icd_cache_written): bytes
+     * [cache_off, cache_off + cache_len) of buffer mem[0] written */
+    enum { CACHE_NONE, CACHE_HOST_WRITE, CACHE_DEVICE_WRITE } cache;
+    size_t cache_off, cache_len;
 } xfer;
 
 static cl_int xfer_run(icd_cmd *c)
@@ -35,6 +39,9 @@ static cl_int xfer_run(icd_cmd *c)
         }
     if (x->map_delta < 0 && x->mem[0]->maps)
         x->mem[0]->maps--;
+    if (x->cache != CACHE_NONE)
+        icd_cache_written(c->q->dev, x->mem[0], x->cache_off, x->cache_len,
+                          x->cache == CACHE_DEVICE_WRITE);
     return CL_SUCCESS;
 }
 
@@ -128,6 +135,11 @@ static cl_int host_copy(cl_command_queue q, cl_command_type type, cl_mem buffer,
     x->dst = write ? buffer->data + offset : hdst;
     x->src = write ? hsrc : buffer->data + offset;
     x->region[0] = size;
+    if (write) {
+        x->cache = CACHE_HOST_WRITE;
+        x->cache_off = offset;
+        x->cache_len = size;
+    }
     return icd_submit(c, q, nwait, wait, event, blocking);
 }
 
@@ -182,6 +194,9 @@ cl_int icd_EnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
     x->dst = dst_buffer->data + dst_offset;
     x->src = src_buffer->data + src_offset;
     x->region[0] = size;
+    x->cache = CACHE_DEVICE_WRITE;
+    x->cache_off = dst_offset;
+    x->cache_len = size;
     return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
 }
 
@@ -209,6 +224,9 @@ cl_int icd_EnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, cons
     hold(x, 0, buffer);
     x->dst = buffer->data + offset;
     x->region[0] = size;
+    x->cache = CACHE_DEVICE_WRITE;
+    x->cache_off = offset;
+    x->cache_len = size;
     memcpy(x->pattern, pattern, pattern_size);
     x->pattern_size = pattern_size;
     return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
@@ -273,6 +291,11 @@ static cl_int rect(cl_command_queue q, cl_command_type type, cl_mem dmem, cl_mem
     x->dst = (dmem ? dmem->data : hdst) + doff;
     x->src = (smem ? smem->data : hsrc) + soff;
     memcpy(x->region, region, sizeof x->region);
+    if (dmem) {     /* a rectangle's lines: dropped, not written (its rows) */
+        x->cache = CACHE_HOST_WRITE;
+        x->cache_off = doff;
+        x->cache_len = (region[2] - 1) * dslice + (region[1] - 1) * drow + region[0];
+    }
     x->dpitch[0] = drow;
     x->dpitch[1] = dslice;
     x->spitch[0] = srow;
@@ -374,6 +397,8 @@ static void *map(cl_command_queue q, cl_command_type type, cl_mem m, bool image,
     x->region[0] = 0;
     x->dst = m->data;
     m->maps++;
+    if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+        m->mapped_for_write = true;
     rc = icd_submit(c, q, nwait, wait, event, blocking);
     if (errcode_ret)
         *errcode_ret = rc;
@@ -449,6 +474,11 @@ cl_int icd_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, 
     x->region[0] = 0;
     x->dst = memobj->data;
     x->map_delta = -1;
+    if (memobj->mapped_for_write) {     /* the host may have written any of it */
+        memobj->mapped_for_write = false;
+        x->cache = CACHE_HOST_WRITE;
+        x->cache_len = memobj->size;
+    }
     return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
 }
 
