@@ -2,7 +2,7 @@
 # dev.sh - set up, build and run sgemu on a fresh Debian 12 machine.
 #   bash tools/dev.sh demo   build, then run the main job on the bundled default config
 #   bash tools/dev.sh test   build with -Werror, run the whole test suite and the Khronos
-#                            CTS sub-/work-group suites (docs/opencl-cts.md), then again
+#                            CTS sub-/work-group and basic suites (docs/opencl-cts.md), then again
 #                            under AddressSanitizer + UndefinedBehaviorSanitizer
 #                            then valgrind memcheck of the CLI tests, lint, and 20 s
 #                            of every fuzzer; prints each phase's time (docs/testing.md)
@@ -97,7 +97,7 @@ test_all() {
     phase build build build -Dwerror=true -Dbuildtype=debugoptimized
     phase tests meson test -C build --print-errorlogs --num-processes "$(nproc)"
     phase install bash tests/install_check.sh build     # a program built against sgemu.pc
-    phase cts cts                                       # Khronos CTS sub-/work-group suites
+    phase cts cts                                       # Khronos CTS sub-/work-group, basic
     phase asan-build build build-asan -Dwerror=true -Dbuildtype=debug \
         -Db_sanitize=address,undefined -Db_lundef=false
     phase asan-tests asan_tests
@@ -106,7 +106,7 @@ test_all() {
     phase fuzz fuzz "${SGEMU_FUZZ_SECS:-8}"
 }
 
-# The Khronos CTS's test_subgroups and test_workgroups, built from
+# The Khronos CTS's test_subgroups, test_workgroups and test_basic, built from
 # ../shared/opencl-cts, against sgemu's ICD (docs/opencl-cts.md); without
 # the CTS sources the script says so and the phase passes.
 cts() {
