@@ -26,6 +26,54 @@
 
 #include <opencl-c.h>
 
+/* The language macros of the extensions the device lists (OpenCL C 3.0,
+ * 6.1 "Supported Data Types" and the extension specification, 1.3: an
+ * extension that adds built-ins defines a macro of its name).  clang-14
+ * defines the others, and these only for some versions (the cl_khr
+ * sub-group family from OpenCL C 2.0); kernels test them to choose a code
+ * path (`#if defined(cl_intel_required_subgroup_size)`) and would otherwise
+ * leave out what sgemu runs.  After opencl-c.h: before it, clang-14 would
+ * declare OpenCL C 2.0 built-ins for the cl_khr ones at OpenCL C 1.2. */
+#ifndef cl_khr_subgroups
+#define cl_khr_subgroups 1
+#endif
+#ifndef cl_khr_subgroup_extended_types
+#define cl_khr_subgroup_extended_types 1
+#endif
+#ifndef cl_khr_subgroup_non_uniform_vote
+#define cl_khr_subgroup_non_uniform_vote 1
+#endif
+#ifndef cl_khr_subgroup_ballot
+#define cl_khr_subgroup_ballot 1
+#endif
+#ifndef cl_khr_subgroup_non_uniform_arithmetic
+#define cl_khr_subgroup_non_uniform_arithmetic 1
+#endif
+#ifndef cl_khr_subgroup_shuffle
+#define cl_khr_subgroup_shuffle 1
+#endif
+#ifndef cl_khr_subgroup_shuffle_relative
+#define cl_khr_subgroup_shuffle_relative 1
+#endif
+#ifndef cl_khr_subgroup_clustered_reduce
+#define cl_khr_subgroup_clustered_reduce 1
+#endif
+#ifndef cl_khr_subgroup_rotate
+#define cl_khr_subgroup_rotate 1
+#endif
+#ifndef cl_intel_subgroups_char
+#define cl_intel_subgroups_char 1
+#endif
+#ifndef cl_intel_subgroups_long
+#define cl_intel_subgroups_long 1
+#endif
+#ifndef cl_intel_required_subgroup_size
+#define cl_intel_required_subgroup_size 1
+#endif
+#ifndef cl_intel_subgroup_local_block_io
+#define cl_intel_subgroup_local_block_io 1
+#endif
+
 #define SGEMU_OVL __attribute__((overloadable))
 
 /* Intel block reads and writes through a pointer (cl_intel_subgroups_char,

@@ -10,7 +10,8 @@
  * translation error; __OPENCL_VERSION__ is the device's; half needs no
  * pragma; a call of a
  * function declared but not defined names it; a plain inline function is
- * defined; a loop summing its index compiles; a list of kernels too
+ * defined; a loop summing its index compiles; the device's
+ * extensions define their macros; a list of kernels too
  * long for a message names whole kernels. */
 #include "kernel_harness.h"
 
@@ -327,6 +328,38 @@ static void test_sum_of_index(void **state)
     assert_int_equal(stored_value("sum_index", ""), 210);
 }
 
+/* Every extension of the device's list that adds built-ins defines its
+ * macro in the kernel (the extension specification, 1.3), at OpenCL C 1.2,
+ * 2.0 and 3.0: kernels choose their sub-group paths by them. */
+static void test_extension_macros(void **state)
+{
+    (void)state;
+    static const char *const ext[] = {
+        "cl_khr_fp64", "cl_khr_fp16", "cl_khr_subgroups", "cl_khr_subgroup_extended_types",
+        "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+        "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",
+        "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce",
+        "cl_khr_subgroup_rotate", "cl_intel_subgroups", "cl_intel_subgroups_short",
+        "cl_intel_subgroups_char", "cl_intel_subgroups_long",
+        "cl_intel_required_subgroup_size", "cl_intel_subgroup_local_block_io",
+    };
+    const int n = (int)(sizeof ext / sizeof ext[0]);
+    char src[4096];
+    int at = snprintf(src, sizeof src, "kernel void exts(global int *o)\n{\n    int v = 0;\n");
+    for (int i = 0; i < n; i++)
+        at += snprintf(src + at, sizeof src - (size_t)at, "#ifdef %s\n    v |= 1 << %d;\n#endif\n",
+                       ext[i], i);
+    at += snprintf(src + at, sizeof src - (size_t)at, "    o[0] = v;\n}\n");
+    cli_put("exts.cl", src, (size_t)at);
+    static const char *const stds[] = { "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0" };
+    for (int s = 0; s < 3; s++) {
+        const int v = stored_value("exts", stds[s]);
+        for (int i = 0; i < n; i++)
+            if (!(v & (1 << i)))
+                fail_msg("%s: %s is not defined", stds[s], ext[i]);
+    }
+}
+
 /* An unrolled loop of 1500 steps, four values each: more value registers
  * than a kernel may run with (ISA_MAX_REGS), which allocation brings
  * down; the result is the host's own loop. */
@@ -411,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_undefined_function),
         cmocka_unit_test(test_plain_inline),
         cmocka_unit_test(test_sum_of_index),
+        cmocka_unit_test(test_extension_macros),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
     };
