@@ -348,9 +348,13 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
         size_t elen = 0;
         sgemu_fault ignored;
         char *etext = sgemu_read_file(errf, &elen, &ignored);
+        /* SPIRVTypeVector: the SLP vectoriser's vectors of a width SPIR-V
+         * lacks (<64 x float> of 64 unrolled accumulators), on which
+         * llvm-spirv-14 asserts */
         const bool retry = etext && (has_text(etext, elen, "InvalidBitWidth") ||
                                      has_text(etext, elen, "llvm.vector.reduce") ||
-                                     has_text(etext, elen, "freeze"));
+                                     has_text(etext, elen, "freeze") ||
+                                     has_text(etext, elen, "SPIRVTypeVector"));
         if (!retry || native_ints) {
             if (etext) {    /* its messages, as it printed them */
                 fwrite(etext, 1, elen, log);

@@ -11,7 +11,8 @@
  * pragma; a call of a
  * function declared but not defined names it; a plain inline function is
  * defined; a loop summing its index compiles; the device's
- * extensions define their macros; a list of kernels too
+ * extensions define their macros; a <64 x float> of the SLP vectoriser
+ * compiles; a list of kernels too
  * long for a message names whole kernels. */
 #include "kernel_harness.h"
 
@@ -328,6 +329,34 @@ static void test_sum_of_index(void **state)
     assert_int_equal(stored_value("sum_index", ""), 210);
 }
 
+/* 64 accumulators of a fully unrolled tile (CLBlast's GEMM has them): the
+ * SLP vectoriser makes them one <64 x float>, a vector width SPIR-V lacks,
+ * on which llvm-spirv-14 asserts; the second compile, without vectorisers,
+ * runs it.  a[i] = i, so c[i] is a sum of products of small integers. */
+static void test_wide_slp_vector(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "kernel void acc_tile(global const float *a, global float *c, int K)\n{\n"
+        "    float acc[64];\n#pragma unroll\n    for (int i = 0; i < 64; i++)\n"
+        "        acc[i] = 0.0f;\n    for (int k = 0; k < K; k++)\n#pragma unroll\n"
+        "        for (int i = 0; i < 64; i++)\n"
+        "            acc[i] += a[k * 8 + i % 8] * a[k * 8 + i / 8];\n"
+        "#pragma unroll\n    for (int i = 0; i < 64; i++)\n        c[i] = acc[i];\n}\n";
+    cli_put("acc_tile.cl", src, sizeof src - 1);
+    cli_run_ok("run %s/acc_tile.cl --global 1 --local 1 --arg a=float:iota:16 "
+               "--arg c=float:zeros:64 --arg K=2 --out c=%s/c.bin --no-timing -q",
+               cli_tmpdir, cli_tmpdir);
+    float c[64];
+    cli_get("c.bin", c, sizeof c);
+    for (int i = 0; i < 64; i++) {
+        float want = 0.0f;
+        for (int k = 0; k < 2; k++)
+            want += (float)(k * 8 + i % 8) * (float)(k * 8 + i / 8);
+        assert_true(c[i] == want);
+    }
+}
+
 /* Every extension of the device's list that adds built-ins defines its
  * macro in the kernel (the extension specification, 1.3), at OpenCL C 1.2,
  * 2.0 and 3.0: kernels choose their sub-group paths by them. */
@@ -445,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_plain_inline),
         cmocka_unit_test(test_sum_of_index),
         cmocka_unit_test(test_extension_macros),
+        cmocka_unit_test(test_wide_slp_vector),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
     };
