@@ -32,11 +32,12 @@ static bool printf_promotion(const isa_kernel *k, const isa_inst *in)
            in->vec <= 1;
 }
 
+/* the block pipe's operations: buffer, local and image block I/O; not
+ * read_image* / write_image*, which share the image families and which
+ * Intel's compiler builds at every width */
 static bool inst_is_block_io(const isa_inst *in)
 {
-    isa_family f = isa_ops[in->op].family;
-    return f == ISA_FAM_BLOCK_READ || f == ISA_FAM_BLOCK_WRITE || f == ISA_FAM_IMG_READ ||
-           f == ISA_FAM_IMG_WRITE;
+    return isa_op_block_io(in->op);
 }
 
 unsigned emu_target_refusals(const emu_config *cfg, const isa_kernel *k, uint32_t width)

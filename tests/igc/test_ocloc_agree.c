@@ -1,7 +1,7 @@
 /* test_ocloc_agree.c - the Intel configs' features agree with Intel's
  * OpenCL compiler for their device (device.ocloc_target): for each width
  * 8, 16, 32 and each probe kernel (plain, double precision, sub-group block
- * I/O on global and on local memory), ocloc builds the kernel at that width exactly when sgemu takes the
+ * I/O on global and on local memory, image reads and writes), ocloc builds the kernel at that width exactly when sgemu takes the
  * width (device.subgroup_widths) and finds nothing the device's compiler
  * refuses (device.fp64, device.block_io_max_width, device.local_block_io:
  * emu_target_refusals).
@@ -24,6 +24,10 @@ static const struct probe {
     { "fp64", "", "(__global double *a) { a[get_global_id(0)] *= 2.5; }" },
     { "block_io", "", "(__global uint *a) { uint v = intel_sub_group_block_read(a);"
                       " intel_sub_group_block_write(a + 64, v + 1); }" },
+    /* read_imageui / write_imageui: no block I/O, built at every width */
+    { "image", "", "(read_only image2d_t a, write_only image2d_t b) {"
+                   " int2 c = (int2)(get_global_id(0), get_global_id(1));"
+                   " write_imageui(b, c, read_imageui(a, c) + 1); }" },
     /* cl_intel_subgroup_local_block_io: neither clang-14 nor this IGC
      * declares these overloads */
     { "local_block_io",
