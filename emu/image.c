@@ -43,13 +43,6 @@ static const uint32_t spv_order[SGEMU_ORDER_COUNT] = {
     [SGEMU_ORDER_BGRA] = SpvImageChannelOrderBGRA,    /* CLK_BGRA 0x10B6 */
 };
 
-/* Where channel c (0 red .. 3 alpha) of an element is stored: CL_BGRA
- * keeps blue first and red third. */
-static uint32_t channel_slot(const sgemu_image *im, uint32_t c)
-{
-    return im->order == SGEMU_ORDER_BGRA && c < 3 ? 2 - c : c;
-}
-
 static const uint32_t spv_chtype[SGEMU_CHTYPE_COUNT] = {
     [SGEMU_CHTYPE_UNSIGNED_INT8] = SpvImageChannelDataTypeUnsignedInt8,    /* 0x10DA */
     [SGEMU_CHTYPE_UNSIGNED_INT16] = SpvImageChannelDataTypeUnsignedInt16,  /* 0x10DB */
@@ -61,6 +54,8 @@ static const uint32_t spv_chtype[SGEMU_CHTYPE_COUNT] = {
     [SGEMU_CHTYPE_UNORM_INT16] = SpvImageChannelDataTypeUnormInt16,        /* 0x10D3 */
     [SGEMU_CHTYPE_HALF_FLOAT] = SpvImageChannelDataTypeHalfFloat,          /* 0x10DD */
     [SGEMU_CHTYPE_FLOAT] = SpvImageChannelDataTypeFloat,                   /* 0x10DE */
+    [SGEMU_CHTYPE_SNORM_INT8] = SpvImageChannelDataTypeSnormInt8,          /* 0x10D0 */
+    [SGEMU_CHTYPE_SNORM_INT16] = SpvImageChannelDataTypeSnormInt16,        /* 0x10D1 */
 };
 
 /* The value of one image query instruction. */
@@ -113,7 +108,9 @@ static float bits_f32(uint32_t u)
     return f;
 }
 
-/* One channel from memory to the 32-bit register value of its kind. */
+/* One channel from memory to the 32-bit register value of its kind (OpenCL C,
+ * "Conversion rules for normalized integer channel data types": UNORM c/max,
+ * SNORM max(-1, c/max), computed in float). */
 static uint32_t channel_load(sgemu_channel_type t, const uint8_t *p)
 {
     uint8_t b8 = p[0];
@@ -130,6 +127,9 @@ static uint32_t channel_load(sgemu_channel_type t, const uint8_t *p)
     case SGEMU_CHTYPE_SIGNED_INT32: return b32;
     case SGEMU_CHTYPE_UNORM_INT8: return f32_bits((float)b8 / 255.0f);
     case SGEMU_CHTYPE_UNORM_INT16: return f32_bits((float)b16 / 65535.0f);
+    case SGEMU_CHTYPE_SNORM_INT8: return f32_bits(fmaxf(-1.0f, (float)(int8_t)b8 / 127.0f));
+    case SGEMU_CHTYPE_SNORM_INT16:
+        return f32_bits(fmaxf(-1.0f, (float)(int16_t)b16 / 32767.0f));
     case SGEMU_CHTYPE_HALF_FLOAT: return f32_bits(lanes_f16_to_f32(b16));
     case SGEMU_CHTYPE_FLOAT: return b32;
     default: return 0;
@@ -143,14 +143,17 @@ static int32_t sat_i(int32_t v, int32_t lo, int32_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Normalised store: clamp to [0,1], scale, round to nearest even. */
-static uint32_t unorm(float f, float scale)
+/* Normalised store, OpenCL C's convert_<type>_sat_rte(f * scale): the
+ * product in float, rounded to nearest even, saturated to [lo, hi]; NaN is
+ * 0.  The result's two's-complement bits. */
+static uint32_t norm(float f, float scale, float lo, float hi)
 {
-    if (!(f > 0.0f))
-        return 0;                    /* also NaN */
-    if (f >= 1.0f)
-        return (uint32_t)scale;
-    return (uint32_t)nearbyintf(f * scale);
+    float v = f * scale;
+    if (isnan(v))
+        return 0;
+    v = nearbyintf(v);
+    v = v < lo ? lo : v > hi ? hi : v;
+    return (uint32_t)(int32_t)v;
 }
 
 /* One channel from its 32-bit register value to memory, saturating as the
@@ -165,8 +168,10 @@ static void channel_store(sgemu_channel_type t, uint32_t v, uint8_t *p)
     case SGEMU_CHTYPE_SIGNED_INT8: u = (uint32_t)sat_i((int32_t)v, -128, 127); break;
     case SGEMU_CHTYPE_SIGNED_INT16: u = (uint32_t)sat_i((int32_t)v, -32768, 32767); break;
     case SGEMU_CHTYPE_SIGNED_INT32: u = v; break;
-    case SGEMU_CHTYPE_UNORM_INT8: u = unorm(bits_f32(v), 255.0f); break;
-    case SGEMU_CHTYPE_UNORM_INT16: u = unorm(bits_f32(v), 65535.0f); break;
+    case SGEMU_CHTYPE_UNORM_INT8: u = norm(bits_f32(v), 255.0f, 0.0f, 255.0f); break;
+    case SGEMU_CHTYPE_UNORM_INT16: u = norm(bits_f32(v), 65535.0f, 0.0f, 65535.0f); break;
+    case SGEMU_CHTYPE_SNORM_INT8: u = norm(bits_f32(v), 127.0f, -128.0f, 127.0f); break;
+    case SGEMU_CHTYPE_SNORM_INT16: u = norm(bits_f32(v), 32767.0f, -32768.0f, 32767.0f); break;
     case SGEMU_CHTYPE_HALF_FLOAT: u = lanes_f32_to_f16(bits_f32(v)); break;
     case SGEMU_CHTYPE_FLOAT: u = v; break;
     default: break;
@@ -287,8 +292,9 @@ enum {
     SMP_FILTER_MASK = 0x30, SMP_NEAREST = 0x10, SMP_LINEAR = 0x20
 };
 
-/* Texel (i, j) as four channels (missing channels 0, alpha 1); outside the
- * image (CLK_ADDRESS_CLAMP) the border colour: (0,0,0,0) for CL_RGBA and CL_BGRA,
+/* Texel (i, j) as four channels (missing channels 0, alpha 1; CL_BGRA's
+ * stored b, g, r, a back in r, g, b, a order); outside the image
+ * (CLK_ADDRESS_CLAMP) the border colour: (0,0,0,0) for CL_RGBA and CL_BGRA,
  * (0,0,0,1) for CL_R and CL_RG. */
 static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t out[4])
 {
@@ -299,7 +305,8 @@ static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t
         if (in && c < nch)
             out[c] = channel_load((sgemu_channel_type)im->chtype,
                                   im->data + (size_t)j * im->pitch +
-                                  (size_t)i * im->elem_bytes + channel_slot(im, c) * cb);
+                                  (size_t)i * im->elem_bytes +
+                                  sgemu_image_channel_slot(im->order, c) * cb);
         else
             out[c] = c == 3 && nch < 4 ? one : 0;
     }
@@ -322,7 +329,8 @@ void emu_image_store(const sgemu_image *im, int64_t x, int64_t y, const uint32_t
         return;
     uint8_t *p = im->data + (size_t)y * im->pitch + (size_t)x * im->elem_bytes;
     for (uint32_t c = 0; c < nch; c++)
-        channel_store((sgemu_channel_type)im->chtype, v[c], p + channel_slot(im, c) * cb);
+        channel_store((sgemu_channel_type)im->chtype, v[c],
+                      p + sgemu_image_channel_slot(im->order, c) * cb);
 }
 
 void emu_image_outside_text(char *buf, size_t cap, const char *op, int64_t x, int64_t y,

@@ -61,6 +61,12 @@ uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t)
     return channels[o] * bytes[t];
 }
 
+uint32_t sgemu_image_channel_slot(sgemu_channel_order o, uint32_t c)
+{
+    static const uint8_t bgra[4] = { 2, 1, 0, 3 };
+    return o == SGEMU_ORDER_BGRA && c < 4 ? bgra[c] : c;
+}
+
 /* Set from signal handlers: only a volatile sig_atomic_t store is safe there. */
 static volatile sig_atomic_t stop_flag;
 

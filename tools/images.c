@@ -3,9 +3,10 @@
  *   image2d:WxH:ORDER:TYPE[:pitch=P]:(zeros|iota|random:SEED|@FILE)
  *   image2d:@FILE.pgm|.ppm
  *
- * ORDER: CL_R CL_RG CL_RGBA (or R RG RGBA).  TYPE: CL_UNSIGNED_INT8/16/32,
- * CL_SIGNED_INT8/16/32, CL_UNORM_INT8/16, CL_HALF_FLOAT, CL_FLOAT (or
- * uint8 uint16 uint32 int8 int16 int32 unorm8 unorm16 half float).
+ * ORDER: CL_R CL_RG CL_RGBA CL_BGRA (or R RG RGBA BGRA).  TYPE:
+ * CL_UNSIGNED_INT8/16/32, CL_SIGNED_INT8/16/32, CL_UNORM_INT8/16,
+ * CL_SNORM_INT8/16, CL_HALF_FLOAT, CL_FLOAT (or uint8 uint16 uint32 int8
+ * int16 int32 unorm8 unorm16 snorm8 snorm16 half float).
  * @FILE is raw rows (H rows of W x element bytes, or of P bytes with
  * pitch=P), or a netpbm file: P5 (grey) gives CL_R, P6 (colour) gives
  * CL_RGBA with alpha at the maximum (OpenCL has no CL_RGB for these
@@ -40,6 +41,7 @@ static const char *const type_alts[SGEMU_CHTYPE_COUNT] = {
     [SGEMU_CHTYPE_SIGNED_INT16] = "int16", [SGEMU_CHTYPE_SIGNED_INT32] = "int32",
     [SGEMU_CHTYPE_UNORM_INT8] = "unorm8", [SGEMU_CHTYPE_UNORM_INT16] = "unorm16",
     [SGEMU_CHTYPE_HALF_FLOAT] = "half", [SGEMU_CHTYPE_FLOAT] = "float",
+    [SGEMU_CHTYPE_SNORM_INT8] = "snorm8", [SGEMU_CHTYPE_SNORM_INT16] = "snorm16",
 };
 
 static const uint8_t channels[SGEMU_ORDER_COUNT] = {
@@ -228,17 +230,13 @@ int cli_make_image(const isa_arg *a, const char *spec, sgemu_argval *v)
     const char *os = end + 1, *oe = strchr(os, ':');
     int order = oe ? parse_order(os, (size_t)(oe - os)) : -1;
     if (order < 0)
-        return cli_value_error("argument '%s': unknown channel order in '%s' (CL_R, CL_RG, CL_RGBA, "
-                         "CL_BGRA)",
+        return cli_value_error("argument '%s': unknown channel order in '%s' (CL_R, CL_RG, CL_RGBA, CL_BGRA)",
                          a->name, spec);
     const char *ts = oe + 1, *te = strchr(ts, ':');
     int type = te ? parse_type(ts, (size_t)(te - ts)) : -1;
     if (type < 0)
         return cli_value_error("argument '%s': unknown channel type in '%s' (CL_UNSIGNED_INT8, "
                          "..., CL_FLOAT or uint8, ..., float)", a->name, spec);
-    if (order == SGEMU_ORDER_BGRA && chbytes[type] != 1)
-        return cli_value_error("argument '%s': CL_BGRA takes 8-bit channel types only in '%s'",
-                         a->name, spec);
     im->width = (uint32_t)w;
     im->height = (uint32_t)h;
     im->order = (uint8_t)order;
@@ -319,8 +317,10 @@ static void format_channel(sgemu_channel_type t, const uint8_t *p, char *b, size
     uint32_t u = 0;
     memcpy(&u, p, chbytes[t]);
     switch (t) {
-    case SGEMU_CHTYPE_SIGNED_INT8: snprintf(b, n, "%d", (int8_t)u); break;
-    case SGEMU_CHTYPE_SIGNED_INT16: snprintf(b, n, "%d", (int16_t)u); break;
+    case SGEMU_CHTYPE_SIGNED_INT8: case SGEMU_CHTYPE_SNORM_INT8:
+        snprintf(b, n, "%d", (int8_t)u); break;
+    case SGEMU_CHTYPE_SIGNED_INT16: case SGEMU_CHTYPE_SNORM_INT16:
+        snprintf(b, n, "%d", (int16_t)u); break;
     case SGEMU_CHTYPE_SIGNED_INT32: snprintf(b, n, "%d", (int32_t)u); break;
     case SGEMU_CHTYPE_HALF_FLOAT: snprintf(b, n, "%.9g", (double)sgemu_half_to_float((uint16_t)u)); break;
     case SGEMU_CHTYPE_FLOAT: {
@@ -373,8 +373,9 @@ int cli_write_image(const char *path, const isa_arg *a, const sgemu_argval *v)
     /* netpbm: integer / unorm channels of 8 or 16 bits */
     sgemu_channel_type t = (sgemu_channel_type)im->chtype;
     bool ok_type = cb <= 2 && t != SGEMU_CHTYPE_HALF_FLOAT && t != SGEMU_CHTYPE_SIGNED_INT8 &&
-                   t != SGEMU_CHTYPE_SIGNED_INT16;
-    if (!ok_type || (pgm && nch != 1) || (ppm && nch < 3))
+                   t != SGEMU_CHTYPE_SIGNED_INT16 && t != SGEMU_CHTYPE_SNORM_INT8 &&
+                   t != SGEMU_CHTYPE_SNORM_INT16;
+    if (!ok_type || (pgm && nch != 1) || (ppm && im->order != SGEMU_ORDER_RGBA))
         return cli_error("--out %s: image '%s' (%s %s) cannot be written as %s (PGM needs "
                          "CL_R, PPM CL_RGBA; 8/16-bit unsigned or unorm channels)", path,
                          a->name, order_names[im->order].name, type_names[t].name,

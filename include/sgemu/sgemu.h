@@ -148,17 +148,17 @@ int sgemu_kernel_arg_index(const isa_kernel *k, const char *name);
 /* -------------------------------------------------- binding arguments */
 
 /* OpenCL image channel orders and types (image2d_t arguments).
- * X(ENUM, OpenCL name, channels or bytes per channel).  CL_BGRA stores an
- * element's red and blue the other way round; OpenCL allows it with 8-bit
- * channel types only. */
-#define SGEMU_CHANNEL_ORDERS(X) X(R, "CL_R", 1) X(RG, "CL_RG", 2) X(RGBA, "CL_RGBA", 4) \
-    X(BGRA, "CL_BGRA", 4)
+ * X(ENUM, OpenCL name, channels or bytes per channel).  CL_BGRA stores the
+ * kernel's (r, g, b, a) as b, g, r, a (sgemu_image_channel_slot). */
+#define SGEMU_CHANNEL_ORDERS(X) \
+    X(R, "CL_R", 1) X(RG, "CL_RG", 2) X(RGBA, "CL_RGBA", 4) X(BGRA, "CL_BGRA", 4)
 #define SGEMU_CHANNEL_TYPES(X) \
     X(UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1) X(UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2) \
     X(UNSIGNED_INT32, "CL_UNSIGNED_INT32", 4) X(SIGNED_INT8, "CL_SIGNED_INT8", 1) \
     X(SIGNED_INT16, "CL_SIGNED_INT16", 2) X(SIGNED_INT32, "CL_SIGNED_INT32", 4) \
     X(UNORM_INT8, "CL_UNORM_INT8", 1) X(UNORM_INT16, "CL_UNORM_INT16", 2) \
-    X(HALF_FLOAT, "CL_HALF_FLOAT", 2) X(FLOAT, "CL_FLOAT", 4)
+    X(HALF_FLOAT, "CL_HALF_FLOAT", 2) X(FLOAT, "CL_FLOAT", 4) \
+    X(SNORM_INT8, "CL_SNORM_INT8", 1) X(SNORM_INT16, "CL_SNORM_INT16", 2)
 
 typedef enum sgemu_channel_order {
 #define X(E, n, c) SGEMU_ORDER_##E,
@@ -184,6 +184,11 @@ typedef struct sgemu_image {
 } sgemu_image;
 
 uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t);
+
+/* Where channel c (0 r, 1 g, 2 b, 3 a: the kernel's order) of an element of
+ * order o is stored, in channels from the element's start; c must be below
+ * the order's channel count. */
+uint32_t sgemu_image_channel_slot(sgemu_channel_order o, uint32_t c);
 
 typedef enum sgemu_val_kind {
     SGEMU_VAL_UNSET = 0,

@@ -175,8 +175,17 @@ static int channel_type(cl_channel_type t)
     case CL_UNORM_INT16: return SGEMU_CHTYPE_UNORM_INT16;
     case CL_HALF_FLOAT: return SGEMU_CHTYPE_HALF_FLOAT;
     case CL_FLOAT: return SGEMU_CHTYPE_FLOAT;
+    case CL_SNORM_INT8: return SGEMU_CHTYPE_SNORM_INT8;
+    case CL_SNORM_INT16: return SGEMU_CHTYPE_SNORM_INT16;
     default: return -1;
     }
+}
+
+/* OpenCL allows CL_BGRA with 8-bit channels only. */
+static bool format_valid(int order, cl_channel_type t)
+{
+    return order != SGEMU_ORDER_BGRA || t == CL_UNORM_INT8 || t == CL_SNORM_INT8 ||
+           t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
 }
 
 bool icd_is_image(cl_mem m)
@@ -200,9 +209,8 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
     else if (desc->image_type != CL_MEM_OBJECT_IMAGE2D || desc->mem_object ||
              desc->num_mip_levels || desc->num_samples)
         rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
-    else if (order == SGEMU_ORDER_BGRA && type >= 0 && type != SGEMU_CHTYPE_UNORM_INT8 &&
-             type != SGEMU_CHTYPE_UNSIGNED_INT8 && type != SGEMU_CHTYPE_SIGNED_INT8)
-        rc = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;   /* CL_BGRA is for 8-bit channels */
+    else if (order >= 0 && type >= 0 && !format_valid(order, fmt->image_channel_data_type))
+        rc = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     else if (order < 0 || type < 0)
         rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
     else if (!desc->image_width || !desc->image_height || desc->image_width > 16384 ||
@@ -286,29 +294,28 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                                     cl_mem_object_type image_type, cl_uint num_entries,
                                     cl_image_format *image_formats, cl_uint *num_image_formats)
 {
-    static const cl_channel_order orders[] = { CL_R, CL_RG, CL_RGBA };
+    /* every pairing create_image accepts (docs/images.md, Formats) */
+    static const cl_channel_order orders[] = { CL_R, CL_RG, CL_RGBA, CL_BGRA };
     static const cl_channel_type types[] = {
         CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_SIGNED_INT8, CL_SIGNED_INT16,
-        CL_SIGNED_INT32, CL_UNORM_INT8, CL_UNORM_INT16, CL_HALF_FLOAT, CL_FLOAT
+        CL_SIGNED_INT32, CL_UNORM_INT8, CL_UNORM_INT16, CL_SNORM_INT8, CL_SNORM_INT16,
+        CL_HALF_FLOAT, CL_FLOAT
     };
     if (!icd_valid(context, ICD_CONTEXT))
         return CL_INVALID_CONTEXT;
     if (num_entries == 0 && image_formats)
         return CL_INVALID_VALUE;
     cl_uint n = 0;
-    static const cl_channel_type bgra_types[] = { CL_UNSIGNED_INT8, CL_SIGNED_INT8,
-                                                  CL_UNORM_INT8 };
     if (image_type == CL_MEM_OBJECT_IMAGE2D) {
-        for (size_t o = 0; o < 3; o++)
-            for (size_t t = 0; t < sizeof types / sizeof types[0]; t++, n++)
+        for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++)
+            for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+                if (!format_valid(channel_order(orders[o]), types[t]))
+                    continue;
                 if (image_formats && n < num_entries) {
                     image_formats[n].image_channel_order = orders[o];
                     image_formats[n].image_channel_data_type = types[t];
                 }
-        for (size_t t = 0; t < sizeof bgra_types / sizeof bgra_types[0]; t++, n++)
-            if (image_formats && n < num_entries) {
-                image_formats[n].image_channel_order = CL_BGRA;
-                image_formats[n].image_channel_data_type = bgra_types[t];
+                n++;
             }
     }
     if (num_image_formats)

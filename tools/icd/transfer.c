@@ -641,9 +641,7 @@ static void pack_color(const cl_mem m, const void *color, uint8_t *out)
     uint32_t nch = m->img.order == SGEMU_ORDER_R ? 1 : m->img.order == SGEMU_ORDER_RG ? 2 : 4;
     uint32_t cb = m->img.elem_bytes / nch;
     for (uint32_t ch = 0; ch < nch; ch++) {
-        /* the colour is red, green, blue, alpha; CL_BGRA stores blue first */
-        uint32_t slot = m->img.order == SGEMU_ORDER_BGRA && ch < 3 ? 2 - ch : ch;
-        uint8_t *o = out + slot * cb;
+        uint8_t *o = out + sgemu_image_channel_slot((sgemu_channel_order)m->img.order, ch) * cb;
         uint32_t v32 = 0;
         switch (m->img.chtype) {
         case SGEMU_CHTYPE_UNSIGNED_INT8:
@@ -656,6 +654,14 @@ static void pack_color(const cl_mem m, const void *color, uint8_t *out)
         case SGEMU_CHTYPE_UNORM_INT16: {
             float c = f[ch] < 0 ? 0 : f[ch] > 1 ? 1 : f[ch];
             v32 = (uint32_t)lrintf(c * (cb == 1 ? 255.0f : 65535.0f));
+            break;
+        }
+        case SGEMU_CHTYPE_SNORM_INT8:
+        case SGEMU_CHTYPE_SNORM_INT16: {   /* convert_{char,short}_sat_rte(f * max) */
+            float mx = cb == 1 ? 127.0f : 32767.0f;
+            float c = isnan(f[ch]) ? 0.0f : rintf(f[ch] * mx);
+            c = c < -mx - 1.0f ? -mx - 1.0f : c > mx ? mx : c;
+            v32 = (uint32_t)(int32_t)c;
             break;
         }
         case SGEMU_CHTYPE_HALF_FLOAT: v32 = sgemu_float_to_half(f[ch]); break;
