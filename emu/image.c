@@ -64,6 +64,7 @@ static uint32_t image_query(const sgemu_image *im, isa_opcode op)
     switch (op) {
     case ISA_OP_GET_IMAGE_WIDTH: return im->width;
     case ISA_OP_GET_IMAGE_HEIGHT: return im->height;
+    case ISA_OP_GET_IMAGE_DEPTH: return im->dims == 3 ? im->depth : 1;
     case ISA_OP_GET_IMAGE_CHANNEL_ORDER: return spv_order[im->order];
     case ISA_OP_GET_IMAGE_CHANNEL_DATA_TYPE: return spv_chtype[im->chtype];
     default: return 0;   /* no other IMG_QUERY rows */
@@ -296,20 +297,29 @@ enum {
  * stored b, g, r, a back in r, g, b, a order); outside the image
  * (CLK_ADDRESS_CLAMP) the border colour: (0,0,0,0) for CL_RGBA and CL_BGRA,
  * (0,0,0,1) for CL_R and CL_RG. */
-static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t out[4])
+static void texel3(const sgemu_image *im, int64_t i, int64_t j, int64_t k, bool fl,
+                   uint32_t out[4])
 {
     uint32_t one = fl ? f32_bits(1.0f) : 1;
     uint32_t nch = channel_count[im->order], cb = channel_bytes[im->chtype];
-    bool in = i >= 0 && j >= 0 && i < (int64_t)im->width && j < (int64_t)im->height;
+    uint64_t depth = im->dims == 3 ? im->depth : 1;
+    bool in = i >= 0 && j >= 0 && k >= 0 && i < (int64_t)im->width &&
+              j < (int64_t)im->height && k < (int64_t)depth;
     for (uint32_t c = 0; c < 4; c++) {
         if (in && c < nch)
             out[c] = channel_load((sgemu_channel_type)im->chtype,
-                                  im->data + (size_t)j * im->pitch +
+                                  im->data + (size_t)k * im->slice_pitch +
+                                  (size_t)j * im->pitch +
                                   (size_t)i * im->elem_bytes +
                                   sgemu_image_channel_slot(im->order, c) * cb);
         else
             out[c] = c == 3 && nch < 4 ? one : 0;
     }
+}
+
+static void texel(const sgemu_image *im, int64_t i, int64_t j, bool fl, uint32_t out[4])
+{
+    texel3(im, i, j, 0, fl, out);
 }
 
 void emu_image_load(const sgemu_image *im, int64_t x, int64_t y, uint32_t out[4])
@@ -346,6 +356,15 @@ uint64_t emu_image_texel_addr(const sgemu_image *im, uint32_t arg, int64_t x, in
     int64_t cy = y < 0 ? 0 : y >= (int64_t)im->height ? (int64_t)im->height - 1 : y;
     return tm_image_addr(arg, (uint64_t)(cx < 0 ? 0 : cx) * im->elem_bytes,
                          (uint64_t)(cy < 0 ? 0 : cy), im->pitch);
+}
+
+/* The timing model's address of texel (x, y, z) of a 3D image: slices are
+ * slice_pitch apart within the image's address range. */
+static uint64_t texel_addr3(const sgemu_image *im, uint32_t arg, int64_t x, int64_t y, int64_t z)
+{
+    int64_t d = im->depth ? im->depth : 1;
+    int64_t cz = z < 0 ? 0 : z >= d ? d - 1 : z;
+    return emu_image_texel_addr(im, arg, x, y) + (uint64_t)cz * im->slice_pitch;
 }
 
 uint32_t emu_image_query_value(const sgemu_image *im, bool order)
@@ -576,6 +595,149 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
     return 0;
 }
 
+/* ---- image3d_t reads (read_image3d*, sample_image3d*): the coordinate is
+ * an (x, y, z, w) register vector, w unused; sampling is emu_image_sample's
+ * addressing and filtering with a third axis ---- */
+
+/* One lane's sampled read of a 3D image at (s[0], s[1], s[2]): 0 with the
+ * four channels and the first texel used, or -1 with the fault's text. */
+static int sample3(const sgemu_image *im, uint32_t smp, const float s[3], const char *op,
+                   const char *name, uint32_t out[4], int64_t first[3], char *why,
+                   size_t cap)
+{
+    bool fl = chtype_kind((sgemu_channel_type)im->chtype) == IMG_F;
+    uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
+    const uint32_t n[3] = { im->width, im->height, im->depth };
+    const char *bad = NULL;
+    if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
+        bad = "is not a valid sampler";
+    else if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
+        bad = "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
+    else if (fm == SMP_LINEAR && !fl)
+        bad = "filters an integer image linearly (undefined in OpenCL)";
+    else if (!n[0] || !n[1] || !n[2])
+        bad = "reads an empty image";
+    if (bad) {
+        snprintf(why, cap, "%s: sampler 0x%x %s", op, smp, bad);
+        return -1;
+    }
+    int64_t i[3][2];
+    float w[3];
+    for (int a = 0; a < 3; a++) {
+        bool ok = fm == SMP_NEAREST ? nearest(smp, s[a], n[a], &i[a][0])
+                                    : linear(smp, s[a], n[a], i[a], &w[a]);
+        if (!ok) {
+            snprintf(why, cap, "%s: coordinate (%g,%g,%g) %s image '%s' (%ux%ux%u) with "
+                     "CLK_ADDRESS_NONE (undefined in OpenCL)", op, (double)s[0],
+                     (double)s[1], (double)s[2],
+                     fm == SMP_NEAREST ? "is outside" : "needs texels outside", name, n[0],
+                     n[1], n[2]);
+            return -1;
+        }
+        first[a] = i[a][0];
+    }
+    if (fm == SMP_NEAREST) {
+        texel3(im, i[0][0], i[1][0], i[2][0], fl, out);
+        return 0;
+    }
+    /* trilinear: texel (i[0][p], i[1][q], i[2][r]) weighs the product of
+     * a or 1 - a per axis, summed in the order the OpenCL C spec lists */
+    float acc[4] = { 0, 0, 0, 0 };
+    for (int corner = 0; corner < 8; corner++) {
+        int p = corner & 1, q = corner >> 1 & 1, r = corner >> 2 & 1;
+        float wt = (p ? w[0] : 1 - w[0]) * (q ? w[1] : 1 - w[1]) * (r ? w[2] : 1 - w[2]);
+        uint32_t t[4];
+        texel3(im, i[0][p], i[1][q], i[2][r], true, t);
+        for (int c = 0; c < 4; c++)
+            acc[c] += wt * bits_f32(t[c]);
+    }
+    for (int c = 0; c < 4; c++)
+        out[c] = f32_bits(acc[c]);
+    return 0;
+}
+
+/* read_image3d* (integer coordinates, no sampler) and sample_image3d*. */
+static int access3(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask, uint32_t pc)
+{
+    const isa_op_info *oi = &isa_ops[in->op];
+    const bool sampled = oi->shape == ISA_SHAPE_IMG3_SMP;
+    uint32_t arg = in->o[1].reg;
+    const sgemu_image *im = &run->args[arg].image;
+    sgemu_channel_type ct = (sgemu_channel_type)im->chtype;
+    img_kind ik = chtype_kind(ct), want = inst_kind(in);
+    bool ok = sampled ? (want == IMG_F) == (ik == IMG_F)
+                      : ik == want || ((in->flags & ISA_F_ANYSIGN) && want != IMG_F &&
+                                       ik != IMG_F);
+    if (!ok)
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s on image '%s' with channel type %s: the result is undefined "
+                         "in OpenCL", oi->mnemonic, image_name(run, arg), chtype_names[ct]);
+    uint32_t w = sg->l.width, vec = in->vec ? in->vec : 1;
+    uint64_t sc[3][LANES_MAX], ss[LANES_MAX];
+    const uint64_t *cs[3];
+    for (uint32_t a = 0; a < 3; a++)
+        cs[a] = lanes_src(&run->lenv, &sg->l, &in->o[2], a,
+                          sampled ? ISA_T_F32 : ISA_T_I32, sc[a]);
+    const uint64_t *smps = sampled ? lanes_src(&run->lenv, &sg->l, &in->o[3], 0, ISA_T_U32, ss)
+                                   : NULL;
+    uint32_t res[4][LANES_MAX];
+    int64_t at[3][LANES_MAX];
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        uint32_t v[4];
+        if (sampled) {
+            float s[3];
+            int64_t first[3];
+            char why[320];
+            for (int a = 0; a < 3; a++)
+                s[a] = bits_f32((uint32_t)cs[a][l]);
+            if (sample3(im, (uint32_t)smps[l], s, oi->mnemonic, image_name(run, arg), v,
+                        first, why, sizeof why))
+                return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc, "%s", why);
+            for (int a = 0; a < 3; a++)
+                at[a][l] = first[a];
+        } else {
+            int64_t c[3];
+            for (int a = 0; a < 3; a++)
+                c[a] = (int32_t)(uint32_t)cs[a][l];
+            if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[0] >= (int64_t)im->width ||
+                c[1] >= (int64_t)im->height || c[2] >= (int64_t)im->depth)
+                return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
+                                 "%s: coordinate (%lld,%lld,%lld) is outside image '%s' "
+                                 "(%ux%ux%u)", oi->mnemonic, (long long)c[0],
+                                 (long long)c[1], (long long)c[2], image_name(run, arg),
+                                 im->width, im->height, im->depth);
+            texel3(im, c[0], c[1], c[2], ik == IMG_F, v);
+            for (int a = 0; a < 3; a++)
+                at[a][l] = c[a];
+        }
+        for (int c = 0; c < 4; c++)
+            res[c][l] = v[c];
+    }
+    emu_rec *rec = current_rec(run, sg);
+    if (rec) {     /* each lane's first texel, as for 2D images */
+        uint32_t na = emu_active_lanes(mask, w);
+        uint64_t first = emu_trace_addrs(run->wg->trace, na);
+        if (first == UINT64_MAX)
+            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
+        uint64_t *dst = run->wg->trace->addrs + first;
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1)
+                *dst++ = texel_addr3(im, arg, at[0][l], at[1][l], at[2][l]);
+        rec->addr_first = first;
+        rec->naddr = (uint16_t)na;
+        rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
+    }
+    for (uint32_t c = 0; c < vec && c < 4; c++) {
+        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
+        for (uint32_t l = 0; l < w; l++)
+            if (mask >> l & 1)
+                d[l] = res[c][l];
+    }
+    return 0;
+}
+
 /* ---- image block I/O through collectives/ ---- */
 
 static void emit_uop(void *user, const coll_uop *u)
@@ -679,5 +841,7 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
     }
     if (oi->shape == ISA_SHAPE_IMG_SMP)
         return sample_access(run, sg, in, mask, pc);
+    if (oi->shape == ISA_SHAPE_IMG3_LD || oi->shape == ISA_SHAPE_IMG3_SMP)
+        return access3(run, sg, in, mask, pc);
     return element_access(run, sg, in, mask, pc);
 }

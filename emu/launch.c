@@ -272,6 +272,17 @@ static int bind_args(emu_run *run)
             if (!im->elem_bytes)
                 return user_error(run->fault, "image '%s': unknown channel order or type",
                                   a->name);
+            if ((a->dims == 3) != (im->dims == 3))
+                return user_error(run->fault, "image '%s': a %uD image bound to an image%ud "
+                                  "argument", a->name, im->dims == 3 ? 3u : 2u,
+                                  a->dims == 3 ? 3u : 2u);
+            if (im->dims == 3 &&
+                (!im->depth || im->depth >= (1u << 24) ||
+                 im->slice_pitch < (uint64_t)im->height * im->pitch ||
+                 (!im->data && im->depth)))
+                return user_error(run->fault, "image '%s': bad 3D geometry: depth %u, slice "
+                                  "pitch %llu (must be >= height x pitch; depth 1 to 2^24)",
+                                  a->name, im->depth, (unsigned long long)im->slice_pitch);
             if (im->width >= (1u << 24) || im->height >= (1u << 24) ||
                 (uint64_t)im->width * im->elem_bytes > im->pitch ||
                 (!im->data && im->height && im->pitch))

@@ -311,8 +311,9 @@ static void dir_arg(asm_ctx *c, span dname, span rest)
         if (!byval_arg(c, &a, &rest))
             return;
         rest.n = 0;     /* the OpenCL spelling took the rest of the line */
-    } else if (span_eq(t, "image2d")) {
+    } else if (span_eq(t, "image2d") || span_eq(t, "image3d")) {
         a.kind = ISA_ARG_IMAGE2D;
+        a.dims = span_eq(t, "image3d") ? 3 : 2;
         a.access = 1;   /* OpenCL's default for images */
         span ac = next_tok(&rest);
         if (ac.n) {

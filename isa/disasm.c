@@ -204,7 +204,8 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
         if (arg->byval)
             put_byval(o, arg);
         else if (arg->kind == ISA_ARG_IMAGE2D)
-            put(o, " image2d %s", accesses[arg->access < 3 ? arg->access : 0]);
+            put(o, " image%cd %s", arg->dims == 3 ? '3' : '2',
+                accesses[arg->access < 3 ? arg->access : 0]);
         else if (arg->kind < ISA_ARG_IMAGE2D)
             put(o, "%s%s %s", arg->kind ? " " : "", arg_kinds[arg->kind],
                 arg->type < ISA_T_COUNT ? isa_types[arg->type].asm_name : "?");

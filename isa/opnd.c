@@ -71,6 +71,14 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
             t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_READ:
+        if (oi->shape == ISA_SHAPE_IMG3_LD || oi->shape == ISA_SHAPE_IMG3_SMP) {
+            /* the (x, y, z, w) coordinate vector, then the sampler */
+            if (i == 2)
+                t = oi->shape == ISA_SHAPE_IMG3_SMP ? ISA_T_F32 : ISA_T_I32, v = 4;
+            if (i == 3)
+                t = ISA_T_U32, v = 1;
+            break;
+        }
         if (i == 2 || i == 3)   /* sampled reads: float coordinates, u32 sampler */
             t = oi->shape == ISA_SHAPE_IMG_SMP ? ISA_T_F32 : ISA_T_I32, v = 1;
         if (i == 4)

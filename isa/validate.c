@@ -259,11 +259,24 @@ static void check_inst(vctx *v)
             else if (in->target > v->k->ninst)
                 verr(v, i + 1, "branch target out of range", NULL);
             break;
-        case 'i':
+        case 'i': {
+            bool three = oi->shape == ISA_SHAPE_IMG3_LD || oi->shape == ISA_SHAPE_IMG3_SMP;
             if (o->kind != ISA_OPND_ARG || o->reg >= v->k->narg ||
                 v->k->args[o->reg].kind != ISA_ARG_IMAGE2D)
                 verr(v, i + 1, "expected an image argument", NULL);
+            else if (oi->family != ISA_FAM_IMG_QUERY &&
+                     (v->k->args[o->reg].dims == 3) != three)
+                verr(v, i + 1, three ? "read_image3d* / sample_image3d* need an image3d "
+                                       "argument: %"
+                                     : "an image3d argument is read with read_image3d* / "
+                                       "sample_image3d* only (no 3D writes or block I/O): %",
+                     v->k->args[o->reg].name);
+            else if (three && in->vec != 4)
+                verr(v, 0, "3D image reads return 4 components (.x4)", NULL);
+            if (three && in->o[2].kind != ISA_OPND_REG)
+                verr(v, 3, "the 3D coordinate must be a register vector", NULL);
             break;
+        }
         default:
             break;
         }

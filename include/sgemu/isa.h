@@ -75,7 +75,7 @@ typedef enum isa_opcode {
     X(ATOM, "das", 3, 0)       X(ATOM2, "dass", 4, 0)     X(BRA, "ql", 1, 0) \
     X(BLK_LD, "da", 2, 0)      X(BLK_ST, "as", 2, 0)      X(IMG_LD, "diss", 4, 0) \
     X(IMG_ST, "isss", 4, 0)    X(IMG_Q, "di", 2, 0)       X(IMG_SMP, "disss", 5, 0) \
-    X(PRINTF, "dss", 3, 0)
+    X(IMG3_LD, "dis", 3, 0)    X(IMG3_SMP, "diss", 4, 0)  X(PRINTF, "dss", 3, 0)
 
 typedef enum isa_shape {
 #define X(s, pat, min, nsrc) ISA_SHAPE_##s,
@@ -364,6 +364,7 @@ typedef struct isa_arg {
     uint8_t access;        /* images: 0 read_write, 1 read_only, 2 write_only */
     uint8_t align_log2;    /* local pointers: log2 of the pointee's alignment
                               (the engine aligns the block to at least 16) */
+    uint8_t dims;          /* images: 3 for image3d_t; 0 or 2 for image2d_t */
     uint32_t line;
     /* A vector or struct passed by value is a `constant` argument (kind
      * ISA_ARG_CONSTANT) whose bytes the user gives as a buffer, in the

@@ -177,10 +177,14 @@ typedef enum sgemu_channel_type {
 typedef struct sgemu_image {
     uint32_t width, height;   /* in elements */
     uint32_t pitch;           /* bytes per row (>= width * elem_bytes) */
+    uint8_t dims;             /* 2 (image2d_t) or 3 (image3d_t); 0 reads as 2 */
+    uint32_t depth;           /* 3D: slices (>= 1); 2D: unused */
+    uint64_t slice_pitch;     /* 3D: bytes per slice (>= height * pitch) */
     uint8_t order;            /* sgemu_channel_order */
     uint8_t chtype;           /* sgemu_channel_type */
     uint32_t elem_bytes;      /* derived: channels x channel bytes */
-    uint8_t *data;            /* height * pitch bytes, caller-owned */
+    uint8_t *data;            /* height * pitch bytes (3D: depth * slice_pitch),
+                               * caller-owned */
 } sgemu_image;
 
 uint32_t sgemu_image_elem_bytes(sgemu_channel_order o, sgemu_channel_type t);

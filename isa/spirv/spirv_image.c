@@ -45,6 +45,12 @@ static bool image_opnd(xctx *x, xfn *f, uint32_t id, isa_operand *o)
     return true;
 }
 
+/* Whether image operand o is an image3d_t argument. */
+static bool is3d(const xctx *x, const isa_operand *o)
+{
+    return o->kind == ISA_OPND_ARG && o->reg < x->k->narg && x->k->args[o->reg].dims == 3;
+}
+
 /* The (x, y) of an int2 coordinate. */
 static bool coords(xctx *x, xfn *f, uint32_t id, isa_operand *cx, isa_operand *cy)
 {
@@ -176,8 +182,38 @@ static void mark_sign(const spv_module *m, const spv_inst *in, unsigned w, isa_i
 {
     const uint32_t ext = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask;
     if (i && i->op != ISA_OP_READ_IMAGEF && i->op != ISA_OP_WRITE_IMAGEF &&
+        i->op != ISA_OP_READ_IMAGE3DF &&
         !(in->nw > w && (m->w[in->off + w] & ext)))
         i->flags |= (uint16_t)ISA_F_ANYSIGN;
+}
+
+/* read_image{f,i,ui}(image3d_t, int4): an integer coordinate vector. */
+static void image_read3(xctx *x, xfn *f, const spv_inst *in, const spv_type *t, xval *v,
+                        isa_operand img)
+{
+    spv_module *m = x->m;
+    xval *c = spv_val(x, f, spv_word(m, in, 4));
+    const spv_type *ct = spv_value_type(x, spv_word(m, in, 4));
+    const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? spv_type_lookup(x, ct->elem) : ct;
+    if (!c || c->n < 3 || (cct && cct->kind == SPV_TY_FLOAT)) {
+        if (c)
+            spv_error(x, "%s: an image3d_t read without a sampler takes an int4 coordinate",
+                      spv_op_name(in->op));
+        return;
+    }
+    isa_type et = spv_comp_type(t);
+    isa_opcode op = isa_types[et].is_float ? ISA_OP_READ_IMAGE3DF
+                  : sign_extend(m, in, 5) ? ISA_OP_READ_IMAGE3DI : ISA_OP_READ_IMAGE3DUI;
+    if (op == ISA_OP_READ_IMAGE3DI)
+        et = spv_signed(et);
+    if (t->ncomp != 4 || isa_types[et].bytes != 4) {
+        spv_error(x, "%s: image3d_t reads return 4 components of 32 bits",
+                  spv_op_name(in->op));
+        return;
+    }
+    uint32_t r = spv_coord3(x, c, ISA_T_I32, false);
+    mark_sign(m, in, 5, emit_access(x, op, et, 4, ISA_SPACE_IMAGE, 3,
+                                    (isa_operand[]){ v->c[0].o, img, spv_R(r) }));
 }
 
 static void image_read(xctx *x, xfn *f, const spv_inst *in)
@@ -188,7 +224,13 @@ static void image_read(xctx *x, xfn *f, const spv_inst *in)
     if (!v || !spv_alloc_regs(x, v, t))
         return;
     isa_operand img, cx, cy;
-    if (!image_at(x, f, in, 3, &img, &cx, &cy))
+    if (!image_opnd(x, f, spv_word(m, in, 3), &img))
+        return;
+    if (is3d(x, &img)) {
+        image_read3(x, f, in, t, v, img);
+        return;
+    }
+    if (!coords(x, f, spv_word(m, in, 4), &cx, &cy))
         return;
     const spv_type *ct = spv_value_type(x, spv_word(m, in, 4));
     const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? spv_type_lookup(x, ct->elem) : ct;
@@ -218,7 +260,14 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
     const spv_type *t = spv_value_type(x, vid);
     xval *v = spv_val(x, f, vid);
     isa_operand img, cx, cy;
-    if (!t || !v || !v->n || !image_at(x, f, in, 1, &img, &cx, &cy))
+    if (!t || !v || !v->n || !image_opnd(x, f, spv_word(m, in, 1), &img))
+        return;
+    if (is3d(x, &img)) {
+        spv_error(x, "%s: writes to image3d_t are not supported (sgemu has no "
+                     "cl_khr_3d_image_writes)", spv_op_name(in->op));
+        return;
+    }
+    if (!coords(x, f, spv_word(m, in, 2), &cx, &cy))
         return;
     isa_type et = spv_comp_type(t);
     isa_opcode op = isa_types[et].is_float ? ISA_OP_WRITE_IMAGEF
@@ -235,7 +284,8 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
                                     (isa_operand[]){ img, cx, cy, s }));
 }
 
-/* OpImageQuerySize(Lod): (width, height) of an image2d_t. */
+/* OpImageQuerySize(Lod): (width, height) of an image2d_t, (width, height,
+ * depth) of an image3d_t. */
 static void image_size(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -243,16 +293,19 @@ static void image_size(xctx *x, xfn *f, const spv_inst *in)
     isa_operand img;
     if (!t || !image_opnd(x, f, spv_word(m, in, 3), &img))
         return;
-    if (t->ncomp != 2) {
-        spv_error(x, "%s: only 2D images are supported", spv_op_name(in->op));
+    unsigned nq = is3d(x, &img) ? 3 : 2;
+    if (t->ncomp != nq) {
+        spv_error(x, "%s: a %uD image's size has %u components", spv_op_name(in->op), nq, nq);
         return;
     }
     xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
     if (!v || !spv_alloc_regs(x, v, t))
         return;
     isa_type et = spv_comp_type(t);
-    for (unsigned c = 0; c < 2; c++) {
-        isa_inst *i = spv_emit(x, c ? ISA_OP_GET_IMAGE_HEIGHT : ISA_OP_GET_IMAGE_WIDTH,
+    static const isa_opcode q[3] = { ISA_OP_GET_IMAGE_WIDTH, ISA_OP_GET_IMAGE_HEIGHT,
+                                     ISA_OP_GET_IMAGE_DEPTH };
+    for (unsigned c = 0; c < nq; c++) {
+        isa_inst *i = spv_emit(x, q[c],
                              isa_types[et].bytes == 4 ? et : ISA_T_U32);
         i->space = ISA_SPACE_IMAGE;
         i->o[0] = v->c[c].o;

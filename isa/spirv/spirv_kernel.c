@@ -277,7 +277,13 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
             break;
         }
         case SPV_TY_IMAGE:
+            if ((t->img_dim != SpvDim2D && t->img_dim != SpvDim3D) || t->img_arrayed) {
+                spv_error(x, "parameter %u ('%s'): only image2d_t and image3d_t are "
+                           "supported (not 1D, buffer or array images)", n, a->name);
+                return 1;
+            }
             a->kind = ISA_ARG_IMAGE2D;
+            a->dims = t->img_dim == SpvDim3D ? 3 : 2;
             a->type = ISA_T_U8;
             a->access = t->access;
             break;

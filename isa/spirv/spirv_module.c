@@ -211,6 +211,8 @@ static void parse_type(spv_module *m, const spv_inst *in, uint32_t id)
     }
     case SpvOpTypeImage:
         t->kind = SPV_TY_IMAGE;
+        t->img_dim = in->nw > 3 ? (uint8_t)m->w[in->off + 3] : 0;
+        t->img_arrayed = in->nw > 5 ? (uint8_t)m->w[in->off + 5] : 0;
         /* access qualifier (word 9): ReadOnly 0, WriteOnly 1, ReadWrite 2 */
         if (in->nw > 9) {
             uint32_t aq = m->w[in->off + 9];

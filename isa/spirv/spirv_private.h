@@ -49,6 +49,8 @@ typedef struct spv_type {
     uint8_t isa_t;         /* scalar (or vector component) type; ISA_T_NONE */
     uint8_t ncomp;         /* vector components, 1 for scalars */
     uint8_t access;        /* images: access qualifier as isa_arg.access */
+    uint8_t img_dim;       /* images: SPIR-V Dim (1 2D, 2 3D, ...) */
+    uint8_t img_arrayed;   /* images: Arrayed */
     uint8_t sampler;       /* OpTypeSampler (an int of CLK_* bits) */
     uint32_t elem;         /* vector/array element, pointer pointee */
     uint32_t sc;           /* pointer storage class */
@@ -177,6 +179,10 @@ isa_operand spv_P(uint32_t p, bool neg);
 uint32_t spv_pred(xctx *x, uint32_t *gen);
 /* A readable source for component c (materialises address expressions). */
 isa_operand spv_src(xctx *x, const xc *c);
+/* An image3d_t read's coordinate: components 0..2 of value c in four
+ * consecutive registers of type t (converted from integers when icvt),
+ * the fourth 0; the first register. */
+uint32_t spv_coord3(xctx *x, const xval *c, isa_type t, bool icvt);
 /* The predicate of a boolean component (compares its register if needed). */
 isa_operand spv_predof(xctx *x, const xc *c);
 /* Make a boolean component from a predicate just written (adds the 0/1

@@ -49,8 +49,11 @@ static void sample(xctx *x, xfn *f, const spv_inst *in)
         spv_error(x, "the sampled image must come from OpSampledImage of an image argument");
         return;
     }
-    if (co->n < 2) {
-        spv_error(x, "only 2D coordinates are supported (image2d_t)");
+    const isa_operand *io = &si->c[0].o;
+    const bool three = io->reg < x->k->narg && x->k->args[io->reg].dims == 3;
+    if (co->n < (three ? 3u : 2u)) {
+        spv_error(x, "a %s needs %s coordinates", three ? "image3d_t" : "image2d_t",
+                  three ? "3D" : "2D");
         return;
     }
     /* image operands: Lod with a constant 0 (what read_image* compiles to) */
@@ -74,6 +77,29 @@ static void sample(xctx *x, xfn *f, const spv_inst *in)
     const spv_op_info *oi = cd ? spv_op_find(cd->op) : NULL;
     const spv_type *ct = oi && oi->has_type ? spv_type_lookup(x, spv_word(m, cd, 1)) : NULL;
     bool icoord = ct && !isa_types[spv_comp_type(ct)].is_float;
+    if (three) {
+        if (t->ncomp != 4) {
+            spv_error(x, "image3d_t reads return 4 components");
+            return;
+        }
+        uint32_t r = spv_coord3(x, co, ISA_T_F32, icoord);
+        isa_operand s = spv_src(x, &si->c[1]);
+        xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
+        if (!v || !spv_alloc_regs(x, v, t))
+            return;
+        isa_opcode op = isa_types[et].is_float ? ISA_OP_SAMPLE_IMAGE3DF
+                      : isa_types[et].is_signed ? ISA_OP_SAMPLE_IMAGE3DI
+                                                : ISA_OP_SAMPLE_IMAGE3DUI;
+        isa_inst *i = spv_emit(x, op, et);
+        i->vec = 4;
+        i->space = ISA_SPACE_IMAGE;
+        i->o[0] = v->c[0].o;
+        i->o[1] = si->c[0].o;
+        i->o[2] = spv_R(r);
+        i->o[3] = s;
+        i->nopnd = 4;
+        return;
+    }
     isa_operand c[2];
     for (int k = 0; k < 2; k++) {
         c[k] = spv_src(x, &co->c[k]);

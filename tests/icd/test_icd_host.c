@@ -101,6 +101,13 @@ static const char *source =
     "kernel void long_arg(global long *out, long v) {\n"
     "    out[get_global_id(0)] = v + (long)get_global_id(0);\n"
     "}\n"
+    "kernel void vol(read_only image3d_t src, sampler_t s, global float4 *out) {\n"
+    "    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+    "    int i = (z * get_image_height(src) + y) * get_image_width(src) + x;\n"
+    "    float4 d = (float4)(0, 0, 0, get_image_depth(src));\n"
+    "    out[2 * i] = read_imagef(src, s, (int4)(x, y, z, 0));\n"
+    "    out[2 * i + 1] = read_imagef(src, (int4)(x, y, z, 0)) + d;\n"
+    "}\n"
     "kernel void samp(read_only image2d_t src, sampler_t s, global uint *out) {\n"
     "    int x = (int)get_global_id(0);\n"
     "    out[x] = read_imageui(src, s, (int2)(x - 1, 0)).x;\n"
@@ -1055,6 +1062,98 @@ static void test_images(void **state)
     clReleaseMemObject(copy);
 }
 
+/* 3D images: host transfers with pitches and sub-boxes, copies, and the
+ * kernel's image3d_t reads (with and without a sampler). */
+static void test_image3d(void **state)
+{
+    (void)state;
+    enum { W = 5, H = 3, D = 4, RP = W * 4 + 4, SP = RP * H + 12 };
+    static uint8_t host[SP * D];
+    for (size_t i = 0; i < sizeof host; i++)
+        host[i] = (uint8_t)(i * 29 + 3);
+    cl_image_format fmt = { CL_RGBA, CL_UNORM_INT8 };
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+    desc.image_width = W;
+    desc.image_height = H;
+    desc.image_depth = D;
+    cl_int err;
+    cl_mem img = clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
+    CL_OK(err);
+    size_t org[3] = { 0, 0, 0 }, reg[3] = { W, H, D };
+    CL_OK(clEnqueueWriteImage(queue, img, CL_FALSE, org, reg, RP, SP, host, 0, NULL, NULL));
+    size_t v = 0;
+    CL_OK(clGetImageInfo(img, CL_IMAGE_DEPTH, sizeof v, &v, NULL));
+    assert_int_equal(v, D);
+    CL_OK(clGetImageInfo(img, CL_IMAGE_SLICE_PITCH, sizeof v, &v, NULL));
+    assert_int_equal(v, W * 4 * H);
+    /* a sub-box read back, packed */
+    size_t o2[3] = { 1, 1, 1 }, r2[3] = { 3, 2, 2 };
+    uint8_t box[2][2][3][4];
+    CL_OK(clEnqueueReadImage(queue, img, CL_TRUE, o2, r2, 0, 0, box, 0, NULL, NULL));
+    for (int z = 0; z < 2; z++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 3; x++)
+                for (int c = 0; c < 4; c++)
+                    assert_int_equal(box[z][y][x][c],
+                                     host[(z + 1) * SP + (y + 1) * RP + (x + 1) * 4 + c]);
+    /* image to image (a sub-box to the origin), then to a buffer */
+    cl_mem img2 = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &err);
+    CL_OK(err);
+    CL_OK(clEnqueueCopyImage(queue, img, img2, o2, org, r2, 0, NULL, NULL));
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof box, NULL, &err);
+    CL_OK(err);
+    CL_OK(clEnqueueCopyImageToBuffer(queue, img2, buf, org, r2, 0, 0, NULL, NULL));
+    uint8_t box2[2][2][3][4];
+    CL_OK(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof box2, box2, 0, NULL, NULL));
+    assert_memory_equal(box, box2, sizeof box);
+    /* the kernel: each texel / 255 by both reads; get_image_depth */
+    const cl_sampler_properties sp[] = { CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE,
+                                         CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                         CL_SAMPLER_FILTER_MODE, CL_FILTER_NEAREST, 0 };
+    cl_sampler smp = clCreateSamplerWithProperties(ctx, sp, &err);
+    CL_OK(err);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(cl_float4) * 2 * W * H * D, NULL,
+                                &err);
+    CL_OK(err);
+    cl_kernel k = clCreateKernel(program, "vol", &err);
+    CL_OK(err);
+    CL_OK(clSetKernelArg(k, 0, sizeof img, &img));
+    CL_OK(clSetKernelArg(k, 1, sizeof smp, &smp));
+    CL_OK(clSetKernelArg(k, 2, sizeof out, &out));
+    size_t g[3] = { W, H, D };
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 3, NULL, g, NULL, 0, NULL, NULL));
+    static float res[W * H * D * 2][4];
+    CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof res, res, 0, NULL, NULL));
+    for (int z = 0; z < D; z++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int c = 0; c < 4; c++) {
+                    int i = (z * H + y) * W + x;
+                    float want = (float)(host[z * SP + y * RP + x * 4 + c] / 255.0);
+                    assert_true(res[2 * i][c] == want);
+                    assert_true(res[2 * i + 1][c] == want + (c == 3 ? (float)D : 0.0f));
+                }
+    /* a 3D image for an image2d_t argument is refused */
+    cl_kernel k2 = clCreateKernel(program, "samp", &err);
+    CL_OK(err);
+    assert_int_equal(clSetKernelArg(k2, 0, sizeof img, &img), CL_INVALID_MEM_OBJECT);
+    /* formats: listed for reading, none for kernel writes (no 3D writes) */
+    cl_uint nr = 0, nw = 1;
+    CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D, 0, NULL, &nr));
+    CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE3D, 0, NULL, &nw));
+    assert_true(nr > 0);
+    assert_int_equal(nw, 0);
+    clReleaseKernel(k);
+    clReleaseKernel(k2);
+    clReleaseSampler(smp);
+    clReleaseMemObject(out);
+    clReleaseMemObject(buf);
+    clReleaseMemObject(img2);
+    clReleaseMemObject(img);
+}
+
 /* What a program does wrong gets the spec's error codes. */
 /* An 8-byte scalar whose value is no pointer (1 here) and a cl_sampler
  * for a sampler_t parameter: only the latter is read as an object. */
@@ -1256,6 +1355,7 @@ int main(void)
         cmocka_unit_test(test_images),          cmocka_unit_test(test_error_paths),
         cmocka_unit_test(test_printf),
         cmocka_unit_test(test_scalar_and_sampler_args),
+        cmocka_unit_test(test_image3d),
         cmocka_unit_test(test_float_atomics),
         cmocka_unit_test(test_compile_with_headers),
         cmocka_unit_test(test_link_several),

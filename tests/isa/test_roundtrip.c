@@ -140,7 +140,7 @@ static void test_every_opcode(void **st)
     char *src = malloc(cap);
     len += (size_t)snprintf(src + len, cap - len,
                             ".kernel every\n.arg buf global f32\n.arg lb local i32\n"
-                            ".arg img image2d read_write\n.private_mem 8\n"
+                            ".arg img image2d read_write\n.arg vol image3d read_only\n.private_mem 8\n"
                             ".printf \"x=%%d;\\n\"\ntop:\n");
     int lines = 0;
     for (int op = 0; op < ISA_OP_COUNT; op++) {
@@ -152,6 +152,10 @@ static void test_every_opcode(void **st)
                 continue;
             for (int v = 1; v <= 4; v *= 4) {
                 if (v > 1 && (t < 0 || !(oi->types & ISA_TM_VEC)))
+                    continue;
+                const bool three = oi->shape == ISA_SHAPE_IMG3_LD ||
+                                   oi->shape == ISA_SHAPE_IMG3_SMP;
+                if (three && v != 4)   /* 3D reads are x4 only */
                     continue;
                 char mn[128];
                 int m = snprintf(mn, sizeof mn, "%s", oi->mnemonic);
@@ -179,6 +183,7 @@ static void test_every_opcode(void **st)
                     oi->shape == ISA_SHAPE_BLK_LD ? "da" : oi->shape == ISA_SHAPE_BLK_ST ? "as" :
                     oi->shape == ISA_SHAPE_IMG_LD ? "diss" : oi->shape == ISA_SHAPE_IMG_ST ? "isss" :
                     oi->shape == ISA_SHAPE_IMG_SMP ? "disss" :
+                    oi->shape == ISA_SHAPE_IMG3_LD ? "dIr" : oi->shape == ISA_SHAPE_IMG3_SMP ? "dIrs" :
                     oi->shape == ISA_SHAPE_PRINTF ? "dss" : "di";
                 for (int i = 0; pat[i]; i++) {
                     const char *sep = i ? ", " : " ";
@@ -197,6 +202,8 @@ static void test_every_opcode(void **st)
                     case 'a': len += (size_t)snprintf(src + len, cap - len, "%s[%%buf + r9:u32*4 - 8]", sep); break;
                     case 'l': len += (size_t)snprintf(src + len, cap - len, "%stop", sep); break;
                     case 'i': len += (size_t)snprintf(src + len, cap - len, "%s%%img", sep); break;
+                    case 'I': len += (size_t)snprintf(src + len, cap - len, "%s%%vol", sep); break;
+                    case 'r': len += (size_t)snprintf(src + len, cap - len, "%sr%d", sep, 16 * (i + 1)); break;
                     }
                 }
                 len += (size_t)snprintf(src + len, cap - len, "\n");

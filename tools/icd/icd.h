@@ -241,6 +241,8 @@ uint64_t icd_mem_cache_id(cl_mem m, uint64_t *offset);
  * device-side fill or copy (device) or by the host: its cache state
  * learns of it (docs/opencl-platform.md). */
 void icd_cache_written(cl_device_id d, cl_mem m, size_t offset, size_t bytes, bool device);
+/* The largest 3D image side: OpenCL's full-profile minimum. */
+#define ICD_IMAGE3D_MAX 2048
 
 /* program.c */
 void icd_program_release(cl_program p);

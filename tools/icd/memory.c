@@ -190,7 +190,7 @@ static bool format_valid(int order, cl_channel_type t)
 
 bool icd_is_image(cl_mem m)
 {
-    return m->type == CL_MEM_OBJECT_IMAGE2D;
+    return m->type == CL_MEM_OBJECT_IMAGE2D || m->type == CL_MEM_OBJECT_IMAGE3D;
 }
 
 static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_image_format *fmt,
@@ -206,7 +206,8 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
         rc = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     else if (!desc)
         rc = CL_INVALID_IMAGE_DESCRIPTOR;
-    else if (desc->image_type != CL_MEM_OBJECT_IMAGE2D || desc->mem_object ||
+    else if ((desc->image_type != CL_MEM_OBJECT_IMAGE2D &&
+              desc->image_type != CL_MEM_OBJECT_IMAGE3D) || desc->mem_object ||
              desc->num_mip_levels || desc->num_samples)
         rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
     else if (order >= 0 && type >= 0 && !format_valid(order, fmt->image_channel_data_type))
@@ -216,8 +217,14 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
     else if (!desc->image_width || !desc->image_height || desc->image_width > 16384 ||
              desc->image_height > 16384)
         rc = CL_INVALID_IMAGE_SIZE;
+    else if (desc->image_type == CL_MEM_OBJECT_IMAGE3D &&
+             (!desc->image_depth || desc->image_width > ICD_IMAGE3D_MAX ||
+              desc->image_height > ICD_IMAGE3D_MAX || desc->image_depth > ICD_IMAGE3D_MAX))
+        rc = CL_INVALID_IMAGE_SIZE;
     else
         rc = check_flags(flags, host_ptr);
+    const bool three = !rc && desc->image_type == CL_MEM_OBJECT_IMAGE3D;
+    const size_t depth = three ? desc->image_depth : 1;
     uint32_t eb = rc ? 0 : sgemu_image_elem_bytes((sgemu_channel_order)order,
                                                   (sgemu_channel_type)type);
     size_t pitch = rc ? 0 : desc->image_width * eb;
@@ -227,18 +234,30 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
         else
             pitch = desc->image_row_pitch;
     }
+    size_t slice = rc ? 0 : pitch * desc->image_height;
+    if (!rc && three && desc->image_slice_pitch) {
+        if (!host_ptr || desc->image_slice_pitch < slice || desc->image_slice_pitch % pitch)
+            rc = CL_INVALID_IMAGE_DESCRIPTOR;
+        else
+            slice = desc->image_slice_pitch;
+    }
     if (!rc) {
-        /* USE_HOST_PTR keeps the application's pitch; otherwise packed rows */
-        size_t stored = flags & CL_MEM_USE_HOST_PTR ? pitch : desc->image_width * eb;
-        m = mem_new(context, CL_MEM_OBJECT_IMAGE2D, flags & ~(cl_mem_flags)CL_MEM_COPY_HOST_PTR,
-                    stored * desc->image_height,
-                    flags & CL_MEM_USE_HOST_PTR ? host_ptr : NULL, &rc);
+        /* USE_HOST_PTR keeps the application's pitches; otherwise packed */
+        const bool use = flags & CL_MEM_USE_HOST_PTR;
+        size_t stored = use ? pitch : desc->image_width * eb;
+        size_t stored_slice = use ? slice : stored * desc->image_height;
+        m = mem_new(context, three ? CL_MEM_OBJECT_IMAGE3D : CL_MEM_OBJECT_IMAGE2D,
+                    flags & ~(cl_mem_flags)CL_MEM_COPY_HOST_PTR,
+                    stored_slice * (depth - 1) + stored * desc->image_height,
+                    use ? host_ptr : NULL, &rc);
         if (m) {
             if ((flags & CL_MEM_COPY_HOST_PTR) && host_ptr && m->data) {
                 m->flags |= CL_MEM_COPY_HOST_PTR;
-                for (size_t y = 0; y < desc->image_height; y++)
-                    memcpy(m->data + y * stored, (const uint8_t *)host_ptr + y * pitch,
-                           desc->image_width * eb);
+                for (size_t z = 0; z < depth; z++)
+                    for (size_t y = 0; y < desc->image_height; y++)
+                        memcpy(m->data + z * stored_slice + y * stored,
+                               (const uint8_t *)host_ptr + z * slice + y * pitch,
+                               desc->image_width * eb);
             }
             m->host_ptr = host_ptr;
             m->format = *fmt;
@@ -246,6 +265,9 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
             m->img.width = (uint32_t)desc->image_width;
             m->img.height = (uint32_t)desc->image_height;
             m->img.pitch = (uint32_t)stored;
+            m->img.dims = three ? 3 : 2;
+            m->img.depth = (uint32_t)depth;
+            m->img.slice_pitch = stored_slice;
             m->img.order = (uint8_t)order;
             m->img.chtype = (uint8_t)type;
             m->img.elem_bytes = eb;
@@ -306,7 +328,10 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
     if (num_entries == 0 && image_formats)
         return CL_INVALID_VALUE;
     cl_uint n = 0;
-    if (image_type == CL_MEM_OBJECT_IMAGE2D) {
+    /* 3D images: kernels only read them (no cl_khr_3d_image_writes) */
+    const cl_mem_flags kernel_writes = CL_MEM_WRITE_ONLY | CL_MEM_KERNEL_READ_AND_WRITE;
+    if (image_type == CL_MEM_OBJECT_IMAGE2D ||
+        (image_type == CL_MEM_OBJECT_IMAGE3D && !(flags & kernel_writes))) {
         for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
                 if (!format_valid(channel_order(orders[o]), types[t]))
@@ -433,10 +458,11 @@ cl_int icd_GetImageInfo(cl_mem image, cl_image_info param_name, size_t param_val
     case CL_IMAGE_FORMAT: ICD_INFO(cl_image_format, image->format);
     case CL_IMAGE_ELEMENT_SIZE: ICD_INFO(size_t, image->img.elem_bytes);
     case CL_IMAGE_ROW_PITCH: ICD_INFO(size_t, image->row_pitch);
-    case CL_IMAGE_SLICE_PITCH: ICD_INFO(size_t, 0);
+    case CL_IMAGE_SLICE_PITCH:
+        ICD_INFO(size_t, image->img.dims == 3 ? (size_t)image->img.slice_pitch : 0);
     case CL_IMAGE_WIDTH: ICD_INFO(size_t, image->img.width);
     case CL_IMAGE_HEIGHT: ICD_INFO(size_t, image->img.height);
-    case CL_IMAGE_DEPTH:
+    case CL_IMAGE_DEPTH: ICD_INFO(size_t, image->img.dims == 3 ? image->img.depth : 0);
     case CL_IMAGE_ARRAY_SIZE: ICD_INFO(size_t, 0);
     case CL_IMAGE_BUFFER: ICD_INFO(cl_mem, NULL);
     case CL_IMAGE_NUM_MIP_LEVELS:

@@ -416,14 +416,18 @@ void *icd_EnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
 
 static size_t image_offset(cl_mem m, const size_t *origin)
 {
-    return origin[1] * m->row_pitch + origin[0] * m->img.elem_bytes;
+    return origin[2] * (size_t)m->img.slice_pitch + origin[1] * m->row_pitch +
+           origin[0] * m->img.elem_bytes;
 }
 
+/* 2D images: one slice at z 0; 3D: within the depth. */
 static bool image_box_ok(cl_mem m, const size_t *origin, const size_t *region)
 {
-    return origin && region && region[0] && region[1] && region[2] == 1 && origin[2] == 0 &&
+    size_t depth = m->img.dims == 3 ? m->img.depth : 1;
+    return origin && region && region[0] && region[1] && region[2] &&
            in_range(origin[0], region[0], m->img.width) &&
-           in_range(origin[1], region[1], m->img.height);
+           in_range(origin[1], region[1], m->img.height) &&
+           in_range(origin[2], region[2], depth);
 }
 
 void *icd_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
@@ -433,7 +437,8 @@ void *icd_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool 
                           cl_event *event, cl_int *errcode_ret)
 {
     if (icd_valid(image, ICD_MEM) && icd_is_image(image) &&
-        (!image_row_pitch || !image_box_ok(image, origin, region))) {
+        (!image_row_pitch || !image_box_ok(image, origin, region) ||
+         (image->img.dims == 3 && !image_slice_pitch))) {
         if (errcode_ret)
             *errcode_ret = CL_INVALID_VALUE;
         return NULL;
@@ -444,7 +449,7 @@ void *icd_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool 
     if (p) {
         *image_row_pitch = image->row_pitch;
         if (image_slice_pitch)
-            *image_slice_pitch = 0;
+            *image_slice_pitch = image->img.dims == 3 ? (size_t)image->img.slice_pitch : 0;
     }
     return p;
 }
@@ -486,7 +491,8 @@ cl_int icd_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, 
 
 static cl_int image_rw(cl_command_queue q, cl_command_type type, cl_mem image, bool to_host,
                        bool blocking, const size_t *origin, const size_t *region, size_t row_pitch,
-                       void *ptr, cl_uint nwait, const cl_event *wait, cl_event *event)
+                       size_t slice_pitch, void *ptr, cl_uint nwait, const cl_event *wait,
+                       cl_event *event)
 {
     icd_cmd *c;
     xfer *x;
@@ -498,6 +504,10 @@ static cl_int image_rw(cl_command_queue q, cl_command_type type, cl_mem image, b
             rc = CL_INVALID_VALUE;
         else if (row_pitch && row_pitch < region[0] * image->img.elem_bytes)
             rc = CL_INVALID_VALUE;
+        else if (slice_pitch && image->img.dims == 3 &&
+                 slice_pitch < region[1] * (row_pitch ? row_pitch
+                                                      : region[0] * image->img.elem_bytes))
+            rc = CL_INVALID_VALUE;
     }
     if (rc) {
         drop(c);
@@ -508,10 +518,14 @@ static cl_int image_rw(cl_command_queue q, cl_command_type type, cl_mem image, b
     uint8_t *img = image->data + image_offset(image, origin);
     x->dst = to_host ? ptr : img;
     x->src = to_host ? img : ptr;
+    size_t hs = slice_pitch && image->img.dims == 3 ? slice_pitch : hp * region[1];
     x->dpitch[0] = to_host ? hp : image->row_pitch;
     x->spitch[0] = to_host ? image->row_pitch : hp;
+    x->dpitch[1] = to_host ? hs : (size_t)image->img.slice_pitch;
+    x->spitch[1] = to_host ? (size_t)image->img.slice_pitch : hs;
     x->region[0] = region[0] * image->img.elem_bytes;
     x->region[1] = region[1];
+    x->region[2] = region[2];
     return icd_submit(c, q, nwait, wait, event, blocking);
 }
 
@@ -521,7 +535,8 @@ cl_int icd_EnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_boo
                             const cl_event *event_wait_list, cl_event *event)
 {
     return image_rw(command_queue, CL_COMMAND_READ_IMAGE, image, true, blocking_read, origin,
-                    region, row_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+                    region, row_pitch, slice_pitch, ptr, num_events_in_wait_list,
+                    event_wait_list, event);
 }
 
 cl_int icd_EnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write,
@@ -531,8 +546,8 @@ cl_int icd_EnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bo
                              cl_event *event)
 {
     return image_rw(command_queue, CL_COMMAND_WRITE_IMAGE, image, false, blocking_write, origin,
-                    region, input_row_pitch, (void *)(uintptr_t)ptr, num_events_in_wait_list,
-                    event_wait_list, event);
+                    region, input_row_pitch, input_slice_pitch, (void *)(uintptr_t)ptr,
+                    num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int icd_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
@@ -558,7 +573,9 @@ cl_int icd_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl
                  !(src_origin[0] + region[0] <= dst_origin[0] ||
                    dst_origin[0] + region[0] <= src_origin[0] ||
                    src_origin[1] + region[1] <= dst_origin[1] ||
-                   dst_origin[1] + region[1] <= src_origin[1]))
+                   dst_origin[1] + region[1] <= src_origin[1] ||
+                   src_origin[2] + region[2] <= dst_origin[2] ||
+                   dst_origin[2] + region[2] <= src_origin[2]))
             rc = CL_MEM_COPY_OVERLAP;
     }
     if (rc) {
@@ -571,8 +588,11 @@ cl_int icd_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl
     x->src = src_image->data + image_offset(src_image, src_origin);
     x->dpitch[0] = dst_image->row_pitch;
     x->spitch[0] = src_image->row_pitch;
+    x->dpitch[1] = (size_t)dst_image->img.slice_pitch;
+    x->spitch[1] = (size_t)src_image->img.slice_pitch;
     x->region[0] = region[0] * src_image->img.elem_bytes;
     x->region[1] = region[1];
+    x->region[2] = region[2];
     return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
 }
 
@@ -591,7 +611,8 @@ static cl_int copy_image_buffer(cl_command_queue q, cl_command_type type, cl_mem
         return rc;
     if (!(rc = check_mem(q, image, true)) && !(rc = check_mem(q, buffer, false))) {
         if (!image_box_ok(image, origin, region) ||
-            !in_range(offset, region[0] * region[1] * image->img.elem_bytes, buffer->size))
+            !in_range(offset, region[0] * region[1] * region[2] * image->img.elem_bytes,
+                      buffer->size))
             rc = CL_INVALID_VALUE;
     }
     if (rc) {
@@ -607,6 +628,10 @@ static cl_int copy_image_buffer(cl_command_queue q, cl_command_type type, cl_mem
     x->src = to_image ? buf : img;
     x->dpitch[0] = to_image ? image->row_pitch : x->region[0];
     x->spitch[0] = to_image ? x->region[0] : image->row_pitch;
+    /* the buffer side packs slices */
+    x->region[2] = region[2];
+    x->dpitch[1] = to_image ? (size_t)image->img.slice_pitch : x->region[0] * region[1];
+    x->spitch[1] = to_image ? x->region[0] * region[1] : (size_t)image->img.slice_pitch;
     return icd_submit(c, q, nwait, wait, event, false);
 }
 
@@ -694,8 +719,10 @@ cl_int icd_EnqueueFillImage(cl_command_queue command_queue, cl_mem image, const 
     x->pattern_size = image->img.elem_bytes;
     x->dst = image->data + image_offset(image, origin);
     x->dpitch[0] = image->row_pitch;
+    x->dpitch[1] = (size_t)image->img.slice_pitch;
     x->region[0] = region[0] * image->img.elem_bytes;
     x->region[1] = region[1];
+    x->region[2] = region[2];
     return icd_submit(c, command_queue, num_events_in_wait_list, event_wait_list, event, false);
 }
 
