@@ -230,10 +230,11 @@ static int model_alloc(tm_model *m)
         c->shared = calloc(m->slots, sizeof *c->shared);
         c->cand = calloc(m->slots, sizeof *c->cand);
         if (wait_lists) {
+            /* not cleared whole: the loop below sets every field but
+             * rpipe, which is read only for ranks in run */
             c->sm = aligned_alloc(64, (size_t)m->nsched * sizeof *c->sm);
             if (!c->sm)
                 return -1;
-            memset(c->sm, 0, (size_t)m->nsched * sizeof *c->sm);
         }
         c->barq = calloc(m->slots, sizeof *c->barq);
         c->per_inst = calloc(ninst ? ninst : 1, sizeof *c->per_inst);
@@ -246,6 +247,10 @@ static int model_alloc(tm_model *m)
             !c->rank || !c->oe || !c->shared || !c->cand || !c->barq || !c->per_inst)
             return -1;
         for (uint32_t s = 0; c->sm && s < m->nsched; s++) {
+            c->sm[s].run = c->sm[s].ready = 0;
+            for (uint32_t p = 0; p < TM_PIPE_SLOTS; p++)
+                c->sm[s].pm[p] = 0;
+            c->sm[s].ndisp = 0;
             c->sm[s].lmin = TM_NEVER;
             c->sm[s].first = m->s_first[s];
             c->sm[s].eu = c->pfree + m->s_eu_off[s];

@@ -77,7 +77,7 @@ cache_lookup(tm_cache *c, uint64_t ln, uint64_t want, uint64_t now, tm_way **wp)
         }
     uint32_t victim = used;
     if (used < c->ways) {
-        c->used[set] = used + 1;
+        c->used[set] = (uint16_t)(used + 1);
     } else {
         /* the least recently used way (stamps differ: one clock tick each) */
         victim = 0;

@@ -109,7 +109,9 @@ typedef struct tm_cache {
     bool pow2;            /* sets is a power of two: the set is ln & set_mask */
     uint64_t set_mask;
     tm_way *way;          /* sets * ways */
-    uint32_t *used;       /* per set: ways holding a line (the first ones) */
+    uint16_t *used;       /* per set: ways holding a line (the first ones;
+                           * at most 1024 ways, config_keys.def): 2 bytes
+                           * halve what set-up clears */
     uint64_t clock;
 } tm_cache;
 
