@@ -23,10 +23,14 @@ static size_t stream_bytes(uint32_t cap)
 
 static void stream_place(emu_sg_stream *s, void *at, uint32_t cap, bool in_block)
 {
+    if (!at) {
+        *s = (emu_sg_stream){ .n = s->n };
+        return;
+    }
     s->recs = at;
-    s->pcs = at ? (uint32_t *)(s->recs + cap) : NULL;
-    s->cap = at ? cap : 0;
-    s->in_block = at && in_block;
+    s->pcs = (uint32_t *)(s->recs + cap);
+    s->cap = cap;
+    s->in_block = in_block;
 }
 
 /* Room for recs records in every stream of t below nsg, when one of them

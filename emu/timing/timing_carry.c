@@ -56,7 +56,7 @@ uint64_t sgemu_cache_state_lines(const sgemu_cache_state *s)
     return s ? s->n : 0;
 }
 
-/* The line and sector geometry tm_mem_init uses. */
+/* The line and sector geometry of the launch's caches. */
 typedef struct geometry {
     uint32_t line, line_shift, sector_shift, nsectors;
     uint64_t capacity;      /* L2 lines */
@@ -73,10 +73,8 @@ static uint32_t log2u(uint32_t v)
 static geometry geometry_of(const emu_timing_cfg *tc)
 {
     geometry g;
-    g.line = tc->line_bytes ? tc->line_bytes : 64;
-    uint32_t sector = tc->sector_bytes && tc->sector_bytes < g.line ? tc->sector_bytes : g.line;
-    if (g.line / sector > 64)
-        sector = g.line / 64;
+    g.line = tm_line_bytes(tc);
+    uint32_t sector = tm_sector_bytes(tc);
     g.line_shift = log2u(g.line);
     g.sector_shift = log2u(sector);
     g.nsectors = g.line / sector;

@@ -137,6 +137,19 @@ static inline uint64_t port_take(uint64_t *free, uint64_t t, uint64_t occ_fx)
     return s >> PORT_FRAC;
 }
 
+uint32_t tm_line_bytes(const emu_timing_cfg *tc)
+{
+    return tc->line_bytes ? tc->line_bytes : 64;
+}
+
+/* sectors: at most 64 a line (one bit each in a way's mask) */
+uint32_t tm_sector_bytes(const emu_timing_cfg *tc)
+{
+    uint32_t line = tm_line_bytes(tc);
+    uint32_t sector = tc->sector_bytes && tc->sector_bytes < line ? tc->sector_bytes : line;
+    return line / sector > 64 ? line / 64 : sector;
+}
+
 int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st)
 {
     memset(m, 0, sizeof *m);
@@ -144,11 +157,7 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->ncu = ncu;
     m->st = st;
     m->l1_occ = occ_fx(tc->line_bytes, tc->l1.bw);
-    uint32_t line = tc->line_bytes ? tc->line_bytes : 64;
-    /* sectors: at most 64 a line (one bit each in a way's mask) */
-    uint32_t sector = tc->sector_bytes && tc->sector_bytes < line ? tc->sector_bytes : line;
-    if (line / sector > 64)
-        sector = line / 64;
+    uint32_t line = tm_line_bytes(tc), sector = tm_sector_bytes(tc);
     m->sector_shift = ilog2(sector);
     m->l2_sector_occ = occ_fx(sector, tc->l2.bw);
     m->dram_sector_occ = occ_fx(sector, tc->dram_bw);

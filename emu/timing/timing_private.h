@@ -150,6 +150,9 @@ typedef struct tm_mem {
     sgemu_timing *st;
 } tm_mem;
 
+/* a line and a sector of the caches, in bytes (the config's, or their defaults) */
+uint32_t tm_line_bytes(const emu_timing_cfg *tc);
+uint32_t tm_sector_bytes(const emu_timing_cfg *tc);
 int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing *st);
 /* Put line ln (sectors `sectors`) into the L2 as most recently used. */
 void tm_mem_carry_fill(tm_mem *m, uint64_t ln, uint64_t sectors, tm_way **wp);
