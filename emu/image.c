@@ -194,6 +194,11 @@ static emu_rec *current_rec(emu_run *run, const emu_sg *sg)
     return &tr->sg[sg->id].recs[tr->sg[sg->id].n - 1];
 }
 
+static int record_texels(emu_run *run, emu_sg *sg, uint32_t pc, lanes_mask mask, uint32_t arg,
+                         const int64_t *x, const int64_t *y, const int64_t *z);
+static void write_texels(emu_sg *sg, const isa_inst *in, uint32_t vec, lanes_mask mask,
+                         const uint32_t res[4][LANES_MAX]);
+
 static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
                           lanes_mask mask, uint32_t pc)
 {
@@ -237,20 +242,9 @@ static int element_access(emu_run *run, emu_sg *sg, const isa_inst *in,
                              write ? "" : " (add .clamp for clamp-to-edge)");
         }
     }
-    emu_rec *rec = current_rec(run, sg);
-    if (rec) {
-        uint32_t na = emu_active_lanes(mask, w);
-        uint64_t first = emu_trace_addrs(run->wg->trace, na);
-        if (first == UINT64_MAX)
-            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
-        uint64_t *dst = run->wg->trace->addrs + first;
-        for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1)
-                *dst++ = emu_image_texel_addr(im, arg, x[l], y[l]);
-        rec->addr_first = first;
-        rec->naddr = (uint16_t)na;
-        rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
-    }
+    int rc = record_texels(run, sg, pc, mask, arg, x, y, NULL);
+    if (rc)
+        return rc;
 
     if (write) {
         uint64_t scratch[4][LANES_MAX];
@@ -365,6 +359,42 @@ static uint64_t texel_addr3(const sgemu_image *im, uint32_t arg, int64_t x, int6
     int64_t d = im->depth ? im->depth : 1;
     int64_t cz = z < 0 ? 0 : z >= d ? d - 1 : z;
     return emu_image_texel_addr(im, arg, x, y) + (uint64_t)cz * im->slice_pitch;
+}
+
+/* The trace's addresses of an image access: each active lane's texel
+ * (x[l], y[l], z[l]; z NULL for a 2D image), the first one a lane reads or
+ * writes.  Returns the fault's code, or 0. */
+static int record_texels(emu_run *run, emu_sg *sg, uint32_t pc, lanes_mask mask, uint32_t arg,
+                         const int64_t *x, const int64_t *y, const int64_t *z)
+{
+    emu_rec *rec = current_rec(run, sg);
+    if (!rec)
+        return 0;
+    const sgemu_image *im = &run->args[arg].image;
+    uint32_t w = sg->l.width, na = emu_active_lanes(mask, w);
+    uint64_t first = emu_trace_addrs(run->wg->trace, na);
+    if (first == UINT64_MAX)
+        return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
+    uint64_t *dst = run->wg->trace->addrs + first;
+    for (uint32_t l = 0; l < w; l++)
+        if (mask >> l & 1)
+            *dst++ = texel_addr3(im, arg, x[l], y[l], z ? z[l] : 0);
+    rec->addr_first = first;
+    rec->naddr = (uint16_t)na;
+    rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
+    return 0;
+}
+
+/* The active lanes' texels read into the destination registers. */
+static void write_texels(emu_sg *sg, const isa_inst *in, uint32_t vec, lanes_mask mask,
+                         const uint32_t res[4][LANES_MAX])
+{
+    for (uint32_t c = 0; c < vec && c < 4; c++) {
+        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
+        for (uint32_t l = 0; l < sg->l.width; l++)
+            if (mask >> l & 1)
+                d[l] = res[c][l];
+    }
 }
 
 uint32_t emu_image_query_value(const sgemu_image *im, bool order)
@@ -572,26 +602,10 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
         for (int c = 0; c < 4; c++)
             res[c][l] = v[c];
     }
-    emu_rec *rec = current_rec(run, sg);
-    if (rec) {     /* the trace records the first texel of each lane */
-        uint32_t na = emu_active_lanes(mask, w);
-        uint64_t first = emu_trace_addrs(run->wg->trace, na);
-        if (first == UINT64_MAX)
-            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
-        uint64_t *dst = run->wg->trace->addrs + first;
-        for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1)
-                *dst++ = emu_image_texel_addr(im, arg, first_x[l], first_y[l]);
-        rec->addr_first = first;
-        rec->naddr = (uint16_t)na;
-        rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
-    }
-    for (uint32_t c = 0; c < vec && c < 4; c++) {
-        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
-        for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1)
-                d[l] = res[c][l];
-    }
+    int rc = record_texels(run, sg, pc, mask, arg, first_x, first_y, NULL);
+    if (rc)
+        return rc;
+    write_texels(sg, in, vec, mask, res);
     return 0;
 }
 
@@ -715,26 +729,10 @@ static int access3(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
         for (int c = 0; c < 4; c++)
             res[c][l] = v[c];
     }
-    emu_rec *rec = current_rec(run, sg);
-    if (rec) {     /* each lane's first texel, as for 2D images */
-        uint32_t na = emu_active_lanes(mask, w);
-        uint64_t first = emu_trace_addrs(run->wg->trace, na);
-        if (first == UINT64_MAX)
-            return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
-        uint64_t *dst = run->wg->trace->addrs + first;
-        for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1)
-                *dst++ = texel_addr3(im, arg, at[0][l], at[1][l], at[2][l]);
-        rec->addr_first = first;
-        rec->naddr = (uint16_t)na;
-        rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
-    }
-    for (uint32_t c = 0; c < vec && c < 4; c++) {
-        uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
-        for (uint32_t l = 0; l < w; l++)
-            if (mask >> l & 1)
-                d[l] = res[c][l];
-    }
+    int rc = record_texels(run, sg, pc, mask, arg, at[0], at[1], at[2]);
+    if (rc)
+        return rc;
+    write_texels(sg, in, vec, mask, res);
     return 0;
 }
 
