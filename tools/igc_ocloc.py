@@ -1,6 +1,7 @@
 """igc_ocloc.py - one OpenCL C compile by Intel's offline compiler (`ocloc`,
 IGC inside) with IGC's shader dump on, for the tools that read IGC's output
-(igc_compare.py, igc_fit.py, igc_math_demand.py, igc_math_shared.py): the
+(igc_compare.py, igc_fit.py, igc_math_demand.py, igc_math_shared.py,
+igc_spills.py, igc_placement.py): the
 source is written to a private folder, built for one ocloc target, and the
 dump files of the wanted kinds come back as text.  Also the package
 versions those tools stamp on what they measure, and the writing of the
@@ -35,6 +36,56 @@ def compile_dump(text, target, options="-cl-std=CL2.0", suffixes=(".asm",),
                 with open(os.path.join(dump, fn), encoding="utf-8", errors="replace") as f:
                     files[fn] = f.read()
         return r, files
+
+
+def one_kernel_dump(prog, description, visa_options=""):
+    """For a tool that reads IGC's dumps of one kernel of an OpenCL C file:
+    its command line (file, --target, --width, --kernel, --grf, --options)
+    parsed, the kernel built alone (macros expanded) at that width, and
+    (args, ocloc's CompletedProcess, the kernel's .asm, its .visaasm); None
+    after saying on stderr why there is none.  visa_options go to vISA,
+    with -TotalGRFNum N when --grf N is given."""
+    import argparse
+    import re
+    import shutil
+    import sys
+    from igc_compare import with_width
+    from igc_isolate import keep_only, preprocess
+    ap = argparse.ArgumentParser(prog=prog, description=description)
+    ap.add_argument("file")
+    ap.add_argument("--target", required=True)
+    ap.add_argument("--width", type=int, required=True)
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--grf", type=int, help="vISA's -TotalGRFNum (default: IGC's own)")
+    ap.add_argument("--options", default="-cl-std=CL2.0")
+    a = ap.parse_args()
+    if not shutil.which("ocloc"):
+        print("%s: ocloc not found (Debian: intel-opencl-icd)" % prog, file=sys.stderr)
+        return None
+    if not os.path.isfile(a.file):
+        print("%s: %s: no such file" % (prog, a.file), file=sys.stderr)
+        return None
+    src = preprocess(a.file)
+    if src is None:
+        print("%s: clang-14 -E failed on %s" % (prog, a.file), file=sys.stderr)
+        return None
+    src = keep_only(src, {a.kernel})
+    visa = " ".join(o for o in (visa_options, "-TotalGRFNum %d" % a.grf if a.grf else "") if o)
+    opts = a.options + " -I " + os.path.dirname(os.path.abspath(a.file))
+    r, dumps = compile_dump(with_width(src, a.width), a.target, opts, (".asm", ".visaasm"),
+                            env={"IGC_VISAOptions": visa} if visa else None,
+                            name=os.path.basename(a.file))
+    asm = visaasm = None
+    for name, text in sorted(dumps.items()):
+        if name.endswith(".asm") and re.search(r"_simd%d_" % a.width, name) and \
+                re.search(r"^//\.kernel %s$" % re.escape(a.kernel), text, re.M):
+            asm = text
+            visaasm = dumps.get(name[:-len(".asm")] + ".visaasm", "")
+    if asm is None:
+        print("%s: no SIMD%d dump of kernel %s for %s (ocloc exit %d)"
+              % (prog, a.width, a.kernel, a.target, r.returncode), file=sys.stderr)
+        return None
+    return a, r, asm, visaasm
 
 
 def versions():

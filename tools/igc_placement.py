@@ -43,11 +43,9 @@ LSC or plain sends are read.  Exit status: 0 ok, 1 bad usage, a missing
 file, no ocloc, no dump of that kernel at that width, or a kernel it cannot
 read.
 """
-import argparse
 import math
 import os
 import re
-import shutil
 import sys
 from collections import Counter, deque
 
@@ -399,42 +397,11 @@ def report(asm, visaasm=None, out=sys.stdout):
 
 
 def main():
-    from igc_compare import with_width
-    from igc_isolate import keep_only, preprocess
-    from igc_ocloc import compile_dump
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("file")
-    ap.add_argument("--target", required=True)
-    ap.add_argument("--width", type=int, required=True)
-    ap.add_argument("--kernel", required=True)
-    ap.add_argument("--grf", type=int, help="vISA's -TotalGRFNum (default: IGC's own)")
-    ap.add_argument("--options", default="-cl-std=CL2.0")
-    a = ap.parse_args()
-    if not shutil.which("ocloc"):
-        print("igc_placement.py: ocloc not found (Debian: intel-opencl-icd)", file=sys.stderr)
+    from igc_ocloc import one_kernel_dump
+    got = one_kernel_dump("igc_placement.py", __doc__.split("\n\n")[0])
+    if got is None:
         return 1
-    if not os.path.isfile(a.file):
-        print("igc_placement.py: %s: no such file" % a.file, file=sys.stderr)
-        return 1
-    src = preprocess(a.file)
-    if src is None:
-        print("igc_placement.py: clang-14 -E failed on %s" % a.file, file=sys.stderr)
-        return 1
-    src = keep_only(src, {a.kernel})
-    env = {"IGC_VISAOptions": "-TotalGRFNum %d" % a.grf} if a.grf else None
-    opts = a.options + " -I " + os.path.dirname(os.path.abspath(a.file))
-    r, dumps = compile_dump(with_width(src, a.width), a.target, opts, (".asm", ".visaasm"),
-                            env=env, name=os.path.basename(a.file))
-    asm = visaasm = None
-    for name, text in sorted(dumps.items()):
-        if name.endswith(".asm") and re.search(r"_simd%d_" % a.width, name) and \
-                re.search(r"^//\.kernel %s$" % re.escape(a.kernel), text, re.M):
-            asm = text
-            visaasm = dumps.get(name[:-len(".asm")] + ".visaasm", "")
-    if asm is None:
-        print("igc_placement.py: no SIMD%d dump of kernel %s for %s (ocloc exit %d)"
-              % (a.width, a.kernel, a.target, r.returncode), file=sys.stderr)
-        return 1
+    a, _, asm, visaasm = got
     print("%s SIMD%d on %s" % (a.kernel, a.width, a.target))
     try:
         report(asm, visaasm)

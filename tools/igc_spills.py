@@ -22,16 +22,12 @@ docs/regalloc.md (The payload rule, What IGC does at the spill) quotes its
 output.  Exit status: 0 ok, 1 bad usage, a missing file, no ocloc, or no
 dump of that kernel at that width.
 """
-import argparse
 import os
 import re
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from igc_compare import with_width  # noqa: E402
-from igc_isolate import keep_only, preprocess  # noqa: E402
-from igc_ocloc import compile_dump  # noqa: E402
+from igc_ocloc import one_kernel_dump  # noqa: E402
 
 SPILLED = re.compile(r"^//\.declare (\S+) \(\d+\)\s+rf=r size=(\d+) .*"
                      r"\(spilled -> Scratch\[(\d+)x(\d+)\]\)", re.M)
@@ -98,40 +94,10 @@ def refs(visaasm, name):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("file")
-    ap.add_argument("--target", required=True)
-    ap.add_argument("--width", type=int, required=True)
-    ap.add_argument("--kernel", required=True)
-    ap.add_argument("--grf", type=int, help="vISA's -TotalGRFNum (default: IGC's own)")
-    ap.add_argument("--options", default="-cl-std=CL2.0")
-    a = ap.parse_args()
-    if not shutil.which("ocloc"):
-        print("igc_spills.py: ocloc not found (Debian: intel-opencl-icd)", file=sys.stderr)
+    got = one_kernel_dump("igc_spills.py", __doc__.split("\n\n")[0], "-dumpRPE")
+    if got is None:
         return 1
-    if not os.path.isfile(a.file):
-        print("igc_spills.py: %s: no such file" % a.file, file=sys.stderr)
-        return 1
-    # the kernel alone (macros expanded), so that the one pressure line is its
-    src = preprocess(a.file)
-    if src is None:
-        print("igc_spills.py: clang-14 -E failed on %s" % a.file, file=sys.stderr)
-        return 1
-    src = keep_only(src, {a.kernel})
-    visa = "-dumpRPE" + (" -TotalGRFNum %d" % a.grf if a.grf else "")
-    opts = a.options + " -I " + os.path.dirname(os.path.abspath(a.file))
-    r, dumps = compile_dump(with_width(src, a.width), a.target, opts, (".asm", ".visaasm"),
-                            env={"IGC_VISAOptions": visa}, name=os.path.basename(a.file))
-    asm = visaasm = None
-    for name, text in sorted(dumps.items()):
-        if re.search(r"_simd%d_" % a.width, name) and \
-                re.search(r"^//\.kernel %s$" % re.escape(a.kernel), text, re.M):
-            asm = text
-            visaasm = dumps.get(name[:-len(".asm")] + ".visaasm", "")
-    if asm is None:
-        print("igc_spills.py: no SIMD%d dump of kernel %s for %s (ocloc exit %d)"
-              % (a.width, a.kernel, a.target, r.returncode), file=sys.stderr)
-        return 1
+    a, r, asm, visaasm = got
     p = parse_asm(asm)
     pressures = PRESSURE.findall(r.stdout + r.stderr)
     print("%s SIMD%d on %s: %d registers, spill size %d B, %d instructions"
