@@ -516,21 +516,27 @@ static bool linear(uint32_t smp, float s, uint32_t n, int64_t i[2], float *a)
 /* One lane's sampled read (the OpenCL C addressing and filtering of
  * sampler bit-field smp at coordinate (s, t)): 0 with the four channels
  * and the first texel used, or -1 with the fault's text in why. */
+/* Why sampler smp may not read an image (NULL: it may): fl, the image has
+ * float channels; empty, it has no texel. */
+static const char *sampler_misuse(uint32_t smp, bool fl, bool empty)
+{
+    uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
+    if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
+        return "is not a valid sampler";
+    if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
+        return "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
+    if (fm == SMP_LINEAR && !fl)
+        return "filters an integer image linearly (undefined in OpenCL)";
+    return empty ? "reads an empty image" : NULL;
+}
+
 int emu_image_sample(const sgemu_image *im, uint32_t smp, float s, float t, const char *op,
                      const char *name, uint32_t out[4], int64_t first[2], char *why,
                      size_t cap)
 {
     bool fl = chtype_kind((sgemu_channel_type)im->chtype) == IMG_F;
-    uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
-    const char *bad = NULL;
-    if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
-        bad = "is not a valid sampler";
-    else if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
-        bad = "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
-    else if (fm == SMP_LINEAR && !fl)
-        bad = "filters an integer image linearly (undefined in OpenCL)";
-    else if (im->width == 0 || im->height == 0)
-        bad = "reads an empty image";
+    uint32_t fm = smp & SMP_FILTER_MASK;
+    const char *bad = sampler_misuse(smp, fl, im->width == 0 || im->height == 0);
     if (bad) {
         snprintf(why, cap, "%s: sampler 0x%x %s", op, smp, bad);
         return -1;
@@ -620,17 +626,9 @@ static int sample3(const sgemu_image *im, uint32_t smp, const float s[3], const 
                    size_t cap)
 {
     bool fl = chtype_kind((sgemu_channel_type)im->chtype) == IMG_F;
-    uint32_t am = smp & SMP_ADDR_MASK, fm = smp & SMP_FILTER_MASK;
+    uint32_t fm = smp & SMP_FILTER_MASK;
     const uint32_t n[3] = { im->width, im->height, im->depth };
-    const char *bad = NULL;
-    if (am > SMP_ADDR_MIRROR || (fm != SMP_NEAREST && fm != SMP_LINEAR))
-        bad = "is not a valid sampler";
-    else if ((am == SMP_ADDR_REPEAT || am == SMP_ADDR_MIRROR) && !(smp & SMP_NORMALIZED))
-        bad = "uses repeat addressing with unnormalised coordinates (undefined in OpenCL)";
-    else if (fm == SMP_LINEAR && !fl)
-        bad = "filters an integer image linearly (undefined in OpenCL)";
-    else if (!n[0] || !n[1] || !n[2])
-        bad = "reads an empty image";
+    const char *bad = sampler_misuse(smp, fl, !n[0] || !n[1] || !n[2]);
     if (bad) {
         snprintf(why, cap, "%s: sampler 0x%x %s", op, smp, bad);
         return -1;
