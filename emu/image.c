@@ -378,7 +378,7 @@ static int record_texels(emu_run *run, emu_sg *sg, uint32_t pc, lanes_mask mask,
     uint64_t *dst = run->wg->trace->addrs + first;
     for (uint32_t l = 0; l < w; l++)
         if (mask >> l & 1)
-            *dst++ = texel_addr3(im, arg, x[l], y[l], z ? z[l] : 0);
+            *dst++ = texel_addr3(im, arg, x[l], y[l], z ? z[l] : 0);   // NOLINT(clang-analyzer-core.CallAndMessage): the caller set the active lanes
     rec->addr_first = first;
     rec->naddr = (uint16_t)na;
     rec->strided = emu_addrs_strided(run->wg->trace->addrs + first, na);
@@ -393,7 +393,7 @@ static void write_texels(emu_sg *sg, const isa_inst *in, uint32_t vec, lanes_mas
         uint64_t *d = lanes_reg(&sg->l, in->o[0].reg + c);
         for (uint32_t l = 0; l < sg->l.width; l++)
             if (mask >> l & 1)
-                d[l] = res[c][l];
+                d[l] = res[c][l];   // NOLINT(clang-analyzer-core.uninitialized.Assign): the caller set the active lanes
     }
 }
 

@@ -57,6 +57,9 @@ static void streams_reserve(emu_wg_trace *t, uint32_t nsg, uint32_t recs)
             need++;
     }
     free(t->block);
+    t->block = NULL;
+    if (!need)
+        return;
     /* slices of whole 16-byte units: each one's records aligned */
     size_t slice = (stream_bytes(recs) + 15) & ~(size_t)15;
     char *b = malloc(slice * need);
