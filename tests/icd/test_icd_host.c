@@ -23,18 +23,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_cl.h"
+
 static cl_platform_id platform;
 static cl_device_id device;
 static cl_context ctx;
 static cl_command_queue queue;
 static emu_config cfg;     /* the device's config, loaded independently */
-
-#define CL_OK(call)                                                          \
-    do {                                                                     \
-        cl_int e_ = (call);                                                  \
-        if (e_ != CL_SUCCESS)                                                \
-            fail_msg("%s failed: OpenCL error %d", #call, (int)e_);          \
-    } while (0)
 
 static const char *source =
     "typedef struct { float scale; int bias; } params;\n"

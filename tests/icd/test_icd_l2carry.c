@@ -18,12 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define CL_OK(call)                                                          \
-    do {                                                                     \
-        cl_int e_ = (call);                                                  \
-        if (e_ != CL_SUCCESS)                                                \
-            fail_msg("%s failed: OpenCL error %d", #call, (int)e_);          \
-    } while (0)
+#include "test_cl.h"
 
 static const char *source =
     "kernel void add(global const int *a, global const int *b, global int *c) {\n"

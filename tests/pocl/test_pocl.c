@@ -16,6 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_cl.h"
+
 #ifdef SGEMU_HAVE_OPENCL
 #include "ocl_host.h"
 
@@ -66,13 +68,6 @@ static void *random_bytes(size_t n)
         p[i] = (uint8_t)rnd();
     return p;
 }
-
-#define CL_OK(call)                                                          \
-    do {                                                                     \
-        cl_int e_ = (call);                                                  \
-        if (e_ != CL_SUCCESS)                                                \
-            fail_msg("%s failed: OpenCL error %d", #call, (int)e_);          \
-    } while (0)
 
 /* Run the case on the OpenCL device; outputs land in args[].data. */
 static void run_ocl(kcase *k)
