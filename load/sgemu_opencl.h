@@ -74,6 +74,21 @@
 #define cl_intel_subgroup_local_block_io 1
 #endif
 
+/* The integer dot products (cl_khr_integer_dot_product, its OpenCL C 3.0
+ * features, and Arm's cl_arm_integer_dot_product_*): clang-14 defines their
+ * macros for every SPIR target and declares dot(), dot_acc_sat() and the
+ * 4x8-packed forms, but the device does not list them and sgemu has no
+ * definition of those built-ins.  Kernels test the macros to choose the
+ * built-in or their own code; with the macros left set, the build fails
+ * on a call to a function that is declared but not defined. */
+#undef cl_khr_integer_dot_product
+#undef __opencl_c_integer_dot_product_input_4x8bit
+#undef __opencl_c_integer_dot_product_input_4x8bit_packed
+#undef cl_arm_integer_dot_product_int8
+#undef cl_arm_integer_dot_product_accumulate_int8
+#undef cl_arm_integer_dot_product_accumulate_int16
+#undef cl_arm_integer_dot_product_accumulate_saturate_int8
+
 #define SGEMU_OVL __attribute__((overloadable))
 
 /* Intel block reads and writes through a pointer (cl_intel_subgroups_char,

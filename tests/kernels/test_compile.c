@@ -389,6 +389,57 @@ static void test_extension_macros(void **state)
     }
 }
 
+/* The integer dot products, which the device does not list: their macros
+ * are unset, and a kernel that picks its own code when they are (as
+ * SimpleOpenCLSamples' matrix_helpers_i8.cl does for dot_4x8packed_ss_int)
+ * builds and runs it, at every OpenCL C version. */
+static void test_integer_dot_macros(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "kernel void idot(global int *o)\n{\n    int v = 0;\n"
+        "#ifdef cl_khr_integer_dot_product\n    v |= 1;\n#endif\n"
+        "#ifdef __opencl_c_integer_dot_product_input_4x8bit\n    v |= 2;\n#endif\n"
+        "#ifdef __opencl_c_integer_dot_product_input_4x8bit_packed\n    v |= 4;\n#endif\n"
+        "#ifdef cl_arm_integer_dot_product_int8\n    v |= 8;\n#endif\n"
+        "    uint a = as_uint((char4)(1, -2, 3, -4)) + (uint)get_global_id(0);\n"
+        "    uint b = as_uint((char4)(5, 6, -7, 8));\n"
+        "#if defined(__opencl_c_integer_dot_product_input_4x8bit_packed)\n"
+        "    int d = dot_4x8packed_ss_int(a, b);\n"
+        "#else\n"
+        "    char4 x = as_char4(a), y = as_char4(b);\n"
+        "    int d = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;\n"
+        "#endif\n"
+        "    o[0] = v + 16 * d;\n}\n";
+    cli_put("idot.cl", src, sizeof src - 1);
+    static const char *const stds[] = { "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0" };
+    for (int s = 0; s < 3; s++)   /* 1*5 - 2*6 - 3*7 - 4*8 = -60; no macro bit */
+        assert_int_equal(stored_value("idot", stds[s]), 16 * -60);
+}
+
+/* reqd_work_group_size: `sgemu run` without --local runs the kernel's
+ * size, and another --local is an error naming it. */
+static void test_reqd_work_group_size(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "__attribute__((reqd_work_group_size(8, 1, 1)))\n"
+        "kernel void rwg(global int *o)\n{\n"
+        "    if (get_global_id(0) == 0) o[0] = (int)get_local_size(0);\n}\n";
+    cli_put("rwg.cl", src, sizeof src - 1);
+    cli_run_ok("run %s/rwg.cl --global 32 --arg o=int:zeros:1 --out o=%s/o.bin --no-timing -q",
+               cli_tmpdir, cli_tmpdir);
+    int32_t v;
+    cli_get("o.bin", &v, sizeof v);
+    assert_int_equal(v, 8);
+    cli_result r = cli_run("run %s/rwg.cl --global 32 --local 16 --arg o=int:zeros:1 --no-timing -q",
+                           cli_tmpdir);
+    assert_int_not_equal(r.status, 0);
+    if (!strstr(r.err, "requires work-group size 8,1,1 (reqd_work_group_size) but 16,1,1"))
+        fail_msg("unexpected message: %s", r.err);
+    cli_result_free(&r);
+}
+
 /* An unrolled loop of 1500 steps, four values each: more value registers
  * than a kernel may run with (ISA_MAX_REGS), which allocation brings
  * down; the result is the host's own loop. */
@@ -474,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_plain_inline),
         cmocka_unit_test(test_sum_of_index),
         cmocka_unit_test(test_extension_macros),
+        cmocka_unit_test(test_integer_dot_macros),
+        cmocka_unit_test(test_reqd_work_group_size),
         cmocka_unit_test(test_wide_slp_vector),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
