@@ -375,6 +375,19 @@ static int check_launch(emu_run *run)
             return user_error(f, "work-group of %llu work-items exceeds the device "
                               "limit of %u (max_work_group_size)",
                               (unsigned long long)items, cfg->max_wg_size);
+        const uint32_t *r = run->k->reqd_wg;
+        if (r[0] && (run->local[0] != r[0] || run->local[1] != r[1] || run->local[2] != r[2]))
+            return user_error(f, "kernel '%s' requires work-group size %u,%u,%u "
+                              "(reqd_work_group_size) but %llu,%llu,%llu was given",
+                              run->k->name, r[0], r[1], r[2],
+                              (unsigned long long)run->local[0],
+                              (unsigned long long)run->local[1],
+                              (unsigned long long)run->local[2]);
+    } else if (run->k->reqd_wg[0]) {
+        /* the size the kernel was compiled for (OpenCL: without a local size
+         * the implementation chooses, and this is the only one that runs) */
+        for (int d = 0; d < 3; d++)
+            run->local[d] = run->k->reqd_wg[d];
     } else {
         pick_local(run);
     }

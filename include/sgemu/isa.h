@@ -388,6 +388,7 @@ typedef struct isa_kernel {
     char name[64];
     char file[256];        /* source file, for diagnostics */
     uint32_t reqd_sg_size; /* 0 if not required */
+    uint32_t reqd_wg[3];   /* reqd_work_group_size (OpExecutionMode LocalSize); 0s if none */
     uint32_t local_mem;    /* static local memory bytes */
     uint32_t private_mem;  /* private memory bytes per work-item */
     uint32_t narg;

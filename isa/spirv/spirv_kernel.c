@@ -459,6 +459,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     snprintf(k->name, sizeof k->name, "%s", e->name);
     snprintf(k->file, sizeof k->file, "%s", file);
     k->reqd_sg_size = e->sg_size;
+    memcpy(k->reqd_wg, e->local_size, sizeof k->reqd_wg);
     x.gv = calloc(m.bound, sizeof *x.gv);   // NOLINT(bugprone-sizeof-expression): an array of pointers
     xval *args[ISA_MAX_ARGS] = { 0 };
     unsigned nargs = 0;

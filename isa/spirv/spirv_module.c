@@ -445,9 +445,15 @@ static bool index_instruction(spv_module *m, uint32_t i)
     }
     case SpvOpExecutionMode: {
         uint32_t f = spv_word(m, in, 1), mode = spv_word(m, in, 2);
-        for (uint32_t j = 0; j < m->nentries; j++)
-            if (m->entries[j].func == f && mode == SpvExecutionModeSubgroupSize)
+        for (uint32_t j = 0; j < m->nentries; j++) {
+            if (m->entries[j].func != f)
+                continue;
+            if (mode == SpvExecutionModeSubgroupSize)
                 m->entries[j].sg_size = spv_word(m, in, 3);
+            else if (mode == SpvExecutionModeLocalSize)
+                for (int d = 0; d < 3; d++)
+                    m->entries[j].local_size[d] = spv_word(m, in, 3 + (uint32_t)d);
+        }
         break;
     }
     default:

@@ -63,6 +63,7 @@ typedef struct spv_entry {
     uint32_t func;
     char name[64];
     uint32_t sg_size;      /* OpExecutionMode SubgroupSize, 0 if none */
+    uint32_t local_size[3]; /* OpExecutionMode LocalSize, 0s if none */
 } spv_entry;
 
 typedef struct spv_module {

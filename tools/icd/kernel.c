@@ -298,7 +298,7 @@ cl_int icd_GetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
     switch (param_name) {
     case CL_KERNEL_WORK_GROUP_SIZE: ICD_INFO(size_t, icd_kernel_max_wg(k, &d->cfg));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-        size_t v[3] = { 0, 0, 0 };
+        size_t v[3] = { k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2] };
         return icd_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);
     }
     case CL_KERNEL_LOCAL_MEM_SIZE: {

@@ -249,6 +249,10 @@ static cl_int check_ndrange(const launch_cmd *lc, cl_device_id d, cl_uint dims,
             if (items > icd_kernel_max_wg(k, &d->cfg))
                 return CL_INVALID_WORK_GROUP_SIZE;
         }
+        /* a local size other than the kernel's reqd_work_group_size */
+        for (cl_uint i = 0; i < 3 && k->reqd_wg[0]; i++)
+            if ((i < dims ? local[i] : 1) != k->reqd_wg[i])
+                return CL_INVALID_WORK_GROUP_SIZE;
     }
     return CL_SUCCESS;
 }
