@@ -207,12 +207,18 @@ static void arrive(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
 {
     tm_cu *c = &m->cu[ci];
     tm_wgslot *w = &c->wg[th->wg];
+    uint32_t slot = (uint32_t)(th - c->th);
     th->state = TH_BLOCKED;
     th->next_issue = t;    /* arrival, for the barrier stall */
-    tm_sync_thread(m, c, (uint32_t)(th - c->th));
+    bool last = ++w->arrived == w->nsg;
+    /* the picked thread's step syncs it right after its issue
+     * (issue_picked), and nothing reads its entries before that unless
+     * the barrier is released now */
+    if (last || slot != c->picked)
+        tm_sync_thread(m, c, slot);
     tm_barrier_send(c, th->wg, t);
     w->arrived_last = max64(w->arrived_last, t);
-    if (++w->arrived == w->nsg)
+    if (last)
         release_barrier(m, ci, w, th->wg);
 }
 
