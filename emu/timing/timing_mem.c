@@ -1,5 +1,5 @@
 /* timing_mem.c - the memory hierarchy: per-subgroup coalescing into lines,
- * per-CU L1, a shared L2, DRAM, local memory banks.  Every level is a
+ * per-CU L1 and link to the L2, a shared L2, DRAM, local memory banks.  Every level is a
  * bandwidth port (a "free at" time) plus a latency; caches are set
  * associative with LRU.  Latencies are end-to-end from issue (a load that
  * hits L2 takes memory.l2.latency, not L1 + L2). */
@@ -161,6 +161,12 @@ int tm_mem_init(tm_mem *m, const emu_timing_cfg *tc, uint32_t ncu, sgemu_timing 
     m->sector_shift = ilog2(sector);
     m->l2_sector_occ = occ_fx(sector, tc->l2.bw);
     m->dram_sector_occ = occ_fx(sector, tc->dram_bw);
+    if (tc->l2_cu_bw) {
+        m->link_sector_occ = occ_fx(sector, tc->l2_cu_bw);
+        m->link_free = calloc(ncu, sizeof *m->link_free);
+        if (!m->link_free)
+            return -1;
+    }
     m->l1 = calloc(ncu, sizeof *m->l1);
     m->l1_free = calloc(ncu, sizeof *m->l1_free);
     m->slm_free = calloc(ncu, sizeof *m->slm_free);
@@ -208,6 +214,7 @@ void tm_mem_free(tm_mem *m)
     free(m->slm_free);
     free(m->slm);
     free(m->atom_free);
+    free(m->link_free);
     free(m->atom_line);
     cache_free(&m->l2);
     memset(m, 0, sizeof *m);
@@ -309,8 +316,9 @@ static uint64_t atom_line_wait(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, 
 
 /* One line request for sectors `want` of line ln arriving at the CU's L1
  * at t; returns data time.  The L1 port is held per line (one tag); the
- * L2 and DRAM ports per sector moved: the L1's missing sectors go to the
- * L2, the L2's missing ones to DRAM.  Without sectors `want` is 1 and a
+ * CU's link to the L2 (loads only), the L2 and DRAM ports per sector
+ * moved: the L1's missing sectors go to the L2, the L2's missing ones to
+ * DRAM.  Without sectors `want` is 1 and a
  * sector is the line.  Inlined into each access's loop over its lines. */
 static inline __attribute__((always_inline)) uint64_t
 line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, bool store,
@@ -337,6 +345,9 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
         }
     }
     uint32_t n2 = count_sectors(want);
+    /* a load's sectors come back over its CU's link to the L2 */
+    if (m->link_free && !store && !atomic)
+        s = port_take(&m->link_free[cu], s, n2 * m->link_sector_occ);
     uint64_t s2 = port_take(&m->l2_free, s, n2 * m->l2_sector_occ);
     st->bytes[TM_LEVEL_L2] += (uint64_t)n2 * sb;
     st->requests[TM_LEVEL_L2]++;
@@ -389,8 +400,8 @@ line_request(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t want, boo
 typedef struct plain {
     tm_cache l1, l2;               /* copies: clocks written back */
     tm_cache *l1_home, *l2_home;   /* l1_home NULL: no L1; l2 of size 0: all miss */
-    uint64_t l1_free, l2_free, dram_free;
-    uint64_t l1_occ, l2_occ, dram_occ;
+    uint64_t l1_free, l2_free, dram_free, link_free;
+    uint64_t l1_occ, l2_occ, dram_occ, link_occ;   /* link_occ 0: no CU link */
     uint64_t l1_lat, l2_lat, dram_lat, store_lat;
     uint64_t lines, l1_misses, l2_misses;
 } plain;
@@ -403,6 +414,8 @@ static inline __attribute__((always_inline)) void plain_begin(plain *p, tm_mem *
     p->l1 = m->l1[cu];
     p->l2 = m->l2;
     p->l1_free = m->l1_free[cu];
+    p->link_free = m->link_free ? m->link_free[cu] : 0;
+    p->link_occ = m->link_free ? m->link_sector_occ : 0;
     p->l2_free = m->l2_free;
     p->dram_free = m->dram_free;
     p->l1_occ = m->l1_occ;
@@ -429,6 +442,8 @@ static inline __attribute__((always_inline)) uint64_t plain_line(plain *p, uint6
             p->l1_misses++;
         }
     }
+    if (p->link_occ && !store)
+        s = port_take(&p->link_free, s, p->link_occ);
     uint64_t s2 = port_take(&p->l2_free, s, p->l2_occ), done;
     if (p->l2.sets && !cache_lookup(&p->l2, ln, 1, ++p->l2.clock, &w2)) {
         done = max64(s2 + p->l2_lat, w2->ready);
@@ -465,6 +480,8 @@ static inline __attribute__((always_inline)) void plain_end(const plain *p, tm_m
         }
     }
     p->l2_home->clock = p->l2.clock;
+    if (m->link_free)
+        m->link_free[cu] = p->link_free;
     m->l2_free = p->l2_free;
     m->dram_free = p->dram_free;
     st->requests[TM_LEVEL_L2] += n2;

@@ -129,6 +129,7 @@ typedef struct tm_mem {
     uint64_t *l1_free;    /* per CU port (fixed point: timing_mem.c) */
     uint64_t *slm_free;   /* per CU port */
     uint64_t *atom_free;  /* per CU global-atomic path */
+    uint64_t *link_free;  /* per CU link to the L2 (memory.l2.cu_bytes_per_cycle; NULL: none) */
     /* the L2's atomic state of a line (memory.atomic.l2_contended_interval):
      * direct mapped by line number, a colliding line takes the entry */
     struct tm_atom_line {
@@ -147,6 +148,8 @@ typedef struct tm_mem {
      * L2 and DRAM port time of one sector, fixed point */
     uint32_t sector_shift;
     uint64_t l2_sector_occ, dram_sector_occ;
+    /* the CU link's time for one sector, fixed point */
+    uint64_t link_sector_occ;
     sgemu_timing *st;
 } tm_mem;
 

@@ -110,6 +110,7 @@ typedef struct emu_timing_cfg {
     uint32_t line_bytes;
     uint32_t sector_bytes;       /* 0: whole lines */
     tm_cache_cfg l1, l2;
+    uint32_t l2_cu_bw;          /* bytes per cycle of one CU's loads from the L2 (0: no limit) */
     uint32_t l2_keep;           /* 1: the L2's lines carry from launch to launch */
     uint32_t l2_device_writes;  /* 1: device fills and copies leave lines in the L2 */
     uint32_t dram_latency;
