@@ -1,8 +1,8 @@
 /* timing_mem.c - the memory hierarchy: per-subgroup coalescing into lines,
- * per-CU L1 and link to the L2, a shared L2, DRAM, local memory banks.  Every level is a
- * bandwidth port (a "free at" time) plus a latency; caches are set
- * associative with LRU.  Latencies are end-to-end from issue (a load that
- * hits L2 takes memory.l2.latency, not L1 + L2). */
+ * per-CU L1 and link to the L2, a shared L2, DRAM, local memory banks.
+ * Every level is a bandwidth port (a "free at" time) plus a latency;
+ * caches are set associative with LRU.  Latencies are end-to-end from
+ * issue (a load that hits L2 takes memory.l2.latency, not L1 + L2). */
 #include "timing_private.h"
 
 #include <stdlib.h>
