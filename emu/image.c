@@ -1,6 +1,8 @@
 /* image.c - image2d_t access: read_image{ui,i,f} / write_image{ui,i,f} with
  * integer coordinates, the queries (get_image_width/height,
- * get_image_channel_order/data_type), and the image forms of the sub-group
+ * get_image_channel_order/data_type, get_image_depth/array_size), the
+ * coordinate-vector forms of every other image type (1D, 1D buffer, 1D
+ * array, 2D array, 3D), and the image forms of the sub-group
  * block reads and writes (run as micro-ops by collectives/).
  * Every access is checked against the image; no byte outside it is read or
  * written. */
@@ -63,8 +65,10 @@ static uint32_t image_query(const sgemu_image *im, isa_opcode op)
 {
     switch (op) {
     case ISA_OP_GET_IMAGE_WIDTH: return im->width;
-    case ISA_OP_GET_IMAGE_HEIGHT: return im->height;
+    case ISA_OP_GET_IMAGE_HEIGHT: return im->dims == 1 ? 1 : im->height;
     case ISA_OP_GET_IMAGE_DEPTH: return im->dims == 3 ? im->depth : 1;
+    case ISA_OP_GET_IMAGE_ARRAY_SIZE:
+        return !im->arrayed ? 1 : im->dims == 1 ? im->height : im->depth;
     case ISA_OP_GET_IMAGE_CHANNEL_ORDER: return spv_order[im->order];
     case ISA_OP_GET_IMAGE_CHANNEL_DATA_TYPE: return spv_chtype[im->chtype];
     default: return 0;   /* no other IMG_QUERY rows */
@@ -196,6 +200,7 @@ static emu_rec *current_rec(emu_run *run, const emu_sg *sg)
 
 static int record_texels(emu_run *run, emu_sg *sg, uint32_t pc, lanes_mask mask, uint32_t arg,
                          const int64_t *x, const int64_t *y, const int64_t *z);
+static void image_grid(const sgemu_image *im, uint32_t n[3]);
 static void write_texels(emu_sg *sg, const isa_inst *in, uint32_t vec, lanes_mask mask,
                          const uint32_t res[4][LANES_MAX]);
 
@@ -296,9 +301,10 @@ static void texel3(const sgemu_image *im, int64_t i, int64_t j, int64_t k, bool 
 {
     uint32_t one = fl ? f32_bits(1.0f) : 1;
     uint32_t nch = channel_count[im->order], cb = channel_bytes[im->chtype];
-    uint64_t depth = im->dims == 3 ? im->depth : 1;
-    bool in = i >= 0 && j >= 0 && k >= 0 && i < (int64_t)im->width &&
-              j < (int64_t)im->height && k < (int64_t)depth;
+    uint32_t n[3];
+    image_grid(im, n);
+    bool in = i >= 0 && j >= 0 && k >= 0 && i < (int64_t)n[0] && j < (int64_t)n[1] &&
+              k < (int64_t)n[2];
     for (uint32_t c = 0; c < 4; c++) {
         if (in && c < nch)
             out[c] = channel_load((sgemu_channel_type)im->chtype,
@@ -615,27 +621,55 @@ static int sample_access(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mas
     return 0;
 }
 
-/* ---- image3d_t reads (read_image3d*, sample_image3d*): the coordinate is
- * an (x, y, z, w) register vector, w unused; sampling is emu_image_sample's
- * addressing and filtering with a third axis ---- */
+/* ---- every image type but image2d_t (read_imagev*, sample_imagev*,
+ * write_imagev*): the coordinate is an (x, y, z, w) register vector, the
+ * image's own coordinates then, for an array, the layer; the texel sits in
+ * the image's (x, y, z) grid (image_grid) ---- */
 
-/* One lane's sampled read of a 3D image at (s[0], s[1], s[2]): 0 with the
- * four channels and the first texel used, or -1 with the fault's text. */
-static int sample3(const sgemu_image *im, uint32_t smp, const float s[3], const char *op,
+/* Coordinates besides the layer: 1, 2 or 3. */
+static uint32_t image_dims(const sgemu_image *im)
+{
+    return im->dims ? im->dims : 2;
+}
+
+/* The grid's extents: a 1D array's layers are its rows, a 2D array's its
+ * slices; an axis the type lacks has extent 1. */
+static void image_grid(const sgemu_image *im, uint32_t n[3])
+{
+    uint32_t d = image_dims(im);
+    n[0] = im->width;
+    n[1] = d >= 2 || im->arrayed ? im->height : 1;
+    n[2] = d == 3 || (d == 2 && im->arrayed) ? im->depth : 1;
+}
+
+/* The layer a sampled read of an array uses (OpenCL C, image arrays:
+ * clamp(rint(coordinate), 0, layers - 1)); NaN takes layer 0. */
+static int64_t sample_layer(float s, uint32_t layers)
+{
+    float r = rintf(s);
+    if (!(r >= 0.0f))
+        return 0;
+    return r > (float)layers - 1.0f ? (int64_t)layers - 1 : (int64_t)r;
+}
+
+/* One lane's sampled read at (s[0], s[1], s[2]), the image's coordinates
+ * then its layer: 0 with the four channels and the first texel used (in
+ * the grid), or -1 with the fault's text. */
+static int samplev(const sgemu_image *im, uint32_t smp, const float s[3], const char *op,
                    const char *name, uint32_t out[4], int64_t first[3], char *why,
                    size_t cap)
 {
     bool fl = chtype_kind((sgemu_channel_type)im->chtype) == IMG_F;
-    uint32_t fm = smp & SMP_FILTER_MASK;
-    const uint32_t n[3] = { im->width, im->height, im->depth };
+    uint32_t fm = smp & SMP_FILTER_MASK, n[3], d = image_dims(im);
+    image_grid(im, n);
     const char *bad = sampler_misuse(smp, fl, !n[0] || !n[1] || !n[2]);
     if (bad) {
         snprintf(why, cap, "%s: sampler 0x%x %s", op, smp, bad);
         return -1;
     }
-    int64_t i[3][2];
-    float w[3];
-    for (int a = 0; a < 3; a++) {
+    int64_t i[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    float w[3] = { 0, 0, 0 };
+    for (uint32_t a = 0; a < d; a++) {
         bool ok = fm == SMP_NEAREST ? nearest(smp, s[a], n[a], &i[a][0])
                                     : linear(smp, s[a], n[a], i[a], &w[a]);
         if (!ok) {
@@ -646,34 +680,58 @@ static int sample3(const sgemu_image *im, uint32_t smp, const float s[3], const 
                      n[1], n[2]);
             return -1;
         }
-        first[a] = i[a][0];
     }
+    if (im->arrayed)
+        i[d][0] = i[d][1] = sample_layer(s[d], n[d]);
+    for (int a = 0; a < 3; a++)
+        first[a] = i[a][0];
     if (fm == SMP_NEAREST) {
         texel3(im, i[0][0], i[1][0], i[2][0], fl, out);
         return 0;
     }
-    /* trilinear: texel (i[0][p], i[1][q], i[2][r]) weighs the product of
-     * a or 1 - a per axis, summed in the order the OpenCL C spec lists */
+    /* linear, per axis of the image's own: texel (i[0][p], i[1][q],
+     * i[2][r]) weighs the product of a or 1 - a per axis, summed in the
+     * order the OpenCL C spec lists (the first axis fastest) */
     float acc[4] = { 0, 0, 0, 0 };
-    for (int corner = 0; corner < 8; corner++) {
+    for (uint32_t corner = 0; corner < (1u << d); corner++) {
         int p = corner & 1, q = corner >> 1 & 1, r = corner >> 2 & 1;
-        float wt = (p ? w[0] : 1 - w[0]) * (q ? w[1] : 1 - w[1]) * (r ? w[2] : 1 - w[2]);
+        float wt = p ? w[0] : 1 - w[0];
+        if (d >= 2)
+            wt *= q ? w[1] : 1 - w[1];
+        if (d == 3)
+            wt *= r ? w[2] : 1 - w[2];
         uint32_t t[4];
         texel3(im, i[0][p], i[1][q], i[2][r], true, t);
         for (int c = 0; c < 4; c++)
-            acc[c] += wt * bits_f32(t[c]);
+            acc[c] = corner ? acc[c] + wt * bits_f32(t[c]) : wt * bits_f32(t[c]);
     }
     for (int c = 0; c < 4; c++)
         out[c] = f32_bits(acc[c]);
     return 0;
 }
 
-/* read_image3d* (integer coordinates, no sampler) and sample_image3d*. */
-static int access3(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask, uint32_t pc)
+/* Texel (x, y, z) of the grid from four 32-bit channel values, converted
+ * as write_image* converts; the caller checked the coordinate. */
+static void store_texel(const sgemu_image *im, int64_t x, int64_t y, int64_t z,
+                        const uint32_t v[4])
+{
+    uint32_t nch = channel_count[im->order], cb = channel_bytes[im->chtype];
+    uint8_t *p = im->data + (size_t)z * im->slice_pitch + (size_t)y * im->pitch +
+                 (size_t)x * im->elem_bytes;
+    for (uint32_t c = 0; c < nch; c++)
+        channel_store((sgemu_channel_type)im->chtype, v[c],
+                      p + sgemu_image_channel_slot(im->order, c) * cb);
+}
+
+/* read_imagev* (integer coordinates, no sampler), sample_imagev* and
+ * write_imagev*. */
+static int accessv(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask, uint32_t pc)
 {
     const isa_op_info *oi = &isa_ops[in->op];
-    const bool sampled = oi->shape == ISA_SHAPE_IMG3_SMP;
-    uint32_t arg = in->o[1].reg;
+    const bool sampled = oi->shape == ISA_SHAPE_IMGV_SMP;
+    const bool write = oi->family == ISA_FAM_IMG_WRITE;
+    const isa_operand *io = write ? &in->o[0] : &in->o[1];
+    uint32_t arg = io->reg;
     const sgemu_image *im = &run->args[arg].image;
     sgemu_channel_type ct = (sgemu_channel_type)im->chtype;
     img_kind ik = chtype_kind(ct), want = inst_kind(in);
@@ -684,12 +742,14 @@ static int access3(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
         return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
                          "%s on image '%s' with channel type %s: the result is undefined "
                          "in OpenCL", oi->mnemonic, image_name(run, arg), chtype_names[ct]);
-    uint32_t w = sg->l.width, vec = in->vec ? in->vec : 1;
+    uint32_t w = sg->l.width, vec = in->vec ? in->vec : 1, n[3];
+    uint32_t ncoord = image_dims(im) + (im->arrayed ? 1 : 0);
+    image_grid(im, n);
     uint64_t sc[3][LANES_MAX], ss[LANES_MAX];
-    const uint64_t *cs[3];
-    for (uint32_t a = 0; a < 3; a++)
-        cs[a] = lanes_src(&run->lenv, &sg->l, &in->o[2], a,
-                          sampled ? ISA_T_F32 : ISA_T_I32, sc[a]);
+    const uint64_t *cs[3] = { NULL, NULL, NULL };
+    for (uint32_t a = 0; a < ncoord; a++)
+        cs[a] = lanes_src(&run->lenv, &sg->l, io + 1, a, sampled ? ISA_T_F32 : ISA_T_I32,
+                          sc[a]);
     const uint64_t *smps = sampled ? lanes_src(&run->lenv, &sg->l, &in->o[3], 0, ISA_T_U32, ss)
                                    : NULL;
     uint32_t res[4][LANES_MAX];
@@ -699,38 +759,56 @@ static int access3(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
             continue;
         uint32_t v[4];
         if (sampled) {
-            float s[3];
+            float s[3] = { 0, 0, 0 };
             int64_t first[3];
             char why[320];
-            for (int a = 0; a < 3; a++)
+            for (uint32_t a = 0; a < ncoord; a++)
                 s[a] = bits_f32((uint32_t)cs[a][l]);
-            if (sample3(im, (uint32_t)smps[l], s, oi->mnemonic, image_name(run, arg), v,
+            if (samplev(im, (uint32_t)smps[l], s, oi->mnemonic, image_name(run, arg), v,
                         first, why, sizeof why))
                 return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc, "%s", why);
             for (int a = 0; a < 3; a++)
                 at[a][l] = first[a];
         } else {
-            int64_t c[3];
-            for (int a = 0; a < 3; a++)
+            int64_t c[3] = { 0, 0, 0 };
+            for (uint32_t a = 0; a < ncoord; a++)
                 c[a] = (int32_t)(uint32_t)cs[a][l];
-            if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[0] >= (int64_t)im->width ||
-                c[1] >= (int64_t)im->height || c[2] >= (int64_t)im->depth)
+            if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[0] >= (int64_t)n[0] ||
+                c[1] >= (int64_t)n[1] || c[2] >= (int64_t)n[2])
                 return emu_fault(run, SGEMU_EXIT_FAULT, sg, l, pc,
-                                 "%s: coordinate (%lld,%lld,%lld) is outside image '%s' "
+                                 "%s: coordinate (%lld,%lld,%lld) is outside %s '%s' "
                                  "(%ux%ux%u)", oi->mnemonic, (long long)c[0],
-                                 (long long)c[1], (long long)c[2], image_name(run, arg),
-                                 im->width, im->height, im->depth);
-            texel3(im, c[0], c[1], c[2], ik == IMG_F, v);
+                                 (long long)c[1], (long long)c[2],
+                                 isa_image_type_name(image_dims(im), im->arrayed, im->buffer),
+                                 image_name(run, arg), n[0], n[1], n[2]);
+            if (!write)
+                texel3(im, c[0], c[1], c[2], ik == IMG_F, v);
             for (int a = 0; a < 3; a++)
                 at[a][l] = c[a];
         }
-        for (int c = 0; c < 4; c++)
-            res[c][l] = v[c];
+        if (!write)
+            for (int c = 0; c < 4; c++)
+                res[c][l] = v[c];
     }
     int rc = record_texels(run, sg, pc, mask, arg, at[0], at[1], at[2]);
     if (rc)
         return rc;
-    write_texels(sg, in, vec, mask, res);
+    if (!write) {
+        write_texels(sg, in, vec, mask, res);
+        return 0;
+    }
+    uint64_t scratch[4][LANES_MAX];
+    const uint64_t *val[4] = { NULL, NULL, NULL, NULL };
+    for (uint32_t c = 0; c < vec && c < 4; c++)
+        val[c] = lanes_src(&run->lenv, &sg->l, &in->o[2], c, (isa_type)in->type, scratch[c]);
+    for (uint32_t l = 0; l < w; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        uint32_t t[4];
+        for (uint32_t c = 0; c < 4; c++)
+            t[c] = val[c] ? (uint32_t)val[c][l] : 0;
+        store_texel(im, at[0][l], at[1][l], at[2][l], t);
+    }
     return 0;
 }
 
@@ -837,7 +915,8 @@ int emu_image_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask
     }
     if (oi->shape == ISA_SHAPE_IMG_SMP)
         return sample_access(run, sg, in, mask, pc);
-    if (oi->shape == ISA_SHAPE_IMG3_LD || oi->shape == ISA_SHAPE_IMG3_SMP)
-        return access3(run, sg, in, mask, pc);
+    if (oi->shape == ISA_SHAPE_IMGV_LD || oi->shape == ISA_SHAPE_IMGV_SMP ||
+        oi->shape == ISA_SHAPE_IMGV_ST)
+        return accessv(run, sg, in, mask, pc);
     return element_access(run, sg, in, mask, pc);
 }

@@ -272,15 +272,19 @@ static int bind_args(emu_run *run)
             if (!im->elem_bytes)
                 return user_error(run->fault, "image '%s': unknown channel order or type",
                                   a->name);
-            if ((a->dims == 3) != (im->dims == 3))
-                return user_error(run->fault, "image '%s': a %uD image bound to an image%ud "
-                                  "argument", a->name, im->dims == 3 ? 3u : 2u,
-                                  a->dims == 3 ? 3u : 2u);
-            if (im->dims == 3 &&
+            const unsigned ad = a->dims ? a->dims : 2, id = im->dims ? im->dims : 2;
+            if (ad != id || !a->arrayed != !im->arrayed || !a->img_buffer != !im->buffer) {
+                const char *in = isa_image_type_name(id, im->arrayed, im->buffer);
+                return user_error(run->fault, "image '%s': an %s bound to an %s argument",
+                                  a->name, in ? in : "image of no OpenCL type",
+                                  isa_image_type_name(ad, a->arrayed, a->img_buffer));
+            }
+            /* 3D images and 2D arrays have slices (a 2D array's layers) */
+            if ((id == 3 || (id == 2 && im->arrayed)) &&
                 (!im->depth || im->depth >= (1u << 24) ||
                  im->slice_pitch < (uint64_t)im->height * im->pitch ||
                  (!im->data && im->depth)))
-                return user_error(run->fault, "image '%s': bad 3D geometry: depth %u, slice "
+                return user_error(run->fault, "image '%s': bad slice geometry: depth %u, slice "
                                   "pitch %llu (must be >= height x pitch; depth 1 to 2^24)",
                                   a->name, im->depth, (unsigned long long)im->slice_pitch);
             if (im->width >= (1u << 24) || im->height >= (1u << 24) ||

@@ -281,6 +281,24 @@ static bool byval_arg(asm_ctx *c, isa_arg *a, span *rest)
     return true;
 }
 
+
+/* An image type's .arg spelling (ISA_IMAGE_TYPES) into a's dims, arrayed
+ * and img_buffer; false if t is none. */
+static bool image_type(span t, isa_arg *a)
+{
+    for (unsigned d = 1; d <= 3; d++)
+        for (unsigned k = 0; k < 4; k++) {
+            const char *name = isa_image_type_name(d, k & 1, k >> 1);
+            if (name && span_eq(t, name)) {
+                a->dims = (uint8_t)d;
+                a->arrayed = (uint8_t)(k & 1);
+                a->img_buffer = (uint8_t)(k >> 1);
+                return true;
+            }
+        }
+    return false;
+}
+
 static void dir_arg(asm_ctx *c, span dname, span rest)
 {
     QBUF;
@@ -311,9 +329,8 @@ static void dir_arg(asm_ctx *c, span dname, span rest)
         if (!byval_arg(c, &a, &rest))
             return;
         rest.n = 0;     /* the OpenCL spelling took the rest of the line */
-    } else if (span_eq(t, "image2d") || span_eq(t, "image3d")) {
+    } else if (image_type(t, &a)) {
         a.kind = ISA_ARG_IMAGE2D;
-        a.dims = span_eq(t, "image3d") ? 3 : 2;
         a.access = 1;   /* OpenCL's default for images */
         span ac = next_tok(&rest);
         if (ac.n) {

@@ -204,7 +204,9 @@ static void put_kernel(out *o, const isa_kernel *k, const uint8_t *is_target)
         if (arg->byval)
             put_byval(o, arg);
         else if (arg->kind == ISA_ARG_IMAGE2D)
-            put(o, " image%cd %s", arg->dims == 3 ? '3' : '2',
+            put(o, " %s %s", isa_image_type_name(arg->dims, arg->arrayed, arg->img_buffer)
+                                 ? isa_image_type_name(arg->dims, arg->arrayed, arg->img_buffer)
+                                 : "image2d",
                 accesses[arg->access < 3 ? arg->access : 0]);
         else if (arg->kind < ISA_ARG_IMAGE2D)
             put(o, "%s%s %s", arg->kind ? " " : "", arg_kinds[arg->kind],

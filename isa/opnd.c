@@ -71,10 +71,10 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
             t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_READ:
-        if (oi->shape == ISA_SHAPE_IMG3_LD || oi->shape == ISA_SHAPE_IMG3_SMP) {
+        if (oi->shape == ISA_SHAPE_IMGV_LD || oi->shape == ISA_SHAPE_IMGV_SMP) {
             /* the (x, y, z, w) coordinate vector, then the sampler */
             if (i == 2)
-                t = oi->shape == ISA_SHAPE_IMG3_SMP ? ISA_T_F32 : ISA_T_I32, v = 4;
+                t = oi->shape == ISA_SHAPE_IMGV_SMP ? ISA_T_F32 : ISA_T_I32, v = 4;
             if (i == 3)
                 t = ISA_T_U32, v = 1;
             break;
@@ -85,6 +85,11 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
             t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_WRITE:
+        if (oi->shape == ISA_SHAPE_IMGV_ST) {   /* the (x, y, z, w) coordinate vector */
+            if (i == 1)
+                t = ISA_T_I32, v = 4;
+            break;
+        }
         if (i == 1 || i == 2)
             t = ISA_T_I32, v = 1;
         break;

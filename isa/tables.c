@@ -60,3 +60,17 @@ isa_opcode isa_opcode_from_name(const char *name, size_t len)
     }
     return ISA_OP_COUNT;
 }
+
+const char *isa_image_type_name(unsigned dims, bool arrayed, bool buffer)
+{
+    static const struct { const char *name; uint8_t dims, arrayed, buffer; } types[] = {
+#define IMAGE_TYPE(E, name, d, a, b) { name, d, a, b },
+        ISA_IMAGE_TYPES(IMAGE_TYPE)
+#undef IMAGE_TYPE
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (types[i].dims == (dims ? dims : 2) && types[i].arrayed == arrayed &&
+            types[i].buffer == buffer)
+            return types[i].name;
+    return NULL;
+}

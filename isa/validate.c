@@ -6,6 +6,7 @@
  */
 #include "isa_priv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,21 +261,36 @@ static void check_inst(vctx *v)
                 verr(v, i + 1, "branch target out of range", NULL);
             break;
         case 'i': {
-            bool three = oi->shape == ISA_SHAPE_IMG3_LD || oi->shape == ISA_SHAPE_IMG3_SMP;
-            if (o->kind != ISA_OPND_ARG || o->reg >= v->k->narg ||
-                v->k->args[o->reg].kind != ISA_ARG_IMAGE2D)
+            /* image2d_t takes the scalar-coordinate forms (and block I/O);
+             * every other image type the coordinate-vector forms */
+            bool vform = oi->shape == ISA_SHAPE_IMGV_LD || oi->shape == ISA_SHAPE_IMGV_SMP ||
+                         oi->shape == ISA_SHAPE_IMGV_ST;
+            const isa_arg *ia = o->kind == ISA_OPND_ARG && o->reg < v->k->narg
+                                    ? &v->k->args[o->reg] : NULL;
+            bool plain2d = ia && (ia->dims == 2 || ia->dims == 0) && !ia->arrayed &&
+                           !ia->img_buffer;
+            if (!ia || ia->kind != ISA_ARG_IMAGE2D)
                 verr(v, i + 1, "expected an image argument", NULL);
-            else if (oi->family != ISA_FAM_IMG_QUERY &&
-                     (v->k->args[o->reg].dims == 3) != three)
-                verr(v, i + 1, three ? "read_image3d* / sample_image3d* need an image3d "
-                                       "argument: %"
-                                     : "an image3d argument is read with read_image3d* / "
-                                       "sample_image3d* only (no 3D writes or block I/O): %",
-                     v->k->args[o->reg].name);
-            else if (three && in->vec != 4)
-                verr(v, 0, "3D image reads return 4 components (.x4)", NULL);
-            if (three && in->o[2].kind != ISA_OPND_REG)
-                verr(v, 3, "the 3D coordinate must be a register vector", NULL);
+            else if (oi->family != ISA_FAM_IMG_QUERY && plain2d == vform) {
+                char why[192];
+                const char *tn = isa_image_type_name(ia->dims, ia->arrayed, ia->img_buffer);
+                snprintf(why, sizeof why, vform ? "read_imagev* / sample_imagev* / write_imagev* "
+                                                  "take an image of any type but image2d: %%"
+                                                : "an %s argument is accessed with read_imagev* / "
+                                                  "sample_imagev* / write_imagev* only (no block "
+                                                  "I/O): %%", tn ? tn : "image");
+                verr(v, i + 1, why, ia->name);
+            }
+            else if (oi->shape == ISA_SHAPE_IMGV_SMP && ia->img_buffer)
+                verr(v, i + 1, "an image1d_buffer has no sampled reads: %", ia->name);
+            if ((oi->shape == ISA_SHAPE_IMGV_LD || oi->shape == ISA_SHAPE_IMGV_SMP) &&
+                in->vec != 4)
+                verr(v, 0, "read_imagev* / sample_imagev* return 4 components (.x4)", NULL);
+            if ((oi->shape == ISA_SHAPE_IMGV_LD || oi->shape == ISA_SHAPE_IMGV_SMP) &&
+                in->o[2].kind != ISA_OPND_REG)
+                verr(v, 3, "the image coordinate must be a register vector", NULL);
+            if (oi->shape == ISA_SHAPE_IMGV_ST && in->o[1].kind != ISA_OPND_REG)
+                verr(v, 2, "the image coordinate must be a register vector", NULL);
             break;
         }
         default:

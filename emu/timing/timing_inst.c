@@ -104,7 +104,7 @@ static bool writes_first(isa_shape s)
 {
     switch (s) {
     case ISA_SHAPE_NONE: case ISA_SHAPE_ST: case ISA_SHAPE_BRA:
-    case ISA_SHAPE_BLK_ST: case ISA_SHAPE_IMG_ST:
+    case ISA_SHAPE_BLK_ST: case ISA_SHAPE_IMG_ST: case ISA_SHAPE_IMGV_ST:
         return false;
     default:
         return true;

@@ -75,7 +75,8 @@ typedef enum isa_opcode {
     X(ATOM, "das", 3, 0)       X(ATOM2, "dass", 4, 0)     X(BRA, "ql", 1, 0) \
     X(BLK_LD, "da", 2, 0)      X(BLK_ST, "as", 2, 0)      X(IMG_LD, "diss", 4, 0) \
     X(IMG_ST, "isss", 4, 0)    X(IMG_Q, "di", 2, 0)       X(IMG_SMP, "disss", 5, 0) \
-    X(IMG3_LD, "dis", 3, 0)    X(IMG3_SMP, "diss", 4, 0)  X(PRINTF, "dss", 3, 0)
+    X(IMGV_LD, "dis", 3, 0)    X(IMGV_SMP, "diss", 4, 0)  X(PRINTF, "dss", 3, 0) \
+    X(IMGV_ST, "iss", 3, 0)
 
 typedef enum isa_shape {
 #define X(s, pat, min, nsrc) ISA_SHAPE_##s,
@@ -364,7 +365,10 @@ typedef struct isa_arg {
     uint8_t access;        /* images: 0 read_write, 1 read_only, 2 write_only */
     uint8_t align_log2;    /* local pointers: log2 of the pointee's alignment
                               (the engine aligns the block to at least 16) */
-    uint8_t dims;          /* images: 3 for image3d_t; 0 or 2 for image2d_t */
+    uint8_t dims;          /* images: 1, 2 (or 0) or 3 coordinates besides
+                              the layer (ISA_IMAGE_TYPES) */
+    uint8_t arrayed;       /* images: an array (image1d_array_t, image2d_array_t) */
+    uint8_t img_buffer;    /* images: image1d_buffer_t */
     uint32_t line;
     /* A vector or struct passed by value is a `constant` argument (kind
      * ISA_ARG_CONSTANT) whose bytes the user gives as a buffer, in the
@@ -373,6 +377,17 @@ typedef struct isa_arg {
     uint8_t byval_vec;     /* vectors: components (2, 3, 4, 8, 16); 0: a struct */
     char cl_type[47];      /* OpenCL type as written ("float4", "struct S") */
 } isa_arg;
+
+/* OpenCL C image types: X(ENUM, .arg spelling (OpenCL C's with "_t"),
+ * coordinates besides the layer, arrayed, a view of a buffer). */
+#define ISA_IMAGE_TYPES(X) \
+    X(1D, "image1d", 1, 0, 0) X(1D_BUFFER, "image1d_buffer", 1, 0, 1) \
+    X(1D_ARRAY, "image1d_array", 1, 1, 0) X(2D, "image2d", 2, 0, 0) \
+    X(2D_ARRAY, "image2d_array", 2, 1, 0) X(3D, "image3d", 3, 0, 0)
+
+/* The .arg spelling of an image of dims (0 reads as 2), arrayed, buffer;
+ * NULL for no such type. */
+const char *isa_image_type_name(unsigned dims, bool arrayed, bool buffer);
 
 #define ISA_MAX_ARGS 64
 /* Registers a kernel names and runs with (r0..r4095), and the value

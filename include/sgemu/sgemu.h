@@ -177,9 +177,15 @@ typedef enum sgemu_channel_type {
 typedef struct sgemu_image {
     uint32_t width, height;   /* in elements */
     uint32_t pitch;           /* bytes per row (>= width * elem_bytes) */
-    uint8_t dims;             /* 2 (image2d_t) or 3 (image3d_t); 0 reads as 2 */
-    uint32_t depth;           /* 3D: slices (>= 1); 2D: unused */
-    uint64_t slice_pitch;     /* 3D: bytes per slice (>= height * pitch) */
+    uint8_t dims;             /* coordinates besides the layer: 1, 2 (0 reads
+                               * as 2) or 3 (isa.h, ISA_IMAGE_TYPES) */
+    uint8_t arrayed;          /* an image array: the layers are the rows of a
+                               * 1D array (height = layers, pitch = a layer's
+                               * bytes) or the slices of a 2D array (depth =
+                               * layers) */
+    uint8_t buffer;           /* image1d_buffer_t: data is a buffer's bytes */
+    uint32_t depth;           /* 3D, 2D array: slices (>= 1); others: unused */
+    uint64_t slice_pitch;     /* 3D, 2D array: bytes per slice (>= height * pitch) */
     uint8_t order;            /* sgemu_channel_order */
     uint8_t chtype;           /* sgemu_channel_type */
     uint32_t elem_bytes;      /* derived: channels x channel bytes */

@@ -359,13 +359,13 @@ isa_type spv_comp_type(const spv_type *t)
     return t && t->isa_t != ISA_T_NONE ? (isa_type)t->isa_t : ISA_T_U64;
 }
 
-uint32_t spv_coord3(xctx *x, const xval *c, isa_type t, bool icvt)
+uint32_t spv_image_coord(xctx *x, const xval *c, unsigned n, isa_type t, bool icvt)
 {
     uint32_t r = spv_reg(x, 4);
     for (unsigned i = 0; i < 4; i++) {
-        const isa_operand src = i < 3 ? spv_src(x, &c->c[i]) : spv_I(0);
-        isa_inst *in = spv_emit(x, icvt && i < 3 ? ISA_OP_CVT : ISA_OP_MOV, t);
-        if (icvt && i < 3)
+        const isa_operand src = i < n ? spv_src(x, &c->c[i]) : spv_I(0);
+        isa_inst *in = spv_emit(x, icvt && i < n ? ISA_OP_CVT : ISA_OP_MOV, t);
+        if (icvt && i < n)
             in->src_type = ISA_T_I32;
         in->o[0] = spv_R(r + i);
         in->o[1] = src;

@@ -45,10 +45,33 @@ static bool image_opnd(xctx *x, xfn *f, uint32_t id, isa_operand *o)
     return true;
 }
 
-/* Whether image operand o is an image3d_t argument. */
-static bool is3d(const xctx *x, const isa_operand *o)
+/* The kernel argument of image operand o (NULL if it is none). */
+static const isa_arg *image_arg(const xctx *x, const isa_operand *o)
 {
-    return o->kind == ISA_OPND_ARG && o->reg < x->k->narg && x->k->args[o->reg].dims == 3;
+    return o->kind == ISA_OPND_ARG && o->reg < x->k->narg ? &x->k->args[o->reg] : NULL;
+}
+
+/* Whether image operand o has a type other than image2d_t: it takes the
+ * coordinate-vector forms (read_imagev*, write_imagev*). */
+static bool vform(const xctx *x, const isa_operand *o)
+{
+    const isa_arg *a = image_arg(x, o);
+    return a && ((a->dims != 2 && a->dims != 0) || a->arrayed || a->img_buffer);
+}
+
+/* The coordinates image operand o takes: its own, then the layer. */
+static unsigned ncoord(const xctx *x, const isa_operand *o)
+{
+    const isa_arg *a = image_arg(x, o);
+    return a ? (a->dims ? a->dims : 2u) + (a->arrayed ? 1u : 0u) : 2u;
+}
+
+/* OpenCL C's name of image operand o's type. */
+static const char *type_name(const xctx *x, const isa_operand *o)
+{
+    const isa_arg *a = image_arg(x, o);
+    const char *n = a ? isa_image_type_name(a->dims, a->arrayed, a->img_buffer) : NULL;
+    return n ? n : "image";
 }
 
 /* The (x, y) of an int2 coordinate. */
@@ -182,38 +205,76 @@ static void mark_sign(const spv_module *m, const spv_inst *in, unsigned w, isa_i
 {
     const uint32_t ext = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask;
     if (i && i->op != ISA_OP_READ_IMAGEF && i->op != ISA_OP_WRITE_IMAGEF &&
-        i->op != ISA_OP_READ_IMAGE3DF &&
+        i->op != ISA_OP_READ_IMAGEVF && i->op != ISA_OP_WRITE_IMAGEVF &&
         !(in->nw > w && (m->w[in->off + w] & ext)))
         i->flags |= (uint16_t)ISA_F_ANYSIGN;
 }
 
-/* read_image{f,i,ui}(image3d_t, int4): an integer coordinate vector. */
-static void image_read3(xctx *x, xfn *f, const spv_inst *in, const spv_type *t, xval *v,
+/* The integer coordinate vector in word w of `in` for image img: false
+ * (with an error) if it has too few components or is float. */
+static bool int_coord(xctx *x, xfn *f, const spv_inst *in, unsigned w, isa_operand img,
+                      xval **c)
+{
+    spv_module *m = x->m;
+    *c = spv_val(x, f, spv_word(m, in, w));
+    const spv_type *ct = spv_value_type(x, spv_word(m, in, w));
+    const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? spv_type_lookup(x, ct->elem) : ct;
+    if (!*c || (*c)->n < ncoord(x, &img) || (cct && cct->kind == SPV_TY_FLOAT)) {
+        if (*c)
+            spv_error(x, "%s: an %s_t %s without a sampler takes %u integer coordinates",
+                      spv_op_name(in->op), type_name(x, &img),
+                      in->op == SpvOpImageWrite ? "write" : "read", ncoord(x, &img));
+        return false;
+    }
+    return true;
+}
+
+/* read_image{f,i,ui} of every image type but image2d_t: an integer
+ * coordinate vector. */
+static void image_readv(xctx *x, xfn *f, const spv_inst *in, const spv_type *t, xval *v,
                         isa_operand img)
 {
     spv_module *m = x->m;
-    xval *c = spv_val(x, f, spv_word(m, in, 4));
-    const spv_type *ct = spv_value_type(x, spv_word(m, in, 4));
-    const spv_type *cct = ct && ct->kind == SPV_TY_VEC ? spv_type_lookup(x, ct->elem) : ct;
-    if (!c || c->n < 3 || (cct && cct->kind == SPV_TY_FLOAT)) {
-        if (c)
-            spv_error(x, "%s: an image3d_t read without a sampler takes an int4 coordinate",
-                      spv_op_name(in->op));
+    xval *c;
+    if (!int_coord(x, f, in, 4, img, &c))
         return;
-    }
     isa_type et = spv_comp_type(t);
-    isa_opcode op = isa_types[et].is_float ? ISA_OP_READ_IMAGE3DF
-                  : sign_extend(m, in, 5) ? ISA_OP_READ_IMAGE3DI : ISA_OP_READ_IMAGE3DUI;
-    if (op == ISA_OP_READ_IMAGE3DI)
+    isa_opcode op = isa_types[et].is_float ? ISA_OP_READ_IMAGEVF
+                  : sign_extend(m, in, 5) ? ISA_OP_READ_IMAGEVI : ISA_OP_READ_IMAGEVUI;
+    if (op == ISA_OP_READ_IMAGEVI)
         et = spv_signed(et);
     if (t->ncomp != 4 || isa_types[et].bytes != 4) {
-        spv_error(x, "%s: image3d_t reads return 4 components of 32 bits",
+        spv_error(x, "%s: %s_t reads return 4 components of 32 bits", spv_op_name(in->op),
+                  type_name(x, &img));
+        return;
+    }
+    uint32_t r = spv_image_coord(x, c, ncoord(x, &img), ISA_T_I32, false);
+    mark_sign(m, in, 5, emit_access(x, op, et, 4, ISA_SPACE_IMAGE, 3,
+                                    (isa_operand[]){ v->c[0].o, img, spv_R(r) }));
+}
+
+/* write_image{f,i,ui} of every image type but image2d_t. */
+static void image_writev(xctx *x, xfn *f, const spv_inst *in, const spv_type *t, xval *v,
+                         isa_operand img)
+{
+    spv_module *m = x->m;
+    xval *c;
+    if (!int_coord(x, f, in, 2, img, &c))
+        return;
+    isa_type et = spv_comp_type(t);
+    isa_opcode op = isa_types[et].is_float ? ISA_OP_WRITE_IMAGEVF
+                  : sign_extend(m, in, 4) ? ISA_OP_WRITE_IMAGEVI : ISA_OP_WRITE_IMAGEVUI;
+    if (op == ISA_OP_WRITE_IMAGEVI)
+        et = spv_signed(et);
+    if (v->n > 4 || isa_types[et].bytes != 4) {
+        spv_error(x, "%s: only 32-bit texels with up to 4 components are supported",
                   spv_op_name(in->op));
         return;
     }
-    uint32_t r = spv_coord3(x, c, ISA_T_I32, false);
-    mark_sign(m, in, 5, emit_access(x, op, et, 4, ISA_SPACE_IMAGE, 3,
-                                    (isa_operand[]){ v->c[0].o, img, spv_R(r) }));
+    uint32_t r = spv_image_coord(x, c, ncoord(x, &img), ISA_T_I32, false);
+    isa_operand s = packed(x, v, et);
+    mark_sign(m, in, 4, emit_access(x, op, et, v->n, ISA_SPACE_IMAGE, 3,
+                                    (isa_operand[]){ img, spv_R(r), s }));
 }
 
 static void image_read(xctx *x, xfn *f, const spv_inst *in)
@@ -226,8 +287,8 @@ static void image_read(xctx *x, xfn *f, const spv_inst *in)
     isa_operand img, cx, cy;
     if (!image_opnd(x, f, spv_word(m, in, 3), &img))
         return;
-    if (is3d(x, &img)) {
-        image_read3(x, f, in, t, v, img);
+    if (vform(x, &img)) {
+        image_readv(x, f, in, t, v, img);
         return;
     }
     if (!coords(x, f, spv_word(m, in, 4), &cx, &cy))
@@ -262,9 +323,8 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
     isa_operand img, cx, cy;
     if (!t || !v || !v->n || !image_opnd(x, f, spv_word(m, in, 1), &img))
         return;
-    if (is3d(x, &img)) {
-        spv_error(x, "%s: writes to image3d_t are not supported (sgemu has no "
-                     "cl_khr_3d_image_writes)", spv_op_name(in->op));
+    if (vform(x, &img)) {
+        image_writev(x, f, in, t, v, img);
         return;
     }
     if (!coords(x, f, spv_word(m, in, 2), &cx, &cy))
@@ -284,8 +344,9 @@ static void image_write(xctx *x, xfn *f, const spv_inst *in)
                                     (isa_operand[]){ img, cx, cy, s }));
 }
 
-/* OpImageQuerySize(Lod): (width, height) of an image2d_t, (width, height,
- * depth) of an image3d_t. */
+/* OpImageQuerySize(Lod): the image's own sizes (width, height, depth as
+ * it has them), then for an array its layers: get_image_width, _height,
+ * _depth, _dim and _array_size. */
 static void image_size(xctx *x, xfn *f, const spv_inst *in)
 {
     spv_module *m = x->m;
@@ -293,27 +354,43 @@ static void image_size(xctx *x, xfn *f, const spv_inst *in)
     isa_operand img;
     if (!t || !image_opnd(x, f, spv_word(m, in, 3), &img))
         return;
-    unsigned nq = is3d(x, &img) ? 3 : 2;
-    if (t->ncomp != nq) {
-        spv_error(x, "%s: a %uD image's size has %u components", spv_op_name(in->op), nq, nq);
+    const isa_arg *a = image_arg(x, &img);
+    unsigned nq = ncoord(x, &img), own = nq - (a && a->arrayed ? 1u : 0u);
+    unsigned got = t->kind == SPV_TY_VEC ? t->ncomp : 1;
+    if (got != nq) {
+        spv_error(x, "%s: an %s_t's size has %u component%s", spv_op_name(in->op),
+                  type_name(x, &img), nq, nq > 1 ? "s" : "");
         return;
     }
     xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
     if (!v || !spv_alloc_regs(x, v, t))
         return;
     isa_type et = spv_comp_type(t);
+    if (isa_types[et].is_float || (isa_types[et].bytes != 4 && isa_types[et].bytes != 8)) {
+        spv_error(x, "%s: the size must be 32- or 64-bit integers", spv_op_name(in->op));
+        return;
+    }
     static const isa_opcode q[3] = { ISA_OP_GET_IMAGE_WIDTH, ISA_OP_GET_IMAGE_HEIGHT,
                                      ISA_OP_GET_IMAGE_DEPTH };
     for (unsigned c = 0; c < nq; c++) {
-        isa_inst *i = spv_emit(x, q[c],
-                             isa_types[et].bytes == 4 ? et : ISA_T_U32);
+        /* 64-bit sizes (get_image_array_size's size_t): the 32-bit query
+         * widened */
+        const bool wide = isa_types[et].bytes == 8;
+        isa_operand dst = wide ? spv_R(spv_reg(x, 1)) : v->c[c].o;
+        isa_inst *i = spv_emit(x, c < own ? q[c] : ISA_OP_GET_IMAGE_ARRAY_SIZE,
+                               wide ? ISA_T_U32 : et);
         i->space = ISA_SPACE_IMAGE;
-        i->o[0] = v->c[c].o;
+        i->o[0] = dst;
         i->o[1] = img;
         i->nopnd = 2;
+        if (wide) {
+            isa_inst *cv = spv_emit(x, ISA_OP_CVT, et);
+            cv->src_type = ISA_T_U32;
+            cv->o[0] = v->c[c].o;
+            cv->o[1] = dst;
+            cv->nopnd = 2;
+        }
     }
-    if (isa_types[et].bytes != 4)
-        spv_error(x, "%s: the size must be 32-bit integers", spv_op_name(in->op));
 }
 
 /* OpImageQueryFormat / OpImageQueryOrder: one instruction returning the SPIR-V

@@ -276,17 +276,26 @@ static int setup_args(xctx *x, const spv_entry *e, xval **args, unsigned *nargs,
             args[n]->c[0].space = (uint8_t)spv_space_of_sc(t->sc);
             break;
         }
-        case SPV_TY_IMAGE:
-            if ((t->img_dim != SpvDim2D && t->img_dim != SpvDim3D) || t->img_arrayed) {
-                spv_error(x, "parameter %u ('%s'): only image2d_t and image3d_t are "
-                           "supported (not 1D, buffer or array images)", n, a->name);
+        case SPV_TY_IMAGE: {
+            /* Dim 1D, 2D, 3D or Buffer (image1d_buffer_t); Arrayed for the
+             * 1D and 2D arrays */
+            bool buf = t->img_dim == SpvDimBuffer;
+            unsigned d = t->img_dim == SpvDim1D || buf ? 1 : t->img_dim == SpvDim2D ? 2
+                       : t->img_dim == SpvDim3D ? 3 : 0;
+            if (!d || !isa_image_type_name(d, t->img_arrayed, buf)) {
+                spv_error(x, "parameter %u ('%s'): an image of Dim %u%s is not an OpenCL C "
+                             "image type", n, a->name, t->img_dim,
+                          t->img_arrayed ? ", arrayed," : "");
                 return 1;
             }
             a->kind = ISA_ARG_IMAGE2D;
-            a->dims = t->img_dim == SpvDim3D ? 3 : 2;
+            a->dims = (uint8_t)d;
+            a->arrayed = t->img_arrayed ? 1 : 0;
+            a->img_buffer = buf;
             a->type = ISA_T_U8;
             a->access = t->access;
             break;
+        }
         default:
             spv_error(x, "parameter %u ('%s'): this type cannot be a kernel argument (by-value "
                        "arguments are scalars, samplers, vectors and structs)", n, a->name);

@@ -180,10 +180,10 @@ isa_operand spv_P(uint32_t p, bool neg);
 uint32_t spv_pred(xctx *x, uint32_t *gen);
 /* A readable source for component c (materialises address expressions). */
 isa_operand spv_src(xctx *x, const xc *c);
-/* An image3d_t read's coordinate: components 0..2 of value c in four
- * consecutive registers of type t (converted from integers when icvt),
- * the fourth 0; the first register. */
-uint32_t spv_coord3(xctx *x, const xval *c, isa_type t, bool icvt);
+/* An image coordinate vector (read_imagev*, sample_imagev*,
+ * write_imagev*): components 0..n-1 of value c in four fresh registers
+ * of type t (converted from i32 if icvt), the rest 0.  Returns the first. */
+uint32_t spv_image_coord(xctx *x, const xval *c, unsigned n, isa_type t, bool icvt);
 /* The predicate of a boolean component (compares its register if needed). */
 isa_operand spv_predof(xctx *x, const xc *c);
 /* Make a boolean component from a predicate just written (adds the 0/1

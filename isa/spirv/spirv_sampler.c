@@ -50,10 +50,19 @@ static void sample(xctx *x, xfn *f, const spv_inst *in)
         return;
     }
     const isa_operand *io = &si->c[0].o;
-    const bool three = io->reg < x->k->narg && x->k->args[io->reg].dims == 3;
-    if (co->n < (three ? 3u : 2u)) {
-        spv_error(x, "a %s needs %s coordinates", three ? "image3d_t" : "image2d_t",
-                  three ? "3D" : "2D");
+    const isa_arg *ia = io->reg < x->k->narg ? &x->k->args[io->reg] : NULL;
+    /* every type but image2d_t takes the coordinate-vector form: its own
+     * coordinates, then an array's layer */
+    const bool vec = ia && ((ia->dims != 2 && ia->dims != 0) || ia->arrayed || ia->img_buffer);
+    const unsigned nc = ia ? (ia->dims ? ia->dims : 2u) + (ia->arrayed ? 1u : 0u) : 2u;
+    const char *tn = ia ? isa_image_type_name(ia->dims, ia->arrayed, ia->img_buffer) : NULL;
+    if (ia && ia->img_buffer) {
+        spv_error(x, "an image1d_buffer_t has no sampled reads (OpenCL C reads it without a "
+                     "sampler)");
+        return;
+    }
+    if (co->n < nc) {
+        spv_error(x, "an %s_t needs %u coordinates", tn ? tn : "image", nc);
         return;
     }
     /* image operands: Lod with a constant 0 (what read_image* compiles to) */
@@ -77,19 +86,19 @@ static void sample(xctx *x, xfn *f, const spv_inst *in)
     const spv_op_info *oi = cd ? spv_op_find(cd->op) : NULL;
     const spv_type *ct = oi && oi->has_type ? spv_type_lookup(x, spv_word(m, cd, 1)) : NULL;
     bool icoord = ct && !isa_types[spv_comp_type(ct)].is_float;
-    if (three) {
+    if (vec) {
         if (t->ncomp != 4) {
-            spv_error(x, "image3d_t reads return 4 components");
+            spv_error(x, "%s_t reads return 4 components", tn ? tn : "image");
             return;
         }
-        uint32_t r = spv_coord3(x, co, ISA_T_F32, icoord);
+        uint32_t r = spv_image_coord(x, co, nc, ISA_T_F32, icoord);
         isa_operand s = spv_src(x, &si->c[1]);
         xval *v = spv_def(x, f, spv_word(m, in, 2), 1);
         if (!v || !spv_alloc_regs(x, v, t))
             return;
-        isa_opcode op = isa_types[et].is_float ? ISA_OP_SAMPLE_IMAGE3DF
-                      : isa_types[et].is_signed ? ISA_OP_SAMPLE_IMAGE3DI
-                                                : ISA_OP_SAMPLE_IMAGE3DUI;
+        isa_opcode op = isa_types[et].is_float ? ISA_OP_SAMPLE_IMAGEVF
+                      : isa_types[et].is_signed ? ISA_OP_SAMPLE_IMAGEVI
+                                                : ISA_OP_SAMPLE_IMAGEVUI;
         isa_inst *i = spv_emit(x, op, et);
         i->vec = 4;
         i->space = ISA_SPACE_IMAGE;

@@ -153,8 +153,8 @@ static void test_every_opcode(void **st)
             for (int v = 1; v <= 4; v *= 4) {
                 if (v > 1 && (t < 0 || !(oi->types & ISA_TM_VEC)))
                     continue;
-                const bool three = oi->shape == ISA_SHAPE_IMG3_LD ||
-                                   oi->shape == ISA_SHAPE_IMG3_SMP;
+                const bool three = oi->shape == ISA_SHAPE_IMGV_LD ||
+                                   oi->shape == ISA_SHAPE_IMGV_SMP;
                 if (three && v != 4)   /* 3D reads are x4 only */
                     continue;
                 char mn[128];
@@ -183,7 +183,8 @@ static void test_every_opcode(void **st)
                     oi->shape == ISA_SHAPE_BLK_LD ? "da" : oi->shape == ISA_SHAPE_BLK_ST ? "as" :
                     oi->shape == ISA_SHAPE_IMG_LD ? "diss" : oi->shape == ISA_SHAPE_IMG_ST ? "isss" :
                     oi->shape == ISA_SHAPE_IMG_SMP ? "disss" :
-                    oi->shape == ISA_SHAPE_IMG3_LD ? "dIr" : oi->shape == ISA_SHAPE_IMG3_SMP ? "dIrs" :
+                    oi->shape == ISA_SHAPE_IMGV_LD ? "dIr" : oi->shape == ISA_SHAPE_IMGV_SMP ? "dIrs" :
+                    oi->shape == ISA_SHAPE_IMGV_ST ? "Irr" :
                     oi->shape == ISA_SHAPE_PRINTF ? "dss" : "di";
                 for (int i = 0; pat[i]; i++) {
                     const char *sep = i ? ", " : " ";

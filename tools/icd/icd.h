@@ -241,8 +241,13 @@ uint64_t icd_mem_cache_id(cl_mem m, uint64_t *offset);
  * device-side fill or copy (device) or by the host: its cache state
  * learns of it (docs/opencl-platform.md). */
 void icd_cache_written(cl_device_id d, cl_mem m, size_t offset, size_t bytes, bool device);
-/* The largest 3D image side: OpenCL's full-profile minimum. */
+/* Image limits: OpenCL 3.0's full-profile minimums for a device with
+ * images (CL_DEVICE_IMAGE2D_MAX_WIDTH / _HEIGHT, IMAGE3D_MAX_*,
+ * IMAGE_MAX_BUFFER_SIZE in texels, IMAGE_MAX_ARRAY_SIZE). */
+#define ICD_IMAGE2D_MAX 16384
 #define ICD_IMAGE3D_MAX 2048
+#define ICD_IMAGE_BUFFER_MAX 65536
+#define ICD_IMAGE_ARRAY_MAX 2048
 
 /* program.c */
 void icd_program_release(cl_program p);

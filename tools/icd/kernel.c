@@ -224,8 +224,10 @@ cl_int icd_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
             memcpy(&m, arg_value, sizeof m);
         if (m && (!icd_valid(m, ICD_MEM) || icd_is_image(m) != (a->kind == ISA_ARG_IMAGE2D)))
             return CL_INVALID_MEM_OBJECT;
-        if (m && icd_is_image(m) && (m->type == CL_MEM_OBJECT_IMAGE3D) != (a->dims == 3))
-            return CL_INVALID_MEM_OBJECT;   /* image2d_t / image3d_t mismatch */
+        if (m && icd_is_image(m) &&
+            ((m->img.dims ? m->img.dims : 2) != (a->dims ? a->dims : 2) ||
+             !m->img.arrayed != !a->arrayed || !m->img.buffer != !a->img_buffer))
+            return CL_INVALID_MEM_OBJECT;   /* not the argument's image type */
         if (!m && a->kind == ISA_ARG_IMAGE2D)
             return CL_INVALID_ARG_VALUE;
         if (m)
@@ -415,7 +417,9 @@ cl_int icd_GetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_i
     case CL_KERNEL_ARG_TYPE_NAME: {
         char buf[80];
         if (a->kind == ISA_ARG_IMAGE2D)
-            snprintf(buf, sizeof buf, "image%cd_t", a->dims == 3 ? '3' : '2');
+            snprintf(buf, sizeof buf, "%s_t",
+                     isa_image_type_name(a->dims, a->arrayed, a->img_buffer)
+                         ? isa_image_type_name(a->dims, a->arrayed, a->img_buffer) : "image2d");
         else if (a->byval || a->cl_type[0])
             snprintf(buf, sizeof buf, "%s", a->cl_type[0] ? a->cl_type : "struct");
         else

@@ -1,4 +1,4 @@
-/* memory.c - buffers, sub-buffers, 2D images and samplers.  A buffer's
+/* memory.c - buffers, sub-buffers, images (every OpenCL type) and samplers.  A buffer's
  * bytes live on the host (CL_MEM_USE_HOST_PTR: in the application's memory)
  * and are handed to the engine in place, so maps are zero-copy. */
 #include "icd.h"
@@ -190,9 +190,80 @@ static bool format_valid(int order, cl_channel_type t)
 
 bool icd_is_image(cl_mem m)
 {
-    return m->type == CL_MEM_OBJECT_IMAGE2D || m->type == CL_MEM_OBJECT_IMAGE3D;
+    switch (m->type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        return true;
+    default:
+        return false;
+    }
 }
 
+/* The engine's geometry of an image type: coordinates besides the layer,
+ * arrayed, a buffer's view (isa.h, ISA_IMAGE_TYPES); false for other
+ * types. */
+static bool image_type_geometry(cl_mem_object_type t, uint8_t *dims, uint8_t *arrayed,
+                                uint8_t *buffer)
+{
+    *arrayed = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    *buffer = t == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    switch (t) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: *dims = 1; return true;
+    case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: *dims = 2; return true;
+    case CL_MEM_OBJECT_IMAGE3D: *dims = 3; return true;
+    default: return false;
+    }
+}
+
+/* The flags of a 1D image buffer over buffer b (clCreateImage: the image
+ * inherits the access and host flags its own flags leave out, may not
+ * widen them, and takes no host pointer flags): CL_SUCCESS or the error. */
+static cl_int buffer_image_flags(cl_mem b, cl_mem_flags flags, cl_mem_flags *out)
+{
+    if ((flags & ptr_flags) || popcount(flags & access_flags) > 1 ||
+        popcount(flags & host_flags) > 1 ||
+        (flags & ~(access_flags | host_flags | CL_MEM_KERNEL_READ_AND_WRITE)))
+        return CL_INVALID_VALUE;
+    if (((b->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+        ((b->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+        ((b->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+        ((b->flags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+        ((b->flags & CL_MEM_HOST_NO_ACCESS) &&
+         (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+        return CL_INVALID_VALUE;
+    *out = (flags & access_flags ? flags : flags | (b->flags & access_flags)) |
+           (flags & host_flags ? 0 : b->flags & host_flags) | (b->flags & ptr_flags);
+    return CL_SUCCESS;
+}
+
+/* An image's sizes against the device's limits (OpenCL 3.0 full-profile
+ * minimums; docs/opencl-platform.md). */
+static bool image_size_ok(const cl_image_desc *d)
+{
+    const size_t w = d->image_width, h = d->image_height;
+    switch (d->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D: return w && w <= ICD_IMAGE2D_MAX;
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER: return w && w <= ICD_IMAGE_BUFFER_MAX;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        return w && w <= ICD_IMAGE2D_MAX && d->image_array_size &&
+               d->image_array_size <= ICD_IMAGE_ARRAY_MAX;
+    case CL_MEM_OBJECT_IMAGE2D: return w && h && w <= ICD_IMAGE2D_MAX && h <= ICD_IMAGE2D_MAX;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+        return w && h && w <= ICD_IMAGE2D_MAX && h <= ICD_IMAGE2D_MAX &&
+               d->image_array_size && d->image_array_size <= ICD_IMAGE_ARRAY_MAX;
+    default:
+        return w && h && d->image_depth && w <= ICD_IMAGE3D_MAX && h <= ICD_IMAGE3D_MAX &&
+               d->image_depth <= ICD_IMAGE3D_MAX;
+    }
+}
+
+/* Every image type.  The engine's grid (sgemu.h, sgemu_image): width x
+ * rows x slices, a 1D array's layers the rows and a 2D array's the
+ * slices; so an image's (x, y, z) origin and region in the OpenCL calls
+ * are its grid coordinates.  m->row_pitch is OpenCL's row pitch; a 1D
+ * array's rows are img.pitch (its slice pitch) apart. */
 static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_image_format *fmt,
                            const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
 {
@@ -200,74 +271,111 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_imag
     cl_mem m = NULL;
     int order = fmt ? channel_order(fmt->image_channel_order) : -1;
     int type = fmt ? channel_type(fmt->image_channel_data_type) : -1;
+    uint8_t dims = 0, arrayed = 0, isbuf = 0;
+    cl_mem buf = NULL;
+    cl_mem_flags bflags = 0;
     if (!icd_valid(context, ICD_CONTEXT))
         rc = CL_INVALID_CONTEXT;
     else if (!fmt)
         rc = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
-    else if (!desc)
-        rc = CL_INVALID_IMAGE_DESCRIPTOR;
-    else if ((desc->image_type != CL_MEM_OBJECT_IMAGE2D &&
-              desc->image_type != CL_MEM_OBJECT_IMAGE3D) || desc->mem_object ||
+    else if (!desc || !image_type_geometry(desc->image_type, &dims, &arrayed, &isbuf) ||
              desc->num_mip_levels || desc->num_samples)
-        rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
+        rc = CL_INVALID_IMAGE_DESCRIPTOR;
+    else if (desc->mem_object && !isbuf)
+        rc = desc->image_type == CL_MEM_OBJECT_IMAGE2D ? CL_IMAGE_FORMAT_NOT_SUPPORTED
+                                                       : CL_INVALID_IMAGE_DESCRIPTOR;
+    else if (isbuf && (!desc->mem_object || !icd_valid(desc->mem_object, ICD_MEM) ||
+                       desc->mem_object->type != CL_MEM_OBJECT_BUFFER ||
+                       desc->mem_object->ctx != context))
+        rc = CL_INVALID_IMAGE_DESCRIPTOR;
     else if (order >= 0 && type >= 0 && !format_valid(order, fmt->image_channel_data_type))
         rc = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     else if (order < 0 || type < 0)
         rc = CL_IMAGE_FORMAT_NOT_SUPPORTED;
-    else if (!desc->image_width || !desc->image_height || desc->image_width > 16384 ||
-             desc->image_height > 16384)
+    else if (!image_size_ok(desc))
         rc = CL_INVALID_IMAGE_SIZE;
-    else if (desc->image_type == CL_MEM_OBJECT_IMAGE3D &&
-             (!desc->image_depth || desc->image_width > ICD_IMAGE3D_MAX ||
-              desc->image_height > ICD_IMAGE3D_MAX || desc->image_depth > ICD_IMAGE3D_MAX))
-        rc = CL_INVALID_IMAGE_SIZE;
-    else
+    else if (isbuf) {
+        buf = desc->mem_object;
+        rc = buffer_image_flags(buf, flags, &bflags);
+        if (!rc && host_ptr)
+            rc = CL_INVALID_HOST_PTR;
+    } else
         rc = check_flags(flags, host_ptr);
-    const bool three = !rc && desc->image_type == CL_MEM_OBJECT_IMAGE3D;
-    const size_t depth = three ? desc->image_depth : 1;
+    /* the grid: rows (a 1D array's layers) and slices (a 2D array's) */
+    const size_t rows = dims == 1 ? (arrayed && !rc ? desc->image_array_size : 1)
+                                  : rc ? 0 : desc->image_height;
+    const size_t slices = rc ? 0 : dims == 3 ? desc->image_depth
+                                 : arrayed && dims == 2 ? desc->image_array_size : 1;
     uint32_t eb = rc ? 0 : sgemu_image_elem_bytes((sgemu_channel_order)order,
                                                   (sgemu_channel_type)type);
     size_t pitch = rc ? 0 : desc->image_width * eb;
+    if (!rc && isbuf && pitch > buf->size)
+        rc = CL_INVALID_IMAGE_SIZE;
     if (!rc && desc->image_row_pitch) {
         if (!host_ptr || desc->image_row_pitch < pitch || desc->image_row_pitch % eb)
             rc = CL_INVALID_IMAGE_DESCRIPTOR;
         else
             pitch = desc->image_row_pitch;
     }
-    size_t slice = rc ? 0 : pitch * desc->image_height;
-    if (!rc && three && desc->image_slice_pitch) {
+    /* OpenCL's slice pitch: a 3D slice, a 2D array's image, a 1D array's
+     * image (one row) */
+    const bool has_slices = dims == 3 || arrayed;
+    size_t slice = rc ? 0 : dims == 1 ? pitch : pitch * desc->image_height;
+    if (!rc && has_slices && desc->image_slice_pitch) {
         if (!host_ptr || desc->image_slice_pitch < slice || desc->image_slice_pitch % pitch)
             rc = CL_INVALID_IMAGE_DESCRIPTOR;
         else
             slice = desc->image_slice_pitch;
     }
     if (!rc) {
-        /* USE_HOST_PTR keeps the application's pitches; otherwise packed */
+        /* USE_HOST_PTR keeps the application's pitches; otherwise packed.
+         * In the grid a 1D array's rows are its slices. */
         const bool use = flags & CL_MEM_USE_HOST_PTR;
-        size_t stored = use ? pitch : desc->image_width * eb;
-        size_t stored_slice = use ? slice : stored * desc->image_height;
-        m = mem_new(context, three ? CL_MEM_OBJECT_IMAGE3D : CL_MEM_OBJECT_IMAGE2D,
-                    flags & ~(cl_mem_flags)CL_MEM_COPY_HOST_PTR,
-                    stored_slice * (depth - 1) + stored * desc->image_height,
-                    use ? host_ptr : NULL, &rc);
+        const size_t row_in = dims == 1 && arrayed ? slice : pitch;
+        const size_t packed = desc->image_width * eb;
+        size_t grid_row = use ? row_in : packed;
+        size_t grid_slice = use ? (dims == 1 ? grid_row : slice) : packed * rows;
+        size_t bytes = grid_slice * (slices - 1) + grid_row * rows;
+        if (isbuf) {
+            m = calloc(1, sizeof *m);
+            rc = m ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+            if (m) {
+                icd_init_head(&m->h, ICD_MEM);
+                m->ctx = context;
+                m->type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+                m->flags = bflags;
+                m->size = packed;
+                m->data = buf->data;          /* a view: the buffer's own bytes */
+                m->host_ptr = NULL;
+                m->parent = buf;              /* CL_MEM_ASSOCIATED_MEMOBJECT */
+                icd_mem_retain(buf);
+                icd_RetainContext(context);
+            }
+        } else {
+            m = mem_new(context, desc->image_type, flags & ~(cl_mem_flags)CL_MEM_COPY_HOST_PTR,
+                        bytes, use ? host_ptr : NULL, &rc);
+        }
         if (m) {
             if ((flags & CL_MEM_COPY_HOST_PTR) && host_ptr && m->data) {
                 m->flags |= CL_MEM_COPY_HOST_PTR;
-                for (size_t z = 0; z < depth; z++)
-                    for (size_t y = 0; y < desc->image_height; y++)
-                        memcpy(m->data + z * stored_slice + y * stored,
-                               (const uint8_t *)host_ptr + z * slice + y * pitch,
-                               desc->image_width * eb);
+                const size_t src_slice = dims == 1 ? row_in : slice;
+                for (size_t z = 0; z < slices; z++)
+                    for (size_t y = 0; y < rows; y++)
+                        memcpy(m->data + z * grid_slice + y * grid_row,
+                               (const uint8_t *)host_ptr + z * src_slice + y * row_in, packed);
             }
-            m->host_ptr = host_ptr;
+            if (!isbuf)
+                m->host_ptr = host_ptr;
             m->format = *fmt;
-            m->row_pitch = stored;
+            m->row_pitch = dims == 1 ? (use ? pitch : packed) : grid_row;
             m->img.width = (uint32_t)desc->image_width;
-            m->img.height = (uint32_t)desc->image_height;
-            m->img.pitch = (uint32_t)stored;
-            m->img.dims = three ? 3 : 2;
-            m->img.depth = (uint32_t)depth;
-            m->img.slice_pitch = stored_slice;
+            m->img.height = (uint32_t)rows;
+            m->img.pitch = (uint32_t)grid_row;
+            m->img.dims = dims;
+            m->img.arrayed = arrayed;
+            m->img.buffer = isbuf;
+            m->img.depth = (uint32_t)slices;
+            m->img.slice_pitch = grid_slice;
             m->img.order = (uint8_t)order;
             m->img.chtype = (uint8_t)type;
             m->img.elem_bytes = eb;
@@ -330,8 +438,10 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
     cl_uint n = 0;
     /* 3D images: kernels only read them (no cl_khr_3d_image_writes) */
     const cl_mem_flags kernel_writes = CL_MEM_WRITE_ONLY | CL_MEM_KERNEL_READ_AND_WRITE;
-    if (image_type == CL_MEM_OBJECT_IMAGE2D ||
-        (image_type == CL_MEM_OBJECT_IMAGE3D && !(flags & kernel_writes))) {
+    uint8_t dims, arrayed, isbuf;
+    if (!image_type_geometry(image_type, &dims, &arrayed, &isbuf))
+        return CL_INVALID_VALUE;
+    if (image_type != CL_MEM_OBJECT_IMAGE3D || !(flags & kernel_writes)) {
         for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
                 if (!format_valid(channel_order(orders[o]), types[t]))
@@ -458,13 +568,17 @@ cl_int icd_GetImageInfo(cl_mem image, cl_image_info param_name, size_t param_val
     case CL_IMAGE_FORMAT: ICD_INFO(cl_image_format, image->format);
     case CL_IMAGE_ELEMENT_SIZE: ICD_INFO(size_t, image->img.elem_bytes);
     case CL_IMAGE_ROW_PITCH: ICD_INFO(size_t, image->row_pitch);
-    case CL_IMAGE_SLICE_PITCH:
-        ICD_INFO(size_t, image->img.dims == 3 ? (size_t)image->img.slice_pitch : 0);
+    case CL_IMAGE_SLICE_PITCH:   /* 1D array: its rows are its images */
+        ICD_INFO(size_t, image->img.dims == 1 && image->img.arrayed ? (size_t)image->img.pitch
+                         : image->img.dims == 3 || image->img.arrayed
+                             ? (size_t)image->img.slice_pitch : 0);
     case CL_IMAGE_WIDTH: ICD_INFO(size_t, image->img.width);
-    case CL_IMAGE_HEIGHT: ICD_INFO(size_t, image->img.height);
+    case CL_IMAGE_HEIGHT: ICD_INFO(size_t, image->img.dims >= 2 ? image->img.height : 0);
     case CL_IMAGE_DEPTH: ICD_INFO(size_t, image->img.dims == 3 ? image->img.depth : 0);
-    case CL_IMAGE_ARRAY_SIZE: ICD_INFO(size_t, 0);
-    case CL_IMAGE_BUFFER: ICD_INFO(cl_mem, NULL);
+    case CL_IMAGE_ARRAY_SIZE:
+        ICD_INFO(size_t, !image->img.arrayed ? 0
+                         : image->img.dims == 1 ? image->img.height : image->img.depth);
+    case CL_IMAGE_BUFFER: ICD_INFO(cl_mem, image->img.buffer ? image->parent : NULL);
     case CL_IMAGE_NUM_MIP_LEVELS:
     case CL_IMAGE_NUM_SAMPLES: ICD_INFO(cl_uint, 0);
     default: return CL_INVALID_VALUE;

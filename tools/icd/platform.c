@@ -29,8 +29,8 @@ static const char platform_extensions[] = "cl_khr_icd cl_khr_il_program";
  * and as cl_khr_subgroups, which requires independent forward progress
  * between the sub-groups of a work-group (the work-group scheduler ends a
  * sub-group's turn after EMU_SG_QUANTUM instructions); the rotate built-ins
- * that clang-14's header lacks come from load/sgemu_opencl.h.  Images: 2D,
- * and 3D read in kernels only, so no cl_khr_3d_image_writes. */
+ * that clang-14's header lacks come from load/sgemu_opencl.h.  Images: every
+ * type; 3D ones read in kernels only, so no cl_khr_3d_image_writes. */
 static const char device_extensions[] =
     "cl_khr_icd cl_khr_il_program cl_khr_byte_addressable_store "
     "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
@@ -364,12 +364,12 @@ cl_int icd_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: ICD_INFO(cl_uint, 64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: ICD_INFO(cl_ulong, (cl_ulong)1 << 30);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: ICD_INFO(size_t, 16384);
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: ICD_INFO(size_t, ICD_IMAGE2D_MAX);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH: ICD_INFO(size_t, ICD_IMAGE3D_MAX);
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: ICD_INFO(size_t, 0);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: ICD_INFO(size_t, ICD_IMAGE_BUFFER_MAX);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: ICD_INFO(size_t, ICD_IMAGE_ARRAY_MAX);
     case CL_DEVICE_IMAGE_SUPPORT: ICD_INFO(cl_bool, CL_TRUE);
     case CL_DEVICE_MAX_PARAMETER_SIZE: ICD_INFO(size_t, 1024);
     case CL_DEVICE_MAX_SAMPLERS: ICD_INFO(cl_uint, 16);

@@ -414,20 +414,33 @@ void *icd_EnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
                offset, size, num_events_in_wait_list, event_wait_list, event, errcode_ret);
 }
 
+/* An image's (x, y, z) origin is its grid's (memory.c, create_image): a
+ * 1D array's layer is a row, a 2D array's a slice. */
 static size_t image_offset(cl_mem m, const size_t *origin)
 {
-    return origin[2] * (size_t)m->img.slice_pitch + origin[1] * m->row_pitch +
+    return origin[2] * (size_t)m->img.slice_pitch + origin[1] * m->img.pitch +
            origin[0] * m->img.elem_bytes;
 }
 
-/* 2D images: one slice at z 0; 3D: within the depth. */
+/* The box inside the grid; so a 1D image's origin[1], origin[2] are 0 and
+ * region[1], region[2] 1, a 1D array's origin[2] 0 and region[2] 1, and a
+ * 2D image's origin[2] 0 and region[2] 1, as OpenCL asks. */
 static bool image_box_ok(cl_mem m, const size_t *origin, const size_t *region)
 {
-    size_t depth = m->img.dims == 3 ? m->img.depth : 1;
+    size_t depth = m->img.depth ? m->img.depth : 1;
     return origin && region && region[0] && region[1] && region[2] &&
            in_range(origin[0], region[0], m->img.width) &&
            in_range(origin[1], region[1], m->img.height) &&
            in_range(origin[2], region[2], depth);
+}
+
+/* OpenCL's slice pitch of an image: a 1D array's image (a grid row), a 2D
+ * array's image or a 3D slice (a grid slice); 0 for the other types. */
+static size_t opencl_slice_pitch(cl_mem m)
+{
+    if (m->img.dims == 1)
+        return m->img.arrayed ? m->img.pitch : 0;
+    return m->img.dims == 3 || m->img.arrayed ? (size_t)m->img.slice_pitch : 0;
 }
 
 void *icd_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
@@ -438,7 +451,7 @@ void *icd_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool 
 {
     if (icd_valid(image, ICD_MEM) && icd_is_image(image) &&
         (!image_row_pitch || !image_box_ok(image, origin, region) ||
-         (image->img.dims == 3 && !image_slice_pitch))) {
+         ((image->img.dims == 3 || image->img.arrayed) && !image_slice_pitch))) {
         if (errcode_ret)
             *errcode_ret = CL_INVALID_VALUE;
         return NULL;
@@ -449,7 +462,7 @@ void *icd_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool 
     if (p) {
         *image_row_pitch = image->row_pitch;
         if (image_slice_pitch)
-            *image_slice_pitch = image->img.dims == 3 ? (size_t)image->img.slice_pitch : 0;
+            *image_slice_pitch = opencl_slice_pitch(image);
     }
     return p;
 }
@@ -499,14 +512,20 @@ static cl_int image_rw(cl_command_queue q, cl_command_type type, cl_mem image, b
     cl_int rc = start(q, type, nwait, wait, &c, &x);
     if (rc)
         return rc;
+    /* the host's rows and slices: a 1D array's layers are slice_pitch
+     * apart there and rows of the grid; the types without slices take
+     * none (CL_INVALID_VALUE otherwise) */
+    const size_t eb = icd_valid(image, ICD_MEM) ? image->img.elem_bytes : 0;
+    const bool slices = icd_valid(image, ICD_MEM) &&
+                        (image->img.dims == 3 || image->img.arrayed);
+    const bool array1d = slices && image->img.dims == 1;
+    const size_t hp = row_pitch ? row_pitch : (region ? region[0] * eb : 0);
     if (!(rc = check_mem(q, image, true))) {
         if (!ptr || !image_box_ok(image, origin, region))
             rc = CL_INVALID_VALUE;
-        else if (row_pitch && row_pitch < region[0] * image->img.elem_bytes)
+        else if (row_pitch && row_pitch < region[0] * eb)
             rc = CL_INVALID_VALUE;
-        else if (slice_pitch && image->img.dims == 3 &&
-                 slice_pitch < region[1] * (row_pitch ? row_pitch
-                                                      : region[0] * image->img.elem_bytes))
+        else if (slice_pitch && (!slices || slice_pitch < (array1d ? hp : hp * region[1])))
             rc = CL_INVALID_VALUE;
     }
     if (rc) {
@@ -514,16 +533,16 @@ static cl_int image_rw(cl_command_queue q, cl_command_type type, cl_mem image, b
         return rc;
     }
     hold(x, 0, image);
-    size_t hp = row_pitch ? row_pitch : region[0] * image->img.elem_bytes;
     uint8_t *img = image->data + image_offset(image, origin);
     x->dst = to_host ? ptr : img;
     x->src = to_host ? img : ptr;
-    size_t hs = slice_pitch && image->img.dims == 3 ? slice_pitch : hp * region[1];
-    x->dpitch[0] = to_host ? hp : image->row_pitch;
-    x->spitch[0] = to_host ? image->row_pitch : hp;
+    const size_t host_row = array1d ? (slice_pitch ? slice_pitch : hp) : hp;
+    const size_t hs = slice_pitch && !array1d ? slice_pitch : hp * region[1];
+    x->dpitch[0] = to_host ? host_row : image->img.pitch;
+    x->spitch[0] = to_host ? image->img.pitch : host_row;
     x->dpitch[1] = to_host ? hs : (size_t)image->img.slice_pitch;
     x->spitch[1] = to_host ? (size_t)image->img.slice_pitch : hs;
-    x->region[0] = region[0] * image->img.elem_bytes;
+    x->region[0] = region[0] * eb;
     x->region[1] = region[1];
     x->region[2] = region[2];
     return icd_submit(c, q, nwait, wait, event, blocking);
@@ -586,8 +605,8 @@ cl_int icd_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl
     hold(x, 1, src_image);
     x->dst = dst_image->data + image_offset(dst_image, dst_origin);
     x->src = src_image->data + image_offset(src_image, src_origin);
-    x->dpitch[0] = dst_image->row_pitch;
-    x->spitch[0] = src_image->row_pitch;
+    x->dpitch[0] = dst_image->img.pitch;
+    x->spitch[0] = src_image->img.pitch;
     x->dpitch[1] = (size_t)dst_image->img.slice_pitch;
     x->spitch[1] = (size_t)src_image->img.slice_pitch;
     x->region[0] = region[0] * src_image->img.elem_bytes;
@@ -626,8 +645,8 @@ static cl_int copy_image_buffer(cl_command_queue q, cl_command_type type, cl_mem
     uint8_t *img = image->data + image_offset(image, origin), *buf = buffer->data + offset;
     x->dst = to_image ? img : buf;
     x->src = to_image ? buf : img;
-    x->dpitch[0] = to_image ? image->row_pitch : x->region[0];
-    x->spitch[0] = to_image ? x->region[0] : image->row_pitch;
+    x->dpitch[0] = to_image ? image->img.pitch : x->region[0];
+    x->spitch[0] = to_image ? x->region[0] : image->img.pitch;
     /* the buffer side packs slices */
     x->region[2] = region[2];
     x->dpitch[1] = to_image ? (size_t)image->img.slice_pitch : x->region[0] * region[1];
@@ -718,7 +737,7 @@ cl_int icd_EnqueueFillImage(cl_command_queue command_queue, cl_mem image, const 
     pack_color(image, fill_color, x->pattern);
     x->pattern_size = image->img.elem_bytes;
     x->dst = image->data + image_offset(image, origin);
-    x->dpitch[0] = image->row_pitch;
+    x->dpitch[0] = image->img.pitch;
     x->dpitch[1] = (size_t)image->img.slice_pitch;
     x->region[0] = region[0] * image->img.elem_bytes;
     x->region[1] = region[1];
