@@ -48,10 +48,11 @@ static coll_status sg_bcast(const coll_env *env, const isa_inst *in,
     for (uint32_t comp = 0; comp < (in->vec ? in->vec : 1u); comp++) {
         const uint64_t *v = lanes_src(env->lanes, sg, &in->o[1], comp, x.type, scratch);
         /* a missing or out-of-range lane reads as 0 */
-        if (src < sg->size)
-            coll_u_bcast(&x, out, v, src, w);
-        else
-            coll_u_bcast(&x, out, zeros, 0, w);
+        const bool have = src < sg->size;
+        coll_step c = { .t = (uint64_t *)(have ? v : zeros), .u = out, .out = out, .w = w,
+                        .n = w, .lane = have ? src : 0, .mode = COLL_SHFL_IDX,
+                        .dist = have ? src : 0 };
+        coll_plan_step(&x, COLL_STEP_BCAST, &c);
         coll_write(sg, in->o[0].reg + comp, g->active[0], out);
     }
     return COLL_OK;

@@ -31,7 +31,7 @@ typedef struct coll_sink {
  * run's algorithms, never on the values.  The engine owns one per host
  * thread, zeroed; NULL in coll_env runs every collective micro-op by
  * micro-op. */
-#define COLL_SHAPE_UOPS 12
+#define COLL_SHAPE_UOPS 24
 #define COLL_SHAPES 8
 typedef struct coll_shape {
     uint64_t en;               /* enabled lanes */

@@ -43,6 +43,21 @@ enum { COLL_SCAN_ALGOS(COLL_ALGO_ENUM) };
 enum { COLL_SHUFFLE_ALGOS(COLL_ALGO_ENUM) };
 #undef COLL_ALGO_ENUM
 
+#define COLL_ALGO_ENUM(E, name) COLL_LOWER_##E,
+typedef enum coll_lower { COLL_LOWERINGS(COLL_ALGO_ENUM) COLL_LOWER_COUNT } coll_lower;
+#undef COLL_ALGO_ENUM
+
+/* The steps of lowering.def (what each is: there). */
+typedef enum coll_step_kind {
+    COLL_STEP_PREP, COLL_STEP_SHIFT, COLL_STEP_SCAN_INT, COLL_STEP_SCAN_MINMAX,
+    COLL_STEP_SCAN_FLOAT, COLL_STEP_REDUCE_INT, COLL_STEP_REDUCE_MINMAX,
+    COLL_STEP_REDUCE_FLOAT, COLL_STEP_REDUCE_OUT, COLL_STEP_CLUSTER_OUT, COLL_STEP_EXC_FIX,
+    COLL_STEP_BCAST, COLL_STEP_HW, COLL_STEP_COUNT
+} coll_step_kind;
+
+/* Warp shuffle modes (SHFL.UP, .BFLY, .IDX) with an immediate operand. */
+typedef enum coll_shfl { COLL_SHFL_UP, COLL_SHFL_XOR, COLL_SHFL_IDX } coll_shfl;
+
 /* The issuing context of a run of micro-ops. */
 typedef struct coll_x {
     const coll_env *env;
@@ -128,6 +143,56 @@ coll_status coll_u_slm_store(coll_x *x, uint32_t addr, const uint64_t *s,
 coll_status coll_u_slm_load(coll_x *x, uint64_t *d, uint32_t addr, uint32_t n);
 void coll_u_barrier(coll_x *x);
 
+/* SHFL: d[i] = s[j] for i < n, j = i - k (i itself when i < k) for UP,
+ * i ^ k for XOR, k for IDX (each < n); 32-bit half `part` of each element
+ * (0 low, 1 high; part < 0: the whole element).  A MOV_INDIRECT record. */
+void coll_u_shfl(coll_x *x, coll_shfl mode, uint32_t k, uint64_t *d, const uint64_t *s,
+                 uint32_t n, int part);
+/* SEL: d[i] = keep has bit i ? s[i] : v for i < n.  A PRED record. */
+void coll_u_select(coll_x *x, uint64_t *d, const uint64_t *s, uint64_t v,
+                   lanes_mask keep, uint32_t n);
+/* Compare: d[i] = (a[i] cond b[i]) for i < n in en (cond LT or GT; floats
+ * as numbers), 0 elsewhere.  A PRED record. */
+void coll_u_compare(coll_x *x, isa_binop cond, uint64_t *d, const uint64_t *a,
+                    const uint64_t *b, uint32_t n, lanes_mask en);
+/* t[i] = t[i] op u[i] where first_own has bit i, else u[i] op t[i], for
+ * i < n in en; the others keep t[i].  A record of `kind` (ALU or PRED). */
+void coll_u_combine(coll_x *x, coll_uop_kind kind, isa_binop op, uint64_t *t,
+                    const uint64_t *u, lanes_mask en, lanes_mask first_own, uint32_t n);
+
+/* ---- plans (plan.c, lowering.def) ---- */
+
+/* What one step of a collective works on.  t: the temporary of n lanes
+ * (P); v: the w source values, en the active lanes; u, p: temporaries for
+ * the shuffled values and compares; out: a reduction's or broadcast's
+ * result.  Region forms: the ALU's regions rd, ra, rb over alu_n elements
+ * (rows: coll_u_alu_rows), the copy's shift.  Shuffle forms: mode and
+ * distance dist (IDX: the lane; SPREAD: the cluster size), first_own the
+ * lanes whose own value is the operator's first operand, shifting: the
+ * step is an exclusive scan's shift (KEEP writes t).  lane: BCAST's lane,
+ * EXC_FIX's first active lane. */
+typedef struct coll_step {
+    isa_binop op;
+    uint64_t *t, *u, *p, *out;
+    const uint64_t *v;
+    lanes_mask en, first_own;
+    uint32_t w, n, shift, lane;
+    coll_rgn rd, ra, rb;
+    uint32_t alu_n;
+    bool rows, shifting;
+    coll_shfl mode;
+    uint32_t dist;
+} coll_step;
+
+/* The lowering x's config names. */
+coll_lower coll_lowering(const coll_x *x);
+/* The scan or reduce step row of operator op on type t. */
+coll_step_kind coll_step_of(bool scan, isa_binop op, isa_type t);
+/* Whether lowering l's row for step s has any micro-op. */
+bool coll_plan_has(coll_lower l, coll_step_kind s);
+/* Run step s of x's lowering on c (lowering.def's row, in order). */
+void coll_plan_step(coll_x *x, coll_step_kind s, coll_step *c);
+
 /* ---- shared building blocks ---- */
 
 static inline uint32_t coll_pow2_ceil(uint32_t n)
@@ -136,6 +201,16 @@ static inline uint32_t coll_pow2_ceil(uint32_t n)
     while (p < n)
         p <<= 1;
     return p;
+}
+
+/* The lanes i < n (at most 64) with i & s set. */
+static inline lanes_mask lanes_mask_of_bit(uint32_t n, uint32_t s)
+{
+    lanes_mask m = 0;
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        if (i & s)
+            m |= (lanes_mask)1 << i;
+    return m;
 }
 
 static inline uint32_t coll_log2(uint32_t p)

@@ -20,10 +20,19 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
             coll_u_alu(x, op, t, coll_rgn_scalar(i), t, coll_rgn_scalar(i - 1),
                        t, coll_rgn_scalar(i), 1);
     } else if (o->scan_algo == COLL_SCAN_LOGSTEP) {
-        /* Hillis-Steele: x[i] = x[i - s] op x[i] for i >= s */
-        for (uint32_t s = 1; s < p; s *= 2)
-            coll_u_alu(x, op, t, coll_rgn_stride(s, 1), t, coll_rgn_stride(0, 1),
-                       t, coll_rgn_stride(s, 1), p - s);
+        /* Hillis-Steele: x[i] = x[i - s] op x[i] for i >= s (on regions,
+         * or a shuffle up by s) */
+        uint64_t u[COLL_TMP_LANES], pr[COLL_TMP_LANES];
+        coll_step c = { .op = op, .t = t, .u = u, .p = pr, .v = v, .en = en, .w = w, .n = p,
+                        .mode = COLL_SHFL_UP };
+        const coll_step_kind k = coll_step_of(true, op, x->type);
+        for (uint32_t s = 1; s < p; s *= 2) {
+            c.rd = c.rb = coll_rgn_stride(s, 1);
+            c.ra = coll_rgn_stride(0, 1);
+            c.alu_n = p - s;
+            c.dist = s;
+            coll_plan_step(x, k, &c);
+        }
     } else {
         /* blocked (Sklansky): for blocks of b = 2, 4, ..., p the upper half
          * of each block adds the last lane of its lower half:
@@ -38,9 +47,10 @@ void coll_scan_vec(coll_x *x, isa_binop op, const uint64_t *v, uint32_t w,
                 coll_u_alu(x, op, t, up, t, last, t, up, p / 2);
         }
     }
-    if (exclusive && en && coll_needs_exc_fixup(op, x->type))
-        coll_u_fill(x, t, coll_rgn_stride(0, 1), lanes_identity(op, x->type),
-                    (uint32_t)__builtin_ctzll(en) + 1);
+    if (exclusive && en && coll_needs_exc_fixup(op, x->type)) {
+        coll_step c = { .op = op, .t = t, .n = n, .lane = (uint32_t)__builtin_ctzll(en) };
+        coll_plan_step(x, COLL_STEP_EXC_FIX, &c);
+    }
     memcpy(out, t, w * sizeof *out);
 }
 

@@ -465,3 +465,69 @@ void coll_u_barrier(coll_x *x)
 {
     emit(x, COLL_UOP_BARRIER, ISA_T_NONE, ISA_BINOP_NONE, 1, 0, 0, 0);
 }
+
+void coll_u_shfl(coll_x *x, coll_shfl mode, uint32_t k, uint64_t *d, const uint64_t *s,
+                 uint32_t n, int part)
+{
+    uint64_t r[COLL_TMP_LANES];
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t j = mode == COLL_SHFL_UP ? (i >= k ? i - k : i)
+                           : mode == COLL_SHFL_XOR ? i ^ k : k;
+        r[i] = j < n ? s[j] : 0;
+    }
+    const uint64_t keep = part < 0 ? 0 : part == 0 ? 0xffffffff00000000ull : 0xffffffffull;
+    for (uint32_t i = 0; i < n; i++)
+        d[i] = (d[i] & keep) | (r[i] & ~keep);
+    fault(COLL_UOP_MOV_INDIRECT, d, 0);
+    emit(x, COLL_UOP_MOV_INDIRECT, x->type, ISA_BINOP_NONE, n, lanes_mask_first(n), 0, 0);
+}
+
+void coll_u_select(coll_x *x, uint64_t *d, const uint64_t *s, uint64_t v,
+                   lanes_mask keep, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        d[i] = (i < 64 && (keep >> i & 1)) ? s[i] : v;
+    fault(COLL_UOP_PRED, d, 0);
+    emit(x, COLL_UOP_PRED, x->type, ISA_BINOP_NONE, n, lanes_mask_first(n), 0, 0);
+}
+
+void coll_u_compare(coll_x *x, isa_binop cond, uint64_t *d, const uint64_t *a,
+                    const uint64_t *b, uint32_t n, lanes_mask en)
+{
+    const bool fl = isa_types[x->type].is_float, sg = isa_types[x->type].is_signed;
+    const uint32_t bits = 8 * isa_types[x->type].bytes;
+    for (uint32_t i = 0; i < n; i++) {
+        bool lt, gt;
+        if (fl) {
+            double p = as_double(x->type, a[i]), q = as_double(x->type, b[i]);
+            lt = p < q;
+            gt = p > q;
+        } else if (sg) {
+            /* sign-extend from the type's width */
+            int64_t p = (int64_t)(a[i] << (64 - bits)) >> (64 - bits);
+            int64_t q = (int64_t)(b[i] << (64 - bits)) >> (64 - bits);
+            lt = p < q;
+            gt = p > q;
+        } else {
+            uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+            lt = (a[i] & m) < (b[i] & m);
+            gt = (a[i] & m) > (b[i] & m);
+        }
+        d[i] = (i < 64 && (en >> i & 1)) ? (cond == ISA_BINOP_LT ? lt : gt) : 0;
+    }
+    fault(COLL_UOP_PRED, d, 0);
+    emit(x, COLL_UOP_PRED, x->type, cond, n, en & lanes_mask_first(n), 0, 0);
+}
+
+void coll_u_combine(coll_x *x, coll_uop_kind kind, isa_binop op, uint64_t *t,
+                    const uint64_t *u, lanes_mask en, lanes_mask first_own, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i >= 64 || !(en >> i & 1))
+            continue;
+        t[i] = (first_own >> i & 1) ? lanes_binop(op, x->type, t[i], u[i])
+                                    : lanes_binop(op, x->type, u[i], t[i]);
+    }
+    fault(kind, t, 0);
+    emit(x, kind, x->type, op, n, en & lanes_mask_first(n), 0, 0);
+}

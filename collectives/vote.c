@@ -39,7 +39,10 @@ coll_status coll_do_vote(const coll_env *env, const isa_inst *in,
         if (!act)
             return COLL_OK;
         uint64_t b[LANES_MAX];
-        coll_u_bcast(&x, b, v, (uint32_t)__builtin_ctzll(act), w);
+        const uint32_t first = (uint32_t)__builtin_ctzll(act);
+        coll_step c = { .t = v, .u = b, .out = b, .w = w, .n = w, .lane = first,
+                        .mode = COLL_SHFL_IDX, .dist = first };
+        coll_plan_step(&x, COLL_STEP_BCAST, &c);
         coll_u_cmp(&x, ISA_BINOP_EQ, t, v, b, w, act);
     } else {
         /* the reduce's masked copy compares with 0 for logical operators */

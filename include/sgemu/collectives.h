@@ -43,6 +43,10 @@ typedef struct coll_uop {
 #define COLL_SCAN_ALGOS(X)   X(BLOCKED, "blocked") X(LOGSTEP, "logstep") X(SERIAL, "serial")
 #define COLL_SHUFFLE_ALGOS(X) X(INDIRECT, "indirect") X(CROSSBAR, "crossbar")
 #define COLL_WG_ALGOS(X)     X(SLM, "slm")
+/* How a collective's steps decompose into micro-ops (collectives/lowering.def):
+ * Intel's ALU on GRF regions, or NVIDIA's warp shuffles with ALU and
+ * predicates. */
+#define COLL_LOWERINGS(X)    X(REGION, "region") X(SHUFFLE, "shuffle")
 #define COLL_NO_NAMES(X)
 
 typedef struct coll_options {
@@ -50,6 +54,7 @@ typedef struct coll_options {
     uint8_t scan_algo;         /* COLL_SCAN_ALGOS index */
     uint8_t shuffle_algo;      /* COLL_SHUFFLE_ALGOS index */
     uint8_t wg_algo;
+    uint8_t lowering;          /* COLL_LOWERINGS index */
     uint16_t indirect_lanes;   /* lanes per register-indirect move (16 on Intel) */
     uint16_t hw_reduce_width;  /* lanes a HW_REDUCE covers (32 on NVIDIA) */
     uint32_t block_msg_bytes;  /* max bytes per buffer block message (128) */

@@ -800,17 +800,22 @@ static void test_wg_sizes(void **state)
 }
 
 /* the same sampled matrix of sub-group functions under the other
- * algorithms (serial / logstep / hw reduce, crossbar shuffles) */
+ * algorithms (serial / logstep / hw reduce, crossbar shuffles) and the
+ * shuffle lowering */
 static void test_other_algorithms(void **state)
 {
     (void)state;
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < 5; a++) {
         coll_options_default(&opt);
         memset(&uop_shapes, 0, sizeof uop_shapes);
         opt.check = true;
-        opt.reduce_algo = (uint8_t)(a == 0 ? COLL_RED_SERIAL : a == 1 ? COLL_RED_HW : COLL_RED_TREE);
-        opt.scan_algo = (uint8_t)(a == 0 ? COLL_SCAN_SERIAL : a == 1 ? COLL_SCAN_LOGSTEP : COLL_SCAN_BLOCKED);
-        opt.shuffle_algo = (uint8_t)(a == 1 ? COLL_SHUF_CROSSBAR : COLL_SHUF_INDIRECT);
+        /* a = 3, 4: the shuffle lowering with the tree and the hw reduce */
+        opt.reduce_algo = (uint8_t)(a == 0 ? COLL_RED_SERIAL : a == 1 || a == 4 ? COLL_RED_HW
+                                                                               : COLL_RED_TREE);
+        opt.scan_algo = (uint8_t)(a == 0 ? COLL_SCAN_SERIAL : a == 2 ? COLL_SCAN_BLOCKED
+                                                                     : COLL_SCAN_LOGSTEP);
+        opt.shuffle_algo = (uint8_t)(a == 1 || a >= 3 ? COLL_SHUF_CROSSBAR : COLL_SHUF_INDIRECT);
+        opt.lowering = (uint8_t)(a >= 3 ? COLL_LOWER_SHUFFLE : COLL_LOWER_REGION);
         opt.indirect_lanes = (uint16_t)(a == 2 ? 8 : 16);
         for (uint32_t op = 0; op < ISA_OP_COUNT; op++) {
             if (!is_coll_row(op))

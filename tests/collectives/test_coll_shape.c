@@ -126,12 +126,14 @@ static void test_matches_micro_ops(void **state)
     coll_options opt;
     uint32_t runs = 0;
     for (uint32_t ra = 0; ra < 3; ra++)
-        for (uint32_t sa = 0; sa < 3; sa++) {
+        for (uint32_t sa = 0; sa < 4; sa++) {
             coll_options_default(&opt);
             opt.reduce_algo = (uint8_t)ra;
-            opt.scan_algo = (uint8_t)sa;
+            /* sa = 3: logstep under the shuffle lowering */
+            opt.scan_algo = (uint8_t)(sa == 3 ? COLL_SCAN_LOGSTEP : sa);
+            opt.lowering = (uint8_t)(sa == 3 ? COLL_LOWER_SHUFFLE : COLL_LOWER_REGION);
             opt.hw_reduce_width = 16;
-            opt.shuffle_algo = (uint8_t)(sa == 1 ? COLL_SHUF_CROSSBAR : COLL_SHUF_INDIRECT);
+            opt.shuffle_algo = (uint8_t)(sa == 1 || sa == 3 ? COLL_SHUF_CROSSBAR : COLL_SHUF_INDIRECT);
             opt.indirect_lanes = (uint16_t)(ra == 2 ? 8 : 16);
             memset(&shapes, 0, sizeof shapes);   /* a cache serves one run's options */
             for (uint32_t op = 0; op < ISA_OP_COUNT; op++) {

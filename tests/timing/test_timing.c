@@ -231,6 +231,61 @@ static void test_shuffle_lane_index(void **state)
                      shuffle_lane_cycles(two, "alu", "3", "1"));
 }
 
+/* One subgroup of 8 on test-simple with collectives.lowering `lowering`
+ * and the logstep scan; body, then ret. */
+static uint64_t lowering_cycles(const char *body, const char *lowering)
+{
+    isa_kernel k;
+    emu_config cfg;
+    char src[512];
+    snprintf(src, sizeof src, ".kernel s\n.arg out global u32\n%sret\n", body);
+    load(src, &k, &cfg);
+    char err[256];
+    assert_int_equal(emu_config_set(&cfg, "collectives.lowering", lowering, err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "collectives.scan", "logstep", err, sizeof err), 0);
+    uint32_t buf[8] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 8 }, .local = { 8 }, .local_given = true,
+                       .sg_width = 8, .timing = true };
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* The micro-op plans of collectives.lowering (collectives/lowering.def,
+ * docs/timing-model.md "Micro-ops"), test-simple at SIMD8: int and fp32
+ * latency 4, interval 1, width 8 (64-bit int: 2 passes); mov latency 2;
+ * shuffle latency 6, interval 2; the source r0 ready at 0; ret 1 -> 5.
+ * Inclusive u32 add scan, every lane active (no select of the pad):
+ *   shuffle: per step s = 1, 2, 4 SHFL.UP, SEL, IADD: 0 -> 6 -> 10 -> 14,
+ *   14 -> 20 -> 24 -> 28, 28 -> 34 -> 38 -> 42: 42.
+ *   region: fill 0 -> 2, copy 2 -> 4, three ALU 4 -> 8 -> 12 -> 16: 16.
+ * f32 add reduction: shuffle: per s = 4, 2, 1 SHFL.BFLY, FADD: 0 -> 6 -> 10,
+ *   10 -> 16 -> 20, 20 -> 26 -> 30, no broadcast: 30.  region: fill, copy
+ *   0 -> 4, three ALU -> 16, BCAST 16 -> 18: 18.
+ * u64 add scan: shuffle: two SHFL a step (their halves: a run starting
+ *   together, the second when the unit frees 2 later), SEL and add of two
+ *   passes (latency 4 + 1): 0 -> 6 and 2 -> 8, 8 -> 13 -> 18; 18 -> 24 and
+ *   20 -> 26, 26 -> 31 -> 36; 36 -> 42 and 38 -> 44, 44 -> 49 -> 54: 54.
+ * broadcast of lane 3: shuffle one SHFL.IDX 0 -> 6: 6; region BCAST
+ *   0 -> 2, the ret's 5. */
+static void test_lowering_plans(void **state)
+{
+    (void)state;
+    const char *scan = "sub_group_scan_inclusive_add.u32 r1, r0\n";
+    const char *red = "sub_group_reduce_add.f32 r1, r0\n";
+    const char *scan64 = "sub_group_scan_inclusive_add.u64 r2, r0\n";
+    const char *bc = "sub_group_broadcast.u32 r1, r0, 3\n";
+    assert_int_equal(lowering_cycles(scan, "shuffle"), 42);
+    assert_int_equal(lowering_cycles(scan, "region"), 16);
+    assert_int_equal(lowering_cycles(red, "shuffle"), 30);
+    assert_int_equal(lowering_cycles(red, "region"), 18);
+    assert_int_equal(lowering_cycles(scan64, "shuffle"), 54);
+    assert_int_equal(lowering_cycles(bc, "shuffle"), 6);
+    assert_int_equal(lowering_cycles(bc, "region"), 5);
+}
+
 /* SIMD32 on 8-wide pipes: 4 passes.  mov at 0 -> 0 + 2 + 3 = 5; add waits
  * for r0: 5 -> 5 + 4 + 3 = 12; ret at 6 -> 10.  Total 12. */
 static void test_simd32_on_simd8(void **state)
@@ -1062,6 +1117,7 @@ int main(void)
         cmocka_unit_test(test_dependent_chain),
         cmocka_unit_test(test_int_alternate_pipe),
         cmocka_unit_test(test_shuffle_lane_index),
+        cmocka_unit_test(test_lowering_plans),
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_scheduler_policies),
