@@ -52,7 +52,7 @@ typedef enum coll_step_kind {
     COLL_STEP_PREP, COLL_STEP_SHIFT, COLL_STEP_SCAN_INT, COLL_STEP_SCAN_MINMAX,
     COLL_STEP_SCAN_FLOAT, COLL_STEP_REDUCE_INT, COLL_STEP_REDUCE_MINMAX,
     COLL_STEP_REDUCE_FLOAT, COLL_STEP_REDUCE_OUT, COLL_STEP_CLUSTER_OUT, COLL_STEP_EXC_FIX,
-    COLL_STEP_BCAST, COLL_STEP_HW, COLL_STEP_COUNT
+    COLL_STEP_BCAST, COLL_STEP_HW, COLL_STEP_VOTE, COLL_STEP_COUNT
 } coll_step_kind;
 
 /* Warp shuffle modes (SHFL.UP, .BFLY, .IDX) with an immediate operand. */
@@ -180,6 +180,7 @@ typedef struct coll_step {
     coll_rgn rd, ra, rb;
     uint32_t alu_n;
     bool rows, shifting;
+    bool tested;               /* v is a compare's 0/1 already: no TEST */
     coll_shfl mode;
     uint32_t dist;
 } coll_step;

@@ -8,6 +8,7 @@ enum {
 #define F(name) COLL_F_##name,
     F(NONE) F(FILL) F(TEST) F(COPY) F(ACTIVE) F(ALU) F(BCAST) F(SPREAD) F(FIXID)
     F(SELID) F(UP) F(XOR) F(IDX) F(KEEP) F(OP) F(OPLANE) F(CMP) F(PICK) F(REDUX)
+    F(FOLD) F(VOTE) F(SELV)
 #undef F
 };
 
@@ -73,7 +74,7 @@ static void run_form(coll_x *x, int f, coll_step *c)
         break;
     case COLL_F_TEST:
         /* predicates become 0/1 first, so one lane alone reads as 1 */
-        if (logical(c->op)) {
+        if (logical(c->op) && !c->tested) {
             coll_u_cmp(x, ISA_BINOP_NE, c->p, c->v, zeros, c->w, c->en);
             c->v = c->p;
         }
@@ -141,6 +142,29 @@ static void run_form(coll_x *x, int f, coll_step *c)
     case COLL_F_REDUX:
         coll_u_hw_reduce(x, c->op, c->out, c->v, c->w, c->en);
         break;
+    case COLL_F_FOLD:
+        coll_reduce_vec(x, c->op, c->v, c->w, c->en, c->out);
+        break;
+    case COLL_F_VOTE: {
+        /* the mask's two 32-bit words into u and p (w <= 64) */
+        uint64_t *const rows[2] = { c->u, c->p };
+        coll_u_ballot(x, rows, 2, c->v, c->w, c->en);
+        break;
+    }
+    case COLL_F_SELV: {
+        static const uint64_t ones[COLL_TMP_LANES] = {
+#define O4 1, 1, 1, 1
+#define O16 O4, O4, O4, O4
+            O16, O16, O16, O16, O16, O16, O16, O16
+#undef O16
+#undef O4
+        };
+        const lanes_mask m = c->w ? (c->u[0] & 0xffffffffu) | (c->p[0] & 0xffffffffu) << 32 : 0;
+        const lanes_mask act = c->en & lanes_mask_first(c->w);
+        const bool yes = c->op == ISA_BINOP_LAND ? m == act : m != 0;
+        coll_u_select(x, c->out, ones, 0, yes ? lanes_mask_first(c->w) : 0, c->w);
+        break;
+    }
     }
 }
 

@@ -1,4 +1,5 @@
-/* vote.c - all / any (as and/or reductions over 0/1), all_equal, elect. */
+/* vote.c - all / any (and/or reductions over 0/1, or a vote: lowering.def),
+ * all_equal, elect. */
 #include "coll_private.h"
 
 #include <string.h>
@@ -49,8 +50,11 @@ coll_status coll_do_vote(const coll_env *env, const isa_inst *in,
         memcpy(t, v, w * sizeof *t);
     }
     x.type = ISA_T_I32;
-    coll_reduce_vec(&x, oi->family == ISA_FAM_ANY ? ISA_BINOP_LOR : ISA_BINOP_LAND,
-                    t, w, act, out);
+    uint64_t u[COLL_TMP_LANES], p[COLL_TMP_LANES];
+    coll_step c = { .op = oi->family == ISA_FAM_ANY ? ISA_BINOP_LOR : ISA_BINOP_LAND,
+                    .t = t, .u = u, .p = p, .out = out, .v = t, .en = act, .w = w,
+                    .tested = oi->family == ISA_FAM_ALL_EQUAL };
+    coll_plan_step(&x, COLL_STEP_VOTE, &c);
     coll_write(sg, in->o[0].reg, g->active[0], out);
     return COLL_OK;
 }

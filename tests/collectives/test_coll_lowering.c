@@ -253,6 +253,10 @@ static void test_shuffle_plans(void **state)
     /* broadcast: one SHFL.IDX */
     plan(ISA_OP_SG_BROADCAST, ISA_T_U32, 32, 0, TREE, 0, "I");
     plan(ISA_OP_SG_BROADCAST, ISA_T_F64, 32, 0, TREE, 0, "II");
+    /* all / any: ISETP, VOTE.ALL, SEL; all_equal: SHFL.IDX, ISETP.EQ, VOTE, SEL */
+    plan(ISA_OP_SG_ALL, ISA_T_I32, 32, 0, TREE, 0, "AVP");
+    plan(ISA_OP_SG_NU_ANY, ISA_T_I32, 16, 0x0ff0, HW, 0, "AVP");
+    plan(ISA_OP_SG_NU_ALL_EQUAL, ISA_T_F32, 32, 0, TREE, 0, "IAVP");
 }
 
 /* the region rows: the micro-ops as before the table (docs/collectives.md) */
@@ -265,6 +269,7 @@ static void test_region_plans(void **state)
         { ISA_OP_SG_SCAN_EXC_ADD, ISA_T_F32, "MMAAAAAM" },
         { ISA_OP_SG_REDUCE_ADD, ISA_T_F32, "MMAAAAAB" },
         { ISA_OP_SG_BROADCAST, ISA_T_U32, "B" },
+        { ISA_OP_SG_ALL, ISA_T_I32, "MAMAAAAAB" },
     };
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         isa_inst in = inst(c[i].op, c[i].t, 0);

@@ -269,7 +269,10 @@ static uint64_t lowering_cycles(const char *body, const char *lowering)
  *   passes (latency 4 + 1): 0 -> 6 and 2 -> 8, 8 -> 13 -> 18; 18 -> 24 and
  *   20 -> 26, 26 -> 31 -> 36; 36 -> 42 and 38 -> 44, 44 -> 49 -> 54: 54.
  * broadcast of lane 3: shuffle one SHFL.IDX 0 -> 6: 6; region BCAST
- *   0 -> 2, the ret's 5. */
+ *   0 -> 2, the ret's 5.
+ * sub_group_all (vote latency 6): shuffle ISETP 0 -> 4, VOTE 4 -> 10, SEL
+ *   10 -> 14: 14; region: fill 0 -> 2, compare 2 -> 6, copy 6 -> 8, three
+ *   ALU -> 20, BCAST 20 -> 22: 22. */
 static void test_lowering_plans(void **state)
 {
     (void)state;
@@ -284,6 +287,8 @@ static void test_lowering_plans(void **state)
     assert_int_equal(lowering_cycles(scan64, "shuffle"), 54);
     assert_int_equal(lowering_cycles(bc, "shuffle"), 6);
     assert_int_equal(lowering_cycles(bc, "region"), 5);
+    assert_int_equal(lowering_cycles("sub_group_all.i32 r1, r0\n", "shuffle"), 14);
+    assert_int_equal(lowering_cycles("sub_group_all.i32 r1, r0\n", "region"), 22);
 }
 
 /* SIMD32 on 8-wide pipes: 4 passes.  mov at 0 -> 0 + 2 + 3 = 5; add waits

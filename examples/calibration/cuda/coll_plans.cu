@@ -11,7 +11,13 @@
 // loop's own instructions cancel.  A chain of broadcasts or votes needs one
 // instruction between links (ptxas folds a chain of shfl.idx on one lane
 // into one SHFL, and a vote's result is a predicate): those rows include
-// it, as the SASS (coll_plans_sass.txt) shows.
+// it, as the SASS (coll_plans_sass.txt) shows.  (A first version stored v only
+// when it equalled 12345, which a vote's result never can: ptxas removed
+// those chains.)
+// The kept result is (unsigned)v, so ptxas runs the u64 chains on their low
+// words only: their 64-bit figures come from a first version that kept v
+// only when it equalled 12345 (coll_plans_h200.txt, program 1), which in
+// turn let ptxas remove the vote chains.
 // Build: nvcc -O2 -arch=sm_90 coll_plans.cu -o coll_plans
 //        cuobjdump -sass coll_plans > coll_plans_sass.txt
 #include <cooperative_groups.h>
@@ -127,8 +133,7 @@ __global__ void chain(unsigned *out, long long *cyc, int n)
     long long t1 = clock64();
     if (lane == 0)
         *cyc = t1 - t0;
-    if (v == (T)12345)
-        out[threadIdx.x] = (unsigned)v;
+    out[threadIdx.x] = (unsigned)v;   // kept, so ptxas keeps every chain
 }
 
 template <int K> static void measure(unsigned *out, long long *dcyc)
