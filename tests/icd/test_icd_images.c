@@ -4,8 +4,8 @@
  * written here from the OpenCL 3.0 API and OpenCL C specs: the device
  * limits, the origin / region rules per type, the host pitches of arrays,
  * the layer a sampled read of an array uses (clamp(rint(layer), 0,
- * layers - 1)), linear filtering along x, and the aliasing of an image
- * buffer with its buffer. */
+ * layers - 1)), linear filtering along x, the aliasing of an image
+ * buffer with its buffer, and 3D writes (cl_khr_3d_image_writes). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -467,6 +467,60 @@ static void test_image2d_array_and_1d(void **state)
     clReleaseProgram(prog);
 }
 
+/* cl_khr_3d_image_writes: claimed, 3D formats listed for kernel writes,
+ * and write_imagef to an image3d_t stores convert_uchar_sat_rte(f * 255)
+ * at (x, y, z). */
+static void test_image3d_writes(void **state)
+{
+    (void)state;
+    static const char *src =
+        "kernel void k(write_only image3d_t v) {\n"
+        "    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+        "    write_imagef(v, (int4)(x, y, z, 0), (float4)(x, y, z, 4) / 3.0f);\n"
+        "}\n";
+    char ext[4096] = "";
+    CL_OK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
+    assert_non_null(strstr(ext, "cl_khr_3d_image_writes"));
+    cl_image_format fmts[128];
+    cl_uint n = 0;
+    CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE3D, 128, fmts,
+                                     &n));
+    bool rgba8 = false;
+    for (cl_uint i = 0; i < n && i < 128; i++)
+        rgba8 |= fmts[i].image_channel_order == CL_RGBA &&
+                 fmts[i].image_channel_data_type == CL_UNORM_INT8;
+    assert_true(rgba8);
+    enum { S = 3 };
+    cl_int err;
+    cl_image_format fmt = { CL_RGBA, CL_UNORM_INT8 };
+    cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = S,
+                        .image_height = S, .image_depth = S };
+    cl_mem v = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &fmt, &d, NULL, &err);
+    CL_OK(err);
+    cl_program prog;
+    cl_kernel k = build(src, "k", &prog);
+    CL_OK(clSetKernelArg(k, 0, sizeof v, &v));
+    size_t g[3] = { S, S, S };
+    CL_OK(clEnqueueNDRangeKernel(queue, k, 3, NULL, g, NULL, 0, NULL, NULL));
+    uint8_t out[S * S * S * 4];
+    size_t origin[3] = { 0, 0, 0 };
+    CL_OK(clEnqueueReadImage(queue, v, CL_TRUE, origin, g, 0, 0, out, 0, NULL, NULL));
+    for (int z = 0; z < S; z++)
+        for (int y = 0; y < S; y++)
+            for (int x = 0; x < S; x++) {
+                const int c[4] = { x, y, z, 4 };
+                for (int ch = 0; ch < 4; ch++) {
+                    float f = (float)c[ch] / 3.0f * 255.0f;
+                    float r = nearbyintf(f);
+                    int want = r > 255.0f ? 255 : (int)r;
+                    assert_int_equal(out[((z * S + y) * S + x) * 4 + ch], want);
+                }
+            }
+    clReleaseMemObject(v);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_image_buffer_aliasing),
         cmocka_unit_test(test_image1d_array),
         cmocka_unit_test(test_image2d_array_and_1d),
+        cmocka_unit_test(test_image3d_writes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

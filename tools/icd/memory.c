@@ -436,12 +436,12 @@ cl_int icd_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
     if (num_entries == 0 && image_formats)
         return CL_INVALID_VALUE;
     cl_uint n = 0;
-    /* 3D images: kernels only read them (no cl_khr_3d_image_writes) */
-    const cl_mem_flags kernel_writes = CL_MEM_WRITE_ONLY | CL_MEM_KERNEL_READ_AND_WRITE;
+    /* every type, for every flag (3D writes: cl_khr_3d_image_writes) */
+    (void)flags;
     uint8_t dims, arrayed, isbuf;
     if (!image_type_geometry(image_type, &dims, &arrayed, &isbuf))
         return CL_INVALID_VALUE;
-    if (image_type != CL_MEM_OBJECT_IMAGE3D || !(flags & kernel_writes)) {
+    {
         for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
                 if (!format_valid(channel_order(orders[o]), types[t]))

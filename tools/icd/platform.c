@@ -30,7 +30,7 @@ static const char platform_extensions[] = "cl_khr_icd cl_khr_il_program";
  * between the sub-groups of a work-group (the work-group scheduler ends a
  * sub-group's turn after EMU_SG_QUANTUM instructions); the rotate built-ins
  * that clang-14's header lacks come from load/sgemu_opencl.h.  Images: every
- * type; 3D ones read in kernels only, so no cl_khr_3d_image_writes. */
+ * type, 3D ones written by kernels too (cl_khr_3d_image_writes). */
 static const char device_extensions[] =
     "cl_khr_icd cl_khr_il_program cl_khr_byte_addressable_store "
     "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
@@ -43,7 +43,7 @@ static const char device_extensions[] =
     "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate "
     "cl_intel_subgroups cl_intel_subgroups_short cl_intel_subgroups_char "
     "cl_intel_subgroups_long cl_intel_required_subgroup_size "
-    "cl_intel_subgroup_local_block_io cl_ext_float_atomics";
+    "cl_intel_subgroup_local_block_io cl_ext_float_atomics cl_khr_3d_image_writes";
 
 #define ICD_VERSION(maj, min, pat) CL_MAKE_VERSION(maj, min, pat)
 
@@ -75,13 +75,15 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_intel_required_subgroup_size" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroup_local_block_io" },
     { ICD_VERSION(1, 0, 0), "cl_ext_float_atomics" },
+    { ICD_VERSION(1, 0, 0), "cl_khr_3d_image_writes" },
 };
 
 /* OpenCL C 3.0 optional features sgemu supports (clang-14 defines them for
  * spir64; the ones the engine lacks are left out: pipes, device enqueue,
- * 3D image writes, generic address space dereference). */
+ * generic address space dereference). */
 static const cl_name_version c_features[] = {
     { ICD_VERSION(3, 0, 0), "__opencl_c_images" },
+    { ICD_VERSION(3, 0, 0), "__opencl_c_3d_image_writes" },
     { ICD_VERSION(3, 0, 0), "__opencl_c_read_write_images" },
     { ICD_VERSION(3, 0, 0), "__opencl_c_int64" },
     { ICD_VERSION(3, 0, 0), "__opencl_c_fp64" },
