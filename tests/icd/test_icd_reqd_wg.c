@@ -12,12 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#define CL_OK(call)                                                          \
-    do {                                                                     \
-        cl_int e_ = (call);                                                  \
-        if (e_ != CL_SUCCESS)                                                \
-            fail_msg("%s failed: OpenCL error %d", #call, (int)e_);          \
-    } while (0)
+#include "test_cl.h"
 
 static const char *source =
     "__attribute__((reqd_work_group_size(8, 2, 1)))\n"
