@@ -880,8 +880,13 @@ int cli_cmd_run(int argc, char **argv)
             o.launch.max_memory = o.max_memory - args;
         }
         o.launch.sg_width = o.widths[wi];
-        unsigned refused = emu_target_refusals(&cfg, &k, o.widths[wi]);
-        warn_refusals(&k, &cfg, o.widths[wi], refused);
+        /* without --sg, the width the launch takes: the kernel's required
+         * one, else the config's default (emu/launch.c) */
+        const uint32_t run_width = o.widths[wi]   ? o.widths[wi]
+                                   : k.reqd_sg_size ? k.reqd_sg_size
+                                                    : cfg.default_width;
+        unsigned refused = emu_target_refusals(&cfg, &k, run_width);
+        warn_refusals(&k, &cfg, run_width, refused);
         char record[4200];
         if (o.record) {
             snprintf(record, sizeof record, o.nwidths > 1 ? "%s.sg%u" : "%s", o.record,

@@ -440,6 +440,31 @@ static void test_reqd_work_group_size(void **state)
     cli_result_free(&r);
 }
 
+/* A kernel that requires SIMD32 and reads a sub-group block (oneDNN's
+ * xe_eltwise_fwd with -DSIMD=32): ocloc -device tgllp refuses it ("Block
+ * reads not supported in SIMD32"), and `sgemu run` says so without --sg
+ * too, judging the width the launch takes, not the option's 0. */
+static void test_refusal_at_required_width(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "__attribute__((intel_reqd_sub_group_size(32)))\n"
+        "kernel void blk32(global const uint *in, global uint *out)\n{\n"
+        "    out[get_global_id(0)] = intel_sub_group_block_read(in) + 1u;\n}\n";
+    cli_put("blk32.cl", src, sizeof src - 1);
+    static const char *const sg[] = { "", "--sg 32" };
+    for (int i = 0; i < 2; i++) {
+        cli_result r = cli_run("run %s/blk32.cl --config intel-xe-lp --global 32 %s "
+                               "--arg in=uint:iota:32 --arg out=uint:zeros:32 --no-timing -q",
+                               cli_tmpdir, sg[i]);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.err, "kernel 'blk32' at SIMD32 on Intel Xe-LP (Tiger Lake GT2): it uses "
+                           "sub-group block reads/writes wider than the device takes"))
+            fail_msg("'%s': no refusal warning: %s", sg[i], r.err);
+        cli_result_free(&r);
+    }
+}
+
 /* An unrolled loop of 1500 steps, four values each: more value registers
  * than a kernel may run with (ISA_MAX_REGS), which allocation brings
  * down; the result is the host's own loop. */
@@ -527,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_extension_macros),
         cmocka_unit_test(test_integer_dot_macros),
         cmocka_unit_test(test_reqd_work_group_size),
+        cmocka_unit_test(test_refusal_at_required_width),
         cmocka_unit_test(test_wide_slp_vector),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
