@@ -30,6 +30,85 @@ uint64_t spv_type_size(xctx *x, uint32_t tid)
     return t ? t->size : 0;
 }
 
+/* Whether word j of a function-body instruction may name an id: the
+ * literals of the common instructions are not (memory operands, indices,
+ * line numbers, storage classes, masks); a literal of another instruction
+ * equal to an id counts as naming it, which lays out more, never less. */
+static bool may_name_id(uint16_t op, unsigned j)
+{
+    switch (op) {
+    case SpvOpLine:
+    case SpvOpSelectionMerge:
+    case SpvOpLoopMerge:
+        return false;
+    case SpvOpLoad:
+    case SpvOpCompositeExtract:
+    case SpvOpCopyMemorySized:
+    case SpvOpBranchConditional:
+        return j <= 3;
+    case SpvOpStore:
+    case SpvOpCopyMemory:
+    case SpvOpSwitch:
+        return j <= 2;
+    case SpvOpCompositeInsert:
+    case SpvOpVectorShuffle:
+        return j <= 4;
+    case SpvOpExtInst:             /* word 4: the instruction's number */
+        return j != 4;
+    case SpvOpVariable:            /* word 3: the storage class */
+    case SpvOpFunction:            /* word 3: the function control */
+        return j != 3;
+    default:
+        return true;
+    }
+}
+
+/* The ids named by the functions the kernel's entry reaches through
+ * OpFunctionCall; NULL when out of memory. */
+static uint8_t *kernel_ids(const spv_module *m, uint32_t entry)
+{
+    uint8_t *named = calloc(m->bound, 1), *done = calloc(m->bound, 1);
+    uint32_t *start = calloc(m->bound, sizeof *start), *todo = calloc(m->bound, sizeof *todo);
+    uint32_t ntodo = 0;
+    if (!named || !done || !start || !todo) {
+        free(named);
+        named = NULL;
+        goto out;
+    }
+    for (uint32_t i = 0; i < m->nins; i++)   /* function id -> its OpFunction + 1 */
+        if (m->ins[i].op == SpvOpFunction && m->ins[i].nw > 2 && m->w[m->ins[i].off + 2] < m->bound)
+            start[m->w[m->ins[i].off + 2]] = i + 1;
+    if (entry < m->bound) {
+        todo[ntodo++] = entry;
+        done[entry] = 1;
+    }
+    while (ntodo) {
+        uint32_t f = todo[--ntodo];
+        for (uint32_t i = start[f]; i && i - 1 < m->nins; i++) {
+            const spv_inst *in = &m->ins[i - 1];
+            if (in->op == SpvOpFunctionEnd)
+                break;
+            for (unsigned j = 1; j < in->nw; j++) {
+                uint32_t w = m->w[in->off + j];
+                if (w < m->bound && may_name_id(in->op, j))
+                    named[w] = 1;
+            }
+            if (in->op == SpvOpFunctionCall && in->nw > 3) {
+                uint32_t g = m->w[in->off + 3];
+                if (g < m->bound && !done[g]) {
+                    done[g] = 1;
+                    todo[ntodo++] = g;
+                }
+            }
+        }
+    }
+out:
+    free(done);
+    free(start);
+    free(todo);
+    return named;
+}
+
 /* Module-level instructions: constants, global variables. */
 static void module_value(xctx *x, const spv_inst *in)
 {
@@ -110,6 +189,10 @@ static void module_value(xctx *x, const spv_inst *in)
         if (spv_is_const_var(x, in) || spv_is_global_var(x, in))
             return;      /* laid out by spv_const_vars / spv_global_vars after the parameters */
         if (sc == SpvStorageClassWorkgroup) {
+            /* another kernel's __local variable (function-scope __local
+             * variables are module-scope in SPIR-V): not this one's memory */
+            if (x->kernel_ids && !x->kernel_ids[id])
+                return;
             uint64_t sz = spv_type_size(x, pt->elem), al = m->types[pt->elem].align;
             uint64_t off = al ? (x->k->local_mem + al - 1) / al * al : x->k->local_mem;
             if (off + sz > UINT32_MAX / 2) {
@@ -475,6 +558,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
     bool unnamed = false;
     if (!x.gv)
         spv_error(&x, "out of memory");
+    x.kernel_ids = kernel_ids(&m, e->func);
     for (uint32_t i = 0; i < m.nins && !x.failed; i++) {
         if (m.ins[i].op == SpvOpFunction)
             break;
@@ -521,6 +605,7 @@ int spv_translate(const char *file, const void *data, size_t len, const char *en
         for (uint32_t i = 0; i < m.bound; i++)
             free(x.gv[i]);
     free(x.gv);
+    free(x.kernel_ids);
     free(x.code);
     free(x.pure);
     free(x.label_pc);

@@ -162,6 +162,7 @@ typedef struct xctx {
     uint32_t pool_next, gen, block_no;
     uint32_t slot_gen[ISA_MAX_PREDS];
     xval **gv;             /* module-level values (constants, variables) */
+    uint8_t *kernel_ids;   /* id -> named by a function the kernel reaches (NULL: all) */
     const spv_inst *cur;
     int depth;
     bool failed;

@@ -465,6 +465,35 @@ static void test_refusal_at_required_width(void **state)
     }
 }
 
+/* Function-scope __local arrays are module-scope variables in SPIR-V; a
+ * kernel's local memory is its own arrays, not every kernel's (CLBlast's
+ * four XgemmDirect kernels, 32 KiB each, needed 128 KiB each). Two kernels
+ * of 40 KiB each: each runs on the default device's 64 KiB. */
+static void test_local_memory_per_kernel(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "kernel void lm_a(global int *o)\n{\n    local int t[10240];\n"
+        "    t[get_local_id(0)] = (int)get_local_id(0);\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    if (get_global_id(0) == 0) o[0] = t[get_local_size(0) - 1] + 1000;\n}\n"
+        "kernel void lm_b(global int *o)\n{\n    local int u[10240];\n"
+        "    u[get_local_id(0)] = 7;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    o[get_global_id(0)] = u[0];\n}\n";
+    cli_put("lm.cl", src, sizeof src - 1);
+    cli_run_ok("run %s/lm.cl --kernel lm_a --global 64 --local 64 --arg o=int:zeros:1 "
+               "--out o=%s/o.bin --no-timing -q", cli_tmpdir, cli_tmpdir);
+    int32_t v;
+    cli_get("o.bin", &v, sizeof v);
+    assert_int_equal(v, 1063);
+    static const char *const kn[] = { "lm_a", "lm_b" };
+    for (int i = 0; i < 2; i++) {
+        cli_result r = cli_run_checked("spv2asm %s/lm.cl --kernel %s", cli_tmpdir, kn[i]);
+        if (!strstr(r.out, ".local_mem 40960\n"))
+            fail_msg("%s: not 40960 bytes of local memory", kn[i]);
+        cli_result_free(&r);
+    }
+}
+
 /* An unrolled loop of 1500 steps, four values each: more value registers
  * than a kernel may run with (ISA_MAX_REGS), which allocation brings
  * down; the result is the host's own loop. */
@@ -553,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_integer_dot_macros),
         cmocka_unit_test(test_reqd_work_group_size),
         cmocka_unit_test(test_refusal_at_required_width),
+        cmocka_unit_test(test_local_memory_per_kernel),
         cmocka_unit_test(test_wide_slp_vector),
         cmocka_unit_test(test_many_kernels_named),
         cmocka_unit_test(test_many_values),
