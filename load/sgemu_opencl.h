@@ -119,6 +119,24 @@
 #define SGEMU_BLK_IMG16(SFX, T) \
     T##16 SGEMU_OVL intel_sub_group_block_read##SFX##16(read_only image2d_t i, int2 c); \
     void SGEMU_OVL intel_sub_group_block_write##SFX##16(write_only image2d_t i, int2 c, T##16 v);
+/* ... and both on read_write ones (clang-14 has the _ui and _us forms). */
+#if defined(__opencl_c_read_write_images)
+#define SGEMU_BLK_IMG_RW(SFX, T) \
+    T SGEMU_OVL intel_sub_group_block_read##SFX(read_write image2d_t i, int2 c); \
+    T##2 SGEMU_OVL intel_sub_group_block_read##SFX##2(read_write image2d_t i, int2 c); \
+    T##4 SGEMU_OVL intel_sub_group_block_read##SFX##4(read_write image2d_t i, int2 c); \
+    T##8 SGEMU_OVL intel_sub_group_block_read##SFX##8(read_write image2d_t i, int2 c); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX(read_write image2d_t i, int2 c, T v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##2(read_write image2d_t i, int2 c, T##2 v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##4(read_write image2d_t i, int2 c, T##4 v); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##8(read_write image2d_t i, int2 c, T##8 v);
+#define SGEMU_BLK_IMG16_RW(SFX, T) \
+    T##16 SGEMU_OVL intel_sub_group_block_read##SFX##16(read_write image2d_t i, int2 c); \
+    void SGEMU_OVL intel_sub_group_block_write##SFX##16(read_write image2d_t i, int2 c, T##16 v);
+#else
+#define SGEMU_BLK_IMG_RW(SFX, T)
+#define SGEMU_BLK_IMG16_RW(SFX, T)
+#endif
 
 /* the _ui spellings of cl_intel_subgroups (clang-14 has the plain ones) */
 SGEMU_BLK_PTR(_ui, uint, __global)
@@ -128,9 +146,12 @@ SGEMU_BLK_PTR(_uc, uchar, __global)
 SGEMU_BLK_PTR16(_uc, uchar, __global)
 SGEMU_BLK_IMG(_uc, uchar)
 SGEMU_BLK_IMG16(_uc, uchar)
+SGEMU_BLK_IMG_RW(_uc, uchar)
+SGEMU_BLK_IMG16_RW(_uc, uchar)
 /* cl_intel_subgroups_long */
 SGEMU_BLK_PTR(_ul, ulong, __global)
 SGEMU_BLK_IMG(_ul, ulong)
+SGEMU_BLK_IMG_RW(_ul, ulong)
 /* cl_intel_subgroup_local_block_io (not _us16: llvm-spirv-14 asserts) */
 SGEMU_BLK_PTR(, uint, __local)
 SGEMU_BLK_PTR(_ui, uint, __local)
@@ -143,6 +164,58 @@ SGEMU_BLK_PTR(_ul, ulong, __local)
 #undef SGEMU_BLK_PTR16
 #undef SGEMU_BLK_IMG
 #undef SGEMU_BLK_IMG16
+#undef SGEMU_BLK_IMG_RW
+#undef SGEMU_BLK_IMG16_RW
+
+/* The _us16 block reads and writes (cl_intel_subgroups_short).  llvm-spirv-14
+ * asserts on a 16 x ushort block instruction, so these are defined here as
+ * two _us8 blocks: values 0-7 of a buffer block are its first 8 * S
+ * elements and values 8-15 the next 8 * S (S = sub-group size); those of an
+ * image block are rows y .. y + 7 and y + 8 .. y + 15.  Redeclaring
+ * get_sub_group_size keeps them valid where opencl-c.h does not declare it
+ * (OpenCL C 1.2); the mangled name is the same. */
+uint SGEMU_OVL get_sub_group_size(void);
+#define SGEMU_BLK_US16_PTR(SPACE) \
+    static inline ushort16 SGEMU_OVL intel_sub_group_block_read_us16(const SPACE ushort *p) \
+    { \
+        return (ushort16)(intel_sub_group_block_read_us8(p), \
+                          intel_sub_group_block_read_us8(p + 8 * get_sub_group_size())); \
+    } \
+    static inline void SGEMU_OVL intel_sub_group_block_write_us16(SPACE ushort *p, ushort16 v) \
+    { \
+        intel_sub_group_block_write_us8(p, v.lo); \
+        intel_sub_group_block_write_us8(p + 8 * get_sub_group_size(), v.hi); \
+    }
+SGEMU_BLK_US16_PTR(__global)
+SGEMU_BLK_US16_PTR(__local)
+#undef SGEMU_BLK_US16_PTR
+/* clang-14 declares the image _us8 blocks with OpenCL C 2.0's image features */
+#if defined(__opencl_c_images)
+static inline ushort16 SGEMU_OVL intel_sub_group_block_read_us16(read_only image2d_t i, int2 c)
+{
+    return (ushort16)(intel_sub_group_block_read_us8(i, c),
+                      intel_sub_group_block_read_us8(i, c + (int2)(0, 8)));
+}
+static inline void SGEMU_OVL intel_sub_group_block_write_us16(write_only image2d_t i, int2 c,
+                                                              ushort16 v)
+{
+    intel_sub_group_block_write_us8(i, c, v.lo);
+    intel_sub_group_block_write_us8(i, c + (int2)(0, 8), v.hi);
+}
+#if defined(__opencl_c_read_write_images)
+static inline ushort16 SGEMU_OVL intel_sub_group_block_read_us16(read_write image2d_t i, int2 c)
+{
+    return (ushort16)(intel_sub_group_block_read_us8(i, c),
+                      intel_sub_group_block_read_us8(i, c + (int2)(0, 8)));
+}
+static inline void SGEMU_OVL intel_sub_group_block_write_us16(read_write image2d_t i, int2 c,
+                                                              ushort16 v)
+{
+    intel_sub_group_block_write_us8(i, c, v.lo);
+    intel_sub_group_block_write_us8(i, c + (int2)(0, 8), v.hi);
+}
+#endif
+#endif
 
 /* cl_intel_subgroups_char: shuffles, broadcast, reductions and scans of
  * 8-bit values (clang-14 has the 16-bit ones of cl_intel_subgroups_short) */

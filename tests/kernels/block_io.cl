@@ -30,12 +30,12 @@ kernel void blk_u16(global ushort *in, global ushort *out)
     ushort2 b = intel_sub_group_block_read_us2(SLOT(p, 1));
     ushort4 c = intel_sub_group_block_read_us4(SLOT(p, 2));
     ushort8 d = intel_sub_group_block_read_us8(SLOT(p, 3));
-    ushort8 e = intel_sub_group_block_read_us8(SLOT(p, 4));   // (_us16: llvm-spirv-14 asserts)
+    ushort16 e = intel_sub_group_block_read_us16(SLOT(p, 4)); // sgemu's header: two _us8 blocks
     intel_sub_group_block_write_us(SLOT(q, 0), a + 1);
     intel_sub_group_block_write_us2(SLOT(q, 1), b * (ushort)2);
     intel_sub_group_block_write_us4(SLOT(q, 2), c ^ (ushort)0xff);
     intel_sub_group_block_write_us8(SLOT(q, 3), d + (ushort)3);
-    intel_sub_group_block_write_us8(SLOT(q, 4), e - (ushort)1);
+    intel_sub_group_block_write_us16(SLOT(q, 4), e - (ushort)1);
 }
 
 kernel void blk_u8(global uchar *in, global uchar *out)
@@ -115,4 +115,24 @@ kernel void blk_image(read_only image2d_t a32, read_only image2d_t a16, read_onl
     intel_sub_group_block_write_ui4(o32, (int2)(bx * S * 4, y + 4), b);
     uint8 m = convert_uint8(c) * 256u + convert_uint8(d);
     intel_sub_group_block_write8(o2, (int2)(bx * S * 4, y), m);
+}
+
+// Image block I/O the header adds: _us16 (two _us8 blocks) on a read_only
+// and a write_only image, and _uc / _ul blocks on read_write images (rows
+// y .. y+3 read, rows y+4 .. y+7 written).  One sub-group per 16 x S block.
+kernel void blk_image_more(read_only image2d_t a16, write_only image2d_t o16,
+                           read_write image2d_t c8, read_write image2d_t c64)
+{
+    uint S = get_max_sub_group_size();
+    int bx = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();
+    int y = get_group_id(1) * 16;
+    ushort16 h = intel_sub_group_block_read_us16(a16, (int2)(bx * S * 2, y));
+    intel_sub_group_block_write_us16(o16, (int2)(bx * S * 2, y), h + (ushort)1);
+    for (int r = y; r < y + 16; r += 8) {
+        uchar4 c = intel_sub_group_block_read_uc4(c8, (int2)(bx * S, r));
+        intel_sub_group_block_write_uc4(c8, (int2)(bx * S, r + 4), c + (uchar)1);
+        ulong2 u = intel_sub_group_block_read_ul2(c64, (int2)(bx * S * 8, r));
+        ulong2 u2 = intel_sub_group_block_read_ul2(c64, (int2)(bx * S * 8, r + 2));
+        intel_sub_group_block_write_ul4(c64, (int2)(bx * S * 8, r + 4), (ulong4)(u, u2) << 1);
+    }
 }

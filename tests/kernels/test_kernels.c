@@ -278,7 +278,7 @@ static void test_block_io(void **state)
     (void)state;
     static const struct { const char *k, *ty; int bytes, nvec[5]; } ks[] = {
         { "blk_u32", "uint", 4, { 1, 2, 4, 8, 1 } },
-        { "blk_u16", "ushort", 2, { 1, 2, 4, 8, 8 } },
+        { "blk_u16", "ushort", 2, { 1, 2, 4, 8, 16 } },
         { "blk_u8", "uchar", 1, { 1, 2, 4, 8, 16 } },
         { "blk_u64", "ulong", 8, { 1, 2, 4, 8, 1 } },
     };
@@ -424,6 +424,56 @@ static void test_block_image(void **state)
                     fail_msg("blk_image SIMD%u o32(%d,%d) = %u, want %u", widths[w], x, y,
                              o32[y][x], want);
                 assert_int_equal(o2[y][x], (uint32_t)a16[y][x] * 256u + a8[y][x]);
+            }
+    }
+}
+
+/* The header's image block functions: _us16 on a 16-bit CL_R image (rows
+ * y .. y+15 of element column X + i for lane i), and _uc / _ul blocks on
+ * read_write images (8-bit CL_R; 64-bit values over pairs of 32-bit CL_R
+ * elements, as elements wider than 4 bytes are undefined): in every band of 8 rows, rows 4-7 become rows 0-3 plus 1
+ * (bytes) or shifted left by 1 (ulongs). */
+static void test_block_image_more(void **state)
+{
+    (void)state;
+    enum { W = 128, H = 32, L = 64 };
+    static uint16_t a16[H][W], o16[H][W];
+    static uint8_t c8[H][W], r8[H][W];
+    static uint64_t c64[H][W], r64[H][W];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            a16[y][x] = (uint16_t)rnd();
+            c8[y][x] = (uint8_t)rnd();
+            c64[y][x] = (uint64_t)rnd() << 32 | rnd();
+        }
+    cli_put("m16.bin", a16, sizeof a16);
+    cli_put("m8.bin", c8, sizeof c8);
+    cli_put("m64.bin", c64, sizeof c64);
+    cli_compile("block_io", "CL2.0");
+    for (int w = 0; w < 3; w++) {
+        cli_run_ok("run %s/block_io.spv --kernel blk_image_more --sg %u --global %d,%d "
+                   "--local %d,1 --arg a16=image2d:%dx%d:CL_R:CL_UNSIGNED_INT16:@%s/m16.bin "
+                   "--arg o16=image2d:%dx%d:CL_R:CL_UNSIGNED_INT16:zeros "
+                   "--arg c8=image2d:%dx%d:CL_R:CL_UNSIGNED_INT8:@%s/m8.bin "
+                   "--arg c64=image2d:%dx%d:CL_R:CL_UNSIGNED_INT32:@%s/m64.bin "
+                   "--out o16=%s/o16.bin --out c8=%s/r8.bin --out c64=%s/r64.bin -q", tmpdir,
+                   widths[w], W, H / 16, L, W, H, tmpdir, W, H, W, H, tmpdir, 2 * W, H, tmpdir,
+                   tmpdir, tmpdir, tmpdir);
+        cli_get("o16.bin", o16, sizeof o16);
+        cli_get("r8.bin", r8, sizeof r8);
+        cli_get("r64.bin", r64, sizeof r64);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                if (o16[y][x] != (uint16_t)(a16[y][x] + 1))
+                    fail_msg("blk_image_more SIMD%u o16(%d,%d) = %u, want %u", widths[w], x, y,
+                             o16[y][x], (uint16_t)(a16[y][x] + 1));
+                int k = y % 8;
+                uint8_t w8 = k < 4 ? c8[y][x] : (uint8_t)(c8[y - 4][x] + 1);
+                uint64_t w64 = k < 4 ? c64[y][x] : c64[y - 4][x] << 1;
+                if (r8[y][x] != w8 || r64[y][x] != w64)
+                    fail_msg("blk_image_more SIMD%u c8/c64(%d,%d) = %u/%llx, want %u/%llx",
+                             widths[w], x, y, r8[y][x], (unsigned long long)r64[y][x], w8,
+                             (unsigned long long)w64);
             }
     }
 }
@@ -667,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_block_io),
         cmocka_unit_test(test_block_local),
         cmocka_unit_test(test_block_image),
+        cmocka_unit_test(test_block_image_more),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_atomics),
