@@ -19,16 +19,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_cl.h"
+
 static cl_device_id device;
 static cl_context ctx;
 static cl_command_queue queue;
-
-#define CL_OK(call)                                                          \
-    do {                                                                     \
-        cl_int e_ = (call);                                                  \
-        if (e_ != CL_SUCCESS)                                                \
-            fail_msg("%s failed: OpenCL error %d", #call, (int)e_);          \
-    } while (0)
 
 static int setup(void **state)
 {

@@ -1,5 +1,5 @@
-/* test_image3d.c - image3d_t reads: read_image3d* with integer coordinates,
- * sample_image3d* with OpenCL C addressing and filtering on three axes,
+/* test_image3d.c - image3d_t reads: read_imagev* with integer coordinates,
+ * sample_imagev* with OpenCL C addressing and filtering on three axes,
  * get_image_depth, and the checks that keep 2D and 3D images apart.  The
  * expected values are written from the OpenCL C spec's formulas (texel
  * selection and trilinear weights), in double. */
@@ -10,6 +10,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
+#include "test_kernel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,16 +27,7 @@ static int setup(void **state)
 
 static int assemble(const char *src, isa_kernel *k, char *msg, size_t cap)
 {
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = isa_assemble("img3.sgasm", src, strlen(src), k, &d);
-    if (msg && cap) {
-        msg[0] = 0;
-        if (rc && d.count)
-            snprintf(msg, cap, "%s", d.items[0].msg);
-    }
-    isa_diags_free(&d);
-    return rc;
+    return test_assemble_diag("img3.sgasm", src, k, msg, cap);
 }
 
 static int run(const char *src, const uint32_t g[3], sgemu_argval *a, sgemu_fault *f)

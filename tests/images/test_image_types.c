@@ -11,6 +11,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
+#include "test_kernel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,16 +28,7 @@ static int setup(void **state)
 
 static int assemble(const char *src, isa_kernel *k, char *msg, size_t cap)
 {
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = isa_assemble("types.sgasm", src, strlen(src), k, &d);
-    if (msg && cap) {
-        msg[0] = 0;
-        if (rc && d.count)
-            snprintf(msg, cap, "%s", d.items[0].msg);
-    }
-    isa_diags_free(&d);
-    return rc;
+    return test_assemble_diag("types.sgasm", src, k, msg, cap);
 }
 
 static int run(const char *src, uint32_t g0, uint32_t g1, sgemu_argval *a, sgemu_fault *f)
