@@ -662,6 +662,11 @@ static int samplev(const sgemu_image *im, uint32_t smp, const float s[3], const 
     bool fl = chtype_kind((sgemu_channel_type)im->chtype) == IMG_F;
     uint32_t fm = smp & SMP_FILTER_MASK, n[3], d = image_dims(im);
     image_grid(im, n);
+    if (d + (im->arrayed ? 1u : 0u) > 3) {   /* no such image type */
+        snprintf(why, cap, "%s: image '%s' has %u coordinates", op, name,
+                 d + (im->arrayed ? 1u : 0u));
+        return -1;
+    }
     const char *bad = sampler_misuse(smp, fl, !n[0] || !n[1] || !n[2]);
     if (bad) {
         snprintf(why, cap, "%s: sampler 0x%x %s", op, smp, bad);

@@ -357,6 +357,11 @@ static void image_size(xctx *x, xfn *f, const spv_inst *in)
     const isa_arg *a = image_arg(x, &img);
     unsigned nq = ncoord(x, &img), own = nq - (a && a->arrayed ? 1u : 0u);
     unsigned got = t->kind == SPV_TY_VEC ? t->ncomp : 1;
+    if (own > 3) {   /* no such image type: the queries are width, height, depth */
+        spv_error(x, "%s: an %s_t with %u coordinates", spv_op_name(in->op),
+                  type_name(x, &img), own);
+        return;
+    }
     if (got != nq) {
         spv_error(x, "%s: an %s_t's size has %u component%s", spv_op_name(in->op),
                   type_name(x, &img), nq, nq > 1 ? "s" : "");

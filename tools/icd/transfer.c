@@ -521,7 +521,7 @@ static cl_int image_rw(cl_command_queue q, cl_command_type type, cl_mem image, b
     const bool array1d = slices && image->img.dims == 1;
     const size_t hp = row_pitch ? row_pitch : (region ? region[0] * eb : 0);
     if (!(rc = check_mem(q, image, true))) {
-        if (!ptr || !image_box_ok(image, origin, region))
+        if (!ptr || !region || !image_box_ok(image, origin, region))
             rc = CL_INVALID_VALUE;
         else if (row_pitch && row_pitch < region[0] * eb)
             rc = CL_INVALID_VALUE;
