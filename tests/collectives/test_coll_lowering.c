@@ -13,26 +13,12 @@
 #include <cmocka.h>
 
 #include "coll_private.h"   /* the algorithm and lowering indices */
+#include "test_uops.h"
 #include "test_wg.h"
 
 #include <string.h>
 
 #define NREG 8
-#define MAXU 256
-
-typedef struct uops {
-    uint32_t n;
-    coll_uop u[MAXU];
-} uops;
-
-static void keep(void *user, const coll_uop *u)
-{
-    uops *l = user;
-    if (l->n < MAXU)
-        l->u[l->n] = *u;
-    l->n++;
-}
-
 static const lanes_env lenv = { NULL, NULL, NULL };
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -52,9 +38,9 @@ static coll_options options(uint8_t lowering, uint8_t reduce)
 /* Run `in` (destination r0, source r2, broadcast id r6) on sub-group 0 of
  * x; r0 comes back in dst, the records in l. */
 static coll_status run(const coll_options *opt, test_wg *x, const isa_inst *in,
-                       const uint64_t *src, uint64_t *dst, uops *l)
+                       const uint64_t *src, uint64_t *dst, test_uops *l)
 {
-    const coll_sink sink = { l, keep, NULL };
+    const coll_sink sink = { l, test_uops_keep, NULL };
     coll_env env = { &lenv, opt, NULL, &sink, NULL, 0, NULL, NULL, NULL };
     const uint32_t w = x->w;
     for (uint32_t r = 0; r < 7; r++)
@@ -160,7 +146,7 @@ static void test_values_identical(void **state)
                         uint64_t src[LANES_MAX], a[LANES_MAX], b[LANES_MAX];
                         for (uint32_t k = 0; k < w; k++)
                             src[k] = rep == 5 ? value((isa_type)t) & 1 : value((isa_type)t);
-                        static uops la, lb;
+                        static test_uops la, lb;
                         /* REDUX has no multiply: the shuffle lowering runs the
                          * tree for it, so the regions run the tree too */
                         coll_options rr = reg;
@@ -187,7 +173,7 @@ static void test_values_identical(void **state)
 
 /* The kinds of a run's records, as a string: A alu, M mov, I shfl
  * (mov_indirect), B bcast, H hw_reduce, P pred. */
-static void kinds(const uops *l, char *s)
+static void kinds(const test_uops *l, char *s)
 {
     static const char c[COLL_UOP_COUNT] = {
         [COLL_UOP_ALU] = 'A', [COLL_UOP_MOV] = 'M', [COLL_UOP_MOV_INDIRECT] = 'I',
@@ -211,7 +197,7 @@ static void plan(uint32_t op, isa_type t, uint32_t w, lanes_mask act, uint8_t re
     if (act)
         x.act[0] = act;
     uint64_t src[LANES_MAX] = { 0 }, d[LANES_MAX];
-    static uops l;
+    static test_uops l;
     assert_int_equal(run(&o, &x, &in, src, d, &l), COLL_OK);
     char got[64];
     kinds(&l, got);
@@ -277,7 +263,7 @@ static void test_region_plans(void **state)
         const uint32_t local[3] = { 32, 1, 1 };
         test_wg_init(&x, 32, 32, NREG, local);
         uint64_t src[LANES_MAX] = { 0 }, d[LANES_MAX];
-        static uops l;
+        static test_uops l;
         assert_int_equal(run(&o, &x, &in, src, d, &l), COLL_OK);
         char got[64];
         kinds(&l, got);

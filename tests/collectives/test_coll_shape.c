@@ -13,36 +13,22 @@
 #include <cmocka.h>
 
 #include "coll_private.h"   /* the algorithm indices */
+#include "test_uops.h"
 #include "test_wg.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define NREG 8
-#define MAXU 256
-
-typedef struct uops {
-    uint32_t n;
-    coll_uop u[MAXU];
-} uops;
-
-static void keep(void *user, const coll_uop *u)
-{
-    uops *l = user;
-    if (l->n < MAXU)
-        l->u[l->n] = *u;
-    l->n++;
-}
-
 static const lanes_env lenv = { NULL, NULL, NULL };
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
 /* Run `in` on sub-group 0 of x (registers reset to `seed` first); the
  * result register and the records come back in *dst and *l. */
 static coll_status run(const coll_options *opt, coll_shapes *shapes, test_wg *x,
-                       const isa_inst *in, const uint64_t *src, uint64_t *dst, uops *l)
+                       const isa_inst *in, const uint64_t *src, uint64_t *dst, test_uops *l)
 {
-    const coll_sink sink = { l, keep, NULL };
+    const coll_sink sink = { l, test_uops_keep, NULL };
     coll_env env = { &lenv, opt, NULL, &sink, NULL, 0, NULL, NULL, shapes };
     const uint32_t w = x->w;
     /* r0..r1 destination, r2..r3 and r4..r5 sources (x2), r6 index or delta */
@@ -106,14 +92,14 @@ static void one(const coll_options *opt, coll_shapes *shapes, uint32_t op, isa_t
         uint64_t r = test_xorshift64(&rng);
         src[4 * w + l] = (r & 7) == 0 ? (uint32_t)-(int32_t)(r >> 59) : (r & 7) == 1 ? r >> 32 : (r >> 8) % (2 * w + 1);
     }
-    static uops lr, lg;
+    static test_uops lr, lg;
     coll_status sr = run(opt, NULL, &x, &in, src, ref, &lr);
     for (int pass = 0; pass < 2; pass++) {   /* record, then replay */
         coll_status sg = run(opt, shapes, &x, &in, src, got, &lg);
         assert_int_equal(sg, sr);
         assert_memory_equal(got, ref, 2 * w * sizeof *ref);
         assert_int_equal(lg.n, lr.n);
-        assert_memory_equal(lg.u, lr.u, (lr.n < MAXU ? lr.n : MAXU) * sizeof lr.u[0]);
+        assert_memory_equal(lg.u, lr.u, (lr.n < TEST_UOPS_MAX ? lr.n : TEST_UOPS_MAX) * sizeof lr.u[0]);
     }
     test_wg_free(&x);
 }
