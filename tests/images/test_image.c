@@ -9,6 +9,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
+#include "test_image_run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,25 +26,7 @@ static int setup(void **state)
 
 static int run(const char *src, uint32_t gx, uint32_t gy, sgemu_argval *a, sgemu_fault *f)
 {
-    isa_kernel k;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = isa_assemble("img.sgasm", src, strlen(src), &k, &d);
-    if (rc)
-        isa_diags_print(&d, stderr);
-    isa_diags_free(&d);
-    assert_int_equal(rc, 0);
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 2;
-    L.global[0] = gx;
-    L.global[1] = gy;
-    L.sg_width = 8;
-    L.max_instructions = 1000000;
-    sgemu_stats st;
-    rc = sgemu_run(&k, &cfg, &L, a, &st, f);
-    isa_kernel_free(&k);
-    return rc;
+    return run_grid(&cfg, src, 2, (const uint32_t[3]){ gx, gy, 1 }, a, f);
 }
 
 /* out[(y*W + x)*4 + c] = channel c of read_image<kind>(img, x+dx, y+dy) */

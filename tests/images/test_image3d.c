@@ -10,7 +10,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
-#include "test_kernel.h"
+#include "test_image_run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,23 +32,7 @@ static int assemble(const char *src, isa_kernel *k, char *msg, size_t cap)
 
 static int run(const char *src, const uint32_t g[3], sgemu_argval *a, sgemu_fault *f)
 {
-    isa_kernel k;
-    char msg[256];
-    int rc = assemble(src, &k, msg, sizeof msg);
-    if (rc)
-        fprintf(stderr, "%s\n", msg);
-    assert_int_equal(rc, 0);
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 3;
-    for (int d = 0; d < 3; d++)
-        L.global[d] = g[d];
-    L.sg_width = 8;
-    L.max_instructions = 1000000;
-    sgemu_stats st;
-    rc = sgemu_run(&k, &cfg, &L, a, &st, f);
-    isa_kernel_free(&k);
-    return rc;
+    return run_grid(&cfg, src, 3, g, a, f);
 }
 
 static sgemu_argval image3d(sgemu_channel_order o, sgemu_channel_type t, uint32_t w, uint32_t h,

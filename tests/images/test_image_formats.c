@@ -12,6 +12,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
+#include "test_image_run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,24 +29,7 @@ static int setup(void **state)
 
 static int run(const char *src, uint32_t gx, sgemu_argval *a, sgemu_fault *f)
 {
-    isa_kernel k;
-    isa_diags d;
-    memset(&d, 0, sizeof d);
-    int rc = isa_assemble("fmt.sgasm", src, strlen(src), &k, &d);
-    if (rc)
-        isa_diags_print(&d, stderr);
-    isa_diags_free(&d);
-    assert_int_equal(rc, 0);
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 1;
-    L.global[0] = gx;
-    L.sg_width = 8;
-    L.max_instructions = 1000000;
-    sgemu_stats st;
-    rc = sgemu_run(&k, &cfg, &L, a, &st, f);
-    isa_kernel_free(&k);
-    return rc;
+    return run_grid(&cfg, src, 1, (const uint32_t[3]){ gx, 1, 1 }, a, f);
 }
 
 /* out[x*4 + c] = channel c of read_imagef(img, (x, 0)) */

@@ -11,7 +11,7 @@
 
 #include "sgemu.h"
 #include "test_args.h"
-#include "test_kernel.h"
+#include "test_image_run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,24 +33,7 @@ static int assemble(const char *src, isa_kernel *k, char *msg, size_t cap)
 
 static int run(const char *src, uint32_t g0, uint32_t g1, sgemu_argval *a, sgemu_fault *f)
 {
-    isa_kernel k;
-    char msg[256];
-    int rc = assemble(src, &k, msg, sizeof msg);
-    if (rc)
-        fprintf(stderr, "%s\n", msg);
-    assert_int_equal(rc, 0);
-    sgemu_launch L;
-    memset(&L, 0, sizeof L);
-    L.dims = 2;
-    L.global[0] = g0;
-    L.global[1] = g1;
-    L.global[2] = 1;
-    L.sg_width = 8;
-    L.max_instructions = 1000000;
-    sgemu_stats st;
-    rc = sgemu_run(&k, &cfg, &L, a, &st, f);
-    isa_kernel_free(&k);
-    return rc;
+    return run_grid(&cfg, src, 2, (const uint32_t[3]){ g0, g1, 1 }, a, f);
 }
 
 enum { W = 3, H = 2, L = 3 };
