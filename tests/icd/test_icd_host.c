@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "test_cl.h"
+#include "icd_session.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -118,18 +119,9 @@ static int setup(void **state)
     if (emu_config_load_default(&cfg, &d))
         return -1;
     isa_diags_free(&d);
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n != 1)
-        return -1;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS)
-        return -1;
-    cl_int err;
-    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    if (err)
-        return -1;
     cl_queue_properties qp[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
-    queue = clCreateCommandQueueWithProperties(ctx, device, qp, &err);
-    if (err)
+    cl_int err;
+    if (icd_open(&platform, &device, &ctx, &queue, qp))
         return -1;
     program = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
     if (err)
@@ -148,8 +140,7 @@ static int teardown(void **state)
 {
     (void)state;
     clReleaseProgram(program);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(ctx);
+    icd_close(ctx, queue);
     return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "test_cl.h"
+#include "icd_session.h"
 
 static cl_device_id device;
 static cl_context ctx;
@@ -29,38 +30,20 @@ static int setup(void **state)
 {
     (void)state;
     cl_platform_id platform;
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n != 1)
-        return -1;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS)
-        return -1;
-    cl_int err;
-    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    if (err)
-        return -1;
-    queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-    return err ? -1 : 0;
+    return icd_open(&platform, &device, &ctx, &queue, NULL) ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    clReleaseCommandQueue(queue);
-    clReleaseContext(ctx);
+    icd_close(ctx, queue);
     return 0;
 }
 
 static cl_kernel build(const char *src, const char *name, cl_program *prog)
 {
     cl_int err;
-    *prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    CL_OK(err);
-    err = clBuildProgram(*prog, 1, &device, "-cl-std=CL3.0", NULL, NULL);
-    if (err) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(*prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fail_msg("build failed (%d):\n%s", err, log);
-    }
+    *prog = icd_build(ctx, device, src, "-cl-std=CL3.0");
     cl_kernel k = clCreateKernel(*prog, name, &err);
     CL_OK(err);
     return k;

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "test_cl.h"
+#include "icd_session.h"
 
 static const char *source =
     "kernel void add(global const int *a, global const int *b, global int *c) {\n"
@@ -74,17 +75,12 @@ static void test_queue_carries_l2(void **state)
     }
     cl_platform_id p;
     cl_device_id dev;
+    cl_context ctx = NULL;
+    cl_command_queue q = NULL;
     cl_int err;
-    CL_OK(clGetPlatformIDs(1, &p, NULL));
-    CL_OK(clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, NULL));
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CL_OK(err);
     cl_queue_properties qp[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, qp, &err);
-    CL_OK(err);
-    cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-    CL_OK(err);
-    CL_OK(clBuildProgram(prog, 1, &dev, "", NULL, NULL));
+    CL_OK(icd_open(&p, &dev, &ctx, &q, qp));
+    cl_program prog = icd_build(ctx, dev, source, "");
     size_t il_len = 0;
     CL_OK(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof il_len, &il_len, NULL));
     unsigned char *il = malloc(il_len);
@@ -174,8 +170,7 @@ static void test_queue_carries_l2(void **state)
     }
     clReleaseKernel(k);
     clReleaseProgram(prog);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    icd_close(ctx, q);
     sgemu_cache_state_free(r.s);
     isa_kernel_free(&r.k);
 }

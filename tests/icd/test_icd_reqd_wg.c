@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "test_cl.h"
+#include "icd_session.h"
 
 static const char *source =
     "__attribute__((reqd_work_group_size(8, 2, 1)))\n"
@@ -27,16 +28,11 @@ static void test_reqd_work_group_size(void **state)
     (void)state;
     cl_platform_id platform;
     cl_device_id device;
+    cl_context ctx = NULL;
+    cl_command_queue q = NULL;
     cl_int err;
-    CL_OK(clGetPlatformIDs(1, &platform, NULL));
-    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
-    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CL_OK(err);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-    CL_OK(err);
-    cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-    CL_OK(err);
-    CL_OK(clBuildProgram(p, 1, &device, "", NULL, NULL));
+    CL_OK(icd_open(&platform, &device, &ctx, &q, NULL));
+    cl_program p = icd_build(ctx, device, source, "");
     cl_kernel k = clCreateKernel(p, "sized", &err);
     CL_OK(err);
     cl_kernel kf = clCreateKernel(p, "free_size", &err);
@@ -74,8 +70,7 @@ static void test_reqd_work_group_size(void **state)
     clReleaseKernel(k);
     clReleaseKernel(kf);
     clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    icd_close(ctx, q);
 }
 
 int main(void)
