@@ -20,36 +20,22 @@
 #include <string.h>
 #include <cmocka.h>
 
-typedef struct mem {
-    emu_timing_cfg tc;
-    sgemu_timing st;
-    tm_mem m;
-} mem;
+#include "test_mem.h"
 
 static void open_mem(mem *x, bool sectors, uint32_t link)
 {
-    emu_timing_cfg *tc = &x->tc;
-    memset(x, 0, sizeof *x);
-    tc->line_bytes = sectors ? 128 : 64;
-    tc->sector_bytes = sectors ? 32 : 0;
+    emu_timing_cfg *tc = mem_base(x, sectors);
     tc->l1 = (tm_cache_cfg){ .size = 4096, .assoc = 4, .latency = 20, .bw = sectors ? 128 : 64 };
     tc->l2 = (tm_cache_cfg){ .size = 65536, .assoc = 8, .latency = 100, .bw = 1024 };
     tc->l2_cu_bw = link;
-    tc->dram_latency = 300;
     tc->dram_bw = 1024;
-    tc->atomic_latency = 400;
-    tc->atomic_ii = 2;
-    assert_int_equal(tm_mem_init(&x->m, tc, 2, &x->st), 0);
+    mem_open(x);
 }
 
-/* n lanes of b bytes at a + i x d */
 static uint64_t access(mem *x, uint32_t cu, uint64_t t, uint64_t a, uint64_t d, uint32_t n,
                        uint32_t b, bool store)
 {
-    uint64_t addr[64];
-    for (uint32_t i = 0; i < n; i++)
-        addr[i] = a + i * d;
-    return tm_mem_global(&x->m, cu, t, addr, n, b, store, false, false);
+    return mem_ramp(x, cu, t, a, d, n, b, store, false);
 }
 
 /* CU 1 loads lines 0..7 at 0 (all sectors: misses to DRAM), so that the
