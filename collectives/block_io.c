@@ -9,6 +9,7 @@
  * what the messages carried through env->mem. */
 #include "block_io.h"
 #include "coll_private.h"
+#include "media_block.h"
 
 #include <string.h>
 
@@ -299,6 +300,8 @@ static bool valid_vec(uint32_t es, uint32_t vec)
 coll_status coll_block_io(const coll_env *env, const isa_inst *in,
                           coll_group *g, coll_report *rep)
 {
+    if (isa_ops[in->op].shape == ISA_SHAPE_MB_LD || isa_ops[in->op].shape == ISA_SHAPE_MB_ST)
+        return coll_media_block(env, in, g, rep);     /* cl_intel_media_block_io */
     isa_family fam = isa_ops[in->op].family;
     bool image = isa_ops[in->op].shape == ISA_SHAPE_IMG_LD ||
                  isa_ops[in->op].shape == ISA_SHAPE_IMG_ST;

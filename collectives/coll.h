@@ -82,7 +82,8 @@ typedef struct coll_group {
     X(OUT_OF_BOUNDS, "out-of-bounds access") \
     X(CHECK_MISMATCH, "micro-op result differs from the reference") \
     X(NO_MEMORY, "out of memory") \
-    X(UNSUPPORTED, "unsupported type or form")
+    X(UNSUPPORTED, "unsupported type or form") \
+    X(MEDIA_SHAPE, "media block width or height not allowed")
 
 typedef enum coll_status {
 #define X(E, msg) COLL_##E,

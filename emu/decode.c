@@ -375,8 +375,19 @@ static unsigned block_data_opnd(const isa_inst *in)
     switch (isa_ops[in->op].shape) {
     case ISA_SHAPE_BLK_ST: return 1;
     case ISA_SHAPE_IMG_ST: return 3;
-    default: return 0;         /* BLK_LD, IMG_LD: the destination */
+    case ISA_SHAPE_MB_ST: return 4;
+    default: return 0;         /* BLK_LD, IMG_LD, MB_LD: the destination */
     }
+}
+
+/* The registers operand j of block I/O `in` names: the data's vec, the
+ * rest 1 (a media block's coordinate pair 2). */
+static uint32_t block_opnd_regs(const isa_inst *in, unsigned j, uint32_t vec)
+{
+    const isa_shape sh = isa_ops[in->op].shape;
+    if (sh == ISA_SHAPE_MB_LD || sh == ISA_SHAPE_MB_ST)
+        return isa_media_block_regs(sh, j, vec);
+    return j == block_data_opnd(in) ? vec : 1;
 }
 
 /* Registers (kind ISA_OPND_REG) or predicates (ISA_OPND_PRED) an
@@ -390,7 +401,7 @@ static uint64_t inst_uses(const isa_inst *in, uint8_t kind, bool dst_written)
     for (unsigned j = 0; j < ISA_MAX_OPNDS; j++) {
         const isa_operand *o = &in->o[j];
         if (o->kind == kind && !(j == 0 && dst_written))
-            u |= reg_span(o->reg, !isa_op_block_io(in->op) || j == block_data_opnd(in) ? vec : 1);
+            u |= reg_span(o->reg, !isa_op_block_io(in->op) ? vec : block_opnd_regs(in, j, vec));
         else if (o->kind == ISA_OPND_ADDR && kind == ISA_OPND_REG) {
             if (o->addr.base_kind == ISA_OPND_REG)
                 u |= reg_span(o->addr.base, 1);

@@ -1234,6 +1234,33 @@ static void check_image(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask
     const uint64_t *ys = lanes_src(&run->lenv, &sg->l, io + 2, 0, ISA_T_I32, sy);
     det_acc me = { .wg = d->wg, .pc = pc | ALL_BYTES,
                    .ep = epoch_now(run, &d->ord[SP_GLOBAL], sg->id) };
+    const isa_shape sh = isa_ops[in->op].shape;
+    if (sh == ISA_SHAPE_MB_LD || sh == ISA_SHAPE_MB_ST) {
+        /* media block: element e of the w x h block (row-major, the first
+         * S * vec) is lane e % S's, at byte x + (e % w) * es of row y + e / w;
+         * xs, ys above are the coordinate pair's x and the width */
+        const uint32_t S = sg->l.width, es = isa_types[in->type].bytes;
+        const uint32_t vec = in->vec ? in->vec : 1;
+        uint64_t sh0[LANES_MAX], sw[LANES_MAX];
+        const uint64_t *yv = lanes_src(&run->lenv, &sg->l, io + 1, 1, ISA_T_I32, sh0);
+        const uint64_t *hv = lanes_src(&run->lenv, &sg->l, io + 3, 0, ISA_T_I32, sw);
+        const int64_t x = (int32_t)(uint32_t)xs[0], y = (int32_t)(uint32_t)yv[0];
+        const int64_t bw = (int32_t)(uint32_t)ys[0], bh = (int32_t)(uint32_t)hv[0];
+        if (mask != lanes_mask_first(S) || bw < 1 || bw > 32 || bh < 1 || bh > 64)
+            return;
+        const uint64_t n = (uint64_t)bw * (uint64_t)bh < (uint64_t)S * vec
+                               ? (uint64_t)bw * (uint64_t)bh : (uint64_t)S * vec;
+        me.pc |= BLOCK_BIT;
+        for (uint64_t e = 0; e < n; e++) {
+            const int64_t yr = y + (int64_t)(e / (uint64_t)bw);
+            const int64_t xb = x + (int64_t)(e % (uint64_t)bw) * es;
+            me.item = sg->id * run->width + (uint32_t)(e % S) + 1;
+            if (yr >= 0 && yr < h && xb >= 0 && xb + es <= wb)
+                check_global(run, &me, base + (uint64_t)yr * im->pitch + (uint64_t)xb, es,
+                             writes);
+        }
+        return;
+    }
     if (isa_op_block_io(in->op)) {
         const uint32_t S = sg->l.width, es = isa_types[in->type].bytes;
         const uint32_t rows = in->vec ? in->vec : 1;

@@ -828,6 +828,52 @@ static void emit_uop(void *user, const coll_uop *u)
                   "out of host memory recording micro-ops");
 }
 
+/* The faults of media block I/O (collectives/media_block.h). */
+static int media_fault(emu_run *run, emu_sg *sg, const isa_inst *in, uint32_t pc,
+                       coll_status st, const coll_report *rep, const char *name,
+                       const sgemu_image *im)
+{
+    const char *mn = isa_ops[in->op].mnemonic;
+    int32_t x = coll_image_x(rep->value), y = coll_image_y(rep->value);
+    uint32_t lane = rep->lane < sg->l.width ? rep->lane : UINT32_MAX;
+    const uint32_t es = in->type < ISA_T_COUNT ? isa_types[in->type].bytes : 0;
+    switch (st) {
+    case COLL_NONUNIFORM_PTR:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: image '%s' coordinate (%d,%d) of this work-item differs from "
+                         "the rest of the sub-group (it must be uniform)", mn, name, x, y);
+    case COLL_MEDIA_SHAPE:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: image '%s': a block %d elements of %u bytes wide and %d rows "
+                         "high is not allowed (cl_intel_media_block_io: the width in bytes "
+                         "a multiple of 4 from 4 to 32, at most 64, 32, 16 or 8 rows for 4, "
+                         "8, 12-16 or 20-32 bytes; the same in every work-item)",
+                         mn, name, x, es, y);
+    case COLL_MISALIGNED:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: image '%s' coordinate (%d,%d): x must be a multiple of 4 bytes",
+                         mn, name, x, y);
+    case COLL_OUT_OF_BOUNDS:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,
+                         "%s: image '%s' byte (%d,%d) is outside the image (%ux%u elements "
+                         "of %u bytes), which is undefined for elements wider than the "
+                         "builtin's %u bytes or than 4 bytes", mn, name, x, y,
+                         im ? im->width : 0, im ? im->height : 0, im ? im->elem_bytes : 0,
+                         es);
+    case COLL_UNSUPPORTED:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s on image '%s': unsupported (vectors of 1, 2, 4, 8, or 16 "
+                         "for 8/16-bit data)", mn, name);
+    case COLL_PARTIAL_SG:
+        return emu_fault(run, SGEMU_EXIT_FAULT, sg, UINT32_MAX, pc,
+                         "%s: media block I/O in a partial sub-group (%u of %u work-items)",
+                         mn, sg->l.size, sg->l.width);
+    default:
+        return emu_fault(run, st == COLL_NO_MEMORY ? SGEMU_EXIT_INTERNAL : SGEMU_EXIT_FAULT,
+                         sg, lane, pc, "%s: %s", mn, coll_status_text[st]);
+    }
+}
+
 static int block_fault(emu_run *run, emu_sg *sg, const isa_inst *in, uint32_t pc,
                        coll_status st, const coll_report *rep)
 {
@@ -838,6 +884,8 @@ static int block_fault(emu_run *run, emu_sg *sg, const isa_inst *in, uint32_t pc
     int32_t x = coll_image_x(rep->value), y = coll_image_y(rep->value);
     uint32_t lane = rep->lane < sg->l.width ? rep->lane : UINT32_MAX;
     const sgemu_image *im = arg < run->k->narg ? &run->args[arg].image : NULL;
+    if (isa_ops[in->op].shape == ISA_SHAPE_MB_LD || isa_ops[in->op].shape == ISA_SHAPE_MB_ST)
+        return media_fault(run, sg, in, pc, st, rep, name, im);
     switch (st) {
     case COLL_NONUNIFORM_PTR:
         return emu_fault(run, SGEMU_EXIT_FAULT, sg, lane, pc,

@@ -71,6 +71,14 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
             t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_READ:
+        if (oi->shape == ISA_SHAPE_MB_LD) {
+            /* the (x, y) coordinate pair, then the width and the height */
+            if (i == 2)
+                t = ISA_T_I32, v = 2;
+            if (i == 3 || i == 4)
+                t = ISA_T_I32, v = 1;
+            break;
+        }
         if (oi->shape == ISA_SHAPE_IMGV_LD || oi->shape == ISA_SHAPE_IMGV_SMP) {
             /* the (x, y, z, w) coordinate vector, then the sampler */
             if (i == 2)
@@ -85,6 +93,13 @@ isa_type isa_opnd_type(const isa_inst *in, unsigned i, unsigned *vec)
             t = ISA_T_U32, v = 1;
         break;
     case ISA_FAM_IMG_WRITE:
+        if (oi->shape == ISA_SHAPE_MB_ST) {     /* coordinate pair, width, height */
+            if (i == 1)
+                t = ISA_T_I32, v = 2;
+            if (i == 2 || i == 3)
+                t = ISA_T_I32, v = 1;
+            break;
+        }
         if (oi->shape == ISA_SHAPE_IMGV_ST) {   /* the (x, y, z, w) coordinate vector */
             if (i == 1)
                 t = ISA_T_I32, v = 4;

@@ -764,7 +764,8 @@ static uint32_t payload_bytes(const ra *r, uint32_t pc)
         const isa_operand *op = &in->o[o];
         if (op->kind != ISA_OPND_REG || op->reg >= r->nvreg ||
             isa_shape_letter(sh, in->nopnd, o) != 's' ||
-            (p == ISA_PIPE_BLOCK && (sh == ISA_SHAPE_IMG_LD || o + 1u != in->nopnd)))
+            (p == ISA_PIPE_BLOCK && (sh == ISA_SHAPE_IMG_LD || sh == ISA_SHAPE_MB_LD ||
+                                     o + 1u != in->nopnd)))
             continue;
         const ra_unit *u = &r->u[r->unit_of[op->reg]];
         if (u->uni && !u->pinned)

@@ -120,6 +120,50 @@ static void check_addr(vctx *v, unsigned i, const isa_operand *o)
     }
 }
 
+/* Media block I/O: the coordinate is a register pair, the vector one of
+ * the builtins' counts, and a width and height given as immediates one
+ * that the extension's table allows (registers are checked at run time). */
+static void check_media_block(vctx *v)
+{
+    const isa_inst *in = v->in;
+    const unsigned c = isa_ops[in->op].shape == ISA_SHAPE_MB_LD ? 2 : 1;
+    const unsigned es = in->type < ISA_T_COUNT ? isa_types[in->type].bytes : 0;
+    const unsigned vec = in->vec ? in->vec : 1;
+    char why[160];
+    if (in->o[c].kind != ISA_OPND_REG)
+        verr(v, c + 1, "the (x, y) coordinate must be a register pair", NULL);
+    if (!(vec == 1 || vec == 2 || vec == 4 || vec == 8 || (vec == 16 && es <= 2))) {
+        snprintf(why, sizeof why, "media block I/O of %u-byte elements takes 1, 2, 4, 8%s "
+                 "components, not %u", es, es <= 2 ? " or 16" : "", vec);
+        verr(v, 0, why, NULL);
+    }
+    const isa_operand *wo = &in->o[c + 1], *ho = &in->o[c + 2];
+    unsigned maxh = 0;
+    if (wo->kind == ISA_OPND_IMM) {
+        const uint64_t w = (uint32_t)wo->imm;
+        maxh = isa_media_block_max_rows((unsigned)(w <= 32 ? w * es : 0));
+        if (!maxh) {
+            snprintf(why, sizeof why, "media block width %lld (elements of %u bytes) is not "
+                     "allowed: the width in bytes must be a multiple of 4 from 4 to 32",
+                     (long long)(int32_t)wo->imm, es);
+            verr(v, c + 2, why, NULL);
+        }
+    }
+    if (ho->kind == ISA_OPND_IMM) {
+        const int64_t h = (int32_t)ho->imm;
+        if (h < 1 || h > 64 || (maxh && h > maxh)) {
+            if (maxh)
+                snprintf(why, sizeof why, "media block height %lld is not allowed: a block "
+                         "%u bytes wide has 1 to %u rows", (long long)h,
+                         (unsigned)(uint32_t)wo->imm * es, maxh);
+            else
+                snprintf(why, sizeof why, "media block height %lld is not allowed (1 to 64 "
+                         "rows, fewer for wider blocks)", (long long)h);
+            verr(v, c + 3, why, NULL);
+        }
+    }
+}
+
 static void check_src(vctx *v, unsigned i, const isa_operand *o, isa_type t, unsigned vec)
 {
     const isa_kernel *k = v->k;
@@ -239,6 +283,8 @@ static void check_inst(vctx *v)
     check_mods(v);
     if (oi->family == ISA_FAM_PRINTF)
         check_printf(v);
+    if (oi->shape == ISA_SHAPE_MB_LD || oi->shape == ISA_SHAPE_MB_ST)
+        check_media_block(v);
     for (unsigned i = 0; i < in->nopnd; i++) {
         const isa_operand *o = &in->o[i];
         unsigned vec;

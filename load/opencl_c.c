@@ -332,8 +332,10 @@ int sgemu_compile_opencl_c_file(const char *path, const sgemu_load_opts *o, void
                       rc < 0 ? " (it could not be run)" : " (its messages are above)");
             break;
         }
-        /* the float atomics of cl_ext_float_atomics need their extensions named */
+        /* the float atomics of cl_ext_float_atomics and the media block I/O
+         * of cl_intel_media_block_io need their extensions named */
         static const char spirv_exts[] = "--spirv-ext=+SPV_INTEL_subgroups,"
+                                         "+SPV_INTEL_media_block_io,"
                                          "+SPV_EXT_shader_atomic_float_add,"
                                          "+SPV_EXT_shader_atomic_float_min_max";
         const char *av2[] = { "llvm-spirv-14", spirv_exts,

@@ -73,6 +73,9 @@
 #ifndef cl_intel_subgroup_local_block_io
 #define cl_intel_subgroup_local_block_io 1
 #endif
+#ifndef cl_intel_media_block_io
+#define cl_intel_media_block_io 1
+#endif
 
 /* The integer dot products (cl_khr_integer_dot_product, its OpenCL C 3.0
  * features, and Arm's cl_arm_integer_dot_product_*): clang-14 defines their
@@ -216,6 +219,55 @@ static inline void SGEMU_OVL intel_sub_group_block_write_us16(read_write image2d
 }
 #endif
 #endif
+
+/* cl_intel_media_block_io: a width x height block of an image2d_t at byte
+ * x, row y (width in elements of the type).  llvm-spirv-14 turns the calls
+ * into OpSubgroupImageMediaBlockReadINTEL / WriteINTEL
+ * (SPV_INTEL_media_block_io); reads of read_only and read_write images,
+ * writes of write_only and read_write ones. */
+#define SGEMU_MB_READ(SFX, T, ACCESS) \
+    T SGEMU_OVL intel_sub_group_media_block_read##SFX(int2 o, int w, int h, ACCESS image2d_t i); \
+    T##2 SGEMU_OVL intel_sub_group_media_block_read##SFX##2(int2 o, int w, int h, \
+                                                            ACCESS image2d_t i); \
+    T##4 SGEMU_OVL intel_sub_group_media_block_read##SFX##4(int2 o, int w, int h, \
+                                                            ACCESS image2d_t i); \
+    T##8 SGEMU_OVL intel_sub_group_media_block_read##SFX##8(int2 o, int w, int h, \
+                                                            ACCESS image2d_t i);
+#define SGEMU_MB_WRITE(SFX, T, ACCESS) \
+    void SGEMU_OVL intel_sub_group_media_block_write##SFX(int2 o, int w, int h, T v, \
+                                                          ACCESS image2d_t i); \
+    void SGEMU_OVL intel_sub_group_media_block_write##SFX##2(int2 o, int w, int h, T##2 v, \
+                                                             ACCESS image2d_t i); \
+    void SGEMU_OVL intel_sub_group_media_block_write##SFX##4(int2 o, int w, int h, T##4 v, \
+                                                             ACCESS image2d_t i); \
+    void SGEMU_OVL intel_sub_group_media_block_write##SFX##8(int2 o, int w, int h, T##8 v, \
+                                                             ACCESS image2d_t i);
+#define SGEMU_MB16(SFX, T, RACCESS, WACCESS) \
+    T##16 SGEMU_OVL intel_sub_group_media_block_read##SFX##16(int2 o, int w, int h, \
+                                                              RACCESS image2d_t i); \
+    void SGEMU_OVL intel_sub_group_media_block_write##SFX##16(int2 o, int w, int h, T##16 v, \
+                                                              WACCESS image2d_t i);
+SGEMU_MB_READ(_uc, uchar, read_only)
+SGEMU_MB_READ(_us, ushort, read_only)
+SGEMU_MB_READ(_ui, uint, read_only)
+SGEMU_MB_WRITE(_uc, uchar, write_only)
+SGEMU_MB_WRITE(_us, ushort, write_only)
+SGEMU_MB_WRITE(_ui, uint, write_only)
+SGEMU_MB16(_uc, uchar, read_only, write_only)
+SGEMU_MB16(_us, ushort, read_only, write_only)
+#if defined(__opencl_c_read_write_images)
+SGEMU_MB_READ(_uc, uchar, read_write)
+SGEMU_MB_READ(_us, ushort, read_write)
+SGEMU_MB_READ(_ui, uint, read_write)
+SGEMU_MB_WRITE(_uc, uchar, read_write)
+SGEMU_MB_WRITE(_us, ushort, read_write)
+SGEMU_MB_WRITE(_ui, uint, read_write)
+SGEMU_MB16(_uc, uchar, read_write, read_write)
+SGEMU_MB16(_us, ushort, read_write, read_write)
+#endif
+#undef SGEMU_MB_READ
+#undef SGEMU_MB_WRITE
+#undef SGEMU_MB16
 
 /* cl_intel_subgroups_char: shuffles, broadcast, reductions and scans of
  * 8-bit values (clang-14 has the 16-bit ones of cl_intel_subgroups_short) */

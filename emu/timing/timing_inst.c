@@ -105,6 +105,7 @@ static bool writes_first(isa_shape s)
     switch (s) {
     case ISA_SHAPE_NONE: case ISA_SHAPE_ST: case ISA_SHAPE_BRA:
     case ISA_SHAPE_BLK_ST: case ISA_SHAPE_IMG_ST: case ISA_SHAPE_IMGV_ST:
+    case ISA_SHAPE_MB_ST:
         return false;
     default:
         return true;
@@ -181,8 +182,11 @@ void tm_inst_build(const isa_kernel *k, const emu_config *cfg, uint32_t width,
                 ti->dst = (tm_range){ (uint16_t)(k->nreg + d->reg), 1 };
             first = 1;
         }
+        const bool media = oi->shape == ISA_SHAPE_MB_LD || oi->shape == ISA_SHAPE_MB_ST;
         for (uint32_t i = first; i < in->nopnd && i < ISA_MAX_OPNDS; i++)
-            add_source(ti, k, &in->o[i], in->o[i].kind == ISA_OPND_REG ? vec : 1);
+            add_source(ti, k, &in->o[i], in->o[i].kind != ISA_OPND_REG ? 1
+                                         : media ? isa_media_block_regs(oi->shape, i, vec)
+                                                 : vec);
         ti->has_pipe = ti->kind == TM_K_ALU || ti->kind == TM_K_MEM ||
                        ti->kind == TM_K_ATOMIC || ti->kind == TM_K_BRANCH;
         if (ti->kind == TM_K_UOPS && tc->shuffle_lane_index == TM_SHUFFLE_LANE_OPERAND &&

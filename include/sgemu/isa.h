@@ -60,7 +60,9 @@ typedef enum isa_opcode {
 
 /* Operand shapes: what follows the mnemonic.  D = register destination,
  * S = source (register, immediate, argument or special), P = predicate,
- * ID = 1 to 3 sources (work-group broadcast local ids).
+ * ID = 1 to 3 sources (work-group broadcast local ids).  MB_LD / MB_ST:
+ * media block I/O, the image, its (x, y) coordinate pair rC..rC+1, the
+ * block's width and height, then (MB_ST) the data.
  * X(SHAPE, pattern, min, nsrc): the pattern letters the assembler and
  * validator check (isa/opnd.c: d destination, s source, P/q predicate
  * written/read, a address, i image, l label), how many operands are
@@ -76,7 +78,7 @@ typedef enum isa_opcode {
     X(BLK_LD, "da", 2, 0)      X(BLK_ST, "as", 2, 0)      X(IMG_LD, "diss", 4, 0) \
     X(IMG_ST, "isss", 4, 0)    X(IMG_Q, "di", 2, 0)       X(IMG_SMP, "disss", 5, 0) \
     X(IMGV_LD, "dis", 3, 0)    X(IMGV_SMP, "diss", 4, 0)  X(PRINTF, "dss", 3, 0) \
-    X(IMGV_ST, "iss", 3, 0)
+    X(IMGV_ST, "iss", 3, 0)    X(MB_LD, "disss", 5, 0)    X(MB_ST, "issss", 5, 0)
 
 typedef enum isa_shape {
 #define X(s, pat, min, nsrc) ISA_SHAPE_##s,
@@ -95,6 +97,24 @@ static inline unsigned isa_shape_sources(isa_shape s)
 #undef X
     default: return 0;
     }
+}
+
+/* Media block I/O (cl_intel_media_block_io, Table 6.X): the most rows a
+ * block of `width_bytes` bytes per row may have; 0 if that width is not
+ * allowed (a multiple of 4 bytes, 4 to 32). */
+static inline unsigned isa_media_block_max_rows(unsigned width_bytes)
+{
+    if (width_bytes == 0 || width_bytes % 4 || width_bytes > 32)
+        return 0;
+    return width_bytes == 4 ? 64 : width_bytes == 8 ? 32 : width_bytes <= 16 ? 16 : 8;
+}
+
+/* The registers operand j of a media block row (shape MB_LD or MB_ST)
+ * names: the data's vec, the (x, y) coordinate pair 2, width and height 1. */
+static inline unsigned isa_media_block_regs(isa_shape s, unsigned j, unsigned vec)
+{
+    const unsigned coord = s == ISA_SHAPE_MB_LD ? 2 : 1, data = s == ISA_SHAPE_MB_LD ? 0 : 4;
+    return j == data ? vec : j == coord ? 2 : 1;
 }
 
 /* Pipe / unit classes that the timing model charges. */

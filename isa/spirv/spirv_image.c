@@ -191,6 +191,87 @@ static void block_write(xctx *x, xfn *f, const spv_inst *in, bool image)
     emit_access(x, op, ct, v->n, sp, 2, (isa_operand[]){ a, s });
 }
 
+/* SPV_INTEL_media_block_io: OpSubgroupImageMediaBlockReadINTEL (result
+ * type, result, image, coordinate, width, height) and ...WriteINTEL (image,
+ * coordinate, width, height, data) -> the media block rows of the element
+ * size, the int2 coordinate as a register pair (docs/images.md). */
+static bool media_op(xctx *x, isa_type t, bool write, isa_opcode *op)
+{
+    static const isa_opcode rows[2][3] = {
+        { ISA_OP_MEDIA_BLOCK_READ_UC, ISA_OP_MEDIA_BLOCK_READ_US, ISA_OP_MEDIA_BLOCK_READ_UI },
+        { ISA_OP_MEDIA_BLOCK_WRITE_UC, ISA_OP_MEDIA_BLOCK_WRITE_US,
+          ISA_OP_MEDIA_BLOCK_WRITE_UI },
+    };
+    unsigned sz = isa_types[t].bytes;
+    if (sz != 1 && sz != 2 && sz != 4) {
+        spv_error(x, "%s: media block I/O moves 8, 16 or 32-bit elements, not %u bytes",
+                  spv_op_name(x->cur->op), sz);
+        return false;
+    }
+    *op = rows[write][sz == 1 ? 0 : sz == 2 ? 1 : 2];
+    return true;
+}
+
+/* The image, coordinate pair, width and height of a media block
+ * instruction from word w (the image) on. */
+static bool media_opnds(xctx *x, xfn *f, const spv_inst *in, unsigned w, isa_operand *o)
+{
+    spv_module *m = x->m;
+    if (!image_opnd(x, f, spv_word(m, in, w), &o[0]))
+        return false;
+    if (vform(x, &o[0])) {
+        spv_error(x, "%s: media block I/O works on image2d_t only, not %s_t",
+                  spv_op_name(in->op), type_name(x, &o[0]));
+        return false;
+    }
+    xval *c = spv_val(x, f, spv_word(m, in, w + 1));
+    xval *wv = spv_val(x, f, spv_word(m, in, w + 2));
+    xval *hv = spv_val(x, f, spv_word(m, in, w + 3));
+    if (!c || !wv || !hv || !wv->n || !hv->n)
+        return false;
+    if (c->n != 2) {
+        spv_error(x, "%s: the coordinate must be an int2", spv_op_name(in->op));
+        return false;
+    }
+    o[1] = spv_R(spv_gather(x, c, ISA_T_I32));
+    o[2] = spv_src(x, &wv->c[0]);
+    o[3] = spv_src(x, &hv->c[0]);
+    return true;
+}
+
+static void media_block_read(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    const spv_type *t = spv_type_lookup(x, spv_word(m, in, 1));
+    xval *v = t ? spv_def(x, f, spv_word(m, in, 2), 1) : NULL;
+    if (!v || !spv_alloc_regs(x, v, t))
+        return;
+    isa_type ct = spv_comp_type(t);
+    isa_opcode op;
+    isa_operand o[4];
+    if (!media_op(x, ct, false, &op) || !media_opnds(x, f, in, 3, o))
+        return;
+    emit_access(x, op, ct, t->ncomp, ISA_SPACE_IMAGE, 5,
+                (isa_operand[]){ v->c[0].o, o[0], o[1], o[2], o[3] });
+}
+
+static void media_block_write(xctx *x, xfn *f, const spv_inst *in)
+{
+    spv_module *m = x->m;
+    uint32_t vid = spv_word(m, in, 5);
+    const spv_type *t = spv_value_type(x, vid);
+    xval *v = spv_val(x, f, vid);
+    if (!t || !v || !v->n)
+        return;
+    isa_type ct = spv_comp_type(t);
+    isa_opcode op;
+    isa_operand o[4];
+    if (!media_op(x, ct, true, &op) || !media_opnds(x, f, in, 1, o))
+        return;
+    isa_operand s = packed(x, v, ct);
+    emit_access(x, op, ct, v->n, ISA_SPACE_IMAGE, 5, (isa_operand[]){ o[0], o[1], o[2], o[3], s });
+}
+
 /* Image operands word (after the coordinate / texel) asks for sign extension:
  * read_imagei / write_imagei when the producer says so. */
 static bool sign_extend(const spv_module *m, const spv_inst *in, unsigned w)
@@ -431,6 +512,8 @@ bool spv_op_image(xctx *x, xfn *f, const spv_inst *in)
     case SpvOpSubgroupBlockWriteINTEL: block_write(x, f, in, false); return true;
     case SpvOpSubgroupImageBlockReadINTEL: block_read(x, f, in, true); return true;
     case SpvOpSubgroupImageBlockWriteINTEL: block_write(x, f, in, true); return true;
+    case SpvOpSubgroupImageMediaBlockReadINTEL: media_block_read(x, f, in); return true;
+    case SpvOpSubgroupImageMediaBlockWriteINTEL: media_block_write(x, f, in); return true;
     case SpvOpImageRead: image_read(x, f, in); return true;
     case SpvOpImageWrite: image_write(x, f, in); return true;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: image_size(x, f, in); return true;

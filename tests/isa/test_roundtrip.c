@@ -185,6 +185,7 @@ static void test_every_opcode(void **st)
                     oi->shape == ISA_SHAPE_IMG_SMP ? "disss" :
                     oi->shape == ISA_SHAPE_IMGV_LD ? "dIr" : oi->shape == ISA_SHAPE_IMGV_SMP ? "dIrs" :
                     oi->shape == ISA_SHAPE_IMGV_ST ? "Irr" :
+                    oi->shape == ISA_SHAPE_MB_LD ? "dirwh" : oi->shape == ISA_SHAPE_MB_ST ? "irwhs" :
                     oi->shape == ISA_SHAPE_PRINTF ? "dss" : "di";
                 for (int i = 0; pat[i]; i++) {
                     const char *sep = i ? ", " : " ";
@@ -205,6 +206,11 @@ static void test_every_opcode(void **st)
                     case 'i': len += (size_t)snprintf(src + len, cap - len, "%s%%img", sep); break;
                     case 'I': len += (size_t)snprintf(src + len, cap - len, "%s%%vol", sep); break;
                     case 'r': len += (size_t)snprintf(src + len, cap - len, "%sr%d", sep, 16 * (i + 1)); break;
+                    case 'w':   /* a media block 4 bytes wide (its width in elements) */
+                        len += (size_t)snprintf(src + len, cap - len, "%s%u", sep,
+                                                4u / isa_types[t].bytes);
+                        break;
+                    case 'h': len += (size_t)snprintf(src + len, cap - len, "%s2", sep); break;
                     }
                 }
                 len += (size_t)snprintf(src + len, cap - len, "\n");

@@ -371,6 +371,7 @@ static void test_extension_macros(void **state)
         "cl_khr_subgroup_rotate", "cl_intel_subgroups", "cl_intel_subgroups_short",
         "cl_intel_subgroups_char", "cl_intel_subgroups_long",
         "cl_intel_required_subgroup_size", "cl_intel_subgroup_local_block_io",
+        "cl_intel_media_block_io",
     };
     const int n = (int)(sizeof ext / sizeof ext[0]);
     char src[4096];

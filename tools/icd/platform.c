@@ -43,7 +43,8 @@ static const char device_extensions[] =
     "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate "
     "cl_intel_subgroups cl_intel_subgroups_short cl_intel_subgroups_char "
     "cl_intel_subgroups_long cl_intel_required_subgroup_size "
-    "cl_intel_subgroup_local_block_io cl_ext_float_atomics cl_khr_3d_image_writes";
+    "cl_intel_subgroup_local_block_io cl_intel_media_block_io cl_ext_float_atomics "
+    "cl_khr_3d_image_writes";
 
 #define ICD_VERSION(maj, min, pat) CL_MAKE_VERSION(maj, min, pat)
 
@@ -74,6 +75,7 @@ static const cl_name_version device_ext_versions[] = {
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroups_long" },
     { ICD_VERSION(1, 0, 0), "cl_intel_required_subgroup_size" },
     { ICD_VERSION(1, 0, 0), "cl_intel_subgroup_local_block_io" },
+    { ICD_VERSION(1, 0, 0), "cl_intel_media_block_io" },
     { ICD_VERSION(1, 0, 0), "cl_ext_float_atomics" },
     { ICD_VERSION(1, 0, 0), "cl_khr_3d_image_writes" },
 };
