@@ -6,6 +6,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static const char *arg_name_of_buffer(const emu_run *run, uint64_t addr)
 {
@@ -138,6 +141,44 @@ static int access_fault(emu_run *run, emu_sg *sg, uint32_t lane, uint32_t pc,
                      why, isa_space_names[space], kind, n, desc);
 }
 
+/* d[l] = the 32-bit word at p + 4 l, zero-extended (little-endian host),
+ * and its inverse, the low words of s[l] to p + 4 l: four lanes a step
+ * with SSE2. */
+static inline void load_u32_rows(uint64_t *d, const uint8_t *p, uint32_t w)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    for (; l + 4 <= w; l += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + 4 * l));
+        _mm_storeu_si128((__m128i *)(d + l), _mm_unpacklo_epi32(v, z));
+        _mm_storeu_si128((__m128i *)(d + l + 2), _mm_unpackhi_epi32(v, z));
+    }
+#endif
+    for (; l < w; l++) {
+        uint32_t v;
+        memcpy(&v, p + 4 * l, 4);
+        d[l] = v;
+    }
+}
+
+static inline void store_u32_rows(uint8_t *p, const uint64_t *s, uint32_t w)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__)
+    for (; l + 4 <= w; l += 4) {
+        __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(s + l)));
+        __m128 b = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(s + l + 2)));
+        _mm_storeu_si128((__m128i *)(p + 4 * l),
+                         _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))));
+    }
+#endif
+    for (; l < w; l++) {
+        const uint32_t v = (uint32_t)s[l];
+        memcpy(p + 4 * l, &v, 4);
+    }
+}
+
 /* Fast path of a whole-sub-group scalar load or store whose lanes touch
  * consecutive elements of one buffer (lane l at addr[0] + l*n): one bounds
  * check for the block, then a straight copy per lane.  Returns false (and
@@ -166,11 +207,7 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
         uint64_t *d = lanes_reg(&sg->l, in->o[0].reg);
         switch (esize) {
         case 4:
-            for (uint32_t l = 0; l < w; l++) {
-                uint32_t v;
-                memcpy(&v, p + 4 * l, 4);
-                d[l] = v;
-            }
+            load_u32_rows(d, p, w);
             break;
         case 8:
             memcpy(d, p, (size_t)w * 8);   /* little-endian host */
@@ -190,10 +227,7 @@ static bool coalesced(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask m
                                   (isa_type)in->type, scratch);
     switch (esize) {
     case 4:
-        for (uint32_t l = 0; l < w; l++) {
-            const uint32_t v = (uint32_t)s[l];
-            memcpy(p + 4 * l, &v, 4);
-        }
+        store_u32_rows(p, s, w);
         break;
     case 8:
         memcpy(p, s, (size_t)w * 8);
@@ -287,22 +321,30 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
     isa_space space = (isa_space)in->space;
     isa_family fam = isa_ops[in->op].family;
     const isa_operand *ao = fam == ISA_FAM_ST ? &in->o[0] : &in->o[1];
-    uint64_t addr[LANES_MAX];
+    uint64_t addr_rows[LANES_MAX], *addr = addr_rows;
     uint32_t w = sg->l.width;
-    lane_addresses(run, sg, ao, addr);
 
     int strided = -1;          /* the addresses' form: -1 not tested */
-    if (rec && run->wg->trace) {
-        uint32_t na = emu_active_lanes(mask, w);
-        uint64_t first = emu_trace_addrs(run->wg->trace, na);
+    emu_wg_trace *tr = rec ? run->wg->trace : NULL;
+    uint32_t na = 0;
+    uint64_t first = 0;
+    if (tr) {
+        na = emu_active_lanes(mask, w);
+        first = emu_trace_addrs(tr, na);
         if (first == UINT64_MAX)
             return emu_fault(run, SGEMU_EXIT_INTERNAL, sg, UINT32_MAX, pc, "out of host memory");
-        uint64_t *dst = run->wg->trace->addrs + first;
+        /* every lane's address is recorded: computed in place (the trace's
+         * array does not move before its next reservation) */
+        if (na == w)
+            addr = tr->addrs + first;
+    }
+    lane_addresses(run, sg, ao, addr);
+    if (tr) {
+        uint64_t *dst = tr->addrs + first;
         /* the addresses' form, but not of local accesses (the banks do
          * not ask); a whole sub-group's is also the coalesced path's test */
         bool local = space == ISA_SPACE_LOCAL;
         if (na == w) {
-            memcpy(dst, addr, (size_t)w * sizeof *addr);
             if (!local)
                 rec->strided = (uint16_t)(strided = emu_addrs_strided(addr, w));
         } else {

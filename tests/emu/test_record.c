@@ -2,7 +2,8 @@
  * streams sized from a hint take slices of one block that do not overlap,
  * a stream that outgrows its slice keeps its records and pcs, a larger
  * hint gives every stream room again, and a smaller work-group after a
- * larger one leaves no stream pointing into a block that is gone. */
+ * larger one leaves no stream pointing into a block that is gone; the
+ * engine's stride test of addresses agrees with its definition. */
 #include "record.h"
 
 #include <setjmp.h>
@@ -155,6 +156,38 @@ static void test_no_hint_grows(void **state)
     emu_trace_free(&t);
 }
 
+/* Definition: every lane i at a[0] + i x (a[1] - a[0]), modulo 2^64. */
+static bool strided_by_definition(const uint64_t *a, uint32_t n)
+{
+    for (uint32_t i = 2; i < n; i++)
+        if (a[i] != a[0] + (uint64_t)i * (a[1] - a[0]))
+            return false;
+    return true;
+}
+
+/* Every length 0-64, strides that wrap and not, and a break in each lane
+ * in turn (the vector steps and the lanes after them both see it). */
+static void test_addrs_strided(void **state)
+{
+    (void)state;
+    const uint64_t starts[] = { 0, 0x1000, UINT64_MAX - 100 };
+    const uint64_t strides[] = { 0, 4, 16, 4096, UINT64_MAX - 3 };
+    uint64_t a[64];
+    for (uint32_t n = 0; n <= 64; n++)
+        for (size_t si = 0; si < sizeof starts / sizeof *starts; si++)
+            for (size_t di = 0; di < sizeof strides / sizeof *strides; di++) {
+                for (uint32_t i = 0; i < n; i++)
+                    a[i] = starts[si] + (uint64_t)i * strides[di];
+                assert_true(emu_addrs_strided(a, n));
+                for (uint32_t k = 0; k < n; k++) {
+                    a[k] ^= 1ull << (k % 64);
+                    assert_int_equal(emu_addrs_strided(a, n), strided_by_definition(a, n));
+                    assert_true(n < 3 || !strided_by_definition(a, n));
+                    a[k] ^= 1ull << (k % 64);
+                }
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_outgrow_slice),
         cmocka_unit_test(test_fewer_streams),
         cmocka_unit_test(test_no_hint_grows),
+        cmocka_unit_test(test_addrs_strided),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
