@@ -675,6 +675,64 @@ static void test_dispatch_gap(void **state)
     free(src);
 }
 
+/* Kernel start (cuda/warm_start.cu, warm_start_h200.txt): vector_add at
+ * 132 blocks of 256 threads, warm.  The H200's median warp issues its first
+ * load 285 cycles after its first instruction, which comes 7 after its
+ * block's first (warps 2 apart).  The twin's first load (pc 3) on CU 0,
+ * the median over its 8 subgroups, from the CU's first start at 0. */
+static void test_kernel_start(void **state)
+{
+    (void)state;
+    char *src = slurp("warm_start");
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble("warm_start", src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
+    enum { N = 132 * 256 };
+    static float a[N], b[N], c[N];
+    sgemu_argval args[4] = {
+        { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)a, .bytes = sizeof a },
+        { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)b, .bytes = sizeof b },
+        { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)c, .bytes = sizeof c },
+        { .kind = SGEMU_VAL_SCALAR, .scalar = N },
+    };
+    const char *trace = "calibration_warm_start.json";
+    sgemu_launch L = { .dims = 1, .global = { N }, .local = { 256 }, .local_given = true,
+                       .sg_width = 32, .timing = true, .trace_path = trace };
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+    assert_int_equal(st.timing->wg_per_cu, 1);
+    sgemu_stats_free(&st);
+    char *json = test_slurp(trace, NULL);
+    uint64_t t[8];
+    unsigned n = 0;
+    for (const char *p = json; (p = strstr(p, "\"ph\": \"X\", \"pid\": 0, ")) != NULL; p++) {
+        const char *e = strchr(p, '}');
+        const char *pc = strstr(p, "\"pc\": 3,");
+        if (!e || !pc || pc > e)
+            continue;
+        const char *ts = strstr(p, "\"ts\": ");
+        assert_non_null(ts);
+        assert_true(n < 8);
+        t[n++] = strtoull(ts + 6, NULL, 10);
+    }
+    assert_int_equal(n, 8);
+    for (unsigned i = 1; i < n; i++)            /* insertion sort */
+        for (unsigned j = i; j && t[j - 1] > t[j]; j--) {
+            uint64_t x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    within("kernel start: first load, median warp", (double)(t[3] + t[4]) / 2.0, 285 + 7);
+    free(json);
+    remove(trace);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_load_rate_ptxas_loop),
         cmocka_unit_test(test_syncwarp),
         cmocka_unit_test(test_dispatch_gap),
+        cmocka_unit_test(test_kernel_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

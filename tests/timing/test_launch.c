@@ -122,7 +122,7 @@ static void test_kernel_args(void **state)
     assert_int_equal(run_launch(4, 10, 3, 5, 0, NULL), 17);
 }
 
-/* nvidia-h100 on one SM (device.compute_units 1): WI 24, SI 10, A 182;
+/* nvidia-h100 on one SM (device.compute_units 1): WI 24, SI 10, A 277;
  * four SMSPs (slot t on EU t mod 4, one scheduler each, issue width 1), a
  * ret is a branch of latency 4 on one unit per SMSP.  `wgs` work-groups
  * of `items` at SIMD32. */
@@ -136,7 +136,7 @@ static uint64_t run_h100_sm(uint32_t wgs, uint32_t items)
     isa_diags_free(&d);
     assert_int_equal(cfg.timing.launch_wg_interval, 24);
     assert_int_equal(cfg.timing.launch_sg_interval, 10);
-    assert_int_equal(cfg.timing.kernel_args_latency, 182);
+    assert_int_equal(cfg.timing.kernel_args_latency, 277);
     assert_int_equal(cfg.timing.eus_per_cu, 4);
     cfg.compute_units = 1;
     uint32_t buf[16] = { 0 };
@@ -156,20 +156,23 @@ static uint64_t run_h100_sm(uint32_t wgs, uint32_t items)
     return c;
 }
 
-/* One warp: it waits for the arguments, ret at 182 -> 186.
- * Ten one-warp blocks: block w starts at 24 w (8 x 10 = 10 < 24), on SMSP
- * w mod 4.  Blocks 0-7 (0..168) wait for 182, two on each SMSP: rets at
- * 182 and 183; block 8 at 192 -> 196, block 9 at 216 -> 220.
- * Eight 256-thread blocks: block w at 80 w (8 x 10 over 24), warp i at
- * 80 w + 10 i, on SMSP i mod 4.  At 182 the 19 warps launched before it
- * (blocks 0 and 1, block 2's warps 0-2) are waiting: 5 on SMSPs 0-2, 4 on
- * SMSP 3, issued by 186; every later warp issues as it starts, the last
- * (block 7, warp 7) at 560 + 70 = 630 -> 634. */
+/* One warp: it waits for the arguments, ret at 277 -> 281.
+ * Ten one-warp blocks: block w starts at 24 w (1 x 10 = 10 < 24), on SMSP
+ * w mod 4.  All ten (0..216) wait for 277: blocks 0, 4, 8 on SMSP 0 and
+ * 1, 5, 9 on SMSP 1 issue their rets at 277, 278, 279 -> 283.
+ * Three 256-thread blocks: block w at 80 w (8 x 10 over 24), warp i at
+ * 80 w + 10 i, on SMSP i mod 4; all 24 (the last at 230) wait for 277,
+ * six on each SMSP: rets at 277..282 -> 286.
+ * Eight 256-thread blocks: at 277 the 28 warps launched by then (blocks
+ * 0-2, block 3's warps 0-3 at 240-270) are waiting, 7 on each SMSP,
+ * issued at 277..283; block 3's warp 4 (280, SMSP 0) at 284, every later
+ * warp as it starts, the last (block 7, warp 7) at 560 + 70 = 630 -> 634. */
 static void test_h100_fill(void **state)
 {
     (void)state;
-    assert_int_equal(run_h100_sm(1, 32), 186);
-    assert_int_equal(run_h100_sm(10, 32), 220);
+    assert_int_equal(run_h100_sm(1, 32), 281);
+    assert_int_equal(run_h100_sm(10, 32), 283);
+    assert_int_equal(run_h100_sm(3, 256), 286);
     assert_int_equal(run_h100_sm(8, 256), 634);
 }
 
