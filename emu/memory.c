@@ -18,13 +18,31 @@ static const char *arg_name_of_buffer(const emu_run *run, uint64_t addr)
     return run->k->args[idx].name;
 }
 
+/* The buffer argument whose base lies less than half a region above addr
+ * (an access before its start: a halo, a negative index), or NULL. */
+static const char *buffer_just_above(const emu_run *run, uint64_t addr, uint64_t *before)
+{
+    uint64_t off = addr & EMU_BUF_OFFSET_MASK, idx = addr >> EMU_BUF_SHIFT;
+    if (off < (UINT64_C(1) << (EMU_BUF_SHIFT - 1)) || idx >= run->k->narg ||
+        run->args[idx].kind != SGEMU_VAL_BUFFER)
+        return NULL;
+    *before = (UINT64_C(1) << EMU_BUF_SHIFT) - off;
+    return run->k->args[idx].name;
+}
+
 void emu_mem_describe(const emu_run *run, isa_space space, uint64_t addr,
                       char *buf, size_t n)
 {
-    const char *name = NULL;
-    if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONSTANT)
-        name = arg_name_of_buffer(run, addr);
-    if (name) {
+    const char *name = NULL, *above = NULL;
+    uint64_t before = 0;
+    if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONSTANT) {
+        above = buffer_just_above(run, addr, &before);
+        name = above ? NULL : arg_name_of_buffer(run, addr);
+    }
+    if (above) {
+        snprintf(buf, n, "address 0x%" PRIx64 " (%" PRIu64 " bytes before buffer '%s')",
+                 addr, before, above);
+    } else if (name) {
         const sgemu_argval *v = &run->args[(addr >> EMU_BUF_SHIFT) - 1];
         snprintf(buf, n, "address 0x%" PRIx64 " (buffer '%s', offset %" PRIu64
                  ", size %zu bytes)", addr, name, addr & EMU_BUF_OFFSET_MASK,

@@ -135,6 +135,37 @@ static void global_store_out_of_bounds(void **state)
            "buffer 'a', offset 16", "fault.sgasm:5:", "work-item global (2,0,0)");
 }
 
+/* A halo read or negative index lands below the buffer's base: the message
+ * names the buffer and the distance, for the first argument (whose region
+ * starts the address space) and for a later one. */
+static void global_access_before_buffer(void **state)
+{
+    (void)state;
+    outcome o = run8(".kernel g_before\n"
+                     ".arg a global i32\n"
+                     "mov.u32 r0, %global_id.x\n"
+                     "ld.global.i32 r1, [%a + r0*4 - 8]\n"   /* line 4 */
+                     "ret\n");
+    EXPECT(o, SGEMU_EXIT_FAULT, "out-of-bounds global load of 4 bytes",
+           "(8 bytes before buffer 'a')", "fault.sgasm:4:", "lane 0");
+    o = run8(".kernel g_before2\n"
+             ".arg a global i32\n"
+             ".arg b global i32\n"
+             "mov.u32 r0, %global_id.x\n"
+             "st.global.i32 [%b + r0*4 - 12], r0\n"          /* line 5 */
+             "ret\n");
+    EXPECT(o, SGEMU_EXIT_FAULT, "out-of-bounds global store of 4 bytes",
+           "(12 bytes before buffer 'b')", "fault.sgasm:5:", "lane 0");
+    /* past the end is still an offset into the buffer, not before the next */
+    o = run8(".kernel g_after\n"
+             ".arg a global i32\n"
+             ".arg b global i32\n"
+             "mov.u32 r0, %global_id.x\n"
+             "ld.global.i32 r1, [%a + r0*4 + 16]\n"
+             "ret\n");
+    EXPECT(o, SGEMU_EXIT_FAULT, "buffer 'a', offset 16, size 16 bytes");
+}
+
 static void local_out_of_bounds(void **state)
 {
     (void)state;
@@ -352,6 +383,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(global_load_out_of_bounds),
         cmocka_unit_test(global_store_out_of_bounds),
+        cmocka_unit_test(global_access_before_buffer),
         cmocka_unit_test(local_out_of_bounds),
         cmocka_unit_test(private_out_of_bounds),
         cmocka_unit_test(misaligned_access),
