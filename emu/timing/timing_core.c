@@ -214,6 +214,8 @@ static int model_alloc(tm_model *m)
             memset(c->th, 0, (size_t)m->slots * sizeof *c->th);
         c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
         c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
+        c->ures = calloc((size_t)m->neu * m->unit_total, sizeof *c->ures);
+        c->resu = calloc((size_t)m->neu * m->unit_total, sizeof *c->resu);
         c->rr = calloc(m->nsched, sizeof *c->rr);
         c->greedy = malloc(m->nsched * sizeof *c->greedy);
         if (c->greedy)
@@ -242,7 +244,7 @@ static int model_alloc(tm_model *m)
         c->next_time = TM_NEVER;
         tm_wheel_reset(&c->sw, 0);
         c->first_start = TM_NEVER;
-        if (!c->th || !c->wg || !c->pfree || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
+        if (!c->th || !c->wg || !c->pfree || !c->ures || !c->resu || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->greedy || !c->qage || !c->ord ||
             !c->rank || !c->oe || !c->shared || !c->cand || !c->barq || !c->per_inst)
             return -1;
@@ -302,6 +304,8 @@ static void model_free(tm_model *m)
             free(c->th);
             free(c->wg);
             free(c->pfree);
+            free(c->ures);
+            free(c->resu);
             free(c->rr);
             free(c->greedy);
             free(c->snext);

@@ -8,6 +8,100 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- unit reservation (docs/timing-model.md, "Unit reservation") ----
+ * A unit's free time F (pfree) is the first cycle after what it was given
+ * from the issue cycle on; what micro-ops took further ahead is held as
+ * busy stretches (tm_ures), so that other work fills the gaps between. */
+
+/* Unit u of CU c holds stretches (rs) or none: keep the CU's list. */
+static void ures_listed(tm_cu *c, uint32_t u, tm_ures *rs, bool had)
+{
+    if (rs->n && !had) {
+        rs->pos = c->nres;
+        c->resu[c->nres++] = u;
+    } else if (!rs->n && had) {
+        uint32_t last = c->resu[--c->nres];
+        c->resu[rs->pos] = last;
+        c->ures[last].pos = rs->pos;
+    }
+}
+
+/* The stretches that begin by max(F, upto) join F (a stretch that began
+ * is the unit's present; one that ended is past). */
+static void ures_absorb(uint64_t *f, tm_ures *rs, uint64_t upto)
+{
+    uint32_t k = 0;
+    uint64_t lim = max64(*f, upto);
+    while (k < rs->n && rs->a[k] <= lim) {
+        *f = max64(*f, rs->b[k]);
+        lim = max64(lim, *f);
+        k++;
+    }
+    if (!k)
+        return;
+    rs->n -= k;
+    memmove(rs->a, rs->a + k, rs->n * sizeof rs->a[0]);
+    memmove(rs->b, rs->b + k, rs->n * sizeof rs->b[0]);
+}
+
+uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t now)
+{
+    uint32_t u = (uint32_t)(f - c->pfree);
+    tm_ures *rs = &c->ures[u];
+    const bool had = rs->n != 0;
+    if (had) {
+        ures_absorb(f, rs, now);
+        if (rs->n == TM_URES_MAX) {
+            /* full: the last gap is taken as busy */
+            rs->b[rs->n - 2] = rs->b[rs->n - 1];
+            rs->n--;
+        }
+    }
+    /* the first gap of occ cycles at or after max(t0, F) */
+    uint64_t s = max64(t0, *f);
+    uint32_t i = 0;
+    for (; i < rs->n; i++) {
+        if (s + occ <= rs->a[i])
+            break;
+        if (s < rs->b[i])
+            s = rs->b[i];
+    }
+    const uint64_t e = s + occ;
+    if (s <= max64(*f, now)) {
+        /* from the unit's present on: its free time moves */
+        *f = e;
+        ures_absorb(f, rs, 0);
+    } else if (i > 0 && rs->b[i - 1] == s) {
+        rs->b[i - 1] = e;
+        if (i < rs->n && rs->a[i] == e) {   /* closes the gap: join the two */
+            rs->b[i - 1] = rs->b[i];
+            rs->n--;
+            memmove(rs->a + i, rs->a + i + 1, (rs->n - i) * sizeof rs->a[0]);
+            memmove(rs->b + i, rs->b + i + 1, (rs->n - i) * sizeof rs->b[0]);
+        }
+    } else if (i < rs->n && rs->a[i] == e) {
+        rs->a[i] = s;
+    } else {
+        memmove(rs->a + i + 1, rs->a + i, (rs->n - i) * sizeof rs->a[0]);
+        memmove(rs->b + i + 1, rs->b + i, (rs->n - i) * sizeof rs->b[0]);
+        rs->a[i] = s;
+        rs->b[i] = e;
+        rs->n++;
+    }
+    ures_listed(c, u, rs, had);
+    return s;
+}
+
+void tm_units_settle(tm_cu *c, uint64_t T)
+{
+    for (uint32_t k = c->nres; k-- > 0;) {
+        uint32_t u = c->resu[k];
+        tm_ures *rs = &c->ures[u];
+        ures_absorb(&c->pfree[u], rs, T);
+        ures_listed(c, u, rs, true);
+    }
+}
+
 /* Earliest free unit of the pipe the current record issues to (0: none). */
 static inline uint64_t pipe_free_at(const tm_model *m, const tm_thread *th, const tm_inst *ti)
 {
@@ -430,10 +524,9 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
         const uint64_t in = batched ? prev_in : chain;
         uint64_t done;
         if (__builtin_expect((d.flags & ~TM_UD_BATCH) == 0 && i != lead, 1)) {
-            /* occupy the pipe's one unit; the result at the pipe's latency */
-            uint64_t *f = eu + d.off;
-            uint64_t s = max64(in, *f);
-            *f = s + d.occ;
+            /* the pipe's one unit in its first gap; the result at the
+             * pipe's latency */
+            uint64_t s = tm_unit_hold(c, eu + d.off, in, d.occ, c->now);
             done = s + d.lat;
         } else {
             if (d.flags & TM_UD_BARRIER) {
@@ -446,8 +539,7 @@ static void run_uops(tm_model *m, uint32_t ci, tm_thread *th, uint64_t t)
             uint64_t *f = eu + d.off;
             if (d.flags & TM_UD_MULTI)
                 f += pick_unit(m, f, (tm_pipe)d.pipe);
-            uint64_t s = max64(in, *f);
-            *f = s + d.occ;
+            uint64_t s = tm_unit_hold(c, f, in, d.occ, c->now);
             if (i == lead)   /* the payload read (a Gen media block message's token) */
                 write_srcrd(th, ti, s + d.occ);
             done = d.flags & TM_UD_MEM ? uop_mem(m, ci, u, s) : s + d.lat;
@@ -475,6 +567,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
     const emu_timing_cfg *tc = m->tc;
     uint64_t dep, pipe;
     bool dmem;
+    c->now = T;
     earliest(m, c, ti_idx, &dep, &pipe, &dmem);
     uint64_t gap = T - th->next_issue;
     tm_stall why = TM_STALL_ISSUE;
@@ -509,7 +602,7 @@ void tm_issue(tm_model *m, uint32_t ci, uint32_t ti_idx, uint64_t T)
         uint64_t s = max64(t0, f[b]);
         if (ti->int_either)
             b = either_unit(f, ti->unitset >> 16, b, s);
-        f[b] = s + ti->occ;
+        s = t0 == T ? unit_take_now(c, f + b, T, ti->occ) : tm_unit_hold(c, f + b, t0, ti->occ, T);
         done = s + ti->lat;
         write_dst(th, ti, done, false);
         write_srcrd(th, ti, s + ti->occ);

@@ -312,6 +312,21 @@ typedef struct tm_useq {
     tm_udesc d[TM_USEQ_UOPS];
 } tm_useq;
 
+/* The busy stretches a unit holds ahead of its free time (unit
+ * reservation, docs/timing-model.md "Unit reservation"): the cycles
+ * [a[i], b[i]) that micro-ops (and bookings made ahead, as spill stores)
+ * took past it, ascending, apart (b[i] < a[i + 1]) and after the free time
+ * (a[0] > it).  The free time itself (pfree) is the first free cycle the
+ * schedulers read; an issue at T takes the first gap of its occupancy at or
+ * after max(T, free).  At most TM_URES_MAX stretches: a unit holding that
+ * many joins its last two before it takes another. */
+#define TM_URES_MAX 32
+typedef struct tm_ures {
+    uint32_t n;            /* stretches held */
+    uint32_t pos;          /* its index in the CU's list of units holding some */
+    uint64_t a[TM_URES_MAX], b[TM_URES_MAX];
+} tm_ures;
+
 typedef struct tm_cu {
     /* The first three cache lines hold what a step reads or writes in
      * every cycle (tm_step, the wait-list pick, the ALU issue), the wheel's
@@ -355,6 +370,7 @@ typedef struct tm_cu {
     uint64_t woken;        /* schedulers whose snext was lowered (tm_lower_snext) */
     bool use_wheel;        /* the wheel is kept (tm_step) */
     bool woke;                      /* another slot's scan entry changed meanwhile */
+    uint32_t nres;                  /* units holding busy stretches (ures) */
     /* Touched by this CU's steps only, so that with several host threads
      * (one owner per CU) they need no locks; summed into the statistics in
      * CU order at the end. */
@@ -381,6 +397,11 @@ typedef struct tm_cu {
     /* run_uops' descriptions (TM_USEQS, by pc) of host thread w's CUs, in
      * CU w (CU ci belongs to thread ci mod nthreads); made at first use */
     tm_useq *useq;
+    /* Per unit (as pfree) its busy stretches ahead; the units holding
+     * some (resu, nres of them); the time of the issue running now. */
+    tm_ures *ures;
+    uint32_t *resu;
+    uint64_t now;
 } tm_cu;
 
 /* An entry of the CU heap: a CU and its next_time as of its last sift
@@ -467,17 +488,37 @@ static inline uint64_t pipe_free_after(const tm_model *m, tm_pipe p, uint64_t s,
     return s + (uint64_t)passes * m->pipe_ii[p];
 }
 
-/* Occupy pipe p of slot t's EU from max(t0, unit free) for `passes`;
- * returns the start. */
+/* timing_issue.c: unit f (an entry of c->pfree) taken for occ cycles from
+ * the first gap at or after max(t0, its free time), now the current issue's
+ * time; returns the start (docs/timing-model.md, "Unit reservation"). */
+uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t now);
+/* The stretches of CU c's units that began by T join their free times
+ * (before a step at T: the schedulers then read a unit busy at T as busy). */
+void tm_units_settle(tm_cu *c, uint64_t T);
+
+/* Unit f taken from max(now, f) for occ: with no stretches held in the CU
+ * the free time moves on, as tm_unit_hold would. */
+static inline uint64_t unit_take_now(tm_cu *c, uint64_t *f, uint64_t now, uint64_t occ)
+{
+    if (__builtin_expect(c->nres != 0, 0))
+        return tm_unit_hold(c, f, now, occ, now);
+    uint64_t s = max64(now, *f);
+    *f = s + occ;
+    return s;
+}
+
+/* Occupy pipe p of slot t's EU from the first gap at or after max(t0, unit
+ * free) for `passes`; returns the start. */
 static inline uint64_t occupy(tm_model *m, tm_cu *c, uint32_t t, tm_pipe p, uint64_t t0,
                        uint32_t passes)
 {
     uint64_t *f = c->th[t].eu_units + m->unit_off[p];   /* units of p on t's EU */
     if (m->unit_n[p] > 1)
         f += pick_unit(m, f, p);
-    uint64_t s = max64(t0, *f);
-    *f = pipe_free_after(m, p, s, passes);
-    return s;
+    uint64_t occ = pipe_free_after(m, p, 0, passes);
+    if (t0 <= c->now)
+        return unit_take_now(c, f, c->now, occ);
+    return tm_unit_hold(c, f, t0, occ, c->now);
 }
 
 static inline uint64_t pipe_done(const tm_model *m, tm_pipe p, uint64_t start, uint32_t passes)

@@ -55,7 +55,7 @@ issue_alu(tm_model *m, tm_cu *c, uint32_t t, uint32_t pos, tm_smask *q, uint64_t
     uint64_t s = max64(T, pipe);
     if (ti->int_either)
         b = either_unit(f, ti->unitset >> 16, b, s);
-    f[b] = s + ti->occ;
+    s = unit_take_now(c, f + b, T, ti->occ);
     uint64_t done = s + ti->lat;
     if (ti->kind == TM_K_BRANCH && done > T + 1) {
         /* the fetch of a branch's next instruction waits for its result */
@@ -557,6 +557,9 @@ void tm_step(tm_model *m, uint32_t ci, uint64_t T)
     /* a scheduler already passed that an issue wakes lowers c->next_time
      * along with its snext */
     c->next_time = TM_NEVER;
+    /* a unit busy at T in a stretch held ahead reads busy (unit reservation) */
+    if (__builtin_expect(c->nres != 0, 0))
+        tm_units_settle(c, T);
     /* both walks are calls in tail position: this function keeps no frame */
     if (c->use_wheel)
         step_wheel(m, ci, T);

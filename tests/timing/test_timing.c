@@ -291,6 +291,61 @@ static void test_lowering_plans(void **state)
     assert_int_equal(lowering_cycles("sub_group_all.i32 r1, r0\n", "region"), 22);
 }
 
+/* Two sub-groups of 8 (one work-group, one scheduler, round robin) each
+ * run the shuffle lowering's inclusive u32 add scan of r0 (ready at 0),
+ * then ret; int's interval int_ii. */
+static uint64_t interleaved_scans(const char *int_ii)
+{
+    isa_kernel k;
+    emu_config cfg;
+    const char *src = ".kernel s\n.arg out global u32\n"
+                      "sub_group_scan_inclusive_add.u32 r1, r0\nret\n";
+    load(src, &k, &cfg);
+    char err[256];
+    assert_int_equal(emu_config_set(&cfg, "collectives.lowering", "shuffle", err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "collectives.scan", "logstep", err, sizeof err), 0);
+    assert_int_equal(emu_config_set(&cfg, "pipes.int.interval", int_ii, err, sizeof err), 0);
+    uint32_t buf[16] = { 0 };
+    sgemu_argval args[1] = { { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)buf,
+                               .bytes = sizeof buf } };
+    sgemu_launch L = { .dims = 1, .global = { 16 }, .local = { 16 }, .local_given = true,
+                       .sg_width = 8, .timing = true };
+    uint64_t c = timed_run(&k, &cfg, &L, args, NULL);
+    isa_kernel_free(&k);
+    return c;
+}
+
+/* Unit reservation (docs/timing-model.md, "Unit reservation"): a micro-op
+ * takes the first gap of its occupancy on its unit at or after its input,
+ * so two sub-groups' chains fill each other's gaps.  test-simple: shuffle
+ * latency 6, interval 2 (SHFL.UP holds the unit 2); int latency 4, interval
+ * ii (SEL and IADD hold it ii, result at start + 4).
+ * Sub-group 0 issues its scan at 0: SHFL [0,2) -> 6, SEL [6,6+ii) -> 10,
+ *   IADD [10,10+ii) -> 14; SHFL [14,16) -> 20, SEL -> 24, IADD -> 28;
+ *   SHFL [28,30) -> 34, SEL -> 38, IADD [38,38+ii) -> 42.  The shuffle
+ *   unit's free time moves to 2 (taken from the issue on); the rest are
+ *   stretches held ahead: shuffle [14,16), [28,30); int from 6 on.
+ * Sub-group 1 issues its scan at 1 (its pipe is none; rets at 2 and 3 on
+ *   `branch`, done by 7).
+ * ii = 1: int holds [6,7), [10,11), [20,21), [24,25), [34,35), [38,39).
+ *   SHFL at max(1, free 2) = 2 -> 8; SEL 8 (gap 7-10) -> 12; IADD 12 ->
+ *   16; SHFL 16 (right after [14,16)) -> 22; SEL 22 -> 26; IADD 26 -> 30;
+ *   SHFL 30 -> 36; SEL 36 -> 40; IADD 40 -> 44.  Total 44.
+ * ii = 4: int holds [6,14), [20,28), [34,42).  SHFL 2 -> 8; SEL ready at 8
+ *   but [8,12) meets [6,14): 14 -> 18 (int [6,18)); IADD ready 18, [18,22)
+ *   meets [20,28): 28 -> 32; SHFL 32 -> 38; SEL ready 38, [38,42) meets
+ *   [34,42): 42 -> 46; IADD 46 -> 50; SHFL 50 -> 56, SEL 56 -> 60, IADD
+ *   60 -> 64.  Total 64.
+ * (One free-at time per unit, as before the reservation, put sub-group 1's
+ * chain behind the whole of sub-group 0's: shuffle free 30, int 39 or 42,
+ * so SHFL 30 -> 36, SEL 39 -> 43 ... 75 at ii = 1, 78 at ii = 4.) */
+static void test_unit_reservation_interleave(void **state)
+{
+    (void)state;
+    assert_int_equal(interleaved_scans("1"), 44);
+    assert_int_equal(interleaved_scans("4"), 64);
+}
+
 /* SIMD32 on 8-wide pipes: 4 passes.  mov at 0 -> 0 + 2 + 3 = 5; add waits
  * for r0: 5 -> 5 + 4 + 3 = 12; ret at 6 -> 10.  Total 12. */
 static void test_simd32_on_simd8(void **state)
@@ -1123,6 +1178,7 @@ int main(void)
         cmocka_unit_test(test_int_alternate_pipe),
         cmocka_unit_test(test_shuffle_lane_index),
         cmocka_unit_test(test_lowering_plans),
+        cmocka_unit_test(test_unit_reservation_interleave),
         cmocka_unit_test(test_simd32_on_simd8),
         cmocka_unit_test(test_independent_threads),
         cmocka_unit_test(test_scheduler_policies),
