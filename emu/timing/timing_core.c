@@ -201,6 +201,12 @@ static int model_alloc(tm_model *m)
     if (placement_alloc(m))
         return -1;
     prepare_insts(m);
+    /* only micro-ops and spill traffic book a unit ahead of the issue
+     * (tm_unit_hold): without them no unit holds a stretch */
+    bool ahead = false;
+    for (uint32_t pc = 0; pc < ninst && !ahead; pc++)
+        ahead = m->inst[pc].kind == TM_K_UOPS || m->inst[pc].kind == TM_K_UOPS_WG ||
+                m->inst[pc].fills || m->inst[pc].spills;
     m->heap = calloc(m->ncu, sizeof *m->heap);
     if (!m->heap)
         return -1;
@@ -214,8 +220,10 @@ static int model_alloc(tm_model *m)
             memset(c->th, 0, (size_t)m->slots * sizeof *c->th);
         c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
         c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
-        c->ures = calloc((size_t)m->neu * m->unit_total, sizeof *c->ures);
-        c->resu = calloc((size_t)m->neu * m->unit_total, sizeof *c->resu);
+        if (ahead) {
+            c->ures = calloc((size_t)m->neu * m->unit_total, sizeof *c->ures);
+            c->resu = calloc((size_t)m->neu * m->unit_total, sizeof *c->resu);
+        }
         c->rr = calloc(m->nsched, sizeof *c->rr);
         c->greedy = malloc(m->nsched * sizeof *c->greedy);
         if (c->greedy)
@@ -244,7 +252,7 @@ static int model_alloc(tm_model *m)
         c->next_time = TM_NEVER;
         tm_wheel_reset(&c->sw, 0);
         c->first_start = TM_NEVER;
-        if (!c->th || !c->wg || !c->pfree || !c->ures || !c->resu || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
+        if (!c->th || !c->wg || !c->pfree || (ahead && (!c->ures || !c->resu)) || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->greedy || !c->qage || !c->ord ||
             !c->rank || !c->oe || !c->shared || !c->cand || !c->barq || !c->per_inst)
             return -1;

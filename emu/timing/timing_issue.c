@@ -1,7 +1,8 @@
 /* timing_issue.c - issuing one record of a thread: the stall it waited
  * for, its pipe, memory or micro-op timing, the scoreboard update; barriers
  * (arrival, release), a thread's end, and each slot's scan entry and
- * shared-state flag kept in step with its state. */
+ * shared-state flag kept in step with its state; the units' busy stretches
+ * held ahead (unit reservation). */
 #include "timing_private.h"
 
 #include <stddef.h>

@@ -397,8 +397,9 @@ typedef struct tm_cu {
     /* run_uops' descriptions (TM_USEQS, by pc) of host thread w's CUs, in
      * CU w (CU ci belongs to thread ci mod nthreads); made at first use */
     tm_useq *useq;
-    /* Per unit (as pfree) its busy stretches ahead; the units holding
-     * some (resu, nres of them); the time of the issue running now. */
+    /* Per unit (as pfree) its busy stretches ahead (NULL when no
+     * instruction books ahead: no micro-ops, fills or spills); the units
+     * holding some (resu, nres of them); the time of the issue running now. */
     tm_ures *ures;
     uint32_t *resu;
     uint64_t now;
