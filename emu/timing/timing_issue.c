@@ -41,8 +41,10 @@ static void ures_absorb(uint64_t *f, tm_ures *rs, uint64_t upto)
     if (!k)
         return;
     rs->n -= k;
-    memmove(rs->a, rs->a + k, rs->n * sizeof rs->a[0]);
-    memmove(rs->b, rs->b + k, rs->n * sizeof rs->b[0]);
+    for (uint32_t j = 0; j < rs->n; j++) {   /* a few: no call to memmove */
+        rs->a[j] = rs->a[j + k];
+        rs->b[j] = rs->b[j + k];
+    }
 }
 
 uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t now)
@@ -77,17 +79,25 @@ uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t
         if (i < rs->n && rs->a[i] == e) {   /* closes the gap: join the two */
             rs->b[i - 1] = rs->b[i];
             rs->n--;
-            memmove(rs->a + i, rs->a + i + 1, (rs->n - i) * sizeof rs->a[0]);
-            memmove(rs->b + i, rs->b + i + 1, (rs->n - i) * sizeof rs->b[0]);
+            for (uint32_t j = i; j < rs->n; j++) {
+                rs->a[j] = rs->a[j + 1];
+                rs->b[j] = rs->b[j + 1];
+            }
         }
-    } else if (i < rs->n && rs->a[i] == e) {
-        rs->a[i] = s;
     } else {
-        memmove(rs->a + i + 1, rs->a + i, (rs->n - i) * sizeof rs->a[0]);
-        memmove(rs->b + i + 1, rs->b + i, (rs->n - i) * sizeof rs->b[0]);
-        rs->a[i] = s;
-        rs->b[i] = e;
-        rs->n++;
+        if (i < rs->n && rs->a[i] == e) {
+            rs->a[i] = s;
+        } else {
+            for (uint32_t j = rs->n; j > i; j--) {
+                rs->a[j] = rs->a[j - 1];
+                rs->b[j] = rs->b[j - 1];
+            }
+            rs->a[i] = s;
+            rs->b[i] = e;
+            rs->n++;
+        }
+        if (s < c->res_min)
+            c->res_min = s;
     }
     ures_listed(c, u, rs, had);
     return s;
@@ -95,12 +105,18 @@ uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t
 
 void tm_units_settle(tm_cu *c, uint64_t T)
 {
+    if (T < c->res_min)
+        return;    /* no stretch has begun */
+    uint64_t lo = TM_NEVER;
     for (uint32_t k = c->nres; k-- > 0;) {
         uint32_t u = c->resu[k];
         tm_ures *rs = &c->ures[u];
         ures_absorb(&c->pfree[u], rs, T);
         ures_listed(c, u, rs, true);
+        if (rs->n && rs->a[0] < lo)
+            lo = rs->a[0];
     }
+    c->res_min = lo;
 }
 
 /* Earliest free unit of the pipe the current record issues to (0: none). */

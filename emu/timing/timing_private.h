@@ -403,6 +403,7 @@ typedef struct tm_cu {
     tm_ures *ures;
     uint32_t *resu;
     uint64_t now;
+    uint64_t res_min;      /* at most the earliest stretch's start (settle) */
 } tm_cu;
 
 /* An entry of the CU heap: a CU and its next_time as of its last sift

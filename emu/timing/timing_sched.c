@@ -543,6 +543,17 @@ static __attribute__((noinline)) void step_loop(tm_model *m, uint32_t ci, uint64
     }
 }
 
+/* tm_step after the stretches begun by T joined their units' free times. */
+static __attribute__((noinline)) void step_settled(tm_model *m, uint32_t ci, uint64_t T)
+{
+    tm_cu *c = &m->cu[ci];
+    tm_units_settle(c, T);
+    if (c->use_wheel)
+        step_wheel(m, ci, T);
+    else
+        step_loop(m, ci, T);
+}
+
 /* One cycle of compute unit ci at time T: the schedulers that may issue
  * (snext <= T), in index order.  When most of them are due in each step,
  * a loop over all of them (step_all) costs least.  Otherwise (up to 64
@@ -557,9 +568,12 @@ void tm_step(tm_model *m, uint32_t ci, uint64_t T)
     /* a scheduler already passed that an issue wakes lowers c->next_time
      * along with its snext */
     c->next_time = TM_NEVER;
-    /* a unit busy at T in a stretch held ahead reads busy (unit reservation) */
-    if (__builtin_expect(c->nres != 0, 0))
-        tm_units_settle(c, T);
+    /* a unit busy at T in a stretch held ahead reads busy (unit
+     * reservation); apart, so that this function keeps no frame */
+    if (__builtin_expect(c->nres != 0, 0)) {
+        step_settled(m, ci, T);
+        return;
+    }
     /* both walks are calls in tail position: this function keeps no frame */
     if (c->use_wheel)
         step_wheel(m, ci, T);
