@@ -221,7 +221,8 @@ static int model_alloc(tm_model *m)
         c->wg = calloc(m->wgs_per_cu, sizeof *c->wg);
         c->pfree = calloc((size_t)m->neu * m->unit_total, sizeof *c->pfree);
         if (ahead) {
-            c->ures = calloc((size_t)m->neu * m->unit_total, sizeof *c->ures);
+            c->ures = malloc((size_t)m->neu * m->unit_total * sizeof *c->ures);
+            c->resh = calloc((size_t)m->neu * m->unit_total, sizeof *c->resh);
             c->resu = calloc((size_t)m->neu * m->unit_total, sizeof *c->resu);
         }
         c->rr = calloc(m->nsched, sizeof *c->rr);
@@ -252,7 +253,7 @@ static int model_alloc(tm_model *m)
         c->next_time = TM_NEVER;
         tm_wheel_reset(&c->sw, 0);
         c->first_start = TM_NEVER;
-        if (!c->th || !c->wg || !c->pfree || (ahead && (!c->ures || !c->resu)) || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
+        if (!c->th || !c->wg || !c->pfree || (ahead && (!c->ures || !c->resh || !c->resu)) || !c->rr || !c->snext || !c->own || !c->ecache || !c->unit ||
             !c->greedy || !c->qage || !c->ord ||
             !c->rank || !c->oe || !c->shared || !c->cand || !c->barq || !c->per_inst)
             return -1;
@@ -313,6 +314,7 @@ static void model_free(tm_model *m)
             free(c->wg);
             free(c->pfree);
             free(c->ures);
+            free(c->resh);
             free(c->resu);
             free(c->rr);
             free(c->greedy);

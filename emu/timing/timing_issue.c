@@ -14,34 +14,34 @@
  * from the issue cycle on; what micro-ops took further ahead is held as
  * busy stretches (tm_ures), so that other work fills the gaps between. */
 
-/* Unit u of CU c holds stretches (rs) or none: keep the CU's list. */
-static void ures_listed(tm_cu *c, uint32_t u, tm_ures *rs, bool had)
+/* Unit u of CU c holds stretches (h->n) or none: keep the CU's list. */
+static void ures_listed(tm_cu *c, uint32_t u, tm_ureshead *h, bool had)
 {
-    if (rs->n && !had) {
-        rs->pos = c->nres;
+    if (h->n && !had) {
+        h->pos = c->nres;
         c->resu[c->nres++] = u;
-    } else if (!rs->n && had) {
+    } else if (!h->n && had) {
         uint32_t last = c->resu[--c->nres];
-        c->resu[rs->pos] = last;
-        c->ures[last].pos = rs->pos;
+        c->resu[h->pos] = last;
+        c->resh[last].pos = h->pos;
     }
 }
 
 /* The stretches that begin by max(F, upto) join F (a stretch that began
  * is the unit's present; one that ended is past). */
-static void ures_absorb(uint64_t *f, tm_ures *rs, uint64_t upto)
+static void ures_absorb(uint64_t *f, tm_ureshead *h, tm_ures *rs, uint64_t upto)
 {
     uint32_t k = 0;
     uint64_t lim = max64(*f, upto);
-    while (k < rs->n && rs->a[k] <= lim) {
+    while (k < h->n && rs->a[k] <= lim) {
         *f = max64(*f, rs->b[k]);
         lim = max64(lim, *f);
         k++;
     }
     if (!k)
         return;
-    rs->n -= k;
-    for (uint32_t j = 0; j < rs->n; j++) {   /* a few: no call to memmove */
+    h->n -= k;
+    for (uint32_t j = 0; j < h->n; j++) {   /* a few: no call to memmove */
         rs->a[j] = rs->a[j + k];
         rs->b[j] = rs->b[j + k];
     }
@@ -50,20 +50,21 @@ static void ures_absorb(uint64_t *f, tm_ures *rs, uint64_t upto)
 uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t now)
 {
     uint32_t u = (uint32_t)(f - c->pfree);
+    tm_ureshead *h = &c->resh[u];
     tm_ures *rs = &c->ures[u];
-    const bool had = rs->n != 0;
+    const bool had = h->n != 0;
     if (had) {
-        ures_absorb(f, rs, now);
-        if (rs->n == TM_URES_MAX) {
+        ures_absorb(f, h, rs, now);
+        if (h->n == TM_URES_MAX) {
             /* full: the last gap is taken as busy */
-            rs->b[rs->n - 2] = rs->b[rs->n - 1];
-            rs->n--;
+            rs->b[h->n - 2] = rs->b[h->n - 1];
+            h->n--;
         }
     }
     /* the first gap of occ cycles at or after max(t0, F) */
     uint64_t s = max64(t0, *f);
     uint32_t i = 0;
-    for (; i < rs->n; i++) {
+    for (; i < h->n; i++) {
         if (s + occ <= rs->a[i])
             break;
         if (s < rs->b[i])
@@ -73,33 +74,33 @@ uint64_t tm_unit_hold(tm_cu *c, uint64_t *f, uint64_t t0, uint64_t occ, uint64_t
     if (s <= max64(*f, now)) {
         /* from the unit's present on: its free time moves */
         *f = e;
-        ures_absorb(f, rs, 0);
+        ures_absorb(f, h, rs, 0);
     } else if (i > 0 && rs->b[i - 1] == s) {
         rs->b[i - 1] = e;
-        if (i < rs->n && rs->a[i] == e) {   /* closes the gap: join the two */
+        if (i < h->n && rs->a[i] == e) {   /* closes the gap: join the two */
             rs->b[i - 1] = rs->b[i];
-            rs->n--;
-            for (uint32_t j = i; j < rs->n; j++) {
+            h->n--;
+            for (uint32_t j = i; j < h->n; j++) {
                 rs->a[j] = rs->a[j + 1];
                 rs->b[j] = rs->b[j + 1];
             }
         }
     } else {
-        if (i < rs->n && rs->a[i] == e) {
+        if (i < h->n && rs->a[i] == e) {
             rs->a[i] = s;
         } else {
-            for (uint32_t j = rs->n; j > i; j--) {
+            for (uint32_t j = h->n; j > i; j--) {
                 rs->a[j] = rs->a[j - 1];
                 rs->b[j] = rs->b[j - 1];
             }
             rs->a[i] = s;
             rs->b[i] = e;
-            rs->n++;
+            h->n++;
         }
         if (s < c->res_min)
             c->res_min = s;
     }
-    ures_listed(c, u, rs, had);
+    ures_listed(c, u, h, had);
     return s;
 }
 
@@ -110,11 +111,11 @@ void tm_units_settle(tm_cu *c, uint64_t T)
     uint64_t lo = TM_NEVER;
     for (uint32_t k = c->nres; k-- > 0;) {
         uint32_t u = c->resu[k];
-        tm_ures *rs = &c->ures[u];
-        ures_absorb(&c->pfree[u], rs, T);
-        ures_listed(c, u, rs, true);
-        if (rs->n && rs->a[0] < lo)
-            lo = rs->a[0];
+        tm_ureshead *h = &c->resh[u];
+        ures_absorb(&c->pfree[u], h, &c->ures[u], T);
+        ures_listed(c, u, h, true);
+        if (h->n && c->ures[u].a[0] < lo)
+            lo = c->ures[u].a[0];
     }
     c->res_min = lo;
 }

@@ -322,10 +322,14 @@ typedef struct tm_useq {
  * many joins its last two before it takes another. */
 #define TM_URES_MAX 32
 typedef struct tm_ures {
+    uint64_t a[TM_URES_MAX], b[TM_URES_MAX];   /* [0, n) are held */
+} tm_ures;
+/* Apart from the stretches (which need no clearing: a set-up writes none
+ * of their cache lines), per unit: */
+typedef struct tm_ureshead {
     uint32_t n;            /* stretches held */
     uint32_t pos;          /* its index in the CU's list of units holding some */
-    uint64_t a[TM_URES_MAX], b[TM_URES_MAX];
-} tm_ures;
+} tm_ureshead;
 
 typedef struct tm_cu {
     /* The first three cache lines hold what a step reads or writes in
@@ -401,6 +405,7 @@ typedef struct tm_cu {
      * instruction books ahead: no micro-ops, fills or spills); the units
      * holding some (resu, nres of them); the time of the issue running now. */
     tm_ures *ures;
+    tm_ureshead *resh;
     uint32_t *resu;
     uint64_t now;
     uint64_t res_min;      /* at most the earliest stretch's start (settle) */

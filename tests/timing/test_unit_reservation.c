@@ -17,6 +17,7 @@ typedef struct units {
     tm_cu c;
     uint64_t free[2];
     tm_ures res[2];
+    tm_ureshead head[2];
     uint32_t list[2];
 } units;
 
@@ -25,13 +26,14 @@ static void units_init(units *u)
     memset(u, 0, sizeof *u);
     u->c.pfree = u->free;
     u->c.ures = u->res;
+    u->c.resh = u->head;
     u->c.resu = u->list;
 }
 
 /* unit k holds exactly the stretches [a[i], b[i]) of pairs ab */
 static void assert_stretches(const units *u, uint32_t k, const uint64_t *ab, uint32_t n)
 {
-    assert_int_equal(u->res[k].n, n);
+    assert_int_equal(u->head[k].n, n);
     for (uint32_t i = 0; i < n; i++) {
         assert_int_equal(u->res[k].a[i], ab[2 * i]);
         assert_int_equal(u->res[k].b[i], ab[2 * i + 1]);
@@ -67,7 +69,7 @@ static void test_fit_and_join(void **state)
     assert_stretches(&u, 0, (const uint64_t[]){ 10, 29 }, 1);
     assert_int_equal(tm_unit_hold(&u.c, f, 7, 3, 7), 7);
     assert_int_equal(*f, 29);
-    assert_int_equal(u.res[0].n, 0);
+    assert_int_equal(u.head[0].n, 0);
     assert_int_equal(u.c.nres, 0);
 }
 
@@ -111,7 +113,7 @@ static void test_unit_list(void **state)
     assert_int_equal(u.free[1], 0);
     assert_int_equal(u.c.nres, 1);
     assert_int_equal(u.list[0], 1);
-    assert_int_equal(u.res[1].pos, 0);
+    assert_int_equal(u.head[1].pos, 0);
 }
 
 /* The window: TM_URES_MAX stretches [200 + 10k, 202 + 10k) (now 100); one
@@ -127,15 +129,15 @@ static void test_window_full(void **state)
     uint64_t *f = &u.free[0];
     for (uint32_t k = 0; k < TM_URES_MAX; k++)
         assert_int_equal(tm_unit_hold(&u.c, f, 200 + 10 * k, 2, 100), 200 + 10 * k);
-    assert_int_equal(u.res[0].n, TM_URES_MAX);
+    assert_int_equal(u.head[0].n, TM_URES_MAX);
     assert_int_equal(tm_unit_hold(&u.c, f, 1000, 2, 100), 1000);
-    assert_int_equal(u.res[0].n, TM_URES_MAX);
+    assert_int_equal(u.head[0].n, TM_URES_MAX);
     const uint64_t lo = 200 + 10 * (TM_URES_MAX - 2), hi = 202 + 10 * (TM_URES_MAX - 1);
     assert_int_equal(u.res[0].a[TM_URES_MAX - 2], lo);
     assert_int_equal(u.res[0].b[TM_URES_MAX - 2], hi);
     assert_int_equal(u.res[0].a[TM_URES_MAX - 1], 1000);
     assert_int_equal(tm_unit_hold(&u.c, f, lo + 2, 2, 100), 1002);
-    assert_int_equal(u.res[0].n, TM_URES_MAX - 1);
+    assert_int_equal(u.head[0].n, TM_URES_MAX - 1);
     assert_int_equal(u.res[0].a[TM_URES_MAX - 2], lo);
     assert_int_equal(u.res[0].b[TM_URES_MAX - 2], 1004);
 }
