@@ -492,6 +492,43 @@ static inline __attribute__((always_inline)) void plain_end(const plain *p, tm_m
     st->bytes[TM_LEVEL_DRAM] += p->l2_misses << lb;
 }
 
+/* A whole plain access of n lines: list[j], or without a list ln + j x dl
+ * (a range, dl = 1, or lines a stride apart).  Made for loads and for
+ * stores apart (plain_load, plain_store), so that neither tests which it
+ * is per line nor computes a data time a store does not return. */
+static inline __attribute__((always_inline)) uint64_t
+plain_access(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint64_t ln,
+             uint64_t dl, uint32_t n, bool store)
+{
+    plain p;
+    uint64_t done = t;
+    plain_begin(&p, m, cu);
+    for (uint32_t j = 0; j < n; j++, ln += dl)
+        done = max64(done, plain_line(&p, t, list ? list[j] : ln, store));
+    plain_end(&p, m, cu, store);
+    return done;
+}
+
+static __attribute__((noinline)) uint64_t
+plain_load(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint64_t ln,
+           uint64_t dl, uint32_t n)
+{
+    return plain_access(m, cu, t, list, ln, dl, n, false);
+}
+
+static __attribute__((noinline)) uint64_t
+plain_store(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint64_t ln,
+            uint64_t dl, uint32_t n)
+{
+    return plain_access(m, cu, t, list, ln, dl, n, true);
+}
+
+static inline uint64_t plain_lines(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list,
+                                   uint64_t ln, uint64_t dl, uint32_t n, bool store)
+{
+    return store ? plain_store(m, cu, t, list, ln, dl, n) : plain_load(m, cu, t, list, ln, dl, n);
+}
+
 /* The sectors of line ln that bytes [lo, hi] touch. */
 static inline uint64_t sector_mask(uint64_t lo, uint64_t hi, uint64_t ln, uint32_t line_shift,
                                    uint32_t sector_shift)
@@ -601,11 +638,7 @@ global_lanes(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *addr, uint32_t 
     }
     uint64_t done = t;
     if (m->sector_shift == shift && !atomic && nl >= PLAIN_MIN_LINES) {
-        plain p;
-        plain_begin(&p, m, cu);
-        for (uint32_t j = 0; j < nl; j++)
-            done = max64(done, plain_line(&p, t, lines[j], store));
-        plain_end(&p, m, cu, store);
+        done = plain_lines(m, cu, t, lines, 0, 0, nl, store);
     } else if (m->sector_shift == shift) {   /* all of each line */
         for (uint32_t j = 0; j < nl; j++)
             done = max64(done, line_request(m, cu, t, lines[j], 1, store, atomic,
@@ -782,11 +815,9 @@ static uint64_t range_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t lo, ui
     uint32_t shift = m->l2.line_shift;
     if (m->sector_shift != shift || (hi >> shift) - (lo >> shift) + 1 < PLAIN_MIN_LINES)
         return range_lines(m, cu, t, lo, hi, store);
-    plain p;
-    plain_begin(&p, m, cu);
-    uint64_t done = range_plain(&p, shift, t, lo, hi, store);
-    plain_end(&p, m, cu, store);
-    return done;
+    /* at most 2 x 64 lines, as range_plain */
+    uint64_t first = lo >> shift, nl = (hi >> shift) - first + 1;
+    return plain_lines(m, cu, t, NULL, first, 1, nl < 2 * 64 ? (uint32_t)nl : 2 * 64, store);
 }
 
 /* n lanes of span + 1 bytes at a0 + i x d, d > span + 1 and no wrapping,
@@ -814,11 +845,7 @@ strided_access(tm_mem *m, uint32_t cu, uint64_t t, uint64_t a0, uint64_t d, uint
         }
     }
     if (nl >= PLAIN_MIN_LINES) {
-        plain p;
-        plain_begin(&p, m, cu);
-        for (uint32_t j = 0; j < nl; j++)
-            done = max64(done, plain_line(&p, t, lines[j], store));
-        plain_end(&p, m, cu, store);
+        done = plain_lines(m, cu, t, lines, 0, 0, nl, store);
     } else {
         for (uint32_t j = 0; j < nl; j++)
             done = max64(done, line_request(m, cu, t, lines[j], 1, store, false, 1, 1));
@@ -856,22 +883,19 @@ uint64_t tm_mem_rows(tm_mem *m, uint32_t cu, uint64_t t, uint64_t addr, uint32_t
         }
         return done;
     }
-    plain p;
-    plain_begin(&p, m, cu);
     uint64_t lmask = (1ull << shift) - 1, top;
     if (!(pitch & lmask) && (addr & lmask) + span <= lmask &&
         !__builtin_add_overflow(addr, (uint64_t)(rows - 1) * pitch + span, &top)) {
         /* each row inside one line, rows whole lines apart (an image
          * block's rows, mostly): a line a row, without the row's range */
-        uint64_t ln = addr >> shift, dl = pitch >> shift;
-        for (uint32_t r = 0; r < rows; r++, ln += dl)
-            done = max64(done, plain_line(&p, t, ln, store));
-    } else {
-        for (uint32_t r = 0; r < rows; r++) {
-            uint64_t a = addr + (uint64_t)r * pitch;
-            if (a + span >= a)
-                done = max64(done, range_plain(&p, shift, t, a, a + span, store));
-        }
+        return plain_lines(m, cu, t, NULL, addr >> shift, pitch >> shift, rows, store);
+    }
+    plain p;
+    plain_begin(&p, m, cu);
+    for (uint32_t r = 0; r < rows; r++) {
+        uint64_t a = addr + (uint64_t)r * pitch;
+        if (a + span >= a)
+            done = max64(done, range_plain(&p, shift, t, a, a + span, store));
     }
     plain_end(&p, m, cu, store);
     return done;
