@@ -330,6 +330,145 @@ static void put_lanes(uint8_t *const *ptr, uint32_t off, const uint64_t *s, lane
 }
 #undef LANE_COPY
 
+/* Vectors of 16 bytes a lane (u16x8, u32x4) between each lane's memory
+ * and the vector's register rows, two lanes a step with SSE2: a lane's
+ * components go as one 16-byte move instead of one copy per component
+ * and lane.  rows[c] is component c's row; ptr[l] lane l's bytes.  Only
+ * for every lane of the sub-group. */
+#if defined(__SSE2__)
+static inline void rows_to_vec16(uint8_t *const *ptr, const uint64_t *const *r, uint32_t w,
+                                 uint32_t esize)
+{
+    uint32_t l = 0;
+    for (; l + 2 <= w; l += 2) {
+        __m128i x, y;
+        if (esize == 2) {
+            __m128i t01 = _mm_loadu_si128((const __m128i *)(r[0] + l));
+            __m128i t1 = _mm_loadu_si128((const __m128i *)(r[1] + l));
+            __m128i t23 = _mm_loadu_si128((const __m128i *)(r[2] + l));
+            __m128i t3 = _mm_loadu_si128((const __m128i *)(r[3] + l));
+            __m128i t45 = _mm_loadu_si128((const __m128i *)(r[4] + l));
+            __m128i t5 = _mm_loadu_si128((const __m128i *)(r[5] + l));
+            __m128i t67 = _mm_loadu_si128((const __m128i *)(r[6] + l));
+            __m128i t7 = _mm_loadu_si128((const __m128i *)(r[7] + l));
+            /* word 0 of each 64-bit element holds the value: words 0-3
+             * interleaved give lane l's pair in dword 0, words 4-7 lane
+             * l + 1's */
+            __m128i u01 = _mm_unpackhi_epi16(t01, t1), u23 = _mm_unpackhi_epi16(t23, t3);
+            __m128i u45 = _mm_unpackhi_epi16(t45, t5), u67 = _mm_unpackhi_epi16(t67, t7);
+            t01 = _mm_unpacklo_epi16(t01, t1);
+            t23 = _mm_unpacklo_epi16(t23, t3);
+            t45 = _mm_unpacklo_epi16(t45, t5);
+            t67 = _mm_unpacklo_epi16(t67, t7);
+            x = _mm_unpacklo_epi64(_mm_unpacklo_epi32(t01, t23), _mm_unpacklo_epi32(t45, t67));
+            y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(u01, u23), _mm_unpacklo_epi32(u45, u67));
+        } else {
+            __m128i a0 = _mm_loadu_si128((const __m128i *)(r[0] + l));
+            __m128i a1 = _mm_loadu_si128((const __m128i *)(r[1] + l));
+            __m128i a2 = _mm_loadu_si128((const __m128i *)(r[2] + l));
+            __m128i a3 = _mm_loadu_si128((const __m128i *)(r[3] + l));
+            x = _mm_unpacklo_epi64(_mm_unpacklo_epi32(a0, a1), _mm_unpacklo_epi32(a2, a3));
+            y = _mm_unpacklo_epi64(_mm_unpackhi_epi32(a0, a1), _mm_unpackhi_epi32(a2, a3));
+        }
+        _mm_storeu_si128((__m128i *)ptr[l], x);
+        _mm_storeu_si128((__m128i *)ptr[l + 1], y);
+    }
+    for (; l < w; l++)
+        for (uint32_t c = 0; c < 16 / esize; c++) {
+            if (esize == 2) {
+                uint16_t v = (uint16_t)r[c][l];
+                memcpy(ptr[l] + 2 * c, &v, 2);
+            } else {
+                uint32_t v = (uint32_t)r[c][l];
+                memcpy(ptr[l] + 4 * c, &v, 4);
+            }
+        }
+}
+
+static inline void vec16_to_rows(uint64_t *const *r, uint8_t *const *ptr, uint32_t w,
+                                 uint32_t esize)
+{
+    const __m128i z = _mm_setzero_si128();
+    uint32_t l = 0;
+    for (; l + 2 <= w; l += 2) {
+        __m128i x = _mm_loadu_si128((const __m128i *)ptr[l]);
+        __m128i y = _mm_loadu_si128((const __m128i *)ptr[l + 1]);
+        if (esize == 2) {
+            /* lane pairs per component, then zero-extended twice */
+            __m128i lo = _mm_unpacklo_epi16(x, y), hi = _mm_unpackhi_epi16(x, y);
+            __m128i q0 = _mm_unpacklo_epi16(lo, z), q1 = _mm_unpackhi_epi16(lo, z);
+            __m128i q2 = _mm_unpacklo_epi16(hi, z), q3 = _mm_unpackhi_epi16(hi, z);
+            _mm_storeu_si128((__m128i *)(r[0] + l), _mm_unpacklo_epi32(q0, z));
+            _mm_storeu_si128((__m128i *)(r[1] + l), _mm_unpackhi_epi32(q0, z));
+            _mm_storeu_si128((__m128i *)(r[2] + l), _mm_unpacklo_epi32(q1, z));
+            _mm_storeu_si128((__m128i *)(r[3] + l), _mm_unpackhi_epi32(q1, z));
+            _mm_storeu_si128((__m128i *)(r[4] + l), _mm_unpacklo_epi32(q2, z));
+            _mm_storeu_si128((__m128i *)(r[5] + l), _mm_unpackhi_epi32(q2, z));
+            _mm_storeu_si128((__m128i *)(r[6] + l), _mm_unpacklo_epi32(q3, z));
+            _mm_storeu_si128((__m128i *)(r[7] + l), _mm_unpackhi_epi32(q3, z));
+        } else {
+            __m128i lo = _mm_unpacklo_epi32(x, y), hi = _mm_unpackhi_epi32(x, y);
+            _mm_storeu_si128((__m128i *)(r[0] + l), _mm_unpacklo_epi32(lo, z));
+            _mm_storeu_si128((__m128i *)(r[1] + l), _mm_unpackhi_epi32(lo, z));
+            _mm_storeu_si128((__m128i *)(r[2] + l), _mm_unpacklo_epi32(hi, z));
+            _mm_storeu_si128((__m128i *)(r[3] + l), _mm_unpackhi_epi32(hi, z));
+        }
+    }
+    for (; l < w; l++)
+        for (uint32_t c = 0; c < 16 / esize; c++) {
+            if (esize == 2) {
+                uint16_t v;
+                memcpy(&v, ptr[l] + 2 * c, 2);
+                r[c][l] = v;
+            } else {
+                uint32_t v;
+                memcpy(&v, ptr[l] + 4 * c, 4);
+                r[c][l] = v;
+            }
+        }
+}
+
+/* Whether the lanes' n-byte accesses at addr ascend without overlapping
+ * (so that storing lane by lane leaves the bytes that storing component
+ * by component does); strided: their stride is known (1) or not (-1). */
+static bool lanes_apart(const uint64_t *addr, uint32_t w, uint32_t n, int strided)
+{
+    if (strided == 1 && w > 1)
+        return addr[1] - addr[0] >= n && addr[1] - addr[0] <= UINT32_MAX;
+    bool ok = true;
+    for (uint32_t l = 0; l + 1 < w; l++)
+        ok &= addr[l] + n > addr[l] && addr[l] + n <= addr[l + 1];
+    return ok;
+}
+
+/* A load or store of 16-byte vectors by rows_to_vec16 / vec16_to_rows,
+ * when it is of that form (else false, nothing done).  Out of line: the
+ * scalar accesses' path keeps its frame. */
+static __attribute__((noinline)) bool vec16_access(emu_sg *sg, const isa_inst *in,
+                                                   lanes_mask mask, const uint64_t *addr,
+                                                   uint8_t *const *ptr, uint32_t esize,
+                                                   uint32_t vec, bool store, int strided)
+{
+    const uint32_t w = sg->l.width, n = esize * vec;
+    if (n != 16 || (esize != 2 && esize != 4) || mask != lanes_mask_first(w))
+        return false;
+    if (!store) {
+        uint64_t *rows[8];
+        for (uint32_t c = 0; c < vec; c++)
+            rows[c] = lanes_reg(&sg->l, in->o[0].reg + c);
+        vec16_to_rows(rows, ptr, w, esize);
+        return true;
+    }
+    if (in->o[1].kind != ISA_OPND_REG || !lanes_apart(addr, w, n, strided))
+        return false;
+    const uint64_t *rows[8];
+    for (uint32_t c = 0; c < vec; c++)
+        rows[c] = lanes_reg(&sg->l, in->o[1].reg + c);
+    rows_to_vec16(ptr, rows, w, esize);
+    return true;
+}
+#endif
+
 int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                  uint32_t pc, emu_rec *rec)
 {
@@ -394,6 +533,12 @@ int emu_mem_exec(emu_run *run, emu_sg *sg, const isa_inst *in, lanes_mask mask,
                 return access_fault(run, sg, l, pc, kind, space, addr[l], n, "misaligned");
         }
 
+#if defined(__SSE2__)
+    /* 16-byte vectors of every lane, components from and to registers */
+    if (vec > 1 && fam != ISA_FAM_ATOM &&
+        vec16_access(sg, in, mask, addr, ptr, esize, vec, fam == ISA_FAM_ST, strided))
+        return 0;
+#endif
     if (fam == ISA_FAM_LD) {
         for (uint32_t c = 0; c < vec; c++)
             get_lanes(lanes_reg(&sg->l, in->o[0].reg + c), ptr, c * esize, mask, w, esize);

@@ -2,8 +2,9 @@
  * membership (README decision 2), work-item ids in 1-3 dimensions with
  * offsets and trailing partial work-groups, divergence and reconvergence,
  * and the kernel faults (bounds, alignment, constant stores, divergent
- * barriers).  Expected values are computed here directly from the OpenCL
- * definitions. */
+ * barriers), and 16-byte vector loads and stores (u16x8, u32x4) at every
+ * width, lanes adjacent and apart.  Expected values are computed here
+ * directly from the OpenCL definitions. */
 #include "sgemu.h"
 
 #include <setjmp.h>
@@ -443,6 +444,55 @@ static void test_barrier_orders_local_memory(void **state)
     isa_kernel_free(&k);
 }
 
+/* ------------------------------------------------- 16-byte vectors */
+
+/* Each work-item loads the vector at element gid x vec of `in` and stores
+ * it at element gid x ostep of `out` (ostep = vec: lanes adjacent; more:
+ * gaps the store must leave untouched). */
+static void vector_case(const char *type, uint32_t esize, uint32_t ostep)
+{
+    const uint32_t vec = 16 / esize, G = 200;
+    char src[512];
+    snprintf(src, sizeof src,
+             ".kernel vec16\n.arg in global %s\n.arg out global %s\n"
+             "    mov.u32 r0, %%global_id.x\n"
+             "    mul.u32 r1, r0, %u\n"
+             "    ld.global.%sx%u r8, [%%in + r1*%u]\n"
+             "    mul.u32 r2, r0, %u\n"
+             "    st.global.%sx%u [%%out + r2*%u], r8\n"
+             "    ret\n",
+             type, type, vec, type, vec, esize, ostep, type, vec, esize);
+    isa_kernel k;
+    assemble(src, &k);
+    const uint32_t widths[] = { 1, 8, 16, 32, 64 };
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++) {
+        sgemu_argval v[2] = { buffer((size_t)G * 16), buffer((size_t)G * ostep * esize) };
+        uint8_t *in = v[0].data;
+        for (uint32_t i = 0; i < G * 16; i++)
+            in[i] = (uint8_t)(i * 37 + 11);
+        sgemu_launch la = launch1(G, 100, widths[wi]);   /* a partial sub-group too */
+        sgemu_stats st;
+        sgemu_fault f;
+        assert_int_equal(sgemu_run(&k, &cfg, &la, v, &st, &f), 0);
+        const uint8_t *out = v[1].data;
+        for (uint32_t g = 0; g < G; g++)
+            for (uint32_t b = 0; b < ostep * esize; b++)
+                assert_int_equal(out[g * ostep * esize + b], b < 16 ? in[g * 16 + b] : 0);
+        free(v[0].data);
+        free(v[1].data);
+    }
+    isa_kernel_free(&k);
+}
+
+static void test_vectors_16_bytes(void **state)
+{
+    (void)state;
+    vector_case("u16", 2, 8);
+    vector_case("u16", 2, 12);
+    vector_case("u32", 4, 4);
+    vector_case("u32", 4, 6);
+}
+
 static void test_launch_errors(void **state)
 {
     (void)state;
@@ -479,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_divergent_barriers),
         cmocka_unit_test(test_barrier_orders_local_memory),
         cmocka_unit_test(test_launch_errors),
+        cmocka_unit_test(test_vectors_16_bytes),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
