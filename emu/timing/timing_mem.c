@@ -510,23 +510,35 @@ plain_access(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint64_t 
 }
 
 static __attribute__((noinline)) uint64_t
-plain_load(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint64_t ln,
-           uint64_t dl, uint32_t n)
+plain_load(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint32_t n)
 {
-    return plain_access(m, cu, t, list, ln, dl, n, false);
+    return plain_access(m, cu, t, list, 0, 0, n, false);
 }
 
 static __attribute__((noinline)) uint64_t
-plain_store(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint64_t ln,
-            uint64_t dl, uint32_t n)
+plain_store(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list, uint32_t n)
 {
-    return plain_access(m, cu, t, list, ln, dl, n, true);
+    return plain_access(m, cu, t, list, 0, 0, n, true);
+}
+
+static __attribute__((noinline)) uint64_t
+plain_load_step(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t dl, uint32_t n)
+{
+    return plain_access(m, cu, t, NULL, ln, dl, n, false);
+}
+
+static __attribute__((noinline)) uint64_t
+plain_store_step(tm_mem *m, uint32_t cu, uint64_t t, uint64_t ln, uint64_t dl, uint32_t n)
+{
+    return plain_access(m, cu, t, NULL, ln, dl, n, true);
 }
 
 static inline uint64_t plain_lines(tm_mem *m, uint32_t cu, uint64_t t, const uint64_t *list,
                                    uint64_t ln, uint64_t dl, uint32_t n, bool store)
 {
-    return store ? plain_store(m, cu, t, list, ln, dl, n) : plain_load(m, cu, t, list, ln, dl, n);
+    if (list)
+        return store ? plain_store(m, cu, t, list, n) : plain_load(m, cu, t, list, n);
+    return store ? plain_store_step(m, cu, t, ln, dl, n) : plain_load_step(m, cu, t, ln, dl, n);
 }
 
 /* The sectors of line ln that bytes [lo, hi] touch. */
