@@ -22,6 +22,14 @@ static const struct {
     { "-cl-uniform-work-group-size", "-cl-uniform-work-group-size" },
     { "-cl-no-subgroup-ifp", NULL },            /* a permission sgemu need not use */
     { "-cl-kernel-arg-info", NULL },            /* the recipe passes it always */
+    /* Intel's own options that hosts for its GPUs pass (oneDNN, OpenVINO;
+     * IGC's front end takes them): requests sgemu has no use for */
+    { "-cl-intel-greater-than-4GB-buffer-required", NULL },   /* addresses are 64-bit */
+    { "-cl-intel-128-GRF-per-thread", NULL },   /* GRF mode: sgemu picks it from */
+    { "-cl-intel-256-GRF-per-thread", NULL },   /* the kernel's register need */
+    { "-cl-intel-512-GRF-per-thread", NULL },
+    { "-cl-intel-enable-auto-large-GRF-mode", NULL },
+    { "-cl-intel-no-prera-scheduling", NULL },  /* a scheduling hint */
     { "-w", "-w" },
     { "-Werror", "-Werror" },
     /* line tables are all sgemu reads (llvm-spirv-14 aborts on some of
@@ -61,5 +69,7 @@ const char *sgemu_cl_option_names(void)
            "-cl-fp32-correctly-rounded-divide-sqrt, -cl-opt-disable, -cl-mad-enable, "
            "-cl-no-signed-zeros, -cl-unsafe-math-optimizations, -cl-finite-math-only, "
            "-cl-fast-relaxed-math, -cl-uniform-work-group-size, -cl-no-subgroup-ifp, "
-           "-cl-kernel-arg-info, -w, -Werror, -g, -g0";
+           "-cl-kernel-arg-info, -cl-intel-greater-than-4GB-buffer-required, "
+           "-cl-intel-{128,256,512}-GRF-per-thread, -cl-intel-enable-auto-large-GRF-mode, "
+           "-cl-intel-no-prera-scheduling, -w, -Werror, -g, -g0";
 }

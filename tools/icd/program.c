@@ -208,6 +208,8 @@ static int split_options(char *buf, char **argv, int max)
             argv[n++] = "-gline-tables-only";
         } else if (!strcmp(w, "-cl-no-subgroup-ifp")) {
             continue;           /* sgemu's sub-groups make progress either way */
+        } else if (!strncmp(w, "-cl-intel-", 10) && sgemu_cl_option_words(w) == 1) {
+            continue;           /* Intel's requests, without effect (load/build_options.c) */
         } else if (!strncmp(w, "-D", 2) || !strncmp(w, "-I", 2) || !strncmp(w, "-cl-", 4) ||
                    !strcmp(w, "-w") || !strcmp(w, "-Werror")) {
             argv[n++] = w;
