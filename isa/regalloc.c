@@ -818,6 +818,68 @@ static int math_type(const ra *r, uint32_t pc)
     }
 }
 
+/* The conversion that wrote register reg at most four instructions before
+ * pc (widened_from's window), or NULL. */
+static const isa_inst *widening_def(const ra *r, uint32_t pc, uint32_t reg)
+{
+    for (uint32_t b = pc; b-- > 0 && pc - b <= 4;) {
+        const isa_inst *d = &r->code[b];
+        if (d->nopnd && d->o[0].kind == ISA_OPND_REG && d->o[0].reg == reg)
+            return d->op == ISA_OP_CVT && d->type == ISA_T_F64 ? d : NULL;
+    }
+    return NULL;
+}
+
+/* An elementary function that counts as a narrower type's (widened_from:
+ * sgemu's pown, rootn and *pi of float operands run as the double function
+ * of widened copies) holds, in the device compiler, the narrow operands
+ * and result: it calls the float function on the conversions' sources.
+ * Bytes per lane to take off the live set at pc: into it, each widened
+ * operand less its source's bytes where that source is not live into pc
+ * anyway (x, n of pown(x, n) are usually read later); out of it, the
+ * double result less the narrow type's bytes. */
+static uint32_t widened_excess(const ra *r, uint32_t pc, bool out)
+{
+    const isa_inst *in = &r->code[pc];
+    if (!r->mt || !isa_op_math(in->op) || in->type != ISA_T_F64)
+        return 0;
+    const unsigned t = widened_from(r, pc);
+    if (t == ISA_T_F64)
+        return 0;
+    const uint64_t *live = (out ? r->live_out : r->live_in) + (size_t)pc * r->nw;
+    uint32_t b = 0;
+    if (out) {
+        if (in->nopnd && in->o[0].kind == ISA_OPND_REG && in->o[0].reg < r->nvreg) {
+            const ra_unit *u = &r->u[r->unit_of[in->o[0].reg]];
+            if (u->nregs == 1 && !u->uni && !u->pinned && u->need > isa_types[t].bytes)
+                b += u->need - isa_types[t].bytes;
+        }
+        return b;
+    }
+    const unsigned ns = isa_shape_sources(isa_ops[in->op].shape);
+    for (unsigned o = 1; o <= ns && o < in->nopnd; o++) {
+        const uint32_t v = in->o[o].reg;
+        bool seen = false;
+        for (unsigned q = 1; q < o; q++)
+            seen |= in->o[q].kind == ISA_OPND_REG && in->o[q].reg == v;
+        if (seen || in->o[o].kind != ISA_OPND_REG || v >= r->nvreg)
+            continue;
+        const uint32_t uv = r->unit_of[v];
+        const ra_unit *u = &r->u[uv];
+        const isa_inst *d = widening_def(r, pc, v);
+        if (!d || !bit(live, uv) || u->nregs != 1 || u->uni || u->pinned ||
+            (unsigned)d->src_type >= ISA_T_COUNT)
+            continue;
+        uint32_t keep = isa_types[d->src_type].bytes;
+        if (d->nopnd >= 2 && d->o[1].kind == ISA_OPND_REG && d->o[1].reg < r->nvreg &&
+            bit(live, r->unit_of[d->o[1].reg]))
+            keep = 0;
+        if (u->need > keep)
+            b += u->need - keep;
+    }
+    return b;
+}
+
 /* Bytes per lane an elementary function holds beyond its operands while it
  * runs (the device compiler's inlined library code); 0 for the others. */
 static uint32_t math_temp_bytes(const ra *r, uint32_t pc)
@@ -1043,7 +1105,8 @@ static uint32_t demand_in(const ra *r, uint32_t lo, uint32_t hi, uint32_t *peak_
         }
     }
     for (uint32_t pc = lo; pc < hi; pc++) {
-        const uint32_t a = side_bytes(r, pc, false), b = side_bytes(r, pc, true);
+        const uint32_t a = side_bytes(r, pc, false) - widened_excess(r, pc, false);
+        const uint32_t b = side_bytes(r, pc, true) - widened_excess(r, pc, true);
         const uint32_t t = payload_bytes(r, pc) + math_temp_bytes(r, pc) +
                            shuffle2_bytes(r, pc) + (extra ? extra[pc] : 0);
         const uint32_t m = (a > b ? a : b) + t;

@@ -114,6 +114,27 @@ def signatures(body):
     return sig
 
 
+CASTS = ("zext", "sext", "trunc", "fpext", "fptrunc", "fptosi", "fptoui", "sitofp",
+         "uitofp", "bitcast", "ptrtoint", "inttoptr", "addrspacecast")
+IR_TYPE = re.compile(r"\b(i1|i8|i16|i32|i64|half|float|double)\b")
+
+
+def result_type(rhs):
+    """The scalar type of the value an IR instruction (its right-hand side)
+    defines: a compare's is i1 (a flag), a cast's the type after `to`, a
+    select's its operands' (after the i1 condition), any other's the first
+    type named (phi, arithmetic, load, call)."""
+    op = rhs.split()[0]
+    if op in ("icmp", "fcmp"):
+        return "i1"
+    if op in CASTS and " to " in rhs:
+        rhs = rhs.rsplit(" to ", 1)[1]
+    elif op == "select":
+        rhs = rhs.split(",", 1)[1] if "," in rhs else rhs
+    t = IR_TYPE.search(rhs)
+    return t.group(1) if t else None
+
+
 def live_across(body):
     """{expression: bytes per lane} of the values defined before the first
     store and read after it."""
@@ -133,8 +154,7 @@ def live_across(body):
             continue                    # addresses: both kernels have them
         if rhs.startswith("load ") and "addrspace(1)*" in rhs:
             continue                    # the operands: live in sgemu's code too
-        t = re.search(r"\b(i1|i8|i16|i32|i64|half|float|double)\b", rhs)
-        size[v] = SIZE.get(t.group(1), 0) if t else 0
+        size[v] = SIZE.get(result_type(rhs), 0)
     read = set()
     for l in lines[first:]:
         read.update(re.findall(r"%[\w.\-]+", l.split(" = ", 1)[-1]))
