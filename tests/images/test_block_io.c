@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "test_kernel.h"
+#include "test_image_run.h"
 #include "test_args.h"
 
 #include "sgemu.h"
@@ -43,18 +44,6 @@ static int run(const char *src, uint64_t global, uint32_t S, sgemu_argval *args,
     int rc = sgemu_run(&k, &cfg, &L, args, st ? st : &s0, f);
     isa_kernel_free(&k);
     return rc;
-}
-
-static uint8_t *bytes_pattern(size_t n, uint32_t seed)
-{
-    uint8_t *p = malloc(n);
-    assert_non_null(p);
-    uint32_t s = seed * 2654435761u + 12345u;
-    for (size_t i = 0; i < n; i++) {
-        s = s * 1103515245u + 12345u;
-        p[i] = (uint8_t)(s >> 16);
-    }
-    return p;
 }
 
 /* The spellings: mnemonic suffix, asm type, element bytes, max vector. */

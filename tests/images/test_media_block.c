@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "test_kernel.h"
+#include "test_image_run.h"
 #include "test_args.h"
 
 #include "sgemu.h"
@@ -32,18 +33,6 @@ static int setup(void **state)
 {
     (void)state;
     return load_test_config(&cfg);
-}
-
-static uint8_t *bytes_pattern(size_t n, uint32_t seed)
-{
-    uint8_t *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    uint32_t s = seed * 2654435761u + 777u;
-    for (size_t i = 0; i < n; i++) {
-        s = s * 1103515245u + 12345u;
-        p[i] = (uint8_t)(s >> 16);
-    }
-    return p;
 }
 
 /* The builtins: suffix, asm type, element bytes E, largest vector. */
