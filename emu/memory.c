@@ -454,16 +454,16 @@ static __attribute__((noinline)) bool vec16_access(emu_sg *sg, const isa_inst *i
         return false;
     if (!store) {
         uint64_t *rows[8];
-        for (uint32_t c = 0; c < vec; c++)
-            rows[c] = lanes_reg(&sg->l, in->o[0].reg + c);
+        for (uint32_t c = 0; c < 8; c++)    /* all 8 set: the analyser cannot tie vec to esize */
+            rows[c] = lanes_reg(&sg->l, in->o[0].reg + (c < vec ? c : 0));
         vec16_to_rows(rows, ptr, w, esize);
         return true;
     }
     if (in->o[1].kind != ISA_OPND_REG || !lanes_apart(addr, w, n, strided))
         return false;
     const uint64_t *rows[8];
-    for (uint32_t c = 0; c < vec; c++)
-        rows[c] = lanes_reg(&sg->l, in->o[1].reg + c);
+    for (uint32_t c = 0; c < 8; c++)        /* as above */
+        rows[c] = lanes_reg(&sg->l, in->o[1].reg + (c < vec ? c : 0));
     rows_to_vec16(ptr, rows, w, esize);
     return true;
 }

@@ -107,9 +107,10 @@ static inline bool emu_addrs_strided(const uint64_t *a, uint32_t n)
     /* the same test as a[i] == a[0] + i x d (modulo 2^64, by induction):
      * one load a lane instead of two, four lanes a step (from lane 0, so
      * that a width of a multiple of four leaves no lanes after) */
-    const __m128i d4 = _mm_set1_epi64x((long long)(4 * d));
-    __m128i e0 = _mm_set_epi64x((long long)(a[0] + d), (long long)a[0]);
-    __m128i e1 = _mm_add_epi64(e0, _mm_set1_epi64x((long long)(2 * d)));
+    const uint64_t a1 = a[0] + d, d2 = 2 * d, d4u = 4 * d;   /* modulo 2^64 */
+    const __m128i d4 = _mm_set1_epi64x((long long)d4u);
+    __m128i e0 = _mm_set_epi64x((long long)a1, (long long)a[0]);
+    __m128i e1 = _mm_add_epi64(e0, _mm_set1_epi64x((long long)d2));
     __m128i acc = _mm_setzero_si128();
     for (; i + 4 <= n; i += 4) {
         acc = _mm_or_si128(acc, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a + i)), e0));
