@@ -625,6 +625,33 @@ static void test_syncwarp(void **state)
     within("__syncwarp (slope)", (double)(c16 - c8) / (8.0 * 256), 1.00);
 }
 
+/* Run twin `name` on nvidia-h100 with launch L, timing on and its trace
+ * written to `trace` (then removed): one work-group per CU.  Returns the
+ * trace's JSON (free it). */
+static char *run_traced(const char *name, sgemu_launch L, sgemu_argval *args,
+                        const char *trace)
+{
+    char *src = slurp(name);
+    isa_kernel k;
+    isa_diags d = { 0 };
+    assert_int_equal(isa_assemble(name, src, strlen(src), &k, &d), 0);
+    emu_config cfg;
+    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
+    L.timing = true;
+    L.trace_path = trace;
+    sgemu_stats st;
+    sgemu_fault f;
+    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
+    assert_int_equal(st.timing->wg_per_cu, 1);
+    sgemu_stats_free(&st);
+    char *json = test_slurp(trace, NULL);
+    remove(trace);
+    isa_kernel_free(&k);
+    isa_diags_free(&d);
+    free(src);
+    return json;
+}
+
 /* Block dispatch (cuda/dispatch.cu, dispatch_h200.txt): 132 x 8 blocks of
  * 32 threads, one resident per SM (120 KB of shared memory each).  On the
  * H100 the next block's first instruction comes 373 cycles after a
@@ -635,28 +662,16 @@ static void test_syncwarp(void **state)
 static void test_dispatch_gap(void **state)
 {
     (void)state;
-    char *src = slurp("dispatch");
-    isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("dispatch", src, strlen(src), &k, &d), 0);
-    emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
     enum { WGS = 132 * 8 };
     static uint32_t out[4 * WGS];
     sgemu_argval args[2] = {
         { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)out, .bytes = sizeof out },
         { .kind = SGEMU_VAL_LOCAL, .bytes = 120 * 1024 },
     };
-    const char *trace = "calibration_dispatch.json";
     sgemu_launch L = { .dims = 1, .global = { 32 * WGS }, .local = { 32 }, .local_given = true,
-                       .sg_width = 32, .timing = true, .trace_path = trace };
-    sgemu_stats st;
-    sgemu_fault f;
-    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
-    assert_int_equal(st.timing->wg_per_cu, 1);
-    sgemu_stats_free(&st);
+                       .sg_width = 32 };
+    char *json = run_traced("dispatch", L, args, "calibration_dispatch.json");
     /* issue times of CU 0's instruction slices, in the order written */
-    char *json = test_slurp(trace, NULL);
     uint64_t prev = 0, gap = 0, issues = 0;
     for (const char *p = json; (p = strstr(p, "\"ph\": \"X\", \"pid\": 0, ")) != NULL; p++) {
         const char *ts = strstr(p, "\"ts\": ");
@@ -669,10 +684,6 @@ static void test_dispatch_gap(void **state)
     assert_int_equal(issues, 8 * 6);    /* 8 work-groups of 6 instructions */
     within("block dispatch gap (EXIT to next first)", (double)gap, 373);
     free(json);
-    remove(trace);
-    isa_kernel_free(&k);
-    isa_diags_free(&d);
-    free(src);
 }
 
 /* Kernel start (cuda/warm_start.cu, warm_start_h200.txt): vector_add at
@@ -683,12 +694,6 @@ static void test_dispatch_gap(void **state)
 static void test_kernel_start(void **state)
 {
     (void)state;
-    char *src = slurp("warm_start");
-    isa_kernel k;
-    isa_diags d = { 0 };
-    assert_int_equal(isa_assemble("warm_start", src, strlen(src), &k, &d), 0);
-    emu_config cfg;
-    assert_int_equal(emu_config_load_bundled("nvidia-h100", &cfg, &d), 0);
     enum { N = 132 * 256 };
     static float a[N], b[N], c[N];
     sgemu_argval args[4] = {
@@ -697,15 +702,9 @@ static void test_kernel_start(void **state)
         { .kind = SGEMU_VAL_BUFFER, .data = (uint8_t *)c, .bytes = sizeof c },
         { .kind = SGEMU_VAL_SCALAR, .scalar = N },
     };
-    const char *trace = "calibration_warm_start.json";
     sgemu_launch L = { .dims = 1, .global = { N }, .local = { 256 }, .local_given = true,
-                       .sg_width = 32, .timing = true, .trace_path = trace };
-    sgemu_stats st;
-    sgemu_fault f;
-    assert_int_equal(sgemu_run(&k, &cfg, &L, args, &st, &f), 0);
-    assert_int_equal(st.timing->wg_per_cu, 1);
-    sgemu_stats_free(&st);
-    char *json = test_slurp(trace, NULL);
+                       .sg_width = 32 };
+    char *json = run_traced("warm_start", L, args, "calibration_warm_start.json");
     uint64_t t[8];
     unsigned n = 0;
     for (const char *p = json; (p = strstr(p, "\"ph\": \"X\", \"pid\": 0, ")) != NULL; p++) {
@@ -727,10 +726,6 @@ static void test_kernel_start(void **state)
         }
     within("kernel start: first load, median warp", (double)(t[3] + t[4]) / 2.0, 285 + 7);
     free(json);
-    remove(trace);
-    isa_kernel_free(&k);
-    isa_diags_free(&d);
-    free(src);
 }
 
 int main(void)
